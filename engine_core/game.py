@@ -1,0 +1,341 @@
+"""What every game shares: piles, journaled changes, undo, status, seeds and move codes.
+
+A game subclass declares its piles in __init__ (add_pile), then implements
+  _deal()               lay out a fresh game (the full deck is in piles via fill_and_shuffle)
+  legal_moves(out)      write move codes into out, return how many
+  _apply(move)          perform a legal move through the journaled methods below
+  _compute_status()     PLAYING, WON, LOST or OVER for the current position
+Everything a move changes goes through push/pop/move_cards/remove_at/set_var, which record
+what undo needs in the History; so undo is exact for every game, random state included.
+
+Move codes (below 2**24 so that the journal can hold them):
+  src << 16 | dst << 8 | arg      a pile-to-pile move; arg is game-specific (a count, a card kind)
+  ACTION << 16 | action << 8 | player   an action word ('deal', 'draw', 'p2:flip', ...)
+"""
+
+from array import array
+
+from engine_core import PLAYING
+from engine_core import history as h
+from engine_core import rng
+from engine_core.piles import Piles
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+ACTION = const(255)  # the src field of an action-word move code
+
+# Face policy of a pile, for the state's '#' marks and for what a player may see.
+FACE_UP = const(0)
+FACE_DOWN = const(1)
+TOP_UP = const(2)  # face down except the top card
+
+# Shared variable slots (games add their own from V_GAME on).
+V_STATUS = const(0)
+V_RNG = const(1)
+V_TURN = const(2)  # index of the player to move (turn-based games)
+V_SCORE = const(3)  # V_SCORE + player: match or game totals (up to 4 players)
+V_GAME = const(7)
+N_VARS = const(24)
+
+HISTORY_SIZE = const(2048)
+
+
+def move_code(src, dst, arg=0):
+    return src << 16 | dst << 8 | arg
+
+
+def action_code(action, player=0):
+    return ACTION << 16 | action << 8 | player
+
+
+def move_src(code):
+    return code >> 16
+
+
+def move_dst(code):
+    return (code >> 8) & 0xFF
+
+
+def move_arg(code):
+    return code & 0xFF
+
+
+def parse_player(text, players):
+    """0 for 'p1' .. players - 1; -1 for anything else."""
+    if len(text) == 2 and text[0] == "p" and "1" <= text[1] <= "9":
+        n = ord(text[1]) - ord("1")
+        if n < players:
+            return n
+    return -1
+
+
+class Game:
+    NAME = ""
+    RULES_VERSION = 1
+    MAX_MOVES = 64
+    DECKS = 1
+    ACTIONS = ()  # action words, by action index; ':flip' is a player's own ('p2:flip')
+    TURN_BASED = False
+    COMPETITIVE = False  # keeps a score per player
+    OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
+    MIN_PLAYERS = 1
+    MAX_PLAYERS = 1
+
+    def __init__(self, players=1, options=0):
+        self.players = players
+        self.options = options
+        self.pile_names = []
+        self.pile_faces = None
+        self._faces = []
+        self._caps = []
+        self.vars = array("i", [0] * N_VARS)
+        self.history = h.History(HISTORY_SIZE)
+        self.seed = 0
+        self.clock_ms = 0
+        self.bots = True
+        self.scratch = array("i", [0] * self.MAX_MOVES)
+
+    # --- declaring piles (start-up only) ---
+
+    def add_pile(self, name, capacity, face=FACE_UP):
+        self.pile_names.append(name)
+        self._caps.append(capacity)
+        self._faces.append(face)
+        return len(self.pile_names) - 1
+
+    def end_piles(self):
+        """Allocate the arena once every pile is declared."""
+        self.piles = Piles(self._caps)
+        self.pile_faces = bytearray(self._faces)
+        self._caps = None
+        self._faces = None
+
+    def pile_id(self, name):
+        """The id of a pile named as the rule profile says, or -1."""
+        for i in range(len(self.pile_names)):
+            if self.pile_names[i] == name:
+                return i
+        return -1
+
+    def deck_size(self):
+        """How many cards the game uses (every id below it that is_card accepts)."""
+        return self.DECKS * 52
+
+    def is_card(self, card):
+        """True for every card id this game deals."""
+        return card < self.DECKS * 52
+
+    # --- journaled changes ---
+
+    def push(self, p, card):
+        self.history.add(h.PUSH, p << 8 | card)
+        self.piles.push(p, card)
+
+    def pop(self, p):
+        card = self.piles.pop(p)
+        self.history.add(h.POP, p << 8 | card)
+        return card
+
+    def move_cards(self, src, dst, count):
+        self.history.add(h.MOVE, src << 16 | dst << 8 | count)
+        self.piles.move(src, dst, count)
+
+    def move_top(self, src, dst):
+        self.move_cards(src, dst, 1)
+
+    def remove_at(self, p, i):
+        card = self.piles.remove_at(p, i)
+        self.history.add(h.REMOVE, p << 16 | i << 8 | card)
+        return card
+
+    def set_var(self, i, value):
+        old = self.vars[i] & 0x3FFFFFFF
+        self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
+        self.history.add(h.VAR_HI, i << 16 | (old >> 15))
+        self.vars[i] = value
+
+    def random_below(self, n):
+        """A journaled random number 0 <= r < n from the game's generator."""
+        x = rng.step(self.vars[V_RNG])
+        self.set_var(V_RNG, x)
+        return x % n
+
+    def shuffle_pile(self, p):
+        """Shuffle pile p in place with the game's generator (journaled as a pile restore)."""
+        piles = self.piles
+        n = piles.size[p]
+        s = piles.start[p]
+        for i in range(n):  # undo pops these back in reverse, then pushes the old order
+            self.history.add(h.POP, p << 8 | piles.cards[s + n - 1 - i])
+        x = rng.shuffle(piles.cards, s, n, self.vars[V_RNG])
+        for i in range(n):
+            self.history.add(h.PUSH, p << 8 | piles.cards[s + i])
+        self.set_var(V_RNG, x)
+
+    # --- the game interface ---
+
+    def deal(self, seed):
+        """A new game from `seed` (0 <= seed < 2**30). No allocation."""
+        self.seed = seed
+        self.clock_ms = 0
+        self.history.clear()
+        self.piles.clear()
+        for i in range(N_VARS):
+            self.vars[i] = 0
+        self.vars[V_RNG] = rng.seed_state(seed)
+        self._deal()
+        self.history.clear()
+        self.vars[V_STATUS] = self._compute_status()
+
+    def fill_and_shuffle(self, p):
+        """Put every card of the game into pile p in id order, then shuffle it (not journaled)."""
+        piles = self.piles
+        n = self.deck_size()
+        c = 0
+        while piles.size[p] < n:
+            if self.is_card(c):
+                piles.push(p, c)
+            c += 1
+        self.vars[V_RNG] = rng.shuffle(piles.cards, piles.start[p], n, self.vars[V_RNG])
+
+    def apply(self, move):
+        """Perform a legal move (trusted: check with is_legal first). No allocation."""
+        self.history.begin(move)
+        self._apply(move)
+        status = self._compute_status()
+        if status != self.vars[V_STATUS]:
+            self.set_var(V_STATUS, status)
+
+    def undo(self):
+        """Revert the last move; False when there is nothing to undo. No allocation."""
+        hist = self.history
+        if hist.moves == 0:
+            return False
+        piles = self.piles
+        while hist.used > 0:
+            e = hist.pop_entry()
+            tag = e >> 24
+            if tag == h.MARK:
+                break
+            if tag == h.PUSH:
+                piles.pop((e >> 8) & 0xFF)
+            elif tag == h.POP:
+                piles.push((e >> 8) & 0xFF, e & 0xFF)
+            elif tag == h.MOVE:
+                piles.move((e >> 8) & 0xFF, (e >> 16) & 0xFF, e & 0xFF)
+            elif tag == h.VAR_HI:
+                lo = hist.pop_entry()
+                value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
+                if value >= 0x20000000:
+                    value -= 0x40000000
+                self.vars[(e >> 16) & 0xFF] = value
+            elif tag == h.REMOVE:
+                piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
+        hist.moves -= 1
+        return True
+
+    def can_undo(self):
+        return self.history.moves > 0
+
+    def status(self):
+        return self.vars[V_STATUS]
+
+    def is_legal(self, move):
+        """True when `move` is among legal_moves (uses the game's scratch array)."""
+        n = self.legal_moves(self.scratch)
+        for i in range(n):
+            if self.scratch[i] == move:
+                return True
+        return False
+
+    def turn(self):
+        """The player to move (0-based) in turn-based games, else -1."""
+        if self.TURN_BASED:
+            return self.vars[V_TURN]
+        return -1
+
+    def score(self, player):
+        return self.vars[V_SCORE + player]
+
+    def tick(self, ms):
+        """Advance the game clock; computer players act here in games that have them."""
+        self.clock_ms = (self.clock_ms + ms) % 0x40000000
+
+    def hint(self):
+        """A recommended legal move code, or -1 when there is none."""
+        if self.vars[V_STATUS] != PLAYING:
+            return -1
+        if self.legal_moves(self.scratch) > 0:
+            return self.scratch[0]
+        return -1
+
+    def check_position(self):
+        """'' when the position could arise in play, else why not (used by `load`)."""
+        return ""
+
+    def after_load(self):
+        """Recompute derived state after the piles and variables were replaced by `load`."""
+        self.history.clear()
+        self.vars[V_STATUS] = self._compute_status()
+
+    # --- move tokens (for the protocol and tools; these allocate) ---
+
+    def move_token(self, code):
+        """The protocol's text for a move code: 'col1>discard', 'deal', 'p2:flip'."""
+        src = move_src(code)
+        if src == ACTION:
+            word = self.ACTIONS[move_dst(code)]
+            if word[0] == ":":
+                return "p" + str(move_arg(code) + 1) + word
+            return word
+        return self.pile_names[src] + ">" + self.pile_names[move_dst(code)]
+
+    def parse_move(self, token):
+        """The move code a token names, or -1 when it names none. Legality is not checked."""
+        for i in range(len(self.ACTIONS)):
+            word = self.ACTIONS[i]
+            if word[0] != ":":
+                if token == word:
+                    return action_code(i)
+            elif token.endswith(word) and token[0] == "p":
+                player = parse_player(token[: len(token) - len(word)], self.players)
+                if player >= 0:
+                    return action_code(i, player)
+        parts = token.split(">")
+        if len(parts) != 2:
+            return -1
+        src = self.pile_id(parts[0])
+        dst = self.pile_id(parts[1])
+        if src < 0 or dst < 0:
+            return -1
+        return move_code(src, dst)
+
+    def explain(self, move):
+        """Why a well-formed move is not legal now, for error messages ('' if nothing to add)."""
+        if self.vars[V_STATUS] != PLAYING:
+            return "the game is over"
+        return ""
+
+    def explain_token(self, token):
+        """Why a token names no move of this game."""
+        parts = token.split(">")
+        if len(parts) == 2:
+            for name in parts:
+                if self.pile_id(name) < 0:
+                    return "no pile named '" + name + "'"
+        return "expected SRC>DST with pile names, or one of: " + " ".join(self.ACTIONS)
+
+    # --- for subclasses ---
+
+    def _deal(self):
+        raise NotImplementedError
+
+    def _apply(self, move):
+        raise NotImplementedError
+
+    def _compute_status(self):
+        return PLAYING

@@ -1,0 +1,170 @@
+"""Aces Up, rule profile 1 (shared/rules/aces_up.md).
+
+Four columns; discard a column's top card when another top card of the same suit outranks
+it (aces high); move a top card into an empty column only from a column of two or more;
+deal four new cards only when nothing else can be done. Won with 48 cards discarded.
+"""
+
+from engine_core import LOST, PLAYING, WON
+from engine_core import cards
+from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+STOCK = const(0)
+COL1 = const(1)
+COL4 = const(4)
+DISCARD = const(5)
+DEAL = const(0)  # action index
+DEAL_MOVE = const(0xFF0000)  # action_code(DEAL)
+
+
+def value(card):
+    """Rank for comparisons, aces high: 2 -> 1 .. king -> 12, ace -> 13."""
+    r = cards.rank(card)
+    if r == 0:
+        return 13
+    return r
+
+
+class AcesUp(Game):
+    NAME = "aces_up"
+    RULES_VERSION = 1
+    MAX_MOVES = 16  # 4 discards + 12 moves to empty columns + deal, never all at once
+    ACTIONS = ("deal",)
+
+    def __init__(self, players=1, options=0):
+        Game.__init__(self, players, options)
+        self.add_pile("stock", 52, FACE_DOWN)
+        for i in range(4):
+            self.add_pile("col" + str(i + 1), 52)
+        self.add_pile("discard", 52)
+        self.end_piles()
+
+    def _deal(self):
+        self.fill_and_shuffle(STOCK)
+        for col in range(COL1, COL4 + 1):
+            self.piles.move(STOCK, col, 1)
+
+    def discardable(self, col):
+        """True when the top card of col may be discarded."""
+        piles = self.piles
+        c = piles.top(col)
+        if c < 0:
+            return False
+        s = cards.suit(c)
+        v = value(c)
+        for other in range(COL1, COL4 + 1):
+            o = piles.top(other)
+            if other != col and o >= 0 and cards.suit(o) == s and value(o) > v:
+                return True
+        return False
+
+    def _empty_column(self):
+        for col in range(COL1, COL4 + 1):
+            if self.piles.size[col] == 0:
+                return col
+        return -1
+
+    def legal_moves(self, out):
+        if self.vars[V_STATUS] != PLAYING:
+            return 0
+        piles = self.piles
+        n = 0
+        for col in range(COL1, COL4 + 1):
+            if self.discardable(col):
+                out[n] = move_code(col, DISCARD)
+                n += 1
+        if self._empty_column() >= 0:
+            for src in range(COL1, COL4 + 1):
+                if piles.size[src] >= 2:
+                    for dst in range(COL1, COL4 + 1):
+                        if piles.size[dst] == 0:
+                            out[n] = move_code(src, dst)
+                            n += 1
+        if n == 0 and piles.size[STOCK] > 0:
+            out[n] = DEAL_MOVE
+            n += 1
+        return n
+
+    def _apply(self, move):
+        if move == DEAL_MOVE:
+            for col in range(COL1, COL4 + 1):
+                self.move_top(STOCK, col)
+        else:
+            self.move_top(move >> 16, (move >> 8) & 0xFF)
+
+    def _compute_status(self):
+        if self.piles.size[DISCARD] == 48:
+            return WON
+        if self.piles.size[STOCK] > 0:
+            return PLAYING
+        for col in range(COL1, COL4 + 1):
+            if self.discardable(col):
+                return PLAYING
+        if self._empty_column() >= 0:
+            for col in range(COL1, COL4 + 1):
+                if self.piles.size[col] >= 2:
+                    return PLAYING
+        return LOST
+
+    def hint(self):
+        """Discard first; else fill an empty column from the deepest column; else deal."""
+        if self.vars[V_STATUS] != PLAYING:
+            return -1
+        n = self.legal_moves(self.scratch)
+        best = -1
+        best_depth = -1
+        for i in range(n):
+            m = self.scratch[i]
+            if m == DEAL_MOVE:
+                continue
+            if (m >> 8) & 0xFF == DISCARD:
+                return m
+            depth = self.piles.size[m >> 16]
+            if depth > best_depth:
+                best = m
+                best_depth = depth
+        if best >= 0:
+            return best
+        if n > 0:
+            return self.scratch[0]
+        return -1
+
+    def explain(self, move):
+        reason = Game.explain(self, move)
+        if reason:
+            return reason
+        piles = self.piles
+        if move == DEAL_MOVE:
+            if piles.size[STOCK] == 0:
+                return "the stock is empty"
+            return "a discard or a move to an empty column is still available"
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        names = self.pile_names
+        if src < COL1 or src > COL4 or dst == STOCK:
+            return "cards move from a column to the discard or to an empty column"
+        if piles.size[src] == 0:
+            return names[src] + " is empty"
+        if dst == DISCARD:
+            return cards.name(piles.top(src)) + " is not outranked by another exposed card of its suit"
+        if piles.size[dst] > 0:
+            return names[dst] + " is not empty"
+        return "moving the only card of a column changes nothing"
+
+    def check_position(self):
+        piles = self.piles
+        for i in range(piles.size[DISCARD]):
+            if cards.rank(piles.card(DISCARD, i)) == cards.ACE:
+                return "an ace is never discarded"
+        for col in range(COL1, COL4 + 1):
+            if piles.size[col] > 13:
+                return self.pile_names[col] + " holds more than 13 cards"
+        if piles.size[STOCK] % 4 != 0:
+            return "the stock must hold a multiple of four cards"
+        return ""

@@ -1,0 +1,362 @@
+"""The line-based text protocol (shared/PROTOCOL.md).
+
+run(read_line, write) serves commands until `quit` or end of input and writes one response
+line per command. It runs unchanged on CPython and MicroPython:
+    from engine_core.protocol import run; run(sys.stdin.readline, sys.stdout.write)
+This layer parses and formats text, so it allocates; the engine beneath it does not.
+"""
+
+import json
+
+from engine_core import STATUS_NAMES
+from engine_core import cards
+from engine_core import games
+from engine_core import rng
+from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
+
+MAX_SEED = 0x3FFFFFFF
+
+
+class ProtocolError(Exception):
+    """A command that cannot be carried out; its text follows 'error: '."""
+
+
+def run(read_line, write):
+    """Serve protocol commands from read_line() until 'quit' or an empty read (end of input)."""
+    session = Session()
+    while True:
+        line = read_line()
+        if not line:
+            return
+        line = line.strip()
+        if not line:
+            continue
+        reply = session.command(line)
+        if reply is None:
+            return
+        write(reply + "\n")
+
+
+class Session:
+    """One protocol conversation: the current game and its settings."""
+
+    def __init__(self):
+        self.game = None
+
+    def command(self, line):
+        """The reply line for one command (without newline), or None for 'quit'."""
+        word = line.split(" ", 1)[0]
+        rest = line[len(word):].strip()
+        if word == "quit" and not rest:
+            return None
+        try:
+            return self._dispatch(word, rest)
+        except ProtocolError as e:
+            return "error: " + str(e.args[0])
+        except Exception as e:  # a bug must not stop the loop; report it instead
+            return "error: internal error: " + type(e).__name__ + " " + str(e)
+
+    def _dispatch(self, word, rest):
+        if word == "new":
+            self.game = new_game(rest.split())
+            return "ok"
+        if word == "load":
+            self.game = load_state(rest, self.game)
+            return "ok"
+        if word not in ("state", "moves", "move", "undo", "hint", "tick", "bots"):
+            raise ProtocolError("unknown command '" + word + "'")
+        game = self.game
+        if game is None:
+            raise ProtocolError("no game: start one with 'new GAME'")
+        if word == "move":
+            do_move(game, rest)
+            return "ok"
+        if word == "tick":
+            game.tick(parse_int(rest, "tick", 0, MAX_SEED))
+            return "ok"
+        if word == "bots":
+            if rest not in ("on", "off"):
+                raise ProtocolError("bots takes 'on' or 'off'")
+            game.bots = rest == "on"
+            return "ok"
+        if rest:
+            raise ProtocolError(word + " takes no argument")
+        if word == "state":
+            return state_json(game)
+        if word == "moves":
+            return " ".join(legal_tokens(game))
+        if word == "undo":
+            if not game.undo():
+                raise ProtocolError("nothing to undo")
+            return "ok"
+        move = game.hint()
+        return "none" if move < 0 else game.move_token(move)
+
+
+def parse_int(text, what, low, high):
+    """An int in low..high written in decimal, else ProtocolError."""
+    if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
+        raise ProtocolError("bad " + what + " '" + text + "': expected a whole number")
+    value = int(text)
+    if value < low or value > high:
+        raise ProtocolError(what + " " + text + " is out of range " + str(low) + ".." + str(high))
+    return value
+
+
+def new_game(args):
+    """A freshly dealt game for 'new GAME [seed=N] [players=K] [jokers=1] [target=N]'."""
+    if not args:
+        raise ProtocolError("new needs a game: " + ", ".join(games.NAMES))
+    cls = game_class(args[0])
+    seed = 1
+    players = cls.MIN_PLAYERS
+    jokers = False
+    target = 0
+    for arg in args[1:]:
+        key, sep, value = arg.partition("=")
+        if not sep:
+            raise ProtocolError("expected key=value, got '" + arg + "'")
+        if key == "seed":
+            seed = parse_int(value, "seed", 0, MAX_SEED)
+        elif key == "players":
+            players = parse_int(value, "players", 1, 9)
+        elif key == "jokers":
+            jokers = parse_int(value, "jokers", 0, 1) == 1
+        elif key == "target":
+            target = parse_int(value, "target", 1, 10000)
+        else:
+            raise ProtocolError("unknown option '" + key + "'")
+    check_players(cls, players)
+    game = cls(players, games.options(jokers, target))
+    game.deal(seed)
+    return game
+
+
+def game_class(name):
+    try:
+        return games.load(name)
+    except (KeyError, ImportError):
+        raise ProtocolError("unknown game '" + name + "': expected one of " + ", ".join(games.NAMES))
+
+
+def check_players(cls, players):
+    low = cls.MIN_PLAYERS
+    high = cls.MAX_PLAYERS
+    if players < low or players > high:
+        if low == high:
+            raise ProtocolError(cls.NAME + " is played by " + str(low) + (" player" if low == 1 else " players"))
+        raise ProtocolError(cls.NAME + " is played by " + str(low) + " to " + str(high) + " players")
+
+
+def legal_tokens(game):
+    n = game.legal_moves(game.scratch)
+    tokens = [game.move_token(game.scratch[i]) for i in range(n)]
+    tokens.sort()
+    return tokens
+
+
+def do_move(game, token):
+    if not token or " " in token:
+        raise ProtocolError("move takes one move token, e.g. 'move col1>discard'")
+    code = game.parse_move(token)
+    if code < 0:
+        raise ProtocolError("bad move '" + token + "': " + game.explain_token(token))
+    if not game.is_legal(code):
+        reason = game.explain(code)
+        raise ProtocolError("illegal move " + token + (": " + reason if reason else ""))
+    game.apply(code)
+
+
+# --- state <-> JSON ---
+
+def card_text(game, card, face_down):
+    text = cards.name(card, game.OWNER_SUFFIX)
+    return "#" + text if face_down else text
+
+
+def player_name(i):
+    return "p" + str(i + 1)
+
+
+def state_json(game):
+    """The state as one line of JSON, keys in the protocol's order."""
+    piles = game.piles
+    out = []
+    for p in range(piles.count):
+        face = game.pile_faces[p]
+        n = piles.size[p]
+        names = []
+        for i in range(n):
+            down = face == FACE_DOWN or (face == TOP_UP and i < n - 1)
+            names.append('"' + card_text(game, piles.card(p, i), down) + '"')
+        out.append('"' + game.pile_names[p] + '": [' + ", ".join(names) + "]")
+    scores = []
+    if game.COMPETITIVE:
+        for i in range(game.players):
+            scores.append('"' + player_name(i) + '": ' + str(game.score(i)))
+    turn = game.turn()
+    return (
+        '{"game": "' + game.NAME + '", "rules": ' + str(game.RULES_VERSION)
+        + ', "seed": ' + str(game.seed)
+        + ', "status": "' + STATUS_NAMES[game.status()] + '"'
+        + ', "turn": ' + ("null" if turn < 0 else '"' + player_name(turn) + '"')
+        + ', "clock_ms": ' + str(game.clock_ms)
+        + ', "piles": {' + ", ".join(out) + "}"
+        + ', "score": {' + ", ".join(scores) + "}"
+        + ', "rng": ' + str(game.vars[V_RNG]) + "}"
+    )
+
+
+def need(data, key, kind):
+    if key not in data:
+        raise ProtocolError("load: missing key '" + key + "'")
+    value = data[key]
+    if kind is int and (type(value) is not int):
+        raise ProtocolError("load: '" + key + "' must be a whole number")
+    if kind is not int and type(value) is not kind:
+        raise ProtocolError("load: '" + key + "' has the wrong type")
+    return value
+
+
+def count_players(cls, pile_names):
+    """Players implied by 'pN.' pile names (the class minimum when there are none)."""
+    players = cls.MIN_PLAYERS
+    for name in pile_names:
+        if name[0] == "p" and "." in name:
+            n = parse_player(name.split(".", 1)[0], 9)
+            if n + 1 > players:
+                players = n + 1
+    return players
+
+
+def load_state(text, current):
+    """A new game object holding the state given as JSON; ProtocolError when it is not valid."""
+    if not text:
+        raise ProtocolError("load needs the state as JSON")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ProtocolError("load: not valid JSON")
+    if type(data) is not dict:
+        raise ProtocolError("load: expected a JSON object")
+    cls = game_class(need(data, "game", str))
+    rules = need(data, "rules", int)
+    if rules != cls.RULES_VERSION:
+        raise ProtocolError("load: rules version " + str(rules) + " is not supported (this is " + str(cls.RULES_VERSION) + ")")
+    piles = need(data, "piles", dict)
+    players = count_players(cls, piles)
+    check_players(cls, players)
+    options = current.options if current is not None and current.NAME == cls.NAME else 0
+    options &= ~games.OPT_JOKERS
+    for cards_in_pile in piles.values():
+        if type(cards_in_pile) is list:
+            for name in cards_in_pile:
+                if type(name) is str and name.lstrip("#").startswith("JK"):
+                    options |= games.OPT_JOKERS
+    game = cls(players, options)
+    fill_piles(game, piles)
+    status = need(data, "status", str)
+    if status not in STATUS_NAMES:
+        raise ProtocolError("load: unknown status '" + status + "'")
+    game.vars[V_STATUS] = STATUS_NAMES.index(status)
+    game.seed = need(data, "seed", int)
+    if game.seed < 0 or game.seed > MAX_SEED:
+        raise ProtocolError("load: seed out of range")
+    game.clock_ms = need(data, "clock_ms", int)
+    if game.clock_ms < 0 or game.clock_ms > MAX_SEED:
+        raise ProtocolError("load: clock_ms out of range")
+    state_rng = need(data, "rng", int)
+    if state_rng < 1 or state_rng >= rng.M:
+        raise ProtocolError("load: rng must be in 1.." + str(rng.M - 1))
+    game.vars[V_RNG] = state_rng
+    load_turn(game, data)
+    load_score(game, need(data, "score", dict))
+    reason = game.check_position()
+    if reason:
+        raise ProtocolError("load: " + reason)
+    game.after_load()
+    return game
+
+
+def load_turn(game, data):
+    if "turn" not in data:
+        raise ProtocolError("load: missing key 'turn'")
+    turn = data["turn"]
+    if not game.TURN_BASED:
+        if turn is not None:
+            raise ProtocolError("load: turn must be null in " + game.NAME)
+        return
+    player = parse_player(turn, game.players) if type(turn) is str else -1
+    if player < 0:
+        raise ProtocolError("load: turn must name a player, e.g. \"p1\"")
+    game.vars[V_TURN] = player
+
+
+def load_score(game, score):
+    if not game.COMPETITIVE:
+        if score:
+            raise ProtocolError("load: score must be {} in " + game.NAME)
+        return
+    for i in range(game.players):
+        key = player_name(i)
+        if key not in score or type(score[key]) is not int:
+            raise ProtocolError("load: score needs a whole number for " + key)
+        if abs(score[key]) > 100000:
+            raise ProtocolError("load: score of " + key + " out of range")
+        game.vars[V_SCORE + i] = score[key]
+    if len(score) != game.players:
+        raise ProtocolError("load: score names players the game does not have")
+
+
+def fill_piles(game, piles_data):
+    """Put the named cards into the game's piles, checking that every card is there once."""
+    for name in piles_data:
+        if game.pile_id(name) < 0:
+            raise ProtocolError("load: unknown pile '" + name + "'")
+    used = bytearray(256)
+    piles = game.piles
+    for p in range(piles.count):
+        name = game.pile_names[p]
+        if name not in piles_data:
+            raise ProtocolError("load: missing pile '" + name + "'")
+        names = piles_data[name]
+        if type(names) is not list:
+            raise ProtocolError("load: pile '" + name + "' must be a list of cards")
+        if len(names) > piles.cap[p]:
+            raise ProtocolError("load: pile '" + name + "' holds more cards than it can")
+        for text in names:
+            piles.push(p, card_id(game, text, used))
+    missing = []
+    for c in range(256):
+        if game.is_card(c) and not used[c]:
+            missing.append(cards.name(c, game.OWNER_SUFFIX))
+    if missing:
+        raise ProtocolError("load: missing cards: " + " ".join(missing))
+
+
+def card_id(game, text, used):
+    """The id of the first unused copy of the card `text` names."""
+    if type(text) is not str:
+        raise ProtocolError("load: a card must be a string like \"7H\"")
+    name = text[1:] if text.startswith("#") else text
+    kind = cards.parse_kind(name[:2])
+    owner = -1
+    if game.OWNER_SUFFIX:
+        if len(name) == 3 and "1" <= name[2] <= "9":
+            owner = ord(name[2]) - ord("1")
+        if owner < 0:
+            raise ProtocolError("load: '" + text + "' needs its owner's number, e.g. 7H2")
+    elif len(name) != 2:
+        kind = -1
+    if kind < 0:
+        raise ProtocolError("load: '" + text + "' is not a card")
+    found_any = False
+    for c in range(256):
+        if game.is_card(c) and cards.kind(c) == kind and (owner < 0 or cards.deck(c) == owner):
+            found_any = True
+            if not used[c]:
+                used[c] = 1
+                return c
+    if not found_any:
+        raise ProtocolError("load: '" + text + "' is not a card of this game")
+    raise ProtocolError("load: duplicate card '" + name + "'")

