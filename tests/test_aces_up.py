@@ -221,3 +221,42 @@ def test_play_whole_games_identically_on_both_runtimes():
 
 def test_card_ids_cover_one_deck():
     assert sorted(cards.name(c) for c in range(52)) == sorted(ALL)
+
+
+# The move generator against a slow reference written from the rule profile
+
+def reference_moves(piles):
+    """Legal Aces Up tokens computed from the state's piles, the plain way."""
+    order = "23456789TJQKA"
+    tops = {i: piles["col%d" % i][-1] for i in range(1, 5) if piles["col%d" % i]}
+    moves = set()
+    for i, card in tops.items():
+        for j, other in tops.items():
+            if i != j and other[1] == card[1] and order.index(other[0]) > order.index(card[0]):
+                moves.add("col%d>discard" % i)
+    for i in range(1, 5):
+        for j in range(1, 5):
+            if len(piles["col%d" % i]) >= 2 and not piles["col%d" % j]:
+                moves.add("col%d>col%d" % (i, j))
+    if not moves and piles["stock"]:
+        moves.add("deal")
+    return sorted(moves)
+
+
+def test_move_generator_agrees_with_the_reference_over_random_play():
+    import random
+    rnd = random.Random(2)
+    positions = 0
+    for seed in range(150):
+        d = Driver("new aces_up seed=%d" % seed)
+        while True:
+            state = d.state()
+            expected = reference_moves(state["piles"]) if state["status"] == "playing" else []
+            assert d.moves() == expected, (seed, state)
+            positions += 1
+            if not expected:
+                assert state["status"] in ("won", "lost")
+                assert state["status"] == ("won" if len(state["piles"]["discard"]) == 48 else "lost")
+                break
+            d.ok("move " + rnd.choice(expected))
+    assert positions > 3000

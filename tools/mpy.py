@@ -16,7 +16,6 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FUEL = 50_000_000_000
-FUEL_BUDGET = 10**15  # the store starts here; fuel spent = FUEL_BUDGET - remaining
 
 _engine = None
 _module = None
@@ -58,7 +57,6 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
 
     engine, module = _load()
     store = Store(engine)
-    store.set_fuel(FUEL_BUDGET)
     with tempfile.TemporaryDirectory() as tmp:
         paths = [os.path.join(tmp, n) for n in ("in", "out", "err")]
         with open(paths[0], "wb") as f:
@@ -78,7 +76,7 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
             name = bytes(memory.read(caller, name_ptr, name_ptr + name_len)).decode()
             if name != "fuel":
                 return -1
-            reply = str(FUEL_BUDGET - store.get_fuel()).encode()
+            reply = str(fuel - store.get_fuel()).encode()
             memory.write(caller, reply, result_ptr)
             return len(reply)
 

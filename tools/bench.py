@@ -1,0 +1,153 @@
+"""make bench: what the engine costs, per game.
+
+On real MicroPython (WebAssembly under wasmtime) it counts the fuel (instructions executed)
+of each legal_moves, apply, undo, deal and hint over random play, and the heap one game
+instance holds; on CPython it counts moves per second. Fuel converts to RP2040 time at about
+168 fuel per microsecond (docs/performance.md).
+
+    python tools/bench.py              print the table
+    python tools/bench.py --update-docs   also rewrite the table in docs/performance.md
+"""
+
+import json
+import os
+import random
+import sys
+import time
+from array import array
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from engine_core import PLAYING, games  # noqa: E402
+from tools.mpy import run_micropython  # noqa: E402
+
+FUEL_PER_US_RP2040 = 168
+DOCS = os.path.join(ROOT, "docs", "performance.md")
+BEGIN = "<!-- bench:begin -->"
+END = "<!-- bench:end -->"
+
+GUEST = """
+import gc, host, json
+from array import array
+from engine_core import PLAYING, games, rng
+
+def fuel():
+    return int(host.call("fuel", ""))
+
+def median(xs):
+    xs.sort()
+    return xs[len(xs) // 2] if xs else 0
+
+cls = games.load(NAME)
+gc.collect()
+before = gc.mem_alloc()
+game = cls(PLAYERS)
+gc.collect()
+heap = gc.mem_alloc() - before
+out = array("i", [0] * cls.MAX_MOVES)
+overhead = 10 ** 9
+for _ in range(20):
+    a = fuel()
+    b = fuel()
+    overhead = min(overhead, b - a)
+cost = {"legal_moves": [], "apply": [], "undo": [], "deal": [], "hint": []}
+x = rng.seed_state(2024)
+seed = 0
+game.deal(seed)
+for step in range(STEPS):
+    if game.status() != PLAYING:
+        seed += 1
+        a = fuel(); game.deal(seed); b = fuel()
+        cost["deal"].append(b - a - overhead)
+        continue
+    a = fuel(); n = game.legal_moves(out); b = fuel()
+    cost["legal_moves"].append(b - a - overhead)
+    if n == 0:
+        seed += 1
+        game.deal(seed)
+        continue
+    if step % 8 == 0:
+        a = fuel(); game.hint(); b = fuel()
+        cost["hint"].append(b - a - overhead)
+    x = rng.step(x)
+    a = fuel(); game.apply(out[x % n]); b = fuel()
+    cost["apply"].append(b - a - overhead)
+    if x % 4 == 0:
+        a = fuel(); game.undo(); b = fuel()
+        cost["undo"].append(b - a - overhead)
+result = {"heap": heap}
+for k in cost:
+    xs = cost[k]
+    result[k] = [median(xs), max(xs) if xs else 0, len(xs)]
+print(json.dumps(result))
+"""
+
+
+def micropython_figures(name, steps=600):
+    players = games.load(name).MIN_PLAYERS
+    code = GUEST.replace("NAME", repr(name)).replace("PLAYERS", str(players)).replace("STEPS", str(steps))
+    result = run_micropython(code)
+    if result.exit_code != 0:
+        raise SystemExit("bench of %s failed on MicroPython:\n%s" % (name, result.stderr))
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def cpython_moves_per_second(name, seconds=1.0):
+    cls = games.load(name)
+    game = cls(cls.MIN_PLAYERS)
+    out = array("i", [0] * cls.MAX_MOVES)
+    rnd = random.Random(1)
+    moves = 0
+    seed = 0
+    game.deal(seed)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(200):
+            n = game.legal_moves(out) if game.status() == PLAYING else 0
+            if n == 0:
+                seed += 1
+                game.deal(seed)
+                continue
+            game.apply(out[rnd.randrange(n)])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def table(rows):
+    lines = [
+        "| game | legal_moves fuel (median / worst) | apply | undo | deal | hint worst | heap per game | CPython moves/s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, f, mps in rows:
+        def pair(k):
+            return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
+        lines.append("| %s | %s | %s | %s | %s | %s (%.2f ms RP2040) | %s B | %s |" % (
+            name, pair("legal_moves"), pair("apply"), pair("undo"), pair("deal"),
+            format(f["hint"][1], ","), f["hint"][1] / FUEL_PER_US_RP2040 / 1000,
+            format(f["heap"], ","), format(int(mps), ",")))
+    return "\n".join(lines)
+
+
+def main():
+    update = "--update-docs" in sys.argv
+    rows = []
+    for name in games.available():
+        print("measuring %s ..." % name, file=sys.stderr, flush=True)
+        rows.append((name, micropython_figures(name), cpython_moves_per_second(name)))
+    text = table(rows)
+    print(text)
+    print("\nfuel: WebAssembly instructions on MicroPython 1.27; RP2040 time ~ fuel / %d us."
+          % FUEL_PER_US_RP2040)
+    if update:
+        with open(DOCS) as f:
+            doc = f.read()
+        head, rest = doc.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        with open(DOCS, "w") as f:
+            f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
+        print("updated " + os.path.relpath(DOCS, ROOT), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
