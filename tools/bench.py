@@ -5,10 +5,16 @@ of each legal_moves, apply, undo, deal and hint over random play, and the heap o
 instance holds; on CPython it counts moves per second. Fuel converts to RP2040 time at about
 168 fuel per microsecond (docs/performance.md).
 
-    python tools/bench.py              print the table
-    python tools/bench.py --update-docs   also rewrite the table in docs/performance.md
+    python tools/bench.py              print the tables
+    python tools/bench.py --update-docs   also rewrite them in docs/performance.md
+
+Game-specific figures (a computer turn, a tick with bots, a hint search, a redraw) live in
+tools/bench_*.py modules: each has TITLE and measure() -> a Markdown table, printed after the
+engine table and kept in docs/performance.md between <!-- bench:NAME:begin/end --> markers.
 """
 
+import glob
+import importlib
 import json
 import os
 import random
@@ -129,23 +135,49 @@ def table(rows):
     return "\n".join(lines)
 
 
+def replace_section(doc, begin, end, text):
+    """doc with the text between the markers replaced (markers appended when missing)."""
+    if begin not in doc:
+        doc = doc.rstrip("\n") + "\n\n" + begin + "\n" + end + "\n"
+    head, rest = doc.split(begin, 1)
+    tail = rest.split(end, 1)[1]
+    return head + begin + "\n" + text + "\n" + end + tail
+
+
+def extra_benches():
+    """The tools/bench_*.py modules, by name."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tools", "bench_*.py"))):
+        name = os.path.basename(path)[len("bench_"):-3]
+        found.append((name, importlib.import_module("tools.bench_" + name)))
+    return found
+
+
 def main():
     update = "--update-docs" in sys.argv
     rows = []
     for name in games.available():
         print("measuring %s ..." % name, file=sys.stderr, flush=True)
         rows.append((name, micropython_figures(name), cpython_moves_per_second(name)))
-    text = table(rows)
-    print(text)
+    sections = [("", table(rows))]
+    print(sections[0][1])
     print("\nfuel: WebAssembly instructions on MicroPython 1.27; RP2040 time ~ fuel / %d us."
           % FUEL_PER_US_RP2040)
+    for name, module in extra_benches():
+        print("measuring %s ..." % module.TITLE, file=sys.stderr, flush=True)
+        text = module.measure()
+        print("\n## " + module.TITLE + "\n" + text)
+        sections.append((name, "### " + module.TITLE + "\n\n" + text))
     if update:
         with open(DOCS) as f:
             doc = f.read()
-        head, rest = doc.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+        for name, text in sections:
+            if name:
+                doc = replace_section(doc, "<!-- bench:%s:begin -->" % name, "<!-- bench:%s:end -->" % name, text)
+            else:
+                doc = replace_section(doc, BEGIN, END, text)
         with open(DOCS, "w") as f:
-            f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
+            f.write(doc)
         print("updated " + os.path.relpath(DOCS, ROOT), file=sys.stderr)
 
 
