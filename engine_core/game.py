@@ -265,6 +265,13 @@ class Game:
         """Advance the game clock; computer players act here in games that have them."""
         self.clock_ms = (self.clock_ms + ms) % 0x40000000
 
+    def respond(self):
+        """Let computer players whose turn it is act now (when self.bots is on).
+
+        The protocol calls this after every accepted move and after 'bots on'; turn-based
+        games with a computer opponent override it. No allocation.
+        """
+
     def hint(self):
         """A recommended legal move code, or -1 when there is none."""
         if self.vars[V_STATUS] != PLAYING:

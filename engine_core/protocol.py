@@ -78,6 +78,8 @@ class Session:
             if rest not in ("on", "off"):
                 raise ProtocolError("bots takes 'on' or 'off'")
             game.bots = rest == "on"
+            if game.bots:
+                game.respond()
             return "ok"
         if rest:
             raise ProtocolError(word + " takes no argument")
@@ -165,6 +167,8 @@ def do_move(game, token):
         reason = game.explain(code)
         raise ProtocolError("illegal move " + token + (": " + reason if reason else ""))
     game.apply(code)
+    if game.bots:
+        game.respond()
 
 
 # --- state <-> JSON ---
