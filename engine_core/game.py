@@ -153,9 +153,11 @@ class Game:
         return card
 
     def set_var(self, i, value):
-        old = self.vars[i] & 0x3FFFFFFF
+        # The old value in two halves: low 15 bits, then the high 16 bits with the sign, so
+        # any small int (-2**30 .. 2**30 - 1, the generator's states included) comes back.
+        old = self.vars[i]
         self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
-        self.history.add(h.VAR_HI, i << 16 | (old >> 15))
+        self.history.add(h.VAR_HI, i << 16 | ((old >> 15) & 0xFFFF))
         self.vars[i] = value
 
     def random_below(self, n):
@@ -229,10 +231,10 @@ class Game:
                 piles.move((e >> 8) & 0xFF, (e >> 16) & 0xFF, e & 0xFF)
             elif tag == h.VAR_HI:
                 lo = hist.pop_entry()
-                value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
-                if value >= 0x20000000:
-                    value -= 0x40000000
-                self.vars[(e >> 16) & 0xFF] = value
+                high = e & 0xFFFF
+                if high >= 0x8000:
+                    high -= 0x10000
+                self.vars[(e >> 16) & 0xFF] = high << 15 | (lo & 0x7FFF)
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
         hist.moves -= 1
@@ -288,6 +290,11 @@ class Game:
         """Recompute derived state after the piles and variables were replaced by `load`."""
         self.history.clear()
         self.vars[V_STATUS] = self._compute_status()
+
+    def after_restore(self):
+        """Called by engine_core/save.py once a saved game's piles, vars, seed and clock are
+        back exactly: rebuild anything derived from them. The undo history starts empty."""
+        self.history.clear()
 
     # --- move tokens (for the protocol and tools; these allocate) ---
 

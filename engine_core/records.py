@@ -1,0 +1,404 @@
+"""Small versioned binary records with a checksum, written so that a power cut loses nothing.
+
+A record file is
+    'P' 'C'   magic
+    kind      one byte: b'G' the game in progress, b'S' settings, b'T' statistics
+    version   one byte: the layout of the payload
+    length    two bytes, big-endian: the payload's size
+    payload
+    crc       two bytes: CRC-16/CCITT-FALSE of everything before it
+It is written whole to NAME.new, then renamed over NAME.dat. A power cut before the rename
+leaves the old NAME.dat; one after it, the new. Reading accepts a file only when its length,
+magic, kind, checksum and version all agree; a bad file is renamed to NAME.bad (kept aside for
+a bug report) and the caller falls back to defaults for that record alone. A complete NAME.new
+with no NAME.dat (a filesystem that removes before it renames, cut between the two) is taken.
+
+Encoding and checking work on preallocated buffers and allocate nothing; the CRC uses a
+256-entry table of 16-bit values (small ints on every port).
+"""
+
+from array import array
+
+from engine_core.storage import ENOSPC, errno_of
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+HEADER = const(6)
+OVERHEAD = const(8)  # header + crc
+MAX_PAYLOAD = const(65535)
+
+# What reading a record found.
+OK = const(0)
+MISSING = const(1)  # no file: the first start, not an error
+SHORT = const(2)  # fewer bytes than the header or its length says: cut off
+CORRUPT = const(3)  # wrong magic or kind, or the checksum does not match
+VERSION = const(4)  # a layout this build does not know (written by a newer one)
+INVALID = const(5)  # checksum fine but the contents make no sense (a value out of range)
+
+# What writing a record found.
+SAVED = const(0)
+FULL = const(1)  # ENOSPC: the filesystem is full
+FAILED = const(2)  # any other OSError
+
+PROBLEMS = ("", "missing", "cut short", "corrupt", "from an unknown version", "invalid")
+
+
+def _crc_table():
+    table = array("H", [0] * 256)
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            if c & 0x8000:
+                c = ((c << 1) ^ 0x1021) & 0xFFFF
+            else:
+                c = (c << 1) & 0xFFFF
+        table[i] = c
+    return table
+
+
+CRC_TABLE = _crc_table()
+
+
+def crc16(buf, start, end):
+    """CRC-16/CCITT-FALSE of buf[start:end] (crc16(b"123456789", 0, 9) == 0x29B1)."""
+    crc = 0xFFFF
+    table = CRC_TABLE
+    for i in range(start, end):
+        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ buf[i]) & 0xFF]
+    return crc
+
+
+# --- big-endian fields in a buffer ---
+
+def put_u16(buf, pos, value):
+    buf[pos] = (value >> 8) & 0xFF
+    buf[pos + 1] = value & 0xFF
+    return pos + 2
+
+
+def get_u16(buf, pos):
+    return buf[pos] << 8 | buf[pos + 1]
+
+
+def put_i32(buf, pos, value):
+    """A small int (-2**30 <= value < 2**30) in four bytes: a sign bit, then 30 bits.
+
+    A negative value is stored as ~value (0 .. 2**30 - 1), so no step needs a larger int.
+    """
+    top = 0
+    if value < 0:
+        value = ~value
+        top = 0x80
+    buf[pos] = top | (value >> 24)
+    buf[pos + 1] = (value >> 16) & 0xFF
+    buf[pos + 2] = (value >> 8) & 0xFF
+    buf[pos + 3] = value & 0xFF
+    return pos + 4
+
+
+def get_i32(buf, pos):
+    """Inverse of put_i32. Bits put_i32 never sets (0x40, 0x20 of the first byte) are ignored."""
+    top = buf[pos]
+    value = (top & 0x3F) << 24 | buf[pos + 1] << 16 | buf[pos + 2] << 8 | buf[pos + 3]
+    if top & 0x80:
+        return ~value
+    return value
+
+
+def begin(buf, kind, version):
+    """Write the header; the payload starts at HEADER."""
+    buf[0] = 0x50  # 'P'
+    buf[1] = 0x43  # 'C'
+    buf[2] = kind
+    buf[3] = version
+    return HEADER
+
+
+def finish(buf, end):
+    """Close a record whose payload ends at `end`: its length and CRC. Returns the file size."""
+    put_u16(buf, 4, end - HEADER)
+    put_u16(buf, end, crc16(buf, 0, end))
+    return end + 2
+
+
+def check(buf, n, kind):
+    """OK when buf[0:n] is a whole, intact record of `kind`, else why not (version unchecked)."""
+    if n < OVERHEAD:
+        return SHORT
+    if buf[0] != 0x50 or buf[1] != 0x43 or buf[2] != kind:
+        return CORRUPT
+    size = get_u16(buf, 4) + OVERHEAD
+    if n < size:
+        return SHORT
+    if n > size or get_u16(buf, size - 2) != crc16(buf, 0, size - 2):
+        return CORRUPT
+    return OK
+
+
+class RecordFile:
+    """One record on a backend: NAME.dat, its NAME.new while writing, NAME.bad when set aside."""
+
+    def __init__(self, storage, name, kind, title):
+        self.storage = storage
+        self.name = name + ".dat"
+        self.temp = name + ".new"
+        self.aside = name + ".bad"
+        self.kind = kind
+        self.title = title  # for messages: "Settings", "Statistics", "Saved game"
+        self.found = MISSING  # what the last load found
+        self.size = 0  # bytes of the record the last load read
+
+    def load(self, buf):
+        """Read the record into buf: OK (self.size bytes), MISSING, SHORT or CORRUPT.
+
+        A bad file is set aside; a complete temp file left by an interrupted rename is taken.
+        The caller decodes the payload and calls reject() when its version or contents fail.
+        """
+        storage = self.storage
+        self.size = 0
+        n = self._read(self.name, buf)
+        found = MISSING if n < 0 else check(buf, n, self.kind)
+        if found == OK:
+            self._drop_temp()
+            self.size = n
+            self.found = OK
+            return OK
+        if found != MISSING:
+            self.set_aside()
+        m = self._read(self.temp, buf)
+        if m >= 0 and check(buf, m, self.kind) == OK:
+            try:
+                storage.rename(self.temp, self.name)
+            except OSError:
+                pass  # read it anyway; the next save writes it again
+            self.size = m
+            self.found = OK
+            return OK
+        self._drop_temp()
+        self.found = found
+        return found
+
+    def _read(self, name, buf):
+        try:
+            return self.storage.read(name, buf)
+        except OSError:
+            return 0  # unreadable: treated as cut short
+
+    def _drop_temp(self):
+        try:
+            self.storage.remove(self.temp)
+        except OSError:
+            pass
+
+    def reject(self, found):
+        """The decoder refused the record just loaded (VERSION or INVALID): set it aside."""
+        self.found = found
+        self.set_aside()
+
+    def set_aside(self):
+        """Rename the current file to NAME.bad (replacing an older one)."""
+        try:
+            self.storage.rename(self.name, self.aside)
+        except OSError:
+            try:
+                self.storage.remove(self.name)
+            except OSError:
+                pass
+
+    def save(self, buf, n):
+        """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED."""
+        storage = self.storage
+        try:
+            storage.write(self.temp, buf, n)
+            storage.rename(self.temp, self.name)
+            return SAVED
+        except OSError as e:
+            self._drop_temp()
+            if errno_of(e) == ENOSPC:
+                return FULL
+            return FAILED
+
+    def erase(self):
+        try:
+            self.storage.remove(self.name)
+        except OSError:
+            pass
+        self._drop_temp()
+
+
+def load_message(title, found):
+    """The line the screen shows about a record that could not be used ('' when none)."""
+    if found == OK or found == MISSING:
+        return ""
+    return title + " " + PROBLEMS[found] + ": set aside, defaults used"
+
+
+# --- settings ---
+
+# name, default, lowest, highest: two bytes each in the record.
+SETTINGS = (
+    ("sound", 1, 0, 1),
+    ("card_back", 0, 0, 15),
+    ("bot_speed", 1, 0, 2),
+    ("bot_level", 1, 0, 2),
+    ("jokers", 0, 0, 1),
+    ("target", 0, 0, 10000),  # 0: the game's own default
+    ("auto_play", 1, 0, 1),
+    ("kiosk", 0, 0, 1),
+    ("kiosk_idle_s", 90, 10, 3600),  # idle time before the demo starts or play is abandoned
+    ("last_game", 0, 0, 15),
+)
+SETTINGS_VERSION = const(1)
+KIND_SETTINGS = const(0x53)  # 'S'
+
+
+class Settings:
+    """The player's settings by index (see SETTINGS); defaults until loaded."""
+
+    def __init__(self):
+        self.values = array("H", [0] * len(SETTINGS))
+        self.reset()
+
+    def reset(self):
+        for i in range(len(SETTINGS)):
+            self.values[i] = SETTINGS[i][1]
+
+    @staticmethod
+    def index(name):
+        for i in range(len(SETTINGS)):
+            if SETTINGS[i][0] == name:
+                return i
+        raise KeyError(name)
+
+    def get(self, name):
+        return self.values[Settings.index(name)]
+
+    def set(self, name, value):
+        """Set a setting; ValueError when value is outside its range."""
+        i = Settings.index(name)
+        if value < SETTINGS[i][2] or value > SETTINGS[i][3]:
+            raise ValueError(name)
+        self.values[i] = value
+
+    def encode(self, buf):
+        pos = begin(buf, KIND_SETTINGS, SETTINGS_VERSION)
+        buf[pos] = len(SETTINGS)
+        pos += 1
+        for i in range(len(SETTINGS)):
+            pos = put_u16(buf, pos, self.values[i])
+        return finish(buf, pos)
+
+    def decode(self, buf, n):
+        """OK, VERSION or INVALID; the values change only on OK.
+
+        A record from an older build with fewer fields keeps the defaults of the newer ones.
+        """
+        if buf[3] != SETTINGS_VERSION:
+            return VERSION
+        count = buf[HEADER]
+        if count > len(SETTINGS) or HEADER + 1 + 2 * count + 2 != n:
+            return INVALID
+        for i in range(count):
+            v = get_u16(buf, HEADER + 1 + 2 * i)
+            if v < SETTINGS[i][2] or v > SETTINGS[i][3]:
+                return INVALID
+        self.reset()
+        for i in range(count):
+            self.values[i] = get_u16(buf, HEADER + 1 + 2 * i)
+        return OK
+
+
+# --- statistics ---
+
+# Per game, in the order of engine_core.games.NAMES; four bytes each.
+PLAYED = const(0)  # games finished or abandoned after a move
+WON = const(1)
+STREAK = const(2)  # current winning streak (0 after a loss)
+BEST_STREAK = const(3)
+BEST_TIME_MS = const(4)  # fastest win by the game clock (0: none yet)
+FEWEST_MOVES = const(5)  # fewest moves in a win (0: none yet)
+MATCHES = const(6)  # competitive games: matches (or games to the target) finished
+MATCHES_WON = const(7)
+BEST_SCORE = const(8)  # competitive games: the player's best final score
+STAT_FIELDS = const(9)
+STAT_GAMES = const(8)  # room for more games than the five
+STATS_VERSION = const(1)
+KIND_STATS = const(0x54)  # 'T'
+_MAX = const(0x3FFFFFFF)
+
+
+class Statistics:
+    """Counters per game (fields above) in one array of STAT_GAMES * STAT_FIELDS ints."""
+
+    def __init__(self):
+        self.values = array("i", [0] * (STAT_GAMES * STAT_FIELDS))
+
+    def reset(self):
+        for i in range(len(self.values)):
+            self.values[i] = 0
+
+    def get(self, game, field):
+        return self.values[game * STAT_FIELDS + field]
+
+    def _set(self, game, field, value):
+        if value > _MAX:
+            value = _MAX
+        self.values[game * STAT_FIELDS + field] = value
+
+    def record_game(self, game, won, time_ms, moves):
+        """A game finished (or abandoned: won False). No allocation."""
+        self._set(game, PLAYED, self.get(game, PLAYED) + 1)
+        if not won:
+            self._set(game, STREAK, 0)
+            return
+        self._set(game, WON, self.get(game, WON) + 1)
+        streak = self.get(game, STREAK) + 1
+        self._set(game, STREAK, streak)
+        if streak > self.get(game, BEST_STREAK):
+            self._set(game, BEST_STREAK, streak)
+        best = self.get(game, BEST_TIME_MS)
+        if time_ms > 0 and (best == 0 or time_ms < best):
+            self._set(game, BEST_TIME_MS, time_ms)
+        fewest = self.get(game, FEWEST_MOVES)
+        if moves > 0 and (fewest == 0 or moves < fewest):
+            self._set(game, FEWEST_MOVES, moves)
+
+    def record_match(self, game, won, score):
+        """A competitive match finished with the player's final score."""
+        matches = self.get(game, MATCHES)
+        self._set(game, MATCHES, matches + 1)
+        if won:
+            self._set(game, MATCHES_WON, self.get(game, MATCHES_WON) + 1)
+        if matches == 0 or score > self.get(game, BEST_SCORE):
+            self._set(game, BEST_SCORE, score)
+
+    def encode(self, buf):
+        pos = begin(buf, KIND_STATS, STATS_VERSION)
+        buf[pos] = STAT_GAMES
+        buf[pos + 1] = STAT_FIELDS
+        pos += 2
+        for i in range(len(self.values)):
+            pos = put_i32(buf, pos, self.values[i])
+        return finish(buf, pos)
+
+    def decode(self, buf, n):
+        """OK, VERSION or INVALID; the values change only on OK."""
+        if buf[3] != STATS_VERSION:
+            return VERSION
+        games = buf[HEADER]
+        fields = buf[HEADER + 1]
+        if games > STAT_GAMES or fields > STAT_FIELDS or HEADER + 2 + 4 * games * fields + 2 != n:
+            return INVALID
+        for i in range(games * fields):
+            v = get_i32(buf, HEADER + 2 + 4 * i)
+            if v < -100000 or (v < 0 and i % fields != BEST_SCORE):
+                return INVALID
+        self.reset()
+        for g in range(games):
+            for f in range(fields):
+                self.values[g * STAT_FIELDS + f] = get_i32(buf, HEADER + 2 + 4 * (g * fields + f))
+        return OK

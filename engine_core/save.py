@@ -1,0 +1,353 @@
+"""The game in progress as a record, and the Keeper: everything the interface persists.
+
+A saved game holds what resumes it exactly: the game's name, rules version, players, options,
+seed, clock, the moves made so far, every journaled variable (the generator's state among them)
+and every pile's cards. The undo history is not saved: a resumed game starts with nothing to
+undo. Games keep all their state in piles and vars (docs/engine.md), so this works for every
+game through the Game base class; a game that derives more from them rebuilds it in
+after_restore().
+
+Payload of a game record (kind 'G', version 1):
+    game index in games.NAMES, rules version, players, flags (bit 0: computer players on)
+    options, seed, clock_ms, moves                      four bytes each
+    var count, then each var                            four bytes each
+    pile count, then each pile's size, then all cards bottom to top, pile after pile
+
+The Keeper is what the interface calls: start() at power-on, moved() after each move, tick()
+from the app loop (it saves once play has paused SAVE_DELAY_MS, so mashing buttons does not
+wear the flash), finished()/abandoned() for the statistics. Problems come back as short lines
+for the screen through take_notice(); the game always goes on.
+"""
+
+from engine_core import OVER, PLAYING, WON
+from engine_core import games
+from engine_core import records as r
+from engine_core.game import N_VARS
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+KIND_GAME = const(0x47)  # 'G'
+GAME_VERSION = const(1)
+BUFFER_SIZE = const(1024)  # the largest record: a four-player Nerts game is about 330 bytes
+SAVE_DELAY_MS = const(500)
+NOTICES = const(4)
+
+NOTICE_FULL = "Storage full: progress not saved"
+NOTICE_FAILED = "Storage error: progress not saved"
+NOTICE_RESUMED = "Game resumed (nothing to undo yet)"
+
+
+def game_record_size(game):
+    return r.OVERHEAD + 20 + 1 + 4 * N_VARS + 1 + game.piles.count + len(game.piles.cards)
+
+
+def encode_game(game, moves, buf):
+    """Write `game` as a record into buf; returns its size. No allocation."""
+    pos = r.begin(buf, KIND_GAME, GAME_VERSION)
+    buf[pos] = game_index(game.NAME)
+    buf[pos + 1] = game.RULES_VERSION
+    buf[pos + 2] = game.players
+    buf[pos + 3] = 1 if game.bots else 0
+    pos = r.put_i32(buf, pos + 4, game.options)
+    pos = r.put_i32(buf, pos, game.seed)
+    pos = r.put_i32(buf, pos, game.clock_ms)
+    pos = r.put_i32(buf, pos, moves)
+    buf[pos] = N_VARS
+    pos += 1
+    for i in range(N_VARS):
+        pos = r.put_i32(buf, pos, game.vars[i])
+    piles = game.piles
+    buf[pos] = piles.count
+    pos += 1
+    for p in range(piles.count):
+        buf[pos] = piles.size[p]
+        pos += 1
+    for p in range(piles.count):
+        s = piles.start[p]
+        for i in range(piles.size[p]):
+            buf[pos] = piles.cards[s + i]
+            pos += 1
+    return r.finish(buf, pos)
+
+
+def game_index(name):
+    for i in range(len(games.NAMES)):
+        if games.NAMES[i] == name:
+            return i
+    return 255
+
+
+def peek_game(buf):
+    """(name, players, options) of a checked game record, or None when it names no known game.
+
+    Allocates (a tuple): used once at resume to create the game object.
+    """
+    index = buf[r.HEADER]
+    if index >= len(games.NAMES):
+        return None
+    return games.NAMES[index], buf[r.HEADER + 2], r.get_i32(buf, r.HEADER + 4)
+
+
+_FIXED = const(20)  # the fixed fields of the payload, before the var count
+
+
+def restore_game(game, buf, n, used):
+    """Put the checked record buf[0:n] into `game` (same class, players and options as saved).
+
+    Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
+    a game: a pile over its capacity, a card that is not this game's, missing or twice).
+    The game changes only on OK. `used` is a scratch bytearray(256). No allocation.
+    """
+    if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.RULES_VERSION:
+        return r.VERSION
+    base = r.HEADER
+    if buf[base] != game_index(game.NAME) or buf[base + 2] != game.players:
+        return r.INVALID
+    if r.get_i32(buf, base + 4) != game.options:
+        return r.INVALID
+    seed = r.get_i32(buf, base + 8)
+    clock = r.get_i32(buf, base + 12)
+    if seed < 0 or clock < 0:
+        return r.INVALID
+    pos = base + _FIXED
+    if buf[pos] != N_VARS:
+        return r.VERSION
+    vars_at = pos + 1
+    pos = vars_at + 4 * N_VARS
+    piles = game.piles
+    if pos >= n or buf[pos] != piles.count:
+        return r.INVALID
+    sizes_at = pos + 1
+    cards_at = sizes_at + piles.count
+    total = 0
+    for p in range(piles.count):
+        size = buf[sizes_at + p]
+        if size > piles.cap[p]:
+            return r.INVALID
+        total += size
+    if cards_at + total + 2 != n:
+        return r.INVALID
+    for c in range(256):
+        used[c] = 0
+    for i in range(total):
+        c = buf[cards_at + i]
+        if used[c] or not game.is_card(c):
+            return r.INVALID
+        used[c] = 1
+    for c in range(256):
+        if game.is_card(c) and not used[c]:
+            return r.INVALID
+    # Everything checks: replace the game's state.
+    piles.clear()
+    pos = cards_at
+    for p in range(piles.count):
+        for i in range(buf[sizes_at + p]):
+            piles.push(p, buf[pos])
+            pos += 1
+    for i in range(N_VARS):
+        game.vars[i] = r.get_i32(buf, vars_at + 4 * i)
+    game.seed = seed
+    game.clock_ms = clock
+    game.bots = buf[base + 3] & 1 == 1
+    game.after_restore()
+    return r.OK
+
+
+def saved_moves(buf):
+    return r.get_i32(buf, r.HEADER + 16)
+
+
+def human_won(game):
+    """Whether player 1 (the person; computer players take the other seats) won a finished game."""
+    status = game.status()
+    if status == WON:
+        return True
+    if status != OVER or not game.COMPETITIVE:
+        return False
+    if hasattr(game, "winner"):
+        return game.winner() == 0
+    mine = game.score(0)
+    for i in range(1, game.players):
+        if game.score(i) >= mine:
+            return False
+    return True
+
+
+class Keeper:
+    """Settings, statistics and the game in progress on one storage backend."""
+
+    def __init__(self, storage):
+        self.buf = bytearray(BUFFER_SIZE)
+        self.used = bytearray(256)
+        self.settings = r.Settings()
+        self.stats = r.Statistics()
+        self.settings_file = r.RecordFile(storage, "settings", r.KIND_SETTINGS, "Settings")
+        self.stats_file = r.RecordFile(storage, "stats", r.KIND_STATS, "Statistics")
+        self.game_file = r.RecordFile(storage, "game", KIND_GAME, "Saved game")
+        self.notices = [""] * NOTICES
+        self.notice_count = 0
+        self.has_saved_game = False
+        self.moves = 0  # moves made in the current game
+        self.unsaved = False  # the current game changed since it was last saved
+        self.quiet_ms = 0  # time since the last move
+        self.recorded = False  # the current game's result is in the statistics
+
+    # --- notices for the screen ---
+
+    def notify(self, text):
+        if not text:
+            return
+        if self.notice_count == NOTICES:
+            for i in range(NOTICES - 1):
+                self.notices[i] = self.notices[i + 1]
+            self.notice_count -= 1
+        self.notices[self.notice_count] = text
+        self.notice_count += 1
+
+    def take_notice(self):
+        """The oldest message not yet shown, or '' (the interface shows one at a time)."""
+        if self.notice_count == 0:
+            return ""
+        text = self.notices[0]
+        for i in range(self.notice_count - 1):
+            self.notices[i] = self.notices[i + 1]
+        self.notice_count -= 1
+        self.notices[self.notice_count] = ""
+        return text
+
+    def _write_result(self, result):
+        if result == r.FULL:
+            self.notify(NOTICE_FULL)
+        elif result == r.FAILED:
+            self.notify(NOTICE_FAILED)
+        return result
+
+    # --- power-on ---
+
+    def start(self):
+        """Load settings and statistics and look for a saved game; problems become notices."""
+        self._load(self.settings_file, self.settings)
+        self._load(self.stats_file, self.stats)
+        found = self.game_file.load(self.buf)
+        self.has_saved_game = found == r.OK
+        if found == r.OK and peek_game(self.buf) is None:
+            self.game_file.reject(r.INVALID)
+            self.has_saved_game = False
+        self.notify(r.load_message(self.game_file.title, self.game_file.found))
+
+    def _load(self, file, record):
+        found = file.load(self.buf)
+        if found == r.OK:
+            decoded = record.decode(self.buf, file.size)
+            if decoded != r.OK:
+                file.reject(decoded)
+                found = decoded
+        if found != r.OK:
+            record.reset()
+        self.notify(r.load_message(file.title, found))
+
+    def resume(self):
+        """The saved game, restored exactly (a new game object), or None when there is none.
+
+        Allocates (the game object); call once at power-on, after start().
+        """
+        if not self.has_saved_game:
+            return None
+        self.has_saved_game = False
+        found = self.game_file.load(self.buf)
+        if found != r.OK:
+            self.notify(r.load_message(self.game_file.title, found))
+            return None
+        head = peek_game(self.buf)
+        game = None
+        result = r.INVALID
+        if head is not None:
+            name, players, options = head
+            try:
+                cls = games.load(name)
+            except (KeyError, ImportError):
+                cls = None
+            if cls is not None and cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+                game = cls(players, options)
+                result = restore_game(game, self.buf, self.game_file.size, self.used)
+        if result != r.OK:
+            self.game_file.reject(result)
+            self.notify(r.load_message(self.game_file.title, result))
+            return None
+        self.moves = saved_moves(self.buf)
+        self.unsaved = False
+        self.recorded = game.status() != PLAYING
+        return game
+
+    # --- during play ---
+
+    def started(self, game):
+        """A new deal: counts start from zero (call abandoned() first for an unfinished game)."""
+        self.moves = 0
+        self.recorded = False
+        self.unsaved = True
+        self.quiet_ms = 0
+
+    def moved(self, game):
+        """After each move (or undo) the player makes: the result is recorded when it ends it."""
+        self.moves += 1
+        self.unsaved = True
+        self.quiet_ms = 0
+        if game.status() != PLAYING and not self.recorded:
+            self.finished(game)
+
+    def tick(self, game, ms):
+        """From the app loop: saves the game once play has paused SAVE_DELAY_MS."""
+        if not self.unsaved:
+            return
+        self.quiet_ms += ms
+        if self.quiet_ms >= SAVE_DELAY_MS:
+            self.save_game(game)
+
+    def save_game(self, game):
+        """Write the game now: SAVED, FULL or FAILED (a notice says so). No allocation."""
+        self.unsaved = False
+        if game_record_size(game) > BUFFER_SIZE:
+            return self._write_result(r.FAILED)
+        n = encode_game(game, self.moves, self.buf)
+        return self._write_result(self.game_file.save(self.buf, n))
+
+    def finished(self, game):
+        """Record a finished game in the statistics and save them."""
+        if self.recorded:
+            return
+        self.recorded = True
+        index = game_index(game.NAME)
+        won = human_won(game)
+        self.stats.record_game(index, won, game.clock_ms, self.moves)
+        if game.COMPETITIVE:
+            self.stats.record_match(index, won, game.score(0))
+        self.save_stats()
+
+    def abandoned(self, game):
+        """The player leaves an unfinished game for another deal: it counts as played, lost."""
+        if not self.recorded and self.moves > 0 and game.status() == PLAYING:
+            self.recorded = True
+            self.stats.record_game(game_index(game.NAME), False, game.clock_ms, self.moves)
+            self.save_stats()
+        self.game_file.erase()
+        self.unsaved = False
+
+    # --- settings and statistics ---
+
+    def save_settings(self):
+        return self._write_result(self.settings_file.save(self.buf, self.settings.encode(self.buf)))
+
+    def save_stats(self):
+        return self._write_result(self.stats_file.save(self.buf, self.stats.encode(self.buf)))
+
+    def reset_all(self):
+        """Settings and statistics back to defaults, saved (the kiosk's locked reset)."""
+        self.settings.reset()
+        self.stats.reset()
+        self.save_settings()
+        self.save_stats()
