@@ -265,7 +265,12 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        self.clock_ms = (self.clock_ms + ms) % 0x40000000
+        # Wraps at 2**30 without forming that number (a boxed int, an allocation, on the chips).
+        room = 0x3FFFFFFF - self.clock_ms
+        if ms > room:
+            self.clock_ms = ms - room - 1
+        else:
+            self.clock_ms += ms
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).

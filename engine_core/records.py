@@ -6,15 +6,15 @@ A record file is
     version   one byte: the layout of the payload
     length    two bytes, big-endian: the payload's size
     payload
-    crc       two bytes: CRC-16/CCITT-FALSE of everything before it
+    crc       four bytes: CRC-32 (as zlib computes it) of everything before it
 It is written whole to NAME.new, then renamed over NAME.dat. A power cut before the rename
 leaves the old NAME.dat; one after it, the new. Reading accepts a file only when its length,
 magic, kind, checksum and version all agree; a bad file is renamed to NAME.bad (kept aside for
 a bug report) and the caller falls back to defaults for that record alone. A complete NAME.new
 with no NAME.dat (a filesystem that removes before it renames, cut between the two) is taken.
 
-Encoding and checking work on preallocated buffers and allocate nothing; the CRC uses a
-256-entry table of 16-bit values (small ints on every port).
+Encoding and checking work on preallocated buffers and allocate nothing; the CRC runs on
+two 16-bit halves with two 256-entry tables, so no value reaches 2**30 (boxed on the chips).
 """
 
 from array import array
@@ -28,7 +28,7 @@ except ImportError:
         return x
 
 HEADER = const(6)
-OVERHEAD = const(8)  # header + crc
+OVERHEAD = const(10)  # header + crc
 MAX_PAYLOAD = const(65535)
 
 # What reading a record found.
@@ -47,29 +47,45 @@ FAILED = const(2)  # any other OSError
 PROBLEMS = ("", "missing", "cut short", "corrupt", "from an unknown version", "invalid")
 
 
-def _crc_table():
-    table = array("H", [0] * 256)
+def _crc_tables():
+    # CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) with each table entry kept as two
+    # 16-bit halves, so that neither the tables nor the running value need ints >= 2**30.
+    low = array("H", [0] * 256)
+    high = array("H", [0] * 256)
     for i in range(256):
-        c = i << 8
+        lo = i
+        hi = 0
         for _ in range(8):
-            if c & 0x8000:
-                c = ((c << 1) ^ 0x1021) & 0xFFFF
-            else:
-                c = (c << 1) & 0xFFFF
-        table[i] = c
-    return table
+            carry = lo & 1
+            lo = (lo >> 1) | ((hi & 1) << 15)
+            hi >>= 1
+            if carry:
+                lo ^= 0x8320
+                hi ^= 0xEDB8
+        low[i] = lo
+        high[i] = hi
+    return low, high
 
 
-CRC_TABLE = _crc_table()
+CRC_LOW, CRC_HIGH = _crc_tables()
+_crc = array("H", [0, 0])  # the last checksum: high half, low half
 
 
-def crc16(buf, start, end):
-    """CRC-16/CCITT-FALSE of buf[start:end] (crc16(b"123456789", 0, 9) == 0x29B1)."""
-    crc = 0xFFFF
-    table = CRC_TABLE
+def crc32_parts(buf, start, end, out):
+    """CRC-32 of buf[start:end] into out[0] (high 16 bits) and out[1] (low 16 bits).
+
+    The same value as zlib.crc32 (b"123456789" gives 0xCBF4, 0x3926). No allocation.
+    """
+    lo = 0xFFFF
+    hi = 0xFFFF
+    low = CRC_LOW
+    high = CRC_HIGH
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ buf[i]) & 0xFF]
-    return crc
+        k = (lo ^ buf[i]) & 0xFF
+        lo = ((lo >> 8) | ((hi & 0xFF) << 8)) ^ low[k]
+        hi = (hi >> 8) ^ high[k]
+    out[0] = hi ^ 0xFFFF
+    out[1] = lo ^ 0xFFFF
 
 
 # --- big-endian fields in a buffer ---
@@ -121,8 +137,10 @@ def begin(buf, kind, version):
 def finish(buf, end):
     """Close a record whose payload ends at `end`: its length and CRC. Returns the file size."""
     put_u16(buf, 4, end - HEADER)
-    put_u16(buf, end, crc16(buf, 0, end))
-    return end + 2
+    crc32_parts(buf, 0, end, _crc)
+    put_u16(buf, end, _crc[0])
+    put_u16(buf, end + 2, _crc[1])
+    return end + 4
 
 
 def check(buf, n, kind):
@@ -134,7 +152,10 @@ def check(buf, n, kind):
     size = get_u16(buf, 4) + OVERHEAD
     if n < size:
         return SHORT
-    if n > size or get_u16(buf, size - 2) != crc16(buf, 0, size - 2):
+    if n > size:
+        return CORRUPT
+    crc32_parts(buf, 0, size - 4, _crc)
+    if get_u16(buf, size - 4) != _crc[0] or get_u16(buf, size - 2) != _crc[1]:
         return CORRUPT
     return OK
 
@@ -300,7 +321,7 @@ class Settings:
         if buf[3] != SETTINGS_VERSION:
             return VERSION
         count = buf[HEADER]
-        if count > len(SETTINGS) or HEADER + 1 + 2 * count + 2 != n:
+        if count > len(SETTINGS) or HEADER + 1 + 2 * count + 4 != n:
             return INVALID
         for i in range(count):
             v = get_u16(buf, HEADER + 1 + 2 * i)
@@ -391,7 +412,7 @@ class Statistics:
             return VERSION
         games = buf[HEADER]
         fields = buf[HEADER + 1]
-        if games > STAT_GAMES or fields > STAT_FIELDS or HEADER + 2 + 4 * games * fields + 2 != n:
+        if games > STAT_GAMES or fields > STAT_FIELDS or HEADER + 2 + 4 * games * fields + 4 != n:
             return INVALID
         for i in range(games * fields):
             v = get_i32(buf, HEADER + 2 + 4 * i)

@@ -129,7 +129,7 @@ def restore_game(game, buf, n, used):
         if size > piles.cap[p]:
             return r.INVALID
         total += size
-    if cards_at + total + 2 != n:
+    if cards_at + total + 4 != n:
         return r.INVALID
     for c in range(256):
         used[c] = 0

@@ -164,10 +164,13 @@ class MemoryStorage:
                 raise OSError(ENOSPC)
             self.names[i] = name
         self.length[i] = 0  # opening for writing truncates, as open(name, "wb") does
-        if n > self.size or self.used() + n > self.capacity:
-            raise OSError(ENOSPC)
+        room = self.capacity - self.used()
+        if room > self.size:
+            room = self.size
         dst = self.data[i]
         for k in range(n):
+            if k == room:  # full: what was written stays, the rest never lands
+                raise OSError(ENOSPC)
             dst[k] = buf[k]
             self.length[i] = k + 1
             self.wrote_byte()

@@ -1,0 +1,512 @@
+"""The reliability suite: power cuts, corrupt records, button mashing, a memory soak.
+
+    python tools/soak.py                 the full run (make soak): prints the figures
+    python tools/soak.py --update-docs   also writes them into docs/reliability.md
+    python tools/soak.py --quick         the short run that `make test` also makes
+
+Each suite returns a dict of counts with a 'failures' entry and, when it failed, 'first' (what
+went wrong first). tests/test_reliability.py runs them short and checks that each can fail.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from engine_core import PLAYING, games  # noqa: E402
+from engine_core import records as r  # noqa: E402
+from engine_core.protocol import state_json  # noqa: E402
+from engine_core.save import Keeper, encode_game  # noqa: E402
+from tools.faults import FaultyStorage, PowerCut  # noqa: E402
+
+DOCS = os.path.join(ROOT, "docs", "reliability.md")
+BEGIN = "<!-- soak:begin -->"
+END = "<!-- soak:end -->"
+
+FULL = {"cut_games": 0, "corruptions": 20000, "mash_events": 1000000, "mpy_mash_events": 100000,
+        "memory_games": 10000}
+QUICK = {"cut_games": 0, "corruptions": 600, "mash_events": 20000, "mpy_mash_events": 3000,
+         "memory_games": 40}
+
+
+def player_counts(cls):
+    return list(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1))
+
+
+def played_game(name, seed, moves, players=None):
+    """A game of `name` dealt from seed with `moves` random legal moves (and some ticks)."""
+    cls = games.load(name)
+    game = cls(players or cls.MIN_PLAYERS)
+    game.deal(seed)
+    rand = random.Random(seed)
+    for _ in range(moves):
+        if game.status() != PLAYING:
+            break
+        n = game.legal_moves(game.scratch)
+        if n == 0:
+            game.tick(500)
+            continue
+        game.apply(game.scratch[rand.randrange(n)])
+        game.respond()
+        game.tick(rand.randrange(1000))
+    return game
+
+
+# --- the three records, as values that can be compared ---
+
+def settings_values(keeper):
+    return list(keeper.settings.values)
+
+
+def stats_values(keeper):
+    return list(keeper.stats.values)
+
+
+def snapshot(keeper, game):
+    """What a restart must find: each record's values (None for no saved game)."""
+    return {"settings": settings_values(keeper), "stats": stats_values(keeper),
+            "game": state_json(game) if game is not None else None}
+
+
+def reference_keeper(disk, name="aces_up", seed=3):
+    """A Keeper on `disk` with all three records saved (non-default values); returns
+    (keeper, game)."""
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.settings.set("sound", 0)
+    keeper.settings.set("card_back", 3)
+    keeper.settings.set("target", 250)
+    keeper.save_settings()
+    keeper.stats.record_game(0, True, 61000, 80)
+    keeper.stats.record_game(0, False, 0, 12)
+    keeper.stats.record_match(3, True, 42)
+    keeper.save_stats()
+    game = played_game(name, seed, 15)
+    keeper.moves = 15
+    keeper.save_game(game)
+    return keeper, game
+
+
+def restart(disk):
+    """Power on again: a new Keeper loads everything. Returns (keeper, game, notices)."""
+    disk.restart()
+    keeper = Keeper(disk)
+    keeper.start()
+    game = keeper.resume()
+    notices = []
+    while True:
+        text = keeper.take_notice()
+        if not text:
+            break
+        notices.append(text)
+    return keeper, game, notices
+
+
+# --- power cuts ---
+
+def _change(keeper, record, new_game):
+    """Save a new version of one record (the power may go during it)."""
+    if record == "settings":
+        keeper.settings.set("card_back", 7)
+        keeper.settings.set("kiosk", 1)
+        keeper.save_settings()
+    elif record == "stats":
+        keeper.stats.record_game(1, True, 90000, 120)
+        keeper.save_stats()
+    else:
+        keeper.save_game(new_game)
+
+
+def power_cut_suite(names=None):
+    """For each game, each record and both rename styles (replace; FAT's remove-then-rename):
+    cut the power after every byte of the record's write and before every storage operation of
+    the save; after the restart the old or the new state must load, with no message."""
+    names = names or games.available()
+    counts = {"cuts": 0, "old": 0, "new": 0, "failures": 0}
+    for name in names:
+        for fat in (False, True):
+            for record in ("game", "settings", "stats"):
+                _cut_every_byte(name, fat, record, counts)
+    return counts
+
+
+def _cut_every_byte(name, fat, record, counts):
+    new_game = played_game(name, 11, 40)
+    # Size the experiment: bytes and operations of one uninterrupted save.
+    disk = FaultyStorage()
+    disk.fat = fat
+    keeper, _ = reference_keeper(disk, name)
+    disk.bytes_written = 0
+    disk.ops = 0
+    _change(keeper, record, new_game)
+    size, ops = disk.bytes_written, disk.ops
+    new = restart(disk)
+    new_state = snapshot(new[0], new[1])
+    cuts = [("byte", k) for k in range(size + 1)] + [("op", j) for j in range(ops + 1)]
+    for how, at in cuts:
+        disk = FaultyStorage()
+        disk.fat = fat
+        keeper, old_game = reference_keeper(disk, name)
+        old_state = snapshot(keeper, old_game)
+        if how == "byte":
+            disk.cut_after_bytes(at)
+        else:
+            disk.cut_after_ops(at)
+        try:
+            _change(keeper, record, new_game)
+        except PowerCut:
+            pass
+        counts["cuts"] += 1
+        try:
+            after_keeper, after_game, notices = restart(disk)
+            state = snapshot(after_keeper, after_game)
+        except Exception as e:  # a crash at power-on is a failure
+            state, notices = None, [type(e).__name__ + ": " + str(e)]
+        if state == old_state and not notices:
+            counts["old"] += 1
+        elif state == new_state and not notices:
+            counts["new"] += 1
+        else:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s %s cut at %s %d (fat=%s): %s" % (
+                name, record, how, at, fat, notices or "neither the old nor the new state"))
+
+
+# --- corruption ---
+
+CORRUPTIONS = ("bit flips", "truncation", "garbage", "appended garbage", "wrong version",
+               "wrong kind", "zeroed", "checksum fine, contents impossible")
+
+
+def _reseal(data):
+    """Recompute a record's checksum after changing it on purpose."""
+    buf = bytearray(data)
+    return bytes(buf[:r.finish(buf, len(buf) - 4)])
+
+
+def corrupt(data, how, rand, record):
+    """`data` changed by `how` (never left as it was)."""
+    while True:
+        bad = _corrupt_once(data, how, rand, record)
+        if bad != data:
+            return bad
+
+
+def _corrupt_once(data, how, rand, record):
+    data = bytearray(data)
+    if how == "bit flips":
+        for _ in range(rand.randint(1, 8)):
+            i = rand.randrange(len(data) * 8)
+            data[i // 8] ^= 1 << (i % 8)
+    elif how == "truncation":
+        data = data[:rand.randrange(len(data))]
+    elif how == "garbage":
+        data = bytearray(rand.randrange(256) for _ in range(rand.randint(1, 600)))
+    elif how == "appended garbage":
+        data += bytearray(rand.randrange(256) for _ in range(rand.randint(1, 40)))
+    elif how == "wrong version":
+        data[3] = rand.choice([0, 2, 3, 99, 255])
+        data = bytearray(_reseal(data))
+    elif how == "wrong kind":
+        data[2] = rand.choice([k for k in (0, 0x41, 0x47, 0x53, 0x54, 0xFF) if k != data[2]])
+        data = bytearray(_reseal(data))
+    elif how == "zeroed":
+        start = rand.randrange(len(data))
+        for i in range(start, min(len(data), start + rand.randint(1, 64))):
+            data[i] = 0
+    else:
+        data = bytearray(_reseal(_impossible(data, rand, record)))
+    return bytes(data)
+
+
+def _impossible(data, rand, record):
+    """Contents no save could hold, under a good checksum."""
+    body = r.HEADER
+    if record == "settings":
+        field = rand.randrange(data[body])
+        r.put_u16(data, body + 1 + 2 * field, 60000)
+    elif record == "stats":
+        r.put_i32(data, body + 2 + 4 * rand.randrange(8), -5)  # a negative 'played'
+    else:
+        last = len(data) - 5  # the top card of the last pile with a card: now a duplicate
+        data[last] = data[last - 1] if data[last - 1] != data[last] else data[last - 2]
+    return data
+
+
+FILES = {"game": "game", "settings": "settings", "stats": "stats"}
+TITLES = {"game": "Saved game", "settings": "Settings", "stats": "Statistics"}
+
+
+def corruption_suite(trials, seed=1):
+    """Corrupt one record at random (CORRUPTIONS), power on, and check: no exception, a
+    message naming that record, the record back to defaults and set aside as NAME.bad, and
+    the other two records exactly as saved."""
+    rand = random.Random(seed)
+    counts = {"corruptions": 0, "failures": 0}
+    for how in CORRUPTIONS:
+        counts[how] = 0
+    names = games.available()
+    defaults = Keeper(FaultyStorage())
+    for trial in range(trials):
+        record = ("game", "settings", "stats")[trial % 3]
+        how = CORRUPTIONS[(trial // 3) % len(CORRUPTIONS)]
+        disk = FaultyStorage()
+        keeper, game = reference_keeper(disk, names[trial % len(names)], 1 + trial % 50)
+        saved = snapshot(keeper, game)
+        file = FILES[record] + ".dat"
+        buf = bytearray(2048)
+        n = disk.read(file, buf)
+        bad = corrupt(bytes(buf[:n]), how, rand, record)
+        disk.write(file, bad, len(bad))
+        counts["corruptions"] += 1
+        counts[how] += 1
+        problem = _check_after_corruption(disk, record, saved, defaults, bad)
+        if problem:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s of %s: %s" % (how, record, problem))
+    return counts
+
+
+def _check_after_corruption(disk, record, saved, defaults, bad):
+    try:
+        keeper, game, notices = restart(disk)
+    except Exception as e:
+        return "raised " + type(e).__name__ + ": " + str(e)
+    state = snapshot(keeper, game)
+    expected = dict(saved)
+    expected[record] = None if record == "game" else snapshot(defaults, None)[record]
+    if state != expected:
+        return "the records after power-on are not the saved ones with defaults for this one"
+    if len(notices) != 1 or not notices[0].startswith(TITLES[record]):
+        return "expected one message about it, got %r" % (notices,)
+    buf = bytearray(2048)
+    if disk.exists(FILES[record] + ".dat"):
+        return "the bad file was not set aside"
+    n = disk.read(FILES[record] + ".bad", buf)
+    if bytes(buf[:max(n, 0)]) != bad[:2048]:
+        return "the file set aside is not the bad one"
+    return ""
+
+
+# --- button mashing through the engine ---
+
+def mash_suite(events, seed=1):
+    """`events` random events spread over every game and player count, with the card check
+    after each (tools/mash.py)."""
+    from tools.mash import Masher
+    setups = [(name, players) for name in games.available() for players in
+              player_counts(games.load(name))]
+    counts = {"events": 0, "games": len(setups), "failures": 0}
+    per = max(1, events // len(setups))
+    x = seed
+    for name, players in setups:
+        cls = games.load(name)
+        masher = Masher(cls(players))
+        masher.game.deal(seed)
+        try:
+            x = masher.run(per, x + 1)
+        except Exception as e:
+            masher.failure = "raised %s: %s" % (type(e).__name__, e)
+        counts["events"] += masher.events
+        if masher.failure:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s/%d players after %d events: %s" % (
+                name, players, masher.events, masher.failure))
+    return counts
+
+
+MPY_MASH = """
+import gc, micropython
+from engine_core import games
+from tools.mash import Masher
+names = games.available()
+mashers = []
+for name in names:
+    cls = games.load(name)
+    m = Masher(cls(cls.MIN_PLAYERS))
+    m.game.deal(1)
+    mashers.append(m)
+result = "no allocation"
+i = 0
+x = SEED
+gc.collect()
+micropython.heap_lock()
+try:
+    for i in range(len(mashers)):
+        x = mashers[i].run(PER, x + 1)
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+for m in mashers:
+    print(m.game.NAME, m.events, m.failure or "-")
+print(result)
+"""
+
+
+def mpy_mash_suite(events, seed=1):
+    """The masher on real MicroPython under heap_lock: any allocation fails it."""
+    from tools.mpy import run_micropython
+    per = max(1, events // len(games.available()))
+    result = run_micropython(MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per)),
+                             fuel=10 ** 15)
+    counts = {"events": 0, "failures": 0}
+    lines = result.stdout.split("\n")
+    if result.exit_code != 0 or "no allocation" not in lines:
+        counts["failures"] += 1
+        counts["first"] = (result.stdout + result.stderr)[-400:]
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit():
+            counts["events"] += int(parts[1])
+            if parts[2] != "-":
+                counts["failures"] += 1
+                counts.setdefault("first", line)
+    return counts
+
+
+MPY_MEMORY = """
+import gc
+from array import array
+from engine_core import PLAYING, games, kiosk, rng
+from engine_core.save import Keeper
+from engine_core.storage import MemoryStorage
+
+names = games.available()
+players = []
+objects = []
+for name in names:
+    cls = games.load(name)
+    objects.append(cls(cls.MIN_PLAYERS))
+out = array("i", [0] * 256)
+keeper = Keeper(MemoryStorage())
+keeper.start()
+x = rng.seed_state(1)
+baseline = 0
+grew = 0
+moves = 0
+i = 0
+steps = 0
+game = None
+first = -1
+for i in range(GAMES):
+    game = objects[i % len(objects)]
+    game.deal(i)
+    keeper.started(game)
+    steps = 0
+    while game.status() == PLAYING and steps < STEPS:
+        x = rng.step(x)
+        if kiosk.demo_step(game, out, x):
+            keeper.moved(game)
+            moves += 1
+        steps += 1
+    if game.status() == PLAYING:
+        keeper.abandoned(game)
+    else:
+        keeper.save_game(game)
+    gc.collect()
+    if i == 0:
+        baseline = gc.mem_free()
+    elif gc.mem_free() != baseline:
+        grew += 1
+        if first < 0:
+            first = i
+print("games", GAMES)
+print("moves", moves)
+played = 0
+for i in range(len(names)):
+    played += keeper.stats.get(i, 0)
+print("played", played)
+print("grew", grew, first)
+print("free", baseline, gc.mem_free())
+"""
+
+
+def mpy_memory_suite(total, steps=400):
+    """`total` games in a row on MicroPython, computer players on every seat (the kiosk's
+    demo player: the hint for the patience games), each result recorded in the statistics and
+    saved; after each game gc.collect() and gc.mem_free() must equal its value after the
+    first game."""
+    from tools.mpy import run_micropython
+    result = run_micropython(MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps)),
+                             fuel=10 ** 15)
+    counts = {"games": 0, "moves": 0, "failures": 0}
+    if result.exit_code != 0:
+        counts["failures"] = 1
+        counts["first"] = (result.stdout + result.stderr)[-400:]
+        return counts
+    values = {}
+    for line in result.stdout.split("\n"):
+        parts = line.split()
+        if parts:
+            values[parts[0]] = [int(v) for v in parts[1:]]
+    counts["games"] = values["games"][0]
+    counts["moves"] = values["moves"][0]
+    counts["recorded"] = values["played"][0]
+    counts["mem_free"] = values["free"][0]
+    grew, first = values["grew"]
+    if grew:
+        counts["failures"] = grew
+        counts["first"] = "gc.mem_free() changed after game %d" % first
+    return counts
+
+
+# --- the whole run ---
+
+def run_all(sizes, seed=1, log=print):
+    results = {}
+    start = time.time()
+    results["power cuts"] = power_cut_suite()
+    log("power cuts", results["power cuts"], "%.0f s" % (time.time() - start))
+    start = time.time()
+    results["corruption"] = corruption_suite(sizes["corruptions"], seed)
+    log("corruption", results["corruption"], "%.0f s" % (time.time() - start))
+    start = time.time()
+    results["button mashing"] = mash_suite(sizes["mash_events"], seed)
+    log("button mashing", results["button mashing"], "%.0f s" % (time.time() - start))
+    start = time.time()
+    results["mashing on MicroPython"] = mpy_mash_suite(sizes["mpy_mash_events"], seed)
+    log("mashing on MicroPython", results["mashing on MicroPython"], "%.0f s" % (time.time() - start))
+    start = time.time()
+    results["memory soak"] = mpy_memory_suite(sizes["memory_games"])
+    log("memory soak", results["memory soak"], "%.0f s" % (time.time() - start))
+    return results
+
+
+def table(results):
+    rows = ["| suite | what ran | failures |", "| --- | --- | --- |"]
+    for suite, counts in results.items():
+        what = ", ".join("%s: %s" % (k, "{:,}".format(v) if isinstance(v, int) else v)
+                         for k, v in counts.items() if k not in ("failures", "first"))
+        rows.append("| %s | %s | %d |" % (suite, what, counts["failures"]))
+    return "\n".join(rows)
+
+
+def update_docs(text):
+    with open(DOCS) as f:
+        doc = f.read()
+    a = doc.index(BEGIN) + len(BEGIN)
+    b = doc.index(END)
+    with open(DOCS, "w") as f:
+        f.write(doc[:a] + "\n" + text + "\n" + doc[b:])
+
+
+def main(argv):
+    sizes = QUICK if "--quick" in argv else FULL
+    results = run_all(sizes)
+    text = table(results)
+    print(text)
+    if "--update-docs" in argv:
+        update_docs(text)
+    if "--json" in argv:
+        print(json.dumps(results))
+    failed = sum(c["failures"] for c in results.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
