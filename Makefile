@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test bench clean
+.PHONY: venv sim play test bench soak clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) tools/bench.py
+
+# The long reliability run (power cuts, corruption, 1,000,000 button events, 10,000 games on
+# MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
+soak: $(STAMP)
+	$(PY) tools/soak.py --update-docs
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

@@ -496,3 +496,13 @@ def test_saving_allocates_nothing_on_micropython_and_a_folder_on_flash_works(tmp
     assert json.loads(lines[1]) == json.loads(state_json(game))
     assert lines[2] == lines[1]
     assert lines[3] == "0 -"
+
+
+def test_the_simulator_keeps_its_records_in_the_platform_data_folder(monkeypatch, tmp_path):
+    from tools import datadir
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert datadir.default_data_dir() == str(tmp_path / "xdg" / "pocket-cards")
+    storage = datadir.host_storage(str(tmp_path / "given"))
+    Keeper(storage).save_settings()
+    assert (tmp_path / "given" / "settings.dat").exists()

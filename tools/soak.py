@@ -331,6 +331,7 @@ for name in names:
     m = Masher(cls(cls.MIN_PLAYERS))
     m.game.deal(1)
     mashers.append(m)
+SETUP
 result = "no allocation"
 i = 0
 x = SEED
@@ -348,12 +349,12 @@ print(result)
 """
 
 
-def mpy_mash_suite(events, seed=1):
+def mpy_mash_suite(events, seed=1, setup=""):
     """The masher on real MicroPython under heap_lock: any allocation fails it."""
     from tools.mpy import run_micropython
     per = max(1, events // len(games.available()))
-    result = run_micropython(MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per)),
-                             fuel=10 ** 15)
+    script = MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per))
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
     counts = {"events": 0, "failures": 0}
     lines = result.stdout.split("\n")
     if result.exit_code != 0 or "no allocation" not in lines:
@@ -385,6 +386,7 @@ for name in names:
 out = array("i", [0] * 256)
 keeper = Keeper(MemoryStorage())
 keeper.start()
+SETUP
 x = rng.seed_state(1)
 baseline = 0
 grew = 0
@@ -426,14 +428,14 @@ print("free", baseline, gc.mem_free())
 """
 
 
-def mpy_memory_suite(total, steps=400):
+def mpy_memory_suite(total, steps=400, setup=""):
     """`total` games in a row on MicroPython, computer players on every seat (the kiosk's
     demo player: the hint for the patience games), each result recorded in the statistics and
     saved; after each game gc.collect() and gc.mem_free() must equal its value after the
     first game."""
     from tools.mpy import run_micropython
-    result = run_micropython(MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps)),
-                             fuel=10 ** 15)
+    script = MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps))
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
     counts = {"games": 0, "moves": 0, "failures": 0}
     if result.exit_code != 0:
         counts["failures"] = 1

@@ -1,0 +1,112 @@
+"""The reliability suite, short (make soak runs it long): each part passes and can fail."""
+
+from engine_core import games
+from engine_core import records as r
+from engine_core.games.aces_up import AcesUp
+from tools import soak
+from tools.mash import Masher, cards_in_place
+
+QUICK = soak.QUICK
+
+
+def test_a_power_cut_at_every_byte_of_a_save_leaves_the_old_or_the_new_state():
+    counts = soak.power_cut_suite()
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["old"] > 0 and counts["new"] > 0
+    # Every byte of each record's write and every step: at least a few hundred per game.
+    assert counts["cuts"] >= 300 * len(games.available())
+
+
+def test_the_power_cut_check_catches_a_save_written_in_place(monkeypatch):
+    def in_place(self, buf, n):
+        self.storage.write(self.name, buf, n)
+        return r.SAVED
+
+    monkeypatch.setattr(r.RecordFile, "save", in_place)
+    counts = soak.power_cut_suite(["aces_up"])
+    assert counts["failures"] > 0
+
+
+def test_random_corruption_of_every_record_gives_a_message_and_spares_the_others():
+    counts = soak.corruption_suite(QUICK["corruptions"], seed=7)
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["corruptions"] == QUICK["corruptions"]
+    for how in soak.CORRUPTIONS:
+        assert counts[how] >= QUICK["corruptions"] // len(soak.CORRUPTIONS)
+
+
+def test_the_corruption_check_catches_a_reader_that_trusts_its_files(monkeypatch):
+    real_check = r.check
+
+    def trusting(buf, n, kind):
+        found = real_check(buf, n, kind)
+        return r.OK if found == r.CORRUPT and n >= r.OVERHEAD else found
+
+    monkeypatch.setattr(r, "check", trusting)
+    counts = soak.corruption_suite(60, seed=3)
+    assert counts["failures"] > 0
+
+
+def test_button_mashing_every_game_keeps_every_card_in_exactly_one_pile():
+    counts = soak.mash_suite(QUICK["mash_events"], seed=5)
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["events"] >= QUICK["mash_events"] - counts["games"]
+
+
+class CardEater(AcesUp):
+    """Aces Up whose deal loses the last card of the stock now and then."""
+
+    def _apply(self, move):
+        AcesUp._apply(self, move)
+        if self.piles.size[0] == 8:
+            self.pop(0)
+
+
+def test_the_masher_catches_a_game_that_loses_a_card():
+    masher = Masher(CardEater())
+    masher.game.deal(1)
+    masher.run(20000, 9)
+    assert masher.failure == "a card is missing"
+
+
+def test_the_card_check_finds_a_card_in_two_places():
+    game = AcesUp()
+    game.deal(2)
+    game.piles.push(5, game.piles.top(1))
+    assert cards_in_place(game, bytearray(256)) == "a card is in two places"
+
+
+def test_button_mashing_on_micropython_allocates_nothing_and_loses_no_card():
+    counts = soak.mpy_mash_suite(QUICK["mpy_mash_events"], seed=2)
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["events"] >= QUICK["mpy_mash_events"] - len(games.available())
+
+
+def test_the_micropython_masher_catches_an_allocation():
+    leak = ("from engine_core.games.aces_up import AcesUp\n"
+            "class Leaky(AcesUp):\n"
+            "    def undo(self):\n"
+            "        self.note = [1]\n"
+            "        return AcesUp.undo(self)\n"
+            "mashers[0] = Masher(Leaky())\n"
+            "mashers[0].game.deal(1)\n")
+    counts = soak.mpy_mash_suite(600, seed=2, setup=leak)
+    assert counts["failures"] > 0 and "allocated" in counts["first"]
+
+
+def test_games_played_in_a_row_on_micropython_leave_free_memory_unchanged():
+    counts = soak.mpy_memory_suite(QUICK["memory_games"])
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["games"] == QUICK["memory_games"] and counts["recorded"] == QUICK["memory_games"]
+    assert counts["moves"] > 10 * QUICK["memory_games"]
+
+
+def test_the_memory_soak_catches_a_leak():
+    leak = ("kept = []\n"
+            "class Leaky(Keeper):\n"
+            "    def finished(self, game):\n"
+            "        kept.append(bytearray(64))\n"
+            "        Keeper.finished(self, game)\n"
+            "keeper = Leaky(MemoryStorage())\n")
+    counts = soak.mpy_memory_suite(12, setup=leak)
+    assert counts["failures"] > 0
