@@ -28,9 +28,9 @@ DOCS = os.path.join(ROOT, "docs", "reliability.md")
 BEGIN = "<!-- soak:begin -->"
 END = "<!-- soak:end -->"
 
-FULL = {"cut_games": 0, "corruptions": 20000, "mash_events": 1000000, "mpy_mash_events": 100000,
+FULL = {"cut_positions": 6, "corruptions": 20000, "mash_events": 1000000, "mpy_mash_events": 100000,
         "memory_games": 10000}
-QUICK = {"cut_games": 0, "corruptions": 600, "mash_events": 20000, "mpy_mash_events": 3000,
+QUICK = {"cut_positions": 1, "corruptions": 600, "mash_events": 20000, "mpy_mash_events": 3000,
          "memory_games": 40}
 
 
@@ -122,25 +122,28 @@ def _change(keeper, record, new_game):
         keeper.save_game(new_game)
 
 
-def power_cut_suite(names=None):
-    """For each game, each record and both rename styles (replace; FAT's remove-then-rename):
-    cut the power after every byte of the record's write and before every storage operation of
-    the save; after the restart the old or the new state must load, with no message."""
+def power_cut_suite(names=None, positions=1):
+    """For each game, `positions` pairs of old and new games, each record and both rename
+    styles (replace; FAT's remove-then-rename): cut the power after every byte of the record's
+    write and before every storage operation of the save; after the restart the old or the new
+    state must load, with no message."""
     names = names or games.available()
     counts = {"cuts": 0, "old": 0, "new": 0, "failures": 0}
     for name in names:
-        for fat in (False, True):
-            for record in ("game", "settings", "stats"):
-                _cut_every_byte(name, fat, record, counts)
+        for pair in range(positions):
+            for fat in (False, True):
+                for record in ("game", "settings", "stats"):
+                    _cut_every_byte(name, fat, record, counts, pair)
     return counts
 
 
-def _cut_every_byte(name, fat, record, counts):
-    new_game = played_game(name, 11, 40)
+def _cut_every_byte(name, fat, record, counts, pair=0):
+    old_seed = 3 + 7 * pair
+    new_game = played_game(name, 11 + 13 * pair, 40 + 9 * pair)
     # Size the experiment: bytes and operations of one uninterrupted save.
     disk = FaultyStorage()
     disk.fat = fat
-    keeper, _ = reference_keeper(disk, name)
+    keeper, _ = reference_keeper(disk, name, old_seed)
     disk.bytes_written = 0
     disk.ops = 0
     _change(keeper, record, new_game)
@@ -151,7 +154,7 @@ def _cut_every_byte(name, fat, record, counts):
     for how, at in cuts:
         disk = FaultyStorage()
         disk.fat = fat
-        keeper, old_game = reference_keeper(disk, name)
+        keeper, old_game = reference_keeper(disk, name, old_seed)
         old_state = snapshot(keeper, old_game)
         if how == "byte":
             disk.cut_after_bytes(at)
@@ -462,7 +465,7 @@ def mpy_memory_suite(total, steps=400, setup=""):
 def run_all(sizes, seed=1, log=print):
     results = {}
     start = time.time()
-    results["power cuts"] = power_cut_suite()
+    results["power cuts"] = power_cut_suite(positions=sizes["cut_positions"])
     log("power cuts", results["power cuts"], "%.0f s" % (time.time() - start))
     start = time.time()
     results["corruption"] = corruption_suite(sizes["corruptions"], seed)
