@@ -9,13 +9,15 @@ and then does what the action says:
                  all seats played by the computer; nothing goes to the statistics
     DEMO_STEP    call demo_step(game, out, kiosk.next_random()) once and redraw
     TO_TITLE     leave the demo or the abandoned game and show the title screen
-    UNLOCK       the service chord was held: open settings and the statistics reset
+    UNLOCK       the service chord was held: open the settings (the service menu)
+    RESET        the chord was held again in the service menu: reset settings and statistics
 After a person starts a game from the title, the interface calls kiosk.playing().
 
 Rules: at the title, IDLE_DEMO_MS without a press starts the demo; in the demo any press goes
 back to the title (and is swallowed); a person's game left without a press for idle_ms (the
 'kiosk_idle_s' setting) returns to the title; settings and the statistics reset stay locked
-unless the chord (START + SELECT + B by default) is held for CHORD_MS; sound is off by default.
+unless the chord (START + SELECT + B) is held for CHORD_MS, and in that service menu the
+chord held again resets them; sound is off by default.
 Nothing here allocates after __init__.
 """
 
@@ -47,6 +49,7 @@ START_DEMO = const(1)
 DEMO_STEP = const(2)
 TO_TITLE = const(3)
 UNLOCK = const(4)
+RESET = const(5)
 
 IDLE_DEMO_MS = const(20000)  # at the title, before the demo starts
 DEMO_STEP_MS = const(400)  # between two computer moves in the demo: slow enough to follow
@@ -109,10 +112,12 @@ class Kiosk:
         self.pressed = False
         if self.held & CHORD == CHORD:
             self.chord_ms += ms
-            if self.chord_ms >= CHORD_MS and not self.chord_used and self.mode != SERVICE:
+            if self.chord_ms >= CHORD_MS and not self.chord_used:
                 self.chord_used = True
-                self.mode = SERVICE
                 self.quiet_ms = 0
+                if self.mode == SERVICE:
+                    return RESET
+                self.mode = SERVICE
                 return UNLOCK
         else:
             self.chord_ms = 0

@@ -272,6 +272,7 @@ SETTINGS = (
     ("kiosk", 0, 0, 1),
     ("kiosk_idle_s", 90, 10, 3600),  # idle time before the demo starts or play is abandoned
     ("last_game", 0, 0, 15),
+    ("two_buttons", 0, 0, 1),  # the interface's A-and-B-only scheme
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

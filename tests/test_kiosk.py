@@ -81,7 +81,15 @@ def test_settings_and_the_statistics_reset_are_locked_until_the_chord_is_held():
     assert kiosk.settings_locked()
     assert run(kiosk, 400, k.CHORD) == [k.UNLOCK]
     assert not kiosk.settings_locked()
-    assert run(kiosk, 5000, k.CHORD) == []  # holding on does not unlock again
+    assert run(kiosk, 5000, k.CHORD) == []  # holding on does nothing more
+
+
+def test_in_the_service_menu_the_chord_held_again_resets_settings_and_statistics():
+    kiosk = k.Kiosk(5)
+    assert run(kiosk, k.CHORD_MS + 100, k.CHORD) == [k.UNLOCK]
+    run(kiosk, 500)  # released
+    assert run(kiosk, k.CHORD_MS + 100, k.CHORD) == [k.RESET]
+    assert not kiosk.settings_locked()
 
 
 def test_the_service_menu_locks_itself_when_left_alone():
