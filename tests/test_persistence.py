@@ -506,3 +506,10 @@ def test_the_simulator_keeps_its_records_in_the_platform_data_folder(monkeypatch
     storage = datadir.host_storage(str(tmp_path / "given"))
     Keeper(storage).save_settings()
     assert (tmp_path / "given" / "settings.dat").exists()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_with_the_most_players_fits_the_record_buffer(name):
+    cls = games.load(name)
+    game = cls(cls.MAX_PLAYERS, games.options(jokers=True))
+    assert save.game_record_size(game) <= save.BUFFER_SIZE
