@@ -257,7 +257,7 @@ def foundation_cards(state):
 
 
 def test_following_the_hint_builds_far_more_than_random_play():
-    # Measured over deals 0..39: about 38 cards on the foundations by the hint, 14 at random.
+    # Measured over deals 0..39: on average 36 cards reach the foundations by the hint, 14 at random.
     rnd = random.Random(4)
     cards_placed = {"hint": 0, "random": 0}
     for seed in range(40):
