@@ -22,9 +22,14 @@ except ImportError:
 IN_SUIT = const(1)  # foundations: the suit must follow
 ANY_SUIT = const(0)  # foundations: only the rank counts (Sir Tommy)
 
-# rank (0 = ace .. 12 = king) and suit of every regular card id of up to four decks
+WANT_ACE = const(253)  # an empty in-suit foundation: any Ace
+WANT_ANY = const(254)  # an empty pile that any card may head
+WANT_NONE = const(255)  # a pile that takes nothing more
+
+# rank (0 = ace .. 12 = king), suit and kind of every regular card id of up to four decks
 RANK_OF = bytes([cards.rank(c) for c in range(cards.JOKER_BASE)])
 SUIT_OF = bytes([cards.suit(c) for c in range(cards.JOKER_BASE)])
+KIND_OF = bytes([cards.kind(c) for c in range(cards.JOKER_BASE)])
 
 
 def top(piles, p):
@@ -35,24 +40,58 @@ def top(piles, p):
     return piles.cards[piles.start[p] + n - 1]
 
 
+# --- what a pile takes next, as one byte ---
+# Move generators fill a small table of wants once per call and compare each exposed card's
+# key against it: a byte comparison instead of a function call per (card, pile) pair.
+# A card's key is its rank (ANY_SUIT foundations) or its kind, suit * 13 + rank (the others).
+
+def foundation_want(piles, found, suit_rule):
+    """What foundation `found` takes next: ANY_SUIT: the rank (an empty one wants the Ace,
+    rank 0); IN_SUIT: the kind after its top, or WANT_ACE when empty. WANT_NONE at the King."""
+    n = piles.size[found]
+    if n == 13:
+        return WANT_NONE
+    if suit_rule == ANY_SUIT:
+        return n
+    if n == 0:
+        return WANT_ACE
+    return KIND_OF[piles.cards[piles.start[found] + n - 1]] + 1
+
+
+def down_in_suit_want(piles, p):
+    """What pile p takes when built down in suit: the kind below its top (WANT_NONE on an
+    Ace); WANT_ANY when empty (the game decides who may head an empty pile)."""
+    n = piles.size[p]
+    if n == 0:
+        return WANT_ANY
+    t = piles.cards[piles.start[p] + n - 1]
+    if RANK_OF[t] == cards.ACE:
+        return WANT_NONE
+    return KIND_OF[t] - 1
+
+
+def fill_foundation_wants(piles, first, count, suit_rule, wants):
+    for i in range(count):
+        wants[i] = foundation_want(piles, first + i, suit_rule)
+
+
+def fill_down_in_suit_wants(piles, first, count, wants):
+    for i in range(count):
+        wants[i] = down_in_suit_want(piles, first + i)
+
+
 def foundation_takes(piles, found, card, suit_rule):
     """True when `card` is next on foundation `found`: an Ace on an empty one, else one rank
     up (and the same suit when suit_rule is IN_SUIT). Foundations end at the King."""
-    n = piles.size[found]
-    if n == 0:
-        return RANK_OF[card] == cards.ACE
-    t = piles.cards[piles.start[found] + n - 1]
-    if RANK_OF[card] != RANK_OF[t] + 1:
-        return False
-    return suit_rule == ANY_SUIT or SUIT_OF[card] == SUIT_OF[t]
+    want = foundation_want(piles, found, suit_rule)
+    if suit_rule == ANY_SUIT:
+        return want == RANK_OF[card]
+    return want == KIND_OF[card] or (want == WANT_ACE and RANK_OF[card] == cards.ACE)
 
 
 def down_in_suit_takes(piles, p, card):
     """True when `card` goes on the top of the non-empty pile p: one rank lower, same suit."""
-    n = piles.size[p]
-    if n == 0:
-        return False
-    return down_in_suit_below(piles.cards[piles.start[p] + n - 1], card)
+    return down_in_suit_want(piles, p) == KIND_OF[card]
 
 
 def single_card_takes(piles, p):
@@ -66,14 +105,24 @@ def may_draw(piles, stock, waste):
     return piles.size[waste] == 0 and piles.size[stock] > 0
 
 
-def add_foundation_moves(piles, out, n, src, card, first, last, suit_rule):
-    """Write src>foundation codes for every foundation first..last that takes `card`;
-    returns the new count."""
-    for f in range(first, last + 1):
-        if foundation_takes(piles, f, card, suit_rule):
-            out[n] = src << 16 | f << 8
+def add_wanted_moves(out, n, src, key, alt, wants, first, count):
+    """Write src>p codes for every pile p = first + i whose wants[i] is key or alt (pass
+    alt = key when there is no second choice); returns the new count."""
+    for i in range(count):
+        w = wants[i]
+        if w == key or w == alt:
+            out[n] = src << 16 | (first + i) << 8
             n += 1
     return n
+
+
+def first_wanting(wants, count, key, alt):
+    """The first i whose wants[i] is key or alt, or -1."""
+    for i in range(count):
+        w = wants[i]
+        if w == key or w == alt:
+            return i
+    return -1
 
 
 def add_moves_to_empty(piles, out, n, src, first, last):

@@ -42,6 +42,7 @@ class SirTommy(Game):
         for i in range(4):
             self.add_pile("res" + str(i + 1), 52)  # unrestricted: never full
         self.end_piles()
+        self.wants = bytearray(4)  # the rank each foundation takes next (rules.foundation_want)
 
     def _deal(self):
         self.fill_and_shuffle(STOCK)
@@ -54,17 +55,19 @@ class SirTommy(Game):
 
     def _generate(self, out):
         piles = self.piles
+        wants = self.wants
+        rules.fill_foundation_wants(piles, FOUND1, 4, ANY_SUIT, wants)
         n = 0
         c = rules.top(piles, CURRENT)
         if c >= 0:
-            n = rules.add_foundation_moves(piles, out, n, CURRENT, c, FOUND1, FOUND4, ANY_SUIT)
+            n = rules.add_wanted_moves(out, n, CURRENT, RANK_OF[c], RANK_OF[c], wants, FOUND1, 4)
             for r in range(RES1, RES4 + 1):
                 out[n] = CURRENT << 16 | r << 8
                 n += 1
         for r in range(RES1, RES4 + 1):
             t = rules.top(piles, r)
             if t >= 0:
-                n = rules.add_foundation_moves(piles, out, n, r, t, FOUND1, FOUND4, ANY_SUIT)
+                n = rules.add_wanted_moves(out, n, r, RANK_OF[t], RANK_OF[t], wants, FOUND1, 4)
         if rules.may_draw(piles, STOCK, CURRENT):
             out[n] = DRAW_MOVE
             n += 1
@@ -80,13 +83,20 @@ class SirTommy(Game):
         piles = self.piles
         if piles.size[CURRENT] > 0 or piles.size[STOCK] > 0:
             return True  # place the current card (a holding pile always takes it), or draw
+        return self._playable_holding_top() >= 0
+
+    def _playable_holding_top(self):
+        """A move of a holding pile's top to a foundation, or -1."""
+        piles = self.piles
+        wants = self.wants
+        rules.fill_foundation_wants(piles, FOUND1, 4, ANY_SUIT, wants)
         for r in range(RES1, RES4 + 1):
             t = rules.top(piles, r)
             if t >= 0:
-                for f in range(FOUND1, FOUND4 + 1):
-                    if rules.foundation_takes(piles, f, t, ANY_SUIT):
-                        return True
-        return False
+                i = rules.first_wanting(wants, 4, RANK_OF[t], RANK_OF[t])
+                if i >= 0:
+                    return r << 16 | (FOUND1 + i) << 8
+        return -1
 
     def _compute_status(self):
         return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
@@ -97,20 +107,17 @@ class SirTommy(Game):
         if self.vars[V_STATUS] != PLAYING:
             return -1
         piles = self.piles
-        for r in range(RES1, RES4 + 1):
-            t = rules.top(piles, r)
-            if t >= 0:
-                for f in range(FOUND1, FOUND4 + 1):
-                    if rules.foundation_takes(piles, f, t, ANY_SUIT):
-                        return r << 16 | f << 8
+        m = self._playable_holding_top()  # fills self.wants
+        if m >= 0:
+            return m
         c = rules.top(piles, CURRENT)
         if c < 0:
             if rules.may_draw(piles, STOCK, CURRENT):
                 return DRAW_MOVE
             return -1
-        for f in range(FOUND1, FOUND4 + 1):
-            if rules.foundation_takes(piles, f, c, ANY_SUIT):
-                return CURRENT << 16 | f << 8
+        i = rules.first_wanting(self.wants, 4, RANK_OF[c], RANK_OF[c])
+        if i >= 0:
+            return CURRENT << 16 | (FOUND1 + i) << 8
         return CURRENT << 16 | self._best_holding_pile(c) << 8
 
     def _best_holding_pile(self, c):
