@@ -45,6 +45,7 @@ def top(piles, p):
 # key against it: a byte comparison instead of a function call per (card, pile) pair.
 # A card's key is its rank (ANY_SUIT foundations) or its kind, suit * 13 + rank (the others).
 
+
 def foundation_want(piles, found, suit_rule):
     """What foundation `found` takes next: ANY_SUIT: the rank (an empty one wants the Ace,
     rank 0); IN_SUIT: the kind after its top, or WANT_ACE when empty. WANT_NONE at the King."""
@@ -73,25 +74,6 @@ def down_in_suit_want(piles, p):
 def fill_foundation_wants(piles, first, count, suit_rule, wants):
     for i in range(count):
         wants[i] = foundation_want(piles, first + i, suit_rule)
-
-
-def fill_down_in_suit_wants(piles, first, count, wants):
-    for i in range(count):
-        wants[i] = down_in_suit_want(piles, first + i)
-
-
-def foundation_takes(piles, found, card, suit_rule):
-    """True when `card` is next on foundation `found`: an Ace on an empty one, else one rank
-    up (and the same suit when suit_rule is IN_SUIT). Foundations end at the King."""
-    want = foundation_want(piles, found, suit_rule)
-    if suit_rule == ANY_SUIT:
-        return want == RANK_OF[card]
-    return want == KIND_OF[card] or (want == WANT_ACE and RANK_OF[card] == cards.ACE)
-
-
-def down_in_suit_takes(piles, p, card):
-    """True when `card` goes on the top of the non-empty pile p: one rank lower, same suit."""
-    return down_in_suit_want(piles, p) == KIND_OF[card]
 
 
 def single_card_takes(piles, p):
@@ -125,15 +107,6 @@ def first_wanting(wants, count, key, alt):
     return -1
 
 
-def add_moves_to_empty(piles, out, n, src, first, last):
-    """Write src>p codes for every empty pile p in first..last; returns the new count."""
-    for p in range(first, last + 1):
-        if piles.size[p] == 0:
-            out[n] = src << 16 | p << 8
-            n += 1
-    return n
-
-
 def first_empty(piles, first, last):
     """The first empty pile of first..last, or -1."""
     for p in range(first, last + 1):
@@ -160,6 +133,7 @@ def patience_status(piles, found_first, found_last, deck_size, has_move):
 
 
 # --- reasons for load to refuse a position (these allocate) ---
+
 
 def foundation_error(piles, found, name, suit_rule):
     """'' when foundation `found` is built from the Ace up (in suit if asked), else why not."""

@@ -63,7 +63,8 @@ class Casket(Game):
         for i in range(8):
             self.add_pile("found" + str(i + 1), 13)
         self.end_piles()
-        self.probe = array("i", [0] * self.MAX_MOVES)  # for the status check
+        # the status check stops at the first target with a move: 17 sources at most
+        self.probe = array("i", [0] * 17)
         # The exposed cards by kind: holder[k] and holder2[k] are the piles whose top card is
         # of kind k (two decks: at most two), 0 for none. Kept all zero between calls.
         self.holder = bytearray(52)
@@ -231,14 +232,14 @@ class Casket(Game):
         """A greedy choice: a foundation play (lid cards first: each refill opens the
         casket); a lid card, else a reserve card, else the waste onto a body pile; the waste
         into an empty body pile or a reserve; draw; a lid card into a reserve; a lone body
-        card onto another body pile (freeing a column); else the first legal move."""
+        card onto another body pile (freeing a column). Else -1: what remains moves a body
+        card onto the other copy of the card below it, or splits a run into an empty body
+        pile, which changes what the piles want by nothing, or for the worse."""
         if self.vars[V_STATUS] != PLAYING:
             return -1
         self._index_sources()
         m = self._greedy_move()
         self._clear_index()
-        if m < 0 and self.legal_moves(self.scratch) > 0:
-            m = self.scratch[0]
         return m
 
     def _greedy_move(self):
