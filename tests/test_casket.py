@@ -321,6 +321,19 @@ def test_lost_when_no_legal_move_remains_even_with_cards_in_the_stock():
     assert d.expect_error("move draw") == "error: illegal move draw: the game is over"
 
 
+def test_lost_when_the_stock_is_exhausted_and_nothing_else_can_move():
+    # The cards the foundations need lie under the lids, whose cards fit nowhere; every body
+    # pile wants a card that lies under another body pile's top or in the jewels.
+    runs = [["KH", "QH"], ["KH", "QH"], ["JH", "TH"], ["JH", "TH"], ["9H", "8H"], ["9H", "8H"],
+            ["7H", "6H"], ["7H", "6H"]]
+    d = driver(jewels=["5H", "5H", "JD", "JD", "JS", "JS"], lid1=["KS"], lid2=["KS"], lid3=["QS"],
+               lid4=["QS"], lid5=["KD"], res1=["QD"], res2=["QD"], res3=["KD"],
+               **{"body%d" % (i + 1): run for i, run in enumerate(runs)})
+    piles = d.piles()
+    assert piles["stock"] == [] and piles["waste"] == [] and len(piles["jewels"]) == 6
+    assert d.state()["status"] == "lost" and d.moves() == []
+
+
 def test_not_lost_while_a_move_remains():
     position = dict(STUCK, res3=[], stock=["5H", "5H", "JS", "JS", "QS"])
     d = driver(**position)
@@ -346,18 +359,29 @@ def test_hint_prefers_a_foundation_then_a_lid_onto_a_body_pile():
     assert d.ok("hint") == "lid1>found1"
 
 
-def test_hint_places_the_waste_before_drawing():
-    d = Driver("new casket seed=2")
+def test_hint_puts_the_waste_into_an_empty_body_pile_before_a_reserve_and_then_draws():
+    # Nothing fits anywhere: the cards the foundations need next are in the stock.
+    closed = dict(jewels=["2D"], lid1=["KS"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+                  body1=["9H"], waste=["KH"], stock=["JD", "JD", "QC", "QC", "QS", "QS", "8H", "8H"])
+    d = driver(**closed)
+    assert d.ok("hint") == "waste>body2"
+    full = dict(("body%d" % (i + 2), [c]) for i, c in enumerate(["9H", "TH", "TH", "JH", "JH", "QH", "QH"]))
+    d = driver(**dict(closed, **full))
+    assert d.ok("hint") == "waste>res1"
     d.ok("move waste>res1")
-    assert d.ok("hint") in d.moves()
+    assert d.ok("hint") == "draw"
+
+
+def test_following_the_hint_plays_legal_moves_until_it_has_nothing_to_advise():
     for seed in range(10):
         d = Driver("new casket seed=%d" % seed)
-        for _ in range(80):
+        for _ in range(200):
             h = d.ok("hint")
             if h == "none":
                 break
             assert h in d.moves()
             d.ok("move " + h)
+        assert h == "none"
 
 
 # Bad input
