@@ -91,7 +91,8 @@ def play_figures(name, deals=DEALS):
 
 def measure():
     lines = [
-        "| game | deal fuel (worst) | hint fuel (median / worst) | won by the hint | foundation cards per deal: hint / random |",
+        "| game | deal fuel (worst) | hint fuel (median / worst) | won by the hint"
+        " | foundation cards per deal: hint / random |",
         "| --- | --- | --- | --- | --- |",
     ]
     for name in GAMES:
