@@ -1,0 +1,107 @@
+"""The screen: one GS4_HMSB framebuffer, its palette and the dirty rectangles.
+
+This is everything a panel driver reads (docs/screen.md). Nothing here allocates after
+__init__: mark() merges into a fixed list of rectangles.
+"""
+
+from array import array
+
+from engine_core.gfx import palette
+
+try:
+    import framebuf
+except ImportError:  # CPython: the host framebuf, byte-identical to MicroPython's
+    from simulator import framebuf
+
+MAX_DIRTY = 12
+
+
+class Screen:
+    def __init__(self, width, height):
+        self.width = width
+        self.height = height
+        self.buf = bytearray(width * height // 2)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
+        self.palette = array("H", [0] * 16)
+        for i in range(16):
+            c = palette.RGB[i]
+            self.palette[i] = palette.rgb565(c[0], c[1], c[2])
+        self.dirty = array("h", [0] * (4 * MAX_DIRTY))
+        self.dirty_count = 0
+        self.pixels_marked = 0  # pixels in rectangles marked since the last clear (for benches)
+
+    def set_colour(self, index, r, g, b):
+        """Change one palette entry; the whole screen is resent."""
+        self.palette[index] = palette.rgb565(r, g, b)
+        self.mark_all()
+
+    def clear_dirty(self):
+        """The driver has sent every pending rectangle."""
+        self.dirty_count = 0
+        self.pixels_marked = 0
+
+    def mark_all(self):
+        self.dirty_count = 0
+        self.mark(0, 0, self.width, self.height)
+
+    def mark(self, x, y, w, h):
+        """Add a changed rectangle (clipped). When the list is full, it is merged into the
+        rectangle whose bounding box grows least."""
+        if x < 0:
+            w += x
+            x = 0
+        if y < 0:
+            h += y
+            y = 0
+        if x + w > self.width:
+            w = self.width - x
+        if y + h > self.height:
+            h = self.height - y
+        if w <= 0 or h <= 0:
+            return
+        d = self.dirty
+        x2 = x + w
+        y2 = y + h
+        best = -1
+        best_growth = 0
+        for i in range(self.dirty_count):
+            k = 4 * i
+            ax = d[k]
+            ay = d[k + 1]
+            ax2 = ax + d[k + 2]
+            ay2 = ay + d[k + 3]
+            if ax <= x and ay <= y and ax2 >= x2 and ay2 >= y2:
+                return  # already covered
+            ux = ax if ax < x else x
+            uy = ay if ay < y else y
+            ux2 = ax2 if ax2 > x2 else x2
+            uy2 = ay2 if ay2 > y2 else y2
+            growth = (ux2 - ux) * (uy2 - uy) - d[k + 2] * d[k + 3] - w * h
+            if best < 0 or growth < best_growth:
+                best = i
+                best_growth = growth
+        self.pixels_marked += w * h
+        if self.dirty_count < MAX_DIRTY and (best < 0 or best_growth > 0):
+            k = 4 * self.dirty_count
+            self.dirty_count += 1
+        else:
+            k = 4 * best  # overlapping or adjacent (no growth), or the list is full
+            ax = d[k]
+            ay = d[k + 1]
+            ax2 = ax + d[k + 2]
+            ay2 = ay + d[k + 3]
+            x = ax if ax < x else x
+            y = ay if ay < y else y
+            x2 = ax2 if ax2 > x2 else x2
+            y2 = ay2 if ay2 > y2 else y2
+        d[k] = x
+        d[k + 1] = y
+        d[k + 2] = x2 - x
+        d[k + 3] = y2 - y
+
+    def dirty_pixels(self):
+        """Pixels covered by the pending rectangles (overlaps counted twice)."""
+        total = 0
+        for i in range(self.dirty_count):
+            total += self.dirty[4 * i + 2] * self.dirty[4 * i + 3]
+        return total
