@@ -138,23 +138,33 @@ class Painter:
             k += 1
         return k * CHAR_W - 1
 
-    def big_text(self, s, x, y, scale, colour):
-        """Text at `scale` times the font size (titles), pixel by pixel."""
+    def char(self, c, x, y, colour):
+        """One character code (an int) at (x, y)."""
+        if 97 <= c <= 122:
+            c -= 32
+        if 32 < c < 96:
+            self.image(art_data.FONT + c - 32, x, y, colour)
+
+    def big_char(self, c, x, y, scale, colour):
+        """One character at `scale` times the font size, pixel by pixel (titles, seeds)."""
+        if 97 <= c <= 122:
+            c -= 32
+        if c <= 32 or c >= 96:
+            return
         fb = self.fb
-        data = art_data.DATA
+        data = self.art
         index = art_data.INDEX
+        k = 4 * (art_data.FONT + c - 32)
+        off = index[k] << 8 | index[k + 1]
+        for row in range(CHAR_H):
+            bits = data[off + row]
+            for col in range(5):
+                if bits & (0x80 >> col):
+                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, colour)
+
+    def big_text(self, s, x, y, scale, colour):
         for i in range(len(s)):
-            c = s[i]
-            if 97 <= c <= 122:
-                c -= 32
-            if 32 < c < 96:
-                k = 4 * (art_data.FONT + c - 32)
-                off = index[k] << 8 | index[k + 1]
-                for row in range(CHAR_H):
-                    bits = data[off + row]
-                    for col in range(5):
-                        if bits & (0x80 >> col):
-                            fb.fill_rect(x + col * scale, y + row * scale, scale, scale, colour)
+            self.big_char(s[i], x, y, scale, colour)
             x += CHAR_W * scale
         return x
 

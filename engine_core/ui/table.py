@@ -1,0 +1,583 @@
+"""The table of one game on one screen: its piles drawn from a layout declaration, the
+cursor, what is held, hints, the last move, and the redraw of only what changed.
+
+Every array is made in __init__; press-time work indexes them. What was drawn is remembered
+per slot (card count, fan step, highlight, and a copy of the cards in arena order), so a
+refresh redraws a fan only from the first card that differs and marks just that rectangle.
+"""
+
+from array import array
+
+from engine_core import PLAYING
+from engine_core.game import ACTION, FACE_DOWN, TOP_UP
+from engine_core import cards
+from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
+from engine_core.gfx.paint import LINE_H
+from engine_core.ui import buttons as bt
+from engine_core.ui.layouts import (ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_MASK, PICK, RIGHT,
+                                    STACK)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+NONE = const(255)
+SHAKE_MS = const(240)
+MARGIN = const(3)  # room a shaken pile moves into
+
+# What the status line says besides the move count.
+MSG_NONE = const(0)
+MSG_NO_MOVE = const(1)
+MSG_NO_HINT = const(2)
+MSG_NO_UNDO = const(3)
+MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
+
+
+class Table:
+    def __init__(self, painter, game, decl, size, title):
+        self.painter = painter
+        self.screen = painter.screen
+        self.fb = painter.fb
+        self.game = game
+        self.style = painter.styles[size]
+        self.title = title
+        slots = decl[size]
+        n = len(slots)
+        self.count = n
+        self.pile = bytearray(n)
+        self.x = array("h", [0] * n)
+        self.y = array("h", [0] * n)
+        self.how = bytearray(n)
+        self.room = array("h", [0] * n)
+        self.labels = []
+        self.slot_of = bytearray([NONE] * game.piles.count)
+        for s in range(n):
+            name, x, y, how, room, label = slots[s]
+            p = game.pile_id(name)
+            if p < 0:
+                raise ValueError("layout names no pile of the game: " + name)
+            self.pile[s] = p
+            self.x[s] = x
+            self.y[s] = y
+            self.how[s] = how
+            self.room[s] = room
+            self.labels.append(label)
+            self.slot_of[p] = s
+        self.foundations = bytearray([game.pile_id(f) for f in decl["foundations"]])
+        self.action_pile = bytearray([NONE] * n)  # action index per slot
+        for pile_name, word in decl["actions"]:
+            self.action_pile[self.slot_of[game.pile_id(pile_name)]] = game.ACTIONS.index(word)
+        self.arg_mode = decl["arg"]
+        status = decl["status"][size]
+        self.status_x = status[0]
+        self.status_y = status[1]
+        self.status_w = status[2]
+        # Reading order (top to bottom, left to right) for the two-button "next pile".
+        self.order = bytearray(n)
+        for s in range(n):  # insertion sort by row band, then x
+            k = s
+            while k > 0 and self.reads_before(s, self.order[k - 1]):
+                self.order[k] = self.order[k - 1]
+                k -= 1
+            self.order[k] = s
+        # What was drawn.
+        self.drawn_n = bytearray(n)
+        self.drawn_step = bytearray(n)
+        self.drawn_hl_from = bytearray(n)
+        self.drawn_hl_col = bytearray(n)
+        self.drawn_ext = array("h", [0] * n)
+        self.drawn_cards = bytearray(len(game.piles.cards))
+        self.drawn_moves = -1
+        self.drawn_msg = NONE
+        self.valid = False
+        # The player's state.
+        self.moves = array("i", [0] * game.MAX_MOVES)
+        self.can_take = bytearray(n)
+        self.cursor = 0
+        self.cursor_index = 0
+        self.held = NONE
+        self.held_index = 0
+        self.hint_slot = NONE
+        self.last_slot = NONE
+        self.move_count = 0
+        self.message = MSG_NONE
+        self.shake_slot = NONE
+        self.shake_ms = 0
+        self.shake_dx = 0
+        self.hl_from = NONE
+        self.hl_col = GREY
+        self.new_game()
+
+    def new_game(self):
+        """After a deal: cursor home, nothing held, everything redrawn."""
+        self.cursor = self.order[0]
+        for i in range(self.count):
+            s = self.order[i]
+            if self.game.piles.size[self.pile[s]] > 0 and self.action_pile[s] == NONE:
+                self.cursor = s
+                break
+        self.cursor_index = NONE
+        self.held = NONE
+        self.hint_slot = NONE
+        self.last_slot = NONE
+        self.move_count = 0
+        self.message = MSG_NONE
+        self.shake_ms = 0
+        self.shake_dx = 0
+        self.valid = False
+
+    # --- geometry ---
+
+    def reads_before(self, a, b):
+        ra = self.y[a] // 16
+        rb = self.y[b] // 16
+        return ra < rb or (ra == rb and self.x[a] < self.x[b])
+
+    def step(self, s, n):
+        """The fan step of slot s holding n cards, compressed to fit its room."""
+        fan = self.how[s] & FAN_MASK
+        st = self.style
+        if fan == STACK or n < 2:
+            return 0
+        full = st.step_down if fan == DOWN else st.step_right
+        size = st.h if fan == DOWN else st.w
+        fit = (self.room[s] - size) // (n - 1)
+        if fit < full:
+            full = fit if fit > 1 else 1
+        return full
+
+    def extent(self, s, n, step):
+        """How far slot s reaches along its fan (or down, for a stack with its count)."""
+        st = self.style
+        fan = self.how[s] & FAN_MASK
+        if fan == RIGHT:
+            return st.w + (n - 1) * step if n > 1 else st.w
+        e = st.h + (n - 1) * step if n > 1 else st.h
+        if self.how[s] & COUNT:
+            e += LINE_H
+        return e
+
+    # --- highlights ---
+
+    def top_index(self, s):
+        n = self.game.piles.size[self.pile[s]]
+        return n - 1 if n > 0 else 0
+
+    def highlight(self, s):
+        """Set hl_from (first highlighted card, NONE) and hl_col for slot s."""
+        self.hl_from = NONE
+        self.hl_col = GREY
+        if s == self.cursor and s != self.held:
+            self.hl_col = CURSOR
+            self.hl_from = self.cursor_index if self.cursor_index != NONE else self.top_index(s)
+        elif s == self.held:
+            self.hl_col = HELD
+            self.hl_from = self.held_index
+        elif s == self.hint_slot:
+            self.hl_col = HINT
+            self.hl_from = self.top_index(s)
+        elif s == self.last_slot:
+            self.hl_col = LAST
+            self.hl_from = self.top_index(s)
+
+    # --- drawing ---
+
+    def card_face_up(self, p, i, n):
+        face = self.game.pile_faces[p]
+        if face == FACE_DOWN:
+            return False
+        if face == TOP_UP:
+            return i == n - 1
+        return True
+
+    def draw_all(self):
+        """The whole table, from nothing."""
+        self.fb.fill(FELT)
+        self.screen.mark_all()
+        for s in range(self.count):
+            self.draw_slot(s, True)
+        self.drawn_moves = -1
+        self.draw_status()
+        self.valid = True
+
+    def refresh(self):
+        """Redraw what changed since the last refresh (everything when not yet drawn)."""
+        if not self.valid:
+            self.draw_all()
+            return
+        for s in range(self.count):
+            self.draw_slot(s, s == self.shake_slot)
+        self.draw_status()
+
+    def draw_slot(self, s, force):
+        piles = self.game.piles
+        p = self.pile[s]
+        n = piles.size[p]
+        step = self.step(s, n)
+        self.highlight(s)
+        hl_from = self.hl_from
+        hl_col = self.hl_col
+        dn = self.drawn_n[s]
+        fan = self.how[s] & FAN_MASK
+        base = piles.start[p]
+        cards_now = piles.cards
+        drawn = self.drawn_cards
+        first = 0
+        if not force and step == self.drawn_step[s] and fan != STACK:
+            m = n if n < dn else dn
+            while first < m and drawn[base + first] == cards_now[base + first]:
+                first += 1
+            if n != dn and first > n - 1:
+                first = n - 1
+            if hl_from != self.drawn_hl_from[s] or hl_col != self.drawn_hl_col[s]:
+                old = self.drawn_hl_from[s]
+                if hl_from < first:
+                    first = hl_from
+                if old < first:
+                    first = old
+            changed = (n != dn or first < m or hl_from != self.drawn_hl_from[s]
+                       or hl_col != self.drawn_hl_col[s])
+            if not changed:
+                return
+            if first < 0 or n == 0 or dn == 0:
+                first = 0
+        elif not force and fan == STACK:
+            if (n == dn and hl_from == self.drawn_hl_from[s] and hl_col == self.drawn_hl_col[s]
+                    and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
+                return
+        st = self.style
+        x = self.x[s]
+        y = self.y[s]
+        old_ext = self.drawn_ext[s]
+        ext = self.extent(s, n, step)
+        reach = ext if ext > old_ext else old_ext
+        fb = self.fb
+        # Clear what this redraw covers (and the margin a shake moves into).
+        if first == 0:
+            dx = self.shake_dx if s == self.shake_slot else 0
+            if fan == RIGHT:
+                fb.fill_rect(x - MARGIN, y, reach + 2 * MARGIN, st.h, FELT)
+                self.screen.mark(x - MARGIN, y, reach + 2 * MARGIN, st.h)
+            else:
+                fb.fill_rect(x - MARGIN, y, st.w + 2 * MARGIN, reach, FELT)
+                self.screen.mark(x - MARGIN, y, st.w + 2 * MARGIN, reach)
+            x += dx
+        elif fan == RIGHT:
+            x0 = x + first * step
+            fb.fill_rect(x0, y, x + reach - x0, st.h, FELT)
+            self.screen.mark(x0, y, x + reach - x0, st.h)
+        else:
+            y0 = y + first * step
+            fb.fill_rect(x, y0, st.w, y + reach - y0, FELT)
+            self.screen.mark(x, y0, st.w, y + reach - y0)
+        # Draw.
+        if n == 0:
+            self.painter.empty_pile(st, x, y, self.labels[s], hl_col)
+        elif fan == STACK:
+            c = cards_now[base + n - 1]
+            self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
+        else:
+            below = fan == RIGHT
+            for i in range(first, n):
+                frame = hl_col if i >= hl_from else GREY
+                corner = FELT if i == 0 else GREY
+                c = cards_now[base + i]
+                up = self.card_face_up(p, i, n)
+                if fan == RIGHT:
+                    self.painter.card(st, x + i * step, y, c, up, frame, corner, below)
+                else:
+                    self.painter.card(st, x, y + i * step, c, up, frame, corner, below)
+        if self.how[s] & COUNT and fan != RIGHT:
+            ty = y + st.h + 2
+            if n > 0:
+                nw = self.painter.number_width(n)
+                self.painter.number(n, x + (st.w - nw) // 2, ty, SLOT)
+        # Remember.
+        for i in range(n):
+            drawn[base + i] = cards_now[base + i]
+        self.drawn_n[s] = n
+        self.drawn_step[s] = step
+        self.drawn_hl_from[s] = hl_from
+        self.drawn_hl_col[s] = hl_col
+        self.drawn_ext[s] = ext
+
+    def draw_status(self):
+        if self.move_count == self.drawn_moves and self.message == self.drawn_msg:
+            return
+        self.drawn_moves = self.move_count
+        self.drawn_msg = self.message
+        p = self.painter
+        x = self.status_x
+        y = self.status_y
+        w = self.status_w
+        if w < 100:  # a narrow corner: the count alone, under its name
+            self.fb.fill_rect(x, y, w, 2 * LINE_H, FELT)
+            self.screen.mark(x, y, w, 2 * LINE_H)
+            p.text(b"Moves", x, y, SLOT)
+            p.number(self.move_count, x, y + LINE_H, WHITE)
+            return
+        self.fb.fill_rect(x, y, w, LINE_H - 1, FELT)
+        self.screen.mark(x, y, w, LINE_H - 1)
+        if self.message != MSG_NONE:
+            p.text(MESSAGES[self.message], x, y, CURSOR)
+        else:
+            p.text(self.title, x, y, SLOT)
+        right = x + w - p.number_width(self.move_count)
+        p.number(self.move_count, right, y, WHITE)
+        p.text(b"Moves", right - 36, y, SLOT)
+
+    # --- time ---
+
+    def tick(self, ms):
+        """Animate a shake; True while something moves."""
+        if self.shake_ms <= 0:
+            return False
+        self.shake_ms -= ms
+        phase = (SHAKE_MS - self.shake_ms) // 60
+        if self.shake_ms <= 0:
+            self.shake_dx = 0
+        elif phase & 1:
+            self.shake_dx = -2
+        else:
+            self.shake_dx = 2
+        self.refresh()
+        if self.shake_ms <= 0:
+            self.shake_slot = NONE
+        return True
+
+    def shake(self, s):
+        self.shake_slot = s
+        self.shake_ms = SHAKE_MS
+        self.shake_dx = 2
+        self.message = MSG_NO_MOVE
+
+    # --- the player's actions ---
+
+    def move_cursor(self, direction):
+        """The nearest slot in a direction (among those that can take what is held)."""
+        st = self.style
+        c = self.cursor
+        if self.how[c] & PICK and self.held == NONE:
+            if self.move_within(direction):
+                return
+        cx = self.x[c]
+        cy = self.y[c]
+        best = NONE
+        best_score = 0
+        for s in range(self.count):
+            if s == c:
+                continue
+            if self.held != NONE and s != self.held and not self.can_take[s]:
+                continue
+            dx = self.x[s] - cx
+            dy = self.y[s] - cy
+            if direction == bt.RIGHT:
+                along = dx
+                across = dy
+            elif direction == bt.LEFT:
+                along = -dx
+                across = dy
+            elif direction == bt.DOWN:
+                along = dy
+                across = dx
+            else:
+                along = -dy
+                across = dx
+            if across < 0:
+                across = -across
+            if along <= 0 or across > 2 * along + st.w:
+                continue
+            score = along + 3 * across
+            if best == NONE or score < best_score:
+                best = s
+                best_score = score
+        if best != NONE:
+            self.cursor = best
+            self.cursor_index = NONE
+            self.message = MSG_NONE
+
+    def move_within(self, direction):
+        """In a PICK fan, move the cursor along its cards; False at the end of the fan."""
+        c = self.cursor
+        n = self.game.piles.size[self.pile[c]]
+        i = self.cursor_index
+        if i == NONE:
+            i = n - 1
+        fan = self.how[c] & FAN_MASK
+        back = bt.UP if fan == DOWN else bt.LEFT
+        fwd = bt.DOWN if fan == DOWN else bt.RIGHT
+        if direction == back and i > 0 and self.card_face_up(self.pile[c], i - 1, n):
+            self.cursor_index = i - 1
+            return True
+        if direction == fwd and i < n - 1:
+            self.cursor_index = i + 1
+            return True
+        return False
+
+    def next_slot(self):
+        """The next slot in reading order (two-button play), skipping those that cannot take."""
+        k = 0
+        for i in range(self.count):
+            if self.order[i] == self.cursor:
+                k = i
+        for j in range(1, self.count + 1):
+            s = self.order[(k + j) % self.count]
+            if self.held == NONE or s == self.held or self.can_take[s]:
+                self.cursor = s
+                self.cursor_index = NONE
+                return
+
+    def arg_fits(self, move, s, index):
+        """Does the move's arg agree with picking card `index` of slot s?"""
+        mode = self.arg_mode
+        if mode == ARG_COUNT:
+            return move & 0xFF == self.game.piles.size[self.pile[s]] - index
+        if mode == ARG_KIND:
+            return move & 0xFF == cards.kind(self.game.piles.card(self.pile[s], index))
+        return True
+
+    def find_move(self, s, index, dst_pile):
+        """A legal move from card `index` of slot s to dst_pile, or -1."""
+        game = self.game
+        n = game.legal_moves(self.moves)
+        src = self.pile[s]
+        for i in range(n):
+            m = self.moves[i]
+            if m >> 16 == src and (m >> 8) & 0xFF == dst_pile and self.arg_fits(m, s, index):
+                return m
+        return -1
+
+    def picked_index(self, s):
+        if self.cursor_index != NONE and self.how[s] & PICK:
+            return self.cursor_index
+        return self.top_index(s)
+
+    def play(self, move):
+        game = self.game
+        game.apply(move)
+        game.respond()
+        self.move_count += 1
+        self.held = NONE
+        self.hint_slot = NONE
+        self.message = MSG_NONE
+        dst = (move >> 8) & 0xFF
+        if move >> 16 == ACTION:
+            self.last_slot = NONE
+        else:
+            self.last_slot = self.slot_of[dst]
+        self.cursor_index = NONE
+
+    def press_a(self):
+        """Pick up, place, or play the action of an action pile."""
+        s = self.cursor
+        game = self.game
+        if game.status() != PLAYING:
+            return
+        if self.held != NONE:
+            if s == self.held:
+                self.held = NONE
+                return
+            m = self.find_move(self.held, self.held_index, self.pile[s])
+            if m < 0:
+                self.shake(s)
+                return
+            self.play(m)
+            return
+        action = self.action_pile[s]
+        if action != NONE:
+            n = game.legal_moves(self.moves)
+            for i in range(n):
+                m = self.moves[i]
+                if m >> 16 == ACTION and (m >> 8) & 0xFF == action:
+                    self.play(m)
+                    return
+            self.shake(s)
+            return
+        p = self.pile[s]
+        if game.piles.size[p] == 0:
+            self.shake(s)
+            return
+        index = self.picked_index(s)
+        n = game.legal_moves(self.moves)
+        found = False
+        for t in range(self.count):
+            self.can_take[t] = 0
+        for i in range(n):
+            m = self.moves[i]
+            if m >> 16 == p and self.arg_fits(m, s, index):
+                t = self.slot_of[(m >> 8) & 0xFF]
+                if t != NONE:
+                    self.can_take[t] = 1
+                    found = True
+        if not found:
+            self.shake(s)
+            return
+        self.held = s
+        self.held_index = index
+        self.hint_slot = NONE
+        self.message = MSG_NONE
+
+    def press_long_a(self):
+        """Send the card under the cursor to a foundation where it fits."""
+        s = self.cursor
+        self.held = NONE
+        if self.game.status() != PLAYING or self.action_pile[s] != NONE:
+            self.shake(s)
+            return
+        index = self.top_index(s)
+        for i in range(len(self.foundations)):
+            m = self.find_move(s, index, self.foundations[i])
+            if m >= 0:
+                self.play(m)
+                return
+        self.shake(s)
+
+    def press_b(self):
+        self.held = NONE
+        self.hint_slot = NONE
+        self.message = MSG_NONE
+
+    def press_hint(self):
+        m = self.game.hint()
+        self.held = NONE
+        if m < 0:
+            self.message = MSG_NO_HINT
+            return
+        src = m >> 16
+        if src == ACTION:
+            for s in range(self.count):
+                if self.action_pile[s] == (m >> 8) & 0xFF:
+                    self.cursor = s
+            self.hint_slot = NONE
+        else:
+            if self.slot_of[src] != NONE:
+                self.cursor = self.slot_of[src]
+            self.hint_slot = self.slot_of[(m >> 8) & 0xFF]
+        self.cursor_index = NONE
+        self.message = MSG_NONE
+
+    def press_undo(self):
+        self.held = NONE
+        self.hint_slot = NONE
+        if self.game.undo():
+            self.move_count -= 1
+            self.last_slot = NONE
+            self.message = MSG_NONE
+        else:
+            self.message = MSG_NO_UNDO
+
+    def press(self, button):
+        """One button in play (B, X, Y and directions; START is the app's)."""
+        if button == bt.A:
+            self.press_a()
+        elif button == bt.B:
+            self.press_b()
+        elif button == bt.X:
+            self.press_hint()
+        elif button == bt.Y:
+            self.press_undo()
+        elif button <= bt.RIGHT:
+            self.move_cursor(button)
+        self.refresh()
