@@ -88,6 +88,7 @@ class Table:
         self.drawn_hl_from = bytearray(n)
         self.drawn_hl_col = bytearray(n)
         self.drawn_ext = array("h", [0] * n)
+        self.drawn_dx = bytearray([8] * n)
         self.drawn_cards = bytearray(len(game.piles.cards))
         self.drawn_moves = -1
         self.drawn_msg = NONE
@@ -208,8 +209,14 @@ class Table:
             self.draw_all()
             return
         for s in range(self.count):
-            self.draw_slot(s, s == self.shake_slot)
+            self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
         self.draw_status()
+
+    def slot_dx(self, s):
+        """How far slot s is shaken sideways now (+ 8, to fit a bytearray)."""
+        if s == self.shake_slot:
+            return self.shake_dx + 8
+        return 8
 
     def draw_slot(self, s, force):
         piles = self.game.piles
@@ -256,7 +263,9 @@ class Table:
         fb = self.fb
         # Clear what this redraw covers (and the margin a shake moves into).
         if first == 0:
-            dx = self.shake_dx if s == self.shake_slot else 0
+            dx = self.slot_dx(s)
+            self.drawn_dx[s] = dx
+            dx -= 8
             if fan == RIGHT:
                 fb.fill_rect(x - MARGIN, y, reach + 2 * MARGIN, st.h, FELT)
                 self.screen.mark(x - MARGIN, y, reach + 2 * MARGIN, st.h)
@@ -265,10 +274,12 @@ class Table:
                 self.screen.mark(x - MARGIN, y, st.w + 2 * MARGIN, reach)
             x += dx
         elif fan == RIGHT:
+            x += self.drawn_dx[s] - 8  # a partial redraw keeps the pile where it is drawn
             x0 = x + first * step
             fb.fill_rect(x0, y, x + reach - x0, st.h, FELT)
             self.screen.mark(x0, y, x + reach - x0, st.h)
         else:
+            x += self.drawn_dx[s] - 8
             y0 = y + first * step
             fb.fill_rect(x, y0, st.w, y + reach - y0, FELT)
             self.screen.mark(x, y0, st.w, y + reach - y0)

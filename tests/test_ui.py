@@ -1,0 +1,217 @@
+"""The interface on CPython: what a button does, and that a dirty redraw equals a full one."""
+
+import random
+
+import pytest
+
+from engine_core import LOST, PLAYING, WON
+from engine_core.gfx import palette as pal
+from engine_core.ui import app as app_mod
+from engine_core.ui import buttons as bt
+from engine_core.ui import layouts
+from simulator.keys import make_app, parse, run
+
+SIZES = layouts.SIZES
+
+
+def pixel(screen, x, y):
+    b = screen.buf[(y * screen.width + x) >> 1]
+    return b >> 4 if x % 2 == 0 else b & 15
+
+
+def full_redraw_bytes(app):
+    """The frame a from-scratch redraw of the same state gives."""
+    saved = bytes(app.screen.buf)
+    app.full = True
+    app.redraw()
+    full = bytes(app.screen.buf)
+    app.screen.buf[:] = saved
+    return full
+
+
+def inside_dirty(screen, x, y):
+    d = screen.dirty
+    for i in range(screen.dirty_count):
+        if d[4 * i] <= x < d[4 * i] + d[4 * i + 2] and d[4 * i + 1] <= y < d[4 * i + 1] + d[4 * i + 3]:
+            return True
+    return False
+
+
+def pile(app, name):
+    game = app.table.game
+    return game.piles.size[game.pile_id(name)]
+
+
+def cursor_to(app, name):
+    table = app.table
+    table.cursor = table.slot_of[table.game.pile_id(name)]
+    table.cursor_index = 255
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(size):
+    app = make_app(size[0], size[1], "aces_up", 3)
+    rnd = random.Random(size[0] * size[1])
+    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A"]
+    for step in range(160):
+        before = bytes(app.screen.buf)
+        app.screen.clear_dirty()
+        run(app, rnd.choice(keys))
+        after = bytes(app.screen.buf)
+        if app.mode == app_mod.PLAY:
+            assert after == full_redraw_bytes(app), "step %d" % step
+        for i in range(len(after)):
+            if after[i] != before[i]:
+                y, x = divmod(2 * i, size[0])
+                assert inside_dirty(app.screen, x, y) or inside_dirty(app.screen, x + 1, y), (step, x, y)
+        if app.mode != app_mod.PLAY:
+            run(app, "B" if app.mode != app_mod.END else "A")
+
+
+def test_a_picks_up_and_places_on_the_discard():
+    app = make_app(240, 240, "aces_up", 7)  # 5H 6S 3C 10H: the 5H may be discarded
+    cursor_to(app, "col1")
+    run(app, "A")
+    assert app.table.held == app.table.slot_of[app.table.game.pile_id("col1")]
+    cursor_to(app, "discard")
+    run(app, "A")
+    assert pile(app, "discard") == 1 and pile(app, "col1") == 0
+    assert app.table.last_slot == app.table.slot_of[app.table.game.pile_id("discard")]
+
+
+def test_long_a_sends_the_card_under_the_cursor_to_the_discard():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    assert pile(app, "discard") == 1
+    assert app.table.move_count == 1
+
+
+def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col2")  # 6S: no higher spade is exposed
+    before = app.table.game.piles.cards[:]
+    run(app, "LONG_A")
+    assert app.table.shake_slot == app.table.slot_of[app.table.game.pile_id("col2")]
+    shaken = bytes(app.screen.buf)
+    run(app, "WAIT")
+    assert app.table.shake_slot == 255
+    assert bytes(app.screen.buf) != shaken  # the pile moved back
+    assert app.table.game.piles.cards == before and pile(app, "discard") == 0
+
+
+def test_while_holding_the_cursor_skips_piles_that_cannot_take_the_card():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "A RIGHT")  # only the discard can take the 5H: the columns are skipped
+    table = app.table
+    assert table.cursor == table.slot_of[table.game.pile_id("discard")]
+    run(app, "B")
+    assert table.held == 255
+
+
+def test_without_a_card_held_the_cursor_visits_the_next_pile():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "RIGHT")
+    assert app.table.cursor == app.table.slot_of[app.table.game.pile_id("col2")]
+
+
+def test_a_on_the_stock_deals_only_when_the_rules_allow():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "stock")
+    run(app, "A")  # a discard is available: no deal
+    assert pile(app, "stock") == 48 and app.table.shake_slot != 255
+    run(app, "WAIT")
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    cursor_to(app, "stock")
+    run(app, "A")
+    assert pile(app, "stock") == 44
+
+
+def test_y_undoes_and_x_points_at_the_hinted_move():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "X")
+    table = app.table
+    game = table.game
+    assert table.cursor == table.slot_of[game.hint() >> 16]
+    assert table.hint_slot == table.slot_of[(game.hint() >> 8) & 0xFF]
+    run(app, "LONG_A Y")
+    assert pile(app, "discard") == 0 and table.move_count == 0
+    assert not game.can_undo()
+
+
+def test_start_opens_the_pause_menu_and_its_items_work():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "START")
+    assert app.mode == app_mod.PAUSE
+    run(app, "DOWN A")  # Hint
+    assert app.mode == app_mod.PLAY and app.table.hint_slot != 255
+    run(app, "LONG_A START DOWN DOWN A")  # Undo
+    assert pile(app, "discard") == 0
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # Rules
+    assert app.mode == app_mod.RULES
+    run(app, "DOWN DOWN B B")
+    assert app.mode == app_mod.PLAY
+    run(app, "START UP A")  # Quit
+    assert app.mode == app_mod.CHOOSE
+
+
+def test_card_back_setting_recolours_the_backs():
+    app = make_app(240, 240, "aces_up", 7)
+    blue = app.screen.palette[pal.BACK]
+    run(app, "START UP UP A DOWN RIGHT")
+    assert app.mode == app_mod.SETTINGS
+    assert app.screen.palette[pal.BACK] != blue
+    assert app.screen.dirty_count >= 1
+
+
+def test_title_choice_and_seed_entry_lead_to_a_deal_of_that_seed():
+    app = make_app(320, 240)
+    assert app.mode == app_mod.TITLE
+    run(app, "A")
+    assert app.mode == app_mod.CHOOSE
+    run(app, "A")
+    assert app.mode == app_mod.DEAL
+    run(app, "UP LEFT UP UP A")  # seed 0000001 -> 0000022
+    assert app.mode == app_mod.PLAY
+    assert app.table.game.seed == 22
+
+
+def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():
+    app = make_app(240, 135, "aces_up", 7)
+    app.settings[app_mod.S_TWO_BUTTONS] = 1
+    first = app.table.cursor
+    run(app, "B")
+    assert app.table.cursor != first
+    cursor_to(app, "col1")
+    run(app, "A")
+    assert app.table.held != 255
+    run(app, "LONG_A")  # cancels while holding
+    assert app.table.held == 255
+    run(app, "LONG_B")
+    assert app.mode == app_mod.PAUSE
+
+
+def test_a_won_game_shows_the_end_panel_and_counts_it():
+    app = make_app(240, 240, "aces_up", 1)
+    game = app.table.game
+    for _ in range(40000):  # play the hints, dealing new seeds until one is won
+        if game.status() == WON:
+            break
+        if game.status() != PLAYING:
+            app.table.game.deal(game.seed + 1)
+            app.table.new_game()
+            app.mode = app_mod.PLAY
+            continue
+        app.table.play(game.hint())
+    assert game.status() == WON
+    app.press(bt.UP)  # any key: the app notices the end
+    assert app.mode == app_mod.END
+    assert app.won[app.game_index] == 1 and app.played[app.game_index] == 1
+
+
+def test_unknown_keys_are_refused_with_the_list_of_keys():
+    with pytest.raises(ValueError, match="unknown key"):
+        parse("A JUMP")
