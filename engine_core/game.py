@@ -263,7 +263,8 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        self.clock_ms = (self.clock_ms + ms) % 0x40000000
+        # 29 bits (six days): the sum and the mask stay small ints (2**30 is boxed on MicroPython)
+        self.clock_ms = (self.clock_ms + ms) & 0x1FFFFFFF
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).
