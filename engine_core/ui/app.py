@@ -323,11 +323,9 @@ class App:
             self.set_seed(self.table.game.seed + 1)
             self.start_game(self.seed())
         elif button == bt.Y:
-            if self.table.game.undo():  # take back the last move and play on
-                self.table.move_count -= 1
-                self.table.last_slot = NONE
-                self.mode = PLAY
-                self.full = True
+            self.table.press_undo()  # take back the last move and play on
+            self.mode = PLAY
+            self.full = True
         elif button == bt.B or button == bt.START:
             self.go(CHOOSE)
             self.selected = self.game_index
@@ -375,11 +373,10 @@ class App:
         p.big_text(b"Cards", (w - 29 * scale) // 2, h // 10 + 9 * scale, scale, pal.WHITE)
         st = p.styles[self.size]
         y = h // 10 + 20 * scale
-        x = w // 2 - (st.w + 3 * st.step_right) // 2
+        x = w // 2 - (4 * st.w + 12) // 2
         hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
         for i in range(4):
-            p.card(st, x + i * st.step_right * 3 // 2 - st.step_right // 2, y, hand[i], True, pal.GREY,
-                   pal.FELT if i == 0 else pal.GREY, True)
+            p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
         p.text_centred(b"Press A", w // 2, h - 2 * LINE_H, pal.CURSOR)
 
     def draw_menu(self):

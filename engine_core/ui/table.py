@@ -10,6 +10,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.game import ACTION, FACE_DOWN, TOP_UP
+from engine_core import history as hist
 from engine_core import cards
 from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
@@ -93,6 +94,14 @@ class Table:
         self.drawn_moves = -1
         self.drawn_msg = NONE
         self.valid = False
+        # Slots to look at in the next refresh; and the highlights as last drawn.
+        self.touched = bytearray(n)
+        self.r_cursor = NONE
+        self.r_cursor_index = NONE
+        self.r_held = NONE
+        self.r_held_index = NONE
+        self.r_hint = NONE
+        self.r_last = NONE
         # The player's state.
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.can_take = bytearray(n)
@@ -198,19 +207,76 @@ class Table:
         self.fb.fill(FELT)
         self.screen.mark_all()
         for s in range(self.count):
+            self.touched[s] = 0
             self.draw_slot(s, True)
+        self.remember_highlights()
         self.drawn_moves = -1
+        self.drawn_msg = NONE
         self.draw_status()
         self.valid = True
 
+    def touch(self, s):
+        if s != NONE:
+            self.touched[s] = 1
+
+    def touch_pile(self, p):
+        if p < len(self.slot_of):
+            self.touch(self.slot_of[p])
+
+    def touch_entries(self, start, end):
+        """Touch the piles that the journal entries start .. end (ring positions) changed:
+        a move, the computer's answers, or (read backwards) what an undo took back."""
+        h = self.game.history
+        log = h.log
+        cap = h.capacity
+        i = start
+        while i != end:
+            e = log[i]
+            tag = e >> 24
+            if tag == hist.PUSH or tag == hist.POP:
+                self.touch_pile((e >> 8) & 0xFF)
+            elif tag == hist.MOVE:
+                self.touch_pile((e >> 16) & 0xFF)
+                self.touch_pile((e >> 8) & 0xFF)
+            elif tag == hist.REMOVE:
+                self.touch_pile((e >> 16) & 0xFF)
+            i = (i + 1) % cap
+
     def refresh(self):
-        """Redraw what changed since the last refresh (everything when not yet drawn)."""
+        """Redraw what changed since the last refresh (everything when not yet drawn).
+
+        Only touched slots are looked at: those a move's journal entries name, and those
+        whose highlight changed (cursor, held, hint, last move, shake)."""
         if not self.valid:
             self.draw_all()
             return
+        if self.cursor != self.r_cursor or self.cursor_index != self.r_cursor_index:
+            self.touch(self.r_cursor)
+            self.touch(self.cursor)
+        if self.held != self.r_held or self.held_index != self.r_held_index:
+            self.touch(self.r_held)
+            self.touch(self.held)
+        if self.hint_slot != self.r_hint:
+            self.touch(self.r_hint)
+            self.touch(self.hint_slot)
+        if self.last_slot != self.r_last:
+            self.touch(self.r_last)
+            self.touch(self.last_slot)
+        self.touch(self.shake_slot)
         for s in range(self.count):
-            self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
+            if self.touched[s] or self.drawn_dx[s] != 8:
+                self.touched[s] = 0
+                self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
+        self.remember_highlights()
         self.draw_status()
+
+    def remember_highlights(self):
+        self.r_cursor = self.cursor
+        self.r_cursor_index = self.cursor_index
+        self.r_held = self.held
+        self.r_held_index = self.held_index
+        self.r_hint = self.hint_slot
+        self.r_last = self.last_slot
 
     def slot_dx(self, s):
         """How far slot s is shaken sideways now (+ 8, to fit a bytearray)."""
@@ -264,14 +330,15 @@ class Table:
         # Clear what this redraw covers (and the margin a shake moves into).
         if first == 0:
             dx = self.slot_dx(s)
+            margin = MARGIN if dx != 8 or self.drawn_dx[s] != 8 else 0  # room a shake uses
             self.drawn_dx[s] = dx
             dx -= 8
             if fan == RIGHT:
-                fb.fill_rect(x - MARGIN, y, reach + 2 * MARGIN, st.h, FELT)
-                self.screen.mark(x - MARGIN, y, reach + 2 * MARGIN, st.h)
+                fb.fill_rect(x - margin, y, reach + 2 * margin, st.h, FELT)
+                self.screen.mark(x - margin, y, reach + 2 * margin, st.h)
             else:
-                fb.fill_rect(x - MARGIN, y, st.w + 2 * MARGIN, reach, FELT)
-                self.screen.mark(x - MARGIN, y, st.w + 2 * MARGIN, reach)
+                fb.fill_rect(x - margin, y, st.w + 2 * margin, reach, FELT)
+                self.screen.mark(x - margin, y, st.w + 2 * margin, reach)
             x += dx
         elif fan == RIGHT:
             x += self.drawn_dx[s] - 8  # a partial redraw keeps the pile where it is drawn
@@ -315,29 +382,38 @@ class Table:
         self.drawn_ext[s] = ext
 
     def draw_status(self):
-        if self.move_count == self.drawn_moves and self.message == self.drawn_msg:
-            return
-        self.drawn_moves = self.move_count
-        self.drawn_msg = self.message
+        """The move count (its own small box) and the title or a message."""
         p = self.painter
         x = self.status_x
         y = self.status_y
         w = self.status_w
-        if w < 100:  # a narrow corner: the count alone, under its name
-            self.fb.fill_rect(x, y, w, 2 * LINE_H, FELT)
-            self.screen.mark(x, y, w, 2 * LINE_H)
-            p.text(b"Moves", x, y, SLOT)
-            p.number(self.move_count, x, y + LINE_H, WHITE)
-            return
-        self.fb.fill_rect(x, y, w, LINE_H - 1, FELT)
-        self.screen.mark(x, y, w, LINE_H - 1)
-        if self.message != MSG_NONE:
-            p.text(MESSAGES[self.message], x, y, CURSOR)
-        else:
-            p.text(self.title, x, y, SLOT)
-        right = x + w - p.number_width(self.move_count)
-        p.number(self.move_count, right, y, WHITE)
-        p.text(b"Moves", right - 36, y, SLOT)
+        fb = self.fb
+        narrow = w < 100  # a corner: the count under its name
+        if self.message != self.drawn_msg:
+            self.drawn_msg = self.message
+            if narrow:
+                fb.fill_rect(x, y, w, LINE_H - 1, FELT)
+                self.screen.mark(x, y, w, LINE_H - 1)
+                p.text(b"Moves", x, y, SLOT)
+            else:
+                fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
+                self.screen.mark(x, y, w - 72, LINE_H - 1)
+                if self.message != MSG_NONE:
+                    p.text(MESSAGES[self.message], x, y, CURSOR)
+                else:
+                    p.text(self.title, x, y, SLOT)
+                p.text(b"Moves", x + w - 65, y, SLOT)
+        if self.move_count != self.drawn_moves:
+            self.drawn_moves = self.move_count
+            if narrow:
+                y += LINE_H
+            nx = x + w - 29 if not narrow else x
+            fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
+            self.screen.mark(nx, y, 29, LINE_H - 1)
+            if narrow:
+                p.number(self.move_count, nx, y, WHITE)
+            else:
+                p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
 
     # --- time ---
 
@@ -467,8 +543,10 @@ class Table:
 
     def play(self, move):
         game = self.game
+        start = game.history.head
         game.apply(move)
         game.respond()
+        self.touch_entries(start, game.history.head)
         self.move_count += 1
         self.held = NONE
         self.hint_slot = NONE
@@ -572,7 +650,9 @@ class Table:
     def press_undo(self):
         self.held = NONE
         self.hint_slot = NONE
+        end = self.game.history.head
         if self.game.undo():
+            self.touch_entries(self.game.history.head, end)
             self.move_count -= 1
             self.last_slot = NONE
             self.message = MSG_NONE

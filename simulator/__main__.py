@@ -1,0 +1,129 @@
+"""The simulator: the console's own code on the desktop, pixel for pixel.
+
+    python -m simulator [--board 240x240|320x240|240x135|BOARD] [--game aces_up --seed 7]
+    python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
+        --keys "RIGHT A" --screenshot out.png
+
+Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
+button held 400 ms is a long press. Headless: runs the key script (see simulator/keys.py)
+and writes the screen (--scale N pixels a pixel; --skin for the whole window) as a PNG.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from engine_core.ui import buttons as bt  # noqa: E402
+from simulator.boards import resolve_board  # noqa: E402
+from simulator.image import save_png  # noqa: E402
+from simulator.keys import make_app, run  # noqa: E402
+
+LONG_BUTTONS = (bt.A, bt.B)  # buttons whose long press means something: reported on release
+REPEAT_FIRST_MS = 300
+REPEAT_MS = 110
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
+    parser.add_argument("--game", help="start in this game (aces_up, ...)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
+    parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
+    parser.add_argument("--screenshot", help="PNG to write after the keys")
+    parser.add_argument("--scale", type=int, default=None, help="pixels per device pixel (window 3, PNG 1)")
+    parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
+    parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        board = resolve_board(args.board)
+    except ValueError as e:
+        sys.exit("error: " + str(e))
+    app = make_app(board.width, board.height)
+    if args.two_buttons:
+        app.settings[7] = 1
+    if args.game:
+        try:
+            app.open_game(args.game, args.seed)
+        except ValueError as e:
+            sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
+    try:
+        run(app, args.keys)
+    except ValueError as e:
+        sys.exit("error: " + str(e))
+    if args.headless:
+        if not args.screenshot:
+            sys.exit("error: --headless needs --screenshot")
+        if args.skin:
+            from simulator.window import Window
+            window = Window(app.screen, args.scale or 3, board, visible=False)
+            window.save(args.screenshot)
+            window.close()
+        else:
+            s = app.screen
+            save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1)
+        return
+    interactive(app, board, args)
+
+
+def interactive(app, board, args):
+    import pygame
+    from simulator.window import KEYMAP, Window
+    window = Window(app.screen, args.scale or 3, board)
+    clock = pygame.time.Clock()
+    down = {}  # button -> [pressed at ms, long reported, next repeat ms]
+    shots = 0
+    while True:
+        now = pygame.time.get_ticks()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                window.close()
+                return
+            if event.type == pygame.KEYDOWN:
+                if event.key == pygame.K_ESCAPE:
+                    window.close()
+                    return
+                if event.key in (pygame.K_h, pygame.K_F1):
+                    window.help = not window.help
+                elif event.key == pygame.K_F12:
+                    shots += 1
+                    path = "simulator-%d.png" % shots
+                    s = app.screen
+                    save_png(path, s.buf, s.width, s.height, s.palette, 2)
+                    print("wrote " + path)
+                elif event.key in KEYMAP:
+                    button = KEYMAP[event.key]
+                    window.pressed.add(button)
+                    down[button] = [now, False, now + REPEAT_FIRST_MS]
+                    if button not in LONG_BUTTONS:
+                        app.press(button, False)
+            if event.type == pygame.KEYUP and event.key in KEYMAP:
+                button = KEYMAP[event.key]
+                window.pressed.discard(button)
+                state = down.pop(button, None)
+                if state and button in LONG_BUTTONS and not state[1]:
+                    app.press(button, False)
+        for button, state in down.items():
+            if button in LONG_BUTTONS:
+                if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
+                    state[1] = True
+                    app.press(button, True)
+            elif button <= bt.RIGHT and now >= state[2]:
+                state[2] = now + REPEAT_MS
+                app.press(button, False)
+        app.tick(clock.get_time() or 16)
+        window.update()
+        clock.tick(60)
+
+
+if __name__ == "__main__":
+    main()

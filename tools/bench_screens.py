@@ -1,0 +1,126 @@
+"""What the screens cost: fuel per keypress (button -> ui -> game -> redraw into the
+framebuffer), fuel per full-screen redraw, the share of the screen a move redraws, and the
+simulator's frames per second on the host.
+
+Keypresses are those of the scripted sessions in tests/test_ui_micropython.py, played on
+real MicroPython. A "move" is a keypress that changed the game (a card moved or was dealt);
+"cursor" keypresses only moved the cursor. The full redraw is the table drawn from nothing
+after the session. Budgets (docs/performance.md): 1.3 M fuel a keypress, 5 M a full
+redraw, 15% of the pixels a move.
+"""
+
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+TITLE = "Screens: keypress and redraw"
+
+GUEST = """
+import gc, host, json
+from simulator.keys import make_app, parse
+
+def fuel():
+    return int(host.call("fuel", ""))
+
+def median(xs):
+    xs.sort()
+    return xs[len(xs) // 2] if xs else 0
+
+app = make_app(WIDTH, HEIGHT, GAME, 7)
+events = parse(KEYS)
+overhead = 10 ** 9
+for _ in range(20):
+    a = fuel()
+    b = fuel()
+    overhead = min(overhead, b - a)
+screen = app.screen
+moves = []
+cursor = []
+share = []
+for e in events:
+    if app.mode != 3:  # only keypresses in play
+        if e[0] >= 0:
+            app.press(e[0], e[1])
+        continue
+    if e[0] < 0:
+        app.tick(-e[0])
+        continue
+    count = app.table.game.history.moves
+    screen.clear_dirty()
+    a = fuel()
+    app.press(e[0], e[1])
+    b = fuel()
+    if app.table.game.history.moves != count and app.mode == 3:
+        moves.append(b - a - overhead)
+        share.append(screen.pixels_marked * 1000 // (screen.width * screen.height))
+    elif app.mode == 3:
+        cursor.append(b - a - overhead)
+app.open_game(GAME, 7)
+app.table.valid = False
+a = fuel()
+app.table.refresh()
+b = fuel()
+full = b - a - overhead
+print(json.dumps({"move": [median(moves), max(moves), len(moves)],
+                  "cursor": [median(cursor), max(cursor), len(cursor)],
+                  "share": [median(share), max(share)], "full": full}))
+"""
+
+
+def micropython_figures(game, width, height, keys):
+    from tools.mpy import run_micropython
+    code = (GUEST.replace("WIDTH", str(width)).replace("HEIGHT", str(height))
+            .replace("GAME", repr(game)).replace("KEYS", repr(keys)))
+    result = run_micropython(code)
+    if result.exit_code != 0:
+        raise SystemExit("screen bench failed on MicroPython:\n" + result.stderr)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def simulator_fps(game, width, height, keys, seconds=1.0):
+    """Frames per second of the simulator's loop: a keypress, the redraw, the window update
+    (headless SDL), cycling through the scripted session."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from simulator.keys import make_app, parse
+    from simulator.window import Window
+    events = [e for e in parse(keys) if e[0] >= 0]
+    app = make_app(width, height, game, 7)
+    window = Window(app.screen, scale=3, board=None, visible=False)
+    frames = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        button, long_press = events[frames % len(events)]
+        app.press(button, long_press)
+        if app.mode != 3:
+            app.open_game(game, 7)
+        window.update()
+        frames += 1
+    window.close()
+    return frames / (time.perf_counter() - start)
+
+
+def measure():
+    from engine_core.ui import layouts
+    from tests.test_ui_micropython import SCRIPTS, games_with_layouts
+    rows = [
+        "| game | screen | move keypress fuel (median / worst) | cursor keypress | full redraw | screen redrawn per move (median / worst) | simulator fps |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for game in games_with_layouts():
+        for width, height in layouts.SIZES:
+            f = micropython_figures(game, width, height, SCRIPTS[game])
+            fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
+            rows.append("| %s | %dx%d | %s / %s (%.1f ms RP2040) | %s / %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
+                game, width, height, format(f["move"][0], ","), format(f["move"][1], ","),
+                f["move"][1] / 168 / 1000, format(f["cursor"][0], ","), format(f["cursor"][1], ","),
+                format(f["full"], ","), f["full"] / 168 / 1000,
+                f["share"][0] / 10, f["share"][1] / 10, fps))
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(measure())
