@@ -3,8 +3,9 @@ framebuffer), fuel per full-screen redraw, the share of the screen a move redraw
 simulator's frames per second on the host.
 
 Keypresses are those of the scripted sessions in tests/test_ui_micropython.py, played on
-real MicroPython. A "move" is a keypress that changed the game (a card moved or was dealt);
-"cursor" keypresses only moved the cursor. The full redraw is the table drawn from nothing
+real MicroPython. A "card move" keypress placed a card (A on a pile, or long A); an "action"
+keypress played an action word (Aces Up's deal: four piles change); "cursor" keypresses
+moved the cursor, picked a card up or cancelled. Columns show median / worst. The full redraw is the table drawn from nothing
 after the session. Budgets (docs/performance.md): 1.3 M fuel a keypress, 5 M a full
 redraw, 15% of the pixels a move.
 """
@@ -39,6 +40,8 @@ for _ in range(20):
     overhead = min(overhead, b - a)
 screen = app.screen
 moves = []
+actions = []
+undos = []
 cursor = []
 share = []
 for e in events:
@@ -54,10 +57,17 @@ for e in events:
     a = fuel()
     app.press(e[0], e[1])
     b = fuel()
-    if app.table.game.history.moves != count and app.mode == 3:
-        moves.append(b - a - overhead)
-        share.append(screen.pixels_marked * 1000 // (screen.width * screen.height))
-    elif app.mode == 3:
+    if app.mode != 3:
+        continue
+    if app.table.game.history.moves > count:
+        if app.table.game.history.last_move() >> 16 == 255:
+            actions.append(b - a - overhead)
+        else:
+            moves.append(b - a - overhead)
+            share.append(screen.pixels_marked * 1000 // (screen.width * screen.height))
+    elif app.table.game.history.moves < count:
+        undos.append(b - a - overhead)
+    else:
         cursor.append(b - a - overhead)
 app.open_game(GAME, 7)
 app.table.valid = False
@@ -66,6 +76,8 @@ app.table.refresh()
 b = fuel()
 full = b - a - overhead
 print(json.dumps({"move": [median(moves), max(moves), len(moves)],
+                  "action": [median(actions), max(actions), len(actions)],
+                  "undo": [median(undos), max(undos), len(undos)],
                   "cursor": [median(cursor), max(cursor), len(cursor)],
                   "share": [median(share), max(share)], "full": full}))
 """
@@ -107,17 +119,18 @@ def measure():
     from engine_core.ui import layouts
     from tests.test_ui_micropython import SCRIPTS, games_with_layouts
     rows = [
-        "| game | screen | move keypress fuel (median / worst) | cursor keypress | full redraw | screen redrawn per move (median / worst) | simulator fps |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | action (deal, draw) | undo | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for game in games_with_layouts():
         for width, height in layouts.SIZES:
             f = micropython_figures(game, width, height, SCRIPTS[game])
             fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
-            rows.append("| %s | %dx%d | %s / %s (%.1f ms RP2040) | %s / %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
-                game, width, height, format(f["move"][0], ","), format(f["move"][1], ","),
-                f["move"][1] / 168 / 1000, format(f["cursor"][0], ","), format(f["cursor"][1], ","),
-                format(f["full"], ","), f["full"] / 168 / 1000,
+            def pair(k):
+                return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
+            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
+                game, width, height, pair("move"), f["move"][1] / 168 / 1000, pair("cursor"),
+                pair("action"), pair("undo"), format(f["full"], ","), f["full"] / 168 / 1000,
                 f["share"][0] / 10, f["share"][1] / 10, fps))
     return "\n".join(rows)
 

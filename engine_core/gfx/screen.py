@@ -45,8 +45,9 @@ class Screen:
         self.mark(0, 0, self.width, self.height)
 
     def mark(self, x, y, w, h):
-        """Add a changed rectangle (clipped). When the list is full, it is merged into the
-        rectangle whose bounding box grows least."""
+        """Add a changed rectangle (clipped). Rectangles are appended as they come (a
+        search for the best merge costs more fuel than the pixels it saves); only when the
+        list is full is one merged into the rectangle whose bounding box grows least."""
         if x < 0:
             w += x
             x = 0
@@ -59,41 +60,43 @@ class Screen:
             h = self.height - y
         if w <= 0 or h <= 0:
             return
+        self.pixels_marked += w * h
         d = self.dirty
+        if self.dirty_count < MAX_DIRTY:
+            k = 4 * self.dirty_count
+            self.dirty_count += 1
+            d[k] = x
+            d[k + 1] = y
+            d[k + 2] = w
+            d[k + 3] = h
+            return
         x2 = x + w
         y2 = y + h
-        best = -1
-        best_growth = 0
-        for i in range(self.dirty_count):
+        best = 0
+        best_growth = -1
+        for i in range(MAX_DIRTY):
             k = 4 * i
             ax = d[k]
             ay = d[k + 1]
             ax2 = ax + d[k + 2]
             ay2 = ay + d[k + 3]
-            if ax <= x and ay <= y and ax2 >= x2 and ay2 >= y2:
-                return  # already covered
             ux = ax if ax < x else x
             uy = ay if ay < y else y
             ux2 = ax2 if ax2 > x2 else x2
             uy2 = ay2 if ay2 > y2 else y2
-            growth = (ux2 - ux) * (uy2 - uy) - d[k + 2] * d[k + 3] - w * h
-            if best < 0 or growth < best_growth:
+            growth = (ux2 - ux) * (uy2 - uy) - d[k + 2] * d[k + 3]
+            if best_growth < 0 or growth < best_growth:
                 best = i
                 best_growth = growth
-        self.pixels_marked += w * h
-        if self.dirty_count < MAX_DIRTY and (best < 0 or best_growth > 0):
-            k = 4 * self.dirty_count
-            self.dirty_count += 1
-        else:
-            k = 4 * best  # overlapping or adjacent (no growth), or the list is full
-            ax = d[k]
-            ay = d[k + 1]
-            ax2 = ax + d[k + 2]
-            ay2 = ay + d[k + 3]
-            x = ax if ax < x else x
-            y = ay if ay < y else y
-            x2 = ax2 if ax2 > x2 else x2
-            y2 = ay2 if ay2 > y2 else y2
+        k = 4 * best
+        ax = d[k]
+        ay = d[k + 1]
+        ax2 = ax + d[k + 2]
+        ay2 = ay + d[k + 3]
+        x = ax if ax < x else x
+        y = ay if ay < y else y
+        x2 = ax2 if ax2 > x2 else x2
+        y2 = ay2 if ay2 > y2 else y2
         d[k] = x
         d[k + 1] = y
         d[k + 2] = x2 - x

@@ -95,7 +95,7 @@ class Table:
         self.drawn_msg = NONE
         self.valid = False
         # Slots to look at in the next refresh; and the highlights as last drawn.
-        self.touched = bytearray(n)
+        self.touched = bytearray(256)  # by slot; index NONE (a pile not on screen) is a sink
         self.r_cursor = NONE
         self.r_cursor_index = NONE
         self.r_held = NONE
@@ -219,27 +219,22 @@ class Table:
         if s != NONE:
             self.touched[s] = 1
 
-    def touch_pile(self, p):
-        if p < len(self.slot_of):
-            self.touch(self.slot_of[p])
-
     def touch_entries(self, start, end):
         """Touch the piles that the journal entries start .. end (ring positions) changed:
         a move, the computer's answers, or (read backwards) what an undo took back."""
         h = self.game.history
         log = h.log
         cap = h.capacity
+        slot_of = self.slot_of
+        touched = self.touched
         i = start
         while i != end:
             e = log[i]
             tag = e >> 24
-            if tag == hist.PUSH or tag == hist.POP:
-                self.touch_pile((e >> 8) & 0xFF)
-            elif tag == hist.MOVE:
-                self.touch_pile((e >> 16) & 0xFF)
-                self.touch_pile((e >> 8) & 0xFF)
-            elif tag == hist.REMOVE:
-                self.touch_pile((e >> 16) & 0xFF)
+            if tag == hist.PUSH or tag == hist.POP or tag == hist.MOVE:
+                touched[slot_of[(e >> 8) & 0xFF]] = 1  # (slot_of is NONE-padded: see __init__)
+            if tag == hist.MOVE or tag == hist.REMOVE:
+                touched[slot_of[(e >> 16) & 0xFF]] = 1
             i = (i + 1) % cap
 
     def refresh(self):
@@ -363,18 +358,23 @@ class Table:
                 corner = FELT if i == 0 else GREY
                 c = cards_now[base + i]
                 up = self.card_face_up(p, i, n)
+                top = i == n - 1
                 if fan == RIGHT:
-                    self.painter.card(st, x + i * step, y, c, up, frame, corner, below)
+                    self.painter.card(st, x + i * step, y, c, up, frame, corner, below, top)
                 else:
-                    self.painter.card(st, x, y + i * step, c, up, frame, corner, below)
+                    self.painter.card(st, x, y + i * step, c, up, frame, corner, below, top)
         if self.how[s] & COUNT and fan != RIGHT:
             ty = y + st.h + 2
             if n > 0:
                 nw = self.painter.number_width(n)
                 self.painter.number(n, x + (st.w - nw) // 2, ty, SLOT)
-        # Remember.
-        for i in range(n):
-            drawn[base + i] = cards_now[base + i]
+        # Remember (cards below `first` are already remembered; a stack shows only its top).
+        if fan == STACK:
+            if n > 0:
+                drawn[base + n - 1] = cards_now[base + n - 1]
+        else:
+            for i in range(first, n):
+                drawn[base + i] = cards_now[base + i]
         self.drawn_n[s] = n
         self.drawn_step[s] = step
         self.drawn_hl_from[s] = hl_from
