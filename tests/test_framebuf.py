@@ -104,3 +104,12 @@ def test_a_difference_in_one_pixel_is_seen():
     a = host_bytes(PRIMITIVES, 96, 64)
     b = host_bytes(PRIMITIVES + "fb.pixel(90, 60, 1)\n", 96, 64)
     assert a != b
+
+
+def test_the_built_art_module_matches_its_readable_source():
+    import subprocess
+    import sys
+
+    from tools.mpy import ROOT
+    run = subprocess.run([sys.executable, "tools/make_art.py", "--check"], cwd=ROOT)
+    assert run.returncode == 0, "engine_core/gfx/art_data.py is stale: run python tools/make_art.py"
