@@ -9,6 +9,7 @@ from engine_core.gfx import palette as pal
 from engine_core.ui import app as app_mod
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
+from engine_core.ui import table as table_mod
 from simulator.keys import make_app, parse, run
 
 SIZES = layouts.SIZES
@@ -48,11 +49,17 @@ def cursor_to(app, name):
     table.cursor_index = 255
 
 
+def games_with_layouts():
+    from engine_core import games
+    return [g for g in games.available() if layouts.declaration(g) is not None]
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(size):
-    app = make_app(size[0], size[1], "aces_up", 3)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(game, size):
+    app = make_app(size[0], size[1], game, 3)
     rnd = random.Random(size[0] * size[1])
-    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A"]
+    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A"]
     for step in range(160):
         before = bytes(app.screen.buf)
         app.screen.clear_dirty()
@@ -66,6 +73,31 @@ def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_
                 assert inside_dirty(app.screen, x, y) or inside_dirty(app.screen, x + 1, y), (step, x, y)
         if app.mode != app_mod.PLAY:
             run(app, "B" if app.mode != app_mod.END else "A")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another(game, size):
+    app = make_app(size[0], size[1], game, 3)
+    t = app.table
+    st = t.style
+    boxes = []
+    for s in range(t.count):
+        x, y = t.x[s], t.y[s]
+        fan = t.how[s] & layouts.FAN_MASK
+        w = t.room[s] if fan == layouts.RIGHT else st.w
+        h = t.room[s] if fan == layouts.DOWN else st.h
+        if t.how[s] & layouts.COUNT:
+            h += 9
+        assert 0 <= x and x + w <= size[0] and 0 <= y and y + h <= size[1], (t.game.pile_names[t.pile[s]], x, y, w, h)
+        boxes.append((x, y, w, h, t.game.pile_names[t.pile[s]]))
+    assert t.count == len(set(t.pile)), "a pile is placed twice"
+    m = table_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a[0] + a[2] + m <= b[0] or b[0] + b[2] + m <= a[0]
+                     or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
+            assert apart, (a, b)
 
 
 def test_a_picks_up_and_places_on_the_discard():

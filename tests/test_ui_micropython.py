@@ -19,6 +19,14 @@ SCRIPTS = {
 }
 
 
+# Any other game: follow the hints (X shows one, A picks up and the cursor jumps to its
+# destination, A places), then the keys every game has.
+GENERIC = ("X A A " * 12 + "LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
+           "START DOWN A Y Y START DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
+for _name in ("sir_tommy", "casket", "spite_malice", "nerts"):
+    SCRIPTS[_name] = GENERIC
+
+
 def games_with_layouts():
     from engine_core import games
     return [g for g in games.available() if layouts.declaration(g) is not None]

@@ -10,6 +10,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from engine_core import games  # noqa: E402
 from engine_core.ui import layouts  # noqa: E402
 from simulator.image import save_png  # noqa: E402
 from simulator.keys import make_app, run  # noqa: E402
@@ -20,6 +21,7 @@ OUT = os.path.join(ROOT, "docs", "screens")
 SESSIONS = {
     "aces_up": (7, "X LONG_A X LONG_A X A RIGHT A X A RIGHT A X LONG_A LEFT A"),
 }
+FOLLOW_HINTS = "X A A " * 14 + "X A"  # the hinted moves, then one card held
 # Screens other than play, on 240x240.
 EXTRA = (
     ("title", None, 1, ""),
@@ -39,7 +41,9 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     written = []
     for game in layouts.DECLARATIONS:
-        seed, keys = SESSIONS.get(game, (7, "X"))
+        if game not in games.available():
+            continue
+        seed, keys = SESSIONS.get(game, (7, FOLLOW_HINTS))
         for width, height in layouts.SIZES:
             path = os.path.join(OUT, "%s-%dx%d.png" % (game, width, height))
             shoot(path, width, height, game, seed, keys)

@@ -24,7 +24,8 @@ LINE_H = const(10)
 SMALL = const(0)  # 240x135
 MEDIUM = const(1)  # 240x240
 LARGE = const(2)  # 320x240
-CARD_SIZES = ((24, 32, 10, 11, 0), (30, 42, 14, 14, 1), (36, 50, 15, 15, 1))
+MINI = const(3)  # for games with many piles on a small screen (Casket on 240x135)
+CARD_SIZES = ((24, 32, 10, 11, 0), (30, 42, 14, 14, 1), (36, 50, 15, 15, 1), (18, 24, 10, 10, 0))
 
 JACK = const(10)  # rank index of the jack
 JOKER_BASE = const(208)  # engine_core.cards.JOKER_BASE
@@ -81,7 +82,7 @@ class Painter:
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
         self.key = 0
         self.digits = bytearray(12)
-        self.styles = [CardStyle(SMALL), CardStyle(MEDIUM), CardStyle(LARGE)]
+        self.styles = [CardStyle(SMALL), CardStyle(MEDIUM), CardStyle(LARGE), CardStyle(MINI)]
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
             for y in range(st.back_h):
@@ -230,8 +231,12 @@ class Painter:
             pw = x + w - 4 - px
             ph = y + h - 4 - top
             fb.fill_rect(px, top, pw, ph, GOLD)
-            fb.rect(px, top, pw, ph, colour)
             crown = art_data.CROWN
+            if pw < self.widths[crown] + 2:  # a mini card: the gold panel and its suit
+                fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
+                        top + (ph - self.heights[suit_img]) // 2, key, ink)
+                return
+            fb.rect(px, top, pw, ph, colour)
             fb.blit(images[crown], px + (pw - self.widths[crown]) // 2, top + 2, key, ink)
             if ph >= self.heights[crown] + self.heights[suit_img] + 6:
                 fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,

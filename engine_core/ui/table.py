@@ -26,7 +26,7 @@ except ImportError:
 
 NONE = const(255)
 SHAKE_MS = const(240)
-MARGIN = const(3)  # room a shaken pile moves into
+MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 
 # What the status line says besides the move count.
 MSG_NONE = const(0)
@@ -42,7 +42,7 @@ class Table:
         self.screen = painter.screen
         self.fb = painter.fb
         self.game = game
-        self.style = painter.styles[size]
+        self.style = painter.styles[decl.get("cards", {}).get(size, size)]
         self.title = title
         slots = decl[size]
         n = len(slots)
@@ -605,6 +605,9 @@ class Table:
             return
         self.held = s
         self.held_index = index
+        if self.hint_slot != NONE and self.can_take[self.hint_slot]:
+            self.cursor = self.hint_slot  # X, A, A plays the hinted move
+            self.cursor_index = NONE
         self.hint_slot = NONE
         self.message = MSG_NONE
 
