@@ -92,6 +92,11 @@ def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another
         assert 0 <= x and x + w <= size[0] and 0 <= y and y + h <= size[1], (t.game.pile_names[t.pile[s]], x, y, w, h)
         boxes.append((x, y, w, h, t.game.pile_names[t.pile[s]]))
     assert t.count == len(set(t.pile)), "a pile is placed twice"
+    narrow = t.status_w < 100
+    lines = (1 + (t.game.players if t.game.COMPETITIVE else 1)) if narrow else 1
+    boxes.append((t.status_x, t.status_y, t.status_w, lines * 10 - 1, "status line"))
+    sx, sy, sw, sh, _ = boxes[-1]
+    assert sx >= 0 and sy >= 0 and sx + sw <= size[0] and sy + sh <= size[1]
     m = table_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:

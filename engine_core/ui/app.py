@@ -8,6 +8,7 @@ from then on every keypress and redraw works in preallocated memory.
 from array import array
 
 from engine_core import LOST, PLAYING, WON, games, rng
+from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H, Painter, SMALL
 from engine_core.ui import buttons as bt
@@ -132,9 +133,13 @@ class App:
         """Time passes: shakes settle, computer players act."""
         self.clock = (self.clock + ms) % 0x3FFFFFF
         if self.mode == PLAY and self.table is not None:
-            game = self.table.game
-            game.tick(ms)
-            self.table.tick(ms)
+            table = self.table
+            game = table.game
+            table.mark_journal()
+            game.tick(ms)  # computer players of real-time games move here
+            table.touch_since()
+            if not table.tick(ms):
+                table.refresh()
             if game.status() != PLAYING:
                 self.finish()
                 self.redraw()
@@ -191,11 +196,21 @@ class App:
             table = Table(self.painter, game, decl, self.size, texts.TITLES[name])
             self.tables[name] = table
         self.table = table
+        self.configure_computer(table.game)
         table.game.deal(seed)
         table.new_game()
         self.counted = False
         self.mode = PLAY
         self.full = True
+
+    def configure_computer(self, game):
+        """The computer players' level and speed from the settings, where the game has them."""
+        level = self.settings[S_LEVEL] + 1  # 1 easy .. 3 hard
+        if hasattr(game, "bot_level"):
+            game.bot_level = level
+        if hasattr(game, "set_bot"):
+            for p in range(1, game.players):
+                game.set_bot(p, self.settings[S_SPEED], level - 1)
 
     def seed(self):
         value = 0
@@ -320,7 +335,17 @@ class App:
 
     def press_end(self, button):
         if button == bt.A:
-            self.set_seed(self.table.game.seed + 1)
+            table = self.table
+            game = table.game
+            n = game.legal_moves(table.moves)  # a match goes on: the next game's 'deal'
+            for i in range(n):
+                if table.moves[i] >> 16 == ACTION:
+                    table.play(table.moves[i])
+                    self.counted = False
+                    self.mode = PLAY
+                    self.full = True
+                    return
+            self.set_seed(game.seed + 1)
             self.start_game(self.seed())
         elif button == bt.Y:
             self.table.press_undo()  # take back the last move and play on

@@ -3,7 +3,9 @@
 A slot is (pile name, x, y, how, room, label):
   how   STACK (only the top card shows), DOWN or RIGHT (a fan), plus flags:
         COUNT (the pile's size is written under it), PICK (the cursor can take any card of
-        the fan, not just the top: runs, hands)
+        the fan, not just the top: runs, hands), HIDDEN (face down: an opponent's hand),
+        THEIRS (an opponent's pile: shown, never picked up), WIDE (cards spread whole
+        when there is room: a hand)
   room  the pixels a fan may take along its direction, the card included; a fan whose cards
         would run past it overlaps them more tightly instead (compression, never cut off)
   label shown in an empty pile (b"A" for a foundation that starts at the ace), or b""
@@ -27,6 +29,9 @@ RIGHT = const(2)
 FAN_MASK = const(3)
 COUNT = const(4)
 PICK = const(8)
+HIDDEN = const(16)  # drawn face down whatever the rules show (an opponent's hand)
+THEIRS = const(32)  # an opponent's pile: shown, never picked up
+WIDE = const(64)  # a fan that spreads its cards apart when it has room (a hand)
 
 ARG_ANY = const(0)
 ARG_COUNT = const(1)
@@ -135,10 +140,94 @@ CASKET = {
     "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
 }
 
+# Spite & Malice: the computer (p2) across the top, the centre stacks in the middle, your
+# payoff pile and side stacks below, your hand spread along the bottom. Side stacks show
+# their top card and how many lie under it.
+THEM = STACK | COUNT | THEIRS
+SPITE_MALICE = {
+    "players": 2,
+    "foundations": ("center1", "center2", "center3"),
+    "actions": (),
+    "arg": ARG_KIND,  # a card from the hand is named by its kind
+    "cards": {SMALL: MINI, LARGE: MEDIUM},
+    SMALL: (
+        ("p2.hand", 2, 2, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 24, 2, THEM, 0, b""),
+    ) + row("p2.side", 4, 110, 2, 22, 0, THEM) + (
+        ("stock", 2, 37, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 60, 37, 22, 0, STACK, 0, b"A") + (
+        ("p1.payoff", 24, 72, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 110, 72, 22, 0, STACK | COUNT) + (
+        ("p1.hand", 2, 108, RIGHT | PICK | WIDE, 110, b""),
+    ),
+    MEDIUM: (
+        ("p2.hand", 4, 12, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 40, 12, THEM, 0, b""),
+    ) + row("p2.side", 4, 96, 12, 36, 0, THEM) + (
+        ("stock", 4, 68, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 78, 68, 36, 0, STACK, 0, b"A") + (
+        ("p1.payoff", 40, 124, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 96, 124, 36, 0, STACK | COUNT) + (
+        ("p1.hand", 4, 184, RIGHT | PICK | WIDE, 232, b""),
+    ),
+    LARGE: (
+        ("p2.hand", 6, 12, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 48, 12, THEM, 0, b""),
+    ) + row("p2.side", 4, 140, 12, 44, 0, THEM) + (
+        ("stock", 6, 68, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 118, 68, 44, 0, STACK, 0, b"A") + (
+        ("p1.payoff", 48, 124, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 140, 124, 44, 0, STACK | COUNT) + (
+        ("p1.hand", 48, 184, RIGHT | PICK | WIDE, 220, b""),
+    ),
+    "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+}
+
+# Nerts, two players: the shared foundations on top (a 2x4 block on 240x135), the other
+# player's Nerts pile, work-pile tops and waste, then yours: the Nerts pile, the four work
+# piles fanned down (the cursor picks how many cards of a run), the stock and the waste.
+NERTS = {
+    "players": 2,
+    "foundations": ("found1", "found2", "found3", "found4", "found5", "found6", "found7", "found8"),
+    "actions": (("p1.stock", ":flip"), ("p1.stock", ":cycle"), ("p1.nerts", ":nerts")),
+    "arg": ARG_COUNT,  # a run between work piles is named by its length
+    "cards": {SMALL: MINI, MEDIUM: SMALL, LARGE: SMALL},
+    SMALL: row("found", 4, 198, 2, 0, 26, STACK, 0, b"A") + row("found", 4, 219, 2, 0, 26, STACK, 0, b"A", 5) + (
+        ("p2.nerts", 2, 2, THEM, 0, b""),
+    ) + row("p2.work", 4, 48, 2, 22, 0, STACK | THEIRS) + (
+        ("p2.waste", 150, 2, STACK | THEIRS, 0, b""),
+        ("p1.nerts", 2, 40, STACK | COUNT, 0, b""),
+    ) + row("p1.work", 4, 48, 40, 22, 0, DOWN | PICK, 94) + (
+        ("p1.stock", 150, 40, STACK | COUNT, 0, b""),
+        ("p1.waste", 172, 40, STACK, 0, b""),
+    ),
+    MEDIUM: row("found", 8, 3, 11, 29, 0, STACK, 0, b"A") + (
+        ("p2.nerts", 3, 47, THEM, 0, b""),
+    ) + row("p2.work", 4, 61, 47, 29, 0, STACK | THEIRS) + (
+        ("p2.waste", 206, 47, STACK | THEIRS, 0, b""),
+        ("p1.nerts", 3, 93, STACK | COUNT, 0, b""),
+    ) + row("p1.work", 4, 61, 93, 29, 0, DOWN | PICK, 145) + (
+        ("p1.stock", 206, 93, STACK | COUNT, 0, b""),
+        ("p1.waste", 206, 140, STACK, 0, b""),
+    ),
+    LARGE: row("found", 8, 6, 11, 39, 0, STACK, 0, b"A") + (
+        ("p2.nerts", 6, 47, THEM, 0, b""),
+    ) + row("p2.work", 4, 84, 47, 39, 0, STACK | THEIRS) + (
+        ("p2.waste", 279, 47, STACK | THEIRS, 0, b""),
+        ("p1.nerts", 6, 93, STACK | COUNT, 0, b""),
+    ) + row("p1.work", 4, 84, 93, 39, 0, DOWN | PICK, 145) + (
+        ("p1.stock", 279, 93, STACK | COUNT, 0, b""),
+        ("p1.waste", 279, 140, STACK, 0, b""),
+    ),
+    "status": {SMALL: (150, 98, 44), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+}
+
 DECLARATIONS = {
     "aces_up": ACES_UP,
     "sir_tommy": SIR_TOMMY,
     "casket": CASKET,
+    "spite_malice": SPITE_MALICE,
+    "nerts": NERTS,
 }
 
 

@@ -15,8 +15,8 @@ from engine_core import cards
 from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui import buttons as bt
-from engine_core.ui.layouts import (ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_MASK, PICK, RIGHT,
-                                    STACK)
+from engine_core.ui.layouts import (ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK,
+                                    RIGHT, STACK, THEIRS, WIDE)
 
 try:
     from micropython import const
@@ -34,6 +34,7 @@ MSG_NO_MOVE = const(1)
 MSG_NO_HINT = const(2)
 MSG_NO_UNDO = const(3)
 MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
+PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
 
 
 class Table:
@@ -53,7 +54,7 @@ class Table:
         self.how = bytearray(n)
         self.room = array("h", [0] * n)
         self.labels = []
-        self.slot_of = bytearray([NONE] * game.piles.count)
+        self.slot_of = bytearray([NONE] * 256)  # by pile id; NONE for a pile not shown
         for s in range(n):
             name, x, y, how, room, label = slots[s]
             p = game.pile_id(name)
@@ -67,9 +68,17 @@ class Table:
             self.labels.append(label)
             self.slot_of[p] = s
         self.foundations = bytearray([game.pile_id(f) for f in decl["foundations"]])
-        self.action_pile = bytearray([NONE] * n)  # action index per slot
-        for pile_name, word in decl["actions"]:
-            self.action_pile[self.slot_of[game.pile_id(pile_name)]] = game.ACTIONS.index(word)
+        # Action piles: A on the slot plays the action word (for player 1) when it is legal.
+        self.action_pile = bytearray([NONE] * n)  # the first action of each slot, or NONE
+        actions = decl["actions"]
+        self.action_slot = bytearray(len(actions))
+        self.action_word = bytearray(len(actions))
+        for k in range(len(actions)):
+            s = self.slot_of[game.pile_id(actions[k][0])]
+            self.action_slot[k] = s
+            self.action_word[k] = game.ACTIONS.index(actions[k][1])
+            if self.action_pile[s] == NONE:
+                self.action_pile[s] = self.action_word[k]
         self.arg_mode = decl["arg"]
         status = decl["status"][size]
         self.status_x = status[0]
@@ -96,6 +105,9 @@ class Table:
         self.valid = False
         # Slots to look at in the next refresh; and the highlights as last drawn.
         self.touched = bytearray(256)  # by slot; index NONE (a pile not on screen) is a sink
+        self.j_head = 0
+        self.j_used = 0
+        self.j_clears = 0
         self.r_cursor = NONE
         self.r_cursor_index = NONE
         self.r_held = NONE
@@ -153,6 +165,8 @@ class Table:
             return 0
         full = st.step_down if fan == DOWN else st.step_right
         size = st.h if fan == DOWN else st.w
+        if self.how[s] & WIDE:
+            full = size + 3  # a hand: every card whole when there is room
         fit = (self.room[s] - size) // (n - 1)
         if fit < full:
             full = fit if fit > 1 else 1
@@ -195,6 +209,8 @@ class Table:
     # --- drawing ---
 
     def card_face_up(self, p, i, n):
+        if self.how[self.slot_of[p]] & HIDDEN:
+            return False
         face = self.game.pile_faces[p]
         if face == FACE_DOWN:
             return False
@@ -231,11 +247,31 @@ class Table:
         while i != end:
             e = log[i]
             tag = e >> 24
-            if tag == hist.PUSH or tag == hist.POP or tag == hist.MOVE:
-                touched[slot_of[(e >> 8) & 0xFF]] = 1  # (slot_of is NONE-padded: see __init__)
+            # A pile in bits 16-23 (MOVE's source, REMOVE's pile), in bits 8-15 for the other
+            # pile changes (PUSH, POP, MOVE's destination, and any later tag of that shape).
+            # slot_of and touched have 256 entries, so any byte indexes them safely.
             if tag == hist.MOVE or tag == hist.REMOVE:
                 touched[slot_of[(e >> 16) & 0xFF]] = 1
+            if tag != hist.MARK and tag != hist.VAR_LO and tag != hist.VAR_HI and tag != hist.REMOVE:
+                touched[slot_of[(e >> 8) & 0xFF]] = 1
             i = (i + 1) % cap
+
+    def mark_journal(self):
+        """Note where the journal stands, before a move or a tick (see touch_since)."""
+        h = self.game.history
+        self.j_head = h.head
+        self.j_used = h.used
+        self.j_clears = h.clears
+
+    def touch_since(self):
+        """Touch what changed since mark_journal(); everything when the journal was cleared
+        meanwhile (a turn's end, a new game of a match) or ran full."""
+        h = self.game.history
+        if h.clears == self.j_clears and self.j_used < h.used < h.capacity:
+            self.touch_entries(self.j_head, h.head)
+        elif h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
+            for s in range(self.count):
+                self.touched[s] = 1
 
     def refresh(self):
         """Redraw what changed since the last refresh (everything when not yet drawn).
@@ -353,12 +389,15 @@ class Table:
             self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
         else:
             below = fan == RIGHT
+            # A covered card's centre never shows at the usual step or less; a wider step
+            # (a spread hand) shows it.
+            open_fan = step > (st.step_right if below else st.step_down)
             for i in range(first, n):
                 frame = hl_col if i >= hl_from else GREY
                 corner = FELT if i == 0 else GREY
                 c = cards_now[base + i]
                 up = self.card_face_up(p, i, n)
-                top = i == n - 1
+                top = i == n - 1 or open_fan
                 if fan == RIGHT:
                     self.painter.card(st, x + i * step, y, c, up, frame, corner, below, top)
                 else:
@@ -394,7 +433,7 @@ class Table:
             if narrow:
                 fb.fill_rect(x, y, w, LINE_H - 1, FELT)
                 self.screen.mark(x, y, w, LINE_H - 1)
-                p.text(b"Moves", x, y, SLOT)
+                p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
             else:
                 fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
                 self.screen.mark(x, y, w - 72, LINE_H - 1)
@@ -402,7 +441,11 @@ class Table:
                     p.text(MESSAGES[self.message], x, y, CURSOR)
                 else:
                     p.text(self.title, x, y, SLOT)
-                p.text(b"Moves", x + w - 65, y, SLOT)
+                if not self.game.COMPETITIVE:
+                    p.text(b"Moves", x + w - 65, y, SLOT)
+        if self.game.COMPETITIVE:
+            self.draw_scores(x, y, w, narrow)
+            return
         if self.move_count != self.drawn_moves:
             self.drawn_moves = self.move_count
             if narrow:
@@ -414,6 +457,38 @@ class Table:
                 p.number(self.move_count, nx, y, WHITE)
             else:
                 p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
+
+    def draw_scores(self, x, y, w, narrow):
+        """Competitive games: each player's score instead of the move count."""
+        game = self.game
+        total = 0
+        for i in range(game.players):
+            total = total * 7 + game.score(i) + 3 * i
+        if total == self.drawn_moves:
+            return
+        self.drawn_moves = total
+        p = self.painter
+        if narrow:
+            y += LINE_H
+            bw = w
+            bx = x
+        else:
+            bw = 29 + 36 * (game.players - 1)
+            bx = x + w - bw
+        bh = LINE_H * game.players if narrow else LINE_H - 1
+        self.fb.fill_rect(bx, y, bw, bh, FELT)
+        self.screen.mark(bx, y, bw, bh)
+        for i in range(game.players):
+            colour = WHITE if i == 0 else SLOT
+            score = game.score(i)
+            if narrow:
+                tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
+            else:
+                tx = p.text(PLAYER_TAGS[i], bx + 36 * i, y, SLOT)
+            if score < 0:
+                tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
+                score = -score
+            p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
 
     # --- time ---
 
@@ -517,10 +592,14 @@ class Table:
                 return
 
     def arg_fits(self, move, s, index):
-        """Does the move's arg agree with picking card `index` of slot s?"""
+        """Does the move's arg agree with picking card `index` of slot s? Only a PICK slot
+        (a hand, a run) says more than its pile: which card, or how many."""
         mode = self.arg_mode
+        if not self.how[s] & PICK:
+            return True
         if mode == ARG_COUNT:
-            return move & 0xFF == self.game.piles.size[self.pile[s]] - index
+            count = self.game.piles.size[self.pile[s]] - index
+            return count == 1 or move & 0xFF == count  # one card: any move of the top card
         if mode == ARG_KIND:
             return move & 0xFF == cards.kind(self.game.piles.card(self.pile[s], index))
         return True
@@ -543,10 +622,10 @@ class Table:
 
     def play(self, move):
         game = self.game
-        start = game.history.head
+        self.mark_journal()
         game.apply(move)
         game.respond()
-        self.touch_entries(start, game.history.head)
+        self.touch_since()
         self.move_count += 1
         self.held = NONE
         self.hint_slot = NONE
@@ -574,18 +653,17 @@ class Table:
                 return
             self.play(m)
             return
-        action = self.action_pile[s]
-        if action != NONE:
+        if self.action_pile[s] != NONE:
             n = game.legal_moves(self.moves)
-            for i in range(n):
-                m = self.moves[i]
-                if m >> 16 == ACTION and (m >> 8) & 0xFF == action:
-                    self.play(m)
-                    return
-            self.shake(s)
-            return
+            for k in range(len(self.action_slot)):
+                if self.action_slot[k] == s:
+                    for i in range(n):
+                        m = self.moves[i]
+                        if m >> 16 == ACTION and (m >> 8) & 0xFF == self.action_word[k] and m & 0xFF == 0:
+                            self.play(m)
+                            return
         p = self.pile[s]
-        if game.piles.size[p] == 0:
+        if game.piles.size[p] == 0 or self.how[s] & THEIRS:
             self.shake(s)
             return
         index = self.picked_index(s)
@@ -615,10 +693,10 @@ class Table:
         """Send the card under the cursor to a foundation where it fits."""
         s = self.cursor
         self.held = NONE
-        if self.game.status() != PLAYING or self.action_pile[s] != NONE:
+        if self.game.status() != PLAYING or self.how[s] & THEIRS:
             self.shake(s)
             return
-        index = self.top_index(s)
+        index = self.picked_index(s)
         for i in range(len(self.foundations)):
             m = self.find_move(s, index, self.foundations[i])
             if m >= 0:
@@ -643,12 +721,28 @@ class Table:
                 if self.action_pile[s] == (m >> 8) & 0xFF:
                     self.cursor = s
             self.hint_slot = NONE
+            self.cursor_index = NONE
         else:
             if self.slot_of[src] != NONE:
                 self.cursor = self.slot_of[src]
             self.hint_slot = self.slot_of[(m >> 8) & 0xFF]
-        self.cursor_index = NONE
+            self.cursor_index = self.index_for_arg(self.cursor, m & 0xFF)
         self.message = MSG_NONE
+
+    def index_for_arg(self, s, arg):
+        """The card of a PICK slot that a move's arg names (NONE: the top card)."""
+        if not self.how[s] & PICK:
+            return NONE
+        piles = self.game.piles
+        p = self.pile[s]
+        n = piles.size[p]
+        if self.arg_mode == ARG_COUNT and 0 < arg <= n:
+            return n - arg
+        if self.arg_mode == ARG_KIND:
+            for i in range(n):
+                if cards.kind(piles.card(p, i)) == arg:
+                    return i
+        return NONE
 
     def press_undo(self):
         self.held = NONE
