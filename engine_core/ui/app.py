@@ -47,6 +47,7 @@ S_TWO_BUTTONS = const(7)
 SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2)
 
 SEED_DIGITS = const(7)
+FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
 
 class App:
@@ -76,6 +77,7 @@ class App:
         self.settings[S_SOUND] = 1
         self.settings[S_SPEED] = 1
         self.settings[S_LEVEL] = 1
+        self.settings[S_AUTOPLAY] = 1
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
         self.seed_pos = SEED_DIGITS - 1
@@ -84,6 +86,7 @@ class App:
         self.streak = array("i", [0] * len(games.NAMES))
         self.counted = False  # the current game's end is already in the statistics
         self.clock = 0
+        self.finish_ms = 0
         self.noise = 12345
         self.redraw()
 
@@ -138,6 +141,11 @@ class App:
             table.mark_journal()
             game.tick(ms)  # computer players of real-time games move here
             table.touch_since()
+            self.finish_ms += ms
+            if self.finish_ms >= FINISH_STEP_MS:
+                self.finish_ms = 0
+                if self.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
+                    table.play_home()
             if not table.tick(ms):
                 table.refresh()
             if game.status() != PLAYING:

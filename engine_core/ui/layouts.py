@@ -12,7 +12,8 @@ A slot is (pile name, x, y, how, room, label):
 Besides the slots a game declares its foundations (where a long press of A sends a card),
 its action piles (A on them plays an action word, like the stock's 'deal'), what a move
 code's arg means to it (ARG_ANY, ARG_COUNT cards, ARG_KIND of the card) and where the status
-line goes (x, y, width).
+line goes (x, y, width), and optionally when the game is clearly won ("finish": piles that
+must be empty, piles whose cards must fall in rank), so that auto-play can finish it.
 """
 
 from engine_core.gfx.paint import LARGE, MEDIUM, MINI, SMALL
@@ -109,6 +110,8 @@ SIR_TOMMY = {
         ("current", 6, 84, STACK, 0, b""),
     ) + row("res", 4, 56, 14, 54, 0, DOWN, 224) + row("found", 4, 278, 14, 0, 56, STACK, 0, b"A"),
     "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+    # Clearly won: nothing left to turn, and every holding pile falls in rank to its top.
+    "finish": (("stock", "current"), ("res1", "res2", "res3", "res4")),
 }
 
 CASKET = {
@@ -138,6 +141,8 @@ CASKET = {
         ("jewels", 279, 45, STACK | COUNT, 0, b""),
     ) + row("lid", 5, 84, 79, 39, 0, STACK) + row("body", 8, 6, 113, 39, 0, DOWN, 125),
     "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    # Clearly won: stock, waste and jewels used up (body piles always fall in suit).
+    "finish": (("stock", "waste", "jewels"), ()),
 }
 
 # Spite & Malice: the computer (p2) across the top, the centre stacks in the middle, your

@@ -80,6 +80,12 @@ class Table:
             if self.action_pile[s] == NONE:
                 self.action_pile[s] = self.action_word[k]
         self.arg_mode = decl["arg"]
+        # A game is clearly won (and may finish itself) when these piles are empty and
+        # these others hold cards in falling rank, so every card can go home in turn.
+        finish = decl.get("finish", ((), ()))
+        self.finish_empty = bytearray([game.pile_id(f) for f in finish[0]])
+        self.finish_falling = bytearray([game.pile_id(f) for f in finish[1]])
+        self.can_finish = len(finish[0]) + len(finish[1]) > 0
         status = decl["status"][size]
         self.status_x = status[0]
         self.status_y = status[1]
@@ -489,6 +495,39 @@ class Table:
                 tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
                 score = -score
             p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+
+    # --- finishing by itself ---
+
+    def clearly_won(self):
+        """True when nothing is left to decide: every remaining card can go home in turn."""
+        if not self.can_finish or self.game.status() != PLAYING:
+            return False
+        piles = self.game.piles
+        for i in range(len(self.finish_empty)):
+            if piles.size[self.finish_empty[i]] > 0:
+                return False
+        for i in range(len(self.finish_falling)):
+            p = self.finish_falling[i]
+            base = piles.start[p]
+            for k in range(1, piles.size[p]):
+                if piles.cards[base + k] % 13 > piles.cards[base + k - 1] % 13:
+                    return False
+        return True
+
+    def play_home(self):
+        """Play one legal move to a foundation (auto-play); False when there is none."""
+        game = self.game
+        n = game.legal_moves(self.moves)
+        for i in range(n):
+            m = self.moves[i]
+            dst = (m >> 8) & 0xFF
+            if m >> 16 != ACTION:
+                for k in range(len(self.foundations)):
+                    if self.foundations[k] == dst:
+                        self.play(m)
+                        self.cursor = self.slot_of[dst] if self.slot_of[dst] != NONE else self.cursor
+                        return True
+        return False
 
     # --- time ---
 
