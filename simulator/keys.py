@@ -48,3 +48,12 @@ def run(app, text):
             app.tick(-button)
         else:
             app.press(button, long_press)
+    settle(app)
+
+
+def settle(app):
+    """Let frames pass (without time passing) until a redraw spread over frames is done."""
+    for _ in range(64):
+        if app.mode != 3 or app.table is None or not app.table.pending:
+            return
+        app.tick(0)

@@ -167,10 +167,8 @@ class App:
             return
         if button == LONG_A:
             table.press_long_a()
-            table.refresh()
         elif button == NEXT:
             table.next_slot()
-            table.refresh()
         else:
             table.press(button)
         if table.game.status() != PLAYING:

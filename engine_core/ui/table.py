@@ -9,7 +9,7 @@ refresh redraws a fan only from the first card that differs and marks just that 
 from array import array
 
 from engine_core import PLAYING
-from engine_core.game import ACTION, FACE_DOWN, TOP_UP
+from engine_core.game import ACTION, FACE_DOWN, FACE_UP, TOP_UP
 from engine_core import history as hist
 from engine_core import cards
 from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
@@ -25,6 +25,9 @@ except ImportError:
         return x
 
 NONE = const(255)
+# Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
+# finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench_screens.py).
+SLOTS_PER_FRAME = const(2)
 SHAKE_MS = const(240)
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 
@@ -109,6 +112,7 @@ class Table:
         self.drawn_moves = -1
         self.drawn_msg = NONE
         self.valid = False
+        self.pending = False  # touched piles wait for the next frame
         # Slots to look at in the next refresh; and the highlights as last drawn.
         self.touched = bytearray(256)  # by slot; index NONE (a pile not on screen) is a sink
         self.j_head = 0
@@ -300,11 +304,17 @@ class Table:
             self.touch(self.r_last)
             self.touch(self.last_slot)
         self.touch(self.shake_slot)
+        self.remember_highlights()
+        budget = SLOTS_PER_FRAME
+        self.pending = False
         for s in range(self.count):
             if self.touched[s] or self.drawn_dx[s] != 8:
+                if budget == 0:
+                    self.pending = True  # the rest in the next frames (app.tick)
+                    break
+                budget -= 1
                 self.touched[s] = 0
                 self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
-        self.remember_highlights()
         self.draw_status()
 
     def remember_highlights(self):
@@ -395,6 +405,9 @@ class Table:
             self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
         else:
             below = fan == RIGHT
+            face = self.game.pile_faces[p]  # as card_face_up, without a call per card
+            if self.how[s] & HIDDEN:
+                face = FACE_DOWN
             # A covered card's centre never shows at the usual step or less; a wider step
             # (a spread hand) shows it.
             open_fan = step > (st.step_right if below else st.step_down)
@@ -402,7 +415,7 @@ class Table:
                 frame = hl_col if i >= hl_from else GREY
                 corner = FELT if i == 0 else GREY
                 c = cards_now[base + i]
-                up = self.card_face_up(p, i, n)
+                up = face == FACE_UP or (face == TOP_UP and i == n - 1)
                 top = i == n - 1 or open_fan
                 if fan == RIGHT:
                     self.painter.card(st, x + i * step, y, c, up, frame, corner, below, top)
@@ -807,4 +820,3 @@ class Table:
             self.press_undo()
         elif button <= bt.RIGHT:
             self.move_cursor(button)
-        self.refresh()
