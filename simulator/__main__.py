@@ -49,8 +49,8 @@ def main(argv=None):
     except ValueError as e:
         sys.exit("error: " + str(e))
     app = make_app(board.width, board.height)
-    if args.two_buttons:
-        app.settings[7] = 1
+    if args.two_buttons or board.two_buttons:
+        app.settings[7] = 1  # S_TWO_BUTTONS
     if args.game:
         try:
             app.open_game(args.game, args.seed)

@@ -5,12 +5,28 @@ import importlib
 import re
 
 
+ALL_BUTTONS = tuple(range(10))  # engine_core.ui.buttons: UP .. SELECT
+DPAD = (0, 1, 2, 3)
+
+
 class Board:
     def __init__(self, name, width, height, module=None):
         self.name = name
         self.width = width
         self.height = height
         self.module = module
+        self.title = getattr(module, "NAME", name) if module else name
+        self.buttons = ALL_BUTTONS
+        if module is not None and hasattr(module, "BUTTONS"):
+            present = {b for b, _ in module.BUTTONS}
+            if getattr(module, "ADC_BUTTONS", ()):
+                present |= set(DPAD)
+            self.buttons = tuple(sorted(present))
+
+    @property
+    def two_buttons(self):
+        """A board without a D-pad plays with A and B alone (docs/screen.md)."""
+        return not set(DPAD) <= set(self.buttons)
 
 
 def resolve_board(text):

@@ -62,11 +62,16 @@ class Window:
         """The board's body, bezel, D-pad and buttons (they light up while pressed)."""
         s = pygame.Surface(self.size)
         s.fill((24, 26, 30))
-        pygame.draw.rect(s, BODY, s.get_rect().inflate(-8, -8), border_radius=28)
+        # Each board gets its own body colour, so two skins are told apart at a glance.
+        body = BODY
+        if self.board and self.board.module is not None:
+            h = sum(ord(c) for c in self.board.name)
+            body = (40 + h % 50, 44 + (h // 3) % 40, 56 + (h // 7) % 50)
+        pygame.draw.rect(s, body, s.get_rect().inflate(-8, -8), border_radius=28)
         sx, sy = self.side, self.pad
         w, h = self.screen.width * self.scale, self.screen.height * self.scale
         pygame.draw.rect(s, BEZEL, (sx - 10, sy - 10, w + 20, h + 20), border_radius=10)
-        name = self.board.name if self.board else "%dx%d" % (self.screen.width, self.screen.height)
+        name = self.board.title if self.board else "%dx%d" % (self.screen.width, self.screen.height)
         label = self.small.render(name, True, LABEL)
         s.blit(label, (sx, sy + h + 16))
         return s
@@ -103,7 +108,10 @@ class Window:
         s.blit(self.skin, (0, 0))
         w, h = self.screen.width * self.scale, self.screen.height * self.scale
         s.blit(pygame.transform.scale(self.frame, (w, h)), (self.side, self.pad))
+        present = self.board.buttons if self.board else range(bt.COUNT)
         for button, (x, y, r) in self.button_spots().items():
+            if button not in present:
+                continue
             lit = button in self.pressed
             pygame.draw.circle(s, (255, 220, 80) if lit else BUTTON if button in (bt.A, bt.B, bt.X, bt.Y) else (90, 96, 110), (x, y), r)
             if bt.A <= button <= bt.Y:

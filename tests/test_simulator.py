@@ -70,6 +70,19 @@ def test_board_names_come_from_board_modules_with_width_and_height(tmp_path, mon
         monkeypatch.delitem(sys.modules, name)
     board = resolve_board("tiny_test_board")
     assert (board.width, board.height) == (240, 135)
+    assert not board.two_buttons
+
+
+def test_a_board_with_only_a_and_b_plays_the_two_button_scheme(tmp_path, monkeypatch):
+    pkg = tmp_path / "boards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "two_button_test_board.py").write_text("WIDTH = 240\nHEIGHT = 135\nBUTTONS = ((4, 35), (5, 0))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "boards" or m.startswith("boards.")]:
+        monkeypatch.delitem(sys.modules, name)
+    board = resolve_board("two_button_test_board")
+    assert board.buttons == (4, 5) and board.two_buttons
 
 
 def test_bad_keys_and_games_are_reported_not_crashed(tmp_path):

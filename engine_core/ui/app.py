@@ -51,7 +51,9 @@ FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often
 
 
 class App:
-    def __init__(self, screen, names=None):
+    def __init__(self, screen, names=None, two_buttons=False):
+        """screen: a gfx Screen. names: the games to offer (default: every game built in
+        that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
         self.screen = screen
         self.fb = screen.fb
         self.painter = Painter(screen)
@@ -78,6 +80,7 @@ class App:
         self.settings[S_SPEED] = 1
         self.settings[S_LEVEL] = 1
         self.settings[S_AUTOPLAY] = 1
+        self.settings[S_TWO_BUTTONS] = 1 if two_buttons else 0
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
         self.seed_pos = SEED_DIGITS - 1

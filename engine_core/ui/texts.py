@@ -52,22 +52,28 @@ RULES = {
     ),
     "spite_malice": (
         b"Two players, two decks. Goal: be first to empty your payoff pile.\n"
-        b"Centre stacks build up from ace to queen regardless of suit; kings are wild. A "
-        b"finished stack is shuffled back into the stock.\n"
-        b"Play from your payoff top, your hand or a side stack onto the centre. End your "
-        b"turn by placing a hand card on one of your four side stacks.\n"
+        b"Centre stacks build up from ace to queen regardless of suit. Kings are wild: a "
+        b"king counts as the card that fits. A finished stack is shuffled into the stock.\n"
+        b"On your turn, play the top of your payoff pile, a side stack top or a hand card onto "
+        b"the centre, as often as you can. Play your whole hand and you draw five more.\n"
+        b"End your turn by placing a hand card on one of your four side stacks. Side stack "
+        b"cards only go to the centre.\n"
         b"Your hand is refilled to five at the start of your turn.\n"
-        b"The winner scores the cards left in the other payoff pile; matches go to 50."
+        b"The winner scores the cards left in the other payoff pile; a stock that runs dry "
+        b"ends the game drawn. First to 50 points wins the match."
     ),
     "nerts": (
         b"Everyone plays at once, each with a deck of their own.\n"
         b"Goal: empty your Nerts pile and score points on the shared foundations.\n"
-        b"Work piles build down in alternating colours; a run moves together. An empty "
-        b"work pile takes any card.\n"
+        b"Work piles build down in alternating colours; a run moves together (up and down "
+        b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
+        b"work-pile run or the waste top.\n"
         b"Foundations build up in suit from the ace; any player may add to any foundation.\n"
-        b"Turn your stock three at a time onto the waste; only its top card plays.\n"
-        b"With your Nerts pile empty, call Nerts to end the round: +1 for each card on the "
-        b"foundations, -2 for each card left in your Nerts pile."
+        b"A on your stock turns three cards onto the waste; only its top card plays. When "
+        b"you are stuck, A on the stock moves its top card to the bottom.\n"
+        b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "
+        b"scores +1 for each of their cards on the foundations and -2 for each card left in "
+        b"their Nerts pile. Rounds go on to the target score (100)."
     ),
 }
 
