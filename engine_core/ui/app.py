@@ -559,7 +559,7 @@ class App:
         i = self.game_index
         w = self.width
         pw = w - 20 if w - 20 < 200 else 200
-        ph = 6 * LINE_H + 8
+        ph = 7 * LINE_H + 8
         px = (w - pw) // 2
         py = (self.height - ph) // 2
         self.table.valid = False
