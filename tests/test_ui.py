@@ -252,3 +252,18 @@ def test_a_won_game_shows_the_end_panel_and_counts_it():
 def test_unknown_keys_are_refused_with_the_list_of_keys():
     with pytest.raises(ValueError, match="unknown key"):
         parse("A JUMP")
+
+
+def test_sound_events_follow_moves_and_illegal_placements_and_respect_the_setting():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    assert app.sound_event == 1  # a move
+    app.sound_event = 0
+    cursor_to(app, "col2")
+    run(app, "LONG_A")
+    assert app.sound_event == 2  # an illegal placement
+    app.sound_event = 0
+    app.settings[app_mod.S_SOUND] = 0
+    run(app, "LONG_A")
+    assert app.sound_event == 0

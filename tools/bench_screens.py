@@ -102,6 +102,33 @@ def micropython_figures(game, width, height, keys):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+HEAP_GUEST = """
+import gc
+from simulator.keys import make_app
+gc.collect()
+a = gc.mem_alloc()
+app = make_app(WIDTH, HEIGHT)
+gc.collect()
+b = gc.mem_alloc()
+app.open_game(GAME, 1)
+gc.collect()
+c = gc.mem_alloc()
+print(b - a, c - b)
+"""
+
+
+def heap_figures(game, width, height):
+    """Bytes of heap: the app with its framebuffer and art, then one game with its table."""
+    from tools.mpy import run_micropython
+    code = (HEAP_GUEST.replace("WIDTH", str(width)).replace("HEIGHT", str(height))
+            .replace("GAME", repr(game)))
+    result = run_micropython(code)
+    if result.exit_code != 0:
+        raise SystemExit("heap bench failed on MicroPython:\n" + result.stderr)
+    app, table = result.stdout.split()
+    return int(app), int(table)
+
+
 def simulator_fps(game, width, height, keys, seconds=1.0):
     """Frames per second of the simulator's loop: a keypress, the redraw, the window update
     (headless SDL), cycling through the scripted session."""
@@ -142,6 +169,14 @@ def measure():
                 pair("action"), pair("undo"), pair("frames"), f["frames"][2],
                 format(f["full"], ","), f["full"] / 168 / 1000,
                 f["share"][0] / 10, f["share"][1] / 10, fps))
+    rows.append("")
+    rows.append("| game | screen | heap: app, framebuffer and art | heap: the game and its table | total |")
+    rows.append("| --- | --- | --- | --- | --- |")
+    for game in games_with_layouts():
+        for width, height in layouts.SIZES:
+            app, table = heap_figures(game, width, height)
+            rows.append("| %s | %dx%d | %s B | %s B | %s B |" % (
+                game, width, height, format(app, ","), format(table, ","), format(app + table, ",")))
     return "\n".join(rows)
 
 

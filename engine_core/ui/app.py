@@ -13,7 +13,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H, Painter, SMALL
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
-from engine_core.ui.table import NONE, Table
+from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
 
 try:
     from micropython import const
@@ -89,6 +89,7 @@ class App:
         self.streak = array("i", [0] * len(games.NAMES))
         self.counted = False  # the current game's end is already in the statistics
         self.clock = 0
+        self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.finish_ms = 0
         self.noise = 12345
         self.redraw()
@@ -119,6 +120,15 @@ class App:
         else:
             self.press_menu(button)
         self.redraw()
+        self.take_sound()
+
+    def take_sound(self):
+        """Pass the table's latest sound on to the board, when sound is on."""
+        table = self.table
+        if table is not None and table.sound:
+            if self.settings[S_SOUND]:
+                self.sound_event = table.sound
+            table.sound = 0
 
     def two_buttons(self, button, long_press):
         """A and B only: B steps, long B is START; long A sends home, or cancels when holding."""
@@ -154,6 +164,7 @@ class App:
             if game.status() != PLAYING:
                 self.finish()
                 self.redraw()
+            self.take_sound()
 
     def go(self, mode):
         self.mode = mode
@@ -187,8 +198,10 @@ class App:
             if game.status() == WON:
                 self.won[i] += 1
                 self.streak[i] += 1
+                self.table.sound = SOUND_WON
             else:
                 self.streak[i] = 0
+                self.table.sound = SOUND_LOST
         self.mode = END
         self.full = True
 

@@ -39,6 +39,12 @@ MSG_NO_UNDO = const(3)
 MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
 PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
 
+# Sounds the app asks the board for (App.sound_event; docs/screen.md).
+SOUND_MOVE = const(1)
+SOUND_ILLEGAL = const(2)
+SOUND_WON = const(3)
+SOUND_LOST = const(4)
+
 
 class Table:
     def __init__(self, painter, game, decl, size, title):
@@ -113,6 +119,7 @@ class Table:
         self.drawn_msg = NONE
         self.valid = False
         self.pending = False  # touched piles wait for the next frame
+        self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         # Slots to look at in the next refresh; and the highlights as last drawn.
         self.touched = bytearray(256)  # by slot; index NONE (a pile not on screen) is a sink
         self.j_head = 0
@@ -562,6 +569,7 @@ class Table:
         return True
 
     def shake(self, s):
+        self.sound = SOUND_ILLEGAL
         self.shake_slot = s
         self.shake_ms = SHAKE_MS
         self.shake_dx = 2
@@ -678,6 +686,7 @@ class Table:
         game.apply(move)
         game.respond()
         self.touch_since()
+        self.sound = SOUND_MOVE
         self.move_count += 1
         self.held = NONE
         self.hint_slot = NONE
