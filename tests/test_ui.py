@@ -267,3 +267,60 @@ def test_sound_events_follow_moves_and_illegal_placements_and_respect_the_settin
     app.settings[app_mod.S_SOUND] = 0
     run(app, "LONG_A")
     assert app.sound_event == 0
+
+
+def test_a_clearly_won_sir_tommy_finishes_itself_with_auto_play():
+    from engine_core import cards
+    app = make_app(240, 240, "sir_tommy", 5)
+    game = app.table.game
+    piles = game.piles
+    piles.clear()
+    for i in range(4):  # ace to queen on each foundation, the kings on two holding piles
+        for r in range(12):
+            piles.push(game.pile_id("found%d" % (i + 1)), cards.make(0, i, r))
+        piles.push(game.pile_id("res%d" % (i % 2 + 1)), cards.make(0, i, 12))
+    game.after_load()
+    app.table.new_game()
+    assert app.table.clearly_won()
+    run(app, "WAIT WAIT")
+    assert game.status() == WON
+    assert app.mode == app_mod.END
+
+
+def test_sir_tommy_with_a_low_card_under_a_high_one_is_not_clearly_won():
+    from engine_core import cards
+    app = make_app(240, 240, "sir_tommy", 5)
+    game = app.table.game
+    piles = game.piles
+    piles.clear()
+    for i in range(4):
+        for r in range(11):
+            piles.push(game.pile_id("found%d" % (i + 1)), cards.make(0, i, r))
+    res = game.pile_id("res1")
+    for i in range(4):
+        piles.push(res, cards.make(0, i, 11))  # the queens under the kings: they block
+    for i in range(4):
+        piles.push(game.pile_id("res2"), cards.make(0, i, 12))
+    piles.push(res, piles.pop(game.pile_id("res2")))  # a king on top of the queens
+    game.after_load()
+    assert not app.table.clearly_won()
+
+
+def test_the_tables_kept_moves_are_never_stale():
+    from array import array
+    app = make_app(240, 240, "aces_up", 11)
+    table = app.table
+    game = table.game
+    fresh = array("i", [0] * game.MAX_MOVES)
+    rnd = random.Random(5)
+    for _ in range(300):  # moves, undos and redos of other moves: journal sizes repeat
+        n = table.legal_moves()
+        k = game.legal_moves(fresh)
+        assert sorted(table.moves[:n]) == sorted(fresh[:k])
+        if game.status() != PLAYING or k == 0:
+            game.deal(rnd.randrange(1000))
+            table.new_game()
+        elif rnd.random() < 0.4 and game.can_undo():
+            table.press_undo()
+        else:
+            table.play(fresh[rnd.randrange(k)])

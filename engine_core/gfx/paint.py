@@ -264,5 +264,5 @@ class Painter:
         fb.rect(x, y + 1, w, h - 2, colour)
         if frame != GREY:
             fb.rect(x + 2, y + 2, w - 4, h - 4, colour)
-        if len(label):
-            self.text(label, x + (w - len(label) * CHAR_W + 1) // 2, y + (h - CHAR_H) // 2, 6)
+        if len(label):  # one letter
+            self.char(label[0], x + (w - CHAR_W + 1) // 2, y + (h - CHAR_H) // 2, 6)

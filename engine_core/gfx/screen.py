@@ -28,6 +28,7 @@ class Screen:
             self.palette[i] = palette.rgb565(c[0], c[1], c[2])
         self.dirty = array("h", [0] * (4 * MAX_DIRTY))
         self.dirty_count = 0
+        self.all_dirty = False  # the whole screen is pending: further marks are free
         self.pixels_marked = 0  # pixels in rectangles marked since the last clear (for benches)
 
     def set_colour(self, index, r, g, b):
@@ -38,16 +39,21 @@ class Screen:
     def clear_dirty(self):
         """The driver has sent every pending rectangle."""
         self.dirty_count = 0
+        self.all_dirty = False
         self.pixels_marked = 0
 
     def mark_all(self):
         self.dirty_count = 0
+        self.all_dirty = False
         self.mark(0, 0, self.width, self.height)
+        self.all_dirty = True
 
     def mark(self, x, y, w, h):
         """Add a changed rectangle (clipped). Rectangles are appended as they come (a
         search for the best merge costs more fuel than the pixels it saves); only when the
         list is full is one merged into the rectangle whose bounding box grows least."""
+        if self.all_dirty:
+            return
         if x < 0:
             w += x
             x = 0

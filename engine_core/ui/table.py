@@ -77,6 +77,9 @@ class Table:
             self.labels.append(label)
             self.slot_of[p] = s
         self.foundations = bytearray([game.pile_id(f) for f in decl["foundations"]])
+        self.is_foundation = bytearray(256)  # by pile id
+        for f in self.foundations:
+            self.is_foundation[f] = 1
         # Action piles: A on the slot plays the action word (for player 1) when it is legal.
         self.action_pile = bytearray([NONE] * n)  # the first action of each slot, or NONE
         actions = decl["actions"]
@@ -133,6 +136,11 @@ class Table:
         self.r_last = NONE
         # The player's state.
         self.moves = array("i", [0] * game.MAX_MOVES)
+        self.cached_n = -1  # legal moves in self.moves, valid while the journal is unchanged
+        self.cached_head = 0
+        self.cached_used = 0
+        self.cached_clears = 0
+        self.cached_moves = 0
         self.can_take = bytearray(n)
         self.cursor = 0
         self.cursor_index = 0
@@ -158,6 +166,7 @@ class Table:
                 self.cursor = s
                 break
         self.cursor_index = NONE
+        self.cached_n = -1
         self.held = NONE
         self.hint_slot = NONE
         self.last_slot = NONE
@@ -284,6 +293,8 @@ class Table:
         """Touch what changed since mark_journal(); everything when the journal was cleared
         meanwhile (a turn's end, a new game of a match) or ran full."""
         h = self.game.history
+        if h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
+            self.cached_n = -1  # the position changed: generate the moves afresh
         if h.clears == self.j_clears and self.j_used < h.used < h.capacity:
             self.touch_entries(self.j_head, h.head)
         elif h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
@@ -537,7 +548,7 @@ class Table:
     def play_home(self):
         """Play one legal move to a foundation (auto-play); False when there is none."""
         game = self.game
-        n = game.legal_moves(self.moves)
+        n = self.legal_moves()
         for i in range(n):
             m = self.moves[i]
             dst = (m >> 8) & 0xFF
@@ -651,6 +662,25 @@ class Table:
                 self.cursor_index = NONE
                 return
 
+    def legal_moves(self):
+        """The game's legal moves in self.moves; how many. Kept while the journal stands
+        still, so picking up and then placing generate them once (Casket's cost 0.35-0.5 M
+        fuel a call)."""
+        h = self.game.history
+        # Every change the table makes or sees (play, undo, a tick's computer moves, a deal)
+        # drops the cache; the journal's position is checked as well, for changes made
+        # behind the table's back.
+        if (self.cached_n >= 0 and h.head == self.cached_head and h.used == self.cached_used
+                and h.clears == self.cached_clears and h.moves == self.cached_moves):
+            return self.cached_n
+        n = self.game.legal_moves(self.moves)
+        self.cached_n = n
+        self.cached_head = h.head
+        self.cached_used = h.used
+        self.cached_clears = h.clears
+        self.cached_moves = h.moves
+        return n
+
     def arg_fits(self, move, s, index):
         """Does the move's arg agree with picking card `index` of slot s? Only a PICK slot
         (a hand, a run) says more than its pile: which card, or how many."""
@@ -667,7 +697,7 @@ class Table:
     def find_move(self, s, index, dst_pile):
         """A legal move from card `index` of slot s to dst_pile, or -1."""
         game = self.game
-        n = game.legal_moves(self.moves)
+        n = self.legal_moves()
         src = self.pile[s]
         for i in range(n):
             m = self.moves[i]
@@ -715,7 +745,7 @@ class Table:
             self.play(m)
             return
         if self.action_pile[s] != NONE:
-            n = game.legal_moves(self.moves)
+            n = self.legal_moves()
             for k in range(len(self.action_slot)):
                 if self.action_slot[k] == s:
                     for i in range(n):
@@ -728,13 +758,14 @@ class Table:
             self.shake(s)
             return
         index = self.picked_index(s)
-        n = game.legal_moves(self.moves)
+        n = self.legal_moves()
         found = False
         for t in range(self.count):
             self.can_take[t] = 0
+        pick = self.how[s] & PICK
         for i in range(n):
             m = self.moves[i]
-            if m >> 16 == p and self.arg_fits(m, s, index):
+            if m >> 16 == p and (not pick or self.arg_fits(m, s, index)):
                 t = self.slot_of[(m >> 8) & 0xFF]
                 if t != NONE:
                     self.can_take[t] = 1
@@ -758,11 +789,15 @@ class Table:
             self.shake(s)
             return
         index = self.picked_index(s)
-        for i in range(len(self.foundations)):
-            m = self.find_move(s, index, self.foundations[i])
-            if m >= 0:
-                self.play(m)
-                return
+        n = self.legal_moves()
+        src = self.pile[s]
+        pick = self.how[s] & PICK
+        for i in range(n):
+            m = self.moves[i]
+            if m >> 16 == src and self.is_foundation[(m >> 8) & 0xFF]:
+                if not pick or self.arg_fits(m, s, index):
+                    self.play(m)
+                    return
         self.shake(s)
 
     def press_b(self):
@@ -809,6 +844,7 @@ class Table:
         self.held = NONE
         self.hint_slot = NONE
         end = self.game.history.head
+        self.cached_n = -1
         if self.game.undo():
             self.touch_entries(self.game.history.head, end)
             self.move_count -= 1
