@@ -5,7 +5,10 @@ simulator's frames per second on the host.
 Keypresses are those of the scripted sessions in tests/test_ui_micropython.py, played on
 real MicroPython. A "card move" keypress placed a card (A on a pile, or long A); an "action"
 keypress played an action word (Aces Up's deal: four piles change); "cursor" keypresses
-moved the cursor, picked a card up or cancelled. Columns show median / worst. A keypress
+moved the cursor, picked a card up or cancelled; "hint" is X (the game's hint, whose
+budget is 17 M); "turn end" is a move after which the journal was cleared: in Spite & Malice
+the player's last card of a turn, with the computer's whole turn in respond() (budget 34 M).
+Columns show median / worst. A keypress
 redraws at most two piles in its own frame; when more changed (a deal, the computer's
 turn), the rest are drawn in the following frames, measured separately. The full redraw is the table drawn from nothing
 after the session. Budgets (docs/performance.md): 1.3 M fuel a keypress, 5 M a full
@@ -42,6 +45,8 @@ for _ in range(20):
     overhead = min(overhead, b - a)
 screen = app.screen
 moves = []
+turns = []
+hints = []
 frames = []
 actions = []
 undos = []
@@ -56,6 +61,7 @@ for e in events:
         app.tick(-e[0])
         continue
     count = app.table.game.history.moves
+    clears = app.table.game.history.clears
     screen.clear_dirty()
     a = fuel()
     app.press(e[0], e[1])
@@ -67,7 +73,11 @@ for e in events:
         frames.append(d - c - overhead)
     if app.mode != 3:
         continue
-    if app.table.game.history.moves > count:
+    if app.table.game.history.clears != clears:
+        turns.append(b - a - overhead)
+    elif e[0] == 6:
+        hints.append(b - a - overhead)
+    elif app.table.game.history.moves > count:
         if app.table.game.history.last_move() >> 16 == 255:
             actions.append(b - a - overhead)
         else:
@@ -83,12 +93,17 @@ a = fuel()
 app.table.refresh()
 b = fuel()
 full = b - a - overhead
-print(json.dumps({"move": [median(moves), max(moves), len(moves)],
-                  "action": [median(actions), max(actions), len(actions)],
-                  "undo": [median(undos), max(undos), len(undos)],
-                  "frames": [median(frames), max(frames) if frames else 0, len(frames)],
-                  "cursor": [median(cursor), max(cursor), len(cursor)],
-                  "share": [median(share), max(share)], "full": full}))
+def worst(xs):
+    return max(xs) if xs else 0
+
+print(json.dumps({"move": [median(moves), worst(moves), len(moves)],
+                  "action": [median(actions), worst(actions), len(actions)],
+                  "undo": [median(undos), worst(undos), len(undos)],
+                  "frames": [median(frames), worst(frames), len(frames)],
+                  "turn": [median(turns), worst(turns), len(turns)],
+                  "hint": [median(hints), worst(hints), len(hints)],
+                  "cursor": [median(cursor), worst(cursor), len(cursor)],
+                  "share": [median(share), worst(share)], "full": full}))
 """
 
 
@@ -104,7 +119,9 @@ def micropython_figures(game, width, height, keys):
 
 HEAP_GUEST = """
 import gc
+from engine_core import games
 from simulator.keys import make_app
+games.available()  # modules first: on the device they are frozen, their code in flash
 gc.collect()
 a = gc.mem_alloc()
 app = make_app(WIDTH, HEIGHT)
@@ -155,8 +172,8 @@ def measure():
     from engine_core.ui import layouts
     from tests.test_ui_micropython import SCRIPTS, games_with_layouts
     rows = [
-        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | action (deal, draw) | undo | later frames of a spread redraw (median / worst, count) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end with the computer's turn | later frames of a spread redraw (median / worst, count) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for game in games_with_layouts():
         for width, height in layouts.SIZES:
@@ -164,9 +181,10 @@ def measure():
             fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
             def pair(k):
                 return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
-            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s, %d | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
+            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s, %d | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
                 game, width, height, pair("move"), f["move"][1] / 168 / 1000, pair("cursor"),
-                pair("action"), pair("undo"), pair("frames"), f["frames"][2],
+                pair("hint"), pair("action"), pair("undo"), pair("turn") if f["turn"][2] else "-",
+                pair("frames"), f["frames"][2],
                 format(f["full"], ","), f["full"] / 168 / 1000,
                 f["share"][0] / 10, f["share"][1] / 10, fps))
     rows.append("")

@@ -423,6 +423,7 @@ class Table:
             self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
         else:
             below = fan == RIGHT
+            single = self.arg_mode == ARG_KIND and self.how[s] & PICK
             face = self.game.pile_faces[p]  # as card_face_up, without a call per card
             if self.how[s] & HIDDEN:
                 face = FACE_DOWN
@@ -430,7 +431,9 @@ class Table:
             # (a spread hand) shows it.
             open_fan = step > (st.step_right if below else st.step_down)
             for i in range(first, n):
-                frame = hl_col if i >= hl_from else GREY
+                # A run is framed from the picked card up; a hand card (named by its
+                # kind) alone.
+                frame = hl_col if i >= hl_from and (i == hl_from or not single) else GREY
                 corner = FELT if i == 0 else GREY
                 c = cards_now[base + i]
                 up = face == FACE_UP or (face == TOP_UP and i == n - 1)
