@@ -97,6 +97,9 @@ def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another
     boxes.append((t.status_x, t.status_y, t.status_w, lines * 10 - 1, "status line"))
     sx, sy, sw, sh, _ = boxes[-1]
     assert sx >= 0 and sy >= 0 and sx + sw <= size[0] and sy + sh <= size[1]
+    for text, lx, ly in t.labels_on_table:
+        boxes.append((lx, ly, 6 * len(text) - 1, 7, "label " + text.decode()))
+        assert lx >= 0 and ly >= 0 and lx + 6 * len(text) <= size[0] and ly + 7 <= size[1]
     m = table_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:

@@ -12,7 +12,8 @@ A slot is (pile name, x, y, how, room, label):
 Besides the slots a game declares its foundations (where a long press of A sends a card),
 its action piles (A on them plays an action word, like the stock's 'deal'), what a move
 code's arg means to it (ARG_ANY, ARG_COUNT cards, ARG_KIND of the card) and where the status
-line goes (x, y, width), and optionally when the game is clearly won ("finish": piles that
+line goes (x, y, width), optionally words written on the table ("labels": (text, x, y)
+per screen class, such as whose piles a row holds), and optionally when the game is clearly won ("finish": piles that
 must be empty, piles whose cards must fall in rank), so that auto-play can finish it.
 """
 
@@ -186,6 +187,11 @@ SPITE_MALICE = {
         ("p1.hand", 48, 184, RIGHT | PICK | WIDE, 220, b""),
     ),
     "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    "labels": {
+        SMALL: ((b"P2", 50, 4), (b"P1", 50, 74)),
+        MEDIUM: ((b"P2", 76, 14), (b"P1", 76, 126)),
+        LARGE: ((b"P2", 96, 14), (b"P1", 96, 126)),
+    },
 }
 
 # Nerts, two players: the shared foundations on top (a 2x4 block on 240x135), the other
@@ -225,6 +231,11 @@ NERTS = {
         ("p1.waste", 279, 140, STACK, 0, b""),
     ),
     "status": {SMALL: (150, 98, 44), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    "labels": {
+        SMALL: ((b"P2", 26, 4), (b"P1", 26, 42)),
+        MEDIUM: ((b"P2", 33, 49), (b"P1", 33, 95)),
+        LARGE: ((b"P2", 40, 49), (b"P1", 40, 95)),
+    },
 }
 
 DECLARATIONS = {

@@ -98,6 +98,7 @@ class Table:
         self.finish_empty = bytearray([game.pile_id(f) for f in finish[0]])
         self.finish_falling = bytearray([game.pile_id(f) for f in finish[1]])
         self.can_finish = len(finish[0]) + len(finish[1]) > 0
+        self.labels_on_table = decl.get("labels", {}).get(size, ())
         status = decl["status"][size]
         self.status_x = status[0]
         self.status_y = status[1]
@@ -248,6 +249,9 @@ class Table:
         """The whole table, from nothing."""
         self.fb.fill(FELT)
         self.screen.mark_all()
+        for i in range(len(self.labels_on_table)):
+            label = self.labels_on_table[i]
+            self.painter.text(label[0], label[1], label[2], SLOT)
         for s in range(self.count):
             self.touched[s] = 0
             self.draw_slot(s, True)
