@@ -12,7 +12,8 @@ and writes the screen (--scale N pixels a pixel; --skin for the whole window) as
 import argparse
 import os
 import sys
-import time
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -38,6 +39,7 @@ def parse_args(argv):
     parser.add_argument("--screenshot", help="PNG to write after the keys")
     parser.add_argument("--scale", type=int, default=None, help="pixels per device pixel (window 3, PNG 1)")
     parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
+    parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
     parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
     return parser.parse_args(argv)
 
@@ -66,6 +68,7 @@ def main(argv=None):
         if args.skin:
             from simulator.window import Window
             window = Window(app.screen, args.scale or 3, board, visible=False)
+            window.help = args.keymap
             window.save(args.screenshot)
             window.close()
         else:
@@ -75,54 +78,74 @@ def main(argv=None):
     interactive(app, board, args)
 
 
-def interactive(app, board, args):
-    import pygame
-    from simulator.window import KEYMAP, Window
-    window = Window(app.screen, args.scale or 3, board)
-    clock = pygame.time.Clock()
-    down = {}  # button -> [pressed at ms, long reported, next repeat ms]
-    shots = 0
-    while True:
-        now = pygame.time.get_ticks()
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                window.close()
-                return
-            if event.type == pygame.KEYDOWN:
-                if event.key == pygame.K_ESCAPE:
-                    window.close()
-                    return
-                if event.key in (pygame.K_h, pygame.K_F1):
-                    window.help = not window.help
-                elif event.key == pygame.K_F12:
-                    shots += 1
-                    path = "simulator-%d.png" % shots
-                    s = app.screen
-                    save_png(path, s.buf, s.width, s.height, s.palette, 2)
-                    print("wrote " + path)
-                elif event.key in KEYMAP:
-                    button = KEYMAP[event.key]
-                    window.pressed.add(button)
-                    down[button] = [now, False, now + REPEAT_FIRST_MS]
-                    if button not in LONG_BUTTONS:
-                        app.press(button, False)
-            if event.type == pygame.KEYUP and event.key in KEYMAP:
+class Keys:
+    """Keyboard events -> button presses: long presses for A and B (reported once, when held
+    past LONG_PRESS_MS, or as a short press on release), key repeat for the D-pad."""
+
+    def __init__(self, app, window):
+        self.app = app
+        self.window = window
+        self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
+        self.shots = 0
+        self.quit = False
+
+    def event(self, event, now):
+        import pygame
+        from simulator.window import KEYMAP
+        app = self.app
+        if event.type == pygame.QUIT:
+            self.quit = True
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.quit = True
+            elif event.key in (pygame.K_h, pygame.K_F1):
+                self.window.help = not self.window.help
+            elif event.key == pygame.K_F12:
+                self.shots += 1
+                path = "simulator-%d.png" % self.shots
+                s = app.screen
+                save_png(path, s.buf, s.width, s.height, s.palette, 2)
+                print("wrote " + path)
+            elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
-                window.pressed.discard(button)
-                state = down.pop(button, None)
-                if state and button in LONG_BUTTONS and not state[1]:
+                self.window.pressed.add(button)
+                self.down[button] = [now, False, now + REPEAT_FIRST_MS]
+                if button not in LONG_BUTTONS:
                     app.press(button, False)
-        for button, state in down.items():
+        elif event.type == pygame.KEYUP and event.key in KEYMAP:
+            button = KEYMAP[event.key]
+            self.window.pressed.discard(button)
+            state = self.down.pop(button, None)
+            if state and button in LONG_BUTTONS and not state[1]:
+                app.press(button, False)
+
+    def held(self, now):
+        """Buttons still held: long presses and repeats come due."""
+        for button, state in self.down.items():
             if button in LONG_BUTTONS:
                 if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
                     state[1] = True
-                    app.press(button, True)
+                    self.app.press(button, True)
             elif button <= bt.RIGHT and now >= state[2]:
                 state[2] = now + REPEAT_MS
-                app.press(button, False)
+                self.app.press(button, False)
+
+
+def interactive(app, board, args):
+    import pygame
+    from simulator.window import Window
+    window = Window(app.screen, args.scale or 3, board)
+    keys = Keys(app, window)
+    clock = pygame.time.Clock()
+    while not keys.quit:
+        now = pygame.time.get_ticks()
+        for event in pygame.event.get():
+            keys.event(event, now)
+        keys.held(now)
         app.tick(clock.get_time() or 16)
         window.update()
         clock.tick(60)
+    window.close()
 
 
 if __name__ == "__main__":

@@ -114,3 +114,35 @@ def test_window_update_copies_the_framebuffer_and_clears_the_dirty_list(monkeypa
     x, y = 10, 30  # a pixel of the stock's back, through the scale
     assert window.surface.get_at((window.side + 2 * x, window.pad + 2 * y))[:3] != (0, 0, 0)
     window.close()
+
+
+def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from engine_core.ui import buttons as bt
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 7)
+    window = Window(app.screen, scale=1, visible=False)
+    pressed = []
+    app.press = lambda button, long_press=False: pressed.append((button, long_press))
+    keys = Keys(app, window)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT), 0)
+    assert pressed == [(bt.RIGHT, False)]  # the D-pad reports at once
+    keys.held(400)  # and repeats while held
+    assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 1000)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 1100)
+    assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 2000)
+    keys.held(2000 + bt.LONG_PRESS_MS)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 2600)
+    assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
+    assert window.help
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 3100)
+    assert keys.quit
+    window.close()

@@ -5,6 +5,7 @@ the simulator headless; the README shows them.
 """
 
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,6 +53,12 @@ def main():
         path = os.path.join(OUT, "%s-240x240.png" % name)
         shoot(path, 240, 240, game, seed, keys)
         written.append(path)
+    path = os.path.join(OUT, "simulator-320x240.png")  # the window: skin and keyboard map
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "320x240",
+                    "--game", "aces_up", "--seed", "7", "--keys", "X", "--skin", "--keymap",
+                    "--scale", "2", "--screenshot", path], cwd=ROOT, env=env, check=True)
+    written.append(path)
     for path in written:
         print("wrote %s (%d bytes)" % (os.path.relpath(path, ROOT), os.path.getsize(path)))
 
