@@ -1,0 +1,439 @@
+"""The Spite & Malice computer player: three levels, whole turns without allocation.
+
+Levels (SpiteMalice.bot_level, 1..3; the default is 3):
+  1  easy    no planning: plays its payoff card when it fits, else any side or hand card that
+             fits (kings kept), else discards its highest card.
+  2  medium  plans each stage of its turn with a small search (below) but ignores the opponent.
+  3  hard    a larger search that also blocks: it scores every centre stack by how near it
+             leaves the opponent's payoff card, counting the opponent's visible side stacks.
+
+A turn is played in stages. A stage starts from the real position: if the payoff card fits it
+is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
+over a compact model (three centre sizes, the hand as ranks, the side stacks as pointers into
+the game's own card arena) looks for the best sequence of plays from the side stacks and the
+hand: one that ends by playing the payoff card is worth most; otherwise sequences are scored by
+side cards played, hand cards played, a played-out hand (five new cards), kings spent, and (level
+3) the threat left to the opponent. The search stops at a payoff play or a played-out hand,
+since the next card is unknown; the stage's plan is carried out and the next stage starts from
+what was revealed. Moves on different centre stacks commute, so the search only tries them in
+one order (centre index not decreasing, except for the card a side play has just uncovered),
+and centre stacks of equal size are tried once. A node budget per stage and per turn bounds the
+cost (measured in tools/bench_spite_malice.py). When no plan helps, the turn ends with a discard
+chosen to build descending runs on the side stacks and never to bury a lower card or a king.
+
+Nothing here allocates after __init__: the model lives in preallocated bytearrays, and the
+search is plain recursion over small ints.
+"""
+
+from array import array
+
+from engine_core import PLAYING
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Pile ids of engine_core.games.spite_malice (not imported: that module imports this one).
+_STOCK = const(0)
+_CENTER1 = const(1)
+_HAND = const(4)
+_PAYOFF = const(5)
+_SIDE1 = const(6)
+_STRIDE = const(6)
+_V_STATUS = const(0)
+_V_TURN = const(2)
+
+KING = const(12)
+MAX_DEPTH = const(30)
+SRC_PAYOFF = const(0)  # model move sources: 0 payoff, 1..4 side j + 1, 5.. hand rank slot + 5
+SRC_SIDE = const(1)
+SRC_HAND = const(5)
+
+# Node budgets (stage, turn) per level; each node costs about 20-40 k fuel on MicroPython.
+_STAGE_NODES = (0, 0, 40, 160)
+_TURN_NODES = (0, 0, 120, 420)
+
+# Evaluation weights.
+W_PAYOFF = const(100000)
+W_SIDE = const(6)  # a side card played: side stacks are what clogs a player
+W_HAND = const(2)  # a hand card played: towards five new cards
+W_EMPTY = const(30)  # the hand played out: five new cards now
+W_KING = const(40)  # a wild king spent
+THREAT_BY_MISSING = (400, 120, 30, 8)  # opponent's payoff card: cards it lacks to reach it
+
+
+def _move(src, dst, arg):
+    return src << 16 | dst << 8 | arg
+
+
+class Bot:
+    def __init__(self):
+        self.game = None
+        self.cen = bytearray(3)
+        self.sp = bytearray(4)  # side stack sizes in the model
+        self.side_start = array("H", [0] * 4)
+        self.hr = bytearray(5)  # distinct hand ranks
+        self.hn = bytearray(5)  # how many of each
+        self.nh = 0
+        self.hand_left = 0
+        self.payoff_rank = -1
+        self.payoff_done = 0
+        self.nside = 0
+        self.nhand = 0
+        self.nking = 0
+        self.threat = array("i", [0] * 12)
+        self.cur_src = bytearray(MAX_DEPTH)
+        self.cur_cen = bytearray(MAX_DEPTH)
+        self.plan_src = bytearray(MAX_DEPTH)
+        self.plan_cen = bytearray(MAX_DEPTH)
+        self.plan_len = 0
+        self.plan_pos = 0
+        self.best_value = 0
+        self.nodes = 0
+        self.node_limit = 0
+        self.turn_nodes = 0
+        self.player = 0
+
+    # --- the interface the game uses ---
+
+    def play_turn(self, game, level):
+        """Play the whole turn of the player to move (until the turn passes or the game ends)."""
+        player = game.vars[_V_TURN]
+        self.start_turn(game, level)
+        while game.vars[_V_STATUS] == PLAYING and game.vars[_V_TURN] == player:
+            game.apply(self.next_move(game, level))
+
+    def choose(self, game, level):
+        """The move the bot would make now (a hint): a fresh plan's first move."""
+        self.start_turn(game, level)
+        return self.next_move(game, level)
+
+    def start_turn(self, game, level):
+        self.game = game
+        self.player = game.vars[_V_TURN]
+        self.plan_len = 0
+        self.plan_pos = 0
+        self.turn_nodes = _TURN_NODES[level]
+        self._threat_table(game, level)
+
+    def next_move(self, game, level):
+        """The next move of the turn; plans a new stage when the current plan is used up."""
+        if self.plan_pos < self.plan_len:
+            i = self.plan_pos
+            self.plan_pos = i + 1
+            return self._code(game, self.plan_src[i], self.plan_cen[i])
+        self.plan_len = 0
+        self.plan_pos = 0
+        self._load(game)
+        k = self._payoff_center(level)
+        if k >= 0:
+            return self._code(game, SRC_PAYOFF, k)
+        if level <= 1:
+            m = self._greedy(game)
+            if m >= 0:
+                return m
+            return self._discard(game, level)
+        if self.turn_nodes > 0:
+            self._plan(level)
+            if self.plan_len > 0:
+                self.plan_pos = 1
+                return self._code(game, self.plan_src[0], self.plan_cen[0])
+        return self._discard(game, level)
+
+    # --- the model ---
+
+    def _load(self, game):
+        piles = game.piles
+        me = self.player
+        for k in range(3):
+            self.cen[k] = piles.size[_CENTER1 + k]
+        payoff = _PAYOFF + _STRIDE * me
+        top = piles.top(payoff)
+        self.payoff_rank = top % 13 if top >= 0 else -1
+        self.payoff_done = 0
+        for j in range(4):
+            side = _SIDE1 + _STRIDE * me + j
+            self.sp[j] = piles.size[side]
+            self.side_start[j] = piles.start[side]
+        hand = _HAND + _STRIDE * me
+        hs = piles.start[hand]
+        nh = 0
+        for i in range(piles.size[hand]):
+            r = piles.cards[hs + i] % 13
+            found = False
+            for t in range(nh):
+                if self.hr[t] == r:
+                    self.hn[t] += 1
+                    found = True
+            if not found:
+                self.hr[nh] = r
+                self.hn[nh] = 1
+                nh += 1
+        self.nh = nh
+        self.hand_left = piles.size[hand]
+        self.nside = 0
+        self.nhand = 0
+        self.nking = 0
+
+    def _side_rank(self, j):
+        n = self.sp[j]
+        if n == 0:
+            return -1
+        return self.game.piles.cards[self.side_start[j] + n - 1] % 13
+
+    def _threat_table(self, game, level):
+        """threat[s]: how bad a centre stack of s cards is, given the opponent's payoff card."""
+        for s in range(12):
+            self.threat[s] = 0
+        if level < 3:
+            return
+        piles = game.piles
+        other = 1 - game.vars[_V_TURN]
+        top = piles.top(_PAYOFF + _STRIDE * other)
+        if top < 0 or top % 13 == KING:
+            return  # a king plays anywhere: nothing to block
+        target = top % 13
+        mask = 0
+        kings = 0
+        for j in range(4):
+            c = piles.top(_SIDE1 + _STRIDE * other + j)
+            if c >= 0:
+                if c % 13 == KING:
+                    kings += 1
+                else:
+                    mask |= 1 << (c % 13)
+        for s in range(target + 1):
+            missing = 0
+            for v in range(s, target):
+                if not (mask >> v) & 1:
+                    missing += 1
+            missing -= kings
+            if missing < 0:
+                missing = 0
+            if missing < 4:
+                self.threat[s] = THREAT_BY_MISSING[missing]
+
+    def _value(self):
+        v = W_SIDE * self.nside + W_HAND * self.nhand - W_KING * self.nking
+        if self.payoff_done:
+            v += W_PAYOFF
+        if self.hand_left == 0:
+            v += W_EMPTY
+        t = self.threat
+        cen = self.cen
+        return v - t[cen[0]] - t[cen[1]] - t[cen[2]]
+
+    def _payoff_center(self, level):
+        """The centre stack for the payoff card when it fits now, else -1."""
+        r = self.payoff_rank
+        if r < 0:
+            return -1
+        best = -1
+        best_threat = 0
+        for k in range(3):
+            s = self.cen[k]
+            if r == s or r == KING:
+                after = s + 1
+                if after == 12:
+                    after = 0
+                t = self.threat[after] - self.threat[s]
+                if best < 0 or t < best_threat:
+                    best = k
+                    best_threat = t
+        return best
+
+    # --- the search ---
+
+    def _plan(self, level):
+        limit = _STAGE_NODES[level]
+        if limit > self.turn_nodes:
+            limit = self.turn_nodes
+        self.node_limit = limit
+        self.nodes = 0
+        self.best_value = self._value()
+        self.plan_len = 0
+        self._search(0, 0, 255)
+        self.turn_nodes -= self.nodes
+
+    def _search(self, depth, last, last_side):
+        """Try every play from here; keeps the best sequence found in plan_src/plan_cen."""
+        self.nodes += 1
+        if depth > 0:
+            v = self._value()
+            if v > self.best_value:
+                self.best_value = v
+                for i in range(depth):
+                    self.plan_src[i] = self.cur_src[i]
+                    self.plan_cen[i] = self.cur_cen[i]
+                self.plan_len = depth
+        if self.payoff_done or self.hand_left == 0 or depth >= MAX_DEPTH:
+            return
+        cen = self.cen
+        r = self.payoff_rank
+        if r >= 0:
+            for k in range(3):
+                if (r == cen[k] or r == KING) and self._first_size(0, k):
+                    if self.nodes >= self.node_limit:
+                        return
+                    self._play(depth, SRC_PAYOFF, k, last_side)
+            if r == KING or r == cen[0] or r == cen[1] or r == cen[2]:
+                return  # the payoff card fits: nothing else is worth trying first
+        for j in range(4):
+            sr = self._side_rank(j)
+            if sr < 0:
+                continue
+            low = last
+            if j + SRC_SIDE == last_side:
+                low = 0  # the card this side just uncovered may go anywhere
+            for k in range(low, 3):
+                if (sr == cen[k] or sr == KING) and self._first_size(low, k):
+                    if self.nodes >= self.node_limit:
+                        return
+                    self._play(depth, SRC_SIDE + j, k, last_side)
+        for i in range(self.nh):
+            if self.hn[i] == 0:
+                continue
+            hr = self.hr[i]
+            for k in range(last, 3):
+                if (hr == cen[k] or hr == KING) and self._first_size(last, k):
+                    if self.nodes >= self.node_limit:
+                        return
+                    self._play(depth, SRC_HAND + i, k, last_side)
+
+    def _first_size(self, low, k):
+        """True unless a centre stack in low..k-1 has the same size as stack k."""
+        s = self.cen[k]
+        for i in range(low, k):
+            if self.cen[i] == s:
+                return False
+        return True
+
+    def _play(self, depth, src, k, last_side):
+        """Play src onto centre k in the model, search on, and take the play back."""
+        cen = self.cen
+        old = cen[k]
+        if old == 11:
+            cen[k] = 0  # the stack completes and goes into the stock
+        else:
+            cen[k] = old + 1
+        king = 0
+        if src == SRC_PAYOFF:
+            self.payoff_done = 1
+            king = self.payoff_rank == KING
+        elif src < SRC_HAND:
+            j = src - SRC_SIDE
+            king = self._side_rank(j) == KING
+            self.sp[j] -= 1
+            self.nside += 1
+        else:
+            i = src - SRC_HAND
+            king = self.hr[i] == KING
+            self.hn[i] -= 1
+            self.hand_left -= 1
+            self.nhand += 1
+        if king and src != SRC_PAYOFF:
+            self.nking += 1
+        self.cur_src[depth] = src
+        self.cur_cen[depth] = k
+        next_side = 255
+        if SRC_SIDE <= src < SRC_HAND:
+            next_side = src
+        self._search(depth + 1, k, next_side)
+        if king and src != SRC_PAYOFF:
+            self.nking -= 1
+        if src == SRC_PAYOFF:
+            self.payoff_done = 0
+        elif src < SRC_HAND:
+            self.sp[src - SRC_SIDE] += 1
+            self.nside -= 1
+        else:
+            self.hn[src - SRC_HAND] += 1
+            self.hand_left += 1
+            self.nhand -= 1
+        cen[k] = old
+
+    # --- moves in the real game ---
+
+    def _code(self, game, src, k):
+        me = self.player
+        center = _CENTER1 + k
+        if src == SRC_PAYOFF:
+            return _move(_PAYOFF + _STRIDE * me, center, 0)
+        if src < SRC_HAND:
+            return _move(_SIDE1 + _STRIDE * me + src - SRC_SIDE, center, 0)
+        return _move(_HAND + _STRIDE * me, center, self._hand_kind(game, self.hr[src - SRC_HAND]))
+
+    def _hand_kind(self, game, rank):
+        piles = game.piles
+        hand = _HAND + _STRIDE * self.player
+        s = piles.start[hand]
+        for i in range(piles.size[hand]):
+            c = piles.cards[s + i]
+            if c % 13 == rank:
+                return c % 52
+        return 0
+
+    def _greedy(self, game):
+        """Level 1: the first side card that fits, else the first hand card but a king."""
+        for j in range(4):
+            sr = self._side_rank(j)
+            for k in range(3):
+                if sr >= 0 and (sr == self.cen[k] or sr == KING):
+                    return self._code(game, SRC_SIDE + j, k)
+        for i in range(self.nh):
+            hr = self.hr[i]
+            for k in range(3):
+                if hr != KING and hr == self.cen[k]:
+                    return self._code(game, SRC_HAND + i, k)
+        return -1
+
+    def _discard(self, game, level):
+        """The hand-to-side play that ends the turn."""
+        me = self.player
+        hand = _HAND + _STRIDE * me
+        best_i = 0
+        best_j = 0
+        best = -100000
+        for i in range(self.nh):
+            r = self.hr[i]
+            for j in range(4):
+                if level <= 1:
+                    v = r  # the highest card, onto the first side stack
+                    if r == KING:
+                        v = -1
+                else:
+                    v = self._discard_value(r, j)
+                if v > best:
+                    best = v
+                    best_i = i
+                    best_j = j
+        return _move(hand, _SIDE1 + _STRIDE * me + best_j, self._hand_kind(game, self.hr[best_i]))
+
+    def _discard_value(self, r, j):
+        if r == KING:
+            return -1000  # a king is worth more in the hand than anywhere else
+        top = self._side_rank(j)
+        if top < 0:
+            v = 10 + r  # start a run with a high card
+            empty = 0
+            for t in range(4):
+                if self.sp[t] == 0:
+                    empty += 1
+            if empty == 1:
+                v -= 12  # keep the last empty side stack for a card that needs it
+        elif top == KING:
+            v = 5
+        elif top == r + 1:
+            v = 60  # a descending run: it unwinds card after card onto one stack
+        elif top == r:
+            v = 40
+        elif top > r:
+            v = 25 - 2 * (top - r)
+        else:
+            v = -30 - (r - top)  # burying a lower card under a higher one
+        p = self.payoff_rank
+        if 0 <= p - r <= 3:
+            v -= 6  # a card that leads to the payoff card is worth keeping at hand
+        return v
