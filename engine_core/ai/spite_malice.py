@@ -61,7 +61,9 @@ W_SIDE = const(6)  # a side card played: side stacks are what clogs a player
 W_HAND = const(2)  # a hand card played: towards five new cards
 W_EMPTY = const(30)  # the hand played out: five new cards now
 W_KING = const(40)  # a wild king spent
-THREAT_BY_MISSING = (400, 120, 30, 8)  # opponent's payoff card: cards it lacks to reach it
+W_NEAR = const(3)  # per step the nearest centre stack is closer to our payoff card
+W_COMPLETE = const(10)  # a completed stack: twelve cards back into the stock
+THREAT_BY_MISSING = (100, 30, 8, 2)  # opponent's payoff card: cards it lacks to reach it
 
 
 def _move(src, dst, arg):
@@ -84,6 +86,8 @@ class Bot:
         self.nhand = 0
         self.nking = 0
         self.threat = array("i", [0] * 12)
+        self.near = array("i", [0] * 12)  # near[s]: a centre of s cards against our payoff card
+        self.completed = 0
         self.cur_src = bytearray(MAX_DEPTH)
         self.cur_cen = bytearray(MAX_DEPTH)
         self.plan_src = bytearray(MAX_DEPTH)
@@ -176,6 +180,19 @@ class Bot:
         self.nside = 0
         self.nhand = 0
         self.nking = 0
+        self.completed = 0
+        self._near_table()
+
+    def _near_table(self):
+        p = self.payoff_rank
+        for s in range(12):
+            if p < 0 or p == KING:
+                d = 0
+            elif s <= p:
+                d = p - s
+            else:
+                d = 12 - s + p
+            self.near[s] = W_NEAR * (12 - d)
 
     def _side_rank(self, j):
         n = self.sp[j]
@@ -221,9 +238,16 @@ class Bot:
             v += W_PAYOFF
         if self.hand_left == 0:
             v += W_EMPTY
+        v += W_COMPLETE * self.completed
         t = self.threat
         cen = self.cen
-        return v - t[cen[0]] - t[cen[1]] - t[cen[2]]
+        near = self.near
+        best = near[cen[0]]
+        if near[cen[1]] > best:
+            best = near[cen[1]]
+        if near[cen[2]] > best:
+            best = near[cen[2]]
+        return v + best - t[cen[0]] - t[cen[1]] - t[cen[2]]
 
     def _payoff_center(self, level):
         """The centre stack for the payoff card when it fits now, else -1."""
@@ -316,6 +340,7 @@ class Bot:
         old = cen[k]
         if old == 11:
             cen[k] = 0  # the stack completes and goes into the stock
+            self.completed += 1
         else:
             cen[k] = old + 1
         king = 0
@@ -352,6 +377,8 @@ class Bot:
             self.hn[src - SRC_HAND] += 1
             self.hand_left += 1
             self.nhand -= 1
+        if old == 11:
+            self.completed -= 1
         cen[k] = old
 
     # --- moves in the real game ---
