@@ -50,6 +50,7 @@ MAX_DEPTH = const(30)
 SRC_PAYOFF = const(0)  # model move sources: 0 payoff, 1..4 side j + 1, 5.. hand rank slot + 5
 SRC_SIDE = const(1)
 SRC_HAND = const(5)
+_PAIRS = const(30)  # (source, centre) pairs a search frame runs over: 10 sources x 3 centres
 
 # Node budgets (stage, turn) per level; each node costs about 20-40 k fuel on MicroPython.
 _STAGE_NODES = (0, 0, 40, 160)
@@ -90,6 +91,12 @@ class Bot:
         self.completed = 0
         self.cur_src = bytearray(MAX_DEPTH)
         self.cur_cen = bytearray(MAX_DEPTH)
+        self.cursor = bytearray(MAX_DEPTH)  # search frames, one per depth
+        self.last = bytearray(MAX_DEPTH)
+        self.last_side = bytearray(MAX_DEPTH)
+        self.payoff_only = bytearray(MAX_DEPTH)
+        self.old_size = bytearray(MAX_DEPTH)
+        self.cur_king = bytearray(MAX_DEPTH)
         self.plan_src = bytearray(MAX_DEPTH)
         self.plan_cen = bytearray(MAX_DEPTH)
         self.plan_len = 0
@@ -271,73 +278,98 @@ class Bot:
     # --- the search ---
 
     def _plan(self, level):
+        """Depth-first search from the model's position; the best sequence goes to plan_*.
+
+        Iterative, with one frame per depth in preallocated arrays: deep Python recursion
+        would use the C stack, which is small on the device (and unchecked in some builds).
+        A frame's cursor runs over the 30 (source, centre) pairs: source 0 the payoff card,
+        1..4 the side stacks, 5..9 the distinct hand ranks; centre = cursor % 3.
+        """
         limit = _STAGE_NODES[level]
         if limit > self.turn_nodes:
             limit = self.turn_nodes
-        self.node_limit = limit
-        self.nodes = 0
+        self.nodes = 1
         self.best_value = self._value()
         self.plan_len = 0
-        self._search(0, 0, 255)
+        cursor = self.cursor
+        depth = 0
+        self._enter(0, 0, 255)
+        while True:
+            c = cursor[depth]
+            if c >= _PAIRS or self.nodes >= limit:
+                if depth == 0:
+                    break
+                depth -= 1
+                self._take_back(depth)
+                continue
+            cursor[depth] = c + 1
+            src = c // 3
+            k = c - 3 * src
+            if self._allowed(depth, src, k):
+                self._make(depth, src, k)
+                depth += 1
+                self.nodes += 1
+                v = self._value()
+                if v > self.best_value:
+                    self.best_value = v
+                    for i in range(depth):
+                        self.plan_src[i] = self.cur_src[i]
+                        self.plan_cen[i] = self.cur_cen[i]
+                    self.plan_len = depth
+                next_side = 255
+                if SRC_SIDE <= src < SRC_HAND:
+                    next_side = src
+                self._enter(depth, k, next_side)
         self.turn_nodes -= self.nodes
 
-    def _search(self, depth, last, last_side):
-        """Try every play from here; keeps the best sequence found in plan_src/plan_cen."""
-        self.nodes += 1
-        if depth > 0:
-            v = self._value()
-            if v > self.best_value:
-                self.best_value = v
-                for i in range(depth):
-                    self.plan_src[i] = self.cur_src[i]
-                    self.plan_cen[i] = self.cur_cen[i]
-                self.plan_len = depth
-        if self.payoff_done or self.hand_left == 0 or depth >= MAX_DEPTH:
+    def _enter(self, depth, last, last_side):
+        """Set up the frame of a new node: where its moves may go, and whether it has any."""
+        self.cursor[depth] = 0
+        self.last[depth] = last
+        self.last_side[depth] = last_side
+        self.payoff_only[depth] = 0
+        if self.payoff_done or self.hand_left == 0 or depth >= MAX_DEPTH - 1:
+            self.cursor[depth] = _PAIRS  # a leaf: the next card is unknown
             return
-        cen = self.cen
         r = self.payoff_rank
-        if r >= 0:
-            for k in range(3):
-                if (r == cen[k] or r == KING) and self._first_size(0, k):
-                    if self.nodes >= self.node_limit:
-                        return
-                    self._play(depth, SRC_PAYOFF, k, last_side)
-            if r == KING or r == cen[0] or r == cen[1] or r == cen[2]:
-                return  # the payoff card fits: nothing else is worth trying first
-        for j in range(4):
-            sr = self._side_rank(j)
-            if sr < 0:
-                continue
-            low = last
-            if j + SRC_SIDE == last_side:
-                low = 0  # the card this side just uncovered may go anywhere
-            for k in range(low, 3):
-                if (sr == cen[k] or sr == KING) and self._first_size(low, k):
-                    if self.nodes >= self.node_limit:
-                        return
-                    self._play(depth, SRC_SIDE + j, k, last_side)
-        for i in range(self.nh):
-            if self.hn[i] == 0:
-                continue
-            hr = self.hr[i]
-            for k in range(last, 3):
-                if (hr == cen[k] or hr == KING) and self._first_size(last, k):
-                    if self.nodes >= self.node_limit:
-                        return
-                    self._play(depth, SRC_HAND + i, k, last_side)
+        cen = self.cen
+        if r >= 0 and (r == KING or r == cen[0] or r == cen[1] or r == cen[2]):
+            self.payoff_only[depth] = 1  # the payoff card fits: nothing else is worth trying first
 
-    def _first_size(self, low, k):
-        """True unless a centre stack in low..k-1 has the same size as stack k."""
-        s = self.cen[k]
-        for i in range(low, k):
-            if self.cen[i] == s:
+    def _allowed(self, depth, src, k):
+        """True when playing src onto centre k is legal here and not a reordering already tried."""
+        cen = self.cen
+        if src == SRC_PAYOFF:
+            r = self.payoff_rank
+            low = 0
+        else:
+            if self.payoff_only[depth]:
+                self.cursor[depth] = _PAIRS
                 return False
+            low = self.last[depth]
+            if src < SRC_HAND:
+                j = src - SRC_SIDE
+                r = self._side_rank(j)
+                if src == self.last_side[depth]:
+                    low = 0  # the card this side just uncovered may go anywhere
+            else:
+                i = src - SRC_HAND
+                if i >= self.nh or self.hn[i] == 0:
+                    return False
+                r = self.hr[i]
+        if r < 0 or k < low or (r != cen[k] and r != KING):
+            return False
+        s = cen[k]
+        for i in range(low, k):
+            if cen[i] == s:
+                return False  # a stack of the same size was tried already
         return True
 
-    def _play(self, depth, src, k, last_side):
-        """Play src onto centre k in the model, search on, and take the play back."""
+    def _make(self, depth, src, k):
+        """Play src onto centre k in the model (taken back by _take_back)."""
         cen = self.cen
         old = cen[k]
+        self.old_size[depth] = old
         if old == 11:
             cen[k] = 0  # the stack completes and goes into the stock
             self.completed += 1
@@ -346,28 +378,31 @@ class Bot:
         king = 0
         if src == SRC_PAYOFF:
             self.payoff_done = 1
-            king = self.payoff_rank == KING
         elif src < SRC_HAND:
             j = src - SRC_SIDE
-            king = self._side_rank(j) == KING
+            if self._side_rank(j) == KING:
+                king = 1
             self.sp[j] -= 1
             self.nside += 1
         else:
             i = src - SRC_HAND
-            king = self.hr[i] == KING
+            if self.hr[i] == KING:
+                king = 1
             self.hn[i] -= 1
             self.hand_left -= 1
             self.nhand += 1
-        if king and src != SRC_PAYOFF:
-            self.nking += 1
+        self.nking += king
+        self.cur_king[depth] = king
         self.cur_src[depth] = src
         self.cur_cen[depth] = k
-        next_side = 255
-        if SRC_SIDE <= src < SRC_HAND:
-            next_side = src
-        self._search(depth + 1, k, next_side)
-        if king and src != SRC_PAYOFF:
-            self.nking -= 1
+
+    def _take_back(self, depth):
+        src = self.cur_src[depth]
+        old = self.old_size[depth]
+        if old == 11:
+            self.completed -= 1
+        self.cen[self.cur_cen[depth]] = old
+        self.nking -= self.cur_king[depth]
         if src == SRC_PAYOFF:
             self.payoff_done = 0
         elif src < SRC_HAND:
@@ -377,9 +412,6 @@ class Bot:
             self.hn[src - SRC_HAND] += 1
             self.hand_left += 1
             self.nhand -= 1
-        if old == 11:
-            self.completed -= 1
-        cen[k] = old
 
     # --- moves in the real game ---
 

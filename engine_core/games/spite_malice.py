@@ -286,7 +286,11 @@ class SpiteMalice(Game):
             if owner(src) < 0 or src != hand_pile(owner(src)):
                 return -1
             return move_code(src, dst, kind)
-        return Game.parse_move(self, token)
+        code = Game.parse_move(self, token)
+        src = code >> 16
+        if 0 <= code and src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
+            return -1  # a hand card must be named
+        return code
 
     def explain_token(self, token):
         parts = token.split(">")
