@@ -50,7 +50,7 @@ MAX_DEPTH = const(30)
 SRC_PAYOFF = const(0)  # model move sources: 0 payoff, 1..4 side j + 1, 5.. hand rank slot + 5
 SRC_SIDE = const(1)
 SRC_HAND = const(5)
-_PAIRS = const(30)  # (source, centre) pairs a search frame runs over: 10 sources x 3 centres
+_PAIRS = const(30)  # room for a node's plays: 10 sources x 3 centres
 
 # Node budgets (stage, turn) per level; each node costs about 20-40 k fuel on MicroPython.
 _STAGE_NODES = (0, 0, 40, 160)
@@ -91,10 +91,9 @@ class Bot:
         self.completed = 0
         self.cur_src = bytearray(MAX_DEPTH)
         self.cur_cen = bytearray(MAX_DEPTH)
-        self.cursor = bytearray(MAX_DEPTH)  # search frames, one per depth
-        self.last = bytearray(MAX_DEPTH)
-        self.last_side = bytearray(MAX_DEPTH)
-        self.payoff_only = bytearray(MAX_DEPTH)
+        self.cand = bytearray(MAX_DEPTH * _PAIRS)  # search frames, one per depth
+        self.count = bytearray(MAX_DEPTH)
+        self.tried = bytearray(MAX_DEPTH)
         self.old_size = bytearray(MAX_DEPTH)
         self.cur_king = bytearray(MAX_DEPTH)
         self.plan_src = bytearray(MAX_DEPTH)
@@ -282,8 +281,8 @@ class Bot:
 
         Iterative, with one frame per depth in preallocated arrays: deep Python recursion
         would use the C stack, which is small on the device (and unchecked in some builds).
-        A frame's cursor runs over the 30 (source, centre) pairs: source 0 the payoff card,
-        1..4 the side stacks, 5..9 the distinct hand ranks; centre = cursor % 3.
+        A frame holds its candidate plays, each src * 3 + centre (src 0 the payoff card,
+        1..4 the side stacks, 5..9 the distinct hand ranks), and how many it has tried.
         """
         limit = _STAGE_NODES[level]
         if limit > self.turn_nodes:
@@ -291,79 +290,88 @@ class Bot:
         self.nodes = 1
         self.best_value = self._value()
         self.plan_len = 0
-        cursor = self.cursor
+        tried = self.tried
+        count = self.count
+        cand = self.cand
         depth = 0
         self._enter(0, 0, 255)
         while True:
-            c = cursor[depth]
-            if c >= _PAIRS or self.nodes >= limit:
+            i = tried[depth]
+            if i >= count[depth] or self.nodes >= limit:
                 if depth == 0:
                     break
                 depth -= 1
                 self._take_back(depth)
                 continue
-            cursor[depth] = c + 1
-            src = c // 3
-            k = c - 3 * src
-            if self._allowed(depth, src, k):
-                self._make(depth, src, k)
-                depth += 1
-                self.nodes += 1
-                v = self._value()
-                if v > self.best_value:
-                    self.best_value = v
-                    for i in range(depth):
-                        self.plan_src[i] = self.cur_src[i]
-                        self.plan_cen[i] = self.cur_cen[i]
-                    self.plan_len = depth
-                next_side = 255
-                if SRC_SIDE <= src < SRC_HAND:
-                    next_side = src
-                self._enter(depth, k, next_side)
+            tried[depth] = i + 1
+            m = cand[depth * _PAIRS + i]
+            src = m // 3
+            k = m - 3 * src
+            self._make(depth, src, k)
+            depth += 1
+            self.nodes += 1
+            v = self._value()
+            if v > self.best_value:
+                self.best_value = v
+                for t in range(depth):
+                    self.plan_src[t] = self.cur_src[t]
+                    self.plan_cen[t] = self.cur_cen[t]
+                self.plan_len = depth
+            if SRC_SIDE <= src < SRC_HAND:
+                self._enter(depth, k, src)
+            else:
+                self._enter(depth, k, 255)
         self.turn_nodes -= self.nodes
 
     def _enter(self, depth, last, last_side):
-        """Set up the frame of a new node: where its moves may go, and whether it has any."""
-        self.cursor[depth] = 0
-        self.last[depth] = last
-        self.last_side[depth] = last_side
-        self.payoff_only[depth] = 0
-        if self.payoff_done or self.hand_left == 0 or depth >= MAX_DEPTH - 1:
-            self.cursor[depth] = _PAIRS  # a leaf: the next card is unknown
-            return
-        r = self.payoff_rank
-        cen = self.cen
-        if r >= 0 and (r == KING or r == cen[0] or r == cen[1] or r == cen[2]):
-            self.payoff_only[depth] = 1  # the payoff card fits: nothing else is worth trying first
+        """List the plays worth trying from a new node into its frame.
 
-    def _allowed(self, depth, src, k):
-        """True when playing src onto centre k is legal here and not a reordering already tried."""
+        Plays on different centre stacks commute, so they are tried in one order only: centre
+        index not below the last play's, except for the card a side play has just uncovered.
+        Of centre stacks with the same size only the first is tried.
+        """
+        self.tried[depth] = 0
+        self.count[depth] = 0
+        if self.payoff_done or self.hand_left == 0 or depth >= MAX_DEPTH - 1:
+            return  # a leaf: the next card is unknown
         cen = self.cen
-        if src == SRC_PAYOFF:
-            r = self.payoff_rank
-            low = 0
-        else:
-            if self.payoff_only[depth]:
-                self.cursor[depth] = _PAIRS
-                return False
-            low = self.last[depth]
-            if src < SRC_HAND:
-                j = src - SRC_SIDE
-                r = self._side_rank(j)
-                if src == self.last_side[depth]:
-                    low = 0  # the card this side just uncovered may go anywhere
-            else:
-                i = src - SRC_HAND
-                if i >= self.nh or self.hn[i] == 0:
-                    return False
-                r = self.hr[i]
-        if r < 0 or k < low or (r != cen[k] and r != KING):
-            return False
-        s = cen[k]
-        for i in range(low, k):
-            if cen[i] == s:
-                return False  # a stack of the same size was tried already
-        return True
+        r = self.payoff_rank
+        if r >= 0 and (r == KING or r == cen[0] or r == cen[1] or r == cen[2]):
+            self._add_plays(depth, SRC_PAYOFF, r, 0)  # it fits: nothing else is worth trying first
+            return
+        for j in range(4):
+            r = self._side_rank(j)
+            if r >= 0:
+                if j + SRC_SIDE == last_side:
+                    self._add_plays(depth, j + SRC_SIDE, r, 0)
+                else:
+                    self._add_plays(depth, j + SRC_SIDE, r, last)
+        for i in range(self.nh):
+            if self.hn[i] > 0:
+                self._add_plays(depth, i + SRC_HAND, self.hr[i], last)
+
+    def _add_plays(self, depth, src, r, low):
+        """Add the plays of a card of rank r from src onto centre stacks low..2."""
+        cen = self.cen
+        n = self.count[depth]
+        base = depth * _PAIRS
+        if r != KING:
+            for k in range(low, 3):
+                if cen[k] == r:
+                    self.cand[base + n] = src * 3 + k
+                    self.count[depth] = n + 1
+                    return
+            return
+        for k in range(low, 3):
+            s = cen[k]
+            fresh = True
+            for t in range(low, k):
+                if cen[t] == s:
+                    fresh = False
+            if fresh:
+                self.cand[base + n] = src * 3 + k
+                n += 1
+        self.count[depth] = n
 
     def _make(self, depth, src, k):
         """Play src onto centre k in the model (taken back by _take_back)."""
