@@ -19,7 +19,7 @@ from tools.mpy import run_micropython  # noqa: E402
 TITLE = "Spite & Malice: a computer turn"
 BUDGET = 34_000_000
 FUEL_PER_US_RP2040 = 168
-DEALS = 6  # per level and opponent
+DEALS = 12  # per level and opponent
 
 GUEST = """
 import gc, host, json

@@ -1,28 +1,29 @@
 """The Spite & Malice computer player: three levels, whole turns without allocation.
 
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
-  1  easy    no planning: plays its payoff card when it fits, else any side or hand card that
-             fits (kings kept), else discards its highest card.
-  2  medium  plans each stage of its turn with a small search (below) but ignores the opponent.
-  3  hard    a larger search that also blocks: it scores every centre stack by how near it
-             leaves the opponent's payoff card, counting the opponent's visible side stacks.
+  1  easy    a short-sighted search: at most 8 positions per stage, 24 per turn.
+  2  medium  a search of up to 40 positions per stage, 120 per turn.
+  3  hard    up to 160 per stage, 420 per turn, and it blocks: it scores every centre stack
+             by how near it leaves the opponent's payoff card (counting the opponent's visible
+             side stacks), weighted by how often this opponent has taken such openings.
 
 A turn is played in stages. A stage starts from the real position: if the payoff card fits it
 is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
 over a compact model (three centre sizes, the hand as ranks, the side stacks as pointers into
 the game's own card arena) looks for the best sequence of plays from the side stacks and the
 hand: one that ends by playing the payoff card is worth most; otherwise sequences are scored by
-side cards played, hand cards played, a played-out hand (five new cards), kings spent, and (level
-3) the threat left to the opponent. The search stops at a payoff play or a played-out hand,
-since the next card is unknown; the stage's plan is carried out and the next stage starts from
-what was revealed. Moves on different centre stacks commute, so the search only tries them in
-one order (centre index not decreasing, except for the card a side play has just uncovered),
-and centre stacks of equal size are tried once. A node budget per stage and per turn bounds the
-cost (measured in tools/bench_spite_malice.py). When no plan helps, the turn ends with a discard
-chosen to build descending runs on the side stacks and never to bury a lower card or a king.
+hand cards played (cards must move on: a played-out hand brings five new ones), side cards
+played, completed stacks, wild kings spent (the last one in hand dearly), how near a centre
+stack comes to the payoff card, and (level 3) the openings left to the opponent. The search
+stops at a payoff play or a played-out hand, since the next card is unknown; the stage's plan is
+carried out and the next stage starts from what was revealed. The node budgets bound the cost
+(tools/bench_spite_malice.py measures it). The turn ends with the discard that costs least: an
+empty side stack first (a card on top of a side stack is as playable as one in the hand), then a
+descending run or a duplicate, else the side card least likely to be needed soon; never a king.
 
-Nothing here allocates after __init__: the model lives in preallocated bytearrays, and the
-search is plain recursion over small ints.
+Nothing here allocates after __init__: the model and the search frames live in preallocated
+bytearrays and arrays, and the search is a loop, not recursion (deep Python recursion uses the
+C stack, which is small on the device).
 """
 
 from array import array
@@ -52,19 +53,23 @@ SRC_SIDE = const(1)
 SRC_HAND = const(5)
 _PAIRS = const(30)  # room for a node's plays: 10 sources x 3 centres
 
-# Node budgets (stage, turn) per level; each node costs about 20-40 k fuel on MicroPython.
-_STAGE_NODES = (0, 0, 40, 160)
-_TURN_NODES = (0, 0, 120, 420)
+# Node budgets (stage, turn) per level. On MicroPython a search node costs about 90 k fuel and
+# a move applied (refills, reshuffles) up to a few hundred k: each move is charged APPLY_NODES.
+_STAGE_NODES = (0, 8, 40, 120)
+_TURN_NODES = (0, 24, 120, 300)
+APPLY_NODES = const(4)
 
 # Evaluation weights.
 W_PAYOFF = const(100000)
 W_SIDE = const(6)  # a side card played: side stacks are what clogs a player
-W_HAND = const(2)  # a hand card played: towards five new cards
+W_HAND = const(10)  # a hand card played: cards move on, five new ones come sooner
 W_EMPTY = const(30)  # the hand played out: five new cards now
-W_KING = const(40)  # a wild king spent
+W_KING = const(40)  # the last wild king in hand spent
+W_SPARE_KING = const(5)  # another king spent (from the hand or a side stack)
 W_NEAR = const(3)  # per step the nearest centre stack is closer to our payoff card
 W_COMPLETE = const(10)  # a completed stack: twelve cards back into the stock
-THREAT_BY_MISSING = (100, 30, 8, 2)  # opponent's payoff card: cards it lacks to reach it
+THREAT_BY_MISSING = (800, 240, 60, 16)
+EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking  # opponent's payoff card: cards it lacks to reach it
 
 
 def _move(src, dst, arg):
@@ -86,7 +91,13 @@ class Bot:
         self.nside = 0
         self.nhand = 0
         self.nking = 0
+        self.nside_king = 0
+        self.hand_kings = 0
         self.threat = array("i", [0] * 12)
+        self.chances = array("i", [0, 0])  # per bot seat: openings left to the opponent ...
+        self.taken = array("i", [0, 0])  # ... and how many it took
+        self.watch_fit = bytearray(2)
+        self.watch_size = bytearray(2)
         self.near = array("i", [0] * 12)  # near[s]: a centre of s cards against our payoff card
         self.completed = 0
         self.cur_src = bytearray(MAX_DEPTH)
@@ -111,9 +122,44 @@ class Bot:
     def play_turn(self, game, level):
         """Play the whole turn of the player to move (until the turn passes or the game ends)."""
         player = game.vars[_V_TURN]
+        self._observe(game, player)
         self.start_turn(game, level)
         while game.vars[_V_STATUS] == PLAYING and game.vars[_V_TURN] == player:
             game.apply(self.next_move(game, level))
+            self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
+        self._watch(game, player)
+
+    def forget(self):
+        """A new opponent (a new match): forget how it answered to openings."""
+        for p in range(2):
+            self.chances[p] = 0
+            self.taken[p] = 0
+            self.watch_fit[p] = 0
+
+    def _watch(self, game, me):
+        """After our turn: note whether the opponent's payoff card can be played now."""
+        piles = game.piles
+        payoff = _PAYOFF + _STRIDE * (1 - me)
+        top = piles.top(payoff)
+        self.watch_fit[me] = 0
+        if game.vars[_V_STATUS] != PLAYING or top < 0:
+            return
+        r = top % 13
+        for k in range(3):
+            if r == KING or r == piles.size[_CENTER1 + k]:
+                self.watch_fit[me] = 1
+        self.watch_size[me] = piles.size[payoff]
+
+    def _observe(self, game, me):
+        """Before our turn: did the opponent take the opening we left it?"""
+        if self.watch_fit[me]:
+            self.chances[me] += 1
+            if game.piles.size[_PAYOFF + _STRIDE * (1 - me)] < self.watch_size[me]:
+                self.taken[me] += 1
+            if self.chances[me] > 1000:  # keep the counts small; the ratio is what matters
+                self.chances[me] = self.chances[me] >> 1
+                self.taken[me] = self.taken[me] >> 1
+        self.watch_fit[me] = 0
 
     def choose(self, game, level):
         """The move the bot would make now (a hint): a fresh plan's first move."""
@@ -140,11 +186,6 @@ class Bot:
         k = self._payoff_center(level)
         if k >= 0:
             return self._code(game, SRC_PAYOFF, k)
-        if level <= 1:
-            m = self._greedy(game)
-            if m >= 0:
-                return m
-            return self._discard(game, level)
         if self.turn_nodes > 0:
             self._plan(level)
             if self.plan_len > 0:
@@ -186,6 +227,11 @@ class Bot:
         self.nside = 0
         self.nhand = 0
         self.nking = 0
+        self.nside_king = 0
+        self.hand_kings = 0
+        for t in range(nh):
+            if self.hr[t] == KING:
+                self.hand_kings = self.hn[t]
         self.completed = 0
         self._near_table()
 
@@ -218,6 +264,12 @@ class Bot:
         if top < 0 or top % 13 == KING:
             return  # a king plays anywhere: nothing to block
         target = top % 13
+        me = game.vars[_V_TURN]
+        # How often this opponent plays its payoff card when it can (Laplace's rule, in %):
+        # a careless one is not worth blocking at the price of our own progress.
+        eager = 100 * (self.taken[me] + 1) // (self.chances[me] + 2) - EAGER_FLOOR
+        if eager <= 0:
+            return
         mask = 0
         kings = 0
         for j in range(4):
@@ -236,10 +288,16 @@ class Bot:
             if missing < 0:
                 missing = 0
             if missing < 4:
-                self.threat[s] = THREAT_BY_MISSING[missing]
+                self.threat[s] = THREAT_BY_MISSING[missing] * eager // (100 - EAGER_FLOOR)
 
     def _value(self):
-        v = W_SIDE * self.nside + W_HAND * self.nhand - W_KING * self.nking
+        v = W_SIDE * self.nside + W_HAND * self.nhand - W_SPARE_KING * self.nside_king
+        n = self.nking
+        if n > 0:  # the last king in hand is precious; spare ones clog the hand
+            if n >= self.hand_kings:
+                v -= W_KING + W_SPARE_KING * (n - 1)
+            else:
+                v -= W_SPARE_KING * n
         if self.payoff_done:
             v += W_PAYOFF
         if self.hand_left == 0:
@@ -339,16 +397,27 @@ class Bot:
         if r >= 0 and (r == KING or r == cen[0] or r == cen[1] or r == cen[2]):
             self._add_plays(depth, SRC_PAYOFF, r, 0)  # it fits: nothing else is worth trying first
             return
+        c0 = cen[0]
+        c1 = cen[1]
+        c2 = cen[2]
+        sp = self.sp
+        arena = self.game.piles.cards
         for j in range(4):
-            r = self._side_rank(j)
-            if r >= 0:
-                if j + SRC_SIDE == last_side:
-                    self._add_plays(depth, j + SRC_SIDE, r, 0)
-                else:
-                    self._add_plays(depth, j + SRC_SIDE, r, last)
+            n = sp[j]
+            if n > 0:
+                r = arena[self.side_start[j] + n - 1] % 13
+                # most cards fit nowhere: test that inline before the call
+                if r == KING or r == c0 or r == c1 or r == c2:
+                    if j + SRC_SIDE == last_side:
+                        self._add_plays(depth, j + SRC_SIDE, r, 0)
+                    else:
+                        self._add_plays(depth, j + SRC_SIDE, r, last)
+        hr = self.hr
+        hn = self.hn
         for i in range(self.nh):
-            if self.hn[i] > 0:
-                self._add_plays(depth, i + SRC_HAND, self.hr[i], last)
+            r = hr[i]
+            if hn[i] > 0 and (r == KING or r == c0 or r == c1 or r == c2):
+                self._add_plays(depth, i + SRC_HAND, r, last)
 
     def _add_plays(self, depth, src, r, low):
         """Add the plays of a card of rank r from src onto centre stacks low..2."""
@@ -389,17 +458,18 @@ class Bot:
         elif src < SRC_HAND:
             j = src - SRC_SIDE
             if self._side_rank(j) == KING:
-                king = 1
+                king = 2
+                self.nside_king += 1
             self.sp[j] -= 1
             self.nside += 1
         else:
             i = src - SRC_HAND
             if self.hr[i] == KING:
                 king = 1
+                self.nking += 1
             self.hn[i] -= 1
             self.hand_left -= 1
             self.nhand += 1
-        self.nking += king
         self.cur_king[depth] = king
         self.cur_src[depth] = src
         self.cur_cen[depth] = k
@@ -410,7 +480,11 @@ class Bot:
         if old == 11:
             self.completed -= 1
         self.cen[self.cur_cen[depth]] = old
-        self.nking -= self.cur_king[depth]
+        king = self.cur_king[depth]
+        if king == 1:
+            self.nking -= 1
+        elif king == 2:
+            self.nside_king -= 1
         if src == SRC_PAYOFF:
             self.payoff_done = 0
         elif src < SRC_HAND:
@@ -442,20 +516,6 @@ class Bot:
                 return c % 52
         return 0
 
-    def _greedy(self, game):
-        """Level 1: the first side card that fits, else the first hand card but a king."""
-        for j in range(4):
-            sr = self._side_rank(j)
-            for k in range(3):
-                if sr >= 0 and (sr == self.cen[k] or sr == KING):
-                    return self._code(game, SRC_SIDE + j, k)
-        for i in range(self.nh):
-            hr = self.hr[i]
-            for k in range(3):
-                if hr != KING and hr == self.cen[k]:
-                    return self._code(game, SRC_HAND + i, k)
-        return -1
-
     def _discard(self, game, level):
         """The hand-to-side play that ends the turn."""
         me = self.player
@@ -466,12 +526,7 @@ class Bot:
         for i in range(self.nh):
             r = self.hr[i]
             for j in range(4):
-                if level <= 1:
-                    v = r  # the highest card, onto the first side stack
-                    if r == KING:
-                        v = -1
-                else:
-                    v = self._discard_value(r, j)
+                v = self._discard_value(r, j)
                 if v > best:
                     best = v
                     best_i = i
@@ -479,28 +534,37 @@ class Bot:
         return _move(hand, _SIDE1 + _STRIDE * me + best_j, self._hand_kind(game, self.hr[best_i]))
 
     def _discard_value(self, r, j):
+        """How good discarding a card of rank r onto side stack j is (level 2 and 3).
+
+        A card on top of a side stack is as playable as one in the hand, so an empty side
+        stack costs nothing; covering a card costs that card's usefulness, unless the new card
+        leads to it (a descending run unwinds card after card) or duplicates it.
+        """
         if r == KING:
             return -1000  # a king is worth more in the hand than anywhere else
         top = self._side_rank(j)
         if top < 0:
-            v = 10 + r  # start a run with a high card
-            empty = 0
-            for t in range(4):
-                if self.sp[t] == 0:
-                    empty += 1
-            if empty == 1:
-                v -= 12  # keep the last empty side stack for a card that needs it
-        elif top == KING:
-            v = 5
-        elif top == r + 1:
-            v = 60  # a descending run: it unwinds card after card onto one stack
-        elif top == r:
-            v = 40
-        elif top > r:
-            v = 25 - 2 * (top - r)
-        else:
-            v = -30 - (r - top)  # burying a lower card under a higher one
-        p = self.payoff_rank
-        if 0 <= p - r <= 3:
-            v -= 6  # a card that leads to the payoff card is worth keeping at hand
+            return 100 + self._distance(r)
+        if top == KING:
+            return -500
+        if top == r + 1:
+            return 120
+        if top == r:
+            return 110
+        v = 40 - 3 * (12 - self._distance(top))
+        if top < r:
+            v -= 10  # a lower card under a higher one waits for the higher one's copy
         return v
+
+    def _distance(self, r):
+        """How many cards the nearest centre stack lacks before a card of rank r fits."""
+        best = 12
+        for k in range(3):
+            s = self.cen[k]
+            if r >= s:
+                d = r - s
+            else:
+                d = r + 12 - s
+            if d < best:
+                best = d
+        return best
