@@ -177,9 +177,11 @@ def test_the_completed_stack_is_shuffled_into_the_stock_with_the_games_seeded_ge
     assert stock[-12:] != eleven + ["QD"]
 
 
-def test_undo_of_a_completion_restores_stack_stock_and_generator():
+@pytest.mark.parametrize("rng", [12345, 1000000000])
+def test_undo_of_a_completion_restores_stack_stock_and_generator(rng):
+    # The generator's state may use all 30 bits: undo must not read it back as negative.
     eleven = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"]
-    d = driver({"center1": eleven, "p1.hand": ["QD", "2H", "9H", "5D", "6D"], "p1.payoff": ["3C"]})
+    d = driver({"center1": eleven, "p1.hand": ["QD", "2H", "9H", "5D", "6D"], "p1.payoff": ["3C"]}, rng=rng)
     before = d.ok("state")
     assert d.ok("move p1.hand:QD>center1") == "ok"
     assert d.ok("undo") == "ok"
@@ -604,3 +606,97 @@ def test_whole_match_play_is_identical_on_both_runtimes():
     assert any('"status": "over"' in line for line in cpython)
     assert protocol(lines, "micropython") == cpython
     assert json.loads(cpython[-1])["turn"] == "p1"
+
+
+# On the device: no allocation, and a computer turn within its budget
+
+ALLOCATION_FREE_PLAY = """
+import gc, micropython
+from array import array
+from engine_core import PLAYING, games, rng
+
+def play(game, out, steps, x):
+    # Both players by random legal moves with undos and hints, the computer at every level,
+    # next games of the match and new matches: everything with preallocated objects.
+    for _ in range(steps):
+        x = rng.step(x)
+        if game.status() != PLAYING:
+            if x % 5 > 0 and game.legal_moves(out) > 0:
+                game.apply(out[0])  # deal the next game of the match
+            else:
+                game.deal(x % 100000)
+            continue
+        if x % 3 == 0:
+            game.bot.play_turn(game, 1 + (x >> 3) % 3)
+            continue
+        n = game.legal_moves(out)
+        if x % 7 == 0 and game.can_undo():
+            game.undo()
+        elif x % 11 == 0:
+            game.apply(game.hint())
+        else:
+            game.apply(out[(x >> 4) % n])
+    return x
+
+cls = games.load("spite_malice")
+game = cls(2, 5 << 1)  # matches to 5 points: many games and matches in a short run
+game.bots = False
+out = array("i", [0] * cls.MAX_MOVES)
+game.deal(1)
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    play(game, out, 2500, 12345)
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result)
+"""
+
+
+def test_random_play_of_both_players_and_computer_turns_allocate_nothing_under_heap_lock():
+    from tests.helpers import run_mpy_ok
+    assert run_mpy_ok(ALLOCATION_FREE_PLAY).strip() == "no allocation"
+
+
+def test_the_allocation_check_catches_an_allocating_computer_player():
+    from tests.helpers import run_mpy_ok
+    leaky = ALLOCATION_FREE_PLAY.replace(
+        'cls = games.load("spite_malice")',
+        'cls = games.load("spite_malice")\n'
+        'from engine_core.ai.spite_malice import Bot\n'
+        'class Leaky(Bot):\n'
+        '    def next_move(self, game, level):\n'
+        '        self.seen = [level]\n'
+        '        return Bot.next_move(self, game, level)\n')
+    leaky = leaky.replace("game.bots = False", "game.bots = False\ngame.bot = Leaky()")
+    assert run_mpy_ok(leaky).strip() == "allocated"
+
+
+def test_a_whole_computer_turn_stays_within_34_million_fuel_on_micropython():
+    from tools.bench_spite_malice import BUDGET, figures
+    f = figures(deals=3)
+    for level in ("1", "2", "3"):
+        median, p99, worst, turns = f[level]
+        assert turns > 50 and 0 < median <= worst <= BUDGET, (level, f[level])
+
+
+# Strength: the figures in docs/ai.md come from tools/arena.py; these are quick guards
+
+def test_every_level_outplays_the_random_player_and_the_levels_are_ordered():
+    from tools.arena_spite_malice import run
+    for level in ("1", "3"):
+        f = run(level, "random", 60, seed=100, jobs=1, show_progress=False)
+        assert f["losses"] == 0 and f["wins"] >= 20, (level, f)
+    f = run("3", "1", 80, seed=200, jobs=1, show_progress=False)
+    assert f["wins"] > 1.5 * f["losses"], f
+
+
+def test_arena_command_line_reports_win_rate_interval_length_and_points(capsys):
+    from tools.arena import main
+    assert main(["spite_malice", "--games", "6", "--jobs", "1", "2", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "2 vs random: 6 games" in out and "95% CI" in out
+    assert "average game length" in out and "points" in out

@@ -81,8 +81,9 @@ print(json.dumps(result))
 """
 
 
-def figures():
-    result = run_micropython(GUEST.replace("DEALS", str(DEALS)))
+def figures(deals=DEALS):
+    """{level: [median, 99th percentile, worst, turns]} and the bot's heap, from MicroPython."""
+    result = run_micropython(GUEST.replace("DEALS", str(deals)))
     if result.exit_code != 0:
         raise SystemExit("bench of spite_malice failed on MicroPython:\n" + result.stderr)
     return json.loads(result.stdout.strip().splitlines()[-1])

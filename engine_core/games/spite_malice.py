@@ -80,6 +80,7 @@ class SpiteMalice(Game):
     COMPETITIVE = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
+    UNDO_BARRIERS = True  # a turn's end, a game's end and a deal: undo stops there
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
