@@ -1,7 +1,7 @@
 """The Spite & Malice computer player: three levels, whole turns without allocation.
 
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
-  1  easy    a short-sighted search: at most 8 positions per stage, 24 per turn.
+  1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn.
   2  medium  a search of up to 40 positions per stage, 120 per turn.
   3  hard    up to 160 per stage, 420 per turn, and it blocks: it scores every centre stack
              by how near it leaves the opponent's payoff card (counting the opponent's visible
@@ -55,8 +55,8 @@ _PAIRS = const(30)  # room for a node's plays: 10 sources x 3 centres
 
 # Node budgets (stage, turn) per level. On MicroPython a search node costs about 90 k fuel and
 # a move applied (refills, reshuffles) up to a few hundred k: each move is charged APPLY_NODES.
-_STAGE_NODES = (0, 8, 40, 120)
-_TURN_NODES = (0, 24, 120, 300)
+_STAGE_NODES = (0, 12, 40, 120)
+_TURN_NODES = (0, 36, 120, 300)
 APPLY_NODES = const(4)
 
 # Evaluation weights.
