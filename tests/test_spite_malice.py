@@ -40,6 +40,28 @@ def position(piles, turn="p1", status="playing", score=(0, 0), rest="stock", rng
     return state
 
 
+@pytest.fixture(autouse=True)
+def same_replies_on_micropython(monkeypatch):
+    """Every protocol session a test drives on CPython is replayed on MicroPython afterwards,
+    and must get the very same replies: each rule test runs on both runtimes."""
+    sessions = []
+    original = Driver.ok
+
+    def recording_ok(self, line):
+        reply = original(self, line)
+        if not hasattr(self, "transcript"):
+            self.transcript = []
+            sessions.append(self.transcript)
+        self.transcript.append((line, reply))
+        return reply
+    monkeypatch.setattr(Driver, "ok", recording_ok)
+    yield
+    monkeypatch.undo()
+    for transcript in sessions:
+        lines = [line for line, _ in transcript]
+        assert protocol(lines, "micropython") == [reply for _, reply in transcript], lines[0]
+
+
 def driver(piles, **kw):
     d = Driver("new spite_malice", "bots off")
     reply = d.load(position(piles, **kw))
