@@ -137,32 +137,30 @@ class SpiteMalice(Game):
             out[0] = DEAL_MOVE
             return 1
         piles = self.piles
+        size = piles.size
         player = self.vars[V_TURN]
         hand = hand_pile(player)
         payoff = payoff_pile(player)
         side = side_pile(player, 0)
-        hs = piles.start[hand]
-        hn = piles.size[hand]
         n = 0
-        for center in range(CENTER1, CENTER1 + N_CENTERS):
-            size = piles.size[center]
-            c = piles.top(payoff)
-            if c >= 0 and fits(c, size):
-                out[n] = move_code(payoff, center)
-                n += 1
-            for s in range(side, side + N_SIDES):
-                c = piles.top(s)
-                if c >= 0 and fits(c, size):
-                    out[n] = move_code(s, center)
-                    n += 1
-            for i in range(hn):
-                c = piles.cards[hs + i]
-                if fits(c, size) and self._first_of_kind(hs, i):
-                    out[n] = move_code(hand, center, c % 52)
-                    n += 1
-        for i in range(hn):
+        for src in range(payoff, side + N_SIDES):  # the payoff pile, then the side stacks
+            c = piles.top(src)
+            if c >= 0:
+                r = c % 13
+                for center in range(CENTER1, CENTER1 + N_CENTERS):
+                    if r == size[center] or r == KING:
+                        out[n] = move_code(src, center)
+                        n += 1
+        hs = piles.start[hand]
+        for i in range(size[hand]):
             if self._first_of_kind(hs, i):
-                kind = piles.cards[hs + i] % 52
+                c = piles.cards[hs + i]
+                r = c % 13
+                kind = c % 52
+                for center in range(CENTER1, CENTER1 + N_CENTERS):
+                    if r == size[center] or r == KING:
+                        out[n] = move_code(hand, center, kind)
+                        n += 1
                 for s in range(side, side + N_SIDES):
                     out[n] = move_code(hand, s, kind)
                     n += 1
