@@ -722,3 +722,14 @@ def test_arena_command_line_reports_win_rate_interval_length_and_points(capsys):
     out = capsys.readouterr().out
     assert "2 vs random: 6 games" in out and "95% CI" in out
     assert "average game length" in out and "points" in out
+
+
+def test_with_bots_on_p2_starts_the_next_game_at_once_after_losing():
+    d = driver({"p1.hand": ["9H", "9D", "6D", "7D", "8D"], "p1.payoff": ["AC"], "p2.payoff": ["2C", "3C"]})
+    d.ok("bots on")
+    d.ok("move p1.payoff>center1")
+    assert d.state()["turn"] == "p2" and d.state()["status"] == "over"  # nobody moves in a finished game
+    assert d.ok("move deal") == "ok"
+    s = d.state()
+    assert s["turn"] == "p1" and s["status"] == "playing"
+    assert sum(len(s["piles"]["p2.side%d" % j]) for j in (1, 2, 3, 4)) == 1  # p2 played a turn
