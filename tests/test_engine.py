@@ -189,3 +189,16 @@ def test_card_ids_names_and_kinds():
     assert cards.parse_kind("1D") == -1 and cards.parse_kind("JK") == cards.KIND_JOKER
     assert cards.is_red(cards.make(0, cards.DIAMONDS, 3)) and not cards.is_red(cards.make(1, cards.CLUBS, 3))
     assert cards.joker(3, 1) < cards.NO_CARD
+
+
+def test_undo_restores_a_generator_state_that_uses_all_30_bits():
+    from engine_core.game import V_RNG
+    game = games.load("aces_up")()
+    game.deal(1)
+    for state in (rng.M - 1, 1 << 29, (1 << 29) - 1, 1):
+        game.vars[V_RNG] = state
+        game.history.begin(0)
+        game.random_below(52)
+        assert game.vars[V_RNG] != state
+        assert game.undo()
+        assert game.vars[V_RNG] == state
