@@ -359,6 +359,7 @@ def test_deal_starts_the_next_game_of_the_match_dealt_by_the_games_own_generator
                 "p2.payoff": ["2C", "3C", "4C"]}, score=(10, 20))
     d.ok("move p1.payoff>center1")
     over = d.ok("state")
+    assert d.ok("hint") == "deal"
     assert d.ok("move deal") == "ok"
     s = d.state()
     assert s["score"] == {"p1": 13, "p2": 20}
@@ -722,14 +723,22 @@ def test_arena_command_line_reports_win_rate_interval_length_and_points(capsys):
     out = capsys.readouterr().out
     assert "2 vs random: 6 games" in out and "95% CI" in out
     assert "average game length" in out and "points" in out
+    assert main(["spite_malice", "--games", "2", "--jobs", "1", "--matches", "3", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3 vs 1: 2 matches to 50 points" in out and "A wins" in out
+    assert "average match length" in out
 
 
-def test_with_bots_on_p2_starts_the_next_game_at_once_after_losing():
-    d = driver({"p1.hand": ["9H", "9D", "6D", "7D", "8D"], "p1.payoff": ["AC"], "p2.payoff": ["2C", "3C"]})
-    d.ok("bots on")
-    d.ok("move p1.payoff>center1")
-    assert d.state()["turn"] == "p2" and d.state()["status"] == "over"  # nobody moves in a finished game
-    assert d.ok("move deal") == "ok"
-    s = d.state()
-    assert s["turn"] == "p1" and s["status"] == "playing"
-    assert sum(len(s["piles"]["p2.side%d" % j]) for j in (1, 2, 3, 4)) == 1  # p2 played a turn
+def test_tick_lets_the_computer_play_when_it_is_to_move():
+    cls = games.load("spite_malice")
+    game = cls(2)
+    game.deal(5)
+    game.bots = False
+    out = array("i", [0] * cls.MAX_MOVES)
+    n = game.legal_moves(out)
+    game.apply([out[i] for i in range(n) if (out[i] >> 8) & 0xFF >= 6][0])  # a discard
+    game.tick(100)
+    assert game.turn() == 1  # bots off: nobody plays for p2
+    game.bots = True  # as the device's loop does after the menu turns the computer on
+    game.tick(100)
+    assert game.turn() == 0 and game.clock_ms == 200
