@@ -37,7 +37,6 @@ except ImportError:
         return x
 
 # Pile ids of engine_core.games.spite_malice (not imported: that module imports this one).
-_STOCK = const(0)
 _CENTER1 = const(1)
 _HAND = const(4)
 _PAYOFF = const(5)
@@ -68,8 +67,10 @@ W_KING = const(40)  # the last wild king in hand spent
 W_SPARE_KING = const(5)  # another king spent (from the hand or a side stack)
 W_NEAR = const(3)  # per step the nearest centre stack is closer to our payoff card
 W_COMPLETE = const(10)  # a completed stack: twelve cards back into the stock
+# A centre stack the opponent's payoff card could reach while lacking 0, 1, 2 or 3 cards (after
+# its visible side cards), scaled by how eager this opponent is; 0, 1, 2, 3 missing cards:
 THREAT_BY_MISSING = (800, 240, 60, 16)
-EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking  # opponent's payoff card: cards it lacks to reach it
+EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking
 
 
 def _move(src, dst, arg):
@@ -113,7 +114,6 @@ class Bot:
         self.plan_pos = 0
         self.best_value = 0
         self.nodes = 0
-        self.node_limit = 0
         self.turn_nodes = 0
         self.player = 0
 
