@@ -491,9 +491,9 @@ def test_bots_on_lets_p2_play_when_it_is_its_turn():
     assert d.state()["turn"] == "p1"
 
 
-def test_the_computer_plays_whole_matches_against_itself_by_the_rules():
-    # Random legal p1 against the bot with bots on through the protocol; every bot move must be
-    # legal (checked by replaying the journal is not possible across turns, so check the engine).
+def test_the_computer_makes_only_legal_moves_at_every_level():
+    # Whole deals of a random p1 against the computer p2; each of its moves is checked against
+    # the move generator before it is applied.
     cls = games.load("spite_malice")
     rnd = random.Random(3)
     out = array("i", [0] * cls.MAX_MOVES)

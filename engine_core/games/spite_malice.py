@@ -64,12 +64,6 @@ def owner(p):
     return (p - HAND) // PLAYER_STRIDE
 
 
-def fits(card, stack_size):
-    """True when card may go onto a centre stack holding stack_size cards (kings are wild)."""
-    r = card % 13
-    return r == stack_size or r == KING
-
-
 class SpiteMalice(Game):
     NAME = "spite_malice"
     RULES_VERSION = 1
