@@ -3,7 +3,7 @@
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
   1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn.
   2  medium  a search of up to 40 positions per stage, 120 per turn.
-  3  hard    up to 120 per stage, 300 per turn, and it blocks: it scores every centre stack
+  3  hard    up to 120 per stage, 240 per turn, and it blocks: it scores every centre stack
              by how near it leaves the opponent's payoff card (counting the opponent's visible
              side stacks), weighted by how often this opponent has taken such openings.
 
@@ -50,7 +50,7 @@ _V_TURN = const(2)
 # 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
 # charged APPLY_NODES positions, so a turn's cost stays bounded however long it is.
 _STAGE_NODES = (0, 12, 40, 120)
-_TURN_NODES = (0, 36, 120, 300)
+_TURN_NODES = (0, 36, 120, 240)
 APPLY_NODES = const(4)
 EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking
 
