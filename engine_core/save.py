@@ -36,13 +36,20 @@ BUFFER_SIZE = const(1024)  # records measured by tools/bench_save.py: an Aces Up
 SAVE_DELAY_MS = const(500)
 NOTICES = const(4)
 
+_FIXED = const(20)  # the fixed fields of the payload, before the var count
+
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
 NOTICE_RESUMED = "Game resumed (nothing to undo yet)"
 
 
 def game_record_size(game):
-    return r.OVERHEAD + 20 + 1 + 4 * N_VARS + 1 + game.piles.count + len(game.piles.cards)
+    """The size of the record encode_game writes for the game as it stands."""
+    piles = game.piles
+    cards = 0
+    for p in range(piles.count):
+        cards += piles.size[p]
+    return r.OVERHEAD + _FIXED + 1 + 4 * N_VARS + 1 + piles.count + cards
 
 
 def encode_game(game, moves, buf):
@@ -90,9 +97,6 @@ def peek_game(buf):
     if index >= len(games.NAMES):
         return None
     return games.NAMES[index], buf[r.HEADER + 2], r.get_i32(buf, r.HEADER + 4)
-
-
-_FIXED = const(20)  # the fixed fields of the payload, before the var count
 
 
 def restore_game(game, buf, n, used):
