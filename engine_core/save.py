@@ -40,7 +40,6 @@ _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
-NOTICE_RESUMED = "Game resumed (nothing to undo yet)"
 
 
 def game_record_size(game):

@@ -1,12 +1,16 @@
 """The simulator: the console's own code on the desktop, pixel for pixel.
 
     python -m simulator [--board 240x240|320x240|240x135|BOARD] [--game aces_up --seed 7]
+        [--data-dir DIR] [--kiosk]
     python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
         --keys "RIGHT A" --screenshot out.png
 
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
-button held 400 ms is a long press. Headless: runs the key script (see simulator/keys.py)
-and writes the screen (--scale N pixels a pixel; --skin for the whole window) as a PNG.
+button held 400 ms is a long press. Settings, statistics and the game in progress are kept
+in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
+window mid-game and the next start resumes it. --kiosk turns kiosk mode on (and keeps it on).
+Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
+a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
 """
 
 import argparse
@@ -41,7 +45,23 @@ def parse_args(argv):
     parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
     parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
     parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
+    parser.add_argument("--data-dir", help="where settings, statistics and the game in progress are kept"
+                        " (default: the platform's user data folder)")
+    parser.add_argument("--kiosk", action="store_true", help="kiosk mode: demo when idle, settings locked")
     return parser.parse_args(argv)
+
+
+def keep(app, args):
+    """The app with its records kept (engine_core/console.py), started: a saved game resumes."""
+    from engine_core.console import Console
+    from tools.datadir import host_storage
+    console = Console(app, host_storage(args.data_dir))
+    if args.kiosk:
+        console.keeper.start()
+        console.keeper.settings.set("kiosk", 1)
+        console.keeper.save_settings()
+    console.start()
+    return console
 
 
 def main(argv=None):
@@ -53,6 +73,8 @@ def main(argv=None):
     app = make_app(board.width, board.height)
     if args.two_buttons or board.two_buttons:
         app.settings[7] = 1  # S_TWO_BUTTONS
+    if not args.headless or args.data_dir:
+        app = keep(app, args)
     if args.game:
         try:
             app.open_game(args.game, args.seed)
@@ -142,6 +164,11 @@ def interactive(app, board, args):
         for event in pygame.event.get():
             keys.event(event, now)
         keys.held(now)
+        if hasattr(app, "held"):  # the console's kiosk chord needs the buttons held down
+            mask = 0
+            for button in keys.down:
+                mask |= 1 << button
+            app.held(mask)
         app.tick(clock.get_time() or 16)
         window.update()
         clock.tick(60)

@@ -88,6 +88,7 @@ class App:
         self.won = array("i", [0] * len(games.NAMES))
         self.streak = array("i", [0] * len(games.NAMES))
         self.counted = False  # the current game's end is already in the statistics
+        self.deals = 0  # games dealt so far (engine_core/console.py notices a new one by it)
         self.clock = 0
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.finish_ms = 0
@@ -221,6 +222,7 @@ class App:
         self.configure_computer(table.game)
         table.game.deal(seed)
         table.new_game()
+        self.deals += 1
         self.counted = False
         self.mode = PLAY
         self.full = True

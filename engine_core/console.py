@@ -1,0 +1,298 @@
+"""The interface with its records kept and, in kiosk mode, the attract demo around it.
+
+The firmware and the simulator drive a Console exactly as they would drive the App: press()
+and tick(). Around the App it
+- at start(): loads settings, statistics and the game in progress (engine_core/save.py) and
+  puts them into the App: a game switched off mid-play comes back where it was;
+- after every press and tick: notices a new deal, a move or an undo, the end of a game, and a
+  changed setting, and tells the Keeper (which saves once play pauses);
+- shows the Keeper's notices (a damaged record, a full filesystem) in a strip at the foot of
+  the screen for three seconds;
+- in kiosk mode (the 'kiosk' setting): runs the Kiosk state machine (engine_core/kiosk.py):
+  the demo when idle, back to the title after the idle time, the settings locked until the
+  chord is held (hold it again in the service menu to reset settings and statistics).
+The chord needs to know which buttons are held: pass the board's button driver (its `held`
+mask, bit i for button i, is read every tick), or call held(mask) each frame.
+"""
+
+from array import array
+
+from engine_core import PLAYING
+from engine_core import kiosk as k
+from engine_core import records as r
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.save import Keeper, game_index
+from engine_core.ui import app as ui
+from engine_core.ui import layouts, texts
+from engine_core.ui.table import Table
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
+APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",
+                "two_buttons")
+TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
+NOTICE_RESET = "Settings and statistics reset"
+NOTICE_MS = const(3000)  # how long a notice stays on screen
+MAX_MOVES = const(256)
+
+
+class Console:
+    def __init__(self, app, storage, kiosk_seed=1, buttons=None):
+        self.app = app
+        self.screen = app.screen  # what the board sends to the panel
+        self.names = app.names
+        self.buttons = buttons  # the board's button driver: its `held` mask feeds the chord
+        self.keeper = Keeper(storage)
+        self.kiosk = k.Kiosk(len(app.names), 90000, kiosk_seed)
+        self.kiosk_on = False
+        self.out = array("i", [0] * MAX_MOVES)
+        self.shadow = bytearray(len(app.settings))  # the App's settings as last saved
+        self.game = None  # the game the Keeper follows (None in the demo)
+        self.deals = -1  # app.deals when it was last looked at
+        self.head = 0  # the game's history head and size then: a change is a move or an undo
+        self.used = 0
+        self.demo = False
+        self.held_mask = 0
+        self.notice = b""  # the message on screen, as the painter takes it
+        self.notice_ms = 0  # how much longer it stays
+        self.done = False
+
+    # --- power-on ---
+
+    def start(self):
+        keeper = self.keeper
+        keeper.start()
+        self.kiosk_on = keeper.settings.get("kiosk") == 1
+        self.kiosk.idle_ms = keeper.settings.get("kiosk_idle_s") * 1000
+        k.kiosk_settings(keeper.settings)
+        self.settings_to_app()
+        game = keeper.resume()
+        if game is not None:
+            self.show_resumed(game)
+        self.deals = self.app.deals
+        self.stats_to_app()
+        self.show_notice()
+
+    def settings_to_app(self):
+        app = self.app
+        values = self.keeper.settings
+        for i in range(len(self.shadow)):
+            name = APP_SETTINGS[i]
+            v = values.get(name)
+            if name == "target":
+                v = target_choice(v)
+            if name == "two_buttons" and app.settings[i]:
+                v = 1  # a board with only A and B keeps the scheme whatever was saved
+            app.settings[i] = v
+            self.shadow[i] = v
+        if hasattr(app, "apply_settings"):
+            app.apply_settings()
+
+    def show_resumed(self, game):
+        """Put a restored game object on the App's table, as if just dealt, and show it."""
+        app = self.app
+        name = game.NAME
+        if name not in app.names:
+            return
+        app.game_index = app.names.index(name)
+        table = Table(app.painter, game, layouts.declaration(name), app.size, texts.TITLES[name])
+        app.tables[name] = table
+        app.table = table
+        app.configure_computer(game)
+        table.new_game()
+        table.move_count = self.keeper.moves
+        app.set_seed(game.seed)
+        app.counted = game.status() != PLAYING
+        app.go(ui.PLAY if game.status() == PLAYING else ui.END)
+        app.deals += 1
+        self.follow(game)
+        self.keeper.notify("Game resumed: nothing to undo yet")
+        app.redraw()
+
+    def stats_to_app(self):
+        """The App's end panel shows the Keeper's statistics."""
+        app = self.app
+        stats = self.keeper.stats
+        for i in range(len(app.names)):
+            g = game_index(app.names[i])
+            app.played[i] = stats.get(g, r.PLAYED)
+            app.won[i] = stats.get(g, r.WON)
+            app.streak[i] = stats.get(g, r.STREAK)
+
+    # --- input and time, as the App takes them ---
+
+    @property
+    def mode(self):
+        return self.app.mode
+
+    @property
+    def table(self):
+        return self.app.table
+
+    def open_game(self, name, seed):
+        """Straight into a new deal of a game (the simulator's --game)."""
+        self.app.open_game(name, seed)
+        self.after_input()
+
+    def held(self, mask):
+        """The buttons held down now (bit i: button i), from the board's button driver."""
+        self.held_mask = mask
+
+    def press(self, button, long_press=False):
+        kiosk = self.kiosk
+        if self.kiosk_on:
+            kiosk.pressed = True
+            if kiosk.mode == k.DEMO:
+                return  # the press that ends the demo does nothing else
+        app = self.app
+        before = app.mode
+        app.press(button, long_press)
+        if self.kiosk_on and app.mode == ui.SETTINGS and kiosk.settings_locked():
+            app.go(before)  # locked: the settings stay closed
+            app.redraw()
+        self.after_input()
+        if self.notice_ms:
+            self.draw_notice()
+
+    def tick(self, ms):
+        if self.buttons is not None:
+            self.held_mask = self.buttons.held
+        self.notice_time(ms)
+        self.app.tick(ms)
+        self.after_input()
+        if self.game is not None:
+            self.keeper.tick(self.game, ms)
+        if self.kiosk_on:
+            self.run_kiosk(ms)
+        self.show_notice()
+
+    # --- what changed ---
+
+    def follow(self, game):
+        self.game = game
+        self.head = game.history.head
+        self.used = game.history.used
+
+    def after_input(self):
+        app = self.app
+        keeper = self.keeper
+        table = app.table
+        if app.deals != self.deals:  # a new deal (or the demo's)
+            self.deals = app.deals
+            if self.game is not None and self.game is not table.game:
+                keeper.abandoned(self.game)
+            elif self.game is not None and not keeper.recorded:
+                keeper.abandoned(self.game)
+            if self.demo:
+                self.game = None
+            else:
+                keeper.started(table.game)
+                self.follow(table.game)
+                if self.kiosk_on:
+                    self.kiosk.playing()
+        game = self.game
+        if game is not None:
+            hist = game.history
+            if hist.head != self.head or hist.used != self.used:
+                self.head = hist.head
+                self.used = hist.used
+                keeper.moved(game)
+                keeper.moves = table.move_count
+                if keeper.recorded:
+                    self.stats_to_app()
+        if not self.demo:
+            self.save_changed_settings()
+
+    def save_changed_settings(self):
+        app = self.app
+        changed = False
+        for i in range(len(self.shadow)):
+            if app.settings[i] != self.shadow[i]:
+                self.shadow[i] = app.settings[i]
+                changed = True
+        if not changed:
+            return
+        values = self.keeper.settings
+        for i in range(len(self.shadow)):
+            v = self.shadow[i]
+            if APP_SETTINGS[i] == "target":
+                v = TARGETS[v]
+            values.set(APP_SETTINGS[i], v)
+        self.keeper.save_settings()
+
+    def show_notice(self):
+        """The Keeper's next message, in a strip at the foot of the screen for NOTICE_MS."""
+        if self.notice_ms == 0:
+            text = self.keeper.take_notice()
+            if not text:
+                return
+            self.notice = text.encode()  # a rare event: allocating here is fine
+            self.notice_ms = NOTICE_MS
+        self.draw_notice()
+
+    def draw_notice(self):
+        app = self.app
+        y = app.height - LINE_H - 4
+        app.fb.fill_rect(0, y, app.width, LINE_H + 4, pal.PANEL)
+        app.painter.text(self.notice, 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.GOLD)
+        app.screen.mark(0, y, app.width, LINE_H + 4)
+
+    def notice_time(self, ms):
+        if self.notice_ms == 0:
+            return
+        self.notice_ms -= ms
+        if self.notice_ms <= 0:
+            self.notice_ms = 0
+            self.app.full = True  # the strip goes: the screen is drawn again whole
+            self.app.redraw()
+
+    # --- kiosk mode ---
+
+    def run_kiosk(self, ms):
+        kiosk = self.kiosk
+        app = self.app
+        kiosk.buttons(self.held_mask)
+        action = kiosk.tick(ms)
+        if action == k.START_DEMO:
+            self.demo = True
+            app.game_index = kiosk.demo_game % len(app.names)
+            app.start_game(kiosk.demo_seed % 10000000)
+            self.after_input()
+            app.redraw()
+        elif action == k.DEMO_STEP:
+            game = app.table.game
+            ended = not k.demo_step(game, self.out, kiosk.next_random())
+            kiosk.demo_finished(ended or game.status() != PLAYING)
+            app.table.valid = False
+            app.redraw()
+        elif action == k.TO_TITLE:
+            if self.demo:
+                self.demo = False
+                self.stats_to_app()  # the App counted the demo's games: show the real ones
+            elif self.game is not None:
+                self.keeper.abandoned(self.game)
+                self.game = None
+            app.go(ui.TITLE)
+            app.redraw()
+        elif action == k.RESET:
+            self.keeper.reset_all()
+            self.settings_to_app()
+            self.stats_to_app()
+            self.keeper.notify(NOTICE_RESET)
+        elif action == k.UNLOCK:
+            app.back_mode = ui.TITLE
+            app.go(ui.SETTINGS)
+            app.redraw()
+
+
+def target_choice(score):
+    for i in range(len(TARGETS)):
+        if TARGETS[i] == score:
+            return i
+    return 0

@@ -1,0 +1,256 @@
+"""The console: the interface with its records kept, and kiosk mode around it."""
+
+import json
+
+from engine_core import PLAYING
+from engine_core import kiosk as k
+from engine_core import records as r
+from engine_core.console import NOTICE_MS, Console
+from engine_core.gfx.screen import Screen
+from engine_core.protocol import state_json
+from engine_core.storage import MemoryStorage
+from engine_core.ui import app as ui
+from engine_core.ui.app import App
+from simulator.keys import parse
+from tools.faults import FaultyStorage
+from tests.helpers import run_mpy_ok
+from tools.mash_ui import mash
+from tools.soak import QUICK
+
+SIZE = (240, 240)
+
+
+def position(game):
+    """The state without the clock: time passes after a save until the power goes."""
+    state = json.loads(state_json(game))
+    return state.pop("clock_ms"), state
+
+
+def console_on(storage, kiosk=False, size=SIZE):
+    console = Console(App(Screen(size[0], size[1])), storage)
+    if kiosk:
+        console.keeper.settings.set("kiosk", 1)
+        console.keeper.save_settings()
+    console.start()
+    return console
+
+
+def keys(console, text):
+    for button, long_press in parse(text):
+        if button < 0:
+            console.tick(-button)
+        else:
+            console.press(button, long_press)
+
+
+def into_play(console):
+    keys(console, "A A A")  # title, choose a game, deal
+    assert console.app.mode == ui.PLAY
+
+
+def play_hints(console, n):
+    for _ in range(n):
+        keys(console, "X A A TICK")
+
+
+def test_a_game_switched_off_mid_play_comes_back_where_it_was():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 4)
+    game = console.app.table.game
+    assert console.app.table.move_count >= 3
+    keys(console, "WAIT")  # play pauses: the game is saved
+    again = console_on(disk)
+    assert again.app.mode == ui.PLAY
+    clock, state = position(again.app.table.game)
+    assert state == position(game)[1] and 0 < position(game)[0] - clock <= 500
+    assert again.app.table.move_count == console.app.table.move_count
+    assert not again.app.table.game.can_undo()
+
+
+def test_the_resumed_game_plays_on_and_is_saved_again():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "WAIT")
+    again = console_on(disk)
+    play_hints(again, 3)
+    keys(again, "WAIT")
+    third = console_on(disk)
+    assert position(third.app.table.game)[1] == position(again.app.table.game)[1]
+
+
+def test_a_finished_game_goes_into_the_kept_statistics_shown_on_the_end_panel():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    game = console.app.table.game
+    while game.status() == PLAYING:
+        game.apply(game.hint())  # finish quickly through the engine ...
+    keys(console, "TICK")  # ... the console notices the end
+    assert console.keeper.stats.get(0, r.PLAYED) == 1
+    again = console_on(disk)
+    assert again.app.played[0] == 1
+
+
+def test_a_new_deal_after_moves_counts_the_old_game_as_played():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "START DOWN DOWN DOWN A")  # pause menu: restart
+    assert console.app.mode == ui.PLAY and console.app.table.move_count == 0
+    assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.keeper.stats.get(0, r.WON) == 0
+
+
+def test_a_changed_setting_is_saved_and_comes_back():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    keys(console, "START UP UP A")  # pause menu: settings (the last item but one)
+    assert console.app.mode == ui.SETTINGS
+    keys(console, "A")  # sound: on -> off
+    assert console.keeper.settings.get("sound") == 0
+    again = console_on(disk)
+    assert again.app.settings[ui.S_SOUND] == 0
+
+
+def test_a_damaged_record_is_shown_at_the_foot_of_the_screen_for_a_while():
+    disk = FaultyStorage()
+    console = console_on(disk)
+    console.keeper.save_stats()
+    disk.write("stats.dat", b"garbage", 7)
+    again = console_on(disk)
+    assert again.notice == b"Statistics cut short: set aside, defaults used"
+    assert again.notice_ms == NOTICE_MS
+    keys(again, "WAIT " * 7)
+    assert again.notice_ms == 0
+
+
+def test_a_full_filesystem_is_shown_and_play_goes_on():
+    disk = FaultyStorage()
+    console = console_on(disk)
+    into_play(console)
+    disk.capacity = disk.used()
+    play_hints(console, 2)
+    keys(console, "WAIT")
+    assert console.notice == b"Storage full: progress not saved"
+    play_hints(console, 2)
+    assert console.app.mode in (ui.PLAY, ui.END)
+
+
+def test_in_kiosk_mode_sound_is_off_and_the_demo_starts_when_idle():
+    console = console_on(MemoryStorage(), kiosk=True)
+    assert console.app.settings[ui.S_SOUND] == 0
+    for _ in range(k.IDLE_DEMO_MS // 33 + 2):
+        console.tick(33)
+    assert console.kiosk.mode == k.DEMO and console.app.mode == ui.PLAY
+    game = console.app.table.game
+    before = state_json(game)
+    for _ in range(3 * k.DEMO_STEP_MS // 33):
+        console.tick(33)
+    assert state_json(game) != before  # the computer is playing
+    console.press(4)  # any press: back to the title
+    console.tick(33)
+    assert console.app.mode == ui.TITLE and console.keeper.stats.get(0, r.PLAYED) == 0
+
+
+def test_in_kiosk_mode_a_game_left_alone_returns_to_the_title():
+    console = console_on(MemoryStorage(), kiosk=True)
+    into_play(console)
+    play_hints(console, 1)
+    for _ in range(console.kiosk.idle_ms // 500 + 1):
+        console.tick(500)
+    assert console.app.mode == ui.TITLE
+
+
+def test_in_kiosk_mode_settings_stay_locked_until_the_chord_is_held():
+    console = console_on(MemoryStorage(), kiosk=True)
+    into_play(console)
+    keys(console, "START UP UP A")
+    assert console.app.mode == ui.PAUSE  # settings refused
+    keys(console, "B")
+    console.held(k.CHORD)
+    for _ in range(k.CHORD_MS // 33 + 2):
+        console.tick(33)
+    assert console.app.mode == ui.SETTINGS
+
+
+def test_in_the_service_menu_the_chord_again_resets_statistics():
+    disk = MemoryStorage()
+    console = console_on(disk, kiosk=True)
+    console.keeper.stats.record_game(0, True, 0, 0)
+    console.keeper.save_stats()
+    console.held(k.CHORD)
+    for _ in range(k.CHORD_MS // 33 + 2):
+        console.tick(33)
+    console.held(0)
+    console.tick(33)
+    console.held(k.CHORD)
+    for _ in range(k.CHORD_MS // 33 + 2):
+        console.tick(33)
+    assert console.keeper.stats.get(0, r.PLAYED) == 0
+    assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 0
+
+
+def test_mashing_every_screen_size_loses_no_card_and_raises_nothing():
+    counts = mash(QUICK["ui_events"], seed=3)
+    assert counts["failures"] == 0, counts.get("first")
+    assert counts["events"] == QUICK["ui_events"] and counts["screens seen"] >= 5
+
+
+HEAP_LOCK = """
+import gc, micropython
+from engine_core.console import Console
+from engine_core.gfx.screen import Screen
+from engine_core.storage import MemoryStorage
+from engine_core.ui.app import App
+from simulator.keys import parse
+
+def play(console, events):
+    for e in events:
+        if e[0] < 0:
+            console.tick(-e[0])
+        else:
+            console.press(e[0], e[1])
+
+console = Console(App(Screen(240, 240)), MemoryStorage())
+KIOSK
+console.start()
+events = parse(KEYS)
+play(console, events)  # the first pass makes every screen's and game's objects once
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    play(console, events)
+    play(console, events)
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, console.keeper.stats.get(0, 0) > 0, console.kiosk.demo_game, len(console.names))
+"""
+
+# Into a game, moves by the hint, a pause (the save), the pause menu's restart (the old game
+# counted), more moves, back to the title.
+KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN A " + "X A A " * 4 +
+        "WAIT START UP A B B")
+
+
+def test_keeping_records_allocates_nothing_per_keypress_on_micropython():
+    out = run_mpy_ok(HEAP_LOCK.replace("KIOSK", "").replace("KEYS", repr(KEYS))).split()
+    assert out[:3] == ["no", "allocation", "True"]
+
+
+def test_the_kiosk_demo_through_the_interface_allocates_nothing_on_micropython():
+    kiosk = ("console.keeper.start()\n"
+             "console.keeper.settings.set('kiosk', 1)\n"
+             "console.keeper.save_settings()\n")
+    keys = ("WAIT " * 46 + "A ") * 4  # four demos (one of each game), each ended by a press
+    out = run_mpy_ok(HEAP_LOCK.replace("KIOSK", kiosk).replace("KEYS", repr(keys))).split()
+    assert out[:2] == ["no", "allocation"]
+    demos, names = int(out[3]), int(out[4])
+    assert demos == (3 * 4 - 1) % names  # twelve demos went round the games
