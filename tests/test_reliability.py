@@ -4,6 +4,7 @@ from engine_core import games
 from engine_core import records as r
 from engine_core.games.aces_up import AcesUp
 from tools import soak
+from tests.helpers import run_mpy_ok
 from tools.mash import Masher, cards_in_place
 
 QUICK = soak.QUICK
@@ -110,3 +111,51 @@ def test_the_memory_soak_catches_a_leak():
             "keeper = Leaky(MemoryStorage())\n")
     counts = soak.mpy_memory_suite(12, setup=leak)
     assert counts["failures"] > 0
+
+
+MPY_LOCKED_GAMES = """
+import gc, micropython
+from array import array
+from engine_core import PLAYING, games, kiosk, rng
+from engine_core.save import Keeper
+from engine_core.storage import MemoryStorage
+objects = []
+for name in games.available():
+    cls = games.load(name)
+    objects.append(cls(cls.MIN_PLAYERS))
+out = array("i", [0] * 256)
+keeper = Keeper(MemoryStorage())
+keeper.start()
+x = rng.seed_state(5)
+i = 0
+steps = 0
+game = None
+result = "no allocation"
+gc.collect()
+micropython.heap_lock()
+try:
+    for i in range(GAMES):
+        game = objects[i % len(objects)]
+        game.deal(i)
+        keeper.started(game)
+        steps = 0
+        while game.status() == PLAYING and steps < 400:
+            x = rng.step(x)
+            if kiosk.demo_step(game, out, x):
+                keeper.moved(game)
+            steps += 1
+        if game.status() == PLAYING:
+            keeper.abandoned(game)
+        else:
+            keeper.save_game(game)
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, i + 1)
+"""
+
+
+def test_games_played_in_a_row_with_their_records_allocate_nothing_on_micropython():
+    n = 2 * len(games.available())
+    out = run_mpy_ok(MPY_LOCKED_GAMES.replace("GAMES", str(n))).split()
+    assert out == ["no", "allocation", str(n)]
