@@ -153,9 +153,15 @@ class Game:
         return card
 
     def set_var(self, i, value):
-        old = self.vars[i] & 0x3FFFFFFF
+        # The old value in two 15-bit halves, and a sign bit: values from 2**29 up (a random
+        # state) and negative ones (a score) both come back exactly.
+        old = self.vars[i]
+        sign = 0
+        if old < 0:
+            sign = 0x8000
+            old &= 0x3FFFFFFF
         self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
-        self.history.add(h.VAR_HI, i << 16 | (old >> 15))
+        self.history.add(h.VAR_HI, i << 16 | sign | (old >> 15))
         self.vars[i] = value
 
     def random_below(self, n):
@@ -230,8 +236,9 @@ class Game:
             elif tag == h.VAR_HI:
                 lo = hist.pop_entry()
                 value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
-                if value >= 0x20000000:
-                    value -= 0x40000000
+                if e & 0x8000:
+                    value -= 0x20000000  # minus 2**30 in two steps: 2**30 is no small int
+                    value -= 0x20000000
                 self.vars[(e >> 16) & 0xFF] = value
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)

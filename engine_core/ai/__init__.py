@@ -1,0 +1,1 @@
+"""Hints, solvers and computer opponents, sized for the device."""

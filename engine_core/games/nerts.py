@@ -1,0 +1,710 @@
+"""Nerts (Pounce, Racing Demon), rule profile 1 (shared/rules/nerts.md).
+
+Every player has a deck of their own (deck index = player) and seven piles: pN.nerts,
+pN.work1-4, pN.stock, pN.waste; the foundations found1..found{4N} are shared. There are no
+turns: legal_moves lists every player's moves, and the computer players act from tick(ms)
+(engine_core/ai/nerts_bot.py).
+
+Move codes (engine_core/game.py): src << 16 | dst << 8 | arg, where arg is
+  a work-to-work move: the number of cards K moved together;
+  a move to a foundation: 0, or 1 + the declared kind of a joker ('>found3=7H');
+  a move onto a work pile from the Nerts pile or the waste: 0;
+  SLIDE (any source): the card is slid under the destination's base card.
+Action words: deal, pN:flip, pN:cycle, pN:nerts.
+
+Values on work piles: v = rank * 2 + red (0 black, 1 red). A work pile is always a valid run,
+so one "determined" card (not a joker, or a joker whose value is fixed) gives the value of
+every position in it: the pile's *base* value. Jokers: V_JOKER + j holds 0 (free), 1 + v
+(fixed on a work pile once a card was played onto it) or JOKER_DECLARED + kind (on a
+foundation).
+
+Profile choices made here:
+- "Stuck": a player has gone through their stock (V_PASS counts the cards turned onto the
+  waste since their last play; it reaches stock + waste) and has no play: no card to a
+  foundation, no Nerts-pile or waste card to a work pile, no work-pile move that empties a
+  pile or uncovers a card that goes to a foundation or takes the Nerts top. A play by anyone
+  onto a foundation restarts every count. pN:cycle is legal only for a stuck player, and the
+  round ends when every player is stuck at once.
+- Moving cards between work piles is always allowed by the letter of the rules (even a whole
+  pile into an empty one); only plays count against being stuck.
+- Sliding under uses the plain token SRC>pN.workB: the card ends under workB's base.
+"""
+
+from array import array
+
+from engine_core import OVER, PLAYING
+from engine_core import cards
+from engine_core.game import (ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game,
+                              action_code, move_code)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Piles of player p: p * STRIDE + one of these.
+NERTS = const(0)
+WORK1 = const(1)
+WORK4 = const(4)
+STOCK = const(5)
+WASTE = const(6)
+STRIDE = const(7)
+
+DEAL = const(0)  # action indexes, as in ACTIONS
+FLIP = const(1)
+CYCLE = const(2)
+CALL = const(3)
+DEAL_MOVE = const(0xFF0000)
+
+SLIDE = const(0x40)  # arg flag: slid under the destination pile
+JOKER_DECLARED = const(64)  # V_JOKER value: 64 + declared kind (on a foundation)
+
+V_ROUND_OVER = const(7)  # V_GAME, the first slot a game owns; 0 while playing; 1 everyone stuck; 2 + p: p called Nerts
+V_PASS = const(8)  # + p: cards turned since p's last play (capped)
+V_JOKER = const(12)  # + j for joker id JOKER_BASE + j (8 jokers)
+PASS_CAP = const(120)
+
+NEED_EMPTY = const(254)  # foundation need table: an empty slot takes any ace
+NEED_DONE = const(255)  # a completed foundation takes nothing
+DEFAULT_TARGET = const(100)
+
+# The most moves one player can have (4 players, 16 foundations, jokers on):
+#   to foundations: 6 sources (Nerts top, waste top, 4 work tops); at most 2 are jokers, each
+#     with 4 declarations per slot (4 * 16), the others one per slot (16): 2*64 + 4*16 = 192;
+#   Nerts top and waste top to the 4 work piles (on top, filling, or sliding under): 8;
+#   work to work: an ordered pair of work piles (12 pairs) takes at most 13 run sizes (an empty
+#     destination takes every K; an occupied one one K, or every K when it holds only free
+#     jokers) plus one slide under: 12 * 14 = 168;
+#   flip, cycle, nerts: 3.
+PLAYER_MAX_MOVES = 371
+
+
+def value(card):
+    """rank * 2 + red for a regular card."""
+    s = (card // 13) % 4
+    return (card % 13) * 2 + (1 if s == 1 or s == 2 else 0)
+
+
+class Nerts(Game):
+    NAME = "nerts"
+    RULES_VERSION = 1
+    MAX_MOVES = 1484  # 4 * PLAYER_MAX_MOVES; 'deal' only when no other move exists
+    PLAYER_MAX_MOVES = PLAYER_MAX_MOVES
+    ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
+    TURN_BASED = False
+    COMPETITIVE = True
+    OWNER_SUFFIX = True
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+
+    def __init__(self, players=2, options=0):
+        Game.__init__(self, players, options)
+        from engine_core.games import OPT_JOKERS, OPT_TARGET_SHIFT
+        self.DECKS = players
+        self.jokers = (options & OPT_JOKERS) != 0
+        target = options >> OPT_TARGET_SHIFT
+        self.target = target if target > 0 else DEFAULT_TARGET
+        self.deck_cards = 54 if self.jokers else 52
+        for p in range(players):
+            prefix = "p" + str(p + 1) + "."
+            self.add_pile(prefix + "nerts", 13, TOP_UP)
+            for i in range(4):
+                self.add_pile(prefix + "work" + str(i + 1), 13)
+            self.add_pile(prefix + "stock", self.deck_cards, FACE_DOWN)
+            self.add_pile(prefix + "waste", self.deck_cards)
+        self.found0 = STRIDE * players
+        self.founds = 4 * players
+        for k in range(self.founds):
+            self.add_pile("found" + str(k + 1), 13)
+        self.end_piles()
+        self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
+        self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
+        from engine_core.ai import nerts_bot
+        self.bot = nerts_bot  # the computer players (imported here: it imports this module)
+        nerts_bot.init(self)
+
+    # --- cards of this game ---
+
+    def deck_size(self):
+        return self.players * self.deck_cards
+
+    def is_card(self, card):
+        if card >= cards.JOKER_BASE:
+            return self.jokers and (card - cards.JOKER_BASE) >> 1 < self.players
+        return card < self.players * 52
+
+    # --- dealing ---
+
+    def _deal(self):
+        for p in range(self.players):
+            stock = p * STRIDE + STOCK
+            for c in range(52):
+                self.piles.push(stock, p * 52 + c)
+            if self.jokers:
+                self.piles.push(stock, cards.joker(p, 0))
+                self.piles.push(stock, cards.joker(p, 1))
+        self._lay_out()
+        self.bot.reset(self)
+
+    def _lay_out(self):
+        """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles."""
+        for p in range(self.players):
+            base = p * STRIDE
+            self.shuffle_pile(base + STOCK)
+            self.move_cards(base + STOCK, base + NERTS, 13)
+            for w in range(WORK1, WORK4 + 1):
+                self.move_top(base + STOCK, base + w)
+
+    def _next_round(self):
+        """Every card back to its owner's stock, then a fresh layout (all journaled)."""
+        piles = self.piles
+        for p in range(self.players):
+            base = p * STRIDE
+            for i in range(STOCK):
+                if piles.size[base + i] > 0:
+                    self.move_cards(base + i, base + STOCK, piles.size[base + i])
+            if piles.size[base + WASTE] > 0:
+                self.move_cards(base + WASTE, base + STOCK, piles.size[base + WASTE])
+        for f in range(self.found0, self.found0 + self.founds):
+            while piles.size[f] > 0:
+                c = self.pop(f)
+                self.push(cards.deck(c) * STRIDE + STOCK, c)
+        for i in range(V_GAME, V_JOKER + 8):
+            if self.vars[i] != 0:
+                self.set_var(i, 0)
+        self._lay_out()
+        self.bot.reset(self)
+
+    # --- reading the position ---
+
+    def owner(self, pile):
+        """The player a pile belongs to, or -1 for a foundation."""
+        if pile >= self.found0:
+            return -1
+        return pile // STRIDE
+
+    def card_value(self, card):
+        """The work value of a card by itself: -1 for a free joker."""
+        if card >= cards.JOKER_BASE:
+            jv = self.vars[V_JOKER + card - cards.JOKER_BASE]
+            if 0 < jv < JOKER_DECLARED:
+                return jv - 1
+            return -1
+        return value(card)
+
+    def run_base(self, pile, first):
+        """The value the card at index `first` of a work pile has, judged from the cards at
+        `first` and above only (-1 when they are all free jokers)."""
+        piles = self.piles
+        s = piles.start[pile]
+        for i in range(first, piles.size[pile]):
+            v = self.card_value(piles.cards[s + i])
+            if v >= 0:
+                return shift(v, first - i)
+        return -1
+
+    def top_value(self, pile):
+        """The value of a work pile's top card (-1 when empty or all free jokers)."""
+        n = self.piles.size[pile]
+        if n == 0:
+            return -1
+        base = self.run_base(pile, 0)
+        if base < 0:
+            return -1
+        return shift(base, n - 1)
+
+    def fill_need(self):
+        """need[k]: the kind foundation k takes next, NEED_EMPTY or NEED_DONE."""
+        piles = self.piles
+        for k in range(self.founds):
+            f = self.found0 + k
+            n = piles.size[f]
+            if n == 0:
+                self.need[k] = NEED_EMPTY
+            elif n == 13:
+                self.need[k] = NEED_DONE
+            else:
+                self.need[k] = self.found_suit(f) * 13 + n
+
+    def found_suit(self, f):
+        piles = self.piles
+        c = piles.cards[piles.start[f]]
+        if c >= cards.JOKER_BASE:
+            jv = self.vars[V_JOKER + c - cards.JOKER_BASE]
+            if jv >= JOKER_DECLARED:
+                return (jv - JOKER_DECLARED) // 13
+            for i in range(1, piles.size[f]):
+                d = piles.cards[piles.start[f] + i]
+                if d < cards.JOKER_BASE:
+                    return (d // 13) % 4
+            return 0
+        return (c // 13) % 4
+
+    def through(self, p):
+        """True when p has turned every card of stock and waste since their last play."""
+        base = p * STRIDE
+        return self.vars[V_PASS + p] >= self.piles.size[base + STOCK] + self.piles.size[base + WASTE]
+
+    # --- what fits where ---
+
+    def fits_on(self, v, count, dst):
+        """Can a run of `count` cards whose bottom has value v (-1: free jokers) go onto dst?"""
+        n = self.piles.size[dst]
+        if n == 0:
+            return True
+        t = self.top_value(dst)
+        if t < 0:
+            if v < 0:
+                return True
+            return (v >> 1) + n <= 12
+        if v < 0:
+            return (t >> 1) >= count
+        return (v >> 1) == (t >> 1) - 1 and (v & 1) != (t & 1)
+
+    def slides_under(self, card, dst):
+        """Can `card` go under the base card of the occupied work pile dst?"""
+        base = self.run_base(dst, 0)
+        if base < 0 or (base >> 1) == 12:
+            return False
+        v = self.card_value(card)
+        if v < 0:
+            return True
+        return (v >> 1) == (base >> 1) + 1 and (v & 1) != (base & 1)
+
+    def empty_work(self, p, skip):
+        """An empty work pile of p other than `skip`, or -1."""
+        base = p * STRIDE
+        for w in range(base + WORK1, base + WORK4 + 1):
+            if w != skip and self.piles.size[w] == 0:
+                return w
+        return -1
+
+    def joker_matches(self, card, kind):
+        """May joker `card` be declared as `kind`? (a fixed value keeps rank and colour)"""
+        jv = self.vars[V_JOKER + card - cards.JOKER_BASE]
+        if jv == 0:
+            return True
+        k = kind % 13 * 2
+        s = kind // 13
+        if s == 1 or s == 2:
+            k += 1
+        return jv - 1 == k
+
+    def card_fits_value(self, card, under):
+        """Does `card` go onto a work-pile card of value `under` (-1: unknown)?"""
+        if under < 0:
+            return False
+        v = self.card_value(card)
+        if v < 0:
+            return (under >> 1) > 0
+        return (v >> 1) == (under >> 1) - 1 and (v & 1) != (under & 1)
+
+    def goes_to_foundation(self, card):
+        """True when a regular card fits some foundation (fill_need first)."""
+        if card >= cards.JOKER_BASE:
+            return False
+        k = card % 52
+        want = NEED_EMPTY if k % 13 == 0 else k
+        for i in range(self.founds):
+            if self.need[i] == want:
+                return True
+        return False
+
+    # --- move generation ---
+
+    def legal_moves(self, out):
+        if self.vars[V_STATUS] != PLAYING:
+            if self.can_deal():
+                out[0] = DEAL_MOVE
+                return 1
+            return 0
+        self.fill_need()
+        n = 0
+        for p in range(self.players):
+            n = self.player_moves(p, out, n)
+        return n
+
+    def player_moves(self, p, out, n):
+        """Write p's moves into out from index n; returns the new count (fill_need first)."""
+        piles = self.piles
+        base = p * STRIDE
+        start = n
+        n = self._to_foundations(base + NERTS, out, n)
+        n = self._to_foundations(base + WASTE, out, n)
+        for w in range(base + WORK1, base + WORK4 + 1):
+            n = self._to_foundations(w, out, n)
+        n = self._to_work(base + NERTS, p, out, n)
+        n = self._to_work(base + WASTE, p, out, n)
+        for a in range(base + WORK1, base + WORK4 + 1):
+            if piles.size[a] > 0:
+                for b in range(base + WORK1, base + WORK4 + 1):
+                    if b != a:
+                        n = self._work_to_work(p, a, b, out, n)
+        if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
+            out[n] = action_code(FLIP, p)
+            n += 1
+        if piles.size[base + NERTS] == 0:
+            out[n] = action_code(CALL, p)
+            n += 1
+        elif piles.size[base + STOCK] >= 2 and self.through(p) and not self._any_play(p, out, start, n):
+            out[n] = action_code(CYCLE, p)
+            n += 1
+        return n
+
+    def _to_foundations(self, src, out, n):
+        c = self.piles.top(src)
+        if c < 0:
+            return n
+        if c >= cards.JOKER_BASE:
+            for i in range(self.founds):
+                need = self.need[i]
+                if need == NEED_EMPTY:
+                    for s in range(4):
+                        if self.joker_matches(c, s * 13):
+                            out[n] = move_code(src, self.found0 + i, 1 + s * 13)
+                            n += 1
+                elif need != NEED_DONE and self.joker_matches(c, need):
+                    out[n] = move_code(src, self.found0 + i, 1 + need)
+                    n += 1
+            return n
+        k = c % 52
+        want = NEED_EMPTY if k % 13 == 0 else k
+        for i in range(self.founds):
+            if self.need[i] == want:
+                out[n] = move_code(src, self.found0 + i)
+                n += 1
+        return n
+
+    def _to_work(self, src, p, out, n):
+        c = self.piles.top(src)
+        if c < 0:
+            return n
+        v = self.card_value(c)
+        base = p * STRIDE
+        empty = self.empty_work(p, -1)
+        for w in range(base + WORK1, base + WORK4 + 1):
+            if self.fits_on(v, 1, w):
+                out[n] = move_code(src, w)
+                n += 1
+            elif empty >= 0 and self.slides_under(c, w):
+                out[n] = move_code(src, w, SLIDE)
+                n += 1
+        return n
+
+    def _work_to_work(self, p, a, b, out, n):
+        piles = self.piles
+        na = piles.size[a]
+        if piles.size[b] == 0:
+            for k in range(1, na + 1):
+                out[n] = move_code(a, b, k)
+                n += 1
+            return n
+        plain = False
+        t = self.top_value(b)
+        if t < 0:
+            # b holds only free jokers: any run may fit under the values they would take.
+            for k in range(1, na + 1):
+                if self.fits_on(self.run_base(a, na - k), k, b):
+                    out[n] = move_code(a, b, k)
+                    n += 1
+                    plain = plain or k == 1
+        else:
+            # The run a determined pile gives (its bottom one rank below b's top) ...
+            base = self.run_base(a, 0)
+            if base >= 0:
+                i = (base >> 1) - (t >> 1) + 1
+                k = na - i
+                if 0 < k <= na:
+                    v = self.run_base(a, i)
+                    if v >= 0 and self.fits_on(v, k, b):
+                        out[n] = move_code(a, b, k)
+                        n += 1
+                        plain = plain or k == 1
+            # ... and runs of free jokers on top of a.
+            for k in range(1, 3):
+                if k <= na and self.run_base(a, na - k) < 0 and self.fits_on(-1, k, b):
+                    out[n] = move_code(a, b, k)
+                    n += 1
+                    plain = plain or k == 1
+        if not plain and self.empty_work(p, a) >= 0 and self.slides_under(piles.top(a), b):
+            out[n] = move_code(a, b, SLIDE)
+            n += 1
+        return n
+
+    # --- plays and being stuck ---
+
+    def is_play(self, code):
+        """Does a move of a player count as a play (anything but flip, cycle, or rearranging
+        work piles that uncovers nothing useful)? fill_need first."""
+        src = code >> 16
+        if src == ACTION:
+            return ((code >> 8) & 0xFF) == CALL
+        dst = (code >> 8) & 0xFF
+        if dst >= self.found0:
+            return True
+        where = src % STRIDE
+        if where == NERTS or where == WASTE:
+            return True
+        arg = code & 0xFF
+        piles = self.piles
+        if piles.size[dst] == 0 or arg & SLIDE:
+            return False
+        na = piles.size[src]
+        if arg == na:
+            return True  # a space opens
+        x = piles.card(src, na - arg - 1)
+        if self.goes_to_foundation(x):
+            return True
+        nerts = src - where
+        if piles.size[nerts] > 0:
+            base = self.run_base(src, 0)
+            if base >= 0:
+                return self.card_fits_value(piles.top(nerts), shift(base, na - arg - 1))
+        return False
+
+    def _any_play(self, p, out, start, n):
+        for i in range(start, n):
+            if self.is_play(out[i]):
+                return True
+        return False
+
+    def has_play(self, p):
+        """True when p has a play now (fill_need first)."""
+        n = self.player_moves(p, self.play_moves, 0)
+        return self._any_play(p, self.play_moves, 0, n)
+
+    def stuck(self, p):
+        return self.through(p) and not self.has_play(p)
+
+    def _check_everyone_stuck(self):
+        for p in range(self.players):
+            if not self.through(p):
+                return
+        self.fill_need()
+        for p in range(self.players):
+            if self.has_play(p):
+                return
+        self._end_round(1)
+
+    def _end_round(self, how):
+        for p in range(self.players):
+            self.set_var(V_SCORE + p, self.vars[V_SCORE + p] + self.round_points(p))
+        self.set_var(V_ROUND_OVER, how)
+
+    def round_points(self, p):
+        """What p's cards are worth in the current position (own foundation cards - 2 per
+        Nerts card); the score gained at the end of a round."""
+        piles = self.piles
+        points = -2 * piles.size[p * STRIDE + NERTS]
+        for f in range(self.found0, self.found0 + self.founds):
+            s = piles.start[f]
+            for i in range(piles.size[f]):
+                if cards.deck(piles.cards[s + i]) == p:
+                    points += 1
+        return points
+
+    def can_deal(self):
+        """'deal' starts the next round once one is over and nobody has reached the target."""
+        if self.vars[V_ROUND_OVER] == 0:
+            return False
+        return self.leader_score() < self.target
+
+    def leader_score(self):
+        best = self.vars[V_SCORE]
+        for p in range(1, self.players):
+            if self.vars[V_SCORE + p] > best:
+                best = self.vars[V_SCORE + p]
+        return best
+
+    def _compute_status(self):
+        if self.vars[V_ROUND_OVER] != 0:
+            return OVER
+        return PLAYING
+
+    # --- performing moves ---
+
+    def _apply(self, move):
+        src = move >> 16
+        if src == ACTION:
+            action = (move >> 8) & 0xFF
+            p = move & 0xFF
+            if action == DEAL:
+                self._next_round()
+            elif action == CALL:
+                self._end_round(2 + p)
+            else:
+                if action == FLIP:
+                    self._flip(p)
+                else:
+                    self._cycle(p)
+                self._check_everyone_stuck()
+            return
+        dst = (move >> 8) & 0xFF
+        arg = move & 0xFF
+        p = src // STRIDE
+        if dst >= self.found0:
+            c = self.piles.top(src)
+            if c >= cards.JOKER_BASE:
+                self.set_var(V_JOKER + c - cards.JOKER_BASE, JOKER_DECLARED + arg - 1)
+            self.move_top(src, dst)
+            for i in range(self.players):
+                if self.vars[V_PASS + i] != 0:
+                    self.set_var(V_PASS + i, 0)
+        elif arg & SLIDE:
+            e = self.empty_work(p, src)
+            self.move_top(src, e)
+            n = self.piles.size[dst]
+            self._move_run(dst, e, n)
+            self.move_cards(e, dst, n + 1)
+        elif src % STRIDE == NERTS or src % STRIDE == WASTE:
+            self._move_run(src, dst, 1)
+        else:
+            self._move_run(src, dst, arg)
+        if self.vars[V_PASS + p] != 0:
+            self.set_var(V_PASS + p, 0)
+        self._check_everyone_stuck()
+
+    def _move_run(self, src, dst, count):
+        """Move count cards; free jokers of dst that now have a card on them get fixed."""
+        piles = self.piles
+        below = piles.size[dst]
+        self.move_cards(src, dst, count)
+        if not self.jokers or below == 0:
+            return
+        base = self.run_base(dst, 0)
+        if base < 0:
+            return
+        s = piles.start[dst]
+        for i in range(below):
+            c = piles.cards[s + i]
+            if c >= cards.JOKER_BASE and self.vars[V_JOKER + c - cards.JOKER_BASE] == 0:
+                self.set_var(V_JOKER + c - cards.JOKER_BASE, 1 + shift(base, i))
+
+    def _flip(self, p):
+        stock = p * STRIDE + STOCK
+        waste = stock + 1
+        n = self.piles.size[stock]
+        if n == 0:
+            for i in range(self.piles.size[waste]):
+                self.move_top(waste, stock)
+            return
+        if n > 3:
+            n = 3
+        for i in range(n):
+            self.move_top(stock, waste)
+        turned = self.vars[V_PASS + p] + n
+        self.set_var(V_PASS + p, turned if turned < PASS_CAP else PASS_CAP)
+
+    def _cycle(self, p):
+        # The top card goes to the bottom: through the waste, which has room for the whole deck.
+        stock = p * STRIDE + STOCK
+        waste = stock + 1
+        n = self.piles.size[stock]
+        self.move_cards(stock, waste, n)
+        self.move_cards(waste, stock, 1)
+        self.move_cards(waste, stock, n - 1)
+
+    # --- the clock and the computer players ---
+
+    def tick(self, ms):
+        self.bot.tick(self, ms)
+
+    def hint(self):
+        """The move the strongest computer player would make for p1 ('deal' between rounds)."""
+        if self.vars[V_STATUS] != PLAYING:
+            return DEAL_MOVE if self.can_deal() else -1
+        return self.bot.choose(self, 0, self.bot.BEST_SKILL, False)
+
+    def set_bot(self, player, speed, skill):
+        """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
+        SKILLS); speed -1 makes it a player who waits for commands."""
+        self.bot.configure(self, player, speed, skill)
+
+    # --- tokens ---
+
+    def move_token(self, code):
+        src = code >> 16
+        if src == ACTION:
+            return Game.move_token(self, code)
+        dst = (code >> 8) & 0xFF
+        arg = code & 0xFF
+        text = self.pile_names[src]
+        if dst >= self.found0:
+            text += ">" + self.pile_names[dst]
+            if arg:
+                text += "=" + cards.kind_name(arg - 1)
+            return text
+        if not arg & SLIDE and arg > 1:
+            text += "*" + str(arg)
+        return text + ">" + self.pile_names[dst]
+
+    def parse_move(self, token):
+        if ">" not in token:
+            return Game.parse_move(self, token)
+        left, right = token.split(">", 1)
+        count = 1
+        if "*" in left:
+            left, k = left.split("*", 1)
+            if not k.isdigit() or not 1 < int(k) <= 13:
+                return -1
+            count = int(k)
+        declared = -1
+        if "=" in right:
+            right, name = right.split("=", 1)
+            declared = cards.parse_kind(name)
+            if declared < 0 or declared == cards.KIND_JOKER:
+                return -1
+        src = self.pile_id(left)
+        dst = self.pile_id(right)
+        if src < 0 or dst < 0:
+            return -1
+        if dst >= self.found0:
+            if count != 1:
+                return -1
+            return move_code(src, dst, 0 if declared < 0 else 1 + declared)
+        if declared >= 0:
+            return -1
+        if WORK1 <= src % STRIDE <= WORK4:
+            plain = move_code(src, dst, count)
+        elif count == 1:
+            plain = move_code(src, dst)
+        else:
+            return -1  # only work piles move runs
+        if count == 1 and self.vars[V_STATUS] == PLAYING and not self.is_legal(plain):
+            slide = move_code(src, dst, SLIDE)
+            if self.is_legal(slide):
+                return slide
+        return plain
+
+    def explain_token(self, token):
+        return ("expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD for a joker, deal,"
+                " pN:flip, pN:cycle or pN:nerts with this game's pile names")
+
+    def explain(self, move):
+        from engine_core.games.nerts_check import explain
+        return explain(self, move)
+
+    # --- load ---
+
+    def check_position(self):
+        from engine_core.games.nerts_check import check_position
+        return check_position(self)
+
+    def after_load(self):
+        over = self.vars[V_STATUS] == OVER
+        for i in range(V_GAME, V_JOKER + 8):
+            self.vars[i] = 0
+        from engine_core.games.nerts_check import settle_jokers
+        settle_jokers(self)
+        if over:
+            self.vars[V_ROUND_OVER] = 1
+        else:
+            self._check_everyone_stuck()
+        Game.after_load(self)
+        self.bot.reset(self)
+
+
+def shift(v, i):
+    """The value i places above a card of value v on a work pile (i < 0: below it)."""
+    return ((v >> 1) - i) * 2 + ((v ^ i) & 1)
