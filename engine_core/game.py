@@ -5,7 +5,7 @@ A game subclass declares its piles in __init__ (add_pile), then implements
   legal_moves(out)      write move codes into out, return how many
   _apply(move)          perform a legal move through the journaled methods below
   _compute_status()     PLAYING, WON, LOST or OVER for the current position
-Everything a move changes goes through push/pop/move_cards/remove_at/set_var, which record
+Everything a move changes goes through push/pop/move_cards/remove_at/reverse_top/set_var, which record
 what undo needs in the History; so undo is exact for every game, random state included.
 
 Move codes (below 2**24 so that the journal can hold them):
@@ -152,6 +152,12 @@ class Game:
         self.history.add(h.REMOVE, p << 16 | i << 8 | card)
         return card
 
+    def reverse_top(self, p, count):
+        """Turn the top `count` cards of pile p over as one packet (a stock turned onto the
+        waste, a waste turned over): one journal entry however many cards."""
+        self.history.add(h.REVERSE, p << 8 | count)
+        self.piles.reverse(p, count)
+
     def set_var(self, i, value):
         # The old value in two 15-bit halves, and a sign bit: values from 2**29 up (a random
         # state) and negative ones (a score) both come back exactly.
@@ -242,6 +248,8 @@ class Game:
                 self.vars[(e >> 16) & 0xFF] = value
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
+            elif tag == h.REVERSE:
+                piles.reverse((e >> 8) & 0xFF, e & 0xFF)
         hist.moves -= 1
         return True
 

@@ -6,7 +6,9 @@ at that moment and acts. The soonest acts first (ties go to the lower player num
 simultaneous plays resolve in time order: a foundation place taken by an earlier action is no
 longer there for a later one, and the later player chooses again among what is left.
 
-Every action, a flip included, costs one delay of the player's speed level, with +-25 %
+The table takes one action at a time, at least GAP_MS (33 ms, one display frame) apart: a
+player due sooner waits for the gap and still goes first, so a 33 ms tick runs at most one
+computer action (the frame budget in docs/performance.md). Every action, a flip included, costs one delay of the player's speed level, with +-25 %
 jitter drawn from the player's own generator (seeded from the game's generator at each deal,
 so a game replays identically on CPython and MicroPython).
 
@@ -23,7 +25,9 @@ so a game replays identically on CPython and MicroPython).
 
 Preferences (all levels): call Nerts as soon as the Nerts pile is empty; then the Nerts pile
 first (to a foundation, onto a work pile, into a space); then foundations; then building.
-A stuck player cycles its stock now and then and otherwise flips.
+A player that has gone through its whole stock without a play looks harder: it then sees
+every play, as skill 3 does, so a round always ends. A stuck player cycles its stock now and
+then and otherwise flips.
 
 Who is a computer player: by default every player but p1, at speed 2 and skill 2, acting
 only while game.bots is on (the protocol's `bots on`). Game.set_bot(player, speed, skill)
@@ -47,6 +51,7 @@ BEST_SKILL = 3
 DEFAULT_SPEED = 2
 DEFAULT_SKILL = 2
 _MISS_ONE_IN = (4, 10, 30, 0)
+GAP_MS = 33  # actions at the table are at least one display frame apart
 
 _CALL_SCORE = 1000
 _FLIP_SCORE = 10
@@ -60,7 +65,9 @@ def init(game):
     game.computer = bytearray(n)
     game.speed = bytearray(n)
     game.skill = bytearray(n)
-    game.wait = array("i", [0] * n)
+    game.wait = array("i", [0] * n)  # ms until each player's next action (< 0: overdue)
+    game.hold = 0  # ms until the table takes the next action (GAP_MS after the last)
+    game.acted = 0  # moves the computer players made in the last tick (0: nothing to redraw)
     game.bot_rng = array("i", [1] * n)
     game.bot_moves = array("i", [0] * game.PLAYER_MAX_MOVES)
     for p in range(n):
@@ -77,6 +84,7 @@ def reset(game):
             x = rng.step(x)
         game.bot_rng[p] = x
         game.wait[p] = delay(game, p)
+    game.hold = 0
 
 
 def configure(game, player, speed, skill):
@@ -105,19 +113,26 @@ def delay(game, p):
 
 def tick(game, ms):
     """Advance the game clock by ms, letting computer players act in time order."""
+    game.acted = 0
     while game.bots and game.vars[V_STATUS] == PLAYING:
         who = -1
         for p in range(game.players):
             if game.computer[p] and (who < 0 or game.wait[p] < game.wait[who]):
                 who = p
-        if who < 0 or game.wait[who] > ms:
-            _run_down(game, ms)
+        if who < 0:
             break
-        step = game.wait[who]
-        _run_down(game, step)
-        _advance(game, step)
-        ms -= step
+        at = game.wait[who]
+        if at < game.hold:
+            at = game.hold
+        if at > ms:
+            break
+        _run_down(game, at)
+        _advance(game, at)
+        ms -= at
         act(game, who)
+        game.hold = GAP_MS
+    if game.bots and game.vars[V_STATUS] == PLAYING:
+        _run_down(game, ms)
     _advance(game, ms)
 
 
@@ -125,6 +140,9 @@ def _run_down(game, ms):
     for p in range(game.players):
         if game.computer[p]:
             game.wait[p] -= ms
+    game.hold -= ms
+    if game.hold < 0:
+        game.hold = 0
 
 
 def _advance(game, ms):
@@ -138,9 +156,13 @@ def _advance(game, ms):
 
 def act(game, p):
     """Player p makes its move now (if it sees one) and starts its next countdown."""
-    code = choose(game, p, game.skill[p], True)
+    skill = game.skill[p]
+    if game.through(p):
+        skill = BEST_SKILL  # through the stock without a play: it looks hard at everything
+    code = choose(game, p, skill, True)
     if code >= 0:
         game.apply(code)
+        game.acted += 1
     game.wait[p] = delay(game, p)
 
 
@@ -151,7 +173,7 @@ def choose(game, p, skill, chance):
     (hints) it overlooks nothing and draws no random number."""
     game.fill_need()
     moves = game.bot_moves
-    n = game.player_moves(p, moves, 0)
+    n = game.player_moves(p, moves, 0, False)
     best = -1
     best_score = 0
     miss = _MISS_ONE_IN[skill]

@@ -80,10 +80,12 @@ DEFAULT_TARGET = const(100)
 PLAYER_MAX_MOVES = 371
 
 
+_RED = b"\x00\x01\x01\x00"  # by suit: spades, hearts, diamonds, clubs
+
+
 def value(card):
     """rank * 2 + red for a regular card."""
-    s = (card // 13) % 4
-    return (card % 13) * 2 + (1 if s == 1 or s == 2 else 0)
+    return (card % 13) * 2 + _RED[(card // 13) & 3]
 
 
 class Nerts(Game):
@@ -119,6 +121,13 @@ class Nerts(Game):
             self.add_pile("found" + str(k + 1), 13)
         self.end_piles()
         self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
+        self.need_count = bytearray(256)  # how many foundations take each need value
+        # One player's work piles (scan_work): size, base value (-1: only free jokers),
+        # free jokers on top. Move generation reads these instead of the piles.
+        self.work_size = bytearray(4)
+        self.work_base = array("b", [0] * 4)
+        self.work_free = bytearray(4)
+        self.points = array("i", [0] * players)  # count_points
         self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
         from engine_core.ai import nerts_bot
         self.bot = nerts_bot  # the computer players (imported here: it imports this module)
@@ -215,17 +224,26 @@ class Nerts(Game):
         return shift(base, n - 1)
 
     def fill_need(self):
-        """need[k]: the kind foundation k takes next, NEED_EMPTY or NEED_DONE."""
+        """need[k]: the kind foundation k takes next, NEED_EMPTY or NEED_DONE; need_count."""
         piles = self.piles
+        need = self.need
+        count = self.need_count
+        for k in range(self.founds):
+            count[need[k]] = 0
         for k in range(self.founds):
             f = self.found0 + k
             n = piles.size[f]
             if n == 0:
-                self.need[k] = NEED_EMPTY
+                need[k] = NEED_EMPTY
             elif n == 13:
-                self.need[k] = NEED_DONE
+                need[k] = NEED_DONE
             else:
-                self.need[k] = self.found_suit(f) * 13 + n
+                c = piles.cards[piles.start[f]]
+                if c < cards.JOKER_BASE:
+                    need[k] = (c // 13 & 3) * 13 + n
+                else:
+                    need[k] = self.found_suit(f) * 13 + n
+            count[need[k]] += 1
 
     def found_suit(self, f):
         piles = self.piles
@@ -248,29 +266,45 @@ class Nerts(Game):
 
     # --- what fits where ---
 
-    def fits_on(self, v, count, dst):
-        """Can a run of `count` cards whose bottom has value v (-1: free jokers) go onto dst?"""
-        n = self.piles.size[dst]
+    def scan_work(self, p):
+        """Fill the work-pile caches for player p."""
+        piles = self.piles
+        w = p * STRIDE + WORK1
+        for i in range(4):
+            n = piles.size[w + i]
+            self.work_size[i] = n
+            self.work_free[i] = 0
+            if n == 0:
+                self.work_base[i] = -1
+            elif not self.jokers:
+                self.work_base[i] = value(piles.cards[piles.start[w + i]])
+            else:
+                self.work_base[i] = self.run_base(w + i, 0)
+                free = 0
+                while free < n and self.card_value(piles.card(w + i, n - 1 - free)) < 0:
+                    free += 1
+                self.work_free[i] = free
+
+    def fits(self, v, count, i):
+        """Can a run of `count` cards whose bottom has value v (-1: free jokers) go onto work
+        pile i (0..3) of the scanned player?"""
+        n = self.work_size[i]
         if n == 0:
             return True
-        t = self.top_value(dst)
-        if t < 0:
-            if v < 0:
-                return True
-            return (v >> 1) + n <= 12
+        b = self.work_base[i]
+        if b < 0:  # only free jokers there
+            return v < 0 or (v >> 1) + n <= 12
+        t = ((b >> 1) - n + 1) * 2 + ((b ^ (n - 1)) & 1)
         if v < 0:
             return (t >> 1) >= count
         return (v >> 1) == (t >> 1) - 1 and (v & 1) != (t & 1)
 
-    def slides_under(self, card, dst):
-        """Can `card` go under the base card of the occupied work pile dst?"""
-        base = self.run_base(dst, 0)
-        if base < 0 or (base >> 1) == 12:
+    def slides(self, v, i):
+        """Can a card of value v (-1: a free joker) slide under work pile i's base card?"""
+        b = self.work_base[i]
+        if self.work_size[i] == 0 or b < 0 or (b >> 1) == 12:
             return False
-        v = self.card_value(card)
-        if v < 0:
-            return True
-        return (v >> 1) == (base >> 1) + 1 and (v & 1) != (base & 1)
+        return v < 0 or ((v >> 1) == (b >> 1) + 1 and (v & 1) != (b & 1))
 
     def empty_work(self, p, skip):
         """An empty work pile of p other than `skip`, or -1."""
@@ -305,11 +339,7 @@ class Nerts(Game):
         if card >= cards.JOKER_BASE:
             return False
         k = card % 52
-        want = NEED_EMPTY if k % 13 == 0 else k
-        for i in range(self.founds):
-            if self.need[i] == want:
-                return True
-        return False
+        return self.need_count[NEED_EMPTY if k % 13 == 0 else k] > 0
 
     # --- move generation ---
 
@@ -325,111 +355,130 @@ class Nerts(Game):
             n = self.player_moves(p, out, n)
         return n
 
-    def player_moves(self, p, out, n):
-        """Write p's moves into out from index n; returns the new count (fill_need first)."""
+    def player_moves(self, p, out, n, every=True):
+        """Write p's moves into out from index n; returns the new count (fill_need first).
+
+        every=False (the computer players, has_play) leaves out what no player wants to
+        look at: runs moved into an empty work pile, and all but the first foundation a
+        regular card could go to (any empty slot takes an ace: one is enough)."""
         piles = self.piles
         base = p * STRIDE
         start = n
-        n = self._to_foundations(base + NERTS, out, n)
-        n = self._to_foundations(base + WASTE, out, n)
+        self.scan_work(p)
+        n = self._to_foundations(base + NERTS, out, n, every)
+        n = self._to_foundations(base + WASTE, out, n, every)
         for w in range(base + WORK1, base + WORK4 + 1):
-            n = self._to_foundations(w, out, n)
-        n = self._to_work(base + NERTS, p, out, n)
-        n = self._to_work(base + WASTE, p, out, n)
-        for a in range(base + WORK1, base + WORK4 + 1):
-            if piles.size[a] > 0:
-                for b in range(base + WORK1, base + WORK4 + 1):
-                    if b != a:
-                        n = self._work_to_work(p, a, b, out, n)
+            n = self._to_foundations(w, out, n, every)
+        empty = 0
+        for i in range(4):
+            if self.work_size[i] == 0:
+                empty += 1
+        n = self._to_work(base + NERTS, base, empty, out, n)
+        n = self._to_work(base + WASTE, base, empty, out, n)
+        for a in range(4):
+            if self.work_size[a] > 0:
+                for b in range(4):
+                    if b != a and (every or self.work_size[b] > 0):
+                        n = self._work_to_work(base + WORK1, a, b, empty, out, n)
         if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
-            out[n] = action_code(FLIP, p)
+            out[n] = ACTION << 16 | FLIP << 8 | p
             n += 1
         if piles.size[base + NERTS] == 0:
-            out[n] = action_code(CALL, p)
+            out[n] = ACTION << 16 | CALL << 8 | p
             n += 1
-        elif piles.size[base + STOCK] >= 2 and self.through(p) and not self._any_play(p, out, start, n):
-            out[n] = action_code(CYCLE, p)
+        elif piles.size[base + STOCK] >= 2 and self.through(p) and not self._any_play(out, start, n):
+            out[n] = ACTION << 16 | CYCLE << 8 | p
             n += 1
         return n
 
-    def _to_foundations(self, src, out, n):
+    def _to_foundations(self, src, out, n, every):
         c = self.piles.top(src)
         if c < 0:
             return n
+        need = self.need
         if c >= cards.JOKER_BASE:
+            first_empty = True
             for i in range(self.founds):
-                need = self.need[i]
-                if need == NEED_EMPTY:
-                    for s in range(4):
-                        if self.joker_matches(c, s * 13):
-                            out[n] = move_code(src, self.found0 + i, 1 + s * 13)
-                            n += 1
-                elif need != NEED_DONE and self.joker_matches(c, need):
-                    out[n] = move_code(src, self.found0 + i, 1 + need)
+                want = need[i]
+                if want == NEED_EMPTY:
+                    if first_empty or every:
+                        for s in range(4):
+                            if self.joker_matches(c, s * 13):
+                                out[n] = move_code(src, self.found0 + i, 1 + s * 13)
+                                n += 1
+                    first_empty = False
+                elif want != NEED_DONE and self.joker_matches(c, want):
+                    out[n] = move_code(src, self.found0 + i, 1 + want)
                     n += 1
             return n
         k = c % 52
         want = NEED_EMPTY if k % 13 == 0 else k
+        if self.need_count[want] == 0:
+            return n
         for i in range(self.founds):
-            if self.need[i] == want:
-                out[n] = move_code(src, self.found0 + i)
+            if need[i] == want:
+                out[n] = src << 16 | (self.found0 + i) << 8
                 n += 1
+                if not every:
+                    break
         return n
 
-    def _to_work(self, src, p, out, n):
+    def _to_work(self, src, base, empty, out, n):
         c = self.piles.top(src)
         if c < 0:
             return n
         v = self.card_value(c)
-        base = p * STRIDE
-        empty = self.empty_work(p, -1)
-        for w in range(base + WORK1, base + WORK4 + 1):
-            if self.fits_on(v, 1, w):
-                out[n] = move_code(src, w)
+        for i in range(4):
+            if self.fits(v, 1, i):
+                out[n] = src << 16 | (base + WORK1 + i) << 8
                 n += 1
-            elif empty >= 0 and self.slides_under(c, w):
-                out[n] = move_code(src, w, SLIDE)
+            elif empty and self.slides(v, i):
+                out[n] = src << 16 | (base + WORK1 + i) << 8 | SLIDE
                 n += 1
         return n
 
-    def _work_to_work(self, p, a, b, out, n):
-        piles = self.piles
-        na = piles.size[a]
-        if piles.size[b] == 0:
+    def _work_to_work(self, w1, a, b, empty, out, n):
+        """Moves from work pile a to work pile b (0..3; w1 is the player's first work pile)."""
+        na = self.work_size[a]
+        code = (w1 + a) << 16 | (w1 + b) << 8
+        nb = self.work_size[b]
+        if nb == 0:
             for k in range(1, na + 1):
-                out[n] = move_code(a, b, k)
+                out[n] = code | k
                 n += 1
             return n
+        base = self.work_base[a]
+        free = self.work_free[a]
         plain = False
-        t = self.top_value(b)
-        if t < 0:
+        if self.work_base[b] < 0:
             # b holds only free jokers: any run may fit under the values they would take.
             for k in range(1, na + 1):
-                if self.fits_on(self.run_base(a, na - k), k, b):
-                    out[n] = move_code(a, b, k)
+                v = -1 if k <= free else ((base >> 1) - na + k) * 2 + ((base ^ (na - k)) & 1)
+                if self.fits(v, k, b):
+                    out[n] = code | k
                     n += 1
                     plain = plain or k == 1
         else:
-            # The run a determined pile gives (its bottom one rank below b's top) ...
-            base = self.run_base(a, 0)
+            bb = self.work_base[b]
+            t = (bb >> 1) - nb + 1  # the rank of b's top card
             if base >= 0:
-                i = (base >> 1) - (t >> 1) + 1
+                i = (base >> 1) - t + 1  # the index in a holding the rank below it
                 k = na - i
-                if 0 < k <= na:
-                    v = self.run_base(a, i)
-                    if v >= 0 and self.fits_on(v, k, b):
-                        out[n] = move_code(a, b, k)
-                        n += 1
-                        plain = plain or k == 1
-            # ... and runs of free jokers on top of a.
-            for k in range(1, 3):
-                if k <= na and self.run_base(a, na - k) < 0 and self.fits_on(-1, k, b):
-                    out[n] = move_code(a, b, k)
+                if free < k <= na and ((base ^ i) & 1) != ((bb ^ (nb - 1)) & 1):
+                    out[n] = code | k
                     n += 1
                     plain = plain or k == 1
-        if not plain and self.empty_work(p, a) >= 0 and self.slides_under(piles.top(a), b):
-            out[n] = move_code(a, b, SLIDE)
-            n += 1
+            k = 1
+            while k <= free and k <= t:
+                out[n] = code | k  # a run of free jokers
+                n += 1
+                plain = plain or k == 1
+                k += 1
+        if not plain and empty:
+            v = -1 if free > 0 else ((base >> 1) - na + 1) * 2 + ((base ^ (na - 1)) & 1)
+            if self.slides(v, b):
+                out[n] = code | SLIDE
+                n += 1
         return n
 
     # --- plays and being stuck ---
@@ -463,7 +512,7 @@ class Nerts(Game):
                 return self.card_fits_value(piles.top(nerts), shift(base, na - arg - 1))
         return False
 
-    def _any_play(self, p, out, start, n):
+    def _any_play(self, out, start, n):
         for i in range(start, n):
             if self.is_play(out[i]):
                 return True
@@ -471,8 +520,8 @@ class Nerts(Game):
 
     def has_play(self, p):
         """True when p has a play now (fill_need first)."""
-        n = self.player_moves(p, self.play_moves, 0)
-        return self._any_play(p, self.play_moves, 0, n)
+        n = self.player_moves(p, self.play_moves, 0, False)
+        return self._any_play(self.play_moves, 0, n)
 
     def stuck(self, p):
         return self.through(p) and not self.has_play(p)
@@ -488,21 +537,31 @@ class Nerts(Game):
         self._end_round(1)
 
     def _end_round(self, how):
+        self.count_points()
         for p in range(self.players):
-            self.set_var(V_SCORE + p, self.vars[V_SCORE + p] + self.round_points(p))
+            self.set_var(V_SCORE + p, self.vars[V_SCORE + p] + self.points[p])
         self.set_var(V_ROUND_OVER, how)
 
-    def round_points(self, p):
-        """What p's cards are worth in the current position (own foundation cards - 2 per
-        Nerts card); the score gained at the end of a round."""
+    def count_points(self):
+        """points[p]: what p's cards are worth now (+1 on a foundation, -2 in the Nerts pile),
+        the score a round adds; one pass over the foundations."""
         piles = self.piles
-        points = -2 * piles.size[p * STRIDE + NERTS]
+        points = self.points
+        for p in range(self.players):
+            points[p] = -2 * piles.size[p * STRIDE + NERTS]
         for f in range(self.found0, self.found0 + self.founds):
             s = piles.start[f]
-            for i in range(piles.size[f]):
-                if cards.deck(piles.cards[s + i]) == p:
-                    points += 1
-        return points
+            for i in range(s, s + piles.size[f]):
+                c = piles.cards[i]
+                if c < cards.JOKER_BASE:
+                    points[c // 52] += 1
+                else:
+                    points[(c - cards.JOKER_BASE) >> 1] += 1
+
+    def round_points(self, p):
+        """What p's cards are worth in the current position (for tools and the screen)."""
+        self.count_points()
+        return self.points[p]
 
     def can_deal(self):
         """'deal' starts the next round once one is over and nobody has reached the target."""
@@ -585,14 +644,15 @@ class Nerts(Game):
         stock = p * STRIDE + STOCK
         waste = stock + 1
         n = self.piles.size[stock]
-        if n == 0:
-            for i in range(self.piles.size[waste]):
-                self.move_top(waste, stock)
+        if n == 0:  # the waste turned over: its bottom card becomes the stock's top
+            n = self.piles.size[waste]
+            self.move_cards(waste, stock, n)
+            self.reverse_top(stock, n)
             return
         if n > 3:
             n = 3
-        for i in range(n):
-            self.move_top(stock, waste)
+        self.move_cards(stock, waste, n)  # turned over together: the third card ends on top
+        self.reverse_top(waste, n)
         turned = self.vars[V_PASS + p] + n
         self.set_var(V_PASS + p, turned if turned < PASS_CAP else PASS_CAP)
 
