@@ -684,62 +684,16 @@ class Nerts(Game):
     # --- tokens ---
 
     def move_token(self, code):
-        src = code >> 16
-        if src == ACTION:
-            return Game.move_token(self, code)
-        dst = (code >> 8) & 0xFF
-        arg = code & 0xFF
-        text = self.pile_names[src]
-        if dst >= self.found0:
-            text += ">" + self.pile_names[dst]
-            if arg:
-                text += "=" + cards.kind_name(arg - 1)
-            return text
-        if not arg & SLIDE and arg > 1:
-            text += "*" + str(arg)
-        return text + ">" + self.pile_names[dst]
+        from engine_core.games.nerts_check import move_token
+        return move_token(self, code)
 
     def parse_move(self, token):
-        if ">" not in token:
-            return Game.parse_move(self, token)
-        left, right = token.split(">", 1)
-        count = 1
-        if "*" in left:
-            left, k = left.split("*", 1)
-            if not k.isdigit() or not 1 < int(k) <= 13:
-                return -1
-            count = int(k)
-        declared = -1
-        if "=" in right:
-            right, name = right.split("=", 1)
-            declared = cards.parse_kind(name)
-            if declared < 0 or declared == cards.KIND_JOKER:
-                return -1
-        src = self.pile_id(left)
-        dst = self.pile_id(right)
-        if src < 0 or dst < 0:
-            return -1
-        if dst >= self.found0:
-            if count != 1:
-                return -1
-            return move_code(src, dst, 0 if declared < 0 else 1 + declared)
-        if declared >= 0:
-            return -1
-        if WORK1 <= src % STRIDE <= WORK4:
-            plain = move_code(src, dst, count)
-        elif count == 1:
-            plain = move_code(src, dst)
-        else:
-            return -1  # only work piles move runs
-        if count == 1 and self.vars[V_STATUS] == PLAYING and not self.is_legal(plain):
-            slide = move_code(src, dst, SLIDE)
-            if self.is_legal(slide):
-                return slide
-        return plain
+        from engine_core.games.nerts_check import parse_move
+        return parse_move(self, token)
 
     def explain_token(self, token):
-        return ("expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD for a joker, deal,"
-                " pN:flip, pN:cycle or pN:nerts with this game's pile names")
+        from engine_core.games.nerts_check import explain_token
+        return explain_token(self, token)
 
     def explain(self, move):
         from engine_core.games.nerts_check import explain

@@ -1,14 +1,109 @@
-"""Nerts for the protocol: why a move is illegal, and what a loaded position must satisfy.
+"""Nerts for the protocol: move tokens, why a move is illegal, what a loaded position must
+satisfy.
 
 These run only when the protocol answers a command, so they may allocate.
 """
 
 from engine_core import PLAYING
 from engine_core import cards
-from engine_core.game import ACTION, V_STATUS
+from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, NERTS, SLIDE,
                                      STOCK, STRIDE, V_JOKER, V_ROUND_OVER, WASTE, WORK1, WORK4,
                                      shift)
+
+
+def move_token(game, code):
+    """'p1.work2*3>p1.work4', 'p2.nerts>found5=7H', 'p1:flip'."""
+    src = code >> 16
+    if src == ACTION:
+        return Game.move_token(game, code)
+    dst = (code >> 8) & 0xFF
+    arg = code & 0xFF
+    text = game.pile_names[src]
+    if dst >= game.found0:
+        text += ">" + game.pile_names[dst]
+        if arg:
+            text += "=" + cards.kind_name(arg - 1)
+        return text
+    if not arg & SLIDE and arg > 1:
+        text += "*" + str(arg)
+    return text + ">" + game.pile_names[dst]
+
+
+def split_token(token):
+    """(source name, count text or None, destination name, declared text or None)."""
+    left, right = token.split(">", 1)
+    count = None
+    if "*" in left:
+        left, count = left.split("*", 1)
+    declared = None
+    if "=" in right:
+        right, declared = right.split("=", 1)
+    return left, count, right, declared
+
+
+def parse_move(game, token):
+    """The move code a token names, or -1. A plain SRC>pN.workB names sliding under when
+    that is legal and moving onto the pile is not."""
+    if ">" not in token:
+        return Game.parse_move(game, token)
+    left, count_text, right, declared_text = split_token(token)
+    count = 1
+    if count_text is not None:
+        if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+            return -1
+        count = int(count_text)
+    declared = -1
+    if declared_text is not None:
+        declared = cards.parse_kind(declared_text)
+        if declared < 0 or declared == cards.KIND_JOKER:
+            return -1
+    src = game.pile_id(left)
+    dst = game.pile_id(right)
+    if src < 0 or dst < 0:
+        return -1
+    if dst >= game.found0:
+        if count != 1:
+            return -1
+        return move_code(src, dst, 0 if declared < 0 else 1 + declared)
+    if declared >= 0:
+        return -1
+    if src < game.found0 and WORK1 <= src % STRIDE <= WORK4:
+        plain = move_code(src, dst, count)
+    elif count == 1:
+        plain = move_code(src, dst)
+    else:
+        return -1
+    if count == 1 and game.vars[V_STATUS] == PLAYING and not game.is_legal(plain):
+        slide = move_code(src, dst, SLIDE)
+        if game.is_legal(slide):
+            return slide
+    return plain
+
+
+def explain_token(game, token):
+    """Why a token names no move of this game."""
+    if ">" in token:
+        left, count_text, right, declared_text = split_token(token)
+        for name in (left, right):
+            if game.pile_id(name) < 0:
+                return "no pile named '" + name + "'"
+        if count_text is not None:
+            if game.pile_id(left) >= game.found0 or not WORK1 <= game.pile_id(left) % STRIDE <= WORK4:
+                return "only work piles move runs (pN.workA*K>pN.workB)"
+            if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+                return "the count in *K is 2 to 13 (one card: SRC>DST)"
+            return "a run moves to another work pile"
+        if declared_text is not None:
+            if game.pile_id(right) < game.found0:
+                return "only a joker played to a foundation is declared (SRC>foundK=CARD)"
+            return "'" + declared_text + "' is not a card like 7H"
+        return "expected SRC>DST"
+    if ":" in token:
+        who = token.split(":", 1)[0]
+        if parse_player(who, 9) >= 0:
+            return "no player " + who + " in this game of " + str(game.players) + " players"
+    return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
 
 
 def player(p):
