@@ -806,3 +806,102 @@ print(" ".join(results))
 def test_random_play_and_bot_ticks_allocate_nothing_with_2_and_4_players():
     from tests.helpers import run_mpy_ok
     assert run_mpy_ok(ALLOCATION_FREE_BOTS).split() == ["no", "allocation"] * 4
+
+
+# --- The move generator against a slow reference written from the rule profile ---
+
+def rank(card):
+    return RANKS.index(card.lstrip("#")[0])
+
+
+def red(card):
+    return card.lstrip("#")[1] in "HD"
+
+
+def goes_on(card, under):
+    return rank(card) == rank(under) - 1 and red(card) != red(under)
+
+
+def reference_moves(state):
+    """Legal tokens (pN:cycle aside) computed from the state, the plain way; no jokers."""
+    piles = state["piles"]
+    players = len(state["score"])
+    if state["status"] != "playing":
+        return []
+    founds = ["found%d" % k for k in range(1, 4 * players + 1)]
+    moves = set()
+    for p in range(1, players + 1):
+        pre = "p%d." % p
+        works = [pre + "work%d" % i for i in range(1, 5)]
+        empty = any(not piles[w] for w in works)
+        for src in [pre + "nerts", pre + "waste"] + works:
+            if not piles[src]:
+                continue
+            card = piles[src][-1]
+            for f in founds:
+                pile = piles[f]
+                if (not pile and rank(card) == 0) or (
+                        pile and len(pile) < 13 and pile[-1][1] == card.lstrip("#")[1] and rank(card) == len(pile)):
+                    moves.add(src + ">" + f)
+            if src in works:
+                continue
+            for w in works:
+                if not piles[w] or goes_on(card, piles[w][-1]) or (empty and goes_on(piles[w][0], card)):
+                    moves.add(src + ">" + w)
+        for a in works:
+            for b in works:
+                if a == b or not piles[a]:
+                    continue
+                for k in range(1, len(piles[a]) + 1):
+                    run = piles[a][-k:]
+                    if not piles[b] or goes_on(run[0], piles[b][-1]):
+                        moves.add(a + ("*%d" % k if k > 1 else "") + ">" + b)
+                if piles[b] and empty and goes_on(piles[b][0], piles[a][-1]):
+                    moves.add(a + ">" + b)
+        if piles[pre + "stock"] or piles[pre + "waste"]:
+            moves.add("p%d:flip" % p)
+        if not piles[pre + "nerts"]:
+            moves.add("p%d:nerts" % p)
+    return sorted(moves)
+
+
+def test_move_generator_agrees_with_the_reference_over_random_play():
+    import random
+    rnd = random.Random(6)
+    positions = 0
+    for seed in range(24):
+        players = 2 + seed % 3
+        d = Driver("new nerts players=%d seed=%d" % (players, seed), "bots off")
+        for _ in range(120):
+            state = d.state()
+            moves = d.moves()
+            expected = reference_moves(state)
+            if state["status"] != "playing":
+                assert moves in ([], ["deal"])
+                break
+            assert [m for m in moves if not m.endswith(":cycle")] == expected, (seed, state)
+            assert len(moves) <= Nerts.MAX_MOVES
+            positions += 1
+            # favour plays over flips so that the piles get going
+            plays = [m for m in moves if not m.endswith(":flip")]
+            d.ok("move " + rnd.choice(plays if plays and rnd.random() < 0.8 else moves))
+    assert positions > 1500
+
+
+# --- The arena ---
+
+def test_arena_a_faster_or_a_more_skilled_computer_player_scores_clearly_higher():
+    from tools import arena_nerts
+    faster = arena_nerts.run([(4, 2), (1, 2)], 30, show_progress=False)
+    assert faster["points"][0] > faster["points"][1] + 5
+    skilled = arena_nerts.run([(2, 3), (2, 0)], 30, show_progress=False)
+    assert skilled["points"][0] > skilled["points"][1] + 5
+    assert skilled["capped"] == 0 and 0 < skilled["mean_s"] < 3600
+
+
+def test_arena_py_dispatches_to_the_nerts_arena_and_reports(capsys):
+    from tools import arena
+    assert arena.main(["nerts", "--rounds", "3", "--seats", "2/2,0/1,4/3"]) == 0
+    out = capsys.readouterr()
+    assert "| p3 | 4 (300) | 3 |" in out.out and "3 rounds; round length in game seconds" in out.out
+    assert "3/3 rounds" in out.err  # the progress bar
