@@ -905,3 +905,13 @@ def test_arena_py_dispatches_to_the_nerts_arena_and_reports(capsys):
     out = capsys.readouterr()
     assert "| p3 | 4 (300) | 3 |" in out.out and "3 rounds; round length in game seconds" in out.out
     assert "3/3 rounds" in out.err  # the progress bar
+
+
+def test_max_moves_covers_the_richest_foundation_position():
+    # Jokers on the Nerts top and the waste top, four aces on the work piles, sixteen empty
+    # foundations: 2 x 4 x 16 + 4 x 16 moves to the foundations alone.
+    d = driver({"p1.nerts": ["KC1", "JK1"], "p1.waste": ["JK1"], "p1.work1": ["AS1"], "p1.work2": ["AH1"],
+                "p1.work3": ["AD1"], "p1.work4": ["AC1"]}, players=4, jokers=True)
+    mine = [m for m in d.moves() if m.startswith("p1")]
+    assert len([m for m in mine if ">found" in m]) == 2 * 4 * 16 + 4 * 16
+    assert len(mine) <= Nerts.PLAYER_MAX_MOVES and len(d.moves()) <= Nerts.MAX_MOVES

@@ -50,7 +50,7 @@ SKILLS = 4
 BEST_SKILL = 3
 DEFAULT_SPEED = 2
 DEFAULT_SKILL = 2
-_MISS_ONE_IN = (4, 10, 30, 0)
+_MISS_ONE_IN = (3, 5, 10, 0)
 GAP_MS = 33  # actions at the table are at least one display frame apart
 
 _CALL_SCORE = 1000

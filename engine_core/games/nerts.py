@@ -18,16 +18,7 @@ every position in it: the pile's *base* value. Jokers: V_JOKER + j holds 0 (free
 (fixed on a work pile once a card was played onto it) or JOKER_DECLARED + kind (on a
 foundation).
 
-Profile choices made here:
-- "Stuck": a player has gone through their stock (V_PASS counts the cards turned onto the
-  waste since their last play; it reaches stock + waste) and has no play: no card to a
-  foundation, no Nerts-pile or waste card to a work pile, no work-pile move that empties a
-  pile or uncovers a card that goes to a foundation or takes the Nerts top. A play by anyone
-  onto a foundation restarts every count. pN:cycle is legal only for a stuck player, and the
-  round ends when every player is stuck at once.
-- Moving cards between work piles is always allowed by the letter of the rules (even a whole
-  pile into an empty one); only plays count against being stuck.
-- Sliding under uses the plain token SRC>pN.workB: the card ends under workB's base.
+The profile choices (being stuck, sliding under, jokers) are described in docs/nerts.md.
 """
 
 from array import array
@@ -35,7 +26,7 @@ from array import array
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import (ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game,
-                              action_code, move_code)
+                              move_code)
 
 try:
     from micropython import const
@@ -522,9 +513,6 @@ class Nerts(Game):
         """True when p has a play now (fill_need first)."""
         n = self.player_moves(p, self.play_moves, 0, False)
         return self._any_play(self.play_moves, 0, n)
-
-    def stuck(self, p):
-        return self.through(p) and not self.has_play(p)
 
     def _check_everyone_stuck(self):
         for p in range(self.players):
