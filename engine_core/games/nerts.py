@@ -119,6 +119,9 @@ class Nerts(Game):
         self.work_base = array("b", [0] * 4)
         self.work_free = bytearray(4)
         self.points = array("i", [0] * players)  # count_points
+        # What has_play found for each player, kept while nothing it depends on changed (the
+        # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
+        self.play_known = bytearray(players)
         self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
         from engine_core.ai import nerts_bot
         self.bot = nerts_bot  # the computer players (imported here: it imports this module)
@@ -145,6 +148,7 @@ class Nerts(Game):
                 self.piles.push(stock, cards.joker(p, 0))
                 self.piles.push(stock, cards.joker(p, 1))
         self._lay_out()
+        self._forget_plays()
         self.bot.reset(self)
 
     def _lay_out(self):
@@ -174,6 +178,7 @@ class Nerts(Game):
             if self.vars[i] != 0:
                 self.set_var(i, 0)
         self._lay_out()
+        self._forget_plays()
         self.bot.reset(self)
 
     # --- reading the position ---
@@ -520,9 +525,17 @@ class Nerts(Game):
                 return
         self.fill_need()
         for p in range(self.players):
-            if self.has_play(p):
+            known = self.play_known[p]
+            if known == 0:
+                known = 1 if self.has_play(p) else 2
+                self.play_known[p] = known
+            if known == 1:
                 return
         self._end_round(1)
+
+    def _forget_plays(self):
+        for p in range(self.players):
+            self.play_known[p] = 0
 
     def _end_round(self, how):
         self.count_points()
@@ -571,14 +584,28 @@ class Nerts(Game):
 
     # --- performing moves ---
 
+    def apply(self, move):
+        if move == DEAL_MOVE:
+            # A round starts with a fresh journal: undo goes back to the start of the round,
+            # and a tick never has to forget a whole deal (some 900 entries) from a full one.
+            self.history.clear()
+            self._next_round()
+            self.history.clear()
+            self.vars[V_STATUS] = self._compute_status()
+            return
+        Game.apply(self, move)
+
+    def undo(self):
+        self._forget_plays()
+        return Game.undo(self)
+
     def _apply(self, move):
         src = move >> 16
         if src == ACTION:
             action = (move >> 8) & 0xFF
             p = move & 0xFF
-            if action == DEAL:
-                self._next_round()
-            elif action == CALL:
+            self.play_known[p] = 0
+            if action == CALL:
                 self._end_round(2 + p)
             else:
                 if action == FLIP:
@@ -590,7 +617,9 @@ class Nerts(Game):
         dst = (move >> 8) & 0xFF
         arg = move & 0xFF
         p = src // STRIDE
+        self.play_known[p] = 0
         if dst >= self.found0:
+            self._forget_plays()
             c = self.piles.top(src)
             if c >= cards.JOKER_BASE:
                 self.set_var(V_JOKER + c - cards.JOKER_BASE, JOKER_DECLARED + arg - 1)
@@ -694,6 +723,7 @@ class Nerts(Game):
         return check_position(self)
 
     def after_load(self):
+        self._forget_plays()
         over = self.vars[V_STATUS] == OVER
         for i in range(V_GAME, V_JOKER + 8):
             self.vars[i] = 0
