@@ -1,7 +1,8 @@
 """Nerts on the clock: what a 33 ms tick costs with three computer opponents.
 
 The guest (real MicroPython under WebAssembly) deals a 4-player game where p1 waits (a
-person who plays nothing) and p2-p4 are computer players, then calls tick(33) round after
+person who plays nothing) and p2-p4 are computer players (in the last row p1 is one too, so
+that rounds also end with everyone stuck, the costliest check), then calls tick(33) round after
 round and reads the fuel of every call. Each reading is a string the guest allocates after
 the reading is taken, so a garbage collection it triggers would be counted against the
 measured call: the guest turns automatic collection off, collects between calls, and keeps
@@ -48,7 +49,7 @@ clock = 0
 seed = 0
 while seed < ROUNDS:
     game.deal(seed)
-    for p in range(1, 4):
+    for p in range(FIRST, 4):
         game.set_bot(p, SPEED, SKILL)
     while game.status() == PLAYING and actions < 6000:
         if ticks % 64 == 0:
@@ -71,8 +72,9 @@ print(json.dumps({"ticks": ticks, "mean": total * 1000 // ticks, "worst": worst,
 """
 
 
-def measure_level(speed, skill, rounds=3, jokers=False):
+def measure_level(speed, skill, rounds=3, jokers=False, computers=3):
     code = (GUEST.replace("OPTIONS", "1" if jokers else "0").replace("ROUNDS", str(rounds))
+            .replace("FIRST", str(4 - computers))
             .replace("SPEED", str(speed)).replace("SKILL", str(skill)).replace("TICK_MS", str(TICK_MS)))
     result = run_micropython(code)
     if result.exit_code != 0:
@@ -85,12 +87,16 @@ def ms(fuel):
 
 
 def measure():
-    lines = ["| opponents (speed/skill) | ticks | fuel per tick: mean | worst | a tick in which one acts: median | worst |",
+    lines = ["| computer players (speed/skill) | ticks | fuel per tick: mean | worst | a tick in which one acts: median | worst |",
              "| --- | --- | --- | --- | --- | --- |"]
-    for speed, skill, jokers in ((4, 3, False), (4, 3, True), (2, 2, False), (0, 0, False)):
-        f = measure_level(speed, skill, jokers=jokers)
-        lines.append("| 3 x %d/%d%s | %s | %s (%s) | %s (%s) | %s | %s (%s) |" % (
-            speed, skill, " jokers" if jokers else "", format(f["ticks"], ","),
+    for speed, skill, jokers, computers in ((4, 3, False, 3), (4, 3, True, 3), (2, 2, False, 3),
+                                            (0, 0, False, 3), (0, 0, False, 4)):
+        f = measure_level(speed, skill, jokers=jokers, computers=computers)
+        label = "%d x %d/%d%s" % (computers, speed, skill, " jokers" if jokers else "")
+        if computers == 4:
+            label += " (p1 too: everyone gets stuck)"
+        lines.append("| %s | %s | %s (%s) | %s (%s) | %s | %s (%s) |" % (
+            label, format(f["ticks"], ","),
             format(f["mean"], ","), ms(f["mean"]), format(f["worst"], ","), ms(f["worst"]),
             format(f["acting_median"], ","), format(f["acting_worst"], ","), ms(f["acting_worst"])))
     lines.append("")

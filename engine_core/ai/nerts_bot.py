@@ -42,8 +42,8 @@ from array import array
 from engine_core import PLAYING
 from engine_core import rng
 from engine_core.game import ACTION, V_RNG, V_STATUS
-from engine_core.games.nerts import (CALL, CYCLE, FLIP, NERTS, SLIDE, STRIDE, WASTE,
-                                     shift)
+from engine_core.games.nerts import (CALL, CYCLE, FLIP, NERTS, SLIDE, STOCK, STRIDE, V_PASS,
+                                     WASTE, shift)
 
 SPEEDS = (3000, 1800, 1000, 550, 300)
 SKILLS = 4
@@ -171,6 +171,15 @@ def act(game, p):
 def choose(game, p, skill, chance):
     """The move player p makes at a skill level, or -1 (nothing it sees). With chance off
     (hints) it overlooks nothing and draws no random number."""
+    base = p * STRIDE
+    piles = game.piles
+    if game.play_known[p] == 2 and game.through(p):
+        # Known to have no play: flip, or now and then cycle, without looking again.
+        if chance and piles.size[base + STOCK] >= 2 and _random(game, p) % 3 == 0:
+            return ACTION << 16 | CYCLE << 8 | p
+        if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
+            return ACTION << 16 | FLIP << 8 | p
+        return -1
     game.fill_need()
     moves = game.bot_moves
     n = game.player_moves(p, moves, 0, False)
@@ -189,7 +198,21 @@ def choose(game, p, skill, chance):
                 continue  # overlooked
             best = code
             best_score = score
+    if best_score <= _CYCLE_SCORE and game.play_known[p] == 0:
+        if skill == BEST_SKILL:
+            game.play_known[p] = 2  # it saw every move and none is a play
+        elif _flip_gets_through(game, p):
+            # Worth knowing now: the check for everyone being stuck after this flip then
+            # looks at the new waste top only, not at every move again.
+            game.play_known[p] = 1 if game.any_play(moves, 0, n) else 2
     return best
+
+
+def _flip_gets_through(game, p):
+    base = p * STRIDE
+    stock = game.piles.size[base + STOCK]
+    turned = stock if stock < 3 else 3
+    return game.vars[V_PASS + p] + turned >= stock + game.piles.size[base + WASTE]
 
 
 def rate(game, p, code, skill):

@@ -112,6 +112,7 @@ class Nerts(Game):
             self.add_pile("found" + str(k + 1), 13)
         self.end_piles()
         self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
+        self.need_valid = False  # need is kept until the foundations change
         self.need_count = bytearray(256)  # how many foundations take each need value
         # One player's work piles (scan_work): size, base value (-1: only free jokers),
         # free jokers on top. Move generation reads these instead of the piles.
@@ -221,6 +222,9 @@ class Nerts(Game):
 
     def fill_need(self):
         """need[k]: the kind foundation k takes next, NEED_EMPTY or NEED_DONE; need_count."""
+        if self.need_valid:
+            return
+        self.need_valid = True
         piles = self.piles
         need = self.need
         count = self.need_count
@@ -382,9 +386,14 @@ class Nerts(Game):
         if piles.size[base + NERTS] == 0:
             out[n] = ACTION << 16 | CALL << 8 | p
             n += 1
-        elif piles.size[base + STOCK] >= 2 and self.through(p) and not self._any_play(out, start, n):
-            out[n] = ACTION << 16 | CYCLE << 8 | p
-            n += 1
+        elif piles.size[base + STOCK] >= 2 and self.through(p):
+            known = self.play_known[p]
+            if known == 0:
+                known = 1 if self.any_play(out, start, n) else 2
+                self.play_known[p] = known
+            if known == 2:
+                out[n] = ACTION << 16 | CYCLE << 8 | p
+                n += 1
         return n
 
     def _to_foundations(self, src, out, n, every):
@@ -508,7 +517,7 @@ class Nerts(Game):
                 return self.card_fits_value(piles.top(nerts), shift(base, na - arg - 1))
         return False
 
-    def _any_play(self, out, start, n):
+    def any_play(self, out, start, n):
         for i in range(start, n):
             if self.is_play(out[i]):
                 return True
@@ -516,24 +525,51 @@ class Nerts(Game):
 
     def has_play(self, p):
         """True when p has a play now (fill_need first)."""
-        n = self.player_moves(p, self.play_moves, 0, False)
-        return self._any_play(self.play_moves, 0, n)
+        known = self.play_known[p]
+        if known == 0:
+            n = self.player_moves(p, self.play_moves, 0, False)
+            known = self.play_known[p]  # player_moves may have found out
+            if known == 0:
+                known = 1 if self.any_play(self.play_moves, 0, n) else 2
+                self.play_known[p] = known
+        return known == 1
 
-    def _check_everyone_stuck(self):
+    def _check_everyone_stuck(self, mover):
+        """End the round when every player is stuck. What has_play found is remembered per
+        player (play_known), so this costs at most one move generation for the mover."""
         for p in range(self.players):
             if not self.through(p):
                 return
         self.fill_need()
+        if self.has_play(mover):
+            return
         for p in range(self.players):
-            known = self.play_known[p]
-            if known == 0:
-                known = 1 if self.has_play(p) else 2
-                self.play_known[p] = known
-            if known == 1:
+            if self.has_play(p):
                 return
         self._end_round(1)
 
+    def _waste_plays(self, p):
+        """Does p's waste top go anywhere (a foundation, a work pile)? fill_need first."""
+        c = self.piles.top(p * STRIDE + WASTE)
+        if c < 0:
+            return False
+        if c >= cards.JOKER_BASE or self.goes_to_foundation(c):
+            return True
+        self.scan_work(p)
+        v = self.card_value(c)
+        empty = False
+        for i in range(4):
+            if self.work_size[i] == 0:
+                empty = True
+        for i in range(4):
+            if self.fits(v, 1, i) or (empty and self.slides(v, i)):
+                return True
+        return False
+
     def _forget_plays(self):
+        """Forget what was derived from the position (after undo, a deal, a load, or a
+        change of the foundations)."""
+        self.need_valid = False
         for p in range(self.players):
             self.play_known[p] = 0
 
@@ -604,15 +640,19 @@ class Nerts(Game):
         if src == ACTION:
             action = (move >> 8) & 0xFF
             p = move & 0xFF
-            self.play_known[p] = 0
             if action == CALL:
                 self._end_round(2 + p)
+                return
+            if action == FLIP:
+                had_none = self.play_known[p] == 2
+                self._flip(p)
+                self.play_known[p] = 0
+                if had_none:  # only the waste top changed: does it give a play?
+                    self.fill_need()
+                    self.play_known[p] = 1 if self._waste_plays(p) else 2
             else:
-                if action == FLIP:
-                    self._flip(p)
-                else:
-                    self._cycle(p)
-                self._check_everyone_stuck()
+                self._cycle(p)  # the stock's order is no play: what is known stays
+            self._check_everyone_stuck(p)
             return
         dst = (move >> 8) & 0xFF
         arg = move & 0xFF
@@ -639,7 +679,7 @@ class Nerts(Game):
             self._move_run(src, dst, arg)
         if self.vars[V_PASS + p] != 0:
             self.set_var(V_PASS + p, 0)
-        self._check_everyone_stuck()
+        self._check_everyone_stuck(p)
 
     def _move_run(self, src, dst, count):
         """Move count cards; free jokers of dst that now have a card on them get fixed."""
@@ -732,7 +772,7 @@ class Nerts(Game):
         if over:
             self.vars[V_ROUND_OVER] = 1
         else:
-            self._check_everyone_stuck()
+            self._check_everyone_stuck(0)
         Game.after_load(self)
         self.bot.reset(self)
 
