@@ -963,3 +963,29 @@ def test_invariants_over_random_play_with_2_to_4_players_and_jokers():
                 assert snapshot(game) == before
                 game.apply(move)
     assert stuck_ends > 0
+
+
+def test_what_is_remembered_about_plays_matches_a_fresh_look():
+    """play_known (kept across moves to make the stuck check cheap) always equals has_play
+    computed from scratch, over rounds between computer players of every level."""
+    checked = 0
+    for seed in range(10):
+        players = 2 + seed % 3
+        game = Nerts(players, games.options(jokers=seed % 2 == 1))
+        game.deal(seed)
+        for p in range(players):
+            game.set_bot(p, 4, seed % 4)
+        for _ in range(4000):
+            game.tick(100)
+            if game.status() != PLAYING:
+                break
+            for p in range(players):
+                known = game.play_known[p]
+                if known:
+                    game.play_known[p] = 0
+                    game.need_valid = False
+                    game.fill_need()
+                    assert (known == 1) == game.has_play(p), (seed, p)
+                    checked += 1
+        assert game.status() == OVER
+    assert checked > 300
