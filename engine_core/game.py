@@ -84,6 +84,7 @@ class Game:
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
+    UNDO_BARRIERS = False  # some moves end what undo can reach (a turn's end in Spite & Malice)
 
     def __init__(self, players=1, options=0):
         self.players = players
@@ -278,7 +279,8 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        self.clock_ms = (self.clock_ms + ms) % 0x40000000
+        # 29 bits (six days): the sum and the mask stay small ints (2**30 is boxed on MicroPython)
+        self.clock_ms = (self.clock_ms + ms) & 0x1FFFFFFF
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).

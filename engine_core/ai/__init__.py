@@ -1,1 +1,1 @@
-"""Hints, solvers and computer opponents, sized for the device."""
+"""Computer players, hints and solvers, sized for the device (no allocation in their steps)."""

@@ -90,6 +90,7 @@ class Nerts(Game):
     OWNER_SUFFIX = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
