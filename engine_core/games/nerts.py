@@ -387,7 +387,9 @@ class Nerts(Game):
         if piles.size[base + NERTS] == 0:
             out[n] = ACTION << 16 | CALL << 8 | p
             n += 1
-        elif piles.size[base + STOCK] >= 2 and self.through(p):
+        elif piles.size[base + STOCK] >= 2 and (every or self.through(p)):
+            # Cycling is for a player with no play (a computer player cycles only once it
+            # has gone through its stock, so its short list need not ask before).
             known = self.play_known[p]
             if known == 0:
                 known = 1 if self.any_play(out, start, n) else 2

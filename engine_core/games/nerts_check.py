@@ -132,7 +132,7 @@ def explain(game, move):
         if action == CYCLE:
             if piles.size[base + STOCK] < 2:
                 return player(p) + "'s stock holds fewer than two cards"
-            return player(p) + " may cycle only when stuck: through the stock and with no play"
+            return player(p) + " has a play: the stock is cycled only when there is nothing to do but wait"
         return ""
     dst = (move >> 8) & 0xFF
     arg = move & 0xFF
