@@ -461,6 +461,22 @@ def test_scores_add_up_over_rounds_and_deal_starts_the_next_round():
     assert d.ok("undo") == "error: nothing to undo"  # undo goes back to the start of a round
 
 
+def test_a_loaded_round_that_is_over_goes_on_with_deal():
+    d = driver({"p1.nerts": [], "found1": ["AS1"]}, status="over", score={"p1": 10, "p2": 20})
+    assert d.moves() == ["deal"] and d.ok("hint") == "deal"
+    play(d, "deal")
+    s = d.state()
+    assert s["status"] == "playing" and s["score"] == {"p1": 10, "p2": 20}
+
+
+def test_a_run_with_a_joker_in_it_moves_with_its_cards():
+    d = driver({"p1.nerts": ["KC1"], "p1.work1": ["9S1", "JK1", "7S1"], "p1.work2": ["9C1"],
+                "p1.work3": ["KH1"], "p1.work4": ["2C1"]}, jokers=True)
+    assert legal(d, "p1.work1*2>p1.work2")  # the joker stands for a red 8
+    play(d, "p1.work1*2>p1.work2")
+    assert d.piles()["p1.work2"] == ["9C1", "JK1", "7S1"] and d.piles()["p1.work1"] == ["9S1"]
+
+
 def test_after_a_round_the_status_is_over():
     d = driver({"p1.nerts": []})
     play(d, "p1:nerts")

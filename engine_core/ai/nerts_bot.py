@@ -8,18 +8,19 @@ longer there for a later one, and the later player chooses again among what is l
 
 The table takes one action at a time, at least GAP_MS (33 ms, one display frame) apart: a
 player due sooner waits for the gap and still goes first, so a 33 ms tick runs at most one
-computer action (the frame budget in docs/performance.md). Every action, a flip included, costs one delay of the player's speed level, with +-25 %
-jitter drawn from the player's own generator (seeded from the game's generator at each deal,
-so a game replays identically on CPython and MicroPython).
+computer action (the frame budget in docs/performance.md). Every action, a flip included,
+costs one delay of the player's speed level, with +-25 % jitter drawn from the player's own
+generator (seeded from the game's generator at each deal, so a game replays identically on
+CPython and MicroPython).
 
     speed level      0     1     2     3     4
     ms per action  3000  1800  1000   550   300      (SPEEDS)
 
     skill 0  sees the Nerts top and the waste top only (to foundations and work piles);
-             overlooks a play it sees 1 time in 4;
-    skill 1  also plays work-pile tops to the foundations; overlooks 1 in 10;
+             overlooks a play it sees 1 time in 3;
+    skill 1  also plays work-pile tops to the foundations; overlooks 1 in 5;
     skill 2  also moves runs between work piles to free a space for the Nerts pile or to
-             uncover a card for a foundation or for the Nerts top; overlooks 1 in 30;
+             uncover a card for a foundation or for the Nerts top; overlooks 1 in 10;
     skill 3  also slides cards under, builds from the waste toward the Nerts top and keeps
              empty spaces for the Nerts pile; never overlooks.
 
@@ -33,8 +34,10 @@ Who is a computer player: by default every player but p1, at speed 2 and skill 2
 only while game.bots is on (the protocol's `bots on`). Game.set_bot(player, speed, skill)
 changes one (speed -1: the player waits for commands).
 
-Nothing here allocates once init() has run: one action costs one move generation for the
-player plus a rating per move (tools/bench_nerts.py has the fuel).
+Nothing here allocates once init() has run: one action costs at most one move generation
+for the player plus a rating per move; a player known to have no play (game.play_known)
+flips or cycles without looking again (tools/bench_nerts.py has the fuel: about 0.7 M a
+move, 1.4 M at worst).
 """
 
 from array import array
