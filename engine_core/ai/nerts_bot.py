@@ -45,8 +45,8 @@ from array import array
 from engine_core import PLAYING
 from engine_core import rng
 from engine_core.game import ACTION, V_RNG, V_STATUS
-from engine_core.games.nerts import (CALL, CYCLE, FLIP, NERTS, SLIDE, STOCK, STRIDE, V_PASS,
-                                     WASTE, shift)
+from engine_core.games.nerts_moves import (CALL, CYCLE, FLIP, NERTS, SLIDE, STOCK, STRIDE,
+                                           V_PASS, WASTE, shift)
 
 SPEEDS = (3000, 1800, 1000, 550, 300)
 SKILLS = 4

@@ -7,9 +7,8 @@ These run only when the protocol answers a command, so they may allocate.
 from engine_core import PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
-from engine_core.games.nerts import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, NERTS, SLIDE,
-                                     STOCK, STRIDE, V_JOKER, V_ROUND_OVER, WASTE, WORK1, WORK4,
-                                     shift)
+from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
+                                           STRIDE, V_JOKER, V_ROUND_OVER, WORK1, WORK4, shift)
 
 
 def move_token(game, code):
