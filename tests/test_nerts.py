@@ -1005,3 +1005,23 @@ def test_what_is_remembered_about_plays_matches_a_fresh_look():
                     checked += 1
         assert game.status() == OVER
     assert checked > 300
+
+
+def test_the_journal_restores_negative_scores_large_generator_states_and_turned_packets():
+    from engine_core.game import V_RNG, V_SCORE
+    game = Nerts(2)
+    game.deal(5)
+    stock = 5  # p1.stock
+    for move in range(3):
+        game.history.begin(move)
+        game.set_var(V_SCORE, (-37, 12, 3)[move])
+    game.vars[V_RNG] = (1 << 30) - 40  # a generator state above 2**29
+    before = snapshot(game)
+    game.history.begin(9)
+    game.set_var(V_RNG, 5)
+    game.reverse_top(stock, 7)
+    assert game.piles.card(stock, -1) == before[0][stock][-7]
+    assert game.undo() and snapshot(game) == before
+    assert game.undo() and game.vars[V_SCORE] == 12
+    assert game.undo() and game.vars[V_SCORE] == -37
+    assert game.undo() and game.vars[V_SCORE] == 0
