@@ -5,7 +5,7 @@ A game subclass declares its piles in __init__ (add_pile), then implements
   legal_moves(out)      write move codes into out, return how many
   _apply(move)          perform a legal move through the journaled methods below
   _compute_status()     PLAYING, WON, LOST or OVER for the current position
-Everything a move changes goes through push/pop/move_cards/remove_at/set_var, which record
+Everything a move changes goes through push/pop/move_cards/remove_at/reverse_top/set_var, which record
 what undo needs in the History; so undo is exact for every game, random state included.
 
 Move codes (below 2**24 so that the journal can hold them):
@@ -84,6 +84,9 @@ class Game:
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
+    # Attributes beyond piles and vars that a saved game must keep to resume exactly (ints, or
+    # arrays of small ints): state outside the journal, like real-time computer players' clocks.
+    SAVED = ()
     UNDO_BARRIERS = False  # some moves end what undo can reach (a turn's end in Spite & Malice)
 
     def __init__(self, players=1, options=0):
@@ -153,12 +156,22 @@ class Game:
         self.history.add(h.REMOVE, p << 16 | i << 8 | card)
         return card
 
+    def reverse_top(self, p, count):
+        """Turn the top `count` cards of pile p over as one packet (a stock turned onto the
+        waste, a waste turned over): one journal entry however many cards."""
+        self.history.add(h.REVERSE, p << 8 | count)
+        self.piles.reverse(p, count)
+
     def set_var(self, i, value):
-        # The old value in two halves: low 15 bits, then the high 16 bits with the sign, so
-        # any small int (-2**30 .. 2**30 - 1, the generator's states included) comes back.
+        # The old value in two 15-bit halves, and a sign bit: values from 2**29 up (a random
+        # state) and negative ones (a score) both come back exactly.
         old = self.vars[i]
+        sign = 0
+        if old < 0:
+            sign = 0x8000
+            old &= 0x3FFFFFFF
         self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
-        self.history.add(h.VAR_HI, i << 16 | ((old >> 15) & 0xFFFF))
+        self.history.add(h.VAR_HI, i << 16 | sign | (old >> 15))
         self.vars[i] = value
 
     def random_below(self, n):
@@ -232,12 +245,15 @@ class Game:
                 piles.move((e >> 8) & 0xFF, (e >> 16) & 0xFF, e & 0xFF)
             elif tag == h.VAR_HI:
                 lo = hist.pop_entry()
-                high = e & 0xFFFF
-                if high >= 0x8000:
-                    high -= 0x10000
-                self.vars[(e >> 16) & 0xFF] = high << 15 | (lo & 0x7FFF)
+                value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
+                if e & 0x8000:
+                    value -= 0x20000000  # minus 2**30 in two steps: 2**30 is no small int
+                    value -= 0x20000000
+                self.vars[(e >> 16) & 0xFF] = value
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
+            elif tag == h.REVERSE:
+                piles.reverse((e >> 8) & 0xFF, e & 0xFF)
         hist.moves -= 1
         return True
 
@@ -266,12 +282,8 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        # Wraps at 2**30 without forming that number (a boxed int, an allocation, on the chips).
-        room = 0x3FFFFFFF - self.clock_ms
-        if ms > room:
-            self.clock_ms = ms - room - 1
-        else:
-            self.clock_ms += ms
+        # 29 bits (six days): the sum and the mask stay small ints (2**30 is boxed on MicroPython)
+        self.clock_ms = (self.clock_ms + ms) & 0x1FFFFFFF
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).

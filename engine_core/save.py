@@ -12,6 +12,7 @@ Payload of a game record (kind 'G', version 1):
     options, seed, clock_ms, moves                      four bytes each
     var count, then each var                            four bytes each
     pile count, then each pile's size, then all cards bottom to top, pile after pile
+    the count of extra ints (two bytes), then each: the game's SAVED attributes, in order
 
 The Keeper is what the interface calls: start() at power-on, moved() after each move, tick()
 from the app loop (it saves once play has paused SAVE_DELAY_MS, so mashing buttons does not
@@ -48,7 +49,19 @@ def game_record_size(game):
     cards = 0
     for p in range(piles.count):
         cards += piles.size[p]
-    return r.OVERHEAD + _FIXED + 1 + 4 * N_VARS + 1 + piles.count + cards
+    return r.OVERHEAD + _FIXED + 1 + 4 * N_VARS + 1 + piles.count + cards + 2 + 4 * extra_count(game)
+
+
+def extra_count(game):
+    """How many ints the game's SAVED attributes hold."""
+    n = 0
+    for name in game.SAVED:
+        value = getattr(game, name)
+        if type(value) is int:
+            n += 1
+        else:
+            n += len(value)
+    return n
 
 
 def encode_game(game, moves, buf):
@@ -77,6 +90,14 @@ def encode_game(game, moves, buf):
         for i in range(piles.size[p]):
             buf[pos] = piles.cards[s + i]
             pos += 1
+    pos = r.put_u16(buf, pos, extra_count(game))
+    for name in game.SAVED:
+        value = getattr(game, name)
+        if type(value) is int:
+            pos = r.put_i32(buf, pos, value)
+        else:
+            for i in range(len(value)):
+                pos = r.put_i32(buf, pos, value[i])
     return r.finish(buf, pos)
 
 
@@ -132,7 +153,10 @@ def restore_game(game, buf, n, used):
         if size > piles.cap[p]:
             return r.INVALID
         total += size
-    if cards_at + total + 4 != n:
+    extras_at = cards_at + total
+    if extras_at + 2 + 4 > n or r.get_u16(buf, extras_at) != extra_count(game):
+        return r.INVALID
+    if extras_at + 2 + 4 * extra_count(game) + 4 != n:
         return r.INVALID
     for c in range(256):
         used[c] = 0
@@ -156,6 +180,16 @@ def restore_game(game, buf, n, used):
     game.seed = seed
     game.clock_ms = clock
     game.bots = buf[base + 3] & 1 == 1
+    pos = extras_at + 2
+    for name in game.SAVED:
+        value = getattr(game, name)
+        if type(value) is int:
+            setattr(game, name, r.get_i32(buf, pos))
+            pos += 4
+        else:
+            for i in range(len(value)):
+                value[i] = r.get_i32(buf, pos)
+                pos += 4
     game.after_restore()
     return r.OK
 

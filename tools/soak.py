@@ -236,9 +236,20 @@ def _impossible(data, rand, record):
     elif record == "stats":
         r.put_i32(data, body + 2 + 4 * rand.randrange(8), -5)  # a negative 'played'
     else:
-        last = len(data) - 5  # the top card of the last pile with a card: now a duplicate
-        data[last] = data[last - 1] if data[last - 1] != data[last] else data[last - 2]
+        start, count = card_span(data)  # the last card becomes a copy of the one before
+        data[start + count - 1] = data[start + count - 2]
     return data
+
+
+def card_span(data):
+    """Where the cards of a game record start, and how many there are."""
+    pos = r.HEADER + 20
+    pos += 1 + 4 * data[pos]  # the vars
+    piles = data[pos]
+    total = 0
+    for p in range(piles):
+        total += data[pos + 1 + p]
+    return pos + 1 + piles, total
 
 
 FILES = {"game": "game", "settings": "settings", "stats": "stats"}
@@ -392,6 +403,7 @@ keeper.start()
 SETUP
 x = rng.seed_state(1)
 baseline = 0
+released = 0
 grew = 0
 moves = 0
 i = 0
@@ -414,17 +426,21 @@ for i in range(GAMES):
     else:
         keeper.save_game(game)
     # Twice: the collector is conservative, and one pass may still keep a block of start-up
-    # garbage that a stale word on the machine stack points at (seen: 32 bytes, freed later).
-    # The first round of every game is a warm-up: the figure settles there (seen: 16 bytes
-    # more free after the first Spite & Malice game), and must not move after it.
+    # garbage that a stale word on the machine stack points at. Such a block can also be let
+    # go of later (seen: 16 to 560 bytes, depending on the script's own layout): free memory
+    # then rises, and the figure to hold becomes the new one. Growth is free memory falling.
     gc.collect()
     gc.collect()
     if i == len(objects) - 1:
         baseline = gc.mem_free()
-    elif i >= len(objects) and gc.mem_free() != baseline:
-        grew += 1
-        if first < 0:
-            first = i
+    elif i >= len(objects):
+        if gc.mem_free() < baseline:
+            grew += 1
+            if first < 0:
+                first = i
+        elif gc.mem_free() > baseline:
+            released += gc.mem_free() - baseline
+            baseline = gc.mem_free()
 print("games", GAMES)
 print("moves", moves)
 played = 0
@@ -433,14 +449,16 @@ for i in range(len(names)):
 print("played", played)
 print("grew", grew, first)
 print("free", baseline, gc.mem_free())
+print("released", released)
 """
 
 
 def mpy_memory_suite(total, steps=400, setup=""):
     """`total` games in a row on MicroPython, computer players on every seat (the kiosk's
     demo player: the hint for the patience games), each result recorded in the statistics and
-    saved; after each game gc.collect() (twice) and gc.mem_free() must equal its value after
-    the first round (one game of each kind: the warm-up)."""
+    saved; after each game gc.collect() (twice), and gc.mem_free() must never fall below its
+    value after the first round (one game of each kind: the warm-up). It may rise, when the
+    conservative collector lets go of start-up garbage late; the new figure then holds."""
     from tools.mpy import run_micropython
     script = MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps))
     result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
@@ -458,10 +476,11 @@ def mpy_memory_suite(total, steps=400, setup=""):
     counts["moves"] = values["moves"][0]
     counts["recorded"] = values["played"][0]
     counts["mem_free"] = values["free"][0]
+    counts["bytes let go of late"] = values["released"][0]
     grew, first = values["grew"]
     if grew:
         counts["failures"] = grew
-        counts["first"] = "gc.mem_free() changed after game %d" % first
+        counts["first"] = "gc.mem_free() fell after game %d" % first
     return counts
 
 
