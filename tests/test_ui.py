@@ -59,7 +59,7 @@ def games_with_layouts():
 def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(game, size):
     app = make_app(size[0], size[1], game, 3)
     rnd = random.Random(size[0] * size[1])
-    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A"]
+    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A", "TICK"]
     for step in range(160):
         before = bytes(app.screen.buf)
         app.screen.clear_dirty()

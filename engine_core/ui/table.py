@@ -336,7 +336,7 @@ class Table:
                     break
                 budget -= 1
                 self.touched[s] = 0
-                self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
+                self.draw_slot(s, False)
         self.draw_status()
 
     def remember_highlights(self):
@@ -354,6 +354,11 @@ class Table:
         return 8
 
     def draw_slot(self, s, force):
+        """Redraw slot s where it differs from what was drawn (all of it when forced).
+
+        A shake moves a stack, an empty pile or a row sideways as a whole, but only the top
+        card of a column fanned down: a long column is not redrawn on every frame of a
+        shake. (In a row the top card's neighbour shows beside it, so the row moves whole.)"""
         piles = self.game.piles
         p = self.pile[s]
         n = piles.size[p]
@@ -366,6 +371,9 @@ class Table:
         base = piles.start[p]
         cards_now = piles.cards
         drawn = self.drawn_cards
+        dx = self.slot_dx(s) - 8
+        ddx = self.drawn_dx[s] - 8
+        shaking = dx != 0 or ddx != 0
         first = 0
         if not force and step == self.drawn_step[s] and fan != STACK:
             m = n if n < dn else dn
@@ -380,14 +388,21 @@ class Table:
                 if old < first:
                     first = old
             changed = (n != dn or first < m or hl_from != self.drawn_hl_from[s]
-                       or hl_col != self.drawn_hl_col[s])
+                       or hl_col != self.drawn_hl_col[s] or dx != ddx)
             if not changed:
                 return
+            if shaking and fan == RIGHT:
+                first = 0  # a row shakes whole
+            elif shaking:  # the old top card, drawn aside, and the new one are both redrawn
+                if first > n - 1:
+                    first = n - 1
+                if first > dn - 1:
+                    first = dn - 1
             if first < 0 or n == 0 or dn == 0:
                 first = 0
         elif not force and fan == STACK:
             if (n == dn and hl_from == self.drawn_hl_from[s] and hl_col == self.drawn_hl_col[s]
-                    and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
+                    and dx == ddx and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
                 return
         st = self.style
         x = self.x[s]
@@ -396,35 +411,25 @@ class Table:
         ext = self.extent(s, n, step)
         reach = ext if ext > old_ext else old_ext
         fb = self.fb
-        # Clear what this redraw covers (and the margin a shake moves into).
-        if first == 0:
-            dx = self.slot_dx(s)
-            margin = MARGIN if dx != 8 or self.drawn_dx[s] != 8 else 0  # room a shake uses
-            self.drawn_dx[s] = dx
-            dx -= 8
-            if fan == RIGHT:
-                fb.fill_rect(x - margin, y, reach + 2 * margin, st.h, FELT)
-                self.screen.mark(x - margin, y, reach + 2 * margin, st.h)
-            else:
-                fb.fill_rect(x - margin, y, st.w + 2 * margin, reach, FELT)
-                self.screen.mark(x - margin, y, st.w + 2 * margin, reach)
-            x += dx
-        elif fan == RIGHT:
-            x += self.drawn_dx[s] - 8  # a partial redraw keeps the pile where it is drawn
+        margin = MARGIN if shaking else 0  # the room a shake moves into
+        self.drawn_dx[s] = dx + 8
+        # Clear what this redraw covers.
+        if fan == RIGHT:
             x0 = x + first * step
-            fb.fill_rect(x0, y, x + reach - x0, st.h, FELT)
-            self.screen.mark(x0, y, x + reach - x0, st.h)
+            fb.fill_rect(x0 - margin, y, x + reach - x0 + 2 * margin, st.h, FELT)
+            self.screen.mark(x0 - margin, y, x + reach - x0 + 2 * margin, st.h)
+            x += dx  # the whole row moves
+            dx = 0
         else:
-            x += self.drawn_dx[s] - 8
             y0 = y + first * step
-            fb.fill_rect(x, y0, st.w, y + reach - y0, FELT)
-            self.screen.mark(x, y0, st.w, y + reach - y0)
+            fb.fill_rect(x - margin, y0, st.w + 2 * margin, y + reach - y0, FELT)
+            self.screen.mark(x - margin, y0, st.w + 2 * margin, y + reach - y0)
         # Draw.
         if n == 0:
-            self.painter.empty_pile(st, x, y, self.labels[s], hl_col)
+            self.painter.empty_pile(st, x + dx, y, self.labels[s], hl_col)
         elif fan == STACK:
             c = cards_now[base + n - 1]
-            self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
+            self.painter.card(st, x + dx, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
         else:
             below = fan == RIGHT
             single = self.arg_mode == ARG_KIND and self.how[s] & PICK
@@ -442,10 +447,17 @@ class Table:
                 c = cards_now[base + i]
                 up = face == FACE_UP or (face == TOP_UP and i == n - 1)
                 top = i == n - 1 or open_fan
+                cx = x
+                cy = y
                 if fan == RIGHT:
-                    self.painter.card(st, x + i * step, y, c, up, frame, corner, below, top)
+                    cx = x + i * step
                 else:
-                    self.painter.card(st, x, y + i * step, c, up, frame, corner, below, top)
+                    cy = y + i * step
+                if i == n - 1 and shaking and fan == DOWN:  # the top card alone moves aside
+                    fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
+                    self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
+                    cx += dx
+                self.painter.card(st, cx, cy, c, up, frame, corner, below, top)
         if self.how[s] & COUNT and fan != RIGHT:
             ty = y + st.h + 2
             if n > 0:
