@@ -97,9 +97,9 @@ def test_the_heap_lock_check_catches_an_allocating_redraw():
     leaky = (
         "from engine_core.ui import table as t\n"
         "plain = t.Table.draw_status\n"
-        "def leaky(self):\n"
+        "def leaky(self, full=False):\n"
         "    junk = [self.move_count]\n"
-        "    plain(self)\n"
+        "    plain(self, full)\n"
         "t.Table.draw_status = leaky\n"
     )
     out = run_mpy_ok(heap_lock_script("aces_up", (240, 240), "RIGHT LEFT", leaky))

@@ -175,6 +175,7 @@ class Table:
         self.message = MSG_NONE
         self.shake_ms = 0
         self.shake_dx = 0
+        self.shake_slot = NONE
         self.valid = False
 
     # --- geometry ---
@@ -258,7 +259,7 @@ class Table:
         self.remember_highlights()
         self.drawn_moves = -1
         self.drawn_msg = NONE
-        self.draw_status()
+        self.draw_status(True)
         self.valid = True
 
     def touch(self, s):
@@ -329,13 +330,14 @@ class Table:
         self.remember_highlights()
         budget = SLOTS_PER_FRAME
         self.pending = False
+        touched = self.touched
         for s in range(self.count):
-            if self.touched[s] or self.drawn_dx[s] != 8:
+            if touched[s]:
                 if budget == 0:
                     self.pending = True  # the rest in the next frames (app.tick)
                     break
                 budget -= 1
-                self.touched[s] = 0
+                touched[s] = 0
                 self.draw_slot(s, False)
         self.draw_status()
 
@@ -476,29 +478,28 @@ class Table:
         self.drawn_hl_col[s] = hl_col
         self.drawn_ext[s] = ext
 
-    def draw_status(self):
-        """The move count (its own small box) and the title or a message."""
+    def draw_status(self, full=False):
+        """The move count (its own small box) and the title or a message; the labels only
+        in a full redraw (full), since they never change."""
         p = self.painter
         x = self.status_x
         y = self.status_y
         w = self.status_w
         fb = self.fb
-        narrow = w < 100  # a corner: the count under its name
-        if self.message != self.drawn_msg:
-            self.drawn_msg = self.message
+        narrow = w < 100  # a corner: the count under its name, no room for messages
+        if full:
             if narrow:
-                fb.fill_rect(x, y, w, LINE_H - 1, FELT)
-                self.screen.mark(x, y, w, LINE_H - 1)
                 p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
+            elif not self.game.COMPETITIVE:
+                p.text(b"Moves", x + w - 65, y, SLOT)
+        if not narrow and self.message != self.drawn_msg:
+            self.drawn_msg = self.message
+            fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
+            self.screen.mark(x, y, w - 72, LINE_H - 1)
+            if self.message != MSG_NONE:
+                p.text(MESSAGES[self.message], x, y, CURSOR)
             else:
-                fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
-                self.screen.mark(x, y, w - 72, LINE_H - 1)
-                if self.message != MSG_NONE:
-                    p.text(MESSAGES[self.message], x, y, CURSOR)
-                else:
-                    p.text(self.title, x, y, SLOT)
-                if not self.game.COMPETITIVE:
-                    p.text(b"Moves", x + w - 65, y, SLOT)
+                p.text(self.title, x, y, SLOT)
         if self.game.COMPETITIVE:
             self.draw_scores(x, y, w, narrow)
             return
@@ -600,6 +601,7 @@ class Table:
 
     def shake(self, s):
         self.sound = SOUND_ILLEGAL
+        self.touch(self.shake_slot)  # a pile still shaking settles back
         self.shake_slot = s
         self.shake_ms = SHAKE_MS
         self.shake_dx = 2
