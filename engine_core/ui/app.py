@@ -161,6 +161,8 @@ class App:
                     table.play_home()
             if not table.tick(ms):
                 table.refresh()
+                if not table.pending and table.prefetch and table.cached_n < 0:
+                    table.legal_moves()  # an idle frame: ready for the next keypress
             if game.status() != PLAYING:
                 self.finish()
                 self.redraw()
