@@ -444,6 +444,7 @@ class Table:
             # A covered card's centre never shows at the usual step or less; a wider step
             # (a spread hand) shows it.
             open_fan = step > (st.step_right if below else st.step_down)
+            index_below = below and step < st.w  # cards spread apart look like lone cards
             for i in range(first, n):
                 # A run is framed from the picked card up; a hand card (named by its
                 # kind) alone.
@@ -462,7 +463,7 @@ class Table:
                     fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
                     self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
                     cx += dx
-                self.painter.card(st, cx, cy, c, up, frame, corner, below, top)
+                self.painter.card(st, cx, cy, c, up, frame, corner, index_below, top)
         if self.how[s] & COUNT and fan != RIGHT:
             ty = y + st.h + 2
             if n > 0:
