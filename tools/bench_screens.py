@@ -12,7 +12,7 @@ Columns show median / worst. A keypress
 redraws at most two piles in its own frame; when more changed (a deal, the computer's
 turn), the rest are drawn in the following frames, measured separately. "The next frame" is
 the first frame after a keypress has settled: there the table generates the legal moves
-ahead of the next keypress (turn-based and solitaire games). The full redraw is the table drawn from nothing
+ahead of the next keypress (solitaires and turn-based games). The full redraw is the table drawn from nothing
 after the session. Budgets (docs/performance.md): 1.3 M fuel a keypress, 5 M a full
 redraw, 15% of the pixels a move.
 """

@@ -9,7 +9,7 @@ refresh redraws a fan only from the first card that differs and marks just that 
 from array import array
 
 from engine_core import PLAYING
-from engine_core.game import ACTION, FACE_DOWN, FACE_UP, TOP_UP, Game
+from engine_core.game import ACTION, FACE_DOWN, FACE_UP, TOP_UP
 from engine_core import history as hist
 from engine_core import cards
 from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
@@ -138,9 +138,10 @@ class Table:
         # The player's state.
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.cached_n = -1  # legal moves in self.moves, valid while the journal is unchanged
-        # Games whose clock moves nothing may have their moves generated in an idle frame
-        # (App.tick), ahead of the next keypress; real-time games change under it.
-        self.prefetch = type(game).tick is Game.tick
+        # Solitaires and turn-based games have their moves generated in an idle frame
+        # (App.tick), ahead of the next keypress; a real-time game (Nerts) changes under
+        # the player's hand, and its frames are its computer players'.
+        self.prefetch = game.TURN_BASED or game.players == 1
         self.cached_head = 0
         self.cached_used = 0
         self.cached_clears = 0
