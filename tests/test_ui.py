@@ -327,3 +327,15 @@ def test_the_tables_kept_moves_are_never_stale():
             table.press_undo()
         else:
             table.play(fresh[rnd.randrange(k)])
+
+
+def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
+    app = make_app(240, 240, "aces_up", 7)
+    first = app.table.game
+    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
+    run(app, "A")
+    assert app.table.game is first
+    app.settings[app_mod.S_TARGET] = 2  # 100
+    app.start_game(8)
+    assert app.table.game is not first
+    assert app.table.game.options >> 1 == 100

@@ -5,6 +5,7 @@ A game's objects (the game and its table) are made the first time it is chosen a
 from then on every keypress and redraw works in preallocated memory.
 """
 
+import gc
 from array import array
 
 from engine_core import LOST, PLAYING, WON, games, rng
@@ -47,6 +48,7 @@ S_TWO_BUTTONS = const(7)
 SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2)
 
 SEED_DIGITS = const(7)
+TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
 
@@ -208,12 +210,17 @@ class App:
         self.full = True
 
     def start_game(self, seed):
-        """Deal the chosen game; its objects are made on the first deal only."""
+        """Deal the chosen game. Its objects are made on its first deal, and again only
+        when the jokers or target settings changed since (the game takes them when made)."""
         name = self.names[self.game_index]
         table = self.tables.get(name)
-        if table is None:
+        opts = games.options(self.settings[S_JOKERS] == 1, TARGETS[self.settings[S_TARGET]])
+        if table is None or table.game.options != opts:
+            self.tables[name] = None
+            self.table = None
+            table = None
+            gc.collect()  # the old game's memory back before the new one is made
             cls = games.load(name)
-            opts = games.options(self.settings[S_JOKERS] == 1, (0, 50, 100, 150)[self.settings[S_TARGET]])
             decl = layouts.declaration(name)
             players = decl.get("players", cls.MIN_PLAYERS)
             game = cls(players, opts)
