@@ -339,3 +339,21 @@ def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
     app.start_game(8)
     assert app.table.game is not first
     assert app.table.game.options >> 1 == 100
+
+
+def test_a_won_game_of_a_match_counts_and_a_on_the_end_panel_deals_the_next_game():
+    app = make_app(240, 240, "spite_malice", 3)
+    table = app.table
+    game = table.game
+    for _ in range(3000):  # follow the hints until the first game of the match ends
+        if app.mode != app_mod.PLAY:
+            break
+        table.play(game.hint())
+        app.press(bt.UP)
+    assert app.mode == app_mod.END
+    scores = (game.score(0), game.score(1))
+    assert app.played[app.game_index] == 1
+    assert app.won[app.game_index] == (1 if scores[0] > scores[1] else 0)
+    run(app, "A")
+    assert app.mode == app_mod.PLAY and game.status() == PLAYING
+    assert (game.score(0), game.score(1)) == scores  # the same match goes on

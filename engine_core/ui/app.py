@@ -49,6 +49,7 @@ SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2)
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
+PLAYER_NAMES = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
 
@@ -89,6 +90,7 @@ class App:
         self.played = array("i", [0] * len(games.NAMES))
         self.won = array("i", [0] * len(games.NAMES))
         self.streak = array("i", [0] * len(games.NAMES))
+        self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
         self.clock = 0
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
@@ -199,7 +201,7 @@ class App:
         if not self.counted:
             self.counted = True
             self.played[i] += 1
-            if game.status() == WON:
+            if self.player_won():
                 self.won[i] += 1
                 self.streak[i] += 1
                 self.table.sound = SOUND_WON
@@ -208,6 +210,25 @@ class App:
                 self.table.sound = SOUND_LOST
         self.mode = END
         self.full = True
+
+    def player_won(self):
+        """Did the player (p1) win the game just ended? In a match, the one whose score
+        grew most during this game won it."""
+        game = self.table.game
+        if game.status() == WON:
+            return True
+        if not game.COMPETITIVE:
+            return False
+        mine = game.score(0) - self.start_scores[0]
+        for k in range(1, game.players):
+            if game.score(k) - self.start_scores[k] >= mine:
+                return False
+        return mine > 0
+
+    def note_scores(self):
+        game = self.table.game
+        for k in range(game.players):
+            self.start_scores[k] = game.score(k)
 
     def start_game(self, seed):
         """Deal the chosen game. Its objects are made on its first deal, and again only
@@ -230,6 +251,7 @@ class App:
         self.configure_computer(table.game)
         table.game.deal(seed)
         table.new_game()
+        self.note_scores()
         self.counted = False
         self.mode = PLAY
         self.full = True
@@ -371,6 +393,7 @@ class App:
             n = game.legal_moves(table.moves)  # a match goes on: the next game's 'deal'
             for i in range(n):
                 if table.moves[i] >> 16 == ACTION:
+                    self.note_scores()
                     table.play(table.moves[i])
                     self.counted = False
                     self.mode = PLAY
@@ -588,7 +611,7 @@ class App:
         self.table.refresh()  # the final position stays visible around the panel
         self.panel(px, py, pw, ph)
         status = game.status()
-        if status == WON:
+        if self.player_won():
             title = b"You won!"
         elif status == LOST:
             title = b"No more moves"
@@ -602,7 +625,17 @@ class App:
         x2 = p.number(self.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
         p.number(self.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
         y += LINE_H
-        p.number(self.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
+        if game.COMPETITIVE:  # the match so far instead of the streak
+            tx = x
+            for k in range(game.players):
+                tx = p.text(PLAYER_NAMES[k], tx, y, pal.DIM)
+                score = game.score(k)
+                if score < 0:
+                    tx = p.text(b"-", tx, y, pal.WHITE)
+                    score = -score
+                tx = p.number(score, tx, y, pal.WHITE) + 12
+        else:
+            p.number(self.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H + 3
         p.text(b"A: next deal", x, y, pal.CURSOR)
         p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)
