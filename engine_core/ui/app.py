@@ -6,7 +6,6 @@ from then on every keypress and redraw works in preallocated memory. screens.py 
 screens other than play; table.py and view.py are play.
 """
 
-import gc
 from array import array
 
 from engine_core import PLAYING, WON, games, rng
@@ -217,10 +216,9 @@ class App(Screens):
         table = self.tables.get(name)
         opts = games.options(self.settings[S_JOKERS] == 1, TARGETS[self.settings[S_TARGET]])
         if table is None or table.game.options != opts:
-            self.tables[name] = None
-            self.table = None
-            table = None
-            gc.collect()  # the old game's memory back before the new one is made
+            self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
+            self.table = None  # the WebAssembly build a collection inside nested calls
+            table = None  # misses pointers held in wasm locals and frees live objects)
             cls = games.load(name)
             decl = layouts.declaration(name)
             players = decl.get("players", cls.MIN_PLAYERS)
