@@ -10,13 +10,13 @@ NAME = "LILYGO T-Display"
 PORT = "esp32"
 CONTROLLER = "st7789"
 GLASS = (52, 40, 135, 240)   # the same 135x240 glass as the Pico-LCD-1.14
-MADCTL = 0x60        # MX|MV: TFT_eSPI rotation 1 (USB on the right), colstart 40, rowstart 53
+MADCTL = 0x60        # MX|MV: TFT_eSPI rotation 1 (landscape), colstart 40, rowstart 53
 BGR = False
 INVERT = True
 WIDTH = 240
 HEIGHT = 135
 
-SPI = (2, 40_000_000, 18, 19)   # 40 MHz as in TFT_eSPI's setup for the board
+SPI = (1, 40_000_000, 18, 19)   # HSPI (its default MISO, 12, is free); 40 MHz as TFT_eSPI runs it
 CS = 5
 DC = 16
 RST = 23

@@ -1,0 +1,152 @@
+"""The device: boot, safe mode, and the app loop.
+
+The board's own main.py (written by `make build`) calls start(). Hold any button while the
+board powers on and start() only lights the screen with "SAFE MODE" and returns: the app
+does not run and the USB serial REPL is free (for mpremote, a new build, or the protocol).
+
+The loop depends on two objects only (docs/firmware.md):
+- an app with press(button, long) and tick(elapsed_ms), which redraws into
+- a screen meeting the panel's contract (docs/screen.md): buf, width, height, palette,
+  dirty, dirty_count, clear_dirty().
+Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
+dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
+tap shorter than a frame is latched, not lost). Nothing in a frame allocates.
+
+The text protocol (docs/protocol.md) over the USB serial REPL:
+    >>> from firmware.main import protocol; protocol()
+"""
+
+import gc
+import sys
+import time
+
+from firmware.buttons import LONG, elapsed
+from firmware.framescreen import FrameScreen
+from firmware.hwtest import HardwareScreen, Stats
+
+FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
+POLL_MS = 2                     # button polling while waiting for the next frame
+SPLASH_MS = 700
+BACKGROUND = 0                  # palette index of the splash background
+TEXT = 1
+
+
+class Clock:
+    """The board's clocks (tests pass a fake with the same methods)."""
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+
+class Loop:
+    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS):
+        self.app = app
+        self.screen = screen
+        self.panel = panel
+        self.buttons = buttons
+        self.beeper = beeper
+        self.clock = clock
+        self.stats = stats
+        self.frame_ms = frame_ms
+        self.last_tick = clock.ticks_ms()
+        self.frame_start = self.last_tick
+
+    def frame(self):
+        """One frame: input, interface and game, redraw, flush."""
+        clock = self.clock
+        start_us = clock.ticks_us()
+        now = clock.ticks_ms()
+        self.frame_start = now
+        buttons = self.buttons
+        buttons.poll(now)
+        code = buttons.next_event()
+        while code >= 0:
+            self.app.press(code & ~LONG, (code & LONG) != 0)
+            code = buttons.next_event()
+        self.app.tick(elapsed(now, self.last_tick))
+        self.last_tick = now
+        self.beeper.update(now)
+        if self.screen.dirty_count:
+            flush_us = clock.ticks_us()
+            self.panel.show(self.screen)
+            self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+        self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+
+    def wait(self):
+        """Poll the buttons until the next frame is due."""
+        clock = self.clock
+        now = clock.ticks_ms()
+        while elapsed(now, self.frame_start) < self.frame_ms:
+            self.buttons.poll(now)
+            clock.sleep_ms(POLL_MS)
+            now = clock.ticks_ms()
+
+    def run(self, frames=-1):
+        """Frames until the app says it is done (or `frames` of them, for tests)."""
+        while frames != 0 and not getattr(self.app, "done", False):
+            self.frame()
+            self.wait()
+            frames -= 1
+
+
+def splash(screen, panel, title, line):
+    """Title and one line of text, centred, sent at once."""
+    import framebuf
+    fb = framebuf.FrameBuffer(screen.buf, screen.width, screen.height, framebuf.GS4_HMSB)
+    fb.fill(BACKGROUND)
+    y = screen.height // 2 - 12
+    fb.text(title, (screen.width - 8 * len(title)) // 2, y, TEXT)
+    fb.text(line, max(0, (screen.width - 8 * len(line)) // 2), y + 16, TEXT)
+    screen.mark_all()
+    panel.show(screen)
+
+
+def make_app(screen, hw, stats):
+    """The app the loop drives. Until the games' interface is on the device, the hardware
+    screen is the app."""
+    return HardwareScreen(screen, hw.buttons, stats, screen.palette[:])
+
+
+def start(board_name=None):
+    """Boot the board (its name from device_board.py when not given); returns when the app
+    is done, in safe mode, or on Ctrl-C."""
+    import boards
+    from firmware.hardware import Hardware
+    if board_name is None:
+        from device_board import NAME as board_name
+    board = boards.load(board_name)
+    gc.collect()
+    hw = Hardware(board)
+    screen = FrameScreen(board.WIDTH, board.HEIGHT)     # the big buffer first, after collecting
+    hw.panel.init()
+    if hw.buttons.held_at_start():
+        splash(screen, hw.panel, "SAFE MODE", "REPL is free")
+        hw.brightness(100)
+        print("safe mode: the app is not running; the REPL is free")
+        return None
+    splash(screen, hw.panel, "POCKET CARDS", board.NAME)
+    hw.brightness(100)
+    clock = Clock()
+    stats = Stats()
+    stats.battery_mv = hw.battery_mv()
+    app = make_app(screen, hw, stats)
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
+    time.sleep_ms(SPLASH_MS)
+    gc.collect()
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        print("stopped: the REPL is free")
+    return loop
+
+
+def protocol():
+    """The text protocol on the REPL's stdin/stdout until 'quit' (docs/protocol.md)."""
+    from engine_core.protocol import run
+    run(sys.stdin.readline, sys.stdout.write)
