@@ -33,16 +33,9 @@ def ramp_palette(palette, r, g, b):
         palette[i] = ((i * 31 // 15) << 11) * r | ((i * 63 // 15) << 5) * g | (i * 31 // 15) * b
 
 
-class Stats:
-    """What the loop measures, for the hardware screen (microseconds, bytes, millivolts)."""
-
-    def __init__(self):
-        self.frame_us = 0
-        self.flush_us = 0
-        self.battery_mv = -1
-
-
 class HardwareScreen:
+    """`stats`: the loop's measurements (firmware.main.Stats)."""
+
     def __init__(self, screen, buttons, stats, default_palette):
         self.screen = screen
         self.buttons = buttons

@@ -22,13 +22,21 @@ import time
 
 from firmware.buttons import LONG, elapsed
 from firmware.framescreen import FrameScreen
-from firmware.hwtest import HardwareScreen, Stats
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
 POLL_MS = 2                     # button polling while waiting for the next frame
 SPLASH_MS = 700
 BACKGROUND = 0                  # palette index of the splash background
 TEXT = 1
+
+
+class Stats:
+    """What the loop measures (microseconds; millivolts, -1 when unknown)."""
+
+    def __init__(self):
+        self.frame_us = 0
+        self.flush_us = 0
+        self.battery_mv = -1
 
 
 class Clock:
@@ -110,6 +118,7 @@ def splash(screen, panel, title, line):
 def make_app(screen, hw, stats):
     """The app the loop drives. Until the games' interface is on the device, the hardware
     screen is the app."""
+    from firmware.hwtest import HardwareScreen
     return HardwareScreen(screen, hw.buttons, stats, screen.palette[:])
 
 

@@ -1,0 +1,172 @@
+"""Every board set up against fake machine classes, and the app loop: presses reach the app,
+dirty rectangles reach the panel, waiting latches taps, safe mode leaves the app alone."""
+
+import sys
+from array import array
+
+import pytest
+
+import boards
+from firmware.buttons import A, LONG, START, mask
+from firmware.framescreen import FrameScreen
+from firmware.panel import Panel
+from tests.fakes import machine as fake_machine
+from tests.fakes.machine import SPI, Pin
+from tests.panel_model import PanelModel, expected_glass
+
+
+@pytest.fixture
+def hardware(monkeypatch):
+    monkeypatch.setitem(sys.modules, "machine", fake_machine)
+    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
+    import firmware.hardware
+    return firmware.hardware
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_every_board_sets_up_its_panel_buttons_and_sound_from_its_module(hardware, name):
+    board = boards.load(name)
+    hw = hardware.Hardware(board)
+    assert hw.spi.baudrate == board.SPI[1]
+    assert hw.panel.width == board.WIDTH and hw.panel.height == board.HEIGHT
+    assert hw.buttons.reader.read() == 0, "nothing held: pull-ups read high, the D-pad rests at 0"
+    assert (hw.beeper.pwm is None) == (board.BUZZER is None)
+    assert (hw.battery_mv() < 0) == (board.BATTERY is None)
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_a_board_module_describes_a_consistent_screen(name):
+    board = boards.load(name)
+    gx, gy, gw, gh = board.GLASS
+    size = (gh, gw) if board.MADCTL & 0x20 else (gw, gh)
+    assert (board.WIDTH, board.HEIGHT) == size
+    assert board.WIDTH % 8 == 0
+    assert board.MADCTL & ~0xE0 == 0, "orientation bits only: the driver adds BGR"
+    pins = [board.CS, board.DC, board.RST, board.BACKLIGHT, board.BUZZER] + [g for _, g in board.BUTTONS]
+    pins += list(board.SPI[2:]) + [g for g, _, _ in board.ADC_BUTTONS]
+    pins = [p for p in pins if p is not None]
+    assert len(pins) == len(set(pins)), "no pin serves two purposes"
+    assert board.PORT in ("rp2", "esp32")
+
+
+def test_every_board_is_listed_and_loads_by_name():
+    import os
+    files = sorted(f[:-3] for f in os.listdir(os.path.dirname(boards.__file__))
+                   if f.endswith(".py") and f != "__init__.py")
+    assert sorted(boards.NAMES) == files
+    with pytest.raises(ValueError):
+        boards.load("nonesuch")
+
+
+def test_the_odroid_go_d_pad_is_read_through_the_adc(hardware):
+    hw = hardware.Hardware(boards.load("odroid_go"))
+    dpad = hw.buttons.reader.readers[1]
+    dpad.adcs[0].level = 65000                      # the Y axis near full scale
+    assert hw.buttons.reader.read() == mask(0)      # UP
+
+
+class FakeClock:
+    def __init__(self):
+        self.ms = 0
+        self.slept = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_us(self):
+        return self.ms * 1000
+
+    def sleep_ms(self, ms):
+        self.ms += ms
+        self.slept += ms
+
+
+class RecordingApp:
+    """The interface the loop drives: press and tick; it draws a square per press."""
+
+    def __init__(self, screen):
+        self.screen = screen
+        self.presses = []
+        self.ticks = []
+        self.done = False
+
+    def press(self, button, long):
+        self.presses.append((button, long))
+        s = self.screen
+        x = 8 * len(self.presses)
+        for y in range(8):
+            for i in range(4):
+                s.buf[(y * s.width + x) // 2 + i] = 0x55
+        s.mark_dirty(x, 0, 8, 8)
+
+    def tick(self, ms):
+        self.ticks.append(ms)
+
+
+class ScriptedReader:
+    def __init__(self, clock, script):
+        self.clock = clock
+        self.script = script            # [(from ms, to ms, mask)]
+
+    def read(self):
+        for start, end, held in self.script:
+            if start <= self.clock.ms < end:
+                return held
+        return 0
+
+
+def make_loop(script):
+    from firmware.buttons import Buttons
+    from firmware.main import Loop, Stats
+    from firmware.sound import Beeper
+    board = boards.load("picosystem")
+    clock = FakeClock()
+    screen = FrameScreen(board.WIDTH, board.HEIGHT)
+    spi = SPI(0)
+    dc = Pin(9)
+    spi.dc, spi.log = dc, []
+    panel = Panel(spi, dc, Pin(5), None, board)
+    panel.init(sleep_ms=lambda ms: None)
+    buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
+    app = RecordingApp(screen)
+    loop = Loop(app, screen, panel, buttons, Beeper(None), clock, Stats())
+    return loop, app, clock, spi, screen, board
+
+
+def test_the_loop_hands_latched_presses_to_the_app_and_sends_what_it_redrew():
+    # START tapped for 25 ms in the middle of a frame's wait; A held long.
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A))])
+    loop.run(frames=25)
+    assert app.presses == [(START, False), (A, True)]
+    model = PanelModel(board.CONTROLLER)
+    model.feed(spi.log)
+    glass = model.glass_image(board.GLASS, board.BGR, board.INVERT)
+    want = expected_glass(screen.buf, board.WIDTH, board.HEIGHT, screen.palette, board.GLASS, board.MADCTL)
+    for y in range(8):
+        assert glass[y][8:24] == want[y][8:24]
+    assert screen.dirty_count == 0
+
+
+def test_the_loop_ticks_the_app_with_the_time_since_the_last_frame_and_keeps_the_frame_rate():
+    loop, app, clock, spi, screen, board = make_loop([])
+    loop.run(frames=10)
+    assert app.ticks[0] == 0 and set(app.ticks[1:]) == {loop.frame_ms + 1}
+    assert clock.ms >= 10 * loop.frame_ms
+
+
+def test_the_loop_measures_frame_and_flush_times():
+    loop, app, clock, spi, screen, board = make_loop([(0, 30, mask(START))])
+    loop.run(frames=3)
+    assert loop.stats.frame_us >= 0 and loop.stats.flush_us >= 0
+
+
+def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardware, monkeypatch, capsys):
+    import firmware.main as main
+    started = []
+    monkeypatch.setattr(main, "make_app", lambda *a: started.append(a))
+    monkeypatch.setattr(main, "splash", lambda screen, panel, title, line: started.append(title) if title != "SAFE MODE" else None)
+    monkeypatch.setattr(fake_machine.Pin, "value", lambda self, v=None: 0 if v is None and self.mode == 0 else None)
+    monkeypatch.setattr(main.time, "sleep_ms", lambda ms: None, raising=False)
+    assert main.start("pico_lcd_13") is None
+    assert started == []
+    assert "safe mode" in capsys.readouterr().out
