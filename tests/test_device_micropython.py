@@ -1,0 +1,141 @@
+"""The device code on real MicroPython (WASI, no viper: the plain expansion): flushing dirty
+rectangles and whole frames of the loop allocate nothing, under micropython.heap_lock()."""
+
+import pytest
+
+import boards
+from tests.helpers import run_mpy_ok
+
+SETUP = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+import gc, micropython
+from array import array
+import boards
+from machine import SPI, Pin
+from firmware.panel import Panel
+board = boards.load(BOARD)
+spi = SPI(1)
+panel = Panel(spi, Pin(1), Pin(2), None, board)
+buf = bytearray(board.WIDTH * board.HEIGHT // 2)
+for i in range(len(buf)):
+    buf[i] = i & 255
+palette = array('H', range(0, 65536, 4096))
+result = 'not run'
+"""
+
+FLUSH = SETUP + """
+class Screen:
+    def __init__(self):
+        self.buf = buf
+        self.width = board.WIDTH
+        self.height = board.HEIGHT
+        self.palette = palette
+        self.dirty = array('h', [3, 5, 41, 57, 0, 0, board.WIDTH, board.HEIGHT])
+        self.dirty_count = 2
+    def clear_dirty(self):
+        self.dirty_count = 0
+
+screen = Screen()
+gc.collect()
+micropython.heap_lock()
+try:
+    panel.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    panel.send(buf, board.WIDTH, palette, 13, 7, 25, 31)
+    panel.show(screen)
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, spi.bytes)
+"""
+
+
+@pytest.mark.parametrize("name", ["picosystem", "odroid_go", "tdisplay"])
+def test_flushing_dirty_rectangles_allocates_nothing_on_micropython(name):
+    board = boards.load(name)
+    out = run_mpy_ok(FLUSH.replace("BOARD", repr(name))).split()
+    assert out[0] == "clean", out
+    full = 2 * board.WIDTH * board.HEIGHT
+    # Two full screens, a 25x31 rectangle widened to 8..39 (32 columns), and 0..47 x 41 rows
+    # for the 41x57 one at x=3 (columns 0..47: 48), each with its window commands.
+    pixels = 2 * full + 2 * 32 * 31 + 2 * 48 * 57
+    assert pixels < int(out[1]) < pixels + 4 * 15
+
+
+def test_the_allocation_check_catches_an_allocating_flush():
+    leaky = FLUSH.replace("    panel.show(screen)\n", "    panel.show(screen)\n    panel.extra = [1]\n")
+    assert run_mpy_ok(leaky.replace("BOARD", repr("picosystem"))).split()[0] == "allocated"
+
+
+LOOP = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+import gc, micropython
+import boards
+from machine import SPI, Pin
+from firmware.buttons import Buttons, mask, A, UP, START
+from firmware.framescreen import FrameScreen
+from firmware.hwtest import HardwareScreen
+from firmware.main import Loop, Stats
+from firmware.panel import Panel
+from firmware.sound import Beeper
+from machine import PWM
+
+class Clock:
+    def __init__(self):
+        self.ms = 0
+    def ticks_ms(self):
+        return self.ms
+    def ticks_us(self):
+        return self.ms * 1000
+    def sleep_ms(self, ms):
+        self.ms += ms
+
+class Script:
+    # UP held 100..900 ms (repeats), START tapped, A held long.
+    def __init__(self, clock):
+        self.clock = clock
+    def read(self):
+        t = self.clock.ms
+        if 100 <= t < 900:
+            return 1
+        if 1000 <= t < 1030:
+            return 256
+        if 1200 <= t < 1800:
+            return 16
+        return 0
+
+board = boards.load(BOARD)
+clock = Clock()
+spi = SPI(1)
+panel = Panel(spi, Pin(1), Pin(2), None, board)
+screen = FrameScreen(board.WIDTH, board.HEIGHT)
+buttons = Buttons(Script(clock), long_mask=board.LONG_PRESS)
+stats = Stats()
+app = HardwareScreen(screen, buttons, stats, screen.palette[:])
+beeper = Beeper(PWM(Pin(3)), enabled=True)
+loop = Loop(app, screen, panel, buttons, beeper, clock, stats)
+loop.run(2)
+result = 'not run'
+gc.collect()
+micropython.heap_lock()
+try:
+    loop.run(70)
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, clock.ms, spi.bytes, buttons.dropped, app.palette_mode)
+"""
+
+
+@pytest.mark.parametrize("name", ["pico_lcd_13", "odroid_go", "pico_lcd_114"])
+def test_frames_of_the_loop_with_the_hardware_screen_allocate_nothing_on_micropython(name):
+    out = run_mpy_ok(LOOP.replace("BOARD", repr(name))).split()
+    assert out[0] == "clean", out
+    assert int(out[1]) >= 72 * 33
+    assert int(out[2]) > 0, "button boxes and numbers were sent"
+    assert out[3] == "0"
+    # A was held long on boards where A has a long meaning: then no palette change.
+    assert out[4] == "0"
