@@ -38,7 +38,7 @@ class Hardware:
             if board.PORT == "rp2":
                 # MicroPython 1.24+ leaves the peripheral clock at 48 MHz, which caps SPI at
                 # 24 MHz; at 125 MHz a 62.5 MHz request gives 62.5 MHz (docs/performance.md).
-                machine.freq(board.CPU_FREQ, board.CPU_FREQ)
+                machine.freq(board.CPU_FREQ, board.CPU_FREQ)  # type: ignore[call-overload]  # the stubs miss the 2-argument form
             else:
                 machine.freq(board.CPU_FREQ)
         spi_id, baudrate, sck, mosi = board.SPI
@@ -48,7 +48,7 @@ class Hardware:
         if self.backlight is not None:
             self.backlight.freq(1000)
             self.backlight.duty_u16(0)
-        readers = []
+        readers: list = []
         if board.BUTTONS:
             pins = [_input(gpio, board.PULL_UP) for _, gpio in board.BUTTONS]
             readers.append(GpioButtons(pins, [b for b, _ in board.BUTTONS]))

@@ -1,6 +1,6 @@
 """The device: boot, safe mode, and the app loop.
 
-The board's own main.py (written by `make build`) calls start(). Hold any button while the
+The board's own main.py (written by `make build`) calls start(BOARD_NAME). Hold any button while the
 board powers on and start() only lights the screen with "SAFE MODE" and returns: the app
 does not run and the USB serial REPL is free (for mpremote, a new build, or the protocol).
 
@@ -122,13 +122,11 @@ def make_app(screen, hw, stats):
     return HardwareScreen(screen, hw.buttons, stats, screen.palette[:])
 
 
-def start(board_name=None):
-    """Boot the board (its name from device_board.py when not given); returns when the app
-    is done, in safe mode, or on Ctrl-C."""
+def start(board_name):
+    """Boot the board called `board_name` (boards.NAMES); returns when the app is done, in
+    safe mode, or on Ctrl-C."""
     import boards
     from firmware.hardware import Hardware
-    if board_name is None:
-        from device_board import NAME as board_name
     board = boards.load(board_name)
     gc.collect()
     hw = Hardware(board)

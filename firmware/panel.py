@@ -24,7 +24,7 @@ import time
 try:
     from micropython import const
 except ImportError:  # CPython (tests, tools)
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 try:
