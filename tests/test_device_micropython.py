@@ -37,6 +37,8 @@ class Screen:
         self.dirty_count = 0
 
 screen = Screen()
+panel.send(buf, board.WIDTH, palette, 0, 0, 8, 1)   # the first send of a buffer wraps it once
+spi.bytes = 0
 gc.collect()
 micropython.heap_lock()
 try:
@@ -53,6 +55,7 @@ print(result, spi.bytes)
 
 @pytest.mark.parametrize("name", ["picosystem", "odroid_go", "tdisplay"])
 def test_flushing_dirty_rectangles_allocates_nothing_on_micropython(name):
+    # (with the framebuf expansion, MicroPython's choice where viper is missing)
     board = boards.load(name)
     out = run_mpy_ok(FLUSH.replace("BOARD", repr(name))).split()
     assert out[0] == "clean", out
@@ -139,3 +142,68 @@ def test_frames_of_the_loop_with_the_hardware_screen_allocate_nothing_on_micropy
     assert out[3] == "0"
     # A was held long on boards where A has a long meaning: then no palette change.
     assert out[4] == "0"
+
+
+SAME_BYTES = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+from array import array
+import boards
+from machine import SPI, Pin
+from firmware import panel as panel_module
+from firmware.panel import Panel
+board = boards.load(BOARD)
+buf = bytearray(board.WIDTH * board.HEIGHT // 2)
+x = 12345
+for i in range(len(buf)):
+    x = (x * 75 + 74) % 65537
+    buf[i] = x & 255
+palette = array('H', [(i * 40503) & 0xFFFF for i in range(16)])
+
+class HashSPI(SPI):
+    def __init__(self):
+        SPI.__init__(self, 1)
+        self.h = 0
+    def write(self, data):
+        h = self.h
+        for b in data:
+            h = (h * 31 + b) % 1000003
+        self.h = h
+
+def digest(expander):
+    spi = HashSPI()
+    p = Panel(spi, Pin(1), Pin(2), None, board, expander)
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    p.send(buf, board.WIDTH, palette, 19, 3, 37, 50)
+    return spi.h
+
+print(panel_module.EXPANDER, digest("framebuf"), digest("plain"))
+"""
+
+
+@pytest.mark.parametrize("name", ["picosystem", "tdisplay"])
+def test_the_framebuf_expansion_sends_the_same_bytes_as_the_plain_one_and_as_cpython(name):
+    board = boards.load(name)
+    out = run_mpy_ok(SAME_BYTES.replace("BOARD", repr(name))).split()
+    assert out[0] == "framebuf", "MicroPython without viper picks framebuf"
+    # The same bytes on CPython (plain expansion), from the same buffer.
+    from array import array
+    from firmware.panel import Panel
+    from tests.fakes.machine import SPI, Pin
+    buf = bytearray(board.WIDTH * board.HEIGHT // 2)
+    x = 12345
+    for i in range(len(buf)):
+        x = (x * 75 + 74) % 65537
+        buf[i] = x & 255
+    palette = array("H", [(i * 40503) & 0xFFFF for i in range(16)])
+    spi = SPI(1)
+    spi.log = []
+    p = Panel(spi, Pin(1), Pin(2), None, board)
+    assert p.expander == "plain"
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    p.send(buf, board.WIDTH, palette, 19, 3, 37, 50)
+    h = 0
+    for dc, data in spi.log:
+        for b in data:
+            h = (h * 31 + b) % 1000003
+    assert out[1] == out[2] == str(h)
