@@ -2,8 +2,9 @@
 
 For every board: the bytes a full redraw and a typical move put on the SPI bus and how long
 the wire takes at the board's SPI clock (the physical floor), and the fuel the driver spends
-on MicroPython (WASI, so the plain-Python expansion: the device runs the viper one) to flush
-them, with a rough RP2040 time (fuel / 168 per microsecond, docs/performance.md).
+on MicroPython (WASI) to flush them with the framebuf expansion (what a port without viper
+uses) and with the plain-Python one, with a rough RP2040 time (fuel / 168 per microsecond,
+docs/performance.md). The device's viper expansion cannot run here; the wire time is its floor.
 
 A typical move redraws two card-sized rectangles (where the card left, where it landed): 24x34
 on 240x135, 32x44 on 240x240 and 40x56 on 320x240, at an odd x so the 8-pixel widening shows.
@@ -38,19 +39,21 @@ def fuel():
     return int(host.call("fuel", ""))
 
 board = boards.load(BOARD)
+W = board.WIDTH
+H = board.HEIGHT
 spi = SPI(1)
-panel = Panel(spi, Pin(1), Pin(2), None, board)
-buf = bytearray(board.WIDTH * board.HEIGHT // 2)
+panel = Panel(spi, Pin(1), Pin(2), None, board, EXPANDER)
+buf = bytearray(W * H // 2)
 for i in range(len(buf)):
     buf[i] = (i * 7) & 255
 palette = array('H', range(0, 65536, 4096))
+panel.send(buf, W, palette, 0, 0, 8, 1)     # the first send of a buffer wraps it once
+spi.bytes = 0
 overhead = 10 ** 9
 for _ in range(10):
     a = fuel()
     b = fuel()
     overhead = min(overhead, b - a)
-W = board.WIDTH
-H = board.HEIGHT
 a = fuel()
 panel.send(buf, W, palette, 0, 0, W, H)
 b = fuel()
@@ -72,10 +75,11 @@ def card_size(board):
     return CARD[board.HEIGHT]
 
 
-def measure_board(name):
+def measure_board(name, expander):
     board = boards.load(name)
     cw, ch = card_size(board)
-    code = GUEST.replace("BOARD", repr(name)).replace("CW", str(cw)).replace("CH", str(ch))
+    code = (GUEST.replace("BOARD", repr(name)).replace("EXPANDER", repr(expander))
+            .replace("CW", str(cw)).replace("CH", str(ch)))
     result = run_micropython(code)
     if result.exit_code != 0:
         raise SystemExit("panel bench failed on MicroPython:\n%s" % result.stderr)
@@ -86,21 +90,28 @@ def wire_ms(nbytes, baudrate):
     return nbytes * 8 / baudrate * 1000
 
 
+def fuel_cell(fuel):
+    return "%s (%.1f ms)" % (format(fuel, ","), fuel / FUEL_PER_US_RP2040 / 1000)
+
+
 def measure():
     lines = [
-        "| board | screen | SPI clock | full redraw: bytes / wire / flush fuel (RP2040 est.) | typical move: bytes / wire / flush fuel (RP2040 est.) |",
-        "| --- | --- | --- | --- | --- |",
+        "| board | screen | SPI clock | full redraw: bytes, wire | flush fuel, framebuf (RP2040) | plain Python | "
+        "typical move: bytes, wire | flush fuel, framebuf (RP2040) | plain Python |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name in boards.NAMES:
         board = boards.load(name)
-        f = measure_board(name)
+        fast = measure_board(name, "framebuf")
+        plain = measure_board(name, "plain")
+        assert fast["full_bytes"] == plain["full_bytes"] and fast["move_bytes"] == plain["move_bytes"]
         baud = board.SPI[1]
-        lines.append("| %s | %dx%d | %.1f MHz | %s B / %.1f ms / %s (%.0f ms) | %s B / %.2f ms / %s (%.1f ms) |" % (
+        lines.append("| %s | %dx%d | %.1f MHz | %s B, %.1f ms | %s | %s | %s B, %.2f ms | %s | %s |" % (
             name, board.WIDTH, board.HEIGHT, baud / 1e6,
-            format(f["full_bytes"], ","), wire_ms(f["full_bytes"], baud), format(f["full_fuel"], ","),
-            f["full_fuel"] / FUEL_PER_US_RP2040 / 1000,
-            format(f["move_bytes"], ","), wire_ms(f["move_bytes"], baud), format(f["move_fuel"], ","),
-            f["move_fuel"] / FUEL_PER_US_RP2040 / 1000))
+            format(fast["full_bytes"], ","), wire_ms(fast["full_bytes"], baud),
+            fuel_cell(fast["full_fuel"]), fuel_cell(plain["full_fuel"]),
+            format(fast["move_bytes"], ","), wire_ms(fast["move_bytes"], baud),
+            fuel_cell(fast["move_fuel"]), fuel_cell(plain["move_fuel"])))
     return "\n".join(lines)
 
 
