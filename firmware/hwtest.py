@@ -36,8 +36,9 @@ def ramp_palette(palette, r, g, b):
 class HardwareScreen:
     """`stats`: the loop's measurements (firmware.main.Stats)."""
 
-    def __init__(self, screen, buttons, stats, default_palette):
+    def __init__(self, screen, buttons, stats, default_palette, battery=None):
         self.screen = screen
+        self.battery = battery              # an object with battery_mv() (firmware.hardware)
         self.buttons = buttons
         self.stats = stats
         self.default_palette = default_palette
@@ -112,6 +113,8 @@ class HardwareScreen:
 
     def draw_numbers(self):
         st = self.stats
+        if self.battery is not None:
+            st.battery_mv = self.battery.battery_mv()
         x = self.values_x
         self.draw_number(x, 52, st.frame_us)
         self.draw_number(x, 66, st.flush_us)

@@ -119,7 +119,7 @@ def make_app(screen, hw, stats):
     """The app the loop drives. Until the games' interface is on the device, the hardware
     screen is the app."""
     from firmware.hwtest import HardwareScreen
-    return HardwareScreen(screen, hw.buttons, stats, screen.palette[:])
+    return HardwareScreen(screen, hw.buttons, stats, screen.palette[:], hw)
 
 
 def start(board_name):
@@ -141,7 +141,6 @@ def start(board_name):
     hw.brightness(100)
     clock = Clock()
     stats = Stats()
-    stats.battery_mv = hw.battery_mv()
     app = make_app(screen, hw, stats)
     loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
     time.sleep_ms(SPLASH_MS)

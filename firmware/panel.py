@@ -147,7 +147,6 @@ class Panel:
                              for k in range(self.width // ALIGN + 1)]
         self.source = None                   # the framebuffer last sent, and its wrapper
         self.source_fb = None
-        self.bytes_sent = 0                  # pixel bytes sent since start-up (bench, hwtest)
 
     # -- low level -------------------------------------------------------------------------
 
@@ -271,7 +270,6 @@ class Panel:
                 spi.write(view)
                 start += width
         self._deselect()
-        self.bytes_sent += 2 * n * h
 
     def show(self, screen):
         """Send every dirty rectangle of `screen` (docs/screen.md), then clear them."""

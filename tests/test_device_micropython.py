@@ -79,6 +79,7 @@ import boards
 from machine import SPI, Pin
 from firmware.buttons import Buttons, mask, A, UP, START
 from firmware.framescreen import FrameScreen
+from firmware.hardware import Hardware
 from firmware.hwtest import HardwareScreen
 from firmware.main import Loop, Stats
 from firmware.panel import Panel
@@ -111,13 +112,16 @@ class Script:
 
 board = boards.load(BOARD)
 clock = Clock()
-spi = SPI(1)
-panel = Panel(spi, Pin(1), Pin(2), None, board)
+hw = Hardware(board)                    # every machine object the board module asks for
+hw.buttons.reader = Script(clock)
+buttons = hw.buttons
+panel = hw.panel
+spi = hw.spi
 screen = FrameScreen(board.WIDTH, board.HEIGHT)
-buttons = Buttons(Script(clock), long_mask=board.LONG_PRESS)
 stats = Stats()
-app = HardwareScreen(screen, buttons, stats, screen.palette[:])
-beeper = Beeper(PWM(Pin(3)), enabled=True)
+app = HardwareScreen(screen, buttons, stats, screen.palette[:], hw)
+beeper = hw.beeper
+beeper.enabled = True
 loop = Loop(app, screen, panel, buttons, beeper, clock, stats)
 loop.run(2)
 result = 'not run'
@@ -129,7 +133,7 @@ try:
 except MemoryError:
     result = 'allocated'
 micropython.heap_unlock()
-print(result, clock.ms, spi.bytes, buttons.dropped, app.palette_mode)
+print(result, clock.ms, spi.bytes, buttons.dropped, app.palette_mode, stats.battery_mv)
 """
 
 
@@ -142,6 +146,7 @@ def test_frames_of_the_loop_with_the_hardware_screen_allocate_nothing_on_micropy
     assert out[3] == "0"
     # A was held long on boards where A has a long meaning: then no palette change.
     assert out[4] == "0"
+    assert (int(out[5]) >= 0) == (boards.load(name).BATTERY is not None)
 
 
 SAME_BYTES = """
