@@ -92,8 +92,9 @@ class Readers:
 
     def read(self):
         held = 0
-        for r in self.readers:
-            held |= r.read()
+        readers = self.readers
+        for i in range(len(readers)):
+            held |= readers[i].read()
         return held
 
 

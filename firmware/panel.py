@@ -165,8 +165,7 @@ class Panel:
         self.dc.value(1)
 
     def command(self, cmd, data=None):
-        """Send one command and its parameter bytes (for init and tools; allocates nothing
-        itself but callers usually pass a new bytes object)."""
+        """Send one command and its parameter bytes (set-up only)."""
         self._select()
         self._command(cmd)
         if data:
@@ -284,15 +283,3 @@ class Panel:
             k = 4 * i
             self.send(buf, width, palette, dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3])
         screen.clear_dirty()
-
-    def fill(self, colour):
-        """Paint the whole screen one RGB565 colour (boot, before any framebuffer exists)."""
-        line = self.line
-        for i in range(self.width):
-            line[2 * i] = colour >> 8
-            line[2 * i + 1] = colour & 255
-        self._select()
-        self._window(0, 0, self.width, self.height)
-        for _ in range(self.height):
-            self.spi.write(line)
-        self._deselect()

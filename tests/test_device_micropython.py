@@ -212,3 +212,41 @@ def test_the_framebuf_expansion_sends_the_same_bytes_as_the_plain_one_and_as_cpy
         for b in data:
             h = (h * 31 + b) % 1000003
     assert out[1] == out[2] == str(h)
+
+
+BUTTONS = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+import gc, micropython
+import boards
+from firmware.hardware import Hardware
+hw = Hardware(boards.load('odroid_go'))
+gpio = hw.buttons.reader.readers[0]
+dpad = hw.buttons.reader.readers[1]
+result = 'not run'
+count = 0
+t = 0
+code = 0        # every global exists before the lock: a new one would allocate
+gc.collect()
+micropython.heap_lock()
+try:
+    for t in range(0, 3000, 3):
+        dpad.adcs[0].level = 60000 if 100 <= t < 200 else 0       # UP
+        dpad.adcs[1].level = 30000 if 400 <= t < 500 else 0       # RIGHT
+        gpio.pins[0].level = 0 if 700 <= t < 1300 else 1          # A, long
+        hw.buttons.poll(t)
+        code = hw.buttons.next_event()
+        while code >= 0:
+            count += 1
+            code = hw.buttons.next_event()
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, count)
+"""
+
+
+def test_reading_gpio_buttons_and_the_adc_d_pad_allocates_nothing_on_micropython():
+    out = run_mpy_ok(BUTTONS).split()
+    assert out == ["clean", "3"], "UP, RIGHT and a long A"
