@@ -1,7 +1,7 @@
 """Raspberry Pi Pico + Waveshare Pico-LCD-1.14: 240x135 ST7789 IPS, joystick + A B.
 
 Pins and window offsets from Waveshare's wiki and demo (Pico-LCD-1.14); docs/boards.md.
-Two buttons only: the two-button scheme of docs/screen.md (long A, long B).
+A and B with a joystick (its press is START): hint and undo are in the menu.
 """
 
 from firmware.buttons import A, B, DOWN, LEFT, RIGHT, START, UP, mask
@@ -25,7 +25,7 @@ BACKLIGHT = 13
 BUTTONS = ((UP, 2), (DOWN, 18), (LEFT, 16), (RIGHT, 20), (A, 15), (B, 17), (START, 3))
 PULL_UP = True
 ADC_BUTTONS = ()
-LONG_PRESS = mask(A) | mask(B)
+LONG_PRESS = mask(A)
 
 BUZZER = None
 BATTERY = None
