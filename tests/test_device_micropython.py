@@ -250,3 +250,53 @@ print(result, count)
 def test_reading_gpio_buttons_and_the_adc_d_pad_allocates_nothing_on_micropython():
     out = run_mpy_ok(BUTTONS).split()
     assert out == ["clean", "3"], "UP, RIGHT and a long A"
+
+
+HARDWARE_SCREEN = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+from firmware.buttons import A, B, UP, LONG, mask
+from firmware.framescreen import FrameScreen
+from firmware.hwtest import HardwareScreen
+from firmware.main import Stats
+
+class Held:
+    held = 0
+    dropped = 0
+
+def pixel(s, x, y):
+    b = s.buf[(y * s.width + x) >> 1]
+    return b >> 4 if x % 2 == 0 else b & 15
+
+s = FrameScreen(240, 240)
+buttons = Held()
+stats = Stats()
+stats.frame_us = 1234
+hw = HardwareScreen(s, buttons, stats, s.palette[:])
+w = hw.box_w
+print(pixel(s, UP * w + 3, 20), pixel(s, A * w + 3, 20))
+buttons.held = mask(UP)
+s.clear_dirty()
+hw.tick(10)
+print(pixel(s, UP * w + 3, 20), pixel(s, A * w + 3, 20), s.dirty_count)
+print(' '.join([str(pixel(s, i * 15 + 7, 35)) for i in range(16)]))
+hw.press(A, False)
+print(hex(s.palette[15]), hex(s.palette[8]), hex(s.palette[0]))
+for _ in range(4):
+    hw.press(A, False)
+print(hex(s.palette[5]), hw.done)
+hw.press(B, True)
+print(hw.done)
+"""
+
+
+def test_the_hardware_screen_lights_held_buttons_shows_the_palette_and_cycles_ramps():
+    lines = run_mpy_ok(HARDWARE_SCREEN).splitlines()
+    assert lines[0] == "0 0", "nothing held: both boxes dark inside"
+    assert lines[1] == "1 0 1", "UP lit, A dark, only UP's box sent"
+    assert lines[2] == " ".join(str(i) for i in range(16)), "a bar per palette entry"
+    grey8 = (8 * 31 // 15) << 11 | (8 * 63 // 15) << 5 | (8 * 31 // 15)
+    assert lines[3] == "0xffff %s 0x0" % hex(grey8), "A: the grey ramp, black to white"
+    from firmware.framescreen import DEFAULT_PALETTE
+    assert lines[4] == "%s False" % hex(DEFAULT_PALETTE[5]), "four more: back to the default"
+    assert lines[5] == "True", "long B leaves"
