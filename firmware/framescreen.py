@@ -23,7 +23,7 @@ class FrameScreen:
         self.dirty = array("h", [0] * (4 * MAX_DIRTY))
         self.dirty_count = 0
 
-    def mark_dirty(self, x, y, w, h):
+    def mark(self, x, y, w, h):
         """Queue a rectangle to send; when the list is full, the whole screen instead."""
         if w <= 0 or h <= 0:
             return
@@ -43,7 +43,7 @@ class FrameScreen:
 
     def mark_all(self):
         self.dirty_count = 0
-        self.mark_dirty(0, 0, self.width, self.height)
+        self.mark(0, 0, self.width, self.height)
 
     def clear_dirty(self):
         self.dirty_count = 0

@@ -108,7 +108,7 @@ class HardwareScreen:
             fb.fill_rect(x + 1, 12, w - 2, 12, WHITE if on else BLACK)
             fb.rect(x + 1, 12, w - 2, 12, WHITE)
             fb.text(SHORT_NAMES[b], x + 3, 14, BLACK if on else WHITE)
-            self.screen.mark_dirty(x, 12, w, 12)
+            self.screen.mark(x, 12, w, 12)
         self.shown_held = held
 
     def draw_numbers(self):
@@ -121,7 +121,7 @@ class HardwareScreen:
         self.draw_number(x, 80, gc.mem_free())
         self.draw_number(x, 94, st.battery_mv)
         self.draw_number(x, 108, self.buttons.dropped)
-        self.screen.mark_dirty(x, 52, 7 * DIGIT_W, 68)
+        self.screen.mark(x, 52, 7 * DIGIT_W, 68)
 
     def draw_number(self, x, y, value):
         """Seven right-aligned digits at (x, y); dashes for a negative value."""

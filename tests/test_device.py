@@ -97,7 +97,7 @@ class RecordingApp:
         for y in range(8):
             for i in range(4):
                 s.buf[(y * s.width + x) // 2 + i] = 0x55
-        s.mark_dirty(x, 0, 8, 8)
+        s.mark(x, 0, 8, 8)
 
     def tick(self, ms):
         self.ticks.append(ms)
