@@ -17,6 +17,8 @@ A board module is plain constants (docs/boards.md lists them with their sources)
     ADC_BUTTONS     ((gpio, button near full scale, button near half scale), ...): a D-pad read
                     through a resistor ladder (ODROID-GO)
     LONG_PRESS      bit mask of the buttons whose long press means something (engine_core/ui)
+    LONG_AS         ((held button, reported button), ...): long presses standing in for buttons
+                    the board lacks (START opens the pause menu, SELECT the hardware screen)
     BUZZER          GPIO of a PWM buzzer or speaker, or None
     BATTERY         (adc gpio, divider ratio) or None
     CPU_FREQ        machine.freq() set at start-up, or 0 to leave it

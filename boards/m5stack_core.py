@@ -5,7 +5,7 @@ setup; docs/boards.md. Three buttons: A B and C (as START); left/right/up/down a
 through the menu and the two-button scheme (long A, long B) of docs/screen.md.
 """
 
-from firmware.buttons import A, B, START, mask
+from firmware.buttons import A, B, SELECT, START, mask
 
 NAME = "M5Stack Core"
 PORT = "esp32"
@@ -28,6 +28,7 @@ BUTTONS = ((A, 39), (B, 38), (START, 37))
 PULL_UP = False
 ADC_BUTTONS = ()
 LONG_PRESS = mask(A) | mask(B)
+LONG_AS = ((START, SELECT),)         # long C
 
 BUZZER = 25          # speaker through the DAC pin's amplifier; PWM works on it too
 BATTERY = None       # read over I2C from the IP5306 power chip: not done here

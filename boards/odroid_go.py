@@ -29,6 +29,7 @@ BUTTONS = ((A, 32), (B, 33), (SELECT, 27), (START, 39), (X, 13), (Y, 0))
 PULL_UP = True
 ADC_BUTTONS = ((35, UP, DOWN), (34, LEFT, RIGHT))
 LONG_PRESS = mask(A)
+LONG_AS = ()
 
 BUZZER = 25          # the speaker amplifier's input; GPIO26 is its other side
 BATTERY = (36, 2)    # ADC1 channel 0 behind a 1:2 divider

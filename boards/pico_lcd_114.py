@@ -4,7 +4,7 @@ Pins and window offsets from Waveshare's wiki and demo (Pico-LCD-1.14); docs/boa
 A and B with a joystick (its press is START): hint and undo are in the menu.
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, START, UP, mask
+from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, mask
 
 NAME = "Raspberry Pi Pico + Waveshare Pico-LCD-1.14"
 PORT = "rp2"
@@ -26,6 +26,7 @@ BUTTONS = ((UP, 2), (DOWN, 18), (LEFT, 16), (RIGHT, 20), (A, 15), (B, 17), (STAR
 PULL_UP = True
 ADC_BUTTONS = ()
 LONG_PRESS = mask(A)
+LONG_AS = ((B, SELECT),)             # no SELECT button: long B
 
 BUZZER = None
 BATTERY = None

@@ -3,7 +3,7 @@
 Pins from Waveshare's wiki and demo (Pico-LCD-1.3); docs/boards.md. No buzzer, no battery.
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, START, UP, X, Y, mask
+from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
 
 NAME = "Raspberry Pi Pico + Waveshare Pico-LCD-1.3"
 PORT = "rp2"
@@ -27,6 +27,7 @@ BUTTONS = ((UP, 2), (DOWN, 18), (LEFT, 16), (RIGHT, 20), (A, 15), (B, 17), (X, 1
 PULL_UP = True
 ADC_BUTTONS = ()
 LONG_PRESS = mask(A)
+LONG_AS = ((Y, SELECT),)             # no SELECT button: long Y
 
 BUZZER = None
 BATTERY = None

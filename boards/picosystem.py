@@ -5,7 +5,7 @@ The SDK overclocks to 250 MHz and drives the panel through PIO; stock MicroPytho
 SPI0 on the same pins (GP6 is an SPI0 SCK pin, GP7 an SPI0 TX pin).
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, UP, X, Y, mask
+from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
 
 NAME = "Pimoroni PicoSystem"
 PORT = "rp2"
@@ -27,6 +27,7 @@ BUTTONS = ((UP, 23), (DOWN, 20), (LEFT, 22), (RIGHT, 21), (A, 18), (B, 19), (X, 
 PULL_UP = True
 ADC_BUTTONS = ()
 LONG_PRESS = mask(A)
+LONG_AS = ((B, START), (Y, SELECT))   # no START or SELECT buttons: long B, long Y
 
 BUZZER = 11          # piezo, PWM
 BATTERY = (26, 3)    # ADC0; the SDK multiplies by 3 for the divider

@@ -27,6 +27,7 @@ BUTTONS = ((A, 35), (B, 0))
 PULL_UP = False
 ADC_BUTTONS = ()
 LONG_PRESS = mask(A) | mask(B)
+LONG_AS = ()                         # long A and long B belong to the two-button scheme
 
 BUZZER = None
 BATTERY = (34, 2)    # only while GPIO14 (ADC_EN) is high; a 1:2 divider

@@ -8,7 +8,9 @@ that turn raw levels into the presses the interface wants (docs/screen.md).
 Presses are latched in a small ring between frames, so a tap shorter than a frame is never
 lost (it only has to outlast the debounce). A button in `long_mask` reports on release (short)
 or once when held past `long_ms` (long), never both; the D-pad repeats while held; the other
-buttons report as they go down. Times are ticks_ms values: differences are taken modulo 2**30
+buttons report as they go down. Boards short of buttons give some long presses another
+button's meaning: `long_as` pairs (held button, reported button), e.g. a long B as START
+where there is no START button. Times are ticks_ms values: differences are taken modulo 2**30
 as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __init__.
 """
 
@@ -99,9 +101,13 @@ class Readers:
 
 
 class Buttons:
-    def __init__(self, reader, long_mask=0, debounce_ms=20, long_ms=400,
+    def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=400,
                  repeat_delay_ms=350, repeat_ms=110):
         self.reader = reader
+        self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself
+        for held, reported in long_as:
+            self.long_target[held] = reported
+            long_mask |= mask(held)
         self.long_mask = long_mask
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
@@ -173,7 +179,8 @@ class Buttons:
             if self.long_mask & bit:
                 if not self.long_done & bit and elapsed(now, self.down_at[b]) >= self.long_ms:
                     self.long_done |= bit
-                    self._emit(b | LONG)
+                    target = self.long_target[b]
+                    self._emit(b | LONG if target == 255 else target)
             elif REPEATING & bit and elapsed(now, self.next_repeat[b]) < 0x20000000:
                 self._emit(b)
                 self.next_repeat[b] = (self.next_repeat[b] + self.repeat_ms) & TICKS_MASK

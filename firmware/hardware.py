@@ -56,7 +56,8 @@ class Hardware:
             readers.append(AdcDpad([_adc(board, g) for g, _, _ in board.ADC_BUTTONS],
                                    [hi for _, hi, _ in board.ADC_BUTTONS],
                                    [mid for _, _, mid in board.ADC_BUTTONS]))
-        self.buttons = Buttons(readers[0] if len(readers) == 1 else Readers(readers), board.LONG_PRESS)
+        self.buttons = Buttons(readers[0] if len(readers) == 1 else Readers(readers),
+                               board.LONG_PRESS, board.LONG_AS)
         self.beeper = Beeper(None if board.BUZZER is None else PWM(Pin(board.BUZZER)))
         self.battery = None
         self.battery_ratio = 0

@@ -168,3 +168,13 @@ def test_a_button_held_at_power_on_is_seen_at_once():
     assert not b.held_at_start()
     raw.held = mask(B)
     assert b.held_at_start()
+
+
+def test_a_long_press_can_stand_for_a_button_the_board_lacks():
+    raw = Raw()
+    b = Buttons(raw, long_as=((B, START),), long_ms=400)
+    run(b, raw, {0: mask(B)}, 600)
+    run(b, raw, {600: 0}, 700, start=600)
+    assert events(b) == [START], "long B is START, once, and no B on release"
+    run(b, raw, {700: mask(B), 800: 0}, 900, start=700)
+    assert events(b) == [B], "a short B is still B"

@@ -47,6 +47,9 @@ def test_a_board_module_describes_a_consistent_screen(name):
     pins = [p for p in pins if p is not None]
     assert len(pins) == len(set(pins)), "no pin serves two purposes"
     assert board.PORT in ("rp2", "esp32")
+    present = [b for b, _ in board.BUTTONS] + [b for _, hi, mid in board.ADC_BUTTONS for b in (hi, mid)]
+    for held, reported in board.LONG_AS:
+        assert held in present and reported not in present, "a long press stands in for a missing button"
 
 
 def test_every_board_is_listed_and_loads_by_name():
