@@ -2,8 +2,9 @@
 ramps through it, and the measured frame and flush times, free heap and battery.
 
 It meets the same interface as the games' app (docs/firmware.md): press(button, long) and
-tick(ms), drawing into a screen that meets the panel's contract. A cycles the palette
-(default, then grey, red, green and blue ramps); long B leaves (`done` becomes True).
+tick(ms), drawing into a screen that meets the panel's contract; open() draws it whole and
+close() gives the palette back. A cycles the palette (default, then grey, red, green and blue
+ramps); long B leaves (`done` becomes True).
 Numbers are drawn with a 3x5 digit font of its own, so refreshing them allocates nothing.
 """
 
@@ -49,7 +50,16 @@ class HardwareScreen:
         self.done = False
         self.box_w = screen.width // COUNT
         self.values_x = screen.width - 7 * DIGIT_W - 4
+
+    def open(self):
+        self.done = False
         self.draw_all()
+
+    def close(self):
+        """Leave the screen's palette as it was found."""
+        if self.palette_mode:
+            self.palette_mode = 0
+            self.apply_palette()
 
     # -- interface ---------------------------------------------------------------------------
 

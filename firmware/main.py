@@ -20,7 +20,7 @@ import gc
 import sys
 import time
 
-from firmware.buttons import LONG, elapsed
+from firmware.buttons import LONG, SELECT, elapsed
 from firmware.framescreen import FrameScreen
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
@@ -115,11 +115,49 @@ def splash(screen, panel, title, line):
     panel.show(screen)
 
 
+class Shell:
+    """The games' app with the hardware screen a SELECT away (a long press on boards without
+    SELECT, docs/boards.md); SELECT or long B leaves it, and the app redraws everything
+    (its `full` flag and redraw(), as engine_core/ui's App has them)."""
+
+    def __init__(self, app, hardware):
+        self.app = app
+        self.hardware = hardware
+        self.showing_hardware = False
+
+    def press(self, button, long):
+        hardware = self.hardware
+        if self.showing_hardware:
+            if button == SELECT:
+                hardware.done = True
+            else:
+                hardware.press(button, long)
+            if hardware.done:
+                self.showing_hardware = False
+                hardware.close()
+                self.app.full = True
+                self.app.redraw()
+            return
+        if button == SELECT:
+            self.showing_hardware = True
+            hardware.open()
+            return
+        self.app.press(button, long)
+
+    def tick(self, ms):
+        if self.showing_hardware:
+            self.hardware.tick(ms)
+        else:
+            self.app.tick(ms)
+
+
 def make_app(screen, hw, stats):
     """The app the loop drives. Until the games' interface is on the device, the hardware
     screen is the app."""
     from firmware.hwtest import HardwareScreen
-    return HardwareScreen(screen, hw.buttons, stats, screen.palette[:], hw)
+    hardware = HardwareScreen(screen, hw.buttons, stats, screen.palette[:], hw)
+    hardware.open()
+    return hardware
 
 
 def start(board_name):

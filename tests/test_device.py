@@ -173,3 +173,57 @@ def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardwa
     assert main.start("pico_lcd_13") is None
     assert started == []
     assert "safe mode" in capsys.readouterr().out
+
+
+class FakeHardware:
+    def __init__(self):
+        self.opened = 0
+        self.closed = 0
+        self.done = False
+        self.presses = []
+        self.ticks = 0
+
+    def open(self):
+        self.opened += 1
+        self.done = False
+
+    def close(self):
+        self.closed += 1
+
+    def press(self, button, long):
+        self.presses.append((button, long))
+        if button == 5 and long:
+            self.done = True
+
+    def tick(self, ms):
+        self.ticks += 1
+
+
+def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_app():
+    from firmware.buttons import B, SELECT
+    from firmware.main import Shell
+
+    class App(RecordingApp):
+        full = False
+        redraws = 0
+
+        def redraw(self):
+            self.redraws += 1
+
+    app = App(FrameScreen(240, 240))
+    hardware = FakeHardware()
+    shell = Shell(app, hardware)
+    shell.press(A, False)
+    assert app.presses == [(A, False)] and hardware.opened == 0
+    shell.press(SELECT, False)
+    shell.press(A, False)
+    shell.tick(33)
+    assert hardware.opened == 1 and hardware.presses == [(A, False)] and hardware.ticks == 1
+    assert app.presses == [(A, False)] and app.ticks == [], "the app waits meanwhile"
+    shell.press(B, True)
+    assert hardware.closed == 1 and app.full and app.redraws == 1
+    shell.press(A, False)
+    assert app.presses == [(A, False), (A, False)]
+    shell.press(SELECT, False)
+    shell.press(SELECT, False)
+    assert hardware.opened == 2 and hardware.closed == 2, "SELECT leaves it too"

@@ -120,6 +120,7 @@ spi = hw.spi
 screen = FrameScreen(board.WIDTH, board.HEIGHT)
 stats = Stats()
 app = HardwareScreen(screen, buttons, stats, screen.palette[:], hw)
+app.open()
 beeper = hw.beeper
 beeper.enabled = True
 loop = Loop(app, screen, panel, buttons, beeper, clock, stats)
@@ -273,6 +274,7 @@ buttons = Held()
 stats = Stats()
 stats.frame_us = 1234
 hw = HardwareScreen(s, buttons, stats, s.palette[:])
+hw.open()
 w = hw.box_w
 print(pixel(s, UP * w + 3, 20), pixel(s, A * w + 3, 20))
 buttons.held = mask(UP)
