@@ -1,21 +1,22 @@
-"""Palette expansion in plain Python: the fallback where viper is missing (host, WASI).
+"""Palette expansion in plain Python: the fallback where neither viper nor framebuf is there
+(the host tests).
 
-expand_row(line, buf, start, count, table) writes `count` pixels, starting at pixel index
+expand_row(line, at, buf, start, count, table) writes `count` pixels, starting at pixel index
 `start` of the GS4_HMSB buffer `buf` (2 pixels a byte, left pixel in the high nibble), into
-`line` as big-endian RGB565 through `table` (bytearray(32): colour i's high byte at 2*i, low
-byte at 2*i + 1). No allocation.
+`line` from byte `at` on, as big-endian RGB565 through `table` (bytearray(32): colour i's high
+byte at 2*i, low byte at 2*i + 1). No allocation.
 """
 
 
-def expand_row(line, buf, start, count, table):
-    j = 0
+def expand_row(line, at, buf, start, count, table):
+    j = at
     p = start
     end = start + count
     if p & 1:
         v = (buf[p >> 1] & 15) << 1
-        line[0] = table[v]
-        line[1] = table[v + 1]
-        j = 2
+        line[j] = table[v]
+        line[j + 1] = table[v + 1]
+        j += 2
         p += 1
     while p + 1 < end:
         b = buf[p >> 1]

@@ -11,16 +11,16 @@ import micropython
 
 
 @micropython.viper
-def expand_row(line, buf, start: int, count: int, table):
+def expand_row(line, at: int, buf, start: int, count: int, table):
     dst = ptr16(line)
     src = ptr8(buf)
     colours = ptr16(table)
-    j = 0
+    j = at >> 1
     p = start
     end = start + count
     if p & 1:
-        dst[0] = colours[src[p >> 1] & 15]
-        j = 1
+        dst[j] = colours[src[p >> 1] & 15]
+        j += 1
         p += 1
     while p + 1 < end:
         b = src[p >> 1]

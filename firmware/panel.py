@@ -5,17 +5,18 @@
     panel.send(buf, width, palette, x, y, w, h)   # one rectangle of a GS4_HMSB framebuffer
     panel.show(screen)                       # every dirty rectangle of a screen (docs/screen.md)
 
-A rectangle goes out as a window (CASET, RASET, RAMWR) and then one line at a time: each line
-is expanded from 4-bit palette indices to big-endian RGB565 into a preallocated line buffer
-and written from a preallocated memoryview of the right length. Windows are widened to whole
-8-pixel columns so that one view per multiple of 8 covers every length: slicing a memoryview
-per line would allocate. send() and show() allocate nothing (the first send of a new
+A rectangle goes out as a window (CASET, RASET, RAMWR) and then as many of its rows at a time
+as one screen line's buffer holds (one row of a full-width rectangle, eight rows of a card 40
+pixels wide on a 320-wide screen): they are expanded from 4-bit palette indices to big-endian
+RGB565 into the preallocated line buffer and written from a preallocated memoryview of the
+right length. Windows are widened to whole 8-pixel columns so that one view per multiple of 8
+covers every length: slicing a memoryview per write would allocate. send() and show() allocate nothing (the first send of a new
 framebuffer wraps it once for framebuf).
 
 The expansion is chosen once, at import, fastest first:
 - "viper": firmware/expand_viper.py, compiled to machine code on the device;
 - "framebuf": FrameBuffer.blit with a palette, in C, where viper is missing (it is on the
-  WASI build): 7.1 M fuel for a whole 240x240 screen against 189 M for plain Python;
+  WASI build): 8.5 M fuel to flush a whole 240x240 screen against 189 M in plain Python;
 - "plain": firmware/expand_plain.py, pure Python (CPython, the host tests).
 
 Orientation: the board gives MADCTL's MY/MX/MV bits and where its glass sits in the
@@ -140,11 +141,12 @@ class Panel:
         self.line_views = [line[0:2 * ALIGN * k] for k in range(self.width // ALIGN + 1)]
         self.expander = expander
         if expander == "framebuf":
-            # One 1-pixel-high RGB565 frame buffer per view, over the same line buffer; the
-            # palette table read as native 16-bit values gives back big-endian bytes.
+            # For each view width, a frame buffer over the line buffer as many rows high as
+            # fit: one blit then expands several rows of a narrow rectangle. The palette
+            # table read as native 16-bit values gives back big-endian bytes.
             self.palette_fb = framebuf.FrameBuffer(self.table, 16, 1, framebuf.RGB565)
-            self.line_fbs = [framebuf.FrameBuffer(self.line, ALIGN * max(k, 1), 1, framebuf.RGB565)
-                             for k in range(self.width // ALIGN + 1)]
+            self.line_fbs = [framebuf.FrameBuffer(self.line, ALIGN * k, self.width // (ALIGN * k), framebuf.RGB565)
+                             for k in range(1, self.width // ALIGN + 1)]
         self.source = None                   # the framebuffer last sent, and its wrapper
         self.source_fb = None
 
@@ -246,28 +248,48 @@ class Panel:
         if x1 <= x0 or h <= 0:
             return
         n = x1 - x0
-        view = self.line_views[n // ALIGN]
+        per_write = self.width // n          # rows of the rectangle one line buffer holds
+        chunks = h // per_write
+        rest = h - chunks * per_write
         spi = self.spi
+        view = self.line_views[n * per_write // ALIGN]
+        rest_view = self.line_views[n * rest // ALIGN]
         self._select()
         self._window(x0, y, n, h)
         if self.expander == "framebuf":
             if buf is not self.source:
                 self.source = buf
                 self.source_fb = framebuf.FrameBuffer(buf, width, self.height, framebuf.GS4_HMSB)
-            line_fb = self.line_fbs[n // ALIGN]
+            rows_fb = self.line_fbs[n // ALIGN - 1]
             source_fb = self.source_fb
             palette_fb = self.palette_fb
-            for row in range(y, y + h):
-                line_fb.blit(source_fb, -x0, -row, -1, palette_fb)
+            row = y
+            for _ in range(chunks):
+                rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
                 spi.write(view)
+                row += per_write
+            if rest:
+                rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
+                spi.write(rest_view)
         else:
             line = self.line
             table = self.table
             start = y * width + x0
-            for _ in range(h):
-                expand_row(line, buf, start, n, table)
+            step = 2 * n
+            for _ in range(chunks):
+                at = 0
+                for _ in range(per_write):
+                    expand_row(line, at, buf, start, n, table)
+                    at += step
+                    start += width
                 spi.write(view)
-                start += width
+            if rest:
+                at = 0
+                for _ in range(rest):
+                    expand_row(line, at, buf, start, n, table)
+                    at += step
+                    start += width
+                spi.write(rest_view)
         self._deselect()
 
     def show(self, screen):

@@ -208,12 +208,13 @@ def test_the_viper_expansion_writes_the_same_bytes_as_the_plain_one():
     buf = bytearray(rnd.getrandbits(8) for _ in range(200))
     table = bytearray(rnd.getrandbits(8) for _ in range(32))
     for start, count in [(0, 1), (1, 1), (0, 16), (1, 16), (3, 7), (10, 300), (11, 389)]:
-        a = bytearray(800)
-        b = bytearray(800)
-        expand_plain.expand_row(a, buf, start, count, table)
-        viper_row(b, buf, start, count, table)
-        assert a == b, (start, count)
-        assert not any(a[2 * count:]), "nothing past the count is written"
+        for at in (0, 6):
+            a = bytearray(800)
+            b = bytearray(800)
+            expand_plain.expand_row(a, at, buf, start, count, table)
+            viper_row(b, at, buf, start, count, table)
+            assert a == b, (start, count, at)
+            assert not any(a[:at]) and not any(a[at + 2 * count:]), "only its own bytes are written"
 
 
 def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_first():
@@ -221,7 +222,7 @@ def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_
     table[2 * 0xA], table[2 * 0xA + 1] = 0xF8, 0x00     # colour 10: red
     table[2 * 0x3], table[2 * 0x3 + 1] = 0x07, 0xE0     # colour 3: green
     line = bytearray(4)
-    expand_plain.expand_row(line, bytearray([0xA3]), 0, 2, table)
+    expand_plain.expand_row(line, 0, bytearray([0xA3]), 0, 2, table)
     assert line == bytes([0xF8, 0x00, 0x07, 0xE0])
-    expand_plain.expand_row(line, bytearray([0xA3]), 1, 1, table)
+    expand_plain.expand_row(line, 0, bytearray([0xA3]), 1, 1, table)
     assert line[:2] == bytes([0x07, 0xE0])
