@@ -151,7 +151,7 @@ class Shell:
             self.app.tick(ms)
 
 
-def make_app(screen, hw, stats):
+def make_app(screen, hw, stats, hardware_only):
     """The app the loop drives. Until the games' interface is on the device, the hardware
     screen is the app."""
     from firmware.hwtest import HardwareScreen
@@ -160,15 +160,16 @@ def make_app(screen, hw, stats):
     return hardware
 
 
-def start(board_name):
+def start(board_name, hardware=False, frames=-1):
     """Boot the board called `board_name` (boards.NAMES); returns when the app is done, in
-    safe mode, or on Ctrl-C."""
+    safe mode, on Ctrl-C or after `frames` frames (tests). hardware=True runs the hardware
+    screen alone (from the REPL, on boards that have no SELECT to reach it)."""
     import boards
     from firmware.hardware import Hardware
     board = boards.load(board_name)
     gc.collect()
-    hw = Hardware(board)
     screen = FrameScreen(board.WIDTH, board.HEIGHT)     # the big buffer first, after collecting
+    hw = Hardware(board)
     hw.panel.init()
     if hw.buttons.held_at_start():
         splash(screen, hw.panel, "SAFE MODE", "REPL is free")
@@ -179,12 +180,12 @@ def start(board_name):
     hw.brightness(100)
     clock = Clock()
     stats = Stats()
-    app = make_app(screen, hw, stats)
+    app = make_app(screen, hw, stats, hardware)
     loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
     time.sleep_ms(SPLASH_MS)
     gc.collect()
     try:
-        loop.run()
+        loop.run(frames)
     except KeyboardInterrupt:
         print("stopped: the REPL is free")
     return loop
