@@ -1,0 +1,1 @@
+"""Computer players, hints and solvers, sized for the device (no allocation in their steps)."""
