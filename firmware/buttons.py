@@ -16,19 +16,8 @@ as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __i
 
 from array import array
 
-# Logical buttons, in the order of engine_core/ui (docs/screen.md).
-UP = 0
-DOWN = 1
-LEFT = 2
-RIGHT = 3
-A = 4
-B = 5
-X = 6
-Y = 7
-START = 8
-SELECT = 9
-COUNT = 10
-NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")
+from engine_core.ui.buttons import (A, B, COUNT, DOWN, LEFT, LONG_PRESS_MS, NAMES, RIGHT,  # noqa: F401
+                                    SELECT, START, UP, X, Y)
 
 LONG = 0x80                     # event flag: a long press
 REPEATING = 0x0F                # UP DOWN LEFT RIGHT
@@ -101,7 +90,7 @@ class Readers:
 
 
 class Buttons:
-    def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=400,
+    def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=LONG_PRESS_MS,
                  repeat_delay_ms=350, repeat_ms=110):
         self.reader = reader
         self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself

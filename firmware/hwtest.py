@@ -2,30 +2,31 @@
 ramps through it, and the measured frame and flush times, free heap and battery.
 
 It meets the same interface as the games' app (docs/firmware.md): press(button, long) and
-tick(ms), drawing into a screen that meets the panel's contract; open() draws it whole and
-close() gives the palette back. A cycles the palette (default, then grey, red, green and blue
-ramps); long B leaves (`done` becomes True).
-Numbers are drawn with a 3x5 digit font of its own, so refreshing them allocates nothing.
+tick(ms), drawing into a screen that meets the panel's contract with the games' own font
+(engine_core/gfx's Painter, shared with the app); open() draws it whole and close() gives the
+palette back. A cycles the palette (the screen's own, then grey, red, green and blue ramps);
+long B leaves (`done` becomes True). Refreshing the numbers allocates nothing.
 """
 
 import gc
 
-import framebuf
-
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_W, LINE_H
 from firmware.buttons import A, B, COUNT
 
-WHITE = 1
-BLACK = 0
-GREY = 2
-
-# 3x5 digits, one bit per pixel, row-major from the top-left (bit 14 first).
-DIGITS = (0x7B6F, 0x2C97, 0x73E7, 0x73CF, 0x5BC9, 0x79CF, 0x79EF, 0x7249, 0x7BEF, 0x7BCF)
-SCALE = 2
-DIGIT_W = 4 * SCALE
+WHITE = pal.WHITE
+BLACK = pal.BLACK
+GREY = pal.DIM
 
 RAMPS = ((1, 1, 1), (1, 0, 0), (0, 1, 0), (0, 0, 1))
-SHORT_NAMES = ("U", "D", "L", "R", "A", "B", "X", "Y", "ST", "SE")
-LABELS = ("frame us", "flush us", "heap free", "battery mV", "lost keys")
+SHORT_NAMES = (b"U", b"D", b"L", b"R", b"A", b"B", b"X", b"Y", b"ST", b"SE")
+LABELS = (b"frame us", b"flush us", b"heap free", b"battery mV", b"lost keys")
+BOX_Y = 12
+BOX_H = 12
+BARS_Y = 28
+BARS_H = 18
+LINES_Y = 52
+DIGITS = 8                      # room for numbers up to 99,999,999
 
 
 def ramp_palette(palette, r, g, b):
@@ -35,24 +36,29 @@ def ramp_palette(palette, r, g, b):
 
 
 class HardwareScreen:
-    """`stats`: the loop's measurements (firmware.main.Stats)."""
+    """`stats`: the loop's measurements (firmware.main.Stats); `battery`: an object with
+    battery_mv() (firmware.hardware.Hardware), or None."""
 
-    def __init__(self, screen, buttons, stats, default_palette, battery=None):
+    def __init__(self, screen, painter, buttons, stats, battery=None):
         self.screen = screen
-        self.battery = battery              # an object with battery_mv() (firmware.hardware)
+        self.painter = painter
+        self.fb = screen.fb
         self.buttons = buttons
         self.stats = stats
-        self.default_palette = default_palette
-        self.fb = framebuf.FrameBuffer(screen.buf, screen.width, screen.height, framebuf.GS4_HMSB)
+        self.battery = battery
+        self.own_palette = screen.palette[:]
         self.palette_mode = 0
         self.shown_held = -1
         self.since_numbers = 0
         self.done = False
         self.box_w = screen.width // COUNT
-        self.values_x = screen.width - 7 * DIGIT_W - 4
+        self.values_x = screen.width - DIGITS * CHAR_W - 4
 
     def open(self):
         self.done = False
+        palette = self.screen.palette
+        for i in range(16):
+            self.own_palette[i] = palette[i]
         self.draw_all()
 
     def close(self):
@@ -85,7 +91,7 @@ class HardwareScreen:
         palette = self.screen.palette
         if self.palette_mode == 0:
             for i in range(16):
-                palette[i] = self.default_palette[i]
+                palette[i] = self.own_palette[i]
         else:
             r, g, b = RAMPS[self.palette_mode - 1]
             ramp_palette(palette, r, g, b)
@@ -95,12 +101,12 @@ class HardwareScreen:
         fb = self.fb
         s = self.screen
         fb.fill(BLACK)
-        fb.text("HARDWARE", 0, 0, WHITE)
+        self.painter.text(b"HARDWARE", 0, 2, WHITE)
+        w = s.width // 16
         for i in range(16):
-            w = s.width // 16
-            fb.fill_rect(i * w, 28, w, 18, i)
+            fb.fill_rect(i * w, BARS_Y, w, BARS_H, i)
         for i in range(len(LABELS)):
-            fb.text(LABELS[i], 0, 52 + 14 * i, GREY)
+            self.painter.text(LABELS[i], 0, LINES_Y + LINE_H * i, GREY)
         self.shown_held = -1
         self.draw_buttons(self.buttons.held)
         self.draw_numbers()
@@ -115,38 +121,30 @@ class HardwareScreen:
                 continue
             x = b * w
             on = held & bit
-            fb.fill_rect(x + 1, 12, w - 2, 12, WHITE if on else BLACK)
-            fb.rect(x + 1, 12, w - 2, 12, WHITE)
-            fb.text(SHORT_NAMES[b], x + 3, 14, BLACK if on else WHITE)
-            self.screen.mark(x, 12, w, 12)
+            fb.fill_rect(x + 1, BOX_Y, w - 2, BOX_H, WHITE if on else BLACK)
+            fb.rect(x + 1, BOX_Y, w - 2, BOX_H, WHITE)
+            self.painter.text(SHORT_NAMES[b], x + 3, BOX_Y + 3, BLACK if on else WHITE)
+            self.screen.mark(x, BOX_Y, w, BOX_H)
         self.shown_held = held
 
     def draw_numbers(self):
         st = self.stats
         if self.battery is not None:
             st.battery_mv = self.battery.battery_mv()
-        x = self.values_x
-        self.draw_number(x, 52, st.frame_us)
-        self.draw_number(x, 66, st.flush_us)
-        self.draw_number(x, 80, gc.mem_free())
-        self.draw_number(x, 94, st.battery_mv)
-        self.draw_number(x, 108, self.buttons.dropped)
-        self.screen.mark(x, 52, 7 * DIGIT_W, 68)
+        self.draw_number(0, st.frame_us)
+        self.draw_number(1, st.flush_us)
+        self.draw_number(2, gc.mem_free())
+        self.draw_number(3, st.battery_mv)
+        self.draw_number(4, self.buttons.dropped)
+        self.screen.mark(self.values_x, LINES_Y, DIGITS * CHAR_W, LINE_H * len(LABELS))
 
-    def draw_number(self, x, y, value):
-        """Seven right-aligned digits at (x, y); dashes for a negative value."""
-        fb = self.fb
-        fb.fill_rect(x, y, 7 * DIGIT_W, 5 * SCALE, BLACK)
+    def draw_number(self, line, value):
+        """A right-aligned number on a line; a dash for a negative value (unknown)."""
+        x = self.values_x
+        y = LINES_Y + LINE_H * line
+        self.fb.fill_rect(x, y, DIGITS * CHAR_W, LINE_H, BLACK)
+        right = x + DIGITS * CHAR_W
         if value < 0:
-            fb.fill_rect(x + 6 * DIGIT_W, y + 2 * SCALE, 3 * SCALE, SCALE, WHITE)
-            return
-        for i in range(7):
-            digit = value % 10
-            value //= 10
-            bits = DIGITS[digit]
-            dx = x + (6 - i) * DIGIT_W
-            for k in range(15):
-                if bits & (0x4000 >> k):
-                    fb.fill_rect(dx + (k % 3) * SCALE, y + (k // 3) * SCALE, SCALE, SCALE, WHITE)
-            if value == 0:
-                return
+            self.painter.text(b"-", right - CHAR_W, y, WHITE)
+        else:
+            self.painter.number(value, right - self.painter.number_width(value) - 1, y, WHITE)

@@ -7,7 +7,7 @@ does not run and the USB serial REPL is free (for mpremote, a new build, or the 
 The loop depends on two objects only (docs/firmware.md):
 - an app with press(button, long) and tick(elapsed_ms), which redraws into
 - a screen meeting the panel's contract (docs/screen.md): buf, width, height, palette,
-  dirty, dirty_count, clear_dirty().
+  dirty, dirty_count, clear_dirty() (engine_core/gfx/screen.py).
 Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
 dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
 tap shorter than a frame is latched, not lost). Nothing in a frame allocates.
@@ -20,14 +20,15 @@ import gc
 import sys
 import time
 
-from firmware.buttons import LONG, SELECT, elapsed
-from firmware.framescreen import FrameScreen
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import LINE_H, Painter
+from engine_core.gfx.screen import Screen
+from firmware.buttons import LONG, SELECT, UP, elapsed
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
 POLL_MS = 2                     # button polling while waiting for the next frame
-SPLASH_MS = 700
-BACKGROUND = 0                  # palette index of the splash background
-TEXT = 1
+BACKGROUND = pal.FELT           # the splash's colours
+TEXT = pal.WHITE
 
 
 class Stats:
@@ -103,14 +104,12 @@ class Loop:
             frames -= 1
 
 
-def splash(screen, panel, title, line):
-    """Title and one line of text, centred, sent at once."""
-    import framebuf
-    fb = framebuf.FrameBuffer(screen.buf, screen.width, screen.height, framebuf.GS4_HMSB)
-    fb.fill(BACKGROUND)
+def splash(screen, panel, painter, title, line):
+    """A title and a line of text (bytes), centred, sent at once."""
+    screen.fb.fill(BACKGROUND)
     y = screen.height // 2 - 12
-    fb.text(title, (screen.width - 8 * len(title)) // 2, y, TEXT)
-    fb.text(line, max(0, (screen.width - 8 * len(line)) // 2), y + 16, TEXT)
+    painter.text_centred(title, screen.width // 2, y, TEXT)
+    painter.text_centred(line, screen.width // 2, y + 2 * LINE_H, TEXT)
     screen.mark_all()
     panel.show(screen)
 
@@ -152,12 +151,25 @@ class Shell:
 
 
 def make_app(screen, hw, stats, hardware_only):
-    """The app the loop drives. Until the games' interface is on the device, the hardware
-    screen is the app."""
+    """The games' app (engine_core/ui) under the shell, its title drawn; or the hardware
+    screen alone, drawn."""
+    from engine_core.ui.app import S_TWO_BUTTONS, App
     from firmware.hwtest import HardwareScreen
-    hardware = HardwareScreen(screen, hw.buttons, stats, screen.palette[:], hw)
-    hardware.open()
-    return hardware
+    if hardware_only:
+        hardware = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)
+        hardware.open()
+        return hardware
+    app = App(screen)
+    if not has_dpad(hw.board):
+        app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
+    return Shell(app, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+
+
+def has_dpad(board):
+    for button, _ in board.BUTTONS:
+        if button == UP:
+            return True
+    return len(board.ADC_BUTTONS) > 0
 
 
 def start(board_name, hardware=False, frames=-1):
@@ -168,21 +180,19 @@ def start(board_name, hardware=False, frames=-1):
     from firmware.hardware import Hardware
     board = boards.load(board_name)
     gc.collect()
-    screen = FrameScreen(board.WIDTH, board.HEIGHT)     # the big buffer first, after collecting
+    screen = Screen(board.WIDTH, board.HEIGHT)          # the big buffer first, after collecting
     hw = Hardware(board)
     hw.panel.init()
     if hw.buttons.held_at_start():
-        splash(screen, hw.panel, "SAFE MODE", "REPL is free")
+        splash(screen, hw.panel, Painter(screen), b"SAFE MODE", b"the REPL is free")
         hw.brightness(100)
         print("safe mode: the app is not running; the REPL is free")
         return None
-    splash(screen, hw.panel, "POCKET CARDS", board.NAME)
-    hw.brightness(100)
-    clock = Clock()
     stats = Stats()
     app = make_app(screen, hw, stats, hardware)
-    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
-    time.sleep_ms(SPLASH_MS)
+    hw.panel.show(screen)                               # the title is the boot splash
+    hw.brightness(100)
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, Clock(), stats)
     gc.collect()
     try:
         loop.run(frames)

@@ -148,19 +148,26 @@ class PanelModel:
         return n
 
 
+def glass_position(x, y, glass, madctl):
+    """(column, row) on the glass where the screen's pixel (x, y) must appear, from the
+    orientation bits alone: the controller's mapping, but within the glass, so that no
+    offsets enter."""
+    gx, gy, gw, gh = glass
+    c, r = (y, x) if madctl & 0x20 else (x, y)
+    if madctl & 0x40:
+        c = gw - 1 - c
+    if madctl & 0x80:
+        r = gh - 1 - r
+    return c, r
+
+
 def expected_glass(buf, width, height, palette, glass, madctl):
-    """What the glass must show for a GS4_HMSB framebuffer, from the orientation bits alone:
-    the same mapping as the controller's, but within the glass, so no offsets enter."""
+    """What the glass must show for a GS4_HMSB framebuffer."""
     gx, gy, gw, gh = glass
     rows = [[-1] * gw for _ in range(gh)]
     for y in range(height):
         for x in range(width):
             b = buf[(y * width + x) >> 1]
-            v = palette[(b >> 4) if x % 2 == 0 else (b & 15)]
-            c, r = (y, x) if madctl & 0x20 else (x, y)
-            if madctl & 0x40:
-                c = gw - 1 - c
-            if madctl & 0x80:
-                r = gh - 1 - r
-            rows[r][c] = v
+            c, r = glass_position(x, y, glass, madctl)
+            rows[r][c] = palette[(b >> 4) if x % 2 == 0 else (b & 15)]
     return rows

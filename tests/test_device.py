@@ -8,7 +8,7 @@ import pytest
 
 import boards
 from firmware.buttons import A, LONG, START, mask
-from firmware.framescreen import FrameScreen
+from engine_core.gfx.screen import Screen
 from firmware.panel import Panel
 from tests.fakes import machine as fake_machine
 from tests.fakes.machine import SPI, Pin
@@ -124,7 +124,7 @@ def make_loop(script):
     from firmware.sound import Beeper
     board = boards.load("picosystem")
     clock = FakeClock()
-    screen = FrameScreen(board.WIDTH, board.HEIGHT)
+    screen = Screen(board.WIDTH, board.HEIGHT)
     spi = SPI(0)
     dc = Pin(9)
     spi.dc, spi.log = dc, []
@@ -167,7 +167,7 @@ def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardwa
     import firmware.main as main
     started = []
     monkeypatch.setattr(main, "make_app", lambda *a: started.append(a))
-    monkeypatch.setattr(main, "splash", lambda screen, panel, title, line: started.append(title) if title != "SAFE MODE" else None)
+    monkeypatch.setattr(main, "splash", lambda screen, panel, painter, title, line: started.append(title) if title != b"SAFE MODE" else None)
     monkeypatch.setattr(fake_machine.Pin, "value", lambda self, v=None: 0 if v is None and self.mode == 0 else None)
     monkeypatch.setattr(main.time, "sleep_ms", lambda ms: None, raising=False)
     assert main.start("pico_lcd_13") is None
@@ -210,7 +210,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
         def redraw(self):
             self.redraws += 1
 
-    app = App(FrameScreen(240, 240))
+    app = App(Screen(240, 240))
     hardware = FakeHardware()
     shell = Shell(app, hardware)
     shell.press(A, False)
@@ -227,3 +227,24 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
     shell.press(SELECT, False)
     shell.press(SELECT, False)
     assert hardware.opened == 2 and hardware.closed == 2, "SELECT leaves it too"
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
+    from engine_core.ui.app import S_TWO_BUTTONS
+    from firmware.main import Shell, Stats, make_app
+    board = boards.load(name)
+    shell = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), False)
+    assert isinstance(shell, Shell)
+    two_buttons = name in ("m5stack_core", "tdisplay")
+    assert shell.app.settings[S_TWO_BUTTONS] == two_buttons
+
+
+def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
+    import gc
+    monkeypatch.setattr(gc, "mem_free", lambda: 12345, raising=False)   # MicroPython's
+    from firmware.hwtest import HardwareScreen
+    from firmware.main import Stats, make_app
+    board = boards.load("tdisplay")
+    app = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), True)
+    assert isinstance(app, HardwareScreen)

@@ -78,7 +78,8 @@ import gc, micropython
 import boards
 from machine import SPI, Pin
 from firmware.buttons import Buttons, mask, A, UP, START
-from firmware.framescreen import FrameScreen
+from engine_core.gfx.screen import Screen
+from engine_core.gfx.paint import Painter
 from firmware.hardware import Hardware
 from firmware.hwtest import HardwareScreen
 from firmware.main import Loop, Stats
@@ -117,9 +118,9 @@ hw.buttons.reader = Script(clock)
 buttons = hw.buttons
 panel = hw.panel
 spi = hw.spi
-screen = FrameScreen(board.WIDTH, board.HEIGHT)
+screen = Screen(board.WIDTH, board.HEIGHT)
 stats = Stats()
-app = HardwareScreen(screen, buttons, stats, screen.palette[:], hw)
+app = HardwareScreen(screen, Painter(screen), buttons, stats, hw)
 app.open()
 beeper = hw.beeper
 beeper.enabled = True
@@ -257,7 +258,8 @@ HARDWARE_SCREEN = """
 import sys
 sys.path.insert(0, '/tests/fakes')
 from firmware.buttons import A, B, UP, LONG, mask
-from firmware.framescreen import FrameScreen
+from engine_core.gfx.screen import Screen
+from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
 from firmware.main import Stats
 
@@ -269,24 +271,25 @@ def pixel(s, x, y):
     b = s.buf[(y * s.width + x) >> 1]
     return b >> 4 if x % 2 == 0 else b & 15
 
-s = FrameScreen(240, 240)
+s = Screen(240, 240)
+first = s.palette[:]
 buttons = Held()
 stats = Stats()
 stats.frame_us = 1234
-hw = HardwareScreen(s, buttons, stats, s.palette[:])
+hw = HardwareScreen(s, Painter(s), buttons, stats)
 hw.open()
 w = hw.box_w
-print(pixel(s, UP * w + 3, 20), pixel(s, A * w + 3, 20))
+print(pixel(s, UP * w + w - 4, 14), pixel(s, A * w + w - 4, 14))
 buttons.held = mask(UP)
 s.clear_dirty()
 hw.tick(10)
-print(pixel(s, UP * w + 3, 20), pixel(s, A * w + 3, 20), s.dirty_count)
+print(pixel(s, UP * w + w - 4, 14), pixel(s, A * w + w - 4, 14), s.dirty_count)
 print(' '.join([str(pixel(s, i * 15 + 7, 35)) for i in range(16)]))
 hw.press(A, False)
 print(hex(s.palette[15]), hex(s.palette[8]), hex(s.palette[0]))
 for _ in range(4):
     hw.press(A, False)
-print(hex(s.palette[5]), hw.done)
+print(s.palette == first, hw.done)
 hw.press(B, True)
 print(hw.done)
 """
@@ -299,8 +302,7 @@ def test_the_hardware_screen_lights_held_buttons_shows_the_palette_and_cycles_ra
     assert lines[2] == " ".join(str(i) for i in range(16)), "a bar per palette entry"
     grey8 = (8 * 31 // 15) << 11 | (8 * 63 // 15) << 5 | (8 * 31 // 15)
     assert lines[3] == "0xffff %s 0x0" % hex(grey8), "A: the grey ramp, black to white"
-    from firmware.framescreen import DEFAULT_PALETTE
-    assert lines[4] == "%s False" % hex(DEFAULT_PALETTE[5]), "four more: back to the default"
+    assert lines[4] == "True False", "four more: back to the screen's own palette"
     assert lines[5] == "True", "long B leaves"
 
 
@@ -328,6 +330,68 @@ print(loop.panel.spi.bytes, loop.stats.frame_us >= 0)
 def test_the_board_boots_to_a_splash_and_runs_the_loop_on_micropython(name):
     board = boards.load(name)
     out = run_mpy_ok(BOOT.replace("BOARD", repr(name))).split()
-    # The splash and the first frame are each a whole screen.
-    assert int(out[0]) >= 2 * (2 * board.WIDTH * board.HEIGHT)
+    # The title (the splash) is a whole screen.
+    assert int(out[0]) >= 2 * board.WIDTH * board.HEIGHT
     assert out[1] == "True"
+
+
+GAMES_LOOP = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+import gc, micropython
+import boards
+from engine_core.gfx.screen import Screen
+from firmware.hardware import Hardware
+from firmware.main import Loop, Stats, make_app
+
+class Clock:
+    def __init__(self):
+        self.ms = 0
+    def ticks_ms(self):
+        return self.ms
+    def ticks_us(self):
+        return self.ms * 1000
+    def sleep_ms(self, ms):
+        self.ms += ms
+
+class Script:
+    # Every 400 ms a 60 ms tap, going round the buttons: A (into a game) first, then the
+    # D-pad, A, B, X, Y; SELECT (the hardware screen) and back on its second and third laps.
+    ORDER = (4, 4, 4, 0, 1, 2, 3, 4, 5, 6, 7, 3, 4, 9, 0, 9, 4, 6)
+    def __init__(self, clock):
+        self.clock = clock
+    def read(self):
+        t = self.clock.ms
+        if t % 400 < 60:
+            return 1 << self.ORDER[(t // 400) % len(self.ORDER)]
+        return 0
+
+board = boards.load(BOARD)
+clock = Clock()
+hw = Hardware(board)
+hw.buttons.reader = Script(clock)
+screen = Screen(board.WIDTH, board.HEIGHT)
+stats = Stats()
+shell = make_app(screen, hw, stats, False)
+loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
+loop.run(30)
+result = 'not run'
+gc.collect()
+micropython.heap_lock()
+try:
+    loop.run(400)
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, shell.app.mode, hw.spi.bytes, hw.buttons.dropped)
+"""
+
+
+@pytest.mark.parametrize("name", ["picosystem", "odroid_go"])
+def test_frames_of_the_games_under_the_shell_allocate_nothing_on_micropython(name):
+    from engine_core.ui.app import PLAY
+    out = run_mpy_ok(GAMES_LOOP.replace("BOARD", repr(name))).split()
+    assert out[0] == "clean", out
+    assert out[1] == str(PLAY), "the taps took the console into a game"
+    assert int(out[2]) > 0 and out[3] == "0"
