@@ -58,7 +58,8 @@ class Hardware:
                                    [mid for _, _, mid in board.ADC_BUTTONS]))
         self.buttons = Buttons(readers[0] if len(readers) == 1 else Readers(readers),
                                board.LONG_PRESS, board.LONG_AS)
-        self.beeper = Beeper(None if board.BUZZER is None else PWM(Pin(board.BUZZER)))
+        # On: whether a press clicks is the app's sound setting (firmware/main.py).
+        self.beeper = Beeper(None if board.BUZZER is None else PWM(Pin(board.BUZZER)), enabled=True)
         self.battery = None
         self.battery_ratio = 0
         if board.BATTERY is not None:

@@ -76,6 +76,9 @@ class HardwareScreen:
             self.palette_mode = (self.palette_mode + 1) % (1 + len(RAMPS))
             self.apply_palette()
 
+    def sound_on(self):
+        return True                          # every press clicks: the buzzer's test
+
     def tick(self, ms):
         held = self.buttons.held
         if held != self.shown_held:

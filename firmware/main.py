@@ -1,11 +1,13 @@
 """The device: boot, safe mode, and the app loop.
 
-The board's own main.py (written by `make build`) calls start(BOARD_NAME). Hold any button while the
-board powers on and start() only lights the screen with "SAFE MODE" and returns: the app
-does not run and the USB serial REPL is free (for mpremote, a new build, or the protocol).
+The board's own main.py (written by `make build`) calls start(BOARD_NAME). Hold any button
+while the board powers on and start() only lights the screen with "SAFE MODE" and returns:
+the app does not run and the USB serial REPL is free (for mpremote, a new build, or the
+protocol).
 
 The loop depends on two objects only (docs/firmware.md):
-- an app with press(button, long) and tick(elapsed_ms), which redraws into
+- an app with press(button, long), tick(elapsed_ms) and sound_on() (whether a press clicks),
+  which redraws into
 - a screen meeting the panel's contract (docs/screen.md): buf, width, height, palette,
   dirty, dirty_count, clear_dirty() (engine_core/gfx/screen.py).
 Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
@@ -23,10 +25,13 @@ import time
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
+from engine_core.ui.app import S_SOUND, S_TWO_BUTTONS
 from firmware.buttons import LONG, SELECT, UP, elapsed
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
 POLL_MS = 2                     # button polling while waiting for the next frame
+CLICK_HZ = 2000                 # the click of a button press, where the board can sound
+CLICK_MS = 8
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -77,6 +82,8 @@ class Loop:
         code = buttons.next_event()
         while code >= 0:
             self.app.press(code & ~LONG, (code & LONG) != 0)
+            if self.app.sound_on():
+                self.beeper.beep(CLICK_HZ, CLICK_MS, now)
             code = buttons.next_event()
         self.app.tick(elapsed(now, self.last_tick))
         self.last_tick = now
@@ -149,11 +156,16 @@ class Shell:
         else:
             self.app.tick(ms)
 
+    def sound_on(self):
+        """The hardware screen always clicks (it tests the buzzer); the games as their sound
+        setting says."""
+        return self.showing_hardware or self.app.settings[S_SOUND] != 0
+
 
 def make_app(screen, hw, stats, hardware_only):
     """The games' app (engine_core/ui) under the shell, its title drawn; or the hardware
     screen alone, drawn."""
-    from engine_core.ui.app import S_TWO_BUTTONS, App
+    from engine_core.ui.app import App
     from firmware.hwtest import HardwareScreen
     if hardware_only:
         hardware = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)

@@ -4,7 +4,8 @@
     beeper.beep(880, 40, now_ms)       # starts a tone; returns at once
     beeper.update(now_ms)              # every loop pass: ends the tone when its time is up
 
-Off by default (kiosk mode): `enabled` is a setting. No allocation after __init__.
+`enabled` silences it whatever is asked (off unless the caller says so). No allocation after
+__init__.
 """
 
 from firmware.buttons import elapsed

@@ -105,6 +105,11 @@ class RecordingApp:
     def tick(self, ms):
         self.ticks.append(ms)
 
+    def sound_on(self):
+        return self.sound
+
+    sound = False
+
 
 class ScriptedReader:
     def __init__(self, clock, script):
@@ -118,7 +123,7 @@ class ScriptedReader:
         return 0
 
 
-def make_loop(script):
+def make_loop(script, pwm=None):
     from firmware.buttons import Buttons
     from firmware.main import Loop, Stats
     from firmware.sound import Beeper
@@ -132,8 +137,22 @@ def make_loop(script):
     panel.init(sleep_ms=lambda ms: None)
     buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
     app = RecordingApp(screen)
-    loop = Loop(app, screen, panel, buttons, Beeper(None), clock, Stats())
+    loop = Loop(app, screen, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
     return loop, app, clock, spi, screen, board
+
+
+def test_a_press_clicks_when_the_apps_sound_is_on_and_not_otherwise():
+    from tests.fakes.machine import PWM
+    for sound in (False, True):
+        pwm = PWM(Pin(11))
+        pwm.history = []
+        loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START))], pwm)
+        app.sound = sound
+        loop.run(frames=6)
+        assert app.presses == [(START, False)]
+        clicks = [f for f, duty in pwm.history if duty > 0]
+        assert clicks == ([2000] if sound else [])
+        assert pwm.duty_u16() == 0, "the click has ended"
 
 
 def test_the_loop_hands_latched_presses_to_the_app_and_sends_what_it_redrew():
@@ -206,6 +225,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
     class App(RecordingApp):
         full = False
         redraws = 0
+        settings = bytearray(8)
 
         def redraw(self):
             self.redraws += 1
@@ -225,8 +245,13 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
     shell.press(A, False)
     assert app.presses == [(A, False), (A, False)]
     shell.press(SELECT, False)
+    assert shell.sound_on(), "the hardware screen clicks, to test the buzzer"
     shell.press(SELECT, False)
     assert hardware.opened == 2 and hardware.closed == 2, "SELECT leaves it too"
+    from engine_core.ui.app import S_SOUND
+    assert not shell.sound_on()
+    app.settings[S_SOUND] = 1
+    assert shell.sound_on(), "the games click as their sound setting says"
 
 
 @pytest.mark.parametrize("name", boards.NAMES)
