@@ -120,7 +120,36 @@ def measure():
             fuel_cell(fast["full_fuel"]), fuel_cell(plain["full_fuel"]),
             format(fast["move_bytes"], ","), wire_ms(fast["move_bytes"], baud),
             fuel_cell(fast["move_fuel"]), fuel_cell(plain["move_fuel"]), format(fast["heap"], ",")))
-    return "\n".join(lines) + "\n\nCard moves of the games' scripted sessions (tests/test_ui_micropython.py), sent by the driver:\n\n" + moves_table()
+    return ("\n".join(lines)
+            + "\n\nCard moves of the games' scripted sessions (tests/test_ui_micropython.py), sent by the driver:\n\n"
+            + moves_table()
+            + "\n\nThe device's modules (firmware, the games' interface, every game) imported rather than"
+            + " frozen hold %s B of heap for their code." % format(code_heap(), ","))
+
+
+CODE_GUEST = """
+import sys
+sys.path.insert(0, '/tests/fakes')
+import gc
+gc.collect()
+a = gc.mem_alloc()
+import firmware.main, firmware.hardware, firmware.hwtest, boards.picosystem
+from engine_core.ui.app import App
+from engine_core import games
+for name in games.available():
+    games.load(name)
+gc.collect()
+print(gc.mem_alloc() - a)
+"""
+
+
+def code_heap():
+    """Heap taken by the device's modules when imported from source or .mpy files (not
+    frozen): the firmware, the games' interface and every game."""
+    result = run_micropython(CODE_GUEST)
+    if result.exit_code != 0:
+        raise SystemExit("code heap bench failed on MicroPython:\n%s" % result.stderr)
+    return int(result.stdout.split()[-1])
 
 
 def session_moves(board, game, keys):
