@@ -37,7 +37,8 @@ except ImportError:  # CPython (tests, tools)
 try:
     from firmware.expand_viper import expand_row
     EXPANDER = "viper"
-except (ImportError, SyntaxError):  # no viper on this port (or not MicroPython at all)
+except (ImportError, SyntaxError, ValueError):  # no viper here (ValueError: an .mpy built
+    # for another chip's machine code); or not MicroPython at all
     from firmware.expand_plain import expand_row
     EXPANDER = "plain"
     try:
