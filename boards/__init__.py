@@ -19,8 +19,10 @@ A board module is plain constants (docs/boards.md lists them with their sources)
     LONG_PRESS      bit mask of the buttons whose long press means something (engine_core/ui)
     LONG_AS         ((held button, reported button), ...): long presses standing in for buttons
                     the board lacks (START opens the pause menu, SELECT the hardware screen)
-    BUZZER          GPIO of a PWM buzzer or speaker, or None
-    BATTERY         (adc gpio, divider ratio) or None
+    BUZZER          GPIO of a PWM buzzer or speaker, or None (BUZZER_ENABLE: a pin held high
+                    for it, where a board has one)
+    BATTERY         (adc gpio, divider ratio) or None (BATTERY_ENABLE: a pin held high
+                    while measuring, where a board has one)
     CPU_FREQ        machine.freq() set at start-up, or 0 to leave it
 
 Adding a board is adding one module here and its name to NAMES.

@@ -31,6 +31,7 @@ ADC_BUTTONS = ((35, UP, DOWN), (34, LEFT, RIGHT))
 LONG_PRESS = mask(A)
 LONG_AS = ()
 
-BUZZER = 25          # the speaker amplifier's input; GPIO26 is its other side
+BUZZER = 26          # the speaker amplifier's IN+; its IN- (GPIO25) is held high (unsure:
+BUZZER_ENABLE = 25   # as we recall Hardkernel's Arduino library doing; retro-go uses both DACs)
 BATTERY = (36, 2)    # ADC1 channel 0 behind a 1:2 divider
 CPU_FREQ = 240_000_000

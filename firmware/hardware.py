@@ -58,6 +58,9 @@ class Hardware:
                                    [mid for _, _, mid in board.ADC_BUTTONS]))
         self.buttons = Buttons(readers[0] if len(readers) == 1 else Readers(readers),
                                board.LONG_PRESS, board.LONG_AS)
+        buzzer_enable = getattr(board, "BUZZER_ENABLE", None)
+        if buzzer_enable is not None:
+            Pin(buzzer_enable, Pin.OUT, value=1)
         # On: whether a press clicks is the app's sound setting (firmware/main.py).
         self.beeper = Beeper(None if board.BUZZER is None else PWM(Pin(board.BUZZER)), enabled=True)
         self.battery = None
