@@ -71,21 +71,15 @@ def test_the_allocation_check_catches_an_allocating_flush():
     assert run_mpy_ok(leaky.replace("BOARD", repr("picosystem"))).split()[0] == "allocated"
 
 
-LOOP = """
+# The start of the loop scripts: the fake machine, and a clock the script moves.
+LOOP_PRELUDE = """
 import sys
 sys.path.insert(0, '/tests/fakes')
 import gc, micropython
 import boards
-from machine import SPI, Pin
-from firmware.buttons import Buttons, mask, A, UP, START
 from engine_core.gfx.screen import Screen
-from engine_core.gfx.paint import Painter
 from firmware.hardware import Hardware
-from firmware.hwtest import HardwareScreen
 from firmware.main import Loop, Stats
-from firmware.panel import Panel
-from firmware.sound import Beeper
-from machine import PWM
 
 class Clock:
     def __init__(self):
@@ -96,6 +90,11 @@ class Clock:
         return self.ms * 1000
     def sleep_ms(self, ms):
         self.ms += ms
+"""
+
+LOOP = LOOP_PRELUDE + """
+from engine_core.gfx.paint import Painter
+from firmware.hwtest import HardwareScreen
 
 class Script:
     # UP held 100..900 ms (repeats), START tapped, A held long.
@@ -335,24 +334,8 @@ def test_the_board_boots_to_a_splash_and_runs_the_loop_on_micropython(name):
     assert out[1] == "True"
 
 
-GAMES_LOOP = """
-import sys
-sys.path.insert(0, '/tests/fakes')
-import gc, micropython
-import boards
-from engine_core.gfx.screen import Screen
-from firmware.hardware import Hardware
-from firmware.main import Loop, Stats, make_app
-
-class Clock:
-    def __init__(self):
-        self.ms = 0
-    def ticks_ms(self):
-        return self.ms
-    def ticks_us(self):
-        return self.ms * 1000
-    def sleep_ms(self, ms):
-        self.ms += ms
+GAMES_LOOP = LOOP_PRELUDE + """
+from firmware.main import make_app
 
 class Script:
     # Every 400 ms a 60 ms tap, going round the buttons: A (into a game) first, then the
