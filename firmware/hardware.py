@@ -43,7 +43,10 @@ class Hardware:
                 machine.freq(board.CPU_FREQ)
         spi_id, baudrate, sck, mosi = board.SPI
         self.spi = SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
-        self.panel = Panel(self.spi, _output(board.DC, 0), _output(board.CS, 1), _output(board.RST, 1), board)
+        self.dc = _output(board.DC, 0)
+        self.cs = _output(board.CS, 1)
+        self.rst = _output(board.RST, 1)
+        self.panel = Panel(self.spi, self.dc, self.cs, self.rst, board)
         self.backlight = None if board.BACKLIGHT is None else PWM(Pin(board.BACKLIGHT))
         if self.backlight is not None:
             self.backlight.freq(1000)

@@ -1,5 +1,6 @@
 """The hardware screen: each button lit while it is held, colour bars of the palette and
-ramps through it, and the measured frame and flush times, free heap and battery.
+ramps through it, the measured frame and flush times, free heap and battery, and which
+palette expansion the panel driver runs on this port (viper, framebuf or plain).
 
 It meets the same interface as the games' app (docs/firmware.md): press(button, long) and
 tick(ms), drawing into a screen that meets the panel's contract with the games' own font
@@ -13,6 +14,9 @@ import gc
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from firmware.buttons import A, B, COUNT
+from firmware.panel import EXPANDER
+
+EXPANDER_NAME = EXPANDER.encode()       # which palette expansion this port runs
 
 WHITE = pal.WHITE
 BLACK = pal.BLACK
@@ -105,6 +109,7 @@ class HardwareScreen:
         s = self.screen
         fb.fill(BLACK)
         self.painter.text(b"HARDWARE", 0, 2, WHITE)
+        self.painter.text(EXPANDER_NAME, s.width - len(EXPANDER_NAME) * CHAR_W, 2, GREY)
         w = s.width // 16
         for i in range(16):
             fb.fill_rect(i * w, BARS_Y, w, BARS_H, i)

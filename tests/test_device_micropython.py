@@ -378,3 +378,17 @@ def test_frames_of_the_games_under_the_shell_allocate_nothing_on_micropython(nam
     assert out[0] == "clean", out
     assert out[1] == str(PLAY), "the taps took the console into a game"
     assert int(out[2]) > 0 and out[3] == "0"
+
+
+def test_the_on_board_flush_bench_times_every_expansion_the_port_has():
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, '/tests/fakes')\n"
+        "import firmware.bench as bench\n"
+        "bench.REPEATS = 1\n"
+        "for name, full, card in bench.run('pico_lcd_114'):\n"
+        "    print(name, full >= 0, card >= 0)\n"
+    )
+    lines = run_mpy_ok(code).splitlines()
+    assert lines[0].split()[0] == "expander"
+    assert lines[-2:] == ["framebuf True True", "plain True True"], "no viper under WASI"
