@@ -47,6 +47,8 @@ class Console:
         self.app = app
         self.screen = app.screen  # what the board sends to the panel
         self.names = app.names
+        self.settings = app.settings  # the same bytearray: the board reads the sound setting
+        self.painter = app.painter
         self.buttons = buttons  # the board's button driver: its `held` mask feeds the chord
         self.keeper = Keeper(storage)
         self.kiosk = k.Kiosk(len(app.names), 90000, kiosk_seed)
@@ -134,6 +136,19 @@ class Console:
     @property
     def table(self):
         return self.app.table
+
+    @property
+    def full(self):
+        return self.app.full
+
+    @full.setter
+    def full(self, value):
+        self.app.full = value
+
+    def redraw(self):
+        self.app.redraw()
+        if self.notice_ms:
+            self.draw_notice()
 
     def open_game(self, name, seed):
         """Straight into a new deal of a game (the simulator's --game)."""

@@ -16,8 +16,8 @@ After a person starts a game from the title, the interface calls kiosk.playing()
 Rules: at the title, IDLE_DEMO_MS without a press starts the demo; in the demo any press goes
 back to the title (and is swallowed); a person's game left without a press for idle_ms (the
 'kiosk_idle_s' setting) returns to the title; settings and the statistics reset stay locked
-unless the chord (START + SELECT + B) is held for CHORD_MS, and in that service menu the
-chord held again resets them; sound is off by default.
+unless the chord (A + B) is held for CHORD_MS, and in that service menu the chord held
+again resets them; sound is off by default.
 Nothing here allocates after __init__.
 """
 
@@ -32,10 +32,11 @@ except ImportError:
 
 # The logical buttons (DESIGN.md), bit i of a mask.
 BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")
+A_BUTTON = const(1 << 4)
 B_BUTTON = const(1 << 5)
-START = const(1 << 8)
-SELECT = const(1 << 9)
-CHORD = const(START | SELECT | B_BUTTON)
+# A and B held together: the only buttons every board has (docs/boards.md), and SELECT opens
+# the device's hardware screen. Five seconds: longer than anyone mashing holds both.
+CHORD = const(A_BUTTON | B_BUTTON)
 
 # Modes.
 TITLE = const(0)
@@ -55,7 +56,7 @@ IDLE_DEMO_MS = const(20000)  # at the title, before the demo starts
 DEMO_STEP_MS = const(400)  # between two computer moves in the demo: slow enough to follow
 DEMO_END_MS = const(4000)  # the final position stays this long before the next demo
 DEMO_MAX_STEPS = const(600)  # a demo game that has not ended by then gives way to the next
-CHORD_MS = const(3000)
+CHORD_MS = const(5000)
 SERVICE_IDLE_MS = const(30000)  # the service menu locks itself again after this
 
 
