@@ -51,7 +51,7 @@ def test_the_corruption_check_catches_a_reader_that_trusts_its_files(monkeypatch
 def test_button_mashing_every_game_keeps_every_card_in_exactly_one_pile():
     counts = soak.mash_suite(QUICK["mash_events"], seed=5)
     assert counts["failures"] == 0, counts.get("first")
-    assert counts["events"] >= QUICK["mash_events"] - counts["games"]
+    assert counts["events"] == QUICK["mash_events"]
 
 
 class CardEater(AcesUp):
@@ -80,7 +80,7 @@ def test_the_card_check_finds_a_card_in_two_places():
 def test_button_mashing_on_micropython_allocates_nothing_and_loses_no_card():
     counts = soak.mpy_mash_suite(QUICK["mpy_mash_events"], seed=2)
     assert counts["failures"] == 0, counts.get("first")
-    assert counts["events"] >= QUICK["mpy_mash_events"] - len(games.available())
+    assert counts["events"] >= QUICK["mpy_mash_events"]
 
 
 def test_the_micropython_masher_catches_an_allocation():

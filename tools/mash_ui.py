@@ -45,18 +45,19 @@ def check(console, seen):
 
 
 def mash(events, seed=1, sizes=None, log=None):
-    """Returns counts: events, power cycles, games dealt, screens seen, failures (and 'first')."""
+    """Returns counts: events, power cycles, screen sizes, screens seen (of the App's eight),
+    games played, failures (and 'first')."""
     rand = random.Random(seed)
     sizes = sizes or layouts.SIZES
-    counts = {"events": 0, "power cycles": 0, "screens": len(sizes), "failures": 0}
+    counts = {"events": 0, "power cycles": 0, "screen sizes": len(sizes), "failures": 0}
     seen = bytearray(256)
-    per = events // len(sizes)
     modes = set()
     games_seen = set()
     for s, size in enumerate(sizes):
         storage = MemoryStorage()
         kiosk = s % 2 == 1  # every other screen size runs in kiosk mode
         console = new_console(size, storage, kiosk, seed + s)
+        per = events // len(sizes) + (1 if s < events % len(sizes) else 0)
         for i in range(per):
             roll = rand.random()
             try:
@@ -83,7 +84,7 @@ def mash(events, seed=1, sizes=None, log=None):
         if log:
             log("mashed %dx%d: %d events" % (size[0], size[1], counts["events"]))
     counts["screens seen"] = len(modes)
-    counts["games"] = len(games_seen)
+    counts["games played"] = len(games_seen)
     return counts
 
 

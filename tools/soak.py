@@ -315,10 +315,10 @@ def mash_suite(events, seed=1):
     from tools.mash import Masher
     setups = [(name, players) for name in games.available() for players in
               player_counts(games.load(name))]
-    counts = {"events": 0, "games": len(setups), "failures": 0}
-    per = max(1, events // len(setups))
+    counts = {"events": 0, "games and player counts": len(setups), "failures": 0}
     x = seed
-    for name, players in setups:
+    for k, (name, players) in enumerate(setups):
+        per = events // len(setups) + (1 if k < events % len(setups) else 0)
         cls = games.load(name)
         masher = Masher(cls(players))
         masher.game.deal(seed)
@@ -366,7 +366,7 @@ print(result)
 def mpy_mash_suite(events, seed=1, setup=""):
     """The masher on real MicroPython under heap_lock: any allocation fails it."""
     from tools.mpy import run_micropython
-    per = max(1, events // len(games.available()))
+    per = -(-events // len(games.available()))  # rounded up: at least `events` in all
     script = MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per))
     result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
     counts = {"events": 0, "failures": 0}
