@@ -97,6 +97,7 @@ class Game:
         self.seed = 0
         self.clock_ms = 0
         self.bots = True
+        self.autoplay = False  # make safe moves after each move (auto_play)
         self.scratch = array("i", [0] * self.MAX_MOVES)
 
     # --- declaring piles (start-up only) ---
@@ -279,6 +280,39 @@ class Game:
         if self.legal_moves(self.scratch) > 0:
             return self.scratch[0]
         return -1
+
+    def safe_move(self):
+        """A move auto-play may make now: one no remaining card could ever need undone, or -1.
+
+        Patience games override it (foundation moves; Aces Up's discards). No allocation.
+        """
+        return -1
+
+    def finish_move(self):
+        """The next move of a win that is certain from here (the 'finish' action), or -1."""
+        return -1
+
+    def auto_play(self):
+        """Make safe moves while there are any; returns how many. Each is an ordinary move in
+        the journal, so undo takes them back one at a time. No allocation."""
+        count = 0
+        m = self.safe_move()
+        while m >= 0:
+            self.apply(m)
+            count += 1
+            m = self.safe_move()
+        return count
+
+    def finish(self):
+        """Play a certain win to its end; returns the moves made (0: the game is not clearly
+        won). Each move is journaled like any other. No allocation."""
+        count = 0
+        m = self.finish_move()
+        while m >= 0:
+            self.apply(m)
+            count += 1
+            m = self.finish_move()
+        return count
 
     def check_position(self):
         """'' when the position could arise in play, else why not (used by `load`)."""

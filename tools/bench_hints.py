@@ -1,0 +1,137 @@
+"""Hint and auto-play cost of the patience games on real MicroPython (make bench).
+
+The guest plays deals on MicroPython, following the hint most of the time and a random legal
+move otherwise (so that hints are asked in many kinds of positions), and reads the fuel of
+every hint(), safe_move() and finish_move(). The budget for a hint is 17,000,000 fuel
+(~0.1 s on an RP2040 at 168 fuel per microsecond, shared/PERFORMANCE.md). The search is
+bounded by a limit in work units (a move, plus one per card it moves); "fuel per unit" (the
+worst hint's fuel divided by the units it spent, fixed costs included) times that limit bounds
+a hint whatever the position, and a stress position measures a hint that runs into the limit.
+The collector runs before each
+measured call: reading the fuel allocates a string in the guest, and a collection triggered
+there would be counted as the engine's.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine_core import games
+from tools.mpy import run_micropython
+
+TITLE = "Hints and auto-play (patience games)"
+BUDGET = 17000000
+FUEL_PER_US_RP2040 = 168
+PATIENCE = ("aces_up", "sir_tommy", "casket")
+DEALS = {"aces_up": 120, "sir_tommy": 12, "casket": 3}
+# Per game, a position whose full search needs far more than the node limit (found by random
+# play on the host: 372 work units for this Aces Up one), so the hint stops at the limit.
+STRESS = {
+    "aces_up": '{"game": "aces_up", "rules": 1, "seed": 5162, "status": "playing", "turn": null, "clock_ms": 0, "piles": {"stock": ["#JH", "#6C", "#QH", "#KD", "#8C", "#2C", "#QC", "#TS", "#3S", "#3C", "#7C", "#TH"], "col1": ["KH", "AD", "JC", "2S", "AH", "AC"], "col2": ["6D", "3D", "QD", "9C", "JD", "TD"], "col3": ["JS", "AS", "KS", "QS"], "col4": [], "discard": ["7S", "5H", "5S", "2H", "9S", "4H", "6H", "TC", "3H", "7H", "9D", "4S", "4D", "5C", "7D", "6S", "5D", "8D", "9H", "4C", "8H", "2D", "8S", "KC"]}, "score": {}, "rng": 747342048}',
+}
+
+GUEST = """
+import gc, host, json
+from array import array
+from engine_core import PLAYING, games, rng
+
+def fuel():
+    return int(host.call("fuel", ""))
+
+cls = games.load(NAME)
+game = cls()
+out = array("i", [0] * cls.MAX_MOVES)
+overhead = 10 ** 9
+for _ in range(20):
+    a = fuel()
+    b = fuel()
+    overhead = min(overhead, b - a)
+worst = {"hint": 0, "safe_move": 0, "finish_move": 0}
+hints = []
+per_node = 0
+worst_nodes = 0
+x = rng.seed_state(77)
+for seed in range(DEALS):
+    game.deal(seed)
+    steps = 0
+    while game.status() == PLAYING and steps < 400:
+        steps += 1
+        gc.collect()  # reading the fuel allocates a string: keep the collector out of the figures
+        a = fuel(); m = game.hint(); b = fuel()
+        f = b - a - overhead
+        hints.append(f)
+        worst["hint"] = max(worst["hint"], f)
+        search = game.advisor.search
+        if search.nodes > 0 and f // search.nodes > per_node:
+            per_node = f // search.nodes
+        worst_nodes = max(worst_nodes, search.nodes)
+        gc.collect()
+        a = fuel(); game.safe_move(); b = fuel()
+        worst["safe_move"] = max(worst["safe_move"], b - a - overhead)
+        gc.collect()
+        a = fuel(); game.finish_move(); b = fuel()
+        worst["finish_move"] = max(worst["finish_move"], b - a - overhead)
+        x = rng.step(x)
+        if x % 4 == 0 or m < 0:
+            n = game.legal_moves(out)
+            if n == 0:
+                break
+            m = out[x % n]
+        game.apply(m)
+hints.sort()
+stress = 0
+stress_nodes = 0
+if STRESS:
+    from engine_core.protocol import load_state
+    game = load_state(STRESS, None)
+    gc.collect()
+    a = fuel(); game.hint(); b = fuel()
+    stress = b - a - overhead
+    stress_nodes = game.advisor.search.nodes
+print(json.dumps({"stress": stress, "stress_nodes": stress_nodes, "worst": worst, "median": hints[len(hints) // 2], "count": len(hints),
+                  "per_node": per_node, "worst_nodes": worst_nodes,
+                  "node_limit": NODE_LIMIT}))
+"""
+
+
+def figures(name):
+    advisor = sys.modules[type(games.load(name)().advisor).__module__]
+    code = (GUEST.replace("NAME", repr(name)).replace("DEALS", str(DEALS[name]))
+            .replace("NODE_LIMIT", str(advisor.NODE_LIMIT)).replace("STRESS", repr(STRESS.get(name, ""))))
+    result = run_micropython(code)
+    if result.exit_code != 0:
+        raise SystemExit("hint bench of %s failed on MicroPython:\n%s" % (name, result.stderr))
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def ms(fuel):
+    return "%.1f ms" % (fuel / FUEL_PER_US_RP2040 / 1000.0)
+
+
+def measure():
+    lines = [
+        "| game | hints measured | hint median | hint worst (RP2040) | search units worst / limit | fuel per unit worst | bound at the limit | hint at the limit (units) | safe_move worst | finish_move worst |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name in PATIENCE:
+        if name not in games.available():
+            continue
+        f = figures(name)
+        w = f["worst"]
+        bound = f["per_node"] * f["node_limit"]
+        lines.append("| %s | %d | %s | %s (%s) | %d / %d | %s | %s%s | %s (%d) | %s | %s |" % (
+            name, f["count"], format(f["median"], ","), format(w["hint"], ","), ms(w["hint"]),
+            f["worst_nodes"], f["node_limit"], format(f["per_node"], ","), format(bound, ","),
+            "" if bound <= BUDGET else " (over budget)",
+            format(f["stress"], ","), f["stress_nodes"],
+            format(w["safe_move"], ","), format(w["finish_move"], ",")))
+    lines.append("")
+    lines.append("Budget: %s fuel per hint. Fuel: WebAssembly instructions on MicroPython 1.27."
+                 % format(BUDGET, ","))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(measure())
