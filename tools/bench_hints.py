@@ -7,9 +7,8 @@ every hint(), safe_move() and finish_move(). The budget for a hint is 17,000,000
 bounded by a limit in work units (a move, plus one per card it moves); "fuel per unit" (the
 worst hint's fuel divided by the units it spent, fixed costs included) times that limit bounds
 a hint whatever the position, and a stress position measures a hint that runs into the limit.
-The collector runs before each
-measured call: reading the fuel allocates a string in the guest, and a collection triggered
-there would be counted as the engine's.
+The collector runs before each measured call: reading the fuel allocates a string in the
+guest, and a collection triggered there would be counted as the engine's.
 """
 
 import json
