@@ -32,6 +32,12 @@ def value(card):
     return r
 
 
+# Lookup tables built once at import: indexing a bytes object is far cheaper on MicroPython
+# than two function calls per card (legal_moves went from ~184,000 to ~73,000 fuel).
+SUIT_OF = bytes([cards.suit(c) for c in range(52)])
+VALUE_OF = bytes([value(c) for c in range(52)])
+
+
 class AcesUp(Game):
     NAME = "aces_up"
     RULES_VERSION = 1
@@ -45,6 +51,7 @@ class AcesUp(Game):
             self.add_pile("col" + str(i + 1), 52)
         self.add_pile("discard", 52)
         self.end_piles()
+        self.best = bytearray(4)  # per suit: the highest exposed value
         self.advisor = Advisor(self)
 
     def _deal(self):
@@ -52,19 +59,33 @@ class AcesUp(Game):
         for col in range(COL1, COL4 + 1):
             self.piles.move(STOCK, col, 1)
 
+    def _scan_tops(self):
+        """Fill self.best with the highest exposed value of each suit (0: none exposed)."""
+        piles = self.piles
+        best = self.best
+        for s in range(4):
+            best[s] = 0
+        for col in range(COL1, COL4 + 1):
+            n = piles.size[col]
+            if n:
+                c = piles.cards[piles.start[col] + n - 1]
+                s = SUIT_OF[c]
+                if VALUE_OF[c] > best[s]:
+                    best[s] = VALUE_OF[c]
+
+    def _discardable(self, col):
+        """True when the top of col may be discarded (after _scan_tops)."""
+        piles = self.piles
+        n = piles.size[col]
+        if n == 0:
+            return False
+        c = piles.cards[piles.start[col] + n - 1]
+        return VALUE_OF[c] < self.best[SUIT_OF[c]]
+
     def discardable(self, col):
         """True when the top card of col may be discarded."""
-        piles = self.piles
-        c = piles.top(col)
-        if c < 0:
-            return False
-        s = cards.suit(c)
-        v = value(c)
-        for other in range(COL1, COL4 + 1):
-            o = piles.top(other)
-            if other != col and o >= 0 and cards.suit(o) == s and value(o) > v:
-                return True
-        return False
+        self._scan_tops()
+        return self._discardable(col)
 
     def _empty_column(self):
         for col in range(COL1, COL4 + 1):
@@ -77,8 +98,9 @@ class AcesUp(Game):
             return 0
         piles = self.piles
         n = 0
+        self._scan_tops()
         for col in range(COL1, COL4 + 1):
-            if self.discardable(col):
+            if self._discardable(col):
                 out[n] = move_code(col, DISCARD)
                 n += 1
         if self._empty_column() >= 0:
@@ -105,8 +127,9 @@ class AcesUp(Game):
             return WON
         if self.piles.size[STOCK] > 0:
             return PLAYING
+        self._scan_tops()
         for col in range(COL1, COL4 + 1):
-            if self.discardable(col):
+            if self._discardable(col):
                 return PLAYING
         if self._empty_column() >= 0:
             for col in range(COL1, COL4 + 1):
