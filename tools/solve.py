@@ -18,7 +18,7 @@ sys.path.insert(0, ROOT)
 from engine_core import WON, games  # noqa: E402
 
 SOLVED = ("aces_up", "sir_tommy", "casket")
-DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 2000000, "casket": 200000}
+DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 20000, "casket": 20000}
 
 
 def solver_module(name):

@@ -183,6 +183,7 @@ class Advisor:
         self.game = game
         self.model = Model()
         self.search = Search(_DEPTH, 4)
+        self.work = 0  # work units the last hint's search spent (for the bench)
 
     def safe_move(self):
         """A discard (never wrong, see above), or -1."""
@@ -198,12 +199,14 @@ class Advisor:
     def _best(self):
         """The best move into an empty column from the loaded model (-1: none)."""
         m = self.search.run(self.model, NODE_LIMIT)
+        self.work = self.search.nodes
         if m < 0:
             return -1
         return move_code(_COL1 + (m >> 2), _COL1 + (m & 3))
 
     def hint(self):
         game = self.game
+        self.work = 0
         if game.status() != PLAYING:
             return -1
         m = self.safe_move()
