@@ -1,0 +1,190 @@
+"""Sir Tommy (Numerica edition), rule profile 1 (shared/rules/sir_tommy.md).
+
+One deck turned a card at a time into `current`; the current card goes to a foundation
+(built Ace up to King, suit ignored) or onto any of four unrestricted holding piles, whose
+top cards may go on to the foundations. Draw only once the current card is placed; no redeal.
+"""
+
+from engine_core import PLAYING
+from engine_core import cards
+from engine_core import rules
+from engine_core.game import FACE_DOWN, V_STATUS, Game
+from engine_core.rules import ANY_SUIT, RANK_OF
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+STOCK = const(0)
+CURRENT = const(1)
+FOUND1 = const(2)
+FOUND4 = const(5)
+RES1 = const(6)
+RES4 = const(9)
+DRAW_MOVE = const(0xFF0000)  # action_code(0): 'draw'
+
+
+class SirTommy(Game):
+    NAME = "sir_tommy"
+    RULES_VERSION = 1
+    # current to 4 foundations + 4 holding piles, 4 holding tops to 4 foundations, draw
+    MAX_MOVES = 25
+    ACTIONS = ("draw",)
+
+    def __init__(self, players=1, options=0):
+        Game.__init__(self, players, options)
+        self.add_pile("stock", 52, FACE_DOWN)
+        self.add_pile("current", 1)
+        for i in range(4):
+            self.add_pile("found" + str(i + 1), 13)
+        for i in range(4):
+            self.add_pile("res" + str(i + 1), 52)  # unrestricted: never full
+        self.end_piles()
+        self.wants = bytearray(4)  # the rank each foundation takes next (rules.foundation_want)
+
+    def _deal(self):
+        self.fill_and_shuffle(STOCK)
+        self.piles.move(STOCK, CURRENT, 1)  # the first card is turned at once
+
+    def legal_moves(self, out):
+        if self.vars[V_STATUS] != PLAYING:
+            return 0
+        return self._generate(out)
+
+    def _generate(self, out):
+        piles = self.piles
+        wants = self.wants
+        rules.fill_foundation_wants(piles, FOUND1, 4, ANY_SUIT, wants)
+        n = 0
+        c = rules.top(piles, CURRENT)
+        if c >= 0:
+            n = rules.add_wanted_moves(out, n, CURRENT, RANK_OF[c], RANK_OF[c], wants, FOUND1, 4)
+            for r in range(RES1, RES4 + 1):
+                out[n] = CURRENT << 16 | r << 8
+                n += 1
+        for r in range(RES1, RES4 + 1):
+            t = rules.top(piles, r)
+            if t >= 0:
+                n = rules.add_wanted_moves(out, n, r, RANK_OF[t], RANK_OF[t], wants, FOUND1, 4)
+        if rules.may_draw(piles, STOCK, CURRENT):
+            out[n] = DRAW_MOVE
+            n += 1
+        return n
+
+    def _apply(self, move):
+        if move == DRAW_MOVE:
+            self.move_top(STOCK, CURRENT)
+        else:
+            self.move_top(move >> 16, (move >> 8) & 0xFF)
+
+    def _has_move(self):
+        piles = self.piles
+        if piles.size[CURRENT] > 0 or piles.size[STOCK] > 0:
+            return True  # place the current card (a holding pile always takes it), or draw
+        return self._playable_holding_top() >= 0
+
+    def _playable_holding_top(self):
+        """A move of a holding pile's top to a foundation, or -1."""
+        piles = self.piles
+        wants = self.wants
+        rules.fill_foundation_wants(piles, FOUND1, 4, ANY_SUIT, wants)
+        for r in range(RES1, RES4 + 1):
+            t = rules.top(piles, r)
+            if t >= 0:
+                i = rules.first_wanting(wants, 4, RANK_OF[t], RANK_OF[t])
+                if i >= 0:
+                    return r << 16 | (FOUND1 + i) << 8
+        return -1
+
+    def _compute_status(self):
+        return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
+
+    def hint(self):
+        """Foundation plays first (always safe here: suit never matters and ranks are
+        interchangeable); then place the current card where it buries the least; then draw."""
+        if self.vars[V_STATUS] != PLAYING:
+            return -1
+        piles = self.piles
+        m = self._playable_holding_top()  # fills self.wants
+        if m >= 0:
+            return m
+        c = rules.top(piles, CURRENT)
+        if c < 0:
+            if rules.may_draw(piles, STOCK, CURRENT):
+                return DRAW_MOVE
+            return -1
+        i = rules.first_wanting(self.wants, 4, RANK_OF[c], RANK_OF[c])
+        if i >= 0:
+            return CURRENT << 16 | (FOUND1 + i) << 8
+        return CURRENT << 16 | self._best_holding_pile(c) << 8
+
+    def _best_holding_pile(self, c):
+        """Where the current card buries the least: on the lowest top that is not needed
+        before it (rank >= its rank), else on an empty pile, else on the highest top."""
+        piles = self.piles
+        rank = RANK_OF[c]
+        fit = -1
+        fit_gap = 99
+        empty = -1
+        high = RES1
+        high_rank = -1
+        for r in range(RES1, RES4 + 1):
+            t = rules.top(piles, r)
+            if t < 0:
+                if empty < 0:
+                    empty = r
+                continue
+            gap = RANK_OF[t] - rank
+            if 0 <= gap < fit_gap:
+                fit = r
+                fit_gap = gap
+            if RANK_OF[t] > high_rank:
+                high = r
+                high_rank = RANK_OF[t]
+        if fit >= 0:
+            return fit
+        if empty >= 0:
+            return empty
+        return high
+
+    def explain(self, move):
+        reason = Game.explain(self, move)
+        if reason:
+            return reason
+        piles = self.piles
+        names = self.pile_names
+        if move == DRAW_MOVE:
+            if piles.size[CURRENT] > 0:
+                return "the current card must be placed before the next draw"
+            return "the stock is empty and there is no redeal"
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        if FOUND1 <= src <= FOUND4:
+            return "cards never leave a foundation"
+        if src == STOCK:
+            return "stock cards are turned into current by 'draw'"
+        if RES1 <= src <= RES4 and RES1 <= dst <= RES4:
+            return "cards never move from one holding pile to another"
+        if dst == STOCK or dst == CURRENT or dst == src:
+            return "cards go to a foundation or a holding pile"
+        if piles.size[src] == 0:
+            return names[src] + " is empty"
+        c = rules.top(piles, src)
+        if FOUND1 <= dst <= FOUND4:
+            if piles.size[dst] == 0:
+                return "a foundation starts with an Ace, not " + cards.name(c)
+            return (cards.name(c) + " is not next on " + names[dst]
+                    + ": foundations build up by rank to the King")
+        return ""
+
+    def check_position(self):
+        piles = self.piles
+        for f in range(FOUND1, FOUND4 + 1):
+            reason = rules.foundation_error(piles, f, self.pile_names[f], ANY_SUIT)
+            if reason:
+                return reason
+        if piles.size[STOCK] == 52:
+            return "the first card is turned into current at the deal: the stock holds at most 51"
+        return ""

@@ -1,0 +1,569 @@
+"""Casket Solitaire, rule profile 1: one test per rule sentence, through the protocol."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from tests.helpers import RUNTIMES, Driver, protocol
+from tests.perft import engine_perft, engine_perft_micropython, reference_perft
+
+RANKS = "A23456789TJQK"
+ONE_DECK = [r + s for s in "SHDC" for r in RANKS]
+FOUND_SUITS = "SSHHDDCC"
+LIDS = ["lid%d" % i for i in range(1, 6)]
+BODIES = ["body%d" % i for i in range(1, 9)]
+RESERVES = ["res%d" % i for i in range(1, 4)]
+FOUNDS = ["found%d" % i for i in range(1, 9)]
+PILES = ["stock", "waste", "jewels"] + LIDS + BODIES + RESERVES + FOUNDS
+
+
+def position(stock=(), found=None, **given):
+    """A Casket state with the given piles (keyword per pile name; the rest empty).
+
+    Foundations are given as eight lists; a None (or found=None for all eight) is built as
+    high as the cards left allow, two per suit in the order S S H H D D C C. What still
+    remains goes under `stock`.
+    """
+    found = list(found or [None] * 8)
+    rest = Counter(ONE_DECK * 2)
+    placed = list(stock) + [c for cards in given.values() for c in cards]
+    placed += [c for pile in found if pile is not None for c in pile]
+    for card in placed:
+        assert rest[card] > 0, "more than two " + card
+        rest[card] -= 1
+    for i, suit in enumerate(FOUND_SUITS):
+        if found[i] is None:
+            found[i] = []
+            for rank in RANKS:
+                if not rest[rank + suit]:
+                    break
+                rest[rank + suit] -= 1
+                found[i].append(rank + suit)
+    piles = {name: list(given.get(name, ())) for name in PILES}
+    piles["stock"] = ["#" + c for c in sorted(rest.elements()) + list(stock)]
+    for i, name in enumerate(FOUNDS):
+        piles[name] = list(found[i])
+    return {"game": "casket", "rules": 1, "seed": 1, "status": "playing", "turn": None,
+            "clock_ms": 0, "piles": piles, "score": {}, "rng": 12345}
+
+
+def driver(**kw):
+    d = Driver("new casket")
+    reply = d.load(position(**kw))
+    assert reply == "ok", reply
+    return d
+
+
+def names(piles):
+    return [c.lstrip("#") for p in piles.values() for c in p]
+
+
+# Cards and layout
+
+def test_two_standard_decks_104_cards_no_jokers():
+    for seed in (1, 8):
+        cards = names(Driver("new casket seed=%d" % seed).piles())
+        assert sorted(cards) == sorted(ONE_DECK * 2)
+
+
+def test_the_piles_are_named_as_the_rule_profile_says():
+    assert list(Driver("new casket").piles()) == PILES
+
+
+def test_jewels_13_cards_face_down_except_the_top_card():
+    jewels = Driver("new casket seed=3").piles()["jewels"]
+    assert len(jewels) == 13
+    assert all(c.startswith("#") for c in jewels[:-1]) and not jewels[-1].startswith("#")
+
+
+def test_the_top_jewel_is_shown_but_never_played_directly():
+    d = driver(jewels=["9D", "AS"], lid1=["KH"], lid2=["KH"], lid3=["KD"], lid4=["KD"], lid5=["KC"])
+    assert not [m for m in d.moves() if m.startswith("jewels")]
+    assert "never played directly" in d.expect_error("move jewels>found1")
+    assert "never played directly" in d.expect_error("move jewels>res1")
+
+
+def test_five_lid_piles_one_face_up_card_each():
+    piles = Driver("new casket seed=4").piles()
+    for lid in LIDS:
+        assert len(piles[lid]) == 1 and not piles[lid][0].startswith("#")
+
+
+def test_eight_body_piles_one_face_up_card_each():
+    piles = Driver("new casket seed=4").piles()
+    for body in BODIES:
+        assert len(piles[body]) == 1 and not piles[body][0].startswith("#")
+
+
+def test_three_reserves_empty_and_eight_foundations_empty():
+    piles = Driver("new casket seed=4").piles()
+    assert all(piles[p] == [] for p in RESERVES + FOUNDS)
+
+
+def test_waste_one_face_up_card_and_stock_the_remaining_77_face_down():
+    piles = Driver("new casket seed=4").piles()
+    assert len(piles["waste"]) == 1 and not piles["waste"][0].startswith("#")
+    assert len(piles["stock"]) == 77 and all(c.startswith("#") for c in piles["stock"])
+
+
+# Move 1: foundations
+
+def test_foundations_build_up_in_suit_from_ace_to_king():
+    d = driver(found=[["AS", "2S"], []] + [None] * 6, waste=["3S"], lid1=["3H"], lid2=["AH"], lid3=["4S"],
+               lid4=["9C"], lid5=["9C"], jewels=["TC"])
+    moves = d.moves()
+    assert "waste>found1" in moves and "lid1>found1" not in moves and "lid3>found1" not in moves
+    assert "not next on found1" in d.expect_error("move lid1>found1")
+    assert "starts with an Ace" in d.expect_error("move waste>found2")
+    d.ok("move waste>found1")
+    assert "lid3>found1" in d.moves()
+    # an ace may start any empty foundation
+    assert [m for m in d.moves() if m.startswith("lid2>found")] == ["lid2>found2", "lid2>found4"]
+
+
+def test_foundations_end_at_the_king():
+    d = driver(found=[[r + "S" for r in RANKS]] + [None] * 7, waste=["AS"])
+    assert "waste>found1" not in d.moves() and "waste>found2" in d.moves()
+
+
+def test_any_exposed_card_waste_reserve_lid_top_body_top_may_go_to_a_foundation():
+    d = driver(waste=["KS"], res1=["KH"], lid1=["KD"], body1=["KC", "QC"])
+    assert d.state()["status"] == "playing"
+    moves = d.moves()
+    for src, found in (("waste", 2), ("res1", 4), ("lid1", 6), ("body1", 8)):
+        assert "%s>found%d" % (src, found) in moves, (src, moves)
+
+
+def test_cards_never_leave_a_foundation():
+    d = driver(waste=["KS"], res1=["KH"], lid1=["KD"], body1=["KC", "QC"])
+    assert not [m for m in d.moves() if m.startswith("found")]
+    for dst in ("body2", "res2", "found3", "body1"):
+        assert "never leave a foundation" in d.expect_error("move found1>" + dst)
+
+
+# Move 2: body piles
+
+def test_body_piles_build_down_in_suit():
+    d = driver(body1=["TH"], waste=["9H"], res1=["9D"], res2=["8H"], lid1=["JH"])
+    moves = d.moves()
+    assert "waste>body1" in moves and "res1>body1" not in moves and "res2>body1" not in moves
+    assert "lid1>body1" not in moves  # up is not down
+    assert "down in suit: 9D does not go on TH" in d.expect_error("move res1>body1")
+    d.ok("move waste>body1")
+    assert d.piles()["body1"] == ["TH", "9H"]
+    assert "res2>body1" in d.moves()
+
+
+def test_body_piles_take_the_waste_reserves_lid_tops_and_other_body_tops():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["9S"], body2=["7S"], body3=["6S"], body4=["5S"], waste=["4S"], res1=["8S"])
+    moves = d.moves()
+    for move in ("lid1>body1", "res1>body1", "body3>body2", "body4>body3", "waste>body4"):
+        assert move in moves, move
+    d.ok("move body3>body2")
+    assert d.piles()["body2"] == ["7S", "6S"] and d.piles()["body3"] == []
+
+
+# Move 3: empty body piles
+
+def test_an_empty_body_pile_may_be_filled_from_the_waste_a_reserve_or_another_body_pile():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["9S", "8S"], waste=["4H"], res1=["JH"])
+    moves = d.moves()
+    for src in ("waste", "res1", "body1"):
+        assert [m for m in moves if m.startswith(src + ">body")] == [src + ">body%d" % i for i in range(2, 9)]
+    d.ok("move res1>body5")
+    assert d.piles()["body5"] == ["JH"] and d.piles()["res1"] == []
+
+
+def test_a_lid_card_may_not_head_an_empty_body_pile():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["9S"], waste=["4H"])
+    moves = d.moves()
+    assert [m for m in moves if m.startswith("lid") and ">body" in m] == ["lid1>body1"]
+    assert "a lid card may not head an empty body pile" in d.expect_error("move lid2>body2")
+
+
+def test_lids_never_head_an_empty_body_pile_over_random_play():
+    rnd = random.Random(6)
+    checked = 0
+    for seed in range(25):
+        d = Driver("new casket seed=%d" % seed)
+        for _ in range(120):
+            piles = d.piles()
+            moves = d.moves()
+            if not moves:
+                break
+            for m in moves:
+                src, _, dst = m.partition(">")
+                if src.startswith("lid") and dst.startswith("body"):
+                    assert piles[dst], (seed, m)
+                    checked += 1
+            d.ok("move " + rnd.choice(moves))
+    assert checked > 50
+
+
+# Move 4: lids
+
+def test_lids_accept_no_cards():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["9S"], waste=["7S"], res1=["JD"])
+    assert not [m for m in d.moves() if ">lid" in m]
+    for src in ("waste", "res1", "body1", "lid2"):
+        assert "lids accept no cards" in d.expect_error("move %s>lid1" % src)
+
+
+def test_an_emptied_lid_is_refilled_at_once_from_the_top_of_the_jewel_pile():
+    d = Driver("new casket seed=5")
+    jewels = [c.lstrip("#") for c in d.piles()["jewels"]]
+    assert d.ok("move lid1>res1") == "ok"
+    piles = d.piles()
+    assert piles["lid1"] == [jewels[-1]] and len(piles["jewels"]) == 12
+    assert not piles["jewels"][-1].startswith("#")  # the next jewel is shown
+
+
+def test_undo_puts_the_jewel_back():
+    d = Driver("new casket seed=5")
+    before = d.ok("state")
+    d.ok("move lid1>res1")
+    assert d.ok("undo") == "ok"
+    assert d.ok("state") == before
+
+
+def test_after_the_jewels_are_gone_an_emptied_lid_stays_empty():
+    d = driver(jewels=["TC"], lid1=["KS"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               waste=["JS"])
+    d.ok("move lid2>res1")
+    piles = d.piles()
+    assert piles["lid2"] == ["TC"] and piles["jewels"] == []
+    d.ok("move lid3>res2")
+    assert d.piles()["lid3"] == []
+    assert "lids accept no cards" in d.expect_error("move waste>lid3")
+    d.ok("undo")
+    assert d.piles()["lid3"] == ["QD"] and d.piles()["jewels"] == []
+
+
+# Move 5: reserves
+
+def test_reserves_take_any_single_card_from_the_waste_a_lid_or_a_body_pile():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["9H", "8H"], waste=["4H"], res2=["JH"])
+    moves = d.moves()
+    for src in ["waste", "body1"] + LIDS:
+        assert [m for m in moves if m.startswith(src + ">res")] == [src + ">res1", src + ">res3"]
+    d.ok("move body1>res3")
+    assert d.piles()["res3"] == ["8H"] and d.piles()["body1"] == ["9H"]
+
+
+def test_a_reserve_holds_at_most_one_card():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               waste=["4H"], res1=["JH"])
+    assert "waste>res1" not in d.moves()
+    assert "already holds a card" in d.expect_error("move waste>res1")
+
+
+def test_reserves_give_back_to_a_foundation_or_a_body_pile_not_to_another_reserve():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               body1=["QH"], waste=["4H"], res1=["JH"], res2=["5C"])
+    moves = d.moves()
+    assert "res1>body1" in moves and "res2>found7" in moves
+    assert not [m for m in moves if m.startswith("res") and ">res" in m]
+    assert "never move from one reserve to another" in d.expect_error("move res1>res3")
+
+
+# Move 6: draw
+
+def test_draw_turns_the_next_stock_card_onto_the_waste():
+    d = driver(jewels=["5C"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+               stock=["2H", "9D"])
+    assert "draw" in d.moves()
+    d.ok("move draw")
+    piles = d.piles()
+    assert piles["waste"] == ["9D"] and piles["stock"][-1] == "#2H"
+
+
+def test_draw_is_legal_only_when_the_waste_is_empty():
+    d = Driver("new casket seed=2")
+    assert "draw" not in d.moves()
+    assert "waste card must be placed before the next draw" in d.expect_error("move draw")
+    d.ok("move waste>res1")
+    assert "draw" in d.moves()
+
+
+def test_no_redeal():
+    d = driver(jewels=["KC"], lid1=["KS"], lid2=["KS"], lid3=["KH"], lid4=["KH"], lid5=["KD"])
+    assert d.piles()["stock"] == [] and "draw" not in d.moves()
+    assert "no redeal" in d.expect_error("move draw")
+
+
+# End
+
+def test_won_when_all_104_cards_are_on_the_foundations():
+    d = driver(lid1=["KH"])
+    assert d.state()["status"] == "playing"
+    d.ok("move lid1>found4")
+    assert d.state()["status"] == "won" and d.moves() == [] and d.ok("hint") == "none"
+
+
+# Every body top is a heart two ranks from the next, the foundations wait for 5H and JS
+# (in the stock), the reserves are full and the waste king of spades fits nowhere.
+STUCK = dict(body1=["KH"], body2=["KH"], body3=["JH"], body4=["JH"], body5=["9H"], body6=["9H"],
+             body7=["7H"], body8=["7H"], res1=["KS"], res2=["QS"], res3=["QS"], waste=["KS"],
+             stock=["5H", "5H", "JS", "JS"])
+
+
+def test_lost_when_no_legal_move_remains_even_with_cards_in_the_stock():
+    d = driver(**STUCK)
+    assert d.piles()["stock"] and d.piles()["found3"][-1] == "4H" and d.piles()["found1"][-1] == "TS"
+    assert d.state()["status"] == "lost" and d.moves() == []
+    assert d.expect_error("move draw") == "error: illegal move draw: the game is over"
+
+
+def test_lost_when_the_stock_is_exhausted_and_nothing_else_can_move():
+    # The cards the foundations need lie under the lids, whose cards fit nowhere; every body
+    # pile wants a card that lies under another body pile's top or in the jewels.
+    runs = [["KH", "QH"], ["KH", "QH"], ["JH", "TH"], ["JH", "TH"], ["9H", "8H"], ["9H", "8H"],
+            ["7H", "6H"], ["7H", "6H"]]
+    d = driver(jewels=["5H", "5H", "JD", "JD", "JS", "JS"], lid1=["KS"], lid2=["KS"], lid3=["QS"],
+               lid4=["QS"], lid5=["KD"], res1=["QD"], res2=["QD"], res3=["KD"],
+               **{"body%d" % (i + 1): run for i, run in enumerate(runs)})
+    piles = d.piles()
+    assert piles["stock"] == [] and piles["waste"] == [] and len(piles["jewels"]) == 6
+    assert d.state()["status"] == "lost" and d.moves() == []
+
+
+def test_not_lost_while_a_move_remains():
+    position = dict(STUCK, res3=[], stock=["5H", "5H", "JS", "JS", "QS"])
+    d = driver(**position)
+    assert d.state()["status"] == "playing"
+    assert d.moves() == sorted(["body%d>res3" % i for i in range(1, 9)] + ["waste>res3"])
+    d.ok("move waste>res3")
+    assert d.moves() == ["draw"]
+    d.ok("move draw")  # QS: nowhere to go
+    assert d.state()["status"] == "lost"
+    d.ok("undo")
+    assert d.state()["status"] == "playing"
+
+
+# Hints
+
+def test_hint_prefers_a_foundation_then_a_lid_onto_a_body_pile():
+    # The diamonds and clubs the foundations need next are in the stock: no lid plays there.
+    closed = dict(jewels=["2D"], lid1=["8S"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+                  body1=["9S"], stock=["JD", "JD", "QC", "QC"])
+    d = driver(found=[[r + "S" for r in "A23456"]] + [None] * 7, **closed)
+    assert d.ok("hint") == "lid1>body1"
+    d = driver(found=[[r + "S" for r in "A234567"]] + [None] * 7, **closed)
+    assert d.ok("hint") == "lid1>found1"
+
+
+def test_hint_puts_the_waste_into_an_empty_body_pile_before_a_reserve_and_then_draws():
+    # Nothing fits anywhere: the cards the foundations need next are in the stock.
+    closed = dict(jewels=["2D"], lid1=["KS"], lid2=["QD"], lid3=["QD"], lid4=["KC"], lid5=["KC"],
+                  body1=["9H"], waste=["KH"], stock=["JD", "JD", "QC", "QC", "QS", "QS", "8H", "8H"])
+    d = driver(**closed)
+    assert d.ok("hint") == "waste>body2"
+    full = dict(("body%d" % (i + 2), [c]) for i, c in enumerate(["9H", "TH", "TH", "JH", "JH", "QH", "QH"]))
+    d = driver(**dict(closed, **full))
+    assert d.ok("hint") == "waste>res1"
+    d.ok("move waste>res1")
+    assert d.ok("hint") == "draw"
+
+
+def test_following_the_hint_plays_legal_moves_until_it_has_nothing_to_advise():
+    for seed in range(10):
+        d = Driver("new casket seed=%d" % seed)
+        for _ in range(200):
+            h = d.ok("hint")
+            if h == "none":
+                break
+            assert h in d.moves()
+            d.ok("move " + h)
+        assert h == "none"
+
+
+# Bad input
+
+def bad(change):
+    state = Driver("new casket seed=6").state()
+    change(state["piles"])
+    return "load " + json.dumps(state)
+
+
+def move_card(piles, src, dst):
+    piles[dst].append(piles[src].pop().lstrip("#"))
+
+
+BAD_LOADS = [
+    (lambda p: p["body1"].append(p["waste"][0]), "duplicate card"),  # a third copy
+    (lambda p: move_card(p, "stock", "lid1"), "pile 'lid1' holds more cards than it can"),
+    (lambda p: move_card(p, "lid2", "res1") or move_card(p, "stock", "res1") or move_card(p, "stock", "lid2"),
+     "pile 'res1' holds more cards than it can"),
+    (lambda p: move_card(p, "stock", "jewels"), "pile 'jewels' holds more cards than it can"),
+    (lambda p: move_card(p, "stock", "waste"), "pile 'waste' holds more cards than it can"),
+    (lambda p: move_card(p, "body1", "stock"), "the stock holds at most 77 cards"),
+    (lambda p: move_card(p, "lid3", "res2"), "lid3 is empty while jewels remain"),
+    (lambda p: p["stock"].pop(), "missing cards"),
+    (lambda p: p.update(current=[]), "unknown pile 'current'"),
+]
+
+
+@pytest.mark.parametrize("change,reason", BAD_LOADS)
+def test_load_refuses_an_impossible_position_and_changes_nothing(change, reason):
+    d = Driver("new casket seed=9")
+    assert reason in d.expect_error(bad(change))
+
+
+def test_load_refuses_a_foundation_not_built_up_in_suit_from_the_ace():
+    d = Driver("new casket")
+    state = position(found=[["AS", "2H"]] + [None] * 7, body1=["KH"], waste=["KS"])
+    assert "found1 is not built in suit" in d.expect_error("load " + json.dumps(state))
+    state = position(found=[["2S"]] + [None] * 7, body1=["KH"], waste=["KS"])
+    assert "found1 is not built up from the Ace" in d.expect_error("load " + json.dumps(state))
+
+
+def test_load_refuses_a_body_pile_not_built_down_in_suit():
+    d = Driver("new casket")
+    for body in (["9H", "8D"], ["9H", "7H"], ["9H", "TH"]):
+        state = position(body1=body, waste=["KS"])
+        assert "body1 is not built down in suit" in d.expect_error("load " + json.dumps(state))
+
+
+def test_load_accepts_a_position_reached_in_play_and_its_state_round_trips():
+    d = Driver("new casket seed=13")
+    for _ in range(30):
+        h = d.ok("hint")
+        if h == "none":
+            break
+        d.ok("move " + h)
+    text = d.ok("state")
+    e = Driver("new casket")
+    assert e.ok("load " + text) == "ok" and e.ok("state") == text and e.ok("moves") == d.ok("moves")
+
+
+def test_illegal_moves_say_why():
+    d = Driver("new casket seed=2")
+    assert "stock cards are turned onto the waste" in d.expect_error("move stock>res1")
+    assert "onto its own pile" in d.expect_error("move body1>body1")
+    assert "foundation, a body pile or a reserve" in d.expect_error("move body1>waste")
+    assert "res1 is empty" in d.expect_error("move res1>body1")
+
+
+# The same scenarios on both runtimes
+
+NEARLY_LOST = position(**dict(STUCK, res3=[], stock=["5H", "5H", "JS", "JS", "QS"]))
+THREE_KINGS = position(waste=["KS"], body1=["KS"])
+THREE_KINGS["piles"]["res1"] = ["KS"]  # a card more than twice
+SCENARIO = [
+    "new casket seed=3", "state", "moves", "hint", "move draw", "move lid1>res1", "state", "undo",
+    "state", "move waste>lid2", "move jewels>found1", "move res1>res2", "hint",
+    "load " + json.dumps(NEARLY_LOST), "moves", "move waste>res3", "move draw", "state", "moves", "undo",
+    "moves",
+    "load " + json.dumps(THREE_KINGS), "state", "quit",
+]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_protocol_scenario_on_both_runtimes(runtime):
+    out = protocol(SCENARIO, runtime)
+    assert len(out) == len(SCENARIO) - 1
+    assert out[4] == "error: illegal move draw: the waste card must be placed before the next draw"
+    assert out[-2] == "error: load: duplicate card 'KS'"
+    assert out == protocol(SCENARIO, "cpython")
+
+
+def test_play_whole_games_by_the_hint_identically_on_both_runtimes():
+    lines = []
+    for seed in (1, 7, 11):
+        lines.append("new casket seed=%d" % seed)
+        d = Driver("new casket seed=%d" % seed)
+        for _ in range(150):
+            h = d.ok("hint")
+            if h == "none":
+                break
+            lines += ["moves", "move " + h]
+            d.ok("move " + h)
+        lines += ["state", "undo", "state"]
+    assert protocol(lines, "micropython") == protocol(lines, "cpython")
+
+
+# The move generator against a slow reference written from the rule profile
+
+def rank(card):
+    return RANKS.index(card[0])
+
+
+def foundation_takes(found, card):
+    if not found:
+        return card[0] == "A"
+    return found[-1][1] == card[1] and rank(found[-1]) + 1 == rank(card)
+
+
+def body_takes(body, card, from_lid):
+    if not body:
+        return not from_lid
+    return body[-1][1] == card[1] and rank(body[-1]) == rank(card) + 1
+
+
+def reference_moves(piles):
+    """Legal Casket tokens from the state's piles, the plain way."""
+    moves = []
+    for src in ["waste"] + LIDS + BODIES + RESERVES:
+        if not piles[src]:
+            continue
+        card = piles[src][-1]
+        moves += [src + ">" + f for f in FOUNDS if foundation_takes(piles[f], card)]
+        moves += [src + ">" + b for b in BODIES if b != src and body_takes(piles[b], card, src in LIDS)]
+        if src not in RESERVES:
+            moves += [src + ">" + r for r in RESERVES if not piles[r]]
+    if not piles["waste"] and piles["stock"]:
+        moves.append("draw")
+    return sorted(moves)
+
+
+def reference_apply(piles, token):
+    after = {name: [c.lstrip("#") for c in cards] for name, cards in piles.items()}
+    if token == "draw":
+        after["waste"].append(after["stock"].pop())
+        return after
+    src, dst = token.split(">")
+    after[dst].append(after[src].pop())
+    if src in LIDS and after["jewels"]:
+        after[src].append(after["jewels"].pop())
+    return after
+
+
+def test_move_generator_agrees_with_the_reference_over_random_play():
+    rnd = random.Random(2)
+    positions = 0
+    for seed in range(40):
+        d = Driver("new casket seed=%d" % seed)
+        for _ in range(150):
+            state = d.state()
+            expected = reference_moves(state["piles"])
+            assert d.moves() == (expected if state["status"] == "playing" else []), (seed, state)
+            positions += 1
+            if not expected:
+                won = sum(len(state["piles"][f]) for f in FOUNDS) == 104
+                assert state["status"] == ("won" if won else "lost")
+                break
+            assert state["status"] == "playing"
+            d.ok("move " + rnd.choice(expected))
+    assert positions > 2000
+
+
+# seed, depth, distinct positions within that many moves (the deal included)
+PERFT = [(1, 3, 27216), (2, 3, 12458), (3, 3, 21972), (42, 3, 12345)]
+
+
+@pytest.mark.parametrize("seed,depth,count", PERFT)
+def test_perft_engine_and_reference_reach_the_same_positions(seed, depth, count):
+    state = Driver("new casket seed=%d" % seed).state()
+    assert reference_perft(state, depth, reference_moves, reference_apply) == count
+    assert engine_perft("casket", seed, depth) == count
+
+
+def test_perft_on_micropython_equals_cpython():
+    assert engine_perft_micropython("casket", 5, 2) == engine_perft("casket", 5, 2)
