@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test bench clean
+.PHONY: venv sim play test bench screenshots clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,9 +13,14 @@ $(STAMP): requirements.txt
 
 venv: $(STAMP)
 
-# The simulator (for now the text protocol on the terminal).
+# The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
+BOARD ?= 240x240
 sim: $(STAMP)
-	$(PY) tools/play.py
+	$(PY) -m simulator --board $(BOARD)
+
+# PNGs of every game on every screen class, into docs/screens/ (the README shows them).
+screenshots: $(STAMP)
+	$(PY) tools/screenshots.py
 
 play: $(STAMP)
 	$(PY) tools/play.py

@@ -84,6 +84,7 @@ class Game:
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
+    UNDO_BARRIERS = False  # some moves end what undo can reach (a turn's end in Spite & Malice)
 
     def __init__(self, players=1, options=0):
         self.players = players
@@ -231,9 +232,10 @@ class Game:
             elif tag == h.VAR_HI:
                 lo = hist.pop_entry()
                 value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
-                if value >= 0x20000000:
-                    value -= 0x40000000
-                self.vars[(e >> 16) & 0xFF] = value
+                index = (e >> 16) & 0xFF
+                if value >= 0x20000000 and index != V_RNG:
+                    value -= 0x40000000  # variables are signed; the generator's state is 1..2**30-36
+                self.vars[index] = value
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
         hist.moves -= 1
@@ -264,7 +266,8 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        self.clock_ms = (self.clock_ms + ms) % 0x40000000
+        # 29 bits (six days): the sum and the mask stay small ints (2**30 is boxed on MicroPython)
+        self.clock_ms = (self.clock_ms + ms) & 0x1FFFFFFF
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).

@@ -31,11 +31,13 @@ class History:
         self.head = 0  # where the next entry goes
         self.used = 0  # entries held
         self.moves = 0  # whole moves held
+        self.clears = 0  # how many times cleared (mod 2**16): tells a reader its positions are stale
 
     def clear(self):
         self.head = 0
         self.used = 0
         self.moves = 0
+        self.clears = (self.clears + 1) & 0xFFFF
 
     def add(self, tag, payload):
         if self.used == self.capacity:

@@ -304,6 +304,8 @@ def load_state(text, current):
     if reason:
         raise ProtocolError("load: " + reason)
     game.after_load()
+    if current is not None:
+        game.bots = current.bots  # 'bots off' holds across a load
     return game
 
 

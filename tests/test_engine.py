@@ -54,7 +54,8 @@ def test_every_card_is_somewhere_exactly_once_and_undo_restores_the_exact_state(
         assert 0 <= move < 1 << 24
         game.apply(move)
         assert every_card_once(game)
-        if rnd.random() < 0.3:
+        barrier = game.UNDO_BARRIERS and not game.can_undo()  # e.g. the end of a turn
+        if rnd.random() < 0.3 and not barrier:
             assert game.undo()
             assert snapshot(game) == before
             game.apply(move)
@@ -78,6 +79,9 @@ def test_undo_all_the_way_back_restores_the_deal(name):
                 break
             game.apply(out[rnd.randrange(n)])
             count += 1
+            if game.UNDO_BARRIERS and not game.can_undo():
+                start = snapshot(game)  # undo stops at this move (e.g. the end of a turn)
+                count = 0
         for _ in range(count):
             assert game.undo()
         assert not game.undo()
@@ -185,3 +189,16 @@ def test_card_ids_names_and_kinds():
     assert cards.parse_kind("1D") == -1 and cards.parse_kind("JK") == cards.KIND_JOKER
     assert cards.is_red(cards.make(0, cards.DIAMONDS, 3)) and not cards.is_red(cards.make(1, cards.CLUBS, 3))
     assert cards.joker(3, 1) < cards.NO_CARD
+
+
+def test_undo_restores_a_generator_state_that_uses_all_30_bits():
+    from engine_core.game import V_RNG
+    game = games.load("aces_up")()
+    game.deal(1)
+    for state in (rng.M - 1, 1 << 29, (1 << 29) - 1, 1):
+        game.vars[V_RNG] = state
+        game.history.begin(0)
+        game.random_below(52)
+        assert game.vars[V_RNG] != state
+        assert game.undo()
+        assert game.vars[V_RNG] == state

@@ -1,7 +1,8 @@
-"""Device-sized players for the patience games: hint searches and auto-play.
+"""Computer players, hints and solvers, sized for the device (no allocation in their steps).
 
-search.py is a bounded depth-first search over any *model* (a compact copy of a position with
-cheap move generation and make/unmake); each game has a model module here (aces_up.py, ...)
-that the game's hint(), safe_move() and finish_move() use. Nothing here allocates once the
-game object that owns a model exists. The exact solvers are host tools (tools/solve.py).
+For the patience games: search.py is a bounded depth-first search over any *model* (a compact
+copy of a position with cheap move generation and make/unmake); each game has an advisor
+module here (aces_up.py, sir_tommy.py, casket.py) that the game's hint(), safe_move() and
+finish_move() use, and winnable.py reads the tables of proven-winnable deals. The exact
+solvers are host tools (tools/solve.py).
 """

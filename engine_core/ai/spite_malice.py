@@ -1,0 +1,221 @@
+"""The Spite & Malice computer player: three levels, whole turns without allocation.
+
+Levels (SpiteMalice.bot_level, 1..3; the default is 3):
+  1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn.
+  2  medium  a search of up to 40 positions per stage, 120 per turn.
+  3  hard    up to 120 per stage, 240 per turn, and it blocks: it scores every centre stack
+             by how near it leaves the opponent's payoff card (counting the opponent's visible
+             side stacks), weighted by how often this opponent has taken such openings.
+
+A turn is played in stages. A stage starts from the real position: if the payoff card fits it
+is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
+over a compact model (three centre sizes, the hand as ranks, the side stacks as pointers into
+the game's own card arena) looks for the best sequence of plays from the side stacks and the
+hand: one that ends by playing the payoff card is worth most; otherwise sequences are scored by
+hand cards played (cards must move on: a played-out hand brings five new ones), side cards
+played, completed stacks, wild kings spent (the last one in hand dearly), how near a centre
+stack comes to the payoff card, and (level 3) the openings left to the opponent. The search
+stops at a payoff play or a played-out hand, since the next card is unknown; the stage's plan is
+carried out and the next stage starts from what was revealed. The node budgets bound the cost
+(tools/bench_spite_malice.py measures it). The turn ends with the discard that costs least: an
+empty side stack first (a card on top of a side stack is as playable as one in the hand), then a
+descending run or a duplicate, else the side card least likely to be needed soon; never a king.
+
+The planner (the turn's model and the search) is engine_core/ai/spite_malice_search.py; this
+module drives whole turns, keeps the opponent model and chooses the discard. Nothing here
+allocates after __init__.
+"""
+
+from array import array
+
+from engine_core import PLAYING
+from engine_core.ai.spite_malice_search import KING, SRC_HAND, SRC_PAYOFF, SRC_SIDE, TurnModel
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Pile ids and variable slots of engine_core.games.spite_malice (not imported: it imports us).
+_CENTER1 = const(1)
+_HAND = const(4)
+_PAYOFF = const(5)
+_SIDE1 = const(6)
+_STRIDE = const(6)
+_V_STATUS = const(0)
+_V_TURN = const(2)
+
+# Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
+# 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
+# charged APPLY_NODES positions, so a turn's cost stays bounded however long it is.
+_STAGE_NODES = (0, 12, 40, 120)
+_TURN_NODES = (0, 36, 120, 240)
+APPLY_NODES = const(4)
+EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking
+
+
+def _move(src, dst, arg):
+    return src << 16 | dst << 8 | arg
+
+
+class Bot:
+    def __init__(self):
+        self.model = TurnModel()
+        self.chances = array("i", [0, 0])  # per bot seat: openings left to the opponent ...
+        self.taken = array("i", [0, 0])  # ... and how many it took
+        self.watch_fit = bytearray(2)
+        self.watch_size = bytearray(2)
+        self.plan_pos = 0
+        self.turn_nodes = 0
+        self.player = 0
+
+    # --- the interface the game uses ---
+
+    def play_turn(self, game, level):
+        """Play the whole turn of the player to move (until the turn passes or the game ends)."""
+        player = game.vars[_V_TURN]
+        self._observe(game, player)
+        self.start_turn(game, level)
+        while game.vars[_V_STATUS] == PLAYING and game.vars[_V_TURN] == player:
+            game.apply(self.next_move(game, level))
+            self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
+        self._watch(game, player)
+
+    def choose(self, game, level):
+        """The move the bot would make now (a hint): a fresh plan's first move."""
+        self.start_turn(game, level)
+        return self.next_move(game, level)
+
+    def start_turn(self, game, level):
+        me = game.vars[_V_TURN]
+        self.player = me
+        self.model.plan_len = 0
+        self.plan_pos = 0
+        self.turn_nodes = _TURN_NODES[level]
+        eager = 0
+        if level >= 3:
+            # How often this opponent plays its payoff card when it can (Laplace's rule, in %):
+            # a careless one is not worth blocking at the price of our own progress.
+            eager = 100 * (self.taken[me] + 1) // (self.chances[me] + 2) - EAGER_FLOOR
+            eager = eager * 100 // (100 - EAGER_FLOOR)
+        self.model.threat_table(game, me, eager)
+
+    def next_move(self, game, level):
+        """The next move of the turn; plans a new stage when the current plan is used up."""
+        model = self.model
+        if self.plan_pos < model.plan_len:
+            i = self.plan_pos
+            self.plan_pos = i + 1
+            return self._code(game, model.plan_src[i], model.plan_cen[i])
+        model.plan_len = 0
+        self.plan_pos = 0
+        model.load(game, self.player)
+        k = model.payoff_center()
+        if k >= 0:
+            return self._code(game, SRC_PAYOFF, k)
+        if self.turn_nodes > 0:
+            limit = _STAGE_NODES[level]
+            if limit > self.turn_nodes:
+                limit = self.turn_nodes
+            self.turn_nodes -= model.plan(limit)
+            if model.plan_len > 0:
+                self.plan_pos = 1
+                return self._code(game, model.plan_src[0], model.plan_cen[0])
+        return self._discard(game)
+
+    # --- the opponent ---
+
+    def forget(self):
+        """A new opponent (a new match): forget how it answered to openings."""
+        for p in range(2):
+            self.chances[p] = 0
+            self.taken[p] = 0
+            self.watch_fit[p] = 0
+
+    def _watch(self, game, me):
+        """After our turn: note whether the opponent's payoff card can be played now."""
+        piles = game.piles
+        payoff = _PAYOFF + _STRIDE * (1 - me)
+        top = piles.top(payoff)
+        self.watch_fit[me] = 0
+        if game.vars[_V_STATUS] != PLAYING or top < 0:
+            return
+        r = top % 13
+        for k in range(3):
+            if r == KING or r == piles.size[_CENTER1 + k]:
+                self.watch_fit[me] = 1
+        self.watch_size[me] = piles.size[payoff]
+
+    def _observe(self, game, me):
+        """Before our turn: did the opponent take the opening we left it?"""
+        if self.watch_fit[me]:
+            self.chances[me] += 1
+            if game.piles.size[_PAYOFF + _STRIDE * (1 - me)] < self.watch_size[me]:
+                self.taken[me] += 1
+            if self.chances[me] > 1000:  # keep the counts small; the ratio is what matters
+                self.chances[me] = self.chances[me] >> 1
+                self.taken[me] = self.taken[me] >> 1
+        self.watch_fit[me] = 0
+
+    # --- moves in the real game ---
+
+    def _code(self, game, src, k):
+        me = self.player
+        center = _CENTER1 + k
+        if src == SRC_PAYOFF:
+            return _move(_PAYOFF + _STRIDE * me, center, 0)
+        if src < SRC_HAND:
+            return _move(_SIDE1 + _STRIDE * me + src - SRC_SIDE, center, 0)
+        return _move(_HAND + _STRIDE * me, center, self._hand_kind(game, self.model.hr[src - SRC_HAND]))
+
+    def _hand_kind(self, game, rank):
+        piles = game.piles
+        hand = _HAND + _STRIDE * self.player
+        s = piles.start[hand]
+        for i in range(piles.size[hand]):
+            c = piles.cards[s + i]
+            if c % 13 == rank:
+                return c % 52
+        return 0
+
+    def _discard(self, game):
+        """The hand-to-side play that ends the turn (the model holds the position)."""
+        me = self.player
+        hr = self.model.hr
+        hand = _HAND + _STRIDE * me
+        best_i = 0
+        best_j = 0
+        best = -100000
+        for i in range(self.model.nh):
+            r = hr[i]
+            for j in range(4):
+                v = self._discard_value(r, j)
+                if v > best:
+                    best = v
+                    best_i = i
+                    best_j = j
+        return _move(hand, _SIDE1 + _STRIDE * me + best_j, self._hand_kind(game, hr[best_i]))
+
+    def _discard_value(self, r, j):
+        """How good discarding a card of rank r onto side stack j is.
+
+        A card on top of a side stack is as playable as one in the hand, so an empty side
+        stack costs nothing; covering a card costs that card's usefulness, unless the new card
+        leads to it (a descending run unwinds card after card) or duplicates it.
+        """
+        if r == KING:
+            return -1000  # a king is worth more in the hand than anywhere else
+        top = self.model.side_rank(j)
+        if top < 0:
+            return 100 + self.model.distance(r)
+        if top == KING:
+            return -500
+        if top == r + 1:
+            return 120
+        if top == r:
+            return 110
+        v = 40 - 3 * (12 - self.model.distance(top))
+        if top < r:
+            v -= 10  # a lower card under a higher one waits for the higher one's copy
+        return v

@@ -1,0 +1,372 @@
+"""Spite & Malice, rule profile 1 (shared/rules/spite_malice.md).
+
+Two players, two decks. Each has a hand of 5, a payoff pile of 20 (only its top card face up)
+and four side stacks; three centre stacks in the middle are built ace to queen regardless of
+suit, kings wild. A centre stack's value is simply its card count, so a card of rank r fits a
+stack holding r cards, and a king fits every stack. The twelfth card completes a stack, which
+is shuffled into the stock with the game's generator. A hand-to-side play ends the turn; the
+next player then draws up to 5. Emptying the payoff pile wins the game and scores the cards
+left in the opponent's; a stock that cannot supply a draw ends the game in a draw. Matches go
+to 50 points (the `target` option), `deal` starting each next game.
+
+Undo works within the player's turn: a turn's end, a game's end and a deal clear the journal.
+With bots on (the default) p2 is the computer, at level `bot_level` (1-3, default 3; see
+engine_core/ai/spite_malice.py), and plays its whole turn in respond().
+"""
+
+from engine_core import OVER, PLAYING
+from engine_core import cards
+from engine_core import rng
+from engine_core.ai.spite_malice import Bot
+from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, Game, move_code
+from engine_core.games import OPT_TARGET_SHIFT
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+STOCK = const(0)
+CENTER1 = const(1)  # center1..center3: ids 1..3
+HAND = const(4)  # + PLAYER_STRIDE * player
+PAYOFF = const(5)
+SIDE1 = const(6)  # side1..side4: SIDE1..SIDE1 + 3
+PLAYER_STRIDE = const(6)
+N_CENTERS = const(3)
+N_SIDES = const(4)
+HAND_SIZE = const(5)
+PAYOFF_SIZE = const(20)
+STACK_FULL = const(12)  # ace .. queen
+KING = const(12)
+DEAL = const(0)  # action index
+DEAL_MOVE = const(0xFF0000)  # action_code(DEAL)
+DEFAULT_TARGET = const(50)
+
+
+def hand_pile(player):
+    return HAND + PLAYER_STRIDE * player
+
+
+def payoff_pile(player):
+    return PAYOFF + PLAYER_STRIDE * player
+
+
+def side_pile(player, j):
+    """Side stack j (0..3) of a player."""
+    return SIDE1 + PLAYER_STRIDE * player + j
+
+
+def owner(p):
+    """The player a pile belongs to, or -1 for the stock and the centre stacks."""
+    if p < HAND:
+        return -1
+    return (p - HAND) // PLAYER_STRIDE
+
+
+class SpiteMalice(Game):
+    NAME = "spite_malice"
+    RULES_VERSION = 1
+    MAX_MOVES = 64  # at most 3 + 12 + 15 plays to the centre and 20 discards at once
+    DECKS = 2
+    ACTIONS = ("deal",)
+    TURN_BASED = True
+    COMPETITIVE = True
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 2
+    UNDO_BARRIERS = True  # a turn's end, a game's end and a deal: undo stops there
+
+    def __init__(self, players=2, options=0):
+        Game.__init__(self, players, options)
+        self.add_pile("stock", 104, FACE_DOWN)
+        for k in range(N_CENTERS):
+            self.add_pile("center" + str(k + 1), STACK_FULL)
+        for p in range(2):
+            name = "p" + str(p + 1)
+            self.add_pile(name + ".hand", HAND_SIZE)
+            self.add_pile(name + ".payoff", PAYOFF_SIZE, TOP_UP)
+            for j in range(N_SIDES):
+                self.add_pile(name + ".side" + str(j + 1), 104)
+        self.end_piles()
+        self.target = options >> OPT_TARGET_SHIFT
+        if self.target == 0:
+            self.target = DEFAULT_TARGET
+        self.barrier = False  # set by a move after which undo must not reach back
+        self.bot_level = 3  # the computer's strength, 1 (easy) .. 3 (hard)
+        self.bot = Bot()
+
+    # --- dealing ---
+
+    def _deal(self):
+        self.bot.forget()  # a new match
+        self.fill_and_shuffle(STOCK)
+        self._lay_out()
+
+    def _lay_out(self):
+        """Deal payoff piles and hands from the (shuffled) stock; not journaled."""
+        piles = self.piles
+        for p in range(2):
+            piles.move(STOCK, payoff_pile(p), PAYOFF_SIZE)
+        for p in range(2):
+            piles.move(STOCK, hand_pile(p), HAND_SIZE)
+
+    def _next_game(self):
+        """Gather every card into the stock, shuffle it with the game's generator, deal."""
+        piles = self.piles
+        for p in range(1, piles.count):
+            piles.move(p, STOCK, piles.size[p])
+        self.vars[V_RNG] = rng.shuffle(piles.cards, piles.start[STOCK], piles.size[STOCK], self.vars[V_RNG])
+        self._lay_out()
+        self.vars[V_STATUS] = PLAYING  # the player who lost the last game is already in V_TURN
+
+    # --- rules ---
+
+    def match_over(self):
+        return self.vars[V_SCORE] >= self.target or self.vars[V_SCORE + 1] >= self.target
+
+    def legal_moves(self, out):
+        if self.vars[V_STATUS] != PLAYING:
+            if self.match_over():
+                return 0
+            out[0] = DEAL_MOVE
+            return 1
+        piles = self.piles
+        size = piles.size
+        player = self.vars[V_TURN]
+        hand = hand_pile(player)
+        payoff = payoff_pile(player)
+        side = side_pile(player, 0)
+        n = 0
+        for src in range(payoff, side + N_SIDES):  # the payoff pile, then the side stacks
+            c = piles.top(src)
+            if c >= 0:
+                r = c % 13
+                for center in range(CENTER1, CENTER1 + N_CENTERS):
+                    if r == size[center] or r == KING:
+                        out[n] = move_code(src, center)
+                        n += 1
+        hs = piles.start[hand]
+        for i in range(size[hand]):
+            if self._first_of_kind(hs, i):
+                c = piles.cards[hs + i]
+                r = c % 13
+                kind = c % 52
+                for center in range(CENTER1, CENTER1 + N_CENTERS):
+                    if r == size[center] or r == KING:
+                        out[n] = move_code(hand, center, kind)
+                        n += 1
+                for s in range(side, side + N_SIDES):
+                    out[n] = move_code(hand, s, kind)
+                    n += 1
+        return n
+
+    def _first_of_kind(self, start, i):
+        """True unless a card below index i of the hand is of the same kind (two decks)."""
+        cards_ = self.piles.cards
+        kind = cards_[start + i] % 52
+        for k in range(i):
+            if cards_[start + k] % 52 == kind:
+                return False
+        return True
+
+    def _hand_index(self, hand, kind):
+        """Index in the hand of a card of this kind, or -1."""
+        piles = self.piles
+        s = piles.start[hand]
+        for i in range(piles.size[hand]):
+            if piles.cards[s + i] % 52 == kind:
+                return i
+        return -1
+
+    def _apply(self, move):
+        if move == DEAL_MOVE:
+            self._next_game()
+            self.barrier = True
+            return
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        player = self.vars[V_TURN]
+        hand = hand_pile(player)
+        if src == hand:
+            card = self.remove_at(hand, self._hand_index(hand, move & 0xFF))
+            self.push(dst, card)
+        else:
+            self.move_top(src, dst)
+        if dst >= HAND:  # a discard onto a side stack: the turn passes
+            self._end_turn(player)
+            return
+        if src == payoff_pile(player) and self.piles.size[src] == 0:
+            self._win(player)
+            return
+        if self.piles.size[dst] == STACK_FULL:
+            self.move_cards(dst, STOCK, STACK_FULL)
+            self.shuffle_pile(STOCK)
+        if src == hand and self.piles.size[hand] == 0:
+            self._draw(player)
+
+    def _draw(self, player):
+        """Fill the player's hand to 5 from the stock; a stock too short ends the game drawn."""
+        hand = hand_pile(player)
+        need = HAND_SIZE - self.piles.size[hand]
+        if need == 0:
+            return
+        if self.piles.size[STOCK] < need:
+            self.set_var(V_STATUS, OVER)
+            self.barrier = True
+            return
+        self.move_cards(STOCK, hand, need)
+
+    def _end_turn(self, player):
+        other = 1 - player
+        self.set_var(V_TURN, other)
+        self.barrier = True
+        self._draw(other)
+
+    def _win(self, player):
+        other = 1 - player
+        self.set_var(V_SCORE + player, self.vars[V_SCORE + player] + self.piles.size[payoff_pile(other)])
+        self.set_var(V_STATUS, OVER)
+        self.set_var(V_TURN, other)  # the loser starts the next game
+        self.barrier = True
+
+    def _compute_status(self):
+        return self.vars[V_STATUS]  # set by the moves themselves (win, draw, deal)
+
+    def apply(self, move):
+        """Perform a legal move; after a turn's end, a game's end or a deal, undo stops here."""
+        Game.apply(self, move)
+        if self.barrier:
+            self.barrier = False
+            self.history.clear()
+
+    # --- the computer player ---
+
+    def respond(self):
+        """With bots on, p2 plays its whole turn (and every turn it gets in a row)."""
+        while self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1:
+            self.bot.play_turn(self, self.bot_level)
+
+    def tick(self, ms):
+        Game.tick(self, ms)
+        if self.bots:
+            self.respond()
+
+    def hint(self):
+        """The first move of the strongest computer player's plan for the player to move."""
+        if self.vars[V_STATUS] != PLAYING:
+            if self.match_over():
+                return -1
+            return DEAL_MOVE
+        return self.bot.choose(self, 3)
+
+    # --- move tokens: 'pN.hand:CARD>DST' names the hand card by its kind ---
+
+    def move_token(self, code):
+        src = code >> 16
+        if src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
+            return (self.pile_names[src] + ":" + cards.kind_name(code & 0xFF) + ">"
+                    + self.pile_names[(code >> 8) & 0xFF])
+        return Game.move_token(self, code)
+
+    def parse_move(self, token):
+        parts = token.split(">")
+        if len(parts) == 2 and ":" in parts[0]:
+            name, card = parts[0].split(":", 1)
+            src = self.pile_id(name)
+            dst = self.pile_id(parts[1])
+            kind = cards.parse_kind(card)
+            if src < 0 or dst < 0 or kind < 0 or kind == cards.KIND_JOKER:
+                return -1
+            if owner(src) < 0 or src != hand_pile(owner(src)):
+                return -1
+            return move_code(src, dst, kind)
+        code = Game.parse_move(self, token)
+        src = code >> 16
+        if 0 <= code and src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
+            return -1  # a hand card must be named
+        return code
+
+    def explain_token(self, token):
+        parts = token.split(">")
+        if len(parts) == 2 and ":" in parts[0]:
+            name, card = parts[0].split(":", 1)
+            src = self.pile_id(name)
+            if src < 0:
+                return "no pile named '" + name + "'"
+            if owner(src) < 0 or src != hand_pile(owner(src)):
+                return "only a hand card is named: pN.hand:CARD>DST"
+            kind = cards.parse_kind(card)
+            if kind < 0 or kind == cards.KIND_JOKER:
+                return "'" + card + "' is not a card (rank A23456789TJQK, suit SHDC, e.g. 7H)"
+            return "no pile named '" + parts[1] + "'"
+        if len(parts) == 2:
+            src = self.pile_id(parts[0])
+            if src >= 0 and owner(src) >= 0 and src == hand_pile(owner(src)):
+                return "name the hand card: " + parts[0] + ":CARD>" + parts[1]
+        return Game.explain_token(self, token)
+
+    def explain(self, move):
+        if move == DEAL_MOVE:
+            if self.vars[V_STATUS] == PLAYING:
+                return "the game is still being played"
+            return "the match is over"
+        reason = Game.explain(self, move)
+        if reason:
+            return reason
+        piles = self.piles
+        names = self.pile_names
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        player = self.vars[V_TURN]
+        who = owner(src)
+        if who < 0:
+            return "cards are played from your hand, payoff pile or side stacks"
+        if who != player:
+            return "it is p" + str(player + 1) + "'s turn"
+        if owner(dst) >= 0 and owner(dst) != player:
+            return "you play onto the centre stacks or your own side stacks"
+        if dst == STOCK or dst == hand_pile(player) or dst == payoff_pile(player):
+            return "cards go onto a centre stack, or from the hand onto a side stack"
+        if src != hand_pile(player) and dst >= HAND:
+            if src == payoff_pile(player):
+                return "the payoff pile plays only onto a centre stack"
+            return "cards never move from side stack to side stack"
+        if src == hand_pile(player):
+            i = self._hand_index(src, move & 0xFF)
+            if i < 0:
+                return names[src] + " holds no " + cards.kind_name(move & 0xFF)
+            card = piles.card(src, i)
+        else:
+            if piles.size[src] == 0:
+                return names[src] + " is empty"
+            card = piles.top(src)
+        size = piles.size[dst]
+        return (cards.name(card) + " does not fit on " + names[dst] + ", which takes a "
+                + cards.RANKS[size] + " (or a king)")
+
+    def check_position(self):
+        piles = self.piles
+        names = self.pile_names
+        status = self.vars[V_STATUS]
+        if status != PLAYING and status != OVER:
+            return "status must be 'playing' or 'over'"
+        for center in range(CENTER1, CENTER1 + N_CENTERS):
+            n = piles.size[center]
+            if n >= STACK_FULL:
+                return names[center] + " is complete: a complete stack goes into the stock"
+            for i in range(n):
+                r = piles.card(center, i) % 13
+                if r != i and r != KING:
+                    return names[center] + " must run from the ace upward (kings wild)"
+        for p in range(2):
+            if self.vars[V_SCORE + p] < 0:
+                return "a score cannot be negative"
+        if status == PLAYING:
+            if self.match_over():
+                return "the match is over: its status must be 'over'"
+            for p in range(2):
+                if piles.size[payoff_pile(p)] == 0:
+                    return names[payoff_pile(p)] + " is empty: the game is over"
+            if piles.size[hand_pile(self.vars[V_TURN])] == 0:
+                return "the player to move holds no cards: a played-out hand is refilled at once"
+        return ""

@@ -1,0 +1,49 @@
+"""The 16 colours of the screen, by role, and their RGB565 values.
+
+Pixel values are indices into Screen.palette; drawing code names the role (CURSOR), never
+an RGB value, so a card-back setting or a different panel only changes this table.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+BLACK = const(0)
+WHITE = const(1)
+FELT = const(2)  # the table
+FELT_DARK = const(3)  # empty pile outlines, shadows
+RED = const(4)  # hearts and diamonds
+GREY = const(5)  # card borders
+SLOT = const(6)  # empty pile marks and dim text on the table
+GOLD = const(7)  # face-card panels
+BACK = const(8)  # card back (changes with the card-back setting)
+BACK_LIGHT = const(9)  # card back pattern
+CURSOR = const(10)
+HELD = const(11)  # the card(s) picked up
+LAST = const(12)  # the last move's card
+PANEL = const(13)  # menus and dialogs
+DIM = const(14)  # secondary text on panels
+HINT = const(15)  # the hinted destination
+
+# (r, g, b) for each index, 8 bits a channel.
+RGB = (
+    (0, 0, 0), (255, 255, 255), (16, 104, 48), (8, 64, 28),
+    (214, 0, 0), (96, 96, 96), (120, 176, 136), (250, 206, 72),
+    (32, 64, 176), (128, 168, 240), (255, 232, 0), (0, 216, 255),
+    (255, 136, 0), (20, 30, 64), (168, 180, 208), (255, 64, 255),
+)
+
+# Card backs: (BACK, BACK_LIGHT) colours, chosen in settings.
+BACK_NAMES = (b"Blue", b"Red", b"Green", b"Purple")
+BACKS = (
+    ((32, 64, 176), (128, 168, 240)),
+    ((168, 24, 32), (240, 136, 128)),
+    ((16, 120, 96), (120, 216, 176)),
+    ((96, 40, 144), (192, 144, 232)),
+)
+
+
+def rgb565(r, g, b):
+    return (r >> 3) << 11 | (g >> 2) << 5 | b >> 3

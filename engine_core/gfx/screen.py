@@ -1,0 +1,116 @@
+"""The screen: one GS4_HMSB framebuffer, its palette and the dirty rectangles.
+
+This is everything a panel driver reads (docs/screen.md). Nothing here allocates after
+__init__: mark() merges into a fixed list of rectangles.
+"""
+
+from array import array
+
+from engine_core.gfx import palette
+
+try:
+    import framebuf
+except ImportError:  # CPython: the host framebuf, byte-identical to MicroPython's
+    from simulator import framebuf
+
+MAX_DIRTY = 12
+
+
+class Screen:
+    def __init__(self, width, height):
+        self.width = width
+        self.height = height
+        self.buf = bytearray(width * height // 2)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
+        self.palette = array("H", [0] * 16)
+        for i in range(16):
+            c = palette.RGB[i]
+            self.palette[i] = palette.rgb565(c[0], c[1], c[2])
+        self.dirty = array("h", [0] * (4 * MAX_DIRTY))
+        self.dirty_count = 0
+        self.all_dirty = False  # the whole screen is pending: further marks are free
+        self.pixels_marked = 0  # pixels in rectangles marked since the last clear (for benches)
+
+    def set_colour(self, index, r, g, b):
+        """Change one palette entry; the whole screen is resent."""
+        self.palette[index] = palette.rgb565(r, g, b)
+        self.mark_all()
+
+    def clear_dirty(self):
+        """The driver has sent every pending rectangle."""
+        self.dirty_count = 0
+        self.all_dirty = False
+        self.pixels_marked = 0
+
+    def mark_all(self):
+        self.dirty_count = 0
+        self.all_dirty = False
+        self.mark(0, 0, self.width, self.height)
+        self.all_dirty = True
+
+    def mark(self, x, y, w, h):
+        """Add a changed rectangle (clipped). Rectangles are appended as they come (a
+        search for the best merge costs more fuel than the pixels it saves); only when the
+        list is full is one merged into the rectangle whose bounding box grows least."""
+        if self.all_dirty:
+            return
+        if x < 0:
+            w += x
+            x = 0
+        if y < 0:
+            h += y
+            y = 0
+        if x + w > self.width:
+            w = self.width - x
+        if y + h > self.height:
+            h = self.height - y
+        if w <= 0 or h <= 0:
+            return
+        self.pixels_marked += w * h
+        d = self.dirty
+        if self.dirty_count < MAX_DIRTY:
+            k = 4 * self.dirty_count
+            self.dirty_count += 1
+            d[k] = x
+            d[k + 1] = y
+            d[k + 2] = w
+            d[k + 3] = h
+            return
+        x2 = x + w
+        y2 = y + h
+        best = 0
+        best_growth = -1
+        for i in range(MAX_DIRTY):
+            k = 4 * i
+            ax = d[k]
+            ay = d[k + 1]
+            ax2 = ax + d[k + 2]
+            ay2 = ay + d[k + 3]
+            ux = ax if ax < x else x
+            uy = ay if ay < y else y
+            ux2 = ax2 if ax2 > x2 else x2
+            uy2 = ay2 if ay2 > y2 else y2
+            growth = (ux2 - ux) * (uy2 - uy) - d[k + 2] * d[k + 3]
+            if best_growth < 0 or growth < best_growth:
+                best = i
+                best_growth = growth
+        k = 4 * best
+        ax = d[k]
+        ay = d[k + 1]
+        ax2 = ax + d[k + 2]
+        ay2 = ay + d[k + 3]
+        x = ax if ax < x else x
+        y = ay if ay < y else y
+        x2 = ax2 if ax2 > x2 else x2
+        y2 = ay2 if ay2 > y2 else y2
+        d[k] = x
+        d[k + 1] = y
+        d[k + 2] = x2 - x
+        d[k + 3] = y2 - y
+
+    def dirty_pixels(self):
+        """Pixels covered by the pending rectangles (overlaps counted twice)."""
+        total = 0
+        for i in range(self.dirty_count):
+            total += self.dirty[4 * i + 2] * self.dirty[4 * i + 3]
+        return total

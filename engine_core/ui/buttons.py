@@ -1,0 +1,23 @@
+"""Logical buttons. The firmware's button driver reports these; so does the simulator."""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+UP = const(0)
+DOWN = const(1)
+LEFT = const(2)
+RIGHT = const(3)
+A = const(4)
+B = const(5)
+X = const(6)
+Y = const(7)
+START = const(8)
+SELECT = const(9)
+COUNT = const(10)
+
+NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")
+
+LONG_PRESS_MS = const(400)  # held this long, a press is reported as a long press

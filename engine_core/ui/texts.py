@@ -1,0 +1,84 @@
+"""Words on the screens: game titles, menus, settings and the rules pages.
+
+All bytes, so drawing them allocates nothing. The rules pages follow each game's rule
+profile; the player reads them from the pause menu.
+"""
+
+TITLES = {
+    "aces_up": b"Aces Up",
+    "sir_tommy": b"Sir Tommy",
+    "casket": b"Casket",
+    "spite_malice": b"Spite & Malice",
+    "nerts": b"Nerts",
+}
+
+PAUSE = (b"Resume", b"Hint", b"Undo", b"Restart", b"New deal", b"Rules", b"Settings", b"Quit")
+
+SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
+            b"Target score", b"Auto-play", b"Two buttons")
+OFF_ON = (b"Off", b"On")
+SPEEDS = (b"Slow", b"Normal", b"Fast")
+LEVELS = (b"Easy", b"Normal", b"Hard")
+TARGETS = (b"Game's", b"50", b"100", b"150")
+
+RULES = {
+    "aces_up": (
+        b"Goal: remove 48 cards, leaving only the four aces.\n"
+        b"Four columns; only the top card of a column is exposed. Aces rank high.\n"
+        b"Discard a column's top card when another exposed card of the same suit outranks "
+        b"it (long A, or pick it up and place it on the discard). Colour is not enough.\n"
+        b"Move a top card into an empty column, but only from a column of two or more.\n"
+        b"Deal (A on the stock) puts one card on each column. It is allowed only when no "
+        b"discard and no move to an empty column is left.\n"
+        b"Won with 48 cards discarded; lost when the stock is empty and nothing can move.\n"
+        b"Advice: watch suits with no high card exposed."
+    ),
+    "sir_tommy": (
+        b"Goal: build all four foundations from ace up to king, regardless of suit.\n"
+        b"Turn the stock one card at a time. The current card goes to a foundation if its "
+        b"rank is next there, or onto any of the four holding piles.\n"
+        b"The top card of a holding pile may go to a foundation. Cards never move between "
+        b"holding piles and never leave a foundation.\n"
+        b"Lost when the stock and the current card are gone and no holding card can move.\n"
+        b"Advice: spread cards over the holding piles; keep next ranks near the tops."
+    ),
+    "casket": (
+        b"Two decks. Goal: build eight foundations up in suit from ace to king.\n"
+        b"Body piles build down in suit. An empty body pile takes a card from the waste, a "
+        b"reserve or another body pile, never from a lid.\n"
+        b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain.\n"
+        b"Reserves hold one card each, from the waste, a lid or a body pile.\n"
+        b"Turn the stock onto the waste one card at a time."
+    ),
+    "spite_malice": (
+        b"Two players, two decks. Goal: be first to empty your payoff pile.\n"
+        b"Centre stacks build up from ace to queen regardless of suit. Kings are wild: a "
+        b"king counts as the card that fits. A finished stack is shuffled into the stock.\n"
+        b"On your turn, play the top of your payoff pile, a side stack top or a hand card onto "
+        b"the centre, as often as you can. Play your whole hand and you draw five more.\n"
+        b"End your turn by placing a hand card on one of your four side stacks. Side stack "
+        b"cards only go to the centre.\n"
+        b"Your hand is refilled to five at the start of your turn.\n"
+        b"The winner scores the cards left in the other payoff pile; a stock that runs dry "
+        b"ends the game drawn. First to 50 points wins the match."
+    ),
+    "nerts": (
+        b"Everyone plays at once, each with a deck of their own.\n"
+        b"Goal: empty your Nerts pile and score points on the shared foundations.\n"
+        b"Work piles build down in alternating colours; a run moves together (up and down "
+        b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
+        b"work-pile run or the waste top.\n"
+        b"Foundations build up in suit from the ace; any player may add to any foundation.\n"
+        b"A on your stock turns three cards onto the waste; only its top card plays. When "
+        b"you are stuck, A on the stock moves its top card to the bottom.\n"
+        b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "
+        b"scores +1 for each of their cards on the foundations and -2 for each card left in "
+        b"their Nerts pile. Rounds go on to the target score (100)."
+    ),
+}
+
+RULES_KEYS = (
+    b"Keys: D-pad moves the cursor. A picks up and places. Long A sends a card to a "
+    b"foundation. B cancels. X hint. Y undo. START menu.\n"
+    b"Two buttons: B next pile, long B menu, A pick or place, long A foundation or cancel."
+)

@@ -1,0 +1,152 @@
+"""The simulator: the console's own code on the desktop, pixel for pixel.
+
+    python -m simulator [--board 240x240|320x240|240x135|BOARD] [--game aces_up --seed 7]
+    python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
+        --keys "RIGHT A" --screenshot out.png
+
+Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
+button held 400 ms is a long press. Headless: runs the key script (see simulator/keys.py)
+and writes the screen (--scale N pixels a pixel; --skin for the whole window) as a PNG.
+"""
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from engine_core.ui import buttons as bt  # noqa: E402
+from simulator.boards import resolve_board  # noqa: E402
+from simulator.image import save_png  # noqa: E402
+from simulator.keys import make_app, run  # noqa: E402
+
+LONG_BUTTONS = (bt.A, bt.B)  # buttons whose long press means something: reported on release
+REPEAT_FIRST_MS = 300
+REPEAT_MS = 110
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
+    parser.add_argument("--game", help="start in this game (aces_up, ...)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
+    parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
+    parser.add_argument("--screenshot", help="PNG to write after the keys")
+    parser.add_argument("--scale", type=int, default=None, help="pixels per device pixel (window 3, PNG 1)")
+    parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
+    parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
+    parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        board = resolve_board(args.board)
+    except ValueError as e:
+        sys.exit("error: " + str(e))
+    app = make_app(board.width, board.height)
+    if args.two_buttons or board.two_buttons:
+        app.settings[7] = 1  # S_TWO_BUTTONS
+    if args.game:
+        try:
+            app.open_game(args.game, args.seed)
+        except ValueError as e:
+            sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
+    try:
+        run(app, args.keys)
+    except ValueError as e:
+        sys.exit("error: " + str(e))
+    if args.headless:
+        if not args.screenshot:
+            sys.exit("error: --headless needs --screenshot")
+        if args.skin:
+            from simulator.window import Window
+            window = Window(app.screen, args.scale or 3, board, visible=False)
+            window.help = args.keymap
+            window.save(args.screenshot)
+            window.close()
+        else:
+            s = app.screen
+            save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1)
+        return
+    interactive(app, board, args)
+
+
+class Keys:
+    """Keyboard events -> button presses: long presses for A and B (reported once, when held
+    past LONG_PRESS_MS, or as a short press on release), key repeat for the D-pad."""
+
+    def __init__(self, app, window):
+        self.app = app
+        self.window = window
+        self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
+        self.shots = 0
+        self.quit = False
+
+    def event(self, event, now):
+        import pygame
+        from simulator.window import KEYMAP
+        app = self.app
+        if event.type == pygame.QUIT:
+            self.quit = True
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.quit = True
+            elif event.key in (pygame.K_h, pygame.K_F1):
+                self.window.help = not self.window.help
+            elif event.key == pygame.K_F12:
+                self.shots += 1
+                path = "simulator-%d.png" % self.shots
+                s = app.screen
+                save_png(path, s.buf, s.width, s.height, s.palette, 2)
+                print("wrote " + path)
+            elif event.key in KEYMAP:
+                button = KEYMAP[event.key]
+                self.window.pressed.add(button)
+                self.down[button] = [now, False, now + REPEAT_FIRST_MS]
+                if button not in LONG_BUTTONS:
+                    app.press(button, False)
+        elif event.type == pygame.KEYUP and event.key in KEYMAP:
+            button = KEYMAP[event.key]
+            self.window.pressed.discard(button)
+            state = self.down.pop(button, None)
+            if state and button in LONG_BUTTONS and not state[1]:
+                app.press(button, False)
+
+    def held(self, now):
+        """Buttons still held: long presses and repeats come due."""
+        for button, state in self.down.items():
+            if button in LONG_BUTTONS:
+                if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
+                    state[1] = True
+                    self.app.press(button, True)
+            elif button <= bt.RIGHT and now >= state[2]:
+                state[2] = now + REPEAT_MS
+                self.app.press(button, False)
+
+
+def interactive(app, board, args):
+    import pygame
+    from simulator.window import Window
+    window = Window(app.screen, args.scale or 3, board)
+    keys = Keys(app, window)
+    clock = pygame.time.Clock()
+    while not keys.quit:
+        now = pygame.time.get_ticks()
+        for event in pygame.event.get():
+            keys.event(event, now)
+        keys.held(now)
+        app.tick(clock.get_time() or 16)
+        window.update()
+        clock.tick(60)
+    window.close()
+
+
+if __name__ == "__main__":
+    main()

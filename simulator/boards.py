@@ -1,0 +1,50 @@
+"""Which screen a --board means: a bare size (240x135, 240x240, 320x240) or the name of a
+board module under boards/ that gives WIDTH and HEIGHT."""
+
+import importlib
+import re
+
+
+ALL_BUTTONS = tuple(range(10))  # engine_core.ui.buttons: UP .. SELECT
+DPAD = (0, 1, 2, 3)
+
+
+class Board:
+    def __init__(self, name, width, height, module=None):
+        self.name = name
+        self.width = width
+        self.height = height
+        self.module = module
+        self.title = getattr(module, "NAME", name) if module else name
+        self.buttons = ALL_BUTTONS
+        if module is not None and hasattr(module, "BUTTONS"):
+            present = {b for b, _ in module.BUTTONS}
+            if getattr(module, "ADC_BUTTONS", ()):
+                present |= set(DPAD)
+            self.buttons = tuple(sorted(present))
+
+    @property
+    def two_buttons(self):
+        """A board without a D-pad plays with A and B alone (docs/screen.md)."""
+        return not set(DPAD) <= set(self.buttons)
+
+
+def resolve_board(text):
+    """A Board for '240x240' or for a board name; ValueError with the choices otherwise."""
+    m = re.fullmatch(r"(\d+)x(\d+)", text)
+    if m:
+        width, height = int(m.group(1)), int(m.group(2))
+        if width % 2 or not (64 <= width <= 480 and 64 <= height <= 480):
+            raise ValueError("a screen size needs an even width and sides from 64 to 480: " + text)
+        return Board(text, width, height)
+    if not re.fullmatch(r"[a-z0-9_]+", text):
+        raise ValueError("--board takes a size like 240x240 or a board name like pico_lcd_1_3")
+    try:
+        module = importlib.import_module("boards." + text)
+    except ImportError:
+        raise ValueError("no board named %r (give a size: 240x135, 240x240, 320x240)" % text)
+    width = getattr(module, "WIDTH", None)
+    height = getattr(module, "HEIGHT", None)
+    if not isinstance(width, int) or not isinstance(height, int):
+        raise ValueError("boards/%s.py gives no WIDTH and HEIGHT" % text)
+    return Board(text, width, height, module)

@@ -1,0 +1,59 @@
+"""Scripted button presses, the same on CPython and MicroPython (simulator, tools/frame.py).
+
+Tokens: a button name (UP DOWN LEFT RIGHT A B X Y START SELECT), LONG_<name> for a long
+press, TICK (50 ms pass) and WAIT (half a second passes, in ticks).
+"""
+
+from engine_core.gfx.screen import Screen
+from engine_core.ui import buttons as bt
+from engine_core.ui.app import App
+
+TICK_MS = 50
+
+
+def make_app(width, height, game=None, seed=None):
+    """The console at a screen size; with a game, dealt from `seed` and in play."""
+    app = App(Screen(width, height))
+    if game is not None:
+        app.open_game(game, seed if seed is not None else 1)
+    return app
+
+
+def parse(text):
+    """[(button, long_press) or (-ms, False)] for a key script; raises ValueError."""
+    events = []
+    for token in text.split():
+        token = token.upper()
+        long_press = False
+        if token == "TICK":
+            events.append((-TICK_MS, False))
+            continue
+        if token == "WAIT":
+            for _ in range(10):
+                events.append((-TICK_MS, False))
+            continue
+        if token.startswith("LONG_"):
+            long_press = True
+            token = token[5:]
+        if token not in bt.NAMES:
+            raise ValueError("unknown key %r (expected one of %s, LONG_<key>, TICK, WAIT)"
+                             % (token, " ".join(bt.NAMES)))
+        events.append((bt.NAMES.index(token), long_press))
+    return events
+
+
+def run(app, text):
+    for button, long_press in parse(text):
+        if button < 0:
+            app.tick(-button)
+        else:
+            app.press(button, long_press)
+    settle(app)
+
+
+def settle(app):
+    """Let frames pass (without time passing) until a redraw spread over frames is done."""
+    for _ in range(64):
+        if app.mode != 3 or app.table is None or not app.table.pending:
+            return
+        app.tick(0)

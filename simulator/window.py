@@ -1,0 +1,141 @@
+"""The simulator's window: the device's pixels scaled up inside a skin of the board, and a
+help overlay with the keyboard map."""
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from engine_core.ui import buttons as bt  # noqa: E402
+from simulator.image import to_rgb_bytes  # noqa: E402
+
+# Keyboard -> logical buttons.
+KEYMAP = {
+    pygame.K_UP: bt.UP, pygame.K_DOWN: bt.DOWN, pygame.K_LEFT: bt.LEFT, pygame.K_RIGHT: bt.RIGHT,
+    pygame.K_z: bt.A, pygame.K_SPACE: bt.A, pygame.K_x: bt.B, pygame.K_a: bt.X, pygame.K_s: bt.Y,
+    pygame.K_RETURN: bt.START, pygame.K_BACKSPACE: bt.SELECT,
+}
+HELP = (
+    ("Arrows", "D-pad: move the cursor"),
+    ("Z / Space", "A: pick up, place (hold: to foundation)"),
+    ("X", "B: cancel (hold: back)"),
+    ("A", "X: hint"),
+    ("S", "Y: undo"),
+    ("Enter", "START: pause menu"),
+    ("Backspace", "SELECT"),
+    ("H / F1", "this help"),
+    ("F12", "screenshot (simulator-N.png)"),
+    ("Esc", "quit"),
+)
+
+BODY = (46, 52, 64)
+BEZEL = (16, 18, 22)
+BUTTON = (200, 60, 70)
+LABEL = (220, 224, 232)
+
+
+class Window:
+    def __init__(self, screen, scale=3, board=None, visible=True):
+        if not visible:
+            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        pygame.display.init()  # no audio: the simulator makes no sound yet
+        pygame.font.init()
+        self.screen = screen
+        self.scale = scale
+        self.board = board
+        w = screen.width * scale
+        h = screen.height * scale
+        self.pad = 24
+        self.side = 150  # room for the D-pad on the left and the buttons on the right
+        self.size = (w + 2 * self.side, h + 2 * self.pad + 40)
+        self.surface = pygame.display.set_mode(self.size)
+        pygame.display.set_caption("Pocket card console - %s" % (board.name if board else "%dx%d" % (screen.width, screen.height)))
+        self.font = pygame.font.Font(None, 22)
+        self.small = pygame.font.Font(None, 18)
+        self.help = False
+        self.pressed = set()
+        self.skin = self.draw_skin()
+        self.frame = pygame.Surface((screen.width, screen.height))
+        self.refresh_frame()
+
+    def draw_skin(self):
+        """The board's body, bezel, D-pad and buttons (they light up while pressed)."""
+        s = pygame.Surface(self.size)
+        s.fill((24, 26, 30))
+        # Each board gets its own body colour, so two skins are told apart at a glance.
+        body = BODY
+        if self.board and self.board.module is not None:
+            h = sum(ord(c) for c in self.board.name)
+            body = (40 + h % 50, 44 + (h // 3) % 40, 56 + (h // 7) % 50)
+        pygame.draw.rect(s, body, s.get_rect().inflate(-8, -8), border_radius=28)
+        sx, sy = self.side, self.pad
+        w, h = self.screen.width * self.scale, self.screen.height * self.scale
+        pygame.draw.rect(s, BEZEL, (sx - 10, sy - 10, w + 20, h + 20), border_radius=10)
+        name = self.board.title if self.board else "%dx%d" % (self.screen.width, self.screen.height)
+        label = self.small.render(name, True, LABEL)
+        s.blit(label, (sx, sy + h + 16))
+        return s
+
+    def button_spots(self):
+        """Where each button is drawn: {button: (x, y, radius)}."""
+        w, h = self.screen.width * self.scale, self.screen.height * self.scale
+        cy = self.pad + h // 2
+        lx = self.side // 2
+        rx = self.side + w + self.side // 2
+        d = 30
+        return {
+            bt.UP: (lx, cy - d, 14), bt.DOWN: (lx, cy + d, 14),
+            bt.LEFT: (lx - d, cy, 14), bt.RIGHT: (lx + d, cy, 14),
+            bt.A: (rx + d, cy, 16), bt.B: (rx, cy + d, 16), bt.X: (rx, cy - d, 16), bt.Y: (rx - d, cy, 16),
+            bt.SELECT: (lx, cy + 3 * d, 10), bt.START: (rx, cy + 3 * d, 10),
+        }
+
+    def refresh_frame(self):
+        scr = self.screen
+        data = to_rgb_bytes(scr.buf, scr.width, scr.height, scr.palette)
+        self.frame = pygame.image.frombuffer(data, (scr.width, scr.height), "RGB")
+        scr.clear_dirty()
+
+    def update(self):
+        """Copy the framebuffer to the window when the screen has dirty rectangles."""
+        if self.screen.dirty_count:
+            self.refresh_frame()
+        self.compose()
+        pygame.display.flip()
+
+    def compose(self):
+        s = self.surface
+        s.blit(self.skin, (0, 0))
+        w, h = self.screen.width * self.scale, self.screen.height * self.scale
+        s.blit(pygame.transform.scale(self.frame, (w, h)), (self.side, self.pad))
+        present = self.board.buttons if self.board else range(bt.COUNT)
+        for button, (x, y, r) in self.button_spots().items():
+            if button not in present:
+                continue
+            lit = button in self.pressed
+            pygame.draw.circle(s, (255, 220, 80) if lit else BUTTON if button in (bt.A, bt.B, bt.X, bt.Y) else (90, 96, 110), (x, y), r)
+            if bt.A <= button <= bt.Y:
+                text = self.font.render(bt.NAMES[button], True, LABEL)
+                s.blit(text, (x - text.get_width() // 2, y - text.get_height() // 2))
+            elif button > bt.Y:
+                text = self.small.render(bt.NAMES[button], True, LABEL)
+                s.blit(text, (x - text.get_width() // 2, y + r + 2))
+        if self.help:
+            self.draw_help()
+
+    def draw_help(self):
+        s = self.surface
+        panel = pygame.Surface((self.size[0] - 60, 30 + 22 * len(HELP)), pygame.SRCALPHA)
+        panel.fill((10, 14, 30, 230))
+        panel.blit(self.font.render("Keyboard", True, (250, 206, 72)), (14, 8))
+        for i, (key, what) in enumerate(HELP):
+            panel.blit(self.font.render(key, True, (255, 255, 255)), (14, 32 + 22 * i))
+            panel.blit(self.font.render(what, True, (190, 200, 220)), (140, 32 + 22 * i))
+        s.blit(panel, (30, 20))
+
+    def save(self, path):
+        self.compose()
+        pygame.image.save(self.surface, path)
+
+    def close(self):
+        pygame.display.quit()

@@ -1,0 +1,148 @@
+"""The simulator's command line: headless screenshots, boards, frames, the window."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from simulator.boards import resolve_board
+from tools.mpy import ROOT
+
+
+def simulate(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "simulator", *args], cwd=ROOT,
+                          capture_output=True, text=True, env=env)
+
+
+@pytest.mark.parametrize("size", ["240x135", "240x240", "320x240"])
+def test_headless_run_writes_a_screenshot_of_the_screen_after_the_keys(tmp_path, size):
+    from PIL import Image
+    out = tmp_path / "shot.png"
+    run = simulate("--headless", "--board", size, "--game", "aces_up", "--seed", "7",
+                   "--keys", "X LONG_A", "--screenshot", str(out), "--scale", "2")
+    assert run.returncode == 0, run.stderr
+    w, h = (int(v) for v in size.split("x"))
+    img = Image.open(out)
+    assert img.size == (2 * w, 2 * h)
+    assert len(img.getcolors(10000)) >= 6  # felt, card white, red, black, highlight, ...
+
+
+def test_headless_screenshot_equals_the_frame_tool_bytes(tmp_path):
+    from PIL import Image
+
+    from simulator.image import to_rgb_bytes
+    from simulator.keys import make_app, run
+    out = tmp_path / "shot.png"
+    simulate("--headless", "--board", "240x240", "--game", "aces_up", "--seed", "3",
+             "--keys", "RIGHT A", "--screenshot", str(out))
+    app = make_app(240, 240, "aces_up", 3)
+    run(app, "RIGHT A")
+    expected = to_rgb_bytes(app.screen.buf, 240, 240, app.screen.palette)
+    assert Image.open(out).convert("RGB").tobytes() == expected
+
+
+def test_the_skin_screenshot_shows_the_window(tmp_path):
+    from PIL import Image
+    out = tmp_path / "skin.png"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    run = simulate("--headless", "--board", "320x240", "--skin", "--screenshot", str(out), env=env)
+    assert run.returncode == 0, run.stderr
+    assert Image.open(out).size[0] > 320 * 3
+
+
+def test_board_takes_bare_sizes_and_refuses_unknown_names():
+    board = resolve_board("320x240")
+    assert (board.width, board.height) == (320, 240)
+    with pytest.raises(ValueError, match="no board named"):
+        resolve_board("no_such_board_here")
+    with pytest.raises(ValueError):
+        resolve_board("241x240")
+
+
+def test_board_names_come_from_board_modules_with_width_and_height(tmp_path, monkeypatch):
+    pkg = tmp_path / "boards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tiny_test_board.py").write_text("WIDTH = 240\nHEIGHT = 135\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "boards" or m.startswith("boards.")]:
+        monkeypatch.delitem(sys.modules, name)
+    board = resolve_board("tiny_test_board")
+    assert (board.width, board.height) == (240, 135)
+    assert not board.two_buttons
+
+
+def test_a_board_with_only_a_and_b_plays_the_two_button_scheme(tmp_path, monkeypatch):
+    pkg = tmp_path / "boards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "two_button_test_board.py").write_text("WIDTH = 240\nHEIGHT = 135\nBUTTONS = ((4, 35), (5, 0))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "boards" or m.startswith("boards.")]:
+        monkeypatch.delitem(sys.modules, name)
+    board = resolve_board("two_button_test_board")
+    assert board.buttons == (4, 5) and board.two_buttons
+
+
+def test_bad_keys_and_games_are_reported_not_crashed(tmp_path):
+    run = simulate("--headless", "--board", "240x240", "--keys", "A JUMP", "--screenshot", str(tmp_path / "x.png"))
+    assert run.returncode != 0 and "unknown key 'JUMP'" in run.stderr
+    run = simulate("--headless", "--board", "240x240", "--game", "chess", "--screenshot", str(tmp_path / "x.png"))
+    assert run.returncode != 0 and "no game with a layout named chess" in run.stderr
+
+
+def test_frame_tool_writes_the_raw_framebuffer(tmp_path):
+    out = tmp_path / "f.bin"
+    run = subprocess.run([sys.executable, "tools/frame.py", "--runtime", "cpython", "--board", "240x135",
+                          "--game", "aces_up", "--seed", "5", "--keys", "RIGHT", "--out", str(out)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert len(out.read_bytes()) == 240 * 135 // 2
+
+
+def test_window_update_copies_the_framebuffer_and_clears_the_dirty_list(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 7)
+    window = Window(app.screen, scale=2, visible=False)
+    app.press(3)
+    assert app.screen.dirty_count > 0
+    window.update()
+    assert app.screen.dirty_count == 0
+    x, y = 10, 30  # a pixel of the stock's back, through the scale
+    assert window.surface.get_at((window.side + 2 * x, window.pad + 2 * y))[:3] != (0, 0, 0)
+    window.close()
+
+
+def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from engine_core.ui import buttons as bt
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 7)
+    window = Window(app.screen, scale=1, visible=False)
+    pressed = []
+    app.press = lambda button, long_press=False: pressed.append((button, long_press))
+    keys = Keys(app, window)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT), 0)
+    assert pressed == [(bt.RIGHT, False)]  # the D-pad reports at once
+    keys.held(400)  # and repeats while held
+    assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 1000)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 1100)
+    assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 2000)
+    keys.held(2000 + bt.LONG_PRESS_MS)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 2600)
+    assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
+    assert window.help
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 3100)
+    assert keys.quit
+    window.close()

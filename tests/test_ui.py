@@ -1,0 +1,329 @@
+"""The interface on CPython: what a button does, and that a dirty redraw equals a full one."""
+
+import random
+
+import pytest
+
+from engine_core import LOST, PLAYING, WON
+from engine_core.gfx import palette as pal
+from engine_core.ui import app as app_mod
+from engine_core.ui import buttons as bt
+from engine_core.ui import layouts
+from engine_core.ui import table as table_mod
+from simulator.keys import make_app, parse, run
+
+SIZES = layouts.SIZES
+
+
+def pixel(screen, x, y):
+    b = screen.buf[(y * screen.width + x) >> 1]
+    return b >> 4 if x % 2 == 0 else b & 15
+
+
+def full_redraw_bytes(app):
+    """The frame a from-scratch redraw of the same state gives."""
+    saved = bytes(app.screen.buf)
+    app.full = True
+    app.redraw()
+    full = bytes(app.screen.buf)
+    app.screen.buf[:] = saved
+    return full
+
+
+def inside_dirty(screen, x, y):
+    d = screen.dirty
+    for i in range(screen.dirty_count):
+        if d[4 * i] <= x < d[4 * i] + d[4 * i + 2] and d[4 * i + 1] <= y < d[4 * i + 1] + d[4 * i + 3]:
+            return True
+    return False
+
+
+def pile(app, name):
+    game = app.table.game
+    return game.piles.size[game.pile_id(name)]
+
+
+def cursor_to(app, name):
+    table = app.table
+    table.cursor = table.slot_of[table.game.pile_id(name)]
+    table.cursor_index = 255
+
+
+def games_with_layouts():
+    from engine_core import games
+    return [g for g in games.available() if layouts.declaration(g) is not None]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(game, size):
+    app = make_app(size[0], size[1], game, 3)
+    rnd = random.Random(size[0] * size[1])
+    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A"]
+    for step in range(160):
+        before = bytes(app.screen.buf)
+        app.screen.clear_dirty()
+        run(app, rnd.choice(keys))
+        after = bytes(app.screen.buf)
+        if app.mode == app_mod.PLAY:
+            assert after == full_redraw_bytes(app), "step %d" % step
+        for i in range(len(after)):
+            if after[i] != before[i]:
+                y, x = divmod(2 * i, size[0])
+                assert inside_dirty(app.screen, x, y) or inside_dirty(app.screen, x + 1, y), (step, x, y)
+        if app.mode != app_mod.PLAY:
+            run(app, "B" if app.mode != app_mod.END else "A")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another(game, size):
+    app = make_app(size[0], size[1], game, 3)
+    t = app.table
+    st = t.style
+    boxes = []
+    for s in range(t.count):
+        x, y = t.x[s], t.y[s]
+        fan = t.how[s] & layouts.FAN_MASK
+        w = t.room[s] if fan == layouts.RIGHT else st.w
+        h = t.room[s] if fan == layouts.DOWN else st.h
+        if t.how[s] & layouts.COUNT:
+            h += 9
+        assert 0 <= x and x + w <= size[0] and 0 <= y and y + h <= size[1], (t.game.pile_names[t.pile[s]], x, y, w, h)
+        boxes.append((x, y, w, h, t.game.pile_names[t.pile[s]]))
+    assert t.count == len(set(t.pile)), "a pile is placed twice"
+    narrow = t.status_w < 100
+    lines = (1 + (t.game.players if t.game.COMPETITIVE else 1)) if narrow else 1
+    boxes.append((t.status_x, t.status_y, t.status_w, lines * 10 - 1, "status line"))
+    sx, sy, sw, sh, _ = boxes[-1]
+    assert sx >= 0 and sy >= 0 and sx + sw <= size[0] and sy + sh <= size[1]
+    for text, lx, ly in t.labels_on_table:
+        boxes.append((lx, ly, 6 * len(text) - 1, 7, "label " + text.decode()))
+        assert lx >= 0 and ly >= 0 and lx + 6 * len(text) <= size[0] and ly + 7 <= size[1]
+    m = table_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a[0] + a[2] + m <= b[0] or b[0] + b[2] + m <= a[0]
+                     or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
+            assert apart, (a, b)
+
+
+def test_a_picks_up_and_places_on_the_discard():
+    app = make_app(240, 240, "aces_up", 7)  # 5H 6S 3C 10H: the 5H may be discarded
+    cursor_to(app, "col1")
+    run(app, "A")
+    assert app.table.held == app.table.slot_of[app.table.game.pile_id("col1")]
+    cursor_to(app, "discard")
+    run(app, "A")
+    assert pile(app, "discard") == 1 and pile(app, "col1") == 0
+    assert app.table.last_slot == app.table.slot_of[app.table.game.pile_id("discard")]
+
+
+def test_long_a_sends_the_card_under_the_cursor_to_the_discard():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    assert pile(app, "discard") == 1
+    assert app.table.move_count == 1
+
+
+def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col2")  # 6S: no higher spade is exposed
+    before = app.table.game.piles.cards[:]
+    run(app, "LONG_A")
+    assert app.table.shake_slot == app.table.slot_of[app.table.game.pile_id("col2")]
+    shaken = bytes(app.screen.buf)
+    run(app, "WAIT")
+    assert app.table.shake_slot == 255
+    assert bytes(app.screen.buf) != shaken  # the pile moved back
+    assert app.table.game.piles.cards == before and pile(app, "discard") == 0
+
+
+def test_while_holding_the_cursor_skips_piles_that_cannot_take_the_card():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "A RIGHT")  # only the discard can take the 5H: the columns are skipped
+    table = app.table
+    assert table.cursor == table.slot_of[table.game.pile_id("discard")]
+    run(app, "B")
+    assert table.held == 255
+
+
+def test_without_a_card_held_the_cursor_visits_the_next_pile():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "RIGHT")
+    assert app.table.cursor == app.table.slot_of[app.table.game.pile_id("col2")]
+
+
+def test_a_on_the_stock_deals_only_when_the_rules_allow():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "stock")
+    run(app, "A")  # a discard is available: no deal
+    assert pile(app, "stock") == 48 and app.table.shake_slot != 255
+    run(app, "WAIT")
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    cursor_to(app, "stock")
+    run(app, "A")
+    assert pile(app, "stock") == 44
+
+
+def test_y_undoes_and_x_points_at_the_hinted_move():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "X")
+    table = app.table
+    game = table.game
+    assert table.cursor == table.slot_of[game.hint() >> 16]
+    assert table.hint_slot == table.slot_of[(game.hint() >> 8) & 0xFF]
+    run(app, "LONG_A Y")
+    assert pile(app, "discard") == 0 and table.move_count == 0
+    assert not game.can_undo()
+
+
+def test_start_opens_the_pause_menu_and_its_items_work():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "START")
+    assert app.mode == app_mod.PAUSE
+    run(app, "DOWN A")  # Hint
+    assert app.mode == app_mod.PLAY and app.table.hint_slot != 255
+    run(app, "LONG_A START DOWN DOWN A")  # Undo
+    assert pile(app, "discard") == 0
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # Rules
+    assert app.mode == app_mod.RULES
+    run(app, "DOWN DOWN B B")
+    assert app.mode == app_mod.PLAY
+    run(app, "START UP A")  # Quit
+    assert app.mode == app_mod.CHOOSE
+
+
+def test_card_back_setting_recolours_the_backs():
+    app = make_app(240, 240, "aces_up", 7)
+    blue = app.screen.palette[pal.BACK]
+    run(app, "START UP UP A DOWN RIGHT")
+    assert app.mode == app_mod.SETTINGS
+    assert app.screen.palette[pal.BACK] != blue
+    assert app.screen.dirty_count >= 1
+
+
+def test_title_choice_and_seed_entry_lead_to_a_deal_of_that_seed():
+    app = make_app(320, 240)
+    assert app.mode == app_mod.TITLE
+    run(app, "A")
+    assert app.mode == app_mod.CHOOSE
+    run(app, "A")
+    assert app.mode == app_mod.DEAL
+    run(app, "UP LEFT UP UP A")  # seed 0000001 -> 0000022
+    assert app.mode == app_mod.PLAY
+    assert app.table.game.seed == 22
+
+
+def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():
+    app = make_app(240, 135, "aces_up", 7)
+    app.settings[app_mod.S_TWO_BUTTONS] = 1
+    first = app.table.cursor
+    run(app, "B")
+    assert app.table.cursor != first
+    cursor_to(app, "col1")
+    run(app, "A")
+    assert app.table.held != 255
+    run(app, "LONG_A")  # cancels while holding
+    assert app.table.held == 255
+    run(app, "LONG_B")
+    assert app.mode == app_mod.PAUSE
+
+
+def test_a_won_game_shows_the_end_panel_and_counts_it():
+    app = make_app(240, 240, "aces_up", 1)
+    game = app.table.game
+    for _ in range(40000):  # play the hints, dealing new seeds until one is won
+        if game.status() == WON:
+            break
+        if game.status() != PLAYING:
+            app.table.game.deal(game.seed + 1)
+            app.table.new_game()
+            app.mode = app_mod.PLAY
+            continue
+        app.table.play(game.hint())
+    assert game.status() == WON
+    app.press(bt.UP)  # any key: the app notices the end
+    assert app.mode == app_mod.END
+    assert app.won[app.game_index] == 1 and app.played[app.game_index] == 1
+
+
+def test_unknown_keys_are_refused_with_the_list_of_keys():
+    with pytest.raises(ValueError, match="unknown key"):
+        parse("A JUMP")
+
+
+def test_sound_events_follow_moves_and_illegal_placements_and_respect_the_setting():
+    app = make_app(240, 240, "aces_up", 7)
+    cursor_to(app, "col1")
+    run(app, "LONG_A")
+    assert app.sound_event == 1  # a move
+    app.sound_event = 0
+    cursor_to(app, "col2")
+    run(app, "LONG_A")
+    assert app.sound_event == 2  # an illegal placement
+    app.sound_event = 0
+    app.settings[app_mod.S_SOUND] = 0
+    run(app, "LONG_A")
+    assert app.sound_event == 0
+
+
+def test_a_clearly_won_sir_tommy_finishes_itself_with_auto_play():
+    from engine_core import cards
+    app = make_app(240, 240, "sir_tommy", 5)
+    game = app.table.game
+    piles = game.piles
+    piles.clear()
+    for i in range(4):  # ace to queen on each foundation, the kings on two holding piles
+        for r in range(12):
+            piles.push(game.pile_id("found%d" % (i + 1)), cards.make(0, i, r))
+        piles.push(game.pile_id("res%d" % (i % 2 + 1)), cards.make(0, i, 12))
+    game.after_load()
+    app.table.new_game()
+    assert app.table.clearly_won()
+    run(app, "WAIT WAIT")
+    assert game.status() == WON
+    assert app.mode == app_mod.END
+
+
+def test_sir_tommy_with_a_low_card_under_a_high_one_is_not_clearly_won():
+    from engine_core import cards
+    app = make_app(240, 240, "sir_tommy", 5)
+    game = app.table.game
+    piles = game.piles
+    piles.clear()
+    for i in range(4):
+        for r in range(11):
+            piles.push(game.pile_id("found%d" % (i + 1)), cards.make(0, i, r))
+    res = game.pile_id("res1")
+    for i in range(4):
+        piles.push(res, cards.make(0, i, 11))  # the queens under the kings: they block
+    for i in range(4):
+        piles.push(game.pile_id("res2"), cards.make(0, i, 12))
+    piles.push(res, piles.pop(game.pile_id("res2")))  # a king on top of the queens
+    game.after_load()
+    assert not app.table.clearly_won()
+
+
+def test_the_tables_kept_moves_are_never_stale():
+    from array import array
+    app = make_app(240, 240, "aces_up", 11)
+    table = app.table
+    game = table.game
+    fresh = array("i", [0] * game.MAX_MOVES)
+    rnd = random.Random(5)
+    for _ in range(300):  # moves, undos and redos of other moves: journal sizes repeat
+        n = table.legal_moves()
+        k = game.legal_moves(fresh)
+        assert sorted(table.moves[:n]) == sorted(fresh[:k])
+        if game.status() != PLAYING or k == 0:
+            game.deal(rnd.randrange(1000))
+            table.new_game()
+        elif rnd.random() < 0.4 and game.can_undo():
+            table.press_undo()
+        else:
+            table.play(fresh[rnd.randrange(k)])

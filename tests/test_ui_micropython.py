@@ -1,0 +1,106 @@
+"""The interface on real MicroPython: identical frames, and no allocation from keypress to redraw."""
+
+import pytest
+
+from engine_core.ui import layouts
+from tests.helpers import run_mpy_ok
+from tools.frame import frame
+
+SIZES = ["%dx%d" % s for s in layouts.SIZES]
+
+# A scripted session of each game: moves, picks, long presses, hint, undo, shakes, the stock,
+# the pause menu, settings, the rules pages, a restart and a new deal.
+SCRIPTS = {
+    "aces_up": ("X A RIGHT A LONG_A X LONG_A LEFT LEFT A RIGHT A B TICK TICK Y X A UP A "
+                "LEFT LEFT LEFT A WAIT RIGHT A LONG_A DOWN DOWN A RIGHT RIGHT A Y Y X LONG_A "
+                "START DOWN A START DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN A DOWN DOWN UP B "
+                "START UP UP A DOWN RIGHT RIGHT UP A B B START DOWN DOWN DOWN A "
+                "X LONG_A X LONG_A X A RIGHT A WAIT"),
+}
+
+
+# Any other game: follow the hints (X shows one, A picks up and the cursor jumps to its
+# destination, A places), then the keys every game has.
+GENERIC = ("X A A " * 12 + "LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
+           "START DOWN A Y Y START DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
+for _name in ("sir_tommy", "casket", "spite_malice", "nerts"):
+    SCRIPTS[_name] = GENERIC
+
+
+def games_with_layouts():
+    from engine_core import games
+    return [g for g in games.available() if layouts.declaration(g) is not None]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_frames_are_identical_on_cpython_and_micropython(game, size):
+    w, h = (int(v) for v in size.split("x"))
+    keys = SCRIPTS[game]
+    for cut in (len(keys) // 3, len(keys)):  # mid-game and at the end of the script
+        part = keys[:cut].rsplit(" ", 1)[0] if cut < len(keys) else keys
+        cpython = frame("cpython", w, h, game, 7, part)
+        assert frame("micropython", w, h, game, 7, part) == cpython
+        assert len(set(cpython)) > 8
+
+
+def test_the_title_and_menus_are_identical_on_both_runtimes():
+    keys = "A DOWN UP A UP LEFT UP"
+    assert frame("micropython", 320, 240, None, 1, keys) == frame("cpython", 320, 240, None, 1, keys)
+
+
+HEAP_LOCK = """
+import gc, micropython
+from simulator.keys import make_app, parse
+
+def play(app, events):
+    for e in events:
+        if e[0] < 0:
+            app.tick(-e[0])
+        else:
+            app.press(e[0], e[1])
+
+app = make_app(WIDTH, HEIGHT, GAME, 7)
+events = parse(KEYS)
+play(app, events)            # the first pass opens every screen once
+app.open_game(GAME, 7)
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    play(app, events)
+    play(app, events)
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, app.table.move_count)
+"""
+
+
+def heap_lock_script(game, size, keys, setup=""):
+    w, h = size
+    return (HEAP_LOCK.replace("WIDTH", str(w)).replace("HEIGHT", str(h))
+            .replace("GAME", repr(game)).replace("KEYS", repr(keys))
+            .replace("events = parse", setup + "events = parse"))
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_keypress_to_redraw_allocates_nothing_under_heap_lock(game, size):
+    out = run_mpy_ok(heap_lock_script(game, size, SCRIPTS[game]))
+    assert out.startswith("no allocation "), out
+
+
+def test_the_heap_lock_check_catches_an_allocating_redraw():
+    # The same check, with a status line that builds a list on every redraw.
+    leaky = (
+        "from engine_core.ui import table as t\n"
+        "plain = t.Table.draw_status\n"
+        "def leaky(self):\n"
+        "    junk = [self.move_count]\n"
+        "    plain(self)\n"
+        "t.Table.draw_status = leaky\n"
+    )
+    out = run_mpy_ok(heap_lock_script("aces_up", (240, 240), "RIGHT LEFT", leaky))
+    assert out.startswith("allocated "), out

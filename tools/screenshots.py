@@ -1,0 +1,67 @@
+"""make screenshots: PNGs of every game with a layout on every screen class, into docs/screens/.
+
+Each is a short scripted session (a few moves, the cursor and a held card showing), drawn by
+the simulator headless; the README shows them.
+"""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from engine_core import games  # noqa: E402
+from engine_core.ui import layouts  # noqa: E402
+from simulator.image import save_png  # noqa: E402
+from simulator.keys import make_app, run  # noqa: E402
+
+OUT = os.path.join(ROOT, "docs", "screens")
+
+# Per game: a seed and keys that leave an interesting table (moves made, a card held).
+SESSIONS = {
+    "aces_up": (7, "X LONG_A X LONG_A X A RIGHT A X A RIGHT A X LONG_A LEFT A"),
+}
+FOLLOW_HINTS = "X A A " * 14 + "X A"  # the hinted moves, then one card held
+# Screens other than play, on 240x240.
+EXTRA = (
+    ("title", None, 1, ""),
+    ("menu", "aces_up", 7, "X LONG_A START DOWN"),
+    ("rules", "aces_up", 7, "START UP UP UP A"),
+)
+
+
+def shoot(path, width, height, game, seed, keys):
+    app = make_app(width, height, game, seed)
+    run(app, keys)
+    s = app.screen
+    save_png(path, s.buf, s.width, s.height, s.palette, 2)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    written = []
+    for game in layouts.DECLARATIONS:
+        if game not in games.available():
+            continue
+        seed, keys = SESSIONS.get(game, (7, FOLLOW_HINTS))
+        for width, height in layouts.SIZES:
+            path = os.path.join(OUT, "%s-%dx%d.png" % (game, width, height))
+            shoot(path, width, height, game, seed, keys)
+            written.append(path)
+    for name, game, seed, keys in EXTRA:
+        path = os.path.join(OUT, "%s-240x240.png" % name)
+        shoot(path, 240, 240, game, seed, keys)
+        written.append(path)
+    path = os.path.join(OUT, "simulator-320x240.png")  # the window: skin and keyboard map
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "320x240",
+                    "--game", "aces_up", "--seed", "7", "--keys", "X", "--skin", "--keymap",
+                    "--scale", "2", "--screenshot", path], cwd=ROOT, env=env, check=True)
+    written.append(path)
+    for path in written:
+        print("wrote %s (%d bytes)" % (os.path.relpath(path, ROOT), os.path.getsize(path)))
+
+
+if __name__ == "__main__":
+    main()
