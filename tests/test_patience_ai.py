@@ -10,6 +10,8 @@ from tests.helpers import RUNTIMES, Driver, protocol, run_mpy_ok
 from tests.test_aces_up import position
 
 PATIENCE = [name for name in ("aces_up", "sir_tommy", "casket") if name in games.available()]
+# Deals per check: a Casket hint scores up to 40 moves on the game itself, so fewer of those.
+DEALS = {"aces_up": 40, "sir_tommy": 20, "casket": 8}
 
 
 def random_positions(name, deals, seed=1, follow_hints=0.6):
@@ -36,20 +38,24 @@ def random_positions(name, deals, seed=1, follow_hints=0.6):
 @pytest.mark.parametrize("name", PATIENCE)
 def test_the_hint_never_suggests_an_illegal_move(name):
     checked = 0
-    for game in random_positions(name, 40):
+    for game in random_positions(name, DEALS[name]):
         m = game.hint()
         n = game.legal_moves(game.scratch)
         if n == 0:
             assert m == -1
-        else:
+        elif m >= 0:
             assert game.is_legal(m), game.move_token(m)
+        else:
+            # Only Casket may advise none while moves remain: when none of them gains anything
+            # (they could go round in circles); the others always name a move.
+            assert name == "casket"
         checked += 1
-    assert checked > 200
+    assert checked > 100
 
 
 @pytest.mark.parametrize("name", PATIENCE)
 def test_safe_and_finish_moves_are_legal(name):
-    for game in random_positions(name, 30, seed=2):
+    for game in random_positions(name, DEALS[name], seed=2):
         for m in (game.safe_move(), game.finish_move()):
             if m >= 0:
                 assert game.is_legal(m), game.move_token(m)
@@ -58,7 +64,7 @@ def test_safe_and_finish_moves_are_legal(name):
 @pytest.mark.parametrize("name", PATIENCE)
 def test_asking_for_a_hint_changes_nothing(name):
     from engine_core.protocol import state_json
-    for game in random_positions(name, 10, seed=3):
+    for game in random_positions(name, DEALS[name] // 4, seed=3):
         before = state_json(game)
         moves = game.history.moves
         game.hint()
@@ -70,7 +76,7 @@ def test_asking_for_a_hint_changes_nothing(name):
 @pytest.mark.parametrize("name", PATIENCE)
 def test_auto_play_makes_ordinary_moves_that_undo_one_at_a_time(name):
     from engine_core.protocol import state_json
-    for game in random_positions(name, 30, seed=4):
+    for game in random_positions(name, 4 * DEALS[name], seed=4):
         if game.safe_move() < 0:
             continue
         states = [state_json(game)]
@@ -229,5 +235,6 @@ print(result, made > 0)
 
 @pytest.mark.parametrize("name", PATIENCE)
 def test_hints_auto_play_and_finish_allocate_nothing_under_heap_lock(name):
-    code = LOCKED.replace("NAME", repr(name)).replace("STEPS", "1500")
+    steps = {"aces_up": 1500, "sir_tommy": 1500, "casket": 300}[name]
+    code = LOCKED.replace("NAME", repr(name)).replace("STEPS", str(steps))
     assert run_mpy_ok(code).strip() == "no allocation True"

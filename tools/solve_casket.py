@@ -287,21 +287,20 @@ class Solver:
 
 def engine_moves(game, line):
     """The solver's line as engine move codes (a foundation move takes the first foundation
-    of the engine that accepts the card)."""
+    of the engine that accepts the card), found by playing it on the game and undoing it."""
     from engine_core import cards
     codes = []
-    replay = type(game)()
-    replay.deal(game.seed)
+    piles = game.piles
     for step in line:
         if step == DRAW_MOVE:
             code = DRAW_MOVE
         else:
             src, dst, j = step
             if dst == TO_FOUND:
-                c = replay.piles.top(src)
+                c = piles.top(src)
                 code = -1
                 for f in range(FOUND1, FOUND1 + 8):
-                    t = replay.piles.top(f)
+                    t = piles.top(f)
                     if (t < 0 and cards.rank(c) == 0) or (t >= 0 and cards.suit(t) == cards.suit(c)
                                                           and cards.rank(t) + 1 == cards.rank(c)):
                         code = move_code(src, f)
@@ -311,7 +310,9 @@ def engine_moves(game, line):
             else:
                 code = move_code(src, RES1 + j)
         codes.append(code)
-        replay.apply(code)
+        game.apply(code)
+    for _ in codes:
+        game.undo()
     return codes
 
 

@@ -2,7 +2,8 @@
 
 For each seed from --start on, the hint player follows game.hint() to the end of the deal and
 the solver (tools/solve.py) decides whether the deal can be won at all. Prints a progress bar
-with the time per deal, then the win rates with 95% Wilson intervals, the solver's speed and
+with the time per deal (CPU time of this process: one core, whatever else the machine does),
+then the win rates with 95% Wilson intervals, the solver's speed and
 its hardest deals; writes OUT/GAME.csv (one row per deal) and OUT/GAME.png (a plot).
 With --write-table, the seeds the solver proved winnable become the table the device deals
 from (engine_core/ai/winnable_GAME.py).
@@ -71,23 +72,23 @@ def run(name, start, deals, node_limit, show_progress=True):
     solver = solve.solver_module(name)
     rows = []
     hint_wins = solver_wins = 0
-    begin = time.perf_counter()
+    begin = time.process_time()
     for i in range(deals):
         seed = start + i
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         hint_won = play_hints(game, seed)
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         deal = cls()
         deal.deal(seed)
         won, _, nodes = solver.solve(deal, node_limit)
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         verdict = {True: "won", False: "lost", None: "unknown"}[won]
         rows.append({"seed": seed, "hint_won": int(hint_won), "solver": verdict, "nodes": nodes,
                      "solve_ms": round((t2 - t1) * 1000, 3), "hint_ms": round((t1 - t0) * 1000, 3)})
         hint_wins += hint_won
         solver_wins += won is True
         if show_progress and (i % 20 == 0 or i == deals - 1):
-            progress(i + 1, deals, hint_wins, solver_wins, time.perf_counter() - begin)
+            progress(i + 1, deals, hint_wins, solver_wins, time.process_time() - begin)
     if show_progress:
         sys.stderr.write("\n")
     return rows
@@ -201,8 +202,12 @@ def main(argv):
     print(summary(args.game, rows, node_limit))
     print("wrote %s.csv and %s.png" % (os.path.relpath(base, ROOT), os.path.relpath(base, ROOT)))
     if args.write_table:
-        path = winnable_table.write(args.game, args.start, [r["seed"] for r in rows if r["solver"] == "won"], len(rows))
-        print("wrote " + os.path.relpath(path, ROOT))
+        seeds = [r["seed"] for r in rows if r["solver"] == "won"]
+        if seeds:
+            path = winnable_table.write(args.game, args.start, seeds, len(rows))
+            print("wrote " + os.path.relpath(path, ROOT))
+        else:
+            print("no table written: the solver proved no deal winnable")
     return 0
 
 

@@ -179,13 +179,16 @@ class Advisor:
                     if v < low:
                         low = v
                 ahead += unseen[k] * low
-            # Scores in 1/64 inversions; ties go to the lowest top that is not below c.
+            # Scores in 1/64 inversions; ties go to the lowest top that is not below c, else to
+            # an empty pile, else to the highest top (the card needed last).
             score = -64 * now
             if total:
                 score -= 64 * ahead // total
             t = piles.top(_RES1 + q)
             if t >= 0 and RANK[t] >= c:
                 score -= RANK[t] - c
+            elif t >= 0:
+                score -= 20 + c - RANK[t]
             else:
                 score -= 20
             if score > best_score:

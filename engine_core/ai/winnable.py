@@ -24,6 +24,8 @@ def table(name):
             return None
     except ImportError:
         return None
+    if t.COUNT == 0:
+        return None  # the solver proved no deal of the range winnable
     return t
 
 
