@@ -5,7 +5,7 @@ A game subclass declares its piles in __init__ (add_pile), then implements
   legal_moves(out)      write move codes into out, return how many
   _apply(move)          perform a legal move through the journaled methods below
   _compute_status()     PLAYING, WON, LOST or OVER for the current position
-Everything a move changes goes through push/pop/move_cards/remove_at/set_var, which record
+Everything a move changes goes through push/pop/move_cards/remove_at/reverse_top/set_var, which record
 what undo needs in the History; so undo is exact for every game, random state included.
 
 Move codes (below 2**24 so that the journal can hold them):
@@ -154,10 +154,22 @@ class Game:
         self.history.add(h.REMOVE, p << 16 | i << 8 | card)
         return card
 
+    def reverse_top(self, p, count):
+        """Turn the top `count` cards of pile p over as one packet (a stock turned onto the
+        waste, a waste turned over): one journal entry however many cards."""
+        self.history.add(h.REVERSE, p << 8 | count)
+        self.piles.reverse(p, count)
+
     def set_var(self, i, value):
-        old = self.vars[i] & 0x3FFFFFFF
+        # The old value in two 15-bit halves, and a sign bit: values from 2**29 up (a random
+        # state) and negative ones (a score) both come back exactly.
+        old = self.vars[i]
+        sign = 0
+        if old < 0:
+            sign = 0x8000
+            old &= 0x3FFFFFFF
         self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
-        self.history.add(h.VAR_HI, i << 16 | (old >> 15))
+        self.history.add(h.VAR_HI, i << 16 | sign | (old >> 15))
         self.vars[i] = value
 
     def random_below(self, n):
@@ -232,12 +244,14 @@ class Game:
             elif tag == h.VAR_HI:
                 lo = hist.pop_entry()
                 value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
-                index = (e >> 16) & 0xFF
-                if value >= 0x20000000 and index != V_RNG:
-                    value -= 0x40000000  # variables are signed; the generator's state is 1..2**30-36
-                self.vars[index] = value
+                if e & 0x8000:
+                    value -= 0x20000000  # minus 2**30 in two steps: 2**30 is no small int
+                    value -= 0x20000000
+                self.vars[(e >> 16) & 0xFF] = value
             elif tag == h.REMOVE:
                 piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
+            elif tag == h.REVERSE:
+                piles.reverse((e >> 8) & 0xFF, e & 0xFF)
         hist.moves -= 1
         return True
 

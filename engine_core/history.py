@@ -19,8 +19,9 @@ PUSH = const(2)  # payload: pile << 8 | card
 POP = const(3)  # payload: pile << 8 | card
 MOVE = const(4)  # payload: src << 16 | dst << 8 | count
 VAR_LO = const(5)  # payload: index << 16 | low 15 bits of the old value
-VAR_HI = const(6)  # payload: index << 16 | high 15 bits of the old value
+VAR_HI = const(6)  # payload: index << 16 | sign << 15 | high 15 bits of the old value
 REMOVE = const(7)  # payload: pile << 16 | index << 8 | card (card taken from the middle)
+REVERSE = const(8)  # payload: pile << 8 | count (the top count cards turned over; undo: again)
 _PAYLOAD = const(0xFFFFFF)
 
 

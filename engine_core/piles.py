@@ -95,3 +95,15 @@ class Piles:
             j -= 1
         self.cards[s + i] = card
         self.size[p] += 1
+
+    def reverse(self, p, count):
+        """Turn the top `count` cards of pile p over as one packet (their order reverses)."""
+        i = self.start[p] + self.size[p] - count
+        j = i + count - 1
+        cards = self.cards
+        while i < j:
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+            i += 1
+            j -= 1

@@ -1,0 +1,356 @@
+"""Nerts (Pounce, Racing Demon), rule profile 1 (shared/rules/nerts.md).
+
+Every player has a deck of their own (deck index = player) and seven piles: pN.nerts,
+pN.work1-4, pN.stock, pN.waste; the foundations found1..found{4N} are shared. There are no
+turns: legal_moves lists every player's moves, and the computer players act from tick(ms)
+(engine_core/ai/nerts_bot.py).
+
+Move codes (engine_core/game.py): src << 16 | dst << 8 | arg, where arg is
+  a work-to-work move: the number of cards K moved together;
+  a move to a foundation: 0, or 1 + the declared kind of a joker ('>found3=7H');
+  a move onto a work pile from the Nerts pile or the waste: 0;
+  SLIDE (any source): the card is slid under the destination's base card.
+Action words: deal, pN:flip, pN:cycle, pN:nerts.
+
+Reading the position and generating moves: engine_core/games/nerts_moves.py (NertsMoves);
+protocol text and load checks: engine_core/games/nerts_check.py.
+The profile choices (being stuck, sliding under, jokers) are described in docs/nerts.md.
+"""
+
+from array import array
+
+from engine_core import OVER, PLAYING
+from engine_core import cards
+from engine_core.ai import nerts_bot
+from engine_core.game import ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game
+from engine_core.games.nerts_moves import (
+    CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
+    SLIDE, STOCK, STRIDE, V_JOKER, V_PASS, V_ROUND_OVER, WASTE, WORK1, WORK4, NertsMoves, shift)
+
+
+class Nerts(NertsMoves, Game):
+    NAME = "nerts"
+    RULES_VERSION = 1
+    MAX_MOVES = 1484  # 4 * PLAYER_MAX_MOVES; 'deal' only when no other move exists
+    PLAYER_MAX_MOVES = PLAYER_MAX_MOVES
+    ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
+    TURN_BASED = False
+    COMPETITIVE = True
+    OWNER_SUFFIX = True
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+    UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
+
+    def __init__(self, players=2, options=0):
+        Game.__init__(self, players, options)
+        from engine_core.games import OPT_JOKERS, OPT_TARGET_SHIFT
+        self.DECKS = players
+        self.jokers = (options & OPT_JOKERS) != 0
+        target = options >> OPT_TARGET_SHIFT
+        self.target = target if target > 0 else DEFAULT_TARGET
+        self.deck_cards = 54 if self.jokers else 52
+        for p in range(players):
+            prefix = "p" + str(p + 1) + "."
+            self.add_pile(prefix + "nerts", 13, TOP_UP)
+            for i in range(4):
+                self.add_pile(prefix + "work" + str(i + 1), 13)
+            self.add_pile(prefix + "stock", self.deck_cards, FACE_DOWN)
+            self.add_pile(prefix + "waste", self.deck_cards)
+        self.found0 = STRIDE * players
+        self.founds = 4 * players
+        for k in range(self.founds):
+            self.add_pile("found" + str(k + 1), 13)
+        self.end_piles()
+        self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
+        self.need_valid = False  # need is kept until the foundations change
+        self.need_count = bytearray(256)  # how many foundations take each need value
+        # One player's work piles (scan_work): size, base value (-1: only free jokers),
+        # free jokers on top. Move generation reads these instead of the piles.
+        self.work_size = bytearray(4)
+        self.work_base = array("b", [0] * 4)
+        self.work_free = bytearray(4)
+        self.points = array("i", [0] * players)  # count_points
+        # What has_play found for each player, kept while nothing it depends on changed (the
+        # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
+        self.play_known = bytearray(players)
+        self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
+        nerts_bot.init(self)
+
+    # --- cards of this game ---
+
+    def deck_size(self):
+        return self.players * self.deck_cards
+
+    def is_card(self, card):
+        if card >= cards.JOKER_BASE:
+            return self.jokers and (card - cards.JOKER_BASE) >> 1 < self.players
+        return card < self.players * 52
+
+    # --- dealing ---
+
+    def _deal(self):
+        for p in range(self.players):
+            stock = p * STRIDE + STOCK
+            for c in range(52):
+                self.piles.push(stock, p * 52 + c)
+            if self.jokers:
+                self.piles.push(stock, cards.joker(p, 0))
+                self.piles.push(stock, cards.joker(p, 1))
+        self._lay_out()
+        self._forget_plays()
+        nerts_bot.reset(self)
+
+    def _lay_out(self):
+        """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles."""
+        for p in range(self.players):
+            base = p * STRIDE
+            self.shuffle_pile(base + STOCK)
+            self.move_cards(base + STOCK, base + NERTS, 13)
+            for w in range(WORK1, WORK4 + 1):
+                self.move_top(base + STOCK, base + w)
+
+    def _next_round(self):
+        """Every card back to its owner's stock, then a fresh layout (all journaled)."""
+        piles = self.piles
+        for p in range(self.players):
+            base = p * STRIDE
+            for i in range(STOCK):
+                if piles.size[base + i] > 0:
+                    self.move_cards(base + i, base + STOCK, piles.size[base + i])
+            if piles.size[base + WASTE] > 0:
+                self.move_cards(base + WASTE, base + STOCK, piles.size[base + WASTE])
+        for f in range(self.found0, self.found0 + self.founds):
+            while piles.size[f] > 0:
+                c = self.pop(f)
+                self.push(cards.deck(c) * STRIDE + STOCK, c)
+        for i in range(V_GAME, V_JOKER + 8):
+            if self.vars[i] != 0:
+                self.set_var(i, 0)
+        self._lay_out()
+        self._forget_plays()
+        nerts_bot.reset(self)
+
+
+    def _check_everyone_stuck(self, mover):
+        """End the round when every player is stuck. What has_play found is remembered per
+        player (play_known), so this costs at most one move generation for the mover."""
+        for p in range(self.players):
+            if not self.through(p):
+                return
+        self.fill_need()
+        if self.has_play(mover):
+            return
+        for p in range(self.players):
+            if self.has_play(p):
+                return
+        self._end_round(1)
+
+    def _forget_plays(self):
+        """Forget what was derived from the position (after undo, a deal, a load, or a
+        change of the foundations)."""
+        self.need_valid = False
+        for p in range(self.players):
+            self.play_known[p] = 0
+
+    def _end_round(self, how):
+        self.count_points()
+        for p in range(self.players):
+            self.set_var(V_SCORE + p, self.vars[V_SCORE + p] + self.points[p])
+        self.set_var(V_ROUND_OVER, how)
+
+    def count_points(self):
+        """points[p]: what p's cards are worth now (+1 on a foundation, -2 in the Nerts pile),
+        the score a round adds; one pass over the foundations."""
+        piles = self.piles
+        points = self.points
+        for p in range(self.players):
+            points[p] = -2 * piles.size[p * STRIDE + NERTS]
+        for f in range(self.found0, self.found0 + self.founds):
+            s = piles.start[f]
+            for i in range(s, s + piles.size[f]):
+                c = piles.cards[i]
+                if c < cards.JOKER_BASE:
+                    points[c // 52] += 1
+                else:
+                    points[(c - cards.JOKER_BASE) >> 1] += 1
+
+    def round_points(self, p):
+        """What p's cards are worth in the current position (for tools and the screen)."""
+        self.count_points()
+        return self.points[p]
+
+    def can_deal(self):
+        """'deal' starts the next round once one is over and nobody has reached the target."""
+        if self.vars[V_ROUND_OVER] == 0:
+            return False
+        return self.leader_score() < self.target
+
+    def leader_score(self):
+        best = self.vars[V_SCORE]
+        for p in range(1, self.players):
+            if self.vars[V_SCORE + p] > best:
+                best = self.vars[V_SCORE + p]
+        return best
+
+    def _compute_status(self):
+        if self.vars[V_ROUND_OVER] != 0:
+            return OVER
+        return PLAYING
+
+    # --- performing moves ---
+
+    def apply(self, move):
+        if move == DEAL_MOVE:
+            # A round starts with a fresh journal: undo goes back to the start of the round,
+            # and a tick never has to forget a whole deal (some 900 entries) from a full one.
+            self.history.clear()
+            self._next_round()
+            self.history.clear()
+            self.vars[V_STATUS] = self._compute_status()
+            return
+        Game.apply(self, move)
+
+    def undo(self):
+        self._forget_plays()
+        return Game.undo(self)
+
+    def _apply(self, move):
+        src = move >> 16
+        if src == ACTION:
+            action = (move >> 8) & 0xFF
+            p = move & 0xFF
+            if action == CALL:
+                self._end_round(2 + p)
+                return
+            if action == FLIP:
+                had_none = self.play_known[p] == 2
+                self._flip(p)
+                self.play_known[p] = 0
+                if had_none:  # only the waste top changed: does it give a play?
+                    self.fill_need()
+                    self.play_known[p] = 1 if self._waste_plays(p) else 2
+            else:
+                self._cycle(p)  # the stock's order is no play: what is known stays
+            self._check_everyone_stuck(p)
+            return
+        dst = (move >> 8) & 0xFF
+        arg = move & 0xFF
+        p = src // STRIDE
+        self.play_known[p] = 0
+        if dst >= self.found0:
+            self._forget_plays()
+            c = self.piles.top(src)
+            if c >= cards.JOKER_BASE:
+                self.set_var(V_JOKER + c - cards.JOKER_BASE, JOKER_DECLARED + arg - 1)
+            self.move_top(src, dst)
+            for i in range(self.players):
+                if self.vars[V_PASS + i] != 0:
+                    self.set_var(V_PASS + i, 0)
+        elif arg & SLIDE:
+            e = self.empty_work(p, src)
+            self.move_top(src, e)
+            n = self.piles.size[dst]
+            self._move_run(dst, e, n)
+            self.move_cards(e, dst, n + 1)
+        elif src % STRIDE == NERTS or src % STRIDE == WASTE:
+            self._move_run(src, dst, 1)
+        else:
+            self._move_run(src, dst, arg)
+        if self.vars[V_PASS + p] != 0:
+            self.set_var(V_PASS + p, 0)
+        self._check_everyone_stuck(p)
+
+    def _move_run(self, src, dst, count):
+        """Move count cards; free jokers of dst that now have a card on them get fixed."""
+        piles = self.piles
+        below = piles.size[dst]
+        self.move_cards(src, dst, count)
+        if not self.jokers or below == 0:
+            return
+        base = self.run_base(dst, 0)
+        if base < 0:
+            return
+        s = piles.start[dst]
+        for i in range(below):
+            c = piles.cards[s + i]
+            if c >= cards.JOKER_BASE and self.vars[V_JOKER + c - cards.JOKER_BASE] == 0:
+                self.set_var(V_JOKER + c - cards.JOKER_BASE, 1 + shift(base, i))
+
+    def _flip(self, p):
+        stock = p * STRIDE + STOCK
+        waste = stock + 1
+        n = self.piles.size[stock]
+        if n == 0:  # the waste turned over: its bottom card becomes the stock's top
+            n = self.piles.size[waste]
+            self.move_cards(waste, stock, n)
+            self.reverse_top(stock, n)
+            return
+        if n > 3:
+            n = 3
+        self.move_cards(stock, waste, n)  # turned over together: the third card ends on top
+        self.reverse_top(waste, n)
+        turned = self.vars[V_PASS + p] + n
+        self.set_var(V_PASS + p, turned if turned < PASS_CAP else PASS_CAP)
+
+    def _cycle(self, p):
+        # The top card goes to the bottom: through the waste, which has room for the whole deck.
+        stock = p * STRIDE + STOCK
+        waste = stock + 1
+        n = self.piles.size[stock]
+        self.move_cards(stock, waste, n)
+        self.move_cards(waste, stock, 1)
+        self.move_cards(waste, stock, n - 1)
+
+    # --- the clock and the computer players ---
+
+    def tick(self, ms):
+        nerts_bot.tick(self, ms)
+
+    def hint(self):
+        """The move the strongest computer player would make for p1 ('deal' between rounds)."""
+        if self.vars[V_STATUS] != PLAYING:
+            return DEAL_MOVE if self.can_deal() else -1
+        return nerts_bot.choose(self, 0, nerts_bot.BEST_SKILL, False)
+
+    def set_bot(self, player, speed, skill):
+        """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
+        SKILLS); speed -1 makes it a player who waits for commands."""
+        nerts_bot.configure(self, player, speed, skill)
+
+    # --- tokens ---
+
+    def move_token(self, code):
+        from engine_core.games.nerts_check import move_token
+        return move_token(self, code)
+
+    def parse_move(self, token):
+        from engine_core.games.nerts_check import parse_move
+        return parse_move(self, token)
+
+    def explain_token(self, token):
+        from engine_core.games.nerts_check import explain_token
+        return explain_token(self, token)
+
+    def explain(self, move):
+        from engine_core.games.nerts_check import explain
+        return explain(self, move)
+
+    # --- load ---
+
+    def check_position(self):
+        from engine_core.games.nerts_check import check_position
+        return check_position(self)
+
+    def after_load(self):
+        self._forget_plays()
+        over = self.vars[V_STATUS] == OVER
+        for i in range(V_GAME, V_JOKER + 8):
+            self.vars[i] = 0
+        from engine_core.games.nerts_check import settle_jokers
+        settle_jokers(self)
+        if over:
+            self.vars[V_ROUND_OVER] = 1
+        else:
+            self._check_everyone_stuck(0)
+        Game.after_load(self)
+        nerts_bot.reset(self)

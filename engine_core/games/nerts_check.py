@@ -1,0 +1,227 @@
+"""Nerts for the protocol: move tokens, why a move is illegal, what a loaded position must
+satisfy.
+
+These run only when the protocol answers a command, so they may allocate.
+"""
+
+from engine_core import PLAYING
+from engine_core import cards
+from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
+from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
+                                           STRIDE, V_JOKER, V_ROUND_OVER, WORK1, WORK4, shift)
+
+
+def move_token(game, code):
+    """'p1.work2*3>p1.work4', 'p2.nerts>found5=7H', 'p1:flip'."""
+    src = code >> 16
+    if src == ACTION:
+        return Game.move_token(game, code)
+    dst = (code >> 8) & 0xFF
+    arg = code & 0xFF
+    text = game.pile_names[src]
+    if dst >= game.found0:
+        text += ">" + game.pile_names[dst]
+        if arg:
+            text += "=" + cards.kind_name(arg - 1)
+        return text
+    if not arg & SLIDE and arg > 1:
+        text += "*" + str(arg)
+    return text + ">" + game.pile_names[dst]
+
+
+def split_token(token):
+    """(source name, count text or None, destination name, declared text or None)."""
+    left, right = token.split(">", 1)
+    count = None
+    if "*" in left:
+        left, count = left.split("*", 1)
+    declared = None
+    if "=" in right:
+        right, declared = right.split("=", 1)
+    return left, count, right, declared
+
+
+def parse_move(game, token):
+    """The move code a token names, or -1. A plain SRC>pN.workB names sliding under when
+    that is legal and moving onto the pile is not."""
+    if ">" not in token:
+        return Game.parse_move(game, token)
+    left, count_text, right, declared_text = split_token(token)
+    count = 1
+    if count_text is not None:
+        if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+            return -1
+        count = int(count_text)
+    declared = -1
+    if declared_text is not None:
+        declared = cards.parse_kind(declared_text)
+        if declared < 0 or declared == cards.KIND_JOKER:
+            return -1
+    src = game.pile_id(left)
+    dst = game.pile_id(right)
+    if src < 0 or dst < 0:
+        return -1
+    if dst >= game.found0:
+        if count != 1:
+            return -1
+        return move_code(src, dst, 0 if declared < 0 else 1 + declared)
+    if declared >= 0:
+        return -1
+    if src < game.found0 and WORK1 <= src % STRIDE <= WORK4:
+        plain = move_code(src, dst, count)
+    elif count == 1:
+        plain = move_code(src, dst)
+    else:
+        return -1
+    if count == 1 and game.vars[V_STATUS] == PLAYING and not game.is_legal(plain):
+        slide = move_code(src, dst, SLIDE)
+        if game.is_legal(slide):
+            return slide
+    return plain
+
+
+def explain_token(game, token):
+    """Why a token names no move of this game."""
+    if ">" in token:
+        left, count_text, right, declared_text = split_token(token)
+        for name in (left, right):
+            if game.pile_id(name) < 0:
+                return "no pile named '" + name + "'"
+        if count_text is not None:
+            if game.pile_id(left) >= game.found0 or not WORK1 <= game.pile_id(left) % STRIDE <= WORK4:
+                return "only work piles move runs (pN.workA*K>pN.workB)"
+            if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+                return "the count in *K is 2 to 13 (one card: SRC>DST)"
+            return "a run moves to another work pile"
+        if declared_text is not None:
+            if game.pile_id(right) < game.found0:
+                return "only a joker played to a foundation is declared (SRC>foundK=CARD)"
+            return "'" + declared_text + "' is not a card like 7H"
+        return "expected SRC>DST"
+    if ":" in token:
+        who = token.split(":", 1)[0]
+        if parse_player(who, 9) >= 0:
+            return "no player " + who + " in this game of " + str(game.players) + " players"
+    return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
+
+
+def player(p):
+    return "p" + str(p + 1)
+
+
+def explain(game, move):
+    """Why a well-formed move is not legal now ('' when there is nothing to add)."""
+    src = move >> 16
+    if game.vars[V_STATUS] != PLAYING:
+        if move == ACTION << 16 | DEAL << 8 and game.vars[V_ROUND_OVER]:
+            return ("a player reached the target score (" + str(game.target) + "): the game is over")
+        return "the round is over: 'deal' starts the next one"
+    piles = game.piles
+    names = game.pile_names
+    if src == ACTION:
+        action = (move >> 8) & 0xFF
+        p = move & 0xFF
+        base = p * STRIDE
+        if action == DEAL:
+            return "the round is still being played"
+        if action == FLIP:
+            return player(p) + "'s stock and waste are empty"
+        if action == CALL:
+            return player(p) + "'s Nerts pile is not empty"
+        if action == CYCLE:
+            if piles.size[base + STOCK] < 2:
+                return player(p) + "'s stock holds fewer than two cards"
+            return player(p) + " has a play: the stock is cycled only when there is nothing to do but wait"
+        return ""
+    dst = (move >> 8) & 0xFF
+    arg = move & 0xFF
+    if src >= game.found0:
+        return "cards on a foundation stay there"
+    where = src % STRIDE
+    if where == STOCK:
+        return "stock cards are turned onto the waste with " + player(src // STRIDE) + ":flip"
+    if piles.size[src] == 0:
+        return names[src] + " is empty"
+    if dst < game.found0:
+        if dst // STRIDE != src // STRIDE:
+            return "a player builds only on their own work piles"
+        if not WORK1 <= dst % STRIDE <= WORK4:
+            return "cards go to a work pile or a foundation"
+        if dst == src:
+            return "a pile does not move onto itself"
+    card = piles.top(src)
+    if dst >= game.found0:
+        if card >= cards.JOKER_BASE and arg == 0:
+            return "a joker needs its value declared: " + names[src] + ">" + names[dst] + "=CARD"
+        if card < cards.JOKER_BASE and arg:
+            return "only a joker is declared"
+        n = piles.size[dst]
+        if n == 13:
+            return names[dst] + " is complete"
+        if n == 0:
+            return "only an ace starts a foundation"
+        return names[dst] + " takes " + cards.kind_name(game.found_suit(dst) * 13 + n) + " next"
+    if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
+        return names[src] + " holds only " + str(piles.size[src]) + " cards"
+    return "work piles build down in alternating colours"
+
+
+def pile_error(game, p):
+    """Why pile p could not arise in play, or ''."""
+    piles = game.piles
+    name = game.pile_names[p]
+    n = piles.size[p]
+    if p >= game.found0:
+        suit = -1
+        for i in range(n):
+            c = piles.card(p, i)
+            if c >= cards.JOKER_BASE:
+                continue
+            if c % 13 != i or (suit >= 0 and (c // 13) % 4 != suit):
+                return name + " must be built up in suit from the ace"
+            suit = (c // 13) % 4
+        return ""
+    owner = p // STRIDE
+    for i in range(n):
+        if cards.deck(piles.card(p, i)) != owner:
+            return name + " holds " + cards.name(piles.card(p, i), True) + ", a card of another player"
+    if WORK1 <= p % STRIDE <= WORK4 and n > 0:
+        base = game.run_base(p, 0)
+        if base < 0:
+            return ""
+        if (base >> 1) > 12 or (base >> 1) - (n - 1) < 0:
+            return name + " must build down in alternating colours from a king at most"
+        for i in range(n):
+            v = game.card_value(piles.card(p, i))
+            if v >= 0 and v != shift(base, i):
+                return name + " must build down in alternating colours"
+    return ""
+
+
+def check_position(game):
+    for p in range(game.piles.count):
+        reason = pile_error(game, p)
+        if reason:
+            return reason
+    return ""
+
+
+def settle_jokers(game):
+    """Give loaded jokers their values: a joker with a card on it in a work pile is fixed; a
+    joker on a foundation stands for the card of its place (spades if the suit is unknown)."""
+    piles = game.piles
+    for p in range(game.players):
+        for w in range(p * STRIDE + WORK1, p * STRIDE + WORK4 + 1):
+            base = game.run_base(w, 0)
+            for i in range(piles.size[w] - 1):
+                c = piles.card(w, i)
+                if c >= cards.JOKER_BASE and base >= 0:
+                    game.vars[V_JOKER + c - cards.JOKER_BASE] = 1 + shift(base, i)
+    for f in range(game.found0, game.found0 + game.founds):
+        if piles.size[f] == 0:
+            continue
+        suit = game.found_suit(f)
+        for i in range(piles.size[f]):
+            c = piles.card(f, i)
+            if c >= cards.JOKER_BASE:
+                game.vars[V_JOKER + c - cards.JOKER_BASE] = JOKER_DECLARED + suit * 13 + i
