@@ -238,3 +238,17 @@ def test_hints_auto_play_and_finish_allocate_nothing_under_heap_lock(name):
     steps = {"aces_up": 1500, "sir_tommy": 1500, "casket": 300}[name]
     code = LOCKED.replace("NAME", repr(name)).replace("STEPS", str(steps))
     assert run_mpy_ok(code).strip() == "no allocation True"
+
+
+@pytest.mark.parametrize("name", PATIENCE)
+def test_a_hint_stops_at_its_work_limit_with_a_legal_move(name):
+    import sys
+    from engine_core.protocol import load_state
+    from tools.bench_hints import STRESS
+    game = load_state(STRESS[name], None)
+    limit = sys.modules[type(game.advisor).__module__].NODE_LIMIT
+    m = game.hint()
+    assert game.is_legal(m)
+    assert 0 < game.advisor.work <= limit + 52  # the last move may carry a run of discards
+    if name != "sir_tommy":  # Sir Tommy's work is fixed by the position, not cut short
+        assert game.advisor.work >= limit

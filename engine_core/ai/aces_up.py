@@ -49,7 +49,9 @@ class Model:
         self.left = 0  # cards in the columns
         self.stock = 0  # cards in the stock
         # The trail: every card that moved, as from << 12 | to << 8 | card (to 4: discarded).
-        self.trail = array("i", [0] * 64)
+        # A line holds at most the work units the search may spend (each moved card is one)
+        # plus the last move's discards, after up to 48 discards made before the search.
+        self.trail = array("i", [0] * (NODE_LIMIT + 2 * 52))
         self.used = 0
         self.frames = array("i", [0] * (_DEPTH + 1))  # trail height before each search move
         self.depth = 0
