@@ -160,8 +160,8 @@ class Model:
 
         Fewer cards first; then a top card lying on a lower one costs (the lower card waits
         for it to leave), and an ace at the bottom of a column is where it belongs. The choice
-        rarely matters, the deal does: over 2,000 deals this wins 71 against 69 for the card
-        count alone (docs/statistics.md), and it looks at four cards per column at most.
+        rarely matters, the deal does: over seeds 0..9999 this wins 280 deals, the card count
+        alone 274 (docs/statistics.md). It looks at two cards per column at most.
         """
         if self.stock == 0 and self.left == 4:
             return WIN
