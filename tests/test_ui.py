@@ -59,7 +59,7 @@ def games_with_layouts():
 def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_rectangles(game, size):
     app = make_app(size[0], size[1], game, 3)
     rnd = random.Random(size[0] * size[1])
-    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A"]
+    keys = ["UP", "DOWN", "LEFT", "RIGHT", "A", "A", "A", "B", "X", "Y", "LONG_A", "LONG_A", "X A A", "TICK"]
     for step in range(160):
         before = bytes(app.screen.buf)
         app.screen.clear_dirty()
@@ -327,3 +327,33 @@ def test_the_tables_kept_moves_are_never_stale():
             table.press_undo()
         else:
             table.play(fresh[rnd.randrange(k)])
+
+
+def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
+    app = make_app(240, 240, "aces_up", 7)
+    first = app.table.game
+    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
+    run(app, "A")
+    assert app.table.game is first
+    app.settings[app_mod.S_TARGET] = 2  # 100
+    app.start_game(8)
+    assert app.table.game is not first
+    assert app.table.game.options >> 1 == 100
+
+
+def test_a_won_game_of_a_match_counts_and_a_on_the_end_panel_deals_the_next_game():
+    app = make_app(240, 240, "spite_malice", 3)
+    table = app.table
+    game = table.game
+    for _ in range(3000):  # follow the hints until the first game of the match ends
+        if app.mode != app_mod.PLAY:
+            break
+        table.play(game.hint())
+        app.press(bt.UP)
+    assert app.mode == app_mod.END
+    scores = (game.score(0), game.score(1))
+    assert app.played[app.game_index] == 1
+    assert app.won[app.game_index] == (1 if scores[0] > scores[1] else 0)
+    run(app, "A")
+    assert app.mode == app_mod.PLAY and game.status() == PLAYING
+    assert (game.score(0), game.score(1)) == scores  # the same match goes on

@@ -97,10 +97,28 @@ def test_the_heap_lock_check_catches_an_allocating_redraw():
     leaky = (
         "from engine_core.ui import table as t\n"
         "plain = t.Table.draw_status\n"
-        "def leaky(self):\n"
+        "def leaky(self, full=False):\n"
         "    junk = [self.move_count]\n"
-        "    plain(self)\n"
+        "    plain(self, full)\n"
         "t.Table.draw_status = leaky\n"
     )
     out = run_mpy_ok(heap_lock_script("aces_up", (240, 240), "RIGHT LEFT", leaky))
     assert out.startswith("allocated "), out
+
+
+def test_games_are_made_and_remade_on_micropython_after_a_collection():
+    # A collection between screens, then a game made, then made again for new settings.
+    code = (
+        "import gc\n"
+        "from simulator.keys import make_app, run\n"
+        "app = make_app(240, 135)\n"
+        "gc.collect()\n"
+        "app.open_game('aces_up', 1)\n"
+        "first = app.table.game\n"
+        "app.settings[5] = 2\n"
+        "app.start_game(2)\n"
+        "gc.collect()\n"
+        "run(app, 'X A A RIGHT A')\n"
+        "print(app.table.game is not first, app.table.game.options >> 1, app.mode)\n"
+    )
+    assert run_mpy_ok(code).split() == ["True", "100", "3"]

@@ -10,7 +10,9 @@ budget is 17 M); "turn end" is a move after which the journal was cleared: in Sp
 the player's last card of a turn, with the computer's whole turn in respond() (budget 34 M).
 Columns show median / worst. A keypress
 redraws at most two piles in its own frame; when more changed (a deal, the computer's
-turn), the rest are drawn in the following frames, measured separately. The full redraw is the table drawn from nothing
+turn), the rest are drawn in the following frames, measured separately. "The next frame" is
+the first frame after a keypress has settled: there the table generates the legal moves
+ahead of the next keypress (solitaires and turn-based games). The full redraw is the table drawn from nothing
 after the session. Budgets (docs/performance.md): 1.3 M fuel a keypress, 5 M a full
 redraw, 15% of the pixels a move.
 """
@@ -45,6 +47,7 @@ for _ in range(20):
     overhead = min(overhead, b - a)
 screen = app.screen
 moves = []
+idle = []
 turns = []
 hints = []
 frames = []
@@ -71,6 +74,11 @@ for e in events:
         app.tick(0)
         d = fuel()
         frames.append(d - c - overhead)
+    if app.mode == 3:  # a frame passes before the next keypress (moves made ready there)
+        c = fuel()
+        app.tick(0)
+        d = fuel()
+        idle.append(d - c - overhead)
     if app.mode != 3:
         continue
     if app.table.game.history.clears != clears:
@@ -100,6 +108,7 @@ print(json.dumps({"move": [median(moves), worst(moves), len(moves)],
                   "action": [median(actions), worst(actions), len(actions)],
                   "undo": [median(undos), worst(undos), len(undos)],
                   "frames": [median(frames), worst(frames), len(frames)],
+                  "idle": [median(idle), worst(idle), len(idle)],
                   "turn": [median(turns), worst(turns), len(turns)],
                   "hint": [median(hints), worst(hints), len(hints)],
                   "cursor": [median(cursor), worst(cursor), len(cursor)],
@@ -172,8 +181,8 @@ def measure():
     from engine_core.ui import layouts
     from tests.test_ui_micropython import SCRIPTS, games_with_layouts
     rows = [
-        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end with the computer's turn | later frames of a spread redraw (median / worst, count) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end with the computer's turn | later frames of a spread redraw (median / worst, count) | the next frame (median / worst) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for game in games_with_layouts():
         for width, height in layouts.SIZES:
@@ -181,10 +190,10 @@ def measure():
             fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
             def pair(k):
                 return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
-            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s, %d | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
+            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s, %d | %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
                 game, width, height, pair("move"), f["move"][1] / 168 / 1000, pair("cursor"),
                 pair("hint"), pair("action"), pair("undo"), pair("turn") if f["turn"][2] else "-",
-                pair("frames"), f["frames"][2],
+                pair("frames"), f["frames"][2], pair("idle"),
                 format(f["full"], ","), f["full"] / 168 / 1000,
                 f["share"][0] / 10, f["share"][1] / 10, fps))
     rows.append("")

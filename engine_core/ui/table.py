@@ -1,22 +1,19 @@
-"""The table of one game on one screen: its piles drawn from a layout declaration, the
-cursor, what is held, hints, the last move, and the redraw of only what changed.
+"""The table of one game on one screen: the cursor, what is held, hints, undo, the last
+move, shakes, and the moves the player's buttons mean (view.py draws it).
 
-Every array is made in __init__; press-time work indexes them. What was drawn is remembered
-per slot (card count, fan step, highlight, and a copy of the cards in arena order), so a
-refresh redraws a fan only from the first card that differs and marks just that rectangle.
+Every array is made in __init__; press-time work indexes them.
 """
 
 from array import array
 
 from engine_core import PLAYING
-from engine_core.game import ACTION, FACE_DOWN, FACE_UP, TOP_UP
-from engine_core import history as hist
 from engine_core import cards
-from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
-from engine_core.gfx.paint import LINE_H
+from engine_core.game import ACTION
+from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
-from engine_core.ui.layouts import (ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK,
-                                    RIGHT, STACK, THEIRS, WIDE)
+from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
+from engine_core.ui.view import (MARGIN, MSG_NO_HINT, MSG_NO_MOVE, MSG_NO_UNDO, MSG_NONE, NONE,  # noqa: F401
+                                 TableView)  # (MARGIN: the layouts' gap, for tests)
 
 try:
     from micropython import const
@@ -24,20 +21,7 @@ except ImportError:
     def const(x):
         return x
 
-NONE = const(255)
-# Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
-# finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench_screens.py).
-SLOTS_PER_FRAME = const(2)
 SHAKE_MS = const(240)
-MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
-
-# What the status line says besides the move count.
-MSG_NONE = const(0)
-MSG_NO_MOVE = const(1)
-MSG_NO_HINT = const(2)
-MSG_NO_UNDO = const(3)
-MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
-PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
 SOUND_MOVE = const(1)
@@ -46,7 +30,7 @@ SOUND_WON = const(3)
 SOUND_LOST = const(4)
 
 
-class Table:
+class Table(TableView):
     def __init__(self, painter, game, decl, size, title):
         self.painter = painter
         self.screen = painter.screen
@@ -138,6 +122,10 @@ class Table:
         # The player's state.
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.cached_n = -1  # legal moves in self.moves, valid while the journal is unchanged
+        # Solitaires and turn-based games have their moves generated in an idle frame
+        # (App.tick), ahead of the next keypress; a real-time game (Nerts) changes under
+        # the player's hand, and its frames are its computer players'.
+        self.prefetch = game.TURN_BASED or game.players == 1
         self.cached_head = 0
         self.cached_used = 0
         self.cached_clears = 0
@@ -175,6 +163,7 @@ class Table:
         self.message = MSG_NONE
         self.shake_ms = 0
         self.shake_dx = 0
+        self.shake_slot = NONE
         self.valid = False
 
     # --- geometry ---
@@ -184,355 +173,9 @@ class Table:
         rb = self.y[b] // 16
         return ra < rb or (ra == rb and self.x[a] < self.x[b])
 
-    def step(self, s, n):
-        """The fan step of slot s holding n cards, compressed to fit its room."""
-        fan = self.how[s] & FAN_MASK
-        st = self.style
-        if fan == STACK or n < 2:
-            return 0
-        full = st.step_down if fan == DOWN else st.step_right
-        size = st.h if fan == DOWN else st.w
-        if self.how[s] & WIDE:
-            full = size + 3  # a hand: every card whole when there is room
-        fit = (self.room[s] - size) // (n - 1)
-        if fit < full:
-            full = fit if fit > 1 else 1
-        return full
-
-    def extent(self, s, n, step):
-        """How far slot s reaches along its fan (or down, for a stack with its count)."""
-        st = self.style
-        fan = self.how[s] & FAN_MASK
-        if fan == RIGHT:
-            return st.w + (n - 1) * step if n > 1 else st.w
-        e = st.h + (n - 1) * step if n > 1 else st.h
-        if self.how[s] & COUNT:
-            e += LINE_H
-        return e
-
     # --- highlights ---
 
-    def top_index(self, s):
-        n = self.game.piles.size[self.pile[s]]
-        return n - 1 if n > 0 else 0
-
-    def highlight(self, s):
-        """Set hl_from (first highlighted card, NONE) and hl_col for slot s."""
-        self.hl_from = NONE
-        self.hl_col = GREY
-        if s == self.cursor and s != self.held:
-            self.hl_col = CURSOR
-            self.hl_from = self.cursor_index if self.cursor_index != NONE else self.top_index(s)
-        elif s == self.held:
-            self.hl_col = HELD
-            self.hl_from = self.held_index
-        elif s == self.hint_slot:
-            self.hl_col = HINT
-            self.hl_from = self.top_index(s)
-        elif s == self.last_slot:
-            self.hl_col = LAST
-            self.hl_from = self.top_index(s)
-
     # --- drawing ---
-
-    def card_face_up(self, p, i, n):
-        if self.how[self.slot_of[p]] & HIDDEN:
-            return False
-        face = self.game.pile_faces[p]
-        if face == FACE_DOWN:
-            return False
-        if face == TOP_UP:
-            return i == n - 1
-        return True
-
-    def draw_all(self):
-        """The whole table, from nothing."""
-        self.fb.fill(FELT)
-        self.screen.mark_all()
-        for i in range(len(self.labels_on_table)):
-            label = self.labels_on_table[i]
-            self.painter.text(label[0], label[1], label[2], SLOT)
-        for s in range(self.count):
-            self.touched[s] = 0
-            self.draw_slot(s, True)
-        self.remember_highlights()
-        self.drawn_moves = -1
-        self.drawn_msg = NONE
-        self.draw_status()
-        self.valid = True
-
-    def touch(self, s):
-        if s != NONE:
-            self.touched[s] = 1
-
-    def touch_entries(self, start, end):
-        """Touch the piles that the journal entries start .. end (ring positions) changed:
-        a move, the computer's answers, or (read backwards) what an undo took back."""
-        h = self.game.history
-        log = h.log
-        cap = h.capacity
-        slot_of = self.slot_of
-        touched = self.touched
-        i = start
-        while i != end:
-            e = log[i]
-            tag = e >> 24
-            # A pile in bits 16-23 (MOVE's source, REMOVE's pile), in bits 8-15 for the other
-            # pile changes (PUSH, POP, MOVE's destination, and any later tag of that shape).
-            # slot_of and touched have 256 entries, so any byte indexes them safely.
-            if tag == hist.MOVE or tag == hist.REMOVE:
-                touched[slot_of[(e >> 16) & 0xFF]] = 1
-            if tag != hist.MARK and tag != hist.VAR_LO and tag != hist.VAR_HI and tag != hist.REMOVE:
-                touched[slot_of[(e >> 8) & 0xFF]] = 1
-            i = (i + 1) % cap
-
-    def mark_journal(self):
-        """Note where the journal stands, before a move or a tick (see touch_since)."""
-        h = self.game.history
-        self.j_head = h.head
-        self.j_used = h.used
-        self.j_clears = h.clears
-
-    def touch_since(self):
-        """Touch what changed since mark_journal(); everything when the journal was cleared
-        meanwhile (a turn's end, a new game of a match) or ran full."""
-        h = self.game.history
-        if h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
-            self.cached_n = -1  # the position changed: generate the moves afresh
-        if h.clears == self.j_clears and self.j_used < h.used < h.capacity:
-            self.touch_entries(self.j_head, h.head)
-        elif h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
-            for s in range(self.count):
-                self.touched[s] = 1
-
-    def refresh(self):
-        """Redraw what changed since the last refresh (everything when not yet drawn).
-
-        Only touched slots are looked at: those a move's journal entries name, and those
-        whose highlight changed (cursor, held, hint, last move, shake)."""
-        if not self.valid:
-            self.draw_all()
-            return
-        if self.cursor != self.r_cursor or self.cursor_index != self.r_cursor_index:
-            self.touch(self.r_cursor)
-            self.touch(self.cursor)
-        if self.held != self.r_held or self.held_index != self.r_held_index:
-            self.touch(self.r_held)
-            self.touch(self.held)
-        if self.hint_slot != self.r_hint:
-            self.touch(self.r_hint)
-            self.touch(self.hint_slot)
-        if self.last_slot != self.r_last:
-            self.touch(self.r_last)
-            self.touch(self.last_slot)
-        self.touch(self.shake_slot)
-        self.remember_highlights()
-        budget = SLOTS_PER_FRAME
-        self.pending = False
-        for s in range(self.count):
-            if self.touched[s] or self.drawn_dx[s] != 8:
-                if budget == 0:
-                    self.pending = True  # the rest in the next frames (app.tick)
-                    break
-                budget -= 1
-                self.touched[s] = 0
-                self.draw_slot(s, self.drawn_dx[s] != self.slot_dx(s))
-        self.draw_status()
-
-    def remember_highlights(self):
-        self.r_cursor = self.cursor
-        self.r_cursor_index = self.cursor_index
-        self.r_held = self.held
-        self.r_held_index = self.held_index
-        self.r_hint = self.hint_slot
-        self.r_last = self.last_slot
-
-    def slot_dx(self, s):
-        """How far slot s is shaken sideways now (+ 8, to fit a bytearray)."""
-        if s == self.shake_slot:
-            return self.shake_dx + 8
-        return 8
-
-    def draw_slot(self, s, force):
-        piles = self.game.piles
-        p = self.pile[s]
-        n = piles.size[p]
-        step = self.step(s, n)
-        self.highlight(s)
-        hl_from = self.hl_from
-        hl_col = self.hl_col
-        dn = self.drawn_n[s]
-        fan = self.how[s] & FAN_MASK
-        base = piles.start[p]
-        cards_now = piles.cards
-        drawn = self.drawn_cards
-        first = 0
-        if not force and step == self.drawn_step[s] and fan != STACK:
-            m = n if n < dn else dn
-            while first < m and drawn[base + first] == cards_now[base + first]:
-                first += 1
-            if n != dn and first > n - 1:
-                first = n - 1
-            if hl_from != self.drawn_hl_from[s] or hl_col != self.drawn_hl_col[s]:
-                old = self.drawn_hl_from[s]
-                if hl_from < first:
-                    first = hl_from
-                if old < first:
-                    first = old
-            changed = (n != dn or first < m or hl_from != self.drawn_hl_from[s]
-                       or hl_col != self.drawn_hl_col[s])
-            if not changed:
-                return
-            if first < 0 or n == 0 or dn == 0:
-                first = 0
-        elif not force and fan == STACK:
-            if (n == dn and hl_from == self.drawn_hl_from[s] and hl_col == self.drawn_hl_col[s]
-                    and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
-                return
-        st = self.style
-        x = self.x[s]
-        y = self.y[s]
-        old_ext = self.drawn_ext[s]
-        ext = self.extent(s, n, step)
-        reach = ext if ext > old_ext else old_ext
-        fb = self.fb
-        # Clear what this redraw covers (and the margin a shake moves into).
-        if first == 0:
-            dx = self.slot_dx(s)
-            margin = MARGIN if dx != 8 or self.drawn_dx[s] != 8 else 0  # room a shake uses
-            self.drawn_dx[s] = dx
-            dx -= 8
-            if fan == RIGHT:
-                fb.fill_rect(x - margin, y, reach + 2 * margin, st.h, FELT)
-                self.screen.mark(x - margin, y, reach + 2 * margin, st.h)
-            else:
-                fb.fill_rect(x - margin, y, st.w + 2 * margin, reach, FELT)
-                self.screen.mark(x - margin, y, st.w + 2 * margin, reach)
-            x += dx
-        elif fan == RIGHT:
-            x += self.drawn_dx[s] - 8  # a partial redraw keeps the pile where it is drawn
-            x0 = x + first * step
-            fb.fill_rect(x0, y, x + reach - x0, st.h, FELT)
-            self.screen.mark(x0, y, x + reach - x0, st.h)
-        else:
-            x += self.drawn_dx[s] - 8
-            y0 = y + first * step
-            fb.fill_rect(x, y0, st.w, y + reach - y0, FELT)
-            self.screen.mark(x, y0, st.w, y + reach - y0)
-        # Draw.
-        if n == 0:
-            self.painter.empty_pile(st, x, y, self.labels[s], hl_col)
-        elif fan == STACK:
-            c = cards_now[base + n - 1]
-            self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
-        else:
-            below = fan == RIGHT
-            single = self.arg_mode == ARG_KIND and self.how[s] & PICK
-            face = self.game.pile_faces[p]  # as card_face_up, without a call per card
-            if self.how[s] & HIDDEN:
-                face = FACE_DOWN
-            # A covered card's centre never shows at the usual step or less; a wider step
-            # (a spread hand) shows it.
-            open_fan = step > (st.step_right if below else st.step_down)
-            for i in range(first, n):
-                # A run is framed from the picked card up; a hand card (named by its
-                # kind) alone.
-                frame = hl_col if i >= hl_from and (i == hl_from or not single) else GREY
-                corner = FELT if i == 0 else GREY
-                c = cards_now[base + i]
-                up = face == FACE_UP or (face == TOP_UP and i == n - 1)
-                top = i == n - 1 or open_fan
-                if fan == RIGHT:
-                    self.painter.card(st, x + i * step, y, c, up, frame, corner, below, top)
-                else:
-                    self.painter.card(st, x, y + i * step, c, up, frame, corner, below, top)
-        if self.how[s] & COUNT and fan != RIGHT:
-            ty = y + st.h + 2
-            if n > 0:
-                nw = self.painter.number_width(n)
-                self.painter.number(n, x + (st.w - nw) // 2, ty, SLOT)
-        # Remember (cards below `first` are already remembered; a stack shows only its top).
-        if fan == STACK:
-            if n > 0:
-                drawn[base + n - 1] = cards_now[base + n - 1]
-        else:
-            for i in range(first, n):
-                drawn[base + i] = cards_now[base + i]
-        self.drawn_n[s] = n
-        self.drawn_step[s] = step
-        self.drawn_hl_from[s] = hl_from
-        self.drawn_hl_col[s] = hl_col
-        self.drawn_ext[s] = ext
-
-    def draw_status(self):
-        """The move count (its own small box) and the title or a message."""
-        p = self.painter
-        x = self.status_x
-        y = self.status_y
-        w = self.status_w
-        fb = self.fb
-        narrow = w < 100  # a corner: the count under its name
-        if self.message != self.drawn_msg:
-            self.drawn_msg = self.message
-            if narrow:
-                fb.fill_rect(x, y, w, LINE_H - 1, FELT)
-                self.screen.mark(x, y, w, LINE_H - 1)
-                p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
-            else:
-                fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
-                self.screen.mark(x, y, w - 72, LINE_H - 1)
-                if self.message != MSG_NONE:
-                    p.text(MESSAGES[self.message], x, y, CURSOR)
-                else:
-                    p.text(self.title, x, y, SLOT)
-                if not self.game.COMPETITIVE:
-                    p.text(b"Moves", x + w - 65, y, SLOT)
-        if self.game.COMPETITIVE:
-            self.draw_scores(x, y, w, narrow)
-            return
-        if self.move_count != self.drawn_moves:
-            self.drawn_moves = self.move_count
-            if narrow:
-                y += LINE_H
-            nx = x + w - 29 if not narrow else x
-            fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
-            self.screen.mark(nx, y, 29, LINE_H - 1)
-            if narrow:
-                p.number(self.move_count, nx, y, WHITE)
-            else:
-                p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
-
-    def draw_scores(self, x, y, w, narrow):
-        """Competitive games: each player's score instead of the move count."""
-        game = self.game
-        total = 0
-        for i in range(game.players):
-            total = total * 7 + game.score(i) + 3 * i
-        if total == self.drawn_moves:
-            return
-        self.drawn_moves = total
-        p = self.painter
-        if narrow:
-            y += LINE_H
-            bw = w
-            bx = x
-        else:
-            bw = 29 + 36 * (game.players - 1)
-            bx = x + w - bw
-        bh = LINE_H * game.players if narrow else LINE_H - 1
-        self.fb.fill_rect(bx, y, bw, bh, FELT)
-        self.screen.mark(bx, y, bw, bh)
-        for i in range(game.players):
-            colour = WHITE if i == 0 else SLOT
-            score = game.score(i)
-            if narrow:
-                tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
-            else:
-                tx = p.text(PLAYER_TAGS[i], bx + 36 * i, y, SLOT)
-            if score < 0:
-                tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
-                score = -score
-            p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
 
     # --- finishing by itself ---
 
@@ -588,6 +231,7 @@ class Table:
 
     def shake(self, s):
         self.sound = SOUND_ILLEGAL
+        self.touch(self.shake_slot)  # a pile still shaking settles back
         self.shake_slot = s
         self.shake_ms = SHAKE_MS
         self.shake_dx = 2

@@ -1,0 +1,275 @@
+"""How the console's screens look: title, game choice, new deal, menus, rules pages and the
+end of a game (App in app.py decides what the buttons do; the table draws play itself).
+
+Everything is drawn from bytes and small ints into the preallocated screen: no allocation.
+"""
+
+from engine_core import LOST
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
+from engine_core.ui import texts
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Screens.
+TITLE = const(0)
+CHOOSE = const(1)
+DEAL = const(2)
+PLAY = const(3)
+PAUSE = const(4)
+RULES = const(5)
+SETTINGS = const(6)
+END = const(7)
+
+# Settings, by index into App.settings.
+S_SOUND = const(0)
+S_BACK = const(1)
+S_SPEED = const(2)
+S_LEVEL = const(3)
+S_JOKERS = const(4)
+S_TARGET = const(5)
+S_AUTOPLAY = const(6)
+S_TWO_BUTTONS = const(7)
+SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2)
+
+SEED_DIGITS = const(7)
+TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
+PLAYER_NAMES = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+
+
+
+class Screens:
+    """Drawing for App; every attribute it reads is made in App.__init__."""
+
+    def redraw(self):
+        mode = self.mode
+        if mode == PLAY:
+            if self.full:
+                self.table.valid = False
+                self.full = False
+            self.table.refresh()
+            return
+        if mode == TITLE:
+            if self.full:
+                self.draw_title()
+        elif mode == DEAL:
+            self.draw_deal()
+        elif mode == RULES:
+            if self.full:
+                self.draw_rules()
+        elif mode == END:
+            if self.full:
+                self.draw_end()
+        else:
+            self.draw_menu()
+        self.full = False
+
+    def panel(self, x, y, w, h):
+        fb = self.fb
+        fb.fill_rect(x, y, w, h, pal.PANEL)
+        fb.rect(x, y, w, h, pal.SLOT)
+        self.screen.mark(x, y, w, h)
+
+    def draw_title(self):
+        p = self.painter
+        fb = self.fb
+        w = self.width
+        h = self.height
+        fb.fill(pal.FELT)
+        self.screen.mark_all()
+        scale = 2 if self.size == SMALL else 3
+        p.big_text(b"Pocket", (w - 35 * scale) // 2, h // 10, scale, pal.GOLD)
+        p.big_text(b"Cards", (w - 29 * scale) // 2, h // 10 + 9 * scale, scale, pal.WHITE)
+        st = p.styles[self.size]
+        y = h // 10 + 20 * scale
+        x = w // 2 - (4 * st.w + 12) // 2
+        hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
+        for i in range(4):
+            p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
+        p.text_centred(b"Press A", w // 2, h - 2 * LINE_H, pal.CURSOR)
+
+    def draw_menu(self):
+        mode = self.mode
+        if mode == CHOOSE:
+            title = b"Choose a game"
+        elif mode == PAUSE:
+            title = b"Paused"
+        else:
+            title = b"Settings"
+        n = self.menu_length()
+        row = LINE_H + 2
+        pw = self.width - 16
+        if pw > 220:
+            pw = 220
+        ph = (n + 1) * row + 10
+        if ph > self.height - 4:
+            row = (self.height - 14) // (n + 1)
+            ph = (n + 1) * row + 10
+        px = (self.width - pw) // 2
+        py = (self.height - ph) // 2
+        p = self.painter
+        if self.full:
+            if mode != PAUSE:
+                self.fb.fill(pal.FELT)
+                self.screen.mark_all()
+            self.panel(px, py, pw, ph)
+            p.text(title, px + 6, py + 5, pal.GOLD)
+            self.drawn_selected = -1
+            for i in range(n):
+                self.draw_menu_row(i, px, py + 4 + (i + 1) * row, pw, row)
+        elif self.drawn_selected != self.selected or self.mode == SETTINGS:
+            if 0 <= self.drawn_selected < n:
+                self.draw_menu_row(self.drawn_selected, px, py + 4 + (self.drawn_selected + 1) * row, pw, row)
+            self.draw_menu_row(self.selected, px, py + 4 + (self.selected + 1) * row, pw, row)
+        self.drawn_selected = self.selected
+
+    def draw_menu_row(self, i, px, y, pw, row):
+        p = self.painter
+        fb = self.fb
+        chosen = i == self.selected
+        fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
+        self.screen.mark(px + 3, y, pw - 6, row)
+        colour = pal.BLACK if chosen else pal.WHITE
+        ty = y + (row - CHAR_H) // 2
+        if self.mode == CHOOSE:
+            p.text(texts.TITLES[self.names[i]], px + 8, ty, colour)
+        elif self.mode == PAUSE:
+            p.text(texts.PAUSE[i], px + 8, ty, colour)
+        else:
+            p.text(texts.SETTINGS[i], px + 8, ty, colour)
+            value = self.setting_label(i)
+            p.text(value, px + pw - 8 - p.text_width(value), ty, pal.BLACK if chosen else pal.DIM)
+
+    def setting_label(self, i):
+        v = self.settings[i]
+        if i == S_BACK:
+            return pal.BACK_NAMES[v]
+        if i == S_SPEED:
+            return texts.SPEEDS[v]
+        if i == S_LEVEL:
+            return texts.LEVELS[v]
+        if i == S_TARGET:
+            return texts.TARGETS[v]
+        return texts.OFF_ON[v]
+
+    def draw_deal(self):
+        p = self.painter
+        fb = self.fb
+        w = self.width
+        h = self.height
+        scale = 2
+        digits_w = SEED_DIGITS * 6 * scale
+        dx = (w - digits_w) // 2
+        dy = h // 2 - 8
+        if self.full:
+            fb.fill(pal.FELT)
+            self.screen.mark_all()
+            p.text_centred(texts.TITLES[self.names[self.game_index]], w // 2, 6, pal.GOLD)
+            p.text_centred(b"New deal: seed", w // 2, dy - 3 * LINE_H, pal.WHITE)
+            p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
+            p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
+        fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
+        self.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)
+        for i in range(SEED_DIGITS):
+            x = dx + i * 6 * scale
+            colour = pal.CURSOR if i == self.seed_pos else pal.WHITE
+            p.big_char(48 + self.seed_digits[i], x, dy, scale, colour)
+            if i == self.seed_pos:
+                fb.fill_rect(x, dy + 7 * scale + 2, 5 * scale, 2, pal.CURSOR)
+
+    def draw_rules(self):
+        p = self.painter
+        self.fb.fill(pal.PANEL)
+        self.screen.mark_all()
+        name = self.names[self.game_index]
+        p.text(texts.TITLES[name], 4, 3, pal.GOLD)
+        p.text(b"Up/down", self.width - 46, 3, pal.DIM)
+        lines = (self.height - LINE_H - 6) // LINE_H
+        line = self.wrap(texts.RULES[name], -self.scroll, lines, pal.WHITE)
+        line = self.wrap(texts.RULES_KEYS, line + 1, lines, pal.DIM)
+        if line <= 0 and self.scroll > 0:  # scrolled past the end: back to the last line
+            self.scroll -= 1
+            self.draw_rules()
+
+    def wrap(self, text, line, lines, colour):
+        """Draw text word-wrapped from line number `line` (negative lines are scrolled off
+        and not drawn; drawing stops at `lines`); returns the line after the text."""
+        p = self.painter
+        per_line = (self.width - 7) // 6
+        y0 = LINE_H + 5
+        i = 0
+        n = len(text)
+        while i < n and line < lines:
+            # The longest run of whole words from i that fits on one line.
+            end = i
+            k = i
+            while k < n and text[k] != 10:
+                j = k
+                while j < n and text[j] != 32 and text[j] != 10:
+                    j += 1
+                if j - i > per_line:
+                    if end == i:
+                        end = i + per_line  # a word longer than a line is cut
+                    break
+                end = j
+                k = j
+                if k < n and text[k] == 32:
+                    k += 1
+            if line >= 0:
+                x = 4
+                for c in range(i, end):
+                    p.char(text[c], x, y0 + line * LINE_H, colour)
+                    x += 6
+            line += 1
+            i = end
+            while i < n and text[i] == 32:
+                i += 1
+            if i < n and text[i] == 10:
+                i += 1
+        return line
+
+    def draw_end(self):
+        p = self.painter
+        game = self.table.game
+        i = self.game_index
+        w = self.width
+        pw = w - 20 if w - 20 < 200 else 200
+        ph = 7 * LINE_H + 8
+        px = (w - pw) // 2
+        py = (self.height - ph) // 2
+        self.table.valid = False
+        self.table.refresh()  # the final position stays visible around the panel
+        self.panel(px, py, pw, ph)
+        status = game.status()
+        if self.player_won():
+            title = b"You won!"
+        elif status == LOST:
+            title = b"No more moves"
+        else:
+            title = b"Game over"
+        p.text_centred(title, w // 2, py + 5, pal.GOLD)
+        y = py + 5 + LINE_H + 3
+        x = px + 8
+        p.number(self.table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H
+        x2 = p.number(self.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
+        p.number(self.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H
+        if game.COMPETITIVE:  # the match so far instead of the streak
+            tx = x
+            for k in range(game.players):
+                tx = p.text(PLAYER_NAMES[k], tx, y, pal.DIM)
+                score = game.score(k)
+                if score < 0:
+                    tx = p.text(b"-", tx, y, pal.WHITE)
+                    score = -score
+                tx = p.number(score, tx, y, pal.WHITE) + 12
+        else:
+            p.number(self.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H + 3
+        p.text(b"A: next deal", x, y, pal.CURSOR)
+        p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)

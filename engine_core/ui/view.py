@@ -1,0 +1,398 @@
+"""How a table looks: the piles drawn from a layout declaration, the highlights, the status
+line, and the redraw of only what changed (the Table in table.py adds what the player does).
+
+What was drawn is remembered per slot (card count, fan step, highlight, shake offset, and a
+copy of the cards in arena order), so a refresh redraws a fan only from the first card that
+differs and marks just that rectangle. Piles to look at are *touched*: those a move's journal
+entries name, and those whose highlight changed.
+"""
+
+from engine_core import history as hist
+from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
+from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
+from engine_core.gfx.paint import LINE_H
+from engine_core.ui.layouts import (ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK,
+                                    WIDE)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+NONE = const(255)
+# Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
+# finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench_screens.py).
+SLOTS_PER_FRAME = const(2)
+MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
+
+# What the status line says besides the move count.
+MSG_NONE = const(0)
+MSG_NO_MOVE = const(1)
+MSG_NO_HINT = const(2)
+MSG_NO_UNDO = const(3)
+MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
+PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+
+
+class TableView:
+    """Drawing for Table; every attribute it reads is made in Table.__init__."""
+
+    def step(self, s, n):
+        """The fan step of slot s holding n cards, compressed to fit its room."""
+        fan = self.how[s] & FAN_MASK
+        st = self.style
+        if fan == STACK or n < 2:
+            return 0
+        full = st.step_down if fan == DOWN else st.step_right
+        size = st.h if fan == DOWN else st.w
+        if self.how[s] & WIDE:
+            full = size + 3  # a hand: every card whole when there is room
+        fit = (self.room[s] - size) // (n - 1)
+        if fit < full:
+            full = fit if fit > 1 else 1
+        return full
+
+    def extent(self, s, n, step):
+        """How far slot s reaches along its fan (or down, for a stack with its count)."""
+        st = self.style
+        fan = self.how[s] & FAN_MASK
+        if fan == RIGHT:
+            return st.w + (n - 1) * step if n > 1 else st.w
+        e = st.h + (n - 1) * step if n > 1 else st.h
+        if self.how[s] & COUNT:
+            e += LINE_H
+        return e
+
+    def top_index(self, s):
+        n = self.game.piles.size[self.pile[s]]
+        return n - 1 if n > 0 else 0
+
+    def highlight(self, s):
+        """Set hl_from (first highlighted card, NONE) and hl_col for slot s."""
+        self.hl_from = NONE
+        self.hl_col = GREY
+        if s == self.cursor and s != self.held:
+            self.hl_col = CURSOR
+            self.hl_from = self.cursor_index if self.cursor_index != NONE else self.top_index(s)
+        elif s == self.held:
+            self.hl_col = HELD
+            self.hl_from = self.held_index
+        elif s == self.hint_slot:
+            self.hl_col = HINT
+            self.hl_from = self.top_index(s)
+        elif s == self.last_slot:
+            self.hl_col = LAST
+            self.hl_from = self.top_index(s)
+
+    def card_face_up(self, p, i, n):
+        if self.how[self.slot_of[p]] & HIDDEN:
+            return False
+        face = self.game.pile_faces[p]
+        if face == FACE_DOWN:
+            return False
+        if face == TOP_UP:
+            return i == n - 1
+        return True
+
+    def draw_all(self):
+        """The whole table, from nothing."""
+        self.fb.fill(FELT)
+        self.screen.mark_all()
+        for i in range(len(self.labels_on_table)):
+            label = self.labels_on_table[i]
+            self.painter.text(label[0], label[1], label[2], SLOT)
+        for s in range(self.count):
+            self.touched[s] = 0
+            self.draw_slot(s, True)
+        self.remember_highlights()
+        self.drawn_moves = -1
+        self.drawn_msg = NONE
+        self.draw_status(True)
+        self.valid = True
+
+    def touch(self, s):
+        if s != NONE:
+            self.touched[s] = 1
+
+    def touch_entries(self, start, end):
+        """Touch the piles that the journal entries start .. end (ring positions) changed:
+        a move, the computer's answers, or (read backwards) what an undo took back."""
+        h = self.game.history
+        log = h.log
+        cap = h.capacity
+        slot_of = self.slot_of
+        touched = self.touched
+        i = start
+        while i != end:
+            e = log[i]
+            tag = e >> 24
+            # A pile in bits 16-23 (MOVE's source, REMOVE's pile), in bits 8-15 for the other
+            # pile changes (PUSH, POP, MOVE's destination, and any later tag of that shape).
+            # slot_of and touched have 256 entries, so any byte indexes them safely.
+            if tag == hist.MOVE or tag == hist.REMOVE:
+                touched[slot_of[(e >> 16) & 0xFF]] = 1
+            if tag != hist.MARK and tag != hist.VAR_LO and tag != hist.VAR_HI and tag != hist.REMOVE:
+                touched[slot_of[(e >> 8) & 0xFF]] = 1
+            i = (i + 1) % cap
+
+    def mark_journal(self):
+        """Note where the journal stands, before a move or a tick (see touch_since)."""
+        h = self.game.history
+        self.j_head = h.head
+        self.j_used = h.used
+        self.j_clears = h.clears
+
+    def touch_since(self):
+        """Touch what changed since mark_journal(); everything when the journal was cleared
+        meanwhile (a turn's end, a new game of a match) or ran full."""
+        h = self.game.history
+        if h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
+            self.cached_n = -1  # the position changed: generate the moves afresh
+        if h.clears == self.j_clears and self.j_used < h.used < h.capacity:
+            self.touch_entries(self.j_head, h.head)
+        elif h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
+            for s in range(self.count):
+                self.touched[s] = 1
+
+    def refresh(self):
+        """Redraw what changed since the last refresh (everything when not yet drawn).
+
+        Only touched slots are looked at: those a move's journal entries name, and those
+        whose highlight changed (cursor, held, hint, last move, shake)."""
+        if not self.valid:
+            self.draw_all()
+            return
+        if self.cursor != self.r_cursor or self.cursor_index != self.r_cursor_index:
+            self.touch(self.r_cursor)
+            self.touch(self.cursor)
+        if self.held != self.r_held or self.held_index != self.r_held_index:
+            self.touch(self.r_held)
+            self.touch(self.held)
+        if self.hint_slot != self.r_hint:
+            self.touch(self.r_hint)
+            self.touch(self.hint_slot)
+        if self.last_slot != self.r_last:
+            self.touch(self.r_last)
+            self.touch(self.last_slot)
+        self.touch(self.shake_slot)
+        self.remember_highlights()
+        budget = SLOTS_PER_FRAME
+        self.pending = False
+        touched = self.touched
+        for s in range(self.count):
+            if touched[s]:
+                if budget == 0:
+                    self.pending = True  # the rest in the next frames (app.tick)
+                    break
+                budget -= 1
+                touched[s] = 0
+                self.draw_slot(s, False)
+        self.draw_status()
+
+    def remember_highlights(self):
+        self.r_cursor = self.cursor
+        self.r_cursor_index = self.cursor_index
+        self.r_held = self.held
+        self.r_held_index = self.held_index
+        self.r_hint = self.hint_slot
+        self.r_last = self.last_slot
+
+    def slot_dx(self, s):
+        """How far slot s is shaken sideways now (+ 8, to fit a bytearray)."""
+        if s == self.shake_slot:
+            return self.shake_dx + 8
+        return 8
+
+    def draw_slot(self, s, force):
+        """Redraw slot s where it differs from what was drawn (all of it when forced).
+
+        A shake moves a stack, an empty pile or a row sideways as a whole, but only the top
+        card of a column fanned down: a long column is not redrawn on every frame of a
+        shake. (In a row the top card's neighbour shows beside it, so the row moves whole.)"""
+        piles = self.game.piles
+        p = self.pile[s]
+        n = piles.size[p]
+        step = self.step(s, n)
+        self.highlight(s)
+        hl_from = self.hl_from
+        hl_col = self.hl_col
+        dn = self.drawn_n[s]
+        fan = self.how[s] & FAN_MASK
+        base = piles.start[p]
+        cards_now = piles.cards
+        drawn = self.drawn_cards
+        dx = self.slot_dx(s) - 8
+        ddx = self.drawn_dx[s] - 8
+        shaking = dx != 0 or ddx != 0
+        first = 0
+        if not force and step == self.drawn_step[s] and fan != STACK:
+            m = n if n < dn else dn
+            while first < m and drawn[base + first] == cards_now[base + first]:
+                first += 1
+            if n != dn and first > n - 1:
+                first = n - 1
+            if hl_from != self.drawn_hl_from[s] or hl_col != self.drawn_hl_col[s]:
+                old = self.drawn_hl_from[s]
+                if hl_from < first:
+                    first = hl_from
+                if old < first:
+                    first = old
+            changed = (n != dn or first < m or hl_from != self.drawn_hl_from[s]
+                       or hl_col != self.drawn_hl_col[s] or dx != ddx)
+            if not changed:
+                return
+            if shaking and fan == RIGHT:
+                first = 0  # a row shakes whole
+            elif shaking:  # the old top card, drawn aside, and the new one are both redrawn
+                if first > n - 1:
+                    first = n - 1
+                if first > dn - 1:
+                    first = dn - 1
+            if first < 0 or n == 0 or dn == 0:
+                first = 0
+        elif not force and fan == STACK:
+            if (n == dn and hl_from == self.drawn_hl_from[s] and hl_col == self.drawn_hl_col[s]
+                    and dx == ddx and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
+                return
+        st = self.style
+        x = self.x[s]
+        y = self.y[s]
+        old_ext = self.drawn_ext[s]
+        ext = self.extent(s, n, step)
+        reach = ext if ext > old_ext else old_ext
+        fb = self.fb
+        margin = MARGIN if shaking else 0  # the room a shake moves into
+        self.drawn_dx[s] = dx + 8
+        # Clear what this redraw covers.
+        if fan == RIGHT:
+            x0 = x + first * step
+            fb.fill_rect(x0 - margin, y, x + reach - x0 + 2 * margin, st.h, FELT)
+            self.screen.mark(x0 - margin, y, x + reach - x0 + 2 * margin, st.h)
+            x += dx  # the whole row moves
+            dx = 0
+        else:
+            y0 = y + first * step
+            fb.fill_rect(x - margin, y0, st.w + 2 * margin, y + reach - y0, FELT)
+            self.screen.mark(x - margin, y0, st.w + 2 * margin, y + reach - y0)
+        # Draw.
+        if n == 0:
+            self.painter.empty_pile(st, x + dx, y, self.labels[s], hl_col)
+        elif fan == STACK:
+            c = cards_now[base + n - 1]
+            self.painter.card(st, x + dx, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
+        else:
+            below = fan == RIGHT
+            single = self.arg_mode == ARG_KIND and self.how[s] & PICK
+            face = self.game.pile_faces[p]  # as card_face_up, without a call per card
+            if self.how[s] & HIDDEN:
+                face = FACE_DOWN
+            # A covered card's centre never shows at the usual step or less; a wider step
+            # (a spread hand) shows it.
+            open_fan = step > (st.step_right if below else st.step_down)
+            index_below = below and step < st.w  # cards spread apart look like lone cards
+            for i in range(first, n):
+                # A run is framed from the picked card up; a hand card (named by its
+                # kind) alone.
+                frame = hl_col if i >= hl_from and (i == hl_from or not single) else GREY
+                corner = FELT if i == 0 else GREY
+                c = cards_now[base + i]
+                up = face == FACE_UP or (face == TOP_UP and i == n - 1)
+                top = i == n - 1 or open_fan
+                cx = x
+                cy = y
+                if fan == RIGHT:
+                    cx = x + i * step
+                else:
+                    cy = y + i * step
+                if i == n - 1 and shaking and fan == DOWN:  # the top card alone moves aside
+                    fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
+                    self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
+                    cx += dx
+                self.painter.card(st, cx, cy, c, up, frame, corner, index_below, top)
+        if self.how[s] & COUNT and fan != RIGHT:
+            ty = y + st.h + 2
+            if n > 0:
+                nw = self.painter.number_width(n)
+                self.painter.number(n, x + (st.w - nw) // 2, ty, SLOT)
+        # Remember (cards below `first` are already remembered; a stack shows only its top).
+        if fan == STACK:
+            if n > 0:
+                drawn[base + n - 1] = cards_now[base + n - 1]
+        else:
+            for i in range(first, n):
+                drawn[base + i] = cards_now[base + i]
+        self.drawn_n[s] = n
+        self.drawn_step[s] = step
+        self.drawn_hl_from[s] = hl_from
+        self.drawn_hl_col[s] = hl_col
+        self.drawn_ext[s] = ext
+
+    def draw_status(self, full=False):
+        """The move count (its own small box) and the title or a message; the labels only
+        in a full redraw (full), since they never change."""
+        p = self.painter
+        x = self.status_x
+        y = self.status_y
+        w = self.status_w
+        fb = self.fb
+        narrow = w < 100  # a corner: the count under its name, no room for messages
+        if full:
+            if narrow:
+                p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
+            elif not self.game.COMPETITIVE:
+                p.text(b"Moves", x + w - 65, y, SLOT)
+        if not narrow and self.message != self.drawn_msg:
+            self.drawn_msg = self.message
+            fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
+            self.screen.mark(x, y, w - 72, LINE_H - 1)
+            if self.message != MSG_NONE:
+                p.text(MESSAGES[self.message], x, y, CURSOR)
+            else:
+                p.text(self.title, x, y, SLOT)
+        if self.game.COMPETITIVE:
+            self.draw_scores(x, y, w, narrow)
+            return
+        if self.move_count != self.drawn_moves:
+            self.drawn_moves = self.move_count
+            if narrow:
+                y += LINE_H
+            nx = x + w - 29 if not narrow else x
+            fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
+            self.screen.mark(nx, y, 29, LINE_H - 1)
+            if narrow:
+                p.number(self.move_count, nx, y, WHITE)
+            else:
+                p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
+
+    def draw_scores(self, x, y, w, narrow):
+        """Competitive games: each player's score instead of the move count."""
+        game = self.game
+        total = 0
+        for i in range(game.players):
+            total = total * 7 + game.score(i) + 3 * i
+        if total == self.drawn_moves:
+            return
+        self.drawn_moves = total
+        p = self.painter
+        if narrow:
+            y += LINE_H
+            bw = w
+            bx = x
+        else:
+            bw = 29 + 36 * (game.players - 1)
+            bx = x + w - bw
+        bh = LINE_H * game.players if narrow else LINE_H - 1
+        self.fb.fill_rect(bx, y, bw, bh, FELT)
+        self.screen.mark(bx, y, bw, bh)
+        for i in range(game.players):
+            colour = WHITE if i == 0 else SLOT
+            score = game.score(i)
+            if narrow:
+                tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
+            else:
+                tx = p.text(PLAYER_TAGS[i], bx + 36 * i, y, SLOT)
+            if score < 0:
+                tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
+                score = -score
+            p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
