@@ -1,0 +1,39 @@
+"""One module per board: every pin and panel fact of a handheld, and nothing else.
+
+A board module is plain constants (docs/boards.md lists them with their sources):
+
+    NAME            what the board is called
+    PORT            "rp2" or "esp32": the stock MicroPython it runs, and the mpy-cross arch
+    CONTROLLER      "st7789", "ili9341" or "ili9342c" (firmware/panel.py)
+    GLASS           (x, y, w, h): where the visible glass sits in the controller's RAM,
+                    in the controller's native orientation (no MADCTL bits set)
+    MADCTL          orientation bits MY 0x80 / MX 0x40 / MV 0x20 that show the picture upright
+                    (as the vendor's own code sets them); the driver adds the colour order bit
+    BGR, INVERT     the glass's colour order and whether it needs display inversion (IPS)
+    WIDTH, HEIGHT   the screen as the player sees it (GLASS w/h, swapped when MV is set)
+    SPI             (id, baudrate, sck, mosi); CS, DC, RST, BACKLIGHT are GPIO numbers (None: absent)
+    BUTTONS         ((logical button, gpio), ...): active-low push buttons
+    PULL_UP         whether the GPIO buttons need the chip's pull-up (False: the board has its own)
+    ADC_BUTTONS     ((gpio, button near full scale, button near half scale), ...): a D-pad read
+                    through a resistor ladder (ODROID-GO)
+    LONG_PRESS      bit mask of the buttons whose long press means something (engine_core/ui)
+    LONG_AS         ((held button, reported button), ...): long presses standing in for buttons
+                    the board lacks (START opens the pause menu, SELECT the hardware screen)
+    BUZZER          GPIO of a PWM buzzer or speaker, or None (BUZZER_ENABLE: a pin held high
+                    for it, where a board has one)
+    BATTERY         (adc gpio, divider ratio) or None (BATTERY_ENABLE: a pin held high
+                    while measuring, where a board has one)
+    CPU_FREQ        machine.freq() set at start-up, or 0 to leave it
+
+Adding a board is adding one module here and its name to NAMES.
+"""
+
+NAMES = ("picosystem", "pico_lcd_13", "pico_lcd_114", "odroid_go", "m5stack_core", "tdisplay")
+
+
+def load(name):
+    """The board module called `name` (one of NAMES); ValueError for an unknown name."""
+    if name not in NAMES:
+        raise ValueError("unknown board '" + name + "'")
+    package = __import__("boards." + name)
+    return getattr(package, name)

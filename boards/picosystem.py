@@ -1,0 +1,34 @@
+"""Pimoroni PicoSystem: RP2040, 240x240 ST7789 IPS, D-pad + A B X Y, piezo, LiPo.
+
+Pins from Pimoroni's own SDK (picosystem.hpp, hardware.cpp); docs/boards.md.
+The SDK overclocks to 250 MHz and drives the panel through PIO; stock MicroPython uses
+SPI0 on the same pins (GP6 is an SPI0 SCK pin, GP7 an SPI0 TX pin).
+"""
+
+from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
+
+NAME = "Pimoroni PicoSystem"
+PORT = "rp2"
+CONTROLLER = "st7789"
+GLASS = (0, 0, 240, 240)
+MADCTL = 0x00        # the SDK sends 0x04 (MH: refresh order only): upright with no swap
+BGR = False
+INVERT = True        # the SDK sends INVON
+WIDTH = 240
+HEIGHT = 240
+
+SPI = (0, 62_500_000, 6, 7)
+CS = 5
+DC = 9
+RST = 4
+BACKLIGHT = 12       # PWM
+
+BUTTONS = ((UP, 23), (DOWN, 20), (LEFT, 22), (RIGHT, 21), (A, 18), (B, 19), (X, 17), (Y, 16))
+PULL_UP = True
+ADC_BUTTONS = ()
+LONG_PRESS = mask(A)
+LONG_AS = ((B, START), (Y, SELECT))   # no START or SELECT buttons: long B, long Y
+
+BUZZER = 11          # piezo, PWM
+BATTERY = (26, 3)    # ADC0; the SDK multiplies by 3 for the divider
+CPU_FREQ = 125_000_000

@@ -1,0 +1,175 @@
+"""Buttons: raw readers (GPIO, ADC D-pad) and the debounce, long-press, repeat and latching
+that turn raw levels into the presses the interface wants (docs/screen.md).
+
+    buttons = Buttons(reader, long_mask=mask(A))
+    buttons.poll(now_ms)            # as often as possible: every loop pass and while waiting
+    code = buttons.next_event()     # -1 when none: else button | LONG when it was a long press
+
+Presses are latched in a small ring between frames, so a tap shorter than a frame is never
+lost (it only has to outlast the debounce). A button in `long_mask` reports on release (short)
+or once when held past `long_ms` (long), never both; the D-pad repeats while held; the other
+buttons report as they go down. Boards short of buttons give some long presses another
+button's meaning: `long_as` pairs (held button, reported button), e.g. a long B as START
+where there is no START button. Times are ticks_ms values: differences are taken modulo 2**30
+as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __init__.
+"""
+
+from array import array
+
+from engine_core.ui.buttons import (A, B, COUNT, DOWN, LEFT, LONG_PRESS_MS, NAMES, RIGHT,  # noqa: F401
+                                    SELECT, START, UP, X, Y)
+
+LONG = 0x80                     # event flag: a long press
+REPEATING = 0x0F                # UP DOWN LEFT RIGHT
+TICKS_MASK = 0x3FFFFFFF         # ticks_ms wraps at 2**30 on MicroPython
+EVENTS = 16                     # latched events kept between two frames
+
+
+def mask(button):
+    """The bit of a logical button in a button mask."""
+    return 1 << button
+
+
+def elapsed(now, then):
+    """ticks_diff(now, then) for a clock that wraps at 2**30 (now not before then)."""
+    return (now - then) & TICKS_MASK
+
+
+class GpioButtons:
+    """Active-low push buttons on GPIO pins: read() -> mask of those held."""
+
+    def __init__(self, pins, buttons):
+        self.pins = pins                            # machine.Pin inputs
+        self.bits = array("H", [mask(b) for b in buttons])
+
+    def read(self):
+        held = 0
+        pins = self.pins
+        for i in range(len(pins)):
+            if not pins[i].value():
+                held |= self.bits[i]
+        return held
+
+
+class AdcDpad:
+    """A D-pad on resistor ladders (ODROID-GO): per axis, near full scale is one direction,
+    about half scale the other, near zero none."""
+
+    HIGH = 0xB000               # above ~69 % of full scale
+    MIDDLE = 0x4000             # above 25 %
+
+    def __init__(self, adcs, high_buttons, middle_buttons):
+        self.adcs = adcs                            # machine.ADC, one per axis
+        self.high = array("H", [mask(b) for b in high_buttons])
+        self.middle = array("H", [mask(b) for b in middle_buttons])
+
+    def read(self):
+        held = 0
+        adcs = self.adcs
+        for i in range(len(adcs)):
+            level = adcs[i].read_u16()
+            if level > self.HIGH:
+                held |= self.high[i]
+            elif level > self.MIDDLE:
+                held |= self.middle[i]
+        return held
+
+
+class Readers:
+    """Several readers seen as one."""
+
+    def __init__(self, readers):
+        self.readers = readers
+
+    def read(self):
+        held = 0
+        readers = self.readers
+        for i in range(len(readers)):
+            held |= readers[i].read()
+        return held
+
+
+class Buttons:
+    def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=LONG_PRESS_MS,
+                 repeat_delay_ms=350, repeat_ms=110):
+        self.reader = reader
+        self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself
+        for held, reported in long_as:
+            self.long_target[held] = reported
+            long_mask |= mask(held)
+        self.long_mask = long_mask
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.repeat_delay_ms = repeat_delay_ms
+        self.repeat_ms = repeat_ms
+        self.held = 0               # debounced state, a mask
+        self.raw = 0                # last raw reading
+        self.raw_since = 0          # when the raw reading last changed
+        self.long_done = 0          # held long-press buttons already reported as long
+        self.down_at = array("i", [0] * COUNT)
+        self.next_repeat = array("i", [0] * COUNT)
+        self.events = bytearray(EVENTS)
+        self.first = 0
+        self.count = 0
+        self.dropped = 0            # events lost to a full ring (the hardware screen shows it)
+
+    def held_at_start(self):
+        """Whether any button is down right now (safe mode at power-on)."""
+        return self.reader.read() != 0
+
+    def _emit(self, code):
+        if self.count == EVENTS:
+            self.dropped += 1
+            return
+        self.events[(self.first + self.count) % EVENTS] = code
+        self.count += 1
+
+    def next_event(self):
+        """The oldest latched event (button, | LONG for a long press), or -1."""
+        if not self.count:
+            return -1
+        code = self.events[self.first]
+        self.first = (self.first + 1) % EVENTS
+        self.count -= 1
+        return code
+
+    def poll(self, now):
+        raw = self.reader.read()
+        if raw != self.raw:
+            self.raw = raw
+            self.raw_since = now
+        elif raw != self.held and elapsed(now, self.raw_since) >= self.debounce_ms:
+            self._change(raw, now)
+        self._held(now)
+
+    def _change(self, new, now):
+        old = self.held
+        self.held = new
+        for b in range(COUNT):
+            bit = 1 << b
+            if new & bit and not old & bit:
+                self.down_at[b] = now
+                if not self.long_mask & bit:
+                    self._emit(b)
+                    self.next_repeat[b] = (now + self.repeat_delay_ms) & TICKS_MASK
+            elif old & bit and not new & bit:
+                if self.long_mask & bit and not self.long_done & bit:
+                    self._emit(b)
+                self.long_done &= ~bit
+
+    def _held(self, now):
+        held = self.held
+        if not held:
+            return
+        for b in range(COUNT):
+            bit = 1 << b
+            if not held & bit:
+                continue
+            if self.long_mask & bit:
+                if not self.long_done & bit and elapsed(now, self.down_at[b]) >= self.long_ms:
+                    self.long_done |= bit
+                    target = self.long_target[b]
+                    self._emit(b | LONG if target == 255 else target)
+            elif REPEATING & bit and elapsed(now, self.next_repeat[b]) < 0x20000000:
+                self._emit(b)
+                self.next_repeat[b] = (self.next_repeat[b] + self.repeat_ms) & TICKS_MASK

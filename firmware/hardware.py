@@ -1,0 +1,87 @@
+"""A board module's facts turned into machine objects: the only device module that imports
+`machine` (tests put tests/fakes/machine.py in its place).
+
+    hw = Hardware(board)     # SPI bus, panel, buttons, beeper, backlight, battery
+"""
+
+import machine
+from machine import ADC, PWM, SPI, Pin
+
+from firmware.buttons import AdcDpad, Buttons, GpioButtons, Readers
+from firmware.panel import Panel
+from firmware.sound import Beeper
+
+
+def _input(gpio, pull_up):
+    if pull_up:
+        try:
+            return Pin(gpio, Pin.IN, Pin.PULL_UP)
+        except ValueError:      # ESP32 GPIO 34-39 have no pulls: the board has its own
+            pass
+    return Pin(gpio, Pin.IN)
+
+
+def _adc(board, gpio):
+    if board.PORT == "esp32":
+        return ADC(Pin(gpio), atten=ADC.ATTN_11DB)   # the full 0-3.3 V range
+    return ADC(Pin(gpio))
+
+
+def _output(gpio, value):
+    return None if gpio is None else Pin(gpio, Pin.OUT, value=value)
+
+
+class Hardware:
+    def __init__(self, board):
+        self.board = board
+        if board.CPU_FREQ:
+            if board.PORT == "rp2":
+                # MicroPython 1.24+ leaves the peripheral clock at 48 MHz, which caps SPI at
+                # 24 MHz; at 125 MHz a 62.5 MHz request gives 62.5 MHz (docs/performance.md).
+                machine.freq(board.CPU_FREQ, board.CPU_FREQ)  # type: ignore[call-overload]  # the stubs miss the 2-argument form
+            else:
+                machine.freq(board.CPU_FREQ)
+        spi_id, baudrate, sck, mosi = board.SPI
+        self.spi = SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
+        self.dc = _output(board.DC, 0)
+        self.cs = _output(board.CS, 1)
+        self.rst = _output(board.RST, 1)
+        self.panel = Panel(self.spi, self.dc, self.cs, self.rst, board)
+        self.backlight = None if board.BACKLIGHT is None else PWM(Pin(board.BACKLIGHT))
+        if self.backlight is not None:
+            self.backlight.freq(1000)
+            self.backlight.duty_u16(0)
+        readers: list = []
+        if board.BUTTONS:
+            pins = [_input(gpio, board.PULL_UP) for _, gpio in board.BUTTONS]
+            readers.append(GpioButtons(pins, [b for b, _ in board.BUTTONS]))
+        if board.ADC_BUTTONS:
+            readers.append(AdcDpad([_adc(board, g) for g, _, _ in board.ADC_BUTTONS],
+                                   [hi for _, hi, _ in board.ADC_BUTTONS],
+                                   [mid for _, _, mid in board.ADC_BUTTONS]))
+        self.buttons = Buttons(readers[0] if len(readers) == 1 else Readers(readers),
+                               board.LONG_PRESS, board.LONG_AS)
+        buzzer_enable = getattr(board, "BUZZER_ENABLE", None)
+        if buzzer_enable is not None:
+            Pin(buzzer_enable, Pin.OUT, value=1)
+        # On: whether a press clicks is the app's sound setting (firmware/main.py).
+        self.beeper = Beeper(None if board.BUZZER is None else PWM(Pin(board.BUZZER)), enabled=True)
+        self.battery = None
+        self.battery_ratio = 0
+        if board.BATTERY is not None:
+            enable = getattr(board, "BATTERY_ENABLE", None)
+            if enable is not None:
+                Pin(enable, Pin.OUT, value=1)
+            self.battery = _adc(board, board.BATTERY[0])
+            self.battery_ratio = board.BATTERY[1]
+
+    def brightness(self, percent):
+        """Backlight 0..100 %."""
+        if self.backlight is not None:
+            self.backlight.duty_u16(percent * 655)
+
+    def battery_mv(self):
+        """The battery's voltage in millivolts, or -1 where the board cannot tell."""
+        if self.battery is None:
+            return -1
+        return self.battery.read_u16() * 3300 // 65535 * self.battery_ratio

@@ -1,0 +1,219 @@
+"""The device: boot, safe mode, and the app loop.
+
+The board's own main.py (written by `make build`) calls start(BOARD_NAME). Hold any button
+while the board powers on and start() only lights the screen with "SAFE MODE" and returns:
+the app does not run and the USB serial REPL is free (for mpremote, a new build, or the
+protocol).
+
+The loop depends on two objects only (docs/firmware.md):
+- an app with press(button, long), tick(elapsed_ms) and sound_on() (whether a press clicks),
+  which redraws into
+- a screen meeting the panel's contract (docs/screen.md): buf, width, height, palette,
+  dirty, dirty_count, clear_dirty() (engine_core/gfx/screen.py).
+Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
+dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
+tap shorter than a frame is latched, not lost). Nothing in a frame allocates.
+
+The text protocol (docs/protocol.md) over the USB serial REPL:
+    >>> from firmware.main import protocol; protocol()
+"""
+
+import gc
+import sys
+import time
+
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import LINE_H, Painter
+from engine_core.gfx.screen import Screen
+from engine_core.ui.app import S_SOUND, S_TWO_BUTTONS
+from firmware.buttons import LONG, SELECT, UP, elapsed
+
+FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
+POLL_MS = 2                     # button polling while waiting for the next frame
+CLICK_HZ = 2000                 # the click of a button press, where the board can sound
+CLICK_MS = 8
+BACKGROUND = pal.FELT           # the splash's colours
+TEXT = pal.WHITE
+
+
+class Stats:
+    """What the loop measures (microseconds; millivolts, -1 when unknown)."""
+
+    def __init__(self):
+        self.frame_us = 0
+        self.flush_us = 0
+        self.battery_mv = -1
+
+
+class Clock:
+    """The board's clocks (tests pass a fake with the same methods)."""
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+
+class Loop:
+    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS):
+        self.app = app
+        self.screen = screen
+        self.panel = panel
+        self.buttons = buttons
+        self.beeper = beeper
+        self.clock = clock
+        self.stats = stats
+        self.frame_ms = frame_ms
+        self.last_tick = clock.ticks_ms()
+        self.frame_start = self.last_tick
+
+    def frame(self):
+        """One frame: input, interface and game, redraw, flush."""
+        clock = self.clock
+        start_us = clock.ticks_us()
+        now = clock.ticks_ms()
+        self.frame_start = now
+        buttons = self.buttons
+        buttons.poll(now)
+        code = buttons.next_event()
+        while code >= 0:
+            self.app.press(code & ~LONG, (code & LONG) != 0)
+            if self.app.sound_on():
+                self.beeper.beep(CLICK_HZ, CLICK_MS, now)
+            code = buttons.next_event()
+        self.app.tick(elapsed(now, self.last_tick))
+        self.last_tick = now
+        self.beeper.update(now)
+        if self.screen.dirty_count:
+            flush_us = clock.ticks_us()
+            self.panel.show(self.screen)
+            self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+        self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+
+    def wait(self):
+        """Poll the buttons until the next frame is due."""
+        clock = self.clock
+        now = clock.ticks_ms()
+        while elapsed(now, self.frame_start) < self.frame_ms:
+            self.buttons.poll(now)
+            clock.sleep_ms(POLL_MS)
+            now = clock.ticks_ms()
+
+    def run(self, frames=-1):
+        """Frames until the app says it is done (or `frames` of them, for tests)."""
+        while frames != 0 and not getattr(self.app, "done", False):
+            self.frame()
+            self.wait()
+            frames -= 1
+
+
+def splash(screen, panel, painter, title, line):
+    """A title and a line of text (bytes), centred, sent at once."""
+    screen.fb.fill(BACKGROUND)
+    y = screen.height // 2 - 12
+    painter.text_centred(title, screen.width // 2, y, TEXT)
+    painter.text_centred(line, screen.width // 2, y + 2 * LINE_H, TEXT)
+    screen.mark_all()
+    panel.show(screen)
+
+
+class Shell:
+    """The games' app with the hardware screen a SELECT away (a long press on boards without
+    SELECT, docs/boards.md); SELECT or long B leaves it, and the app redraws everything
+    (its `full` flag and redraw(), as engine_core/ui's App has them)."""
+
+    def __init__(self, app, hardware):
+        self.app = app
+        self.hardware = hardware
+        self.showing_hardware = False
+
+    def press(self, button, long):
+        hardware = self.hardware
+        if self.showing_hardware:
+            if button == SELECT:
+                hardware.done = True
+            else:
+                hardware.press(button, long)
+            if hardware.done:
+                self.showing_hardware = False
+                hardware.close()
+                self.app.full = True
+                self.app.redraw()
+            return
+        if button == SELECT:
+            self.showing_hardware = True
+            hardware.open()
+            return
+        self.app.press(button, long)
+
+    def tick(self, ms):
+        if self.showing_hardware:
+            self.hardware.tick(ms)
+        else:
+            self.app.tick(ms)
+
+    def sound_on(self):
+        """The hardware screen always clicks (it tests the buzzer); the games as their sound
+        setting says."""
+        return self.showing_hardware or self.app.settings[S_SOUND] != 0
+
+
+def make_app(screen, hw, stats, hardware_only):
+    """The games' app (engine_core/ui) under the shell, its title drawn; or the hardware
+    screen alone, drawn."""
+    from engine_core.ui.app import App
+    from firmware.hwtest import HardwareScreen
+    if hardware_only:
+        hardware = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)
+        hardware.open()
+        return hardware
+    app = App(screen)
+    if not has_dpad(hw.board):
+        app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
+    return Shell(app, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+
+
+def has_dpad(board):
+    for button, _ in board.BUTTONS:
+        if button == UP:
+            return True
+    return len(board.ADC_BUTTONS) > 0
+
+
+def start(board_name, hardware=False, frames=-1):
+    """Boot the board called `board_name` (boards.NAMES); returns when the app is done, in
+    safe mode, on Ctrl-C or after `frames` frames (tests). hardware=True runs the hardware
+    screen alone (from the REPL, on boards that have no SELECT to reach it)."""
+    import boards
+    from firmware.hardware import Hardware
+    board = boards.load(board_name)
+    gc.collect()
+    screen = Screen(board.WIDTH, board.HEIGHT)          # the big buffer first, after collecting
+    hw = Hardware(board)
+    hw.panel.init()
+    if hw.buttons.held_at_start():
+        splash(screen, hw.panel, Painter(screen), b"SAFE MODE", b"the REPL is free")
+        hw.brightness(100)
+        print("safe mode: the app is not running; the REPL is free")
+        return None
+    stats = Stats()
+    app = make_app(screen, hw, stats, hardware)
+    hw.panel.show(screen)                               # the title is the boot splash
+    hw.brightness(100)
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, Clock(), stats)
+    gc.collect()
+    try:
+        loop.run(frames)
+    except KeyboardInterrupt:
+        print("stopped: the REPL is free")
+    return loop
+
+
+def protocol():
+    """The text protocol on the REPL's stdin/stdout until 'quit' (docs/protocol.md)."""
+    from engine_core.protocol import run
+    run(sys.stdin.readline, sys.stdout.write)

@@ -1,0 +1,308 @@
+"""One driver for the MIPI-DCS panels of our boards (ST7789, ILI9341, ILI9342C) over SPI.
+
+    panel = Panel(spi, dc, cs, rst, board)   # machine objects (rst/cs may be None) and a board module
+    panel.init()                             # reset, init sequence, orientation, display on
+    panel.send(buf, width, palette, x, y, w, h)   # one rectangle of a GS4_HMSB framebuffer
+    panel.show(screen)                       # every dirty rectangle of a screen (docs/screen.md)
+
+A rectangle goes out as a window (CASET, RASET, RAMWR) and then as many of its rows at a time
+as one screen line's buffer holds (one row of a full-width rectangle, eight rows of a card 40
+pixels wide on a 320-wide screen): they are expanded from 4-bit palette indices to big-endian
+RGB565 into the preallocated line buffer and written from a preallocated memoryview of the
+right length. Windows are widened to whole 8-pixel columns so that one view per multiple of 8
+covers every length: slicing a memoryview per write would allocate. send() and show() allocate nothing (the first send of a new
+framebuffer wraps it once for framebuf).
+
+The expansion is chosen once, at import, fastest first:
+- "viper": firmware/expand_viper.py, compiled to machine code on the device;
+- "framebuf": FrameBuffer.blit with a palette, in C, where viper is missing (it is on the
+  WASI build): 8.5 M fuel to flush a whole 240x240 screen against 189 M in plain Python;
+- "plain": firmware/expand_plain.py, pure Python (CPython, the host tests).
+
+Orientation: the board gives MADCTL's MY/MX/MV bits and where its glass sits in the
+controller's RAM; the driver works out the window offsets for that orientation (mirroring
+counts from the far edge of the RAM, which is why a 240x240 glass in a 240x320 ST7789 needs
+a row offset of 80 when MY is set). tests/panel_model.py checks this against a model of the
+controller.
+"""
+
+import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, tools)
+    def const(x):  # type: ignore[misc]
+        return x
+
+try:
+    from firmware.expand_viper import expand_row
+    EXPANDER = "viper"
+except (ImportError, SyntaxError, ValueError):  # no viper here (ValueError: an .mpy built
+    # for another chip's machine code); or not MicroPython at all
+    from firmware.expand_plain import expand_row
+    EXPANDER = "plain"
+    try:
+        import framebuf
+        EXPANDER = "framebuf"
+    except ImportError:
+        pass
+
+SWRESET = const(0x01)
+SLPOUT = const(0x11)
+NORON = const(0x13)
+INVOFF = const(0x20)
+INVON = const(0x21)
+DISPON = const(0x29)
+CASET = const(0x2A)
+RASET = const(0x2B)
+RAMWR = const(0x2C)
+MADCTL = const(0x36)
+COLMOD = const(0x3A)
+
+MY = const(0x80)
+MX = const(0x40)
+MV = const(0x20)
+BGR = const(0x08)
+
+ALIGN = const(8)
+
+# Controller RAM (columns, rows) in native orientation.
+RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240)}
+
+# Init sequences: command, then the number of parameter bytes, then the parameters. After
+# SWRESET and SLPOUT the controller needs time (datasheets: 120 ms / 5-120 ms).
+_ST7789_INIT = (
+    (COLMOD, b"\x55"),            # 16 bits per pixel
+    (0xB2, b"\x0c\x0c\x00\x33\x33"),  # porch control (the power-on value, made explicit)
+    (0xB7, b"\x35"),              # gate control
+    (0xBB, b"\x19"),              # VCOM
+    (0xC0, b"\x2c"),
+    (0xC2, b"\x01"),
+    (0xC3, b"\x12"),              # VRH
+    (0xC4, b"\x20"),
+    (0xC6, b"\x0f"),              # 60 Hz frame rate
+    (0xD0, b"\xa4\xa1"),          # power control
+)
+_ILI9341_INIT = (
+    (0xCF, b"\x00\xc1\x30"),      # power control B
+    (0xED, b"\x64\x03\x12\x81"),  # power-on sequence
+    (0xE8, b"\x85\x00\x78"),      # driver timing A
+    (0xCB, b"\x39\x2c\x00\x34\x02"),  # power control A
+    (0xF7, b"\x20"),              # pump ratio
+    (0xEA, b"\x00\x00"),          # driver timing B
+    (0xC0, b"\x23"),              # power control 1
+    (0xC1, b"\x10"),              # power control 2
+    (0xC5, b"\x3e\x28"),          # VCOM 1
+    (0xC7, b"\x86"),              # VCOM 2
+    (COLMOD, b"\x55"),
+    (0xB1, b"\x00\x18"),          # frame rate 79 Hz
+    (0xB6, b"\x08\x82\x27"),      # display function control
+    (0xF2, b"\x00"),              # 3-gamma off
+    (0x26, b"\x01"),              # gamma curve 1
+)
+INIT = {"st7789": _ST7789_INIT, "ili9341": _ILI9341_INIT, "ili9342c": _ILI9341_INIT}
+
+
+def window_offsets(controller, glass, madctl):
+    """(x offset, y offset) of the screen's origin in the controller's address space.
+
+    glass = (x, y, w, h) of the visible glass in RAM (native orientation); madctl's MY/MX/MV
+    as the board sets them. Mirroring a direction counts it from the far edge of the RAM.
+    """
+    ram_w, ram_h = RAM_SIZE[controller]
+    gx, gy, gw, gh = glass
+    col = ram_w - gx - gw if madctl & MX else gx
+    row = ram_h - gy - gh if madctl & MY else gy
+    if madctl & MV:
+        return row, col
+    return col, row
+
+
+class Panel:
+    """A MIPI-DCS panel on an SPI bus, driven from a board module's facts."""
+
+    def __init__(self, spi, dc, cs, rst, board, expander=EXPANDER):
+        if board.WIDTH % ALIGN:
+            raise ValueError("screen width must be a multiple of 8")
+        self.spi = spi
+        self.dc = dc
+        self.cs = cs
+        self.rst = rst
+        self.controller = board.CONTROLLER
+        self.width = board.WIDTH
+        self.height = board.HEIGHT
+        self.madctl = (board.MADCTL & (MY | MX | MV)) | (BGR if board.BGR else 0)
+        self.invert = board.INVERT
+        self.x_offset, self.y_offset = window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL)
+        self.command_byte = bytearray(1)
+        self.window_bytes = bytearray(4)
+        self.table = bytearray(32)           # the palette as big-endian RGB565 byte pairs
+        self.line = bytearray(2 * self.width)
+        line = memoryview(self.line)
+        self.line_views = [line[0:2 * ALIGN * k] for k in range(self.width // ALIGN + 1)]
+        self.expander = expander
+        if expander == "framebuf":
+            # For each view width, a frame buffer over the line buffer as many rows high as
+            # fit: one blit then expands several rows of a narrow rectangle. The palette
+            # table read as native 16-bit values gives back big-endian bytes.
+            self.palette_fb = framebuf.FrameBuffer(self.table, 16, 1, framebuf.RGB565)
+            self.line_fbs = [framebuf.FrameBuffer(self.line, ALIGN * k, self.width // (ALIGN * k), framebuf.RGB565)
+                             for k in range(1, self.width // ALIGN + 1)]
+        self.source = None                   # the framebuffer last sent, and its wrapper
+        self.source_fb = None
+
+    # -- low level -------------------------------------------------------------------------
+
+    def _select(self):
+        if self.cs is not None:
+            self.cs.value(0)
+
+    def _deselect(self):
+        if self.cs is not None:
+            self.cs.value(1)
+
+    def _command(self, cmd):
+        self.dc.value(0)
+        self.command_byte[0] = cmd
+        self.spi.write(self.command_byte)
+        self.dc.value(1)
+
+    def command(self, cmd, data=None):
+        """Send one command and its parameter bytes (set-up only)."""
+        self._select()
+        self._command(cmd)
+        if data:
+            self.spi.write(data)
+        self._deselect()
+
+    def _range(self, cmd, start, end):
+        b = self.window_bytes
+        b[0] = start >> 8
+        b[1] = start & 255
+        b[2] = end >> 8
+        b[3] = end & 255
+        self._command(cmd)
+        self.spi.write(b)
+
+    def _window(self, x, y, w, h):
+        """CASET/RASET/RAMWR for the screen rectangle (x, y, w, h); chip already selected."""
+        x += self.x_offset
+        y += self.y_offset
+        self._range(CASET, x, x + w - 1)
+        self._range(RASET, y, y + h - 1)
+        self._command(RAMWR)
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def init(self, sleep_ms=None):
+        """Hardware reset (when wired), software reset, init sequence, orientation, on."""
+        if sleep_ms is None:
+            sleep_ms = time.sleep_ms
+        self._deselect()
+        if self.rst is not None:
+            self.rst.value(1)
+            sleep_ms(5)
+            self.rst.value(0)
+            sleep_ms(20)
+            self.rst.value(1)
+            sleep_ms(120)
+        self.command(SWRESET)
+        sleep_ms(150)
+        self.command(SLPOUT)
+        sleep_ms(120)
+        for cmd, data in INIT[self.controller]:
+            self.command(cmd, data)
+        self.command(MADCTL, bytes((self.madctl,)))
+        self.command(INVON if self.invert else INVOFF)
+        self.command(NORON)
+        self.command(DISPON)
+        sleep_ms(20)
+
+    def set_palette(self, palette):
+        """Load 16 RGB565 values (array('H')) into the expansion table."""
+        t = self.table
+        for i in range(16):
+            c = palette[i]
+            t[2 * i] = c >> 8
+            t[2 * i + 1] = c & 255
+
+    # -- pixels ----------------------------------------------------------------------------
+
+    def send(self, buf, width, palette, x, y, w, h):
+        """Send the rectangle (x, y, w, h) of the GS4_HMSB framebuffer `buf` (`width` pixels a
+        row) through `palette`. The rectangle is widened to 8-pixel columns and clipped to the
+        screen. No allocation."""
+        if w <= 0 or h <= 0:
+            return
+        self.set_palette(palette)
+        x0 = x & ~(ALIGN - 1)
+        x1 = (x + w + ALIGN - 1) & ~(ALIGN - 1)
+        if x1 > self.width:
+            x1 = self.width
+        if x0 < 0:
+            x0 = 0
+        if y < 0:
+            h += y
+            y = 0
+        if y + h > self.height:
+            h = self.height - y
+        if x1 <= x0 or h <= 0:
+            return
+        n = x1 - x0
+        per_write = self.width // n          # rows of the rectangle one line buffer holds
+        chunks = h // per_write
+        rest = h - chunks * per_write
+        spi = self.spi
+        view = self.line_views[n * per_write // ALIGN]
+        rest_view = self.line_views[n * rest // ALIGN]
+        self._select()
+        self._window(x0, y, n, h)
+        if self.expander == "framebuf":
+            if buf is not self.source:
+                self.source = buf
+                self.source_fb = framebuf.FrameBuffer(buf, width, self.height, framebuf.GS4_HMSB)
+            rows_fb = self.line_fbs[n // ALIGN - 1]
+            source_fb = self.source_fb
+            palette_fb = self.palette_fb
+            row = y
+            for _ in range(chunks):
+                rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
+                spi.write(view)
+                row += per_write
+            if rest:
+                rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
+                spi.write(rest_view)
+        else:
+            line = self.line
+            table = self.table
+            start = y * width + x0
+            step = 2 * n
+            for _ in range(chunks):
+                at = 0
+                for _ in range(per_write):
+                    expand_row(line, at, buf, start, n, table)
+                    at += step
+                    start += width
+                spi.write(view)
+            if rest:
+                at = 0
+                for _ in range(rest):
+                    expand_row(line, at, buf, start, n, table)
+                    at += step
+                    start += width
+                spi.write(rest_view)
+        self._deselect()
+
+    def show(self, screen):
+        """Send every dirty rectangle of `screen` (docs/screen.md), then clear them."""
+        count = screen.dirty_count
+        if not count:
+            return
+        dirty = screen.dirty
+        buf = screen.buf
+        width = screen.width
+        palette = screen.palette
+        for i in range(count):
+            k = 4 * i
+            self.send(buf, width, palette, dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3])
+        screen.clear_dirty()

@@ -1,0 +1,98 @@
+"""Stand-ins for MicroPython's `machine` classes, for drivers under test on CPython and on
+MicroPython (WASI), where no hardware exists. They keep what a test needs to check and,
+unless asked to record, allocate nothing when used (the heap-lock tests rely on that).
+"""
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        self.level = 1 if value is None else value
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = v
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.level = 1
+
+    def off(self):
+        self.level = 0
+
+
+class SPI:
+    """Counts what is written; with `log` set to a list, records (dc level, bytes) too."""
+
+    def __init__(self, id=0, baudrate=1000000, polarity=0, phase=0, sck=None, mosi=None, miso=None):
+        self.id = id
+        self.baudrate = baudrate
+        self.sck = sck
+        self.mosi = mosi
+        self.dc = None
+        self.log = None
+        self.bytes = 0
+        self.writes = 0
+
+    def write(self, buf):
+        self.bytes += len(buf)
+        self.writes += 1
+        if self.log is not None:
+            self.log.append((self.dc.value() if self.dc is not None else 1, bytes(buf)))
+
+
+class ADC:
+    """An analogue input; tests set `level` (0..65535)."""
+
+    ATTN_11DB = 3
+
+    def __init__(self, pin, atten=None):
+        self.pin = pin
+        self.atten = atten
+        self.level = 0
+
+    def read_u16(self):
+        return self.level
+
+
+class PWM:
+    """Keeps the last frequency and duty; `history` lists (freq, duty) changes when set."""
+
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin = pin
+        self.frequency = freq
+        self.duty = duty_u16
+        self.history = None
+
+    def freq(self, f=None):
+        if f is None:
+            return self.frequency
+        self.frequency = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self.duty
+        self.duty = d
+        if self.history is not None:
+            self.history.append((self.frequency, d))
+        return None
+
+    def deinit(self):
+        self.duty = 0
+
+
+def freq(hz=None, peripheral=None):
+    return 125000000 if hz is None else None

@@ -1,0 +1,180 @@
+"""Buttons: debounce, long press, repeat and latching, over the GPIO and ADC readers."""
+
+import pytest
+
+from firmware.buttons import (A, B, DOWN, LEFT, LONG, RIGHT, START, UP, X, AdcDpad, Buttons,
+                              GpioButtons, Readers, mask)
+from tests.fakes.machine import ADC, Pin
+
+
+class Raw:
+    """A reader whose state the test sets."""
+
+    def __init__(self):
+        self.held = 0
+
+    def read(self):
+        return self.held
+
+
+def events(buttons):
+    out = []
+    code = buttons.next_event()
+    while code >= 0:
+        out.append(code)
+        code = buttons.next_event()
+    return out
+
+
+def run(buttons, raw, timeline, until, step=2, start=0):
+    """Poll every `step` ms from `start` to `until`; `timeline` maps a time to the raw mask."""
+    for t in range(start, until, step):
+        if t in timeline:
+            raw.held = timeline[t]
+        buttons.poll(t)
+
+
+def test_a_press_is_reported_once_it_has_been_steady_for_the_debounce_time():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {0: mask(X)}, 18)
+    assert events(b) == []
+    run(b, raw, {}, 30, start=18)
+    assert events(b) == [X]
+
+
+def test_contact_bounce_shorter_than_the_debounce_time_gives_one_press():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    bounce = {0: mask(START), 4: 0, 6: mask(START), 10: 0, 12: mask(START)}
+    run(b, raw, bounce, 100)
+    assert events(b) == [START]
+
+
+def test_a_glitch_shorter_than_the_debounce_time_is_ignored():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {10: mask(START), 16: 0}, 100)
+    assert events(b) == []
+
+
+def test_a_short_tap_between_two_frames_is_latched_until_the_frame_takes_it():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {0: mask(START), 30: 0}, 60)     # pressed and released while no frame ran
+    assert b.held == 0
+    assert events(b) == [START]
+    assert events(b) == []
+
+
+def test_a_long_press_button_reports_short_on_release_before_the_threshold():
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_ms=400)
+    run(b, raw, {0: mask(A)}, 200)
+    assert events(b) == [], "nothing while it may still become a long press"
+    run(b, raw, {200: 0}, 260, start=200)
+    assert events(b) == [A]
+
+
+def test_a_long_press_is_reported_once_when_held_past_the_threshold_and_not_again_on_release():
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_ms=400)
+    run(b, raw, {0: mask(A)}, 1000)
+    assert events(b) == [A | LONG]
+    raw.held = 0
+    for t in range(1000, 1100, 2):
+        b.poll(t)
+    assert events(b) == []
+
+
+def test_the_d_pad_repeats_while_held():
+    raw = Raw()
+    b = Buttons(raw, repeat_delay_ms=350, repeat_ms=110)
+    run(b, raw, {0: mask(DOWN)}, 600)
+    # pressed at 20 (after debounce), repeats at 370 and 480, 590
+    assert events(b) == [DOWN, DOWN, DOWN, DOWN]
+
+
+def test_action_buttons_do_not_repeat():
+    raw = Raw()
+    b = Buttons(raw)
+    run(b, raw, {0: mask(START)}, 2000)
+    assert events(b) == [START]
+
+
+def test_two_buttons_pressed_together_are_both_reported():
+    raw = Raw()
+    b = Buttons(raw)
+    run(b, raw, {0: mask(LEFT) | mask(B)}, 60)
+    assert sorted(events(b)) == [LEFT, B]
+
+
+def test_the_latch_keeps_the_first_presses_when_full_and_counts_the_rest():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=2)
+    t = 0
+    for _ in range(20):
+        raw.held = mask(START)
+        for _ in range(3):
+            b.poll(t)
+            t += 2
+        raw.held = 0
+        for _ in range(3):
+            b.poll(t)
+            t += 2
+    assert events(b) == [START] * 16
+    assert b.dropped == 4
+
+
+def test_times_are_taken_across_the_wrap_of_the_millisecond_clock():
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_ms=400)
+    start = 2 ** 30 - 100
+    for i in range(0, 600, 2):
+        raw.held = mask(A)
+        b.poll((start + i) & (2 ** 30 - 1))
+    assert events(b) == [A | LONG]
+
+
+def test_gpio_buttons_are_active_low():
+    pins = [Pin(2), Pin(3)]
+    reader = GpioButtons(pins, [UP, A])
+    assert reader.read() == 0
+    pins[1].value(0)
+    assert reader.read() == mask(A)
+
+
+@pytest.mark.parametrize("level, expected", [
+    (0, 0), (3000, 0), (28000, mask(DOWN)), (40000, mask(DOWN)), (60000, mask(UP)), (65535, mask(UP)),
+])
+def test_the_adc_d_pad_tells_the_two_directions_of_an_axis_by_level(level, expected):
+    y, x = ADC(Pin(35)), ADC(Pin(34))
+    reader = AdcDpad([y, x], [UP, LEFT], [DOWN, RIGHT])
+    y.level = level
+    assert reader.read() == expected
+    x.level = 30000
+    assert reader.read() == expected | mask(RIGHT)
+
+
+def test_readers_combine():
+    a, b = Raw(), Raw()
+    a.held, b.held = mask(UP), mask(A)
+    assert Readers([a, b]).read() == mask(UP) | mask(A)
+
+
+def test_a_button_held_at_power_on_is_seen_at_once():
+    raw = Raw()
+    b = Buttons(raw)
+    assert not b.held_at_start()
+    raw.held = mask(B)
+    assert b.held_at_start()
+
+
+def test_a_long_press_can_stand_for_a_button_the_board_lacks():
+    raw = Raw()
+    b = Buttons(raw, long_as=((B, START),), long_ms=400)
+    run(b, raw, {0: mask(B)}, 600)
+    run(b, raw, {600: 0}, 700, start=600)
+    assert events(b) == [START], "long B is START, once, and no B on release"
+    run(b, raw, {700: mask(B), 800: 0}, 900, start=700)
+    assert events(b) == [B], "a short B is still B"

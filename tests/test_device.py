@@ -1,0 +1,275 @@
+"""Every board set up against fake machine classes, and the app loop: presses reach the app,
+dirty rectangles reach the panel, waiting latches taps, safe mode leaves the app alone."""
+
+import sys
+from array import array
+
+import pytest
+
+import boards
+from firmware.buttons import A, LONG, START, mask
+from engine_core.gfx.screen import Screen
+from firmware.panel import Panel
+from tests.fakes import machine as fake_machine
+from tests.fakes.machine import SPI, Pin
+from tests.panel_model import PanelModel, expected_glass
+
+
+@pytest.fixture
+def hardware(monkeypatch):
+    monkeypatch.setitem(sys.modules, "machine", fake_machine)
+    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
+    import firmware.hardware
+    return firmware.hardware
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_every_board_sets_up_its_panel_buttons_and_sound_from_its_module(hardware, name):
+    board = boards.load(name)
+    hw = hardware.Hardware(board)
+    assert hw.spi.baudrate == board.SPI[1]
+    assert hw.panel.width == board.WIDTH and hw.panel.height == board.HEIGHT
+    assert hw.buttons.reader.read() == 0, "nothing held: pull-ups read high, the D-pad rests at 0"
+    assert (hw.beeper.pwm is None) == (board.BUZZER is None)
+    assert (hw.battery_mv() < 0) == (board.BATTERY is None)
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_a_board_module_describes_a_consistent_screen(name):
+    board = boards.load(name)
+    gx, gy, gw, gh = board.GLASS
+    size = (gh, gw) if board.MADCTL & 0x20 else (gw, gh)
+    assert (board.WIDTH, board.HEIGHT) == size
+    assert board.WIDTH % 8 == 0
+    assert board.MADCTL & ~0xE0 == 0, "orientation bits only: the driver adds BGR"
+    pins = [board.CS, board.DC, board.RST, board.BACKLIGHT, board.BUZZER] + [g for _, g in board.BUTTONS]
+    pins += list(board.SPI[2:]) + [g for g, _, _ in board.ADC_BUTTONS]
+    pins = [p for p in pins if p is not None]
+    assert len(pins) == len(set(pins)), "no pin serves two purposes"
+    assert board.PORT in ("rp2", "esp32")
+    present = [b for b, _ in board.BUTTONS] + [b for _, hi, mid in board.ADC_BUTTONS for b in (hi, mid)]
+    for held, reported in board.LONG_AS:
+        assert held in present and reported not in present, "a long press stands in for a missing button"
+
+
+def test_every_board_is_listed_and_loads_by_name():
+    import os
+    files = sorted(f[:-3] for f in os.listdir(os.path.dirname(boards.__file__))
+                   if f.endswith(".py") and f != "__init__.py")
+    assert sorted(boards.NAMES) == files
+    with pytest.raises(ValueError):
+        boards.load("nonesuch")
+
+
+def test_the_odroid_go_d_pad_is_read_through_the_adc(hardware):
+    hw = hardware.Hardware(boards.load("odroid_go"))
+    dpad = hw.buttons.reader.readers[1]
+    dpad.adcs[0].level = 65000                      # the Y axis near full scale
+    assert hw.buttons.reader.read() == mask(0)      # UP
+
+
+class FakeClock:
+    def __init__(self):
+        self.ms = 0
+        self.slept = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_us(self):
+        return self.ms * 1000
+
+    def sleep_ms(self, ms):
+        self.ms += ms
+        self.slept += ms
+
+
+class RecordingApp:
+    """The interface the loop drives: press and tick; it draws a square per press."""
+
+    def __init__(self, screen):
+        self.screen = screen
+        self.presses = []
+        self.ticks = []
+        self.done = False
+
+    def press(self, button, long):
+        self.presses.append((button, long))
+        s = self.screen
+        x = 8 * len(self.presses)
+        for y in range(8):
+            for i in range(4):
+                s.buf[(y * s.width + x) // 2 + i] = 0x55
+        s.mark(x, 0, 8, 8)
+
+    def tick(self, ms):
+        self.ticks.append(ms)
+
+    def sound_on(self):
+        return self.sound
+
+    sound = False
+
+
+class ScriptedReader:
+    def __init__(self, clock, script):
+        self.clock = clock
+        self.script = script            # [(from ms, to ms, mask)]
+
+    def read(self):
+        for start, end, held in self.script:
+            if start <= self.clock.ms < end:
+                return held
+        return 0
+
+
+def make_loop(script, pwm=None):
+    from firmware.buttons import Buttons
+    from firmware.main import Loop, Stats
+    from firmware.sound import Beeper
+    board = boards.load("picosystem")
+    clock = FakeClock()
+    screen = Screen(board.WIDTH, board.HEIGHT)
+    spi = SPI(0)
+    dc = Pin(9)
+    spi.dc, spi.log = dc, []
+    panel = Panel(spi, dc, Pin(5), None, board)
+    panel.init(sleep_ms=lambda ms: None)
+    buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
+    app = RecordingApp(screen)
+    loop = Loop(app, screen, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
+    return loop, app, clock, spi, screen, board
+
+
+def test_a_press_clicks_when_the_apps_sound_is_on_and_not_otherwise():
+    from tests.fakes.machine import PWM
+    for sound in (False, True):
+        pwm = PWM(Pin(11))
+        pwm.history = []
+        loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START))], pwm)
+        app.sound = sound
+        loop.run(frames=6)
+        assert app.presses == [(START, False)]
+        clicks = [f for f, duty in pwm.history if duty > 0]
+        assert clicks == ([2000] if sound else [])
+        assert pwm.duty_u16() == 0, "the click has ended"
+
+
+def test_the_loop_hands_latched_presses_to_the_app_and_sends_what_it_redrew():
+    # START tapped for 25 ms in the middle of a frame's wait; A held long.
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A))])
+    loop.run(frames=25)
+    assert app.presses == [(START, False), (A, True)]
+    model = PanelModel(board.CONTROLLER)
+    model.feed(spi.log)
+    glass = model.glass_image(board.GLASS, board.BGR, board.INVERT)
+    want = expected_glass(screen.buf, board.WIDTH, board.HEIGHT, screen.palette, board.GLASS, board.MADCTL)
+    for y in range(8):
+        assert glass[y][8:24] == want[y][8:24]
+    assert screen.dirty_count == 0
+
+
+def test_the_loop_ticks_the_app_with_the_time_since_the_last_frame_and_keeps_the_frame_rate():
+    loop, app, clock, spi, screen, board = make_loop([])
+    loop.run(frames=10)
+    assert app.ticks[0] == 0 and set(app.ticks[1:]) == {loop.frame_ms + 1}
+    assert clock.ms >= 10 * loop.frame_ms
+
+
+def test_the_loop_measures_frame_and_flush_times():
+    loop, app, clock, spi, screen, board = make_loop([(0, 30, mask(START))])
+    loop.run(frames=3)
+    assert loop.stats.frame_us >= 0 and loop.stats.flush_us >= 0
+
+
+def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardware, monkeypatch, capsys):
+    import firmware.main as main
+    started = []
+    monkeypatch.setattr(main, "make_app", lambda *a: started.append(a))
+    monkeypatch.setattr(main, "splash", lambda screen, panel, painter, title, line: started.append(title) if title != b"SAFE MODE" else None)
+    monkeypatch.setattr(fake_machine.Pin, "value", lambda self, v=None: 0 if v is None and self.mode == 0 else None)
+    monkeypatch.setattr(main.time, "sleep_ms", lambda ms: None, raising=False)
+    assert main.start("pico_lcd_13") is None
+    assert started == []
+    assert "safe mode" in capsys.readouterr().out
+
+
+class FakeHardware:
+    def __init__(self):
+        self.opened = 0
+        self.closed = 0
+        self.done = False
+        self.presses = []
+        self.ticks = 0
+
+    def open(self):
+        self.opened += 1
+        self.done = False
+
+    def close(self):
+        self.closed += 1
+
+    def press(self, button, long):
+        self.presses.append((button, long))
+        if button == 5 and long:
+            self.done = True
+
+    def tick(self, ms):
+        self.ticks += 1
+
+
+def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_app():
+    from firmware.buttons import B, SELECT
+    from firmware.main import Shell
+
+    class App(RecordingApp):
+        full = False
+        redraws = 0
+        settings = bytearray(8)
+
+        def redraw(self):
+            self.redraws += 1
+
+    app = App(Screen(240, 240))
+    hardware = FakeHardware()
+    shell = Shell(app, hardware)
+    shell.press(A, False)
+    assert app.presses == [(A, False)] and hardware.opened == 0
+    shell.press(SELECT, False)
+    shell.press(A, False)
+    shell.tick(33)
+    assert hardware.opened == 1 and hardware.presses == [(A, False)] and hardware.ticks == 1
+    assert app.presses == [(A, False)] and app.ticks == [], "the app waits meanwhile"
+    shell.press(B, True)
+    assert hardware.closed == 1 and app.full and app.redraws == 1
+    shell.press(A, False)
+    assert app.presses == [(A, False), (A, False)]
+    shell.press(SELECT, False)
+    assert shell.sound_on(), "the hardware screen clicks, to test the buzzer"
+    shell.press(SELECT, False)
+    assert hardware.opened == 2 and hardware.closed == 2, "SELECT leaves it too"
+    from engine_core.ui.app import S_SOUND
+    assert not shell.sound_on()
+    app.settings[S_SOUND] = 1
+    assert shell.sound_on(), "the games click as their sound setting says"
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
+    from engine_core.ui.app import S_TWO_BUTTONS
+    from firmware.main import Shell, Stats, make_app
+    board = boards.load(name)
+    shell = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), False)
+    assert isinstance(shell, Shell)
+    two_buttons = name in ("m5stack_core", "tdisplay")
+    assert shell.app.settings[S_TWO_BUTTONS] == two_buttons
+
+
+def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
+    import gc
+    monkeypatch.setattr(gc, "mem_free", lambda: 12345, raising=False)   # MicroPython's
+    from firmware.hwtest import HardwareScreen
+    from firmware.main import Stats, make_app
+    board = boards.load("tdisplay")
+    app = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), True)
+    assert isinstance(app, HardwareScreen)

@@ -1,0 +1,228 @@
+"""The panel driver against a model of the controller: what the glass shows must be the
+framebuffer expanded through the palette, on every board, for full and partial updates."""
+
+import random
+from array import array
+
+import pytest
+
+import boards
+from firmware import expand_plain, panel as panel_module
+from firmware.panel import Panel, window_offsets
+from tests.fakes.machine import SPI, Pin
+from tests.panel_model import PanelModel, expected_glass
+
+BOARDS = boards.NAMES
+
+
+def make_panel(board):
+    spi = SPI(1)
+    dc = Pin(board.DC, Pin.OUT)
+    spi.dc = dc
+    spi.log = []
+    cs = Pin(board.CS, Pin.OUT)
+    rst = None if board.RST is None else Pin(board.RST, Pin.OUT)
+    return Panel(spi, dc, cs, rst, board), spi
+
+
+def random_screen(board, rnd):
+    buf = bytearray(rnd.getrandbits(8) for _ in range(board.WIDTH * board.HEIGHT // 2))
+    palette = array("H", [rnd.getrandbits(16) for _ in range(16)])
+    return buf, palette
+
+
+def decoded(board, spi, model=None):
+    model = model or PanelModel(board.CONTROLLER)
+    model.feed(spi.log)
+    spi.log.clear()
+    return model
+
+
+def glass_of(board, model):
+    return model.glass_image(board.GLASS, board.BGR, board.INVERT)
+
+
+def expected(board, buf, palette):
+    return expected_glass(buf, board.WIDTH, board.HEIGHT, palette, board.GLASS, board.MADCTL)
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_init_wakes_the_panel_in_16_bit_colour_with_the_boards_orientation(name):
+    board = boards.load(name)
+    p, spi = make_panel(board)
+    p.init(sleep_ms=lambda ms: None)
+    model = decoded(board, spi)
+    assert model.awake and model.on
+    assert model.colmod == 0x55
+    assert model.madctl == board.MADCTL | (0x08 if board.BGR else 0)
+    assert model.inverted == board.INVERT
+    assert model.commands[0] == 0x01, "a software reset comes first"
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_a_full_screen_send_shows_the_framebuffer_through_the_palette(name):
+    board = boards.load(name)
+    rnd = random.Random(name)
+    buf, palette = random_screen(board, rnd)
+    p, spi = make_panel(board)
+    p.init(sleep_ms=lambda ms: None)
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    model = decoded(board, spi)
+    assert not model.errors
+    assert glass_of(board, model) == expected(board, buf, palette)
+    assert model.writes_outside(board.GLASS) == 0
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_dirty_rectangles_update_exactly_their_part_of_the_glass(name):
+    board = boards.load(name)
+    rnd = random.Random(name + "dirty")
+    buf, palette = random_screen(board, rnd)
+    p, spi = make_panel(board)
+    p.init(sleep_ms=lambda ms: None)
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    model = decoded(board, spi)
+    for _ in range(12):
+        x = rnd.randrange(board.WIDTH)
+        y = rnd.randrange(board.HEIGHT)
+        w = rnd.randrange(1, board.WIDTH - x + 1)
+        h = rnd.randrange(1, board.HEIGHT - y + 1)
+        for yy in range(y, y + h):
+            for xx in range(x, x + w):
+                i = (yy * board.WIDTH + xx) >> 1
+                v = rnd.randrange(16)
+                buf[i] = (buf[i] & 0x0F) | (v << 4) if xx % 2 == 0 else (buf[i] & 0xF0) | v
+        p.send(buf, board.WIDTH, palette, x, y, w, h)
+        decoded(board, spi, model)
+    assert not model.errors
+    assert glass_of(board, model) == expected(board, buf, palette)
+    assert model.writes_outside(board.GLASS) == 0
+
+
+def test_a_changed_palette_recolours_what_is_sent_next():
+    board = boards.load("pico_lcd_114")
+    rnd = random.Random(3)
+    buf, palette = random_screen(board, rnd)
+    p, spi = make_panel(board)
+    p.init(sleep_ms=lambda ms: None)
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    model = decoded(board, spi)
+    palette[5] = 0x1234
+    p.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    decoded(board, spi, model)
+    assert glass_of(board, model) == expected(board, buf, palette)
+
+
+def test_show_sends_every_dirty_rectangle_and_clears_them():
+    board = boards.load("picosystem")
+    rnd = random.Random(9)
+    buf, palette = random_screen(board, rnd)
+
+    class Screen:
+        width, height = board.WIDTH, board.HEIGHT
+        dirty = array("h", [0, 0, 240, 240, 17, 33, 5, 9, 0, 0, 0, 0])
+        dirty_count = 2
+        cleared = 0
+
+        def clear_dirty(self):
+            self.cleared += 1
+            self.dirty_count = 0
+
+    screen = Screen()
+    screen.buf, screen.palette = buf, palette
+    p, spi = make_panel(board)
+    p.show(screen)
+    # Two windows: CASET, RASET, RAMWR each.
+    assert sum(1 for dc, data in spi.log if dc == 0 and data[0] == 0x2C) == 2
+    assert screen.cleared == 1 and screen.dirty_count == 0
+    spi.log.clear()
+    p.show(screen)
+    assert spi.log == []
+
+
+def test_windows_are_widened_to_whole_8_pixel_columns_and_clipped_to_the_screen():
+    board = boards.load("picosystem")
+    p, spi = make_panel(board)
+    buf = bytearray(board.WIDTH * board.HEIGHT // 2)
+    palette = array("H", range(16))
+    p.send(buf, board.WIDTH, palette, 13, 7, 5, 3)          # columns 13..17 -> 8..23
+    windows = [data for dc, data in spi.log if dc == 1 and len(data) == 4]
+    assert windows[0] == bytes([0, 8, 0, 23]) and windows[1] == bytes([0, 7, 0, 9])
+    spi.log.clear()
+    p.send(buf, board.WIDTH, palette, 230, 235, 40, 40)     # clipped at 239
+    windows = [data for dc, data in spi.log if dc == 1 and len(data) == 4]
+    assert windows[0] == bytes([0, 224, 0, 239]) and windows[1] == bytes([0, 235, 0, 239])
+
+
+def test_an_empty_rectangle_sends_nothing():
+    board = boards.load("picosystem")
+    p, spi = make_panel(board)
+    p.send(bytearray(240 * 120), 240, array("H", range(16)), 10, 10, 0, 5)
+    assert spi.log == []
+
+
+# Offsets the vendors' own code uses, as a check of window_offsets (docs/boards.md).
+@pytest.mark.parametrize("name, first_column, first_row", [
+    ("pico_lcd_114", 40, 53),   # Waveshare demo: CASET 0x0028..0x0117, RASET 0x0035..0x00BB
+    ("tdisplay", 40, 53),       # TFT_eSPI rotation 1: colstart 40, rowstart 53
+    ("pico_lcd_13", 0, 0),
+    ("picosystem", 0, 0),
+    ("odroid_go", 0, 0),
+    ("m5stack_core", 0, 0),
+])
+def test_window_offsets_match_the_vendors_code(name, first_column, first_row):
+    board = boards.load(name)
+    assert window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL) == (first_column, first_row)
+
+
+def test_a_240x240_glass_upside_down_needs_the_80_row_offset():
+    # MY mirrors across the 320-row RAM: the visible 240 rows are then 80..319.
+    assert window_offsets("st7789", (0, 0, 240, 240), 0xC0) == (0, 80)
+    assert window_offsets("st7789", (0, 0, 240, 240), 0xA0) == (80, 0)
+
+
+def viper_stand_in():
+    """expand_viper's source with the viper types played by memoryviews (native byte order,
+    like the device's ptr16)."""
+    import types
+    source = open(panel_module.__file__.replace("panel.py", "expand_viper.py")).read()
+    fake = types.ModuleType("micropython")
+    fake.viper = lambda f: f
+    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("H")}
+    import sys
+    saved = sys.modules.get("micropython")
+    sys.modules["micropython"] = fake
+    try:
+        exec(compile(source, "expand_viper.py", "exec"), namespace)
+    finally:
+        if saved is None:
+            del sys.modules["micropython"]
+        else:
+            sys.modules["micropython"] = saved
+    return namespace["expand_row"]
+
+
+def test_the_viper_expansion_writes_the_same_bytes_as_the_plain_one():
+    viper_row = viper_stand_in()
+    rnd = random.Random(5)
+    buf = bytearray(rnd.getrandbits(8) for _ in range(200))
+    table = bytearray(rnd.getrandbits(8) for _ in range(32))
+    for start, count in [(0, 1), (1, 1), (0, 16), (1, 16), (3, 7), (10, 300), (11, 389)]:
+        for at in (0, 6):
+            a = bytearray(800)
+            b = bytearray(800)
+            expand_plain.expand_row(a, at, buf, start, count, table)
+            viper_row(b, at, buf, start, count, table)
+            assert a == b, (start, count, at)
+            assert not any(a[:at]) and not any(a[at + 2 * count:]), "only its own bytes are written"
+
+
+def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_first():
+    table = bytearray(32)
+    table[2 * 0xA], table[2 * 0xA + 1] = 0xF8, 0x00     # colour 10: red
+    table[2 * 0x3], table[2 * 0x3 + 1] = 0x07, 0xE0     # colour 3: green
+    line = bytearray(4)
+    expand_plain.expand_row(line, 0, bytearray([0xA3]), 0, 2, table)
+    assert line == bytes([0xF8, 0x00, 0x07, 0xE0])
+    expand_plain.expand_row(line, 0, bytearray([0xA3]), 1, 1, table)
+    assert line[:2] == bytes([0x07, 0xE0])
