@@ -84,9 +84,6 @@ class Game:
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
-    # Attributes beyond piles and vars that a saved game must keep to resume exactly (ints, or
-    # arrays of small ints): state outside the journal, like real-time computer players' clocks.
-    SAVED = ()
     UNDO_BARRIERS = False  # some moves end what undo can reach (a turn's end in Spite & Malice)
 
     def __init__(self, players=1, options=0):
@@ -101,6 +98,7 @@ class Game:
         self.seed = 0
         self.clock_ms = 0
         self.bots = True
+        self.autoplay = False  # make safe moves after each move (auto_play)
         self.scratch = array("i", [0] * self.MAX_MOVES)
 
     # --- declaring piles (start-up only) ---
@@ -300,6 +298,39 @@ class Game:
             return self.scratch[0]
         return -1
 
+    def safe_move(self):
+        """A move auto-play may make now: one no remaining card could ever need undone, or -1.
+
+        Patience games override it (foundation moves; Aces Up's discards). No allocation.
+        """
+        return -1
+
+    def finish_move(self):
+        """The next move of a win that is certain from here (the 'finish' action), or -1."""
+        return -1
+
+    def auto_play(self):
+        """Make safe moves while there are any; returns how many. Each is an ordinary move in
+        the journal, so undo takes them back one at a time. No allocation."""
+        count = 0
+        m = self.safe_move()
+        while m >= 0:
+            self.apply(m)
+            count += 1
+            m = self.safe_move()
+        return count
+
+    def finish(self):
+        """Play a certain win to its end; returns the moves made (0: the game is not clearly
+        won). Each move is journaled like any other. No allocation."""
+        count = 0
+        m = self.finish_move()
+        while m >= 0:
+            self.apply(m)
+            count += 1
+            m = self.finish_move()
+        return count
+
     def check_position(self):
         """'' when the position could arise in play, else why not (used by `load`)."""
         return ""
@@ -308,11 +339,6 @@ class Game:
         """Recompute derived state after the piles and variables were replaced by `load`."""
         self.history.clear()
         self.vars[V_STATUS] = self._compute_status()
-
-    def after_restore(self):
-        """Called by engine_core/save.py once a saved game's piles, vars, seed and clock are
-        back exactly: rebuild anything derived from them. The undo history starts empty."""
-        self.history.clear()
 
     # --- move tokens (for the protocol and tools; these allocate) ---
 

@@ -12,6 +12,7 @@ from engine_core import STATUS_NAMES
 from engine_core import cards
 from engine_core import games
 from engine_core import rng
+from engine_core.ai import winnable
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
 
 MAX_SEED = 0x3FFFFFFF
@@ -63,7 +64,7 @@ class Session:
         if word == "load":
             self.game = load_state(rest, self.game)
             return "ok"
-        if word not in ("state", "moves", "move", "undo", "hint", "tick", "bots"):
+        if word not in ("state", "moves", "move", "undo", "hint", "tick", "bots", "auto", "finish"):
             raise ProtocolError("unknown command '" + word + "'")
         game = self.game
         if game is None:
@@ -81,6 +82,13 @@ class Session:
             if game.bots:
                 game.respond()
             return "ok"
+        if word == "auto":
+            if rest not in ("on", "off"):
+                raise ProtocolError("auto takes 'on' or 'off'")
+            game.autoplay = rest == "on"
+            if game.autoplay:
+                game.auto_play()
+            return "ok"
         if rest:
             raise ProtocolError(word + " takes no argument")
         if word == "state":
@@ -90,6 +98,10 @@ class Session:
         if word == "undo":
             if not game.undo():
                 raise ProtocolError("nothing to undo")
+            return "ok"
+        if word == "finish":
+            if game.finish() == 0:
+                raise ProtocolError("the game is not clearly won yet")
             return "ok"
         move = game.hint()
         return "none" if move < 0 else game.move_token(move)
@@ -106,7 +118,11 @@ def parse_int(text, what, low, high):
 
 
 def new_game(args):
-    """A freshly dealt game for 'new GAME [seed=N] [players=K] [jokers=1] [target=N]'."""
+    """A freshly dealt game for 'new GAME [seed=N] [players=K] [jokers=1] [target=N] [winnable=1]'.
+
+    winnable=1 deals winnable deal number N (seed=N picks it) from the game's table of seeds
+    the solver proved winnable (engine_core/ai/winnable.py); the state shows the real seed.
+    """
     if not args:
         raise ProtocolError("new needs a game: " + ", ".join(games.NAMES))
     cls = game_class(args[0])
@@ -114,6 +130,7 @@ def new_game(args):
     players = cls.MIN_PLAYERS
     jokers = False
     target = 0
+    only_winnable = False
     for arg in args[1:]:
         key, sep, value = arg.partition("=")
         if not sep:
@@ -126,9 +143,15 @@ def new_game(args):
             jokers = parse_int(value, "jokers", 0, 1) == 1
         elif key == "target":
             target = parse_int(value, "target", 1, 10000)
+        elif key == "winnable":
+            only_winnable = parse_int(value, "winnable", 0, 1) == 1
         else:
             raise ProtocolError("unknown option '" + key + "'")
     check_players(cls, players)
+    if only_winnable:
+        seed = winnable.seed_for(cls.NAME, seed)
+        if seed < 0:
+            raise ProtocolError("no table of winnable deals for " + cls.NAME)
     game = cls(players, games.options(jokers, target))
     game.deal(seed)
     return game
@@ -169,6 +192,8 @@ def do_move(game, token):
     game.apply(code)
     if game.bots:
         game.respond()
+    if game.autoplay:
+        game.auto_play()
 
 
 # --- state <-> JSON ---

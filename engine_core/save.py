@@ -3,9 +3,10 @@
 A saved game holds what resumes it exactly: the game's name, rules version, players, options,
 seed, clock, the moves made so far, every journaled variable (the generator's state among them)
 and every pile's cards. The undo history is not saved: a resumed game starts with nothing to
-undo. Games keep all their state in piles and vars (docs/engine.md), so this works for every
-game through the Game base class; a game that derives more from them rebuilds it in
-after_restore().
+undo. Games keep their state in piles and vars (docs/engine.md), so this works for every game
+through what the Game base class holds; a game with state outside the journal names those
+attributes in a class constant SAVED, and one that derives more from its piles rebuilds it in
+an after_restore() method.
 
 Payload of a game record (kind 'G', version 1):
     game index in games.NAMES, rules version, players, flags (bit 0: computer players on)
@@ -52,10 +53,17 @@ def game_record_size(game):
     return r.OVERHEAD + _FIXED + 1 + 4 * N_VARS + 1 + piles.count + cards + 2 + 4 * extra_count(game)
 
 
+def saved_attributes(game):
+    """The names of the attributes beyond piles and vars that the game asks a saved game to
+    keep (a class constant SAVED: ints or arrays of small ints, state outside the journal such
+    as real-time computer players' clocks); () for most games."""
+    return getattr(game, "SAVED", ())
+
+
 def extra_count(game):
     """How many ints the game's SAVED attributes hold."""
     n = 0
-    for name in game.SAVED:
+    for name in saved_attributes(game):
         value = getattr(game, name)
         if type(value) is int:
             n += 1
@@ -91,7 +99,7 @@ def encode_game(game, moves, buf):
             buf[pos] = piles.cards[s + i]
             pos += 1
     pos = r.put_u16(buf, pos, extra_count(game))
-    for name in game.SAVED:
+    for name in saved_attributes(game):
         value = getattr(game, name)
         if type(value) is int:
             pos = r.put_i32(buf, pos, value)
@@ -181,7 +189,7 @@ def restore_game(game, buf, n, used):
     game.clock_ms = clock
     game.bots = buf[base + 3] & 1 == 1
     pos = extras_at + 2
-    for name in game.SAVED:
+    for name in saved_attributes(game):
         value = getattr(game, name)
         if type(value) is int:
             setattr(game, name, r.get_i32(buf, pos))
@@ -190,7 +198,9 @@ def restore_game(game, buf, n, used):
             for i in range(len(value)):
                 value[i] = r.get_i32(buf, pos)
                 pos += 4
-    game.after_restore()
+    game.history.clear()  # a resumed game starts with nothing to undo
+    if hasattr(game, "after_restore"):  # a game that derives state from its piles rebuilds it
+        game.after_restore()
     return r.OK
 
 

@@ -367,9 +367,16 @@ def test_hint_puts_the_waste_into_an_empty_body_pile_before_a_reserve_and_then_d
     assert d.ok("hint") == "waste>body2"
     full = dict(("body%d" % (i + 2), [c]) for i, c in enumerate(["9H", "TH", "TH", "JH", "JH", "QH", "QH"]))
     d = driver(**dict(closed, **full))
-    assert d.ok("hint") == "waste>res1"
-    d.ok("move waste>res1")
-    assert d.ok("hint") == "draw"
+    # The one-move look-ahead frees body piles (a 9H onto a ten, ...) rather than spend a
+    # reserve, puts the waste card into one of them, then draws.
+    for _ in range(10):
+        h = d.ok("hint")
+        if h == "draw":
+            break
+        assert h.startswith("body") or h.startswith("waste>body"), h
+        d.ok("move " + h)
+    piles = d.piles()
+    assert h == "draw" and piles["waste"] == [] and piles["res1"] == piles["res2"] == piles["res3"] == []
 
 
 def test_following_the_hint_plays_legal_moves_until_it_has_nothing_to_advise():

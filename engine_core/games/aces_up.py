@@ -7,6 +7,7 @@ deal four new cards only when nothing else can be done. Won with 48 cards discar
 
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
+from engine_core.ai.aces_up import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
 
 try:
@@ -51,6 +52,7 @@ class AcesUp(Game):
         self.add_pile("discard", 52)
         self.end_piles()
         self.best = bytearray(4)  # per suit: the highest exposed value
+        self.advisor = Advisor(self)
 
     def _deal(self):
         self.fill_and_shuffle(STOCK)
@@ -136,27 +138,15 @@ class AcesUp(Game):
         return LOST
 
     def hint(self):
-        """Discard first; else fill an empty column from the deepest column; else deal."""
-        if self.vars[V_STATUS] != PLAYING:
-            return -1
-        n = self.legal_moves(self.scratch)
-        best = -1
-        best_depth = -1
-        for i in range(n):
-            m = self.scratch[i]
-            if m == DEAL_MOVE:
-                continue
-            if (m >> 8) & 0xFF == DISCARD:
-                return m
-            depth = self.piles.size[m >> 16]
-            if depth > best_depth:
-                best = m
-                best_depth = depth
-        if best >= 0:
-            return best
-        if n > 0:
-            return self.scratch[0]
-        return -1
+        """A discard if any; else the best move into an empty column from a search up to the
+        next deal (engine_core/ai/aces_up.py); else deal."""
+        return self.advisor.hint()
+
+    def safe_move(self):
+        return self.advisor.safe_move()
+
+    def finish_move(self):
+        return self.advisor.finish_move()
 
     def explain(self, move):
         reason = Game.explain(self, move)

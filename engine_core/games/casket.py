@@ -12,6 +12,7 @@ from array import array
 from engine_core import PLAYING
 from engine_core import cards
 from engine_core import rules
+from engine_core.ai.casket import Advisor
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
 from engine_core.rules import IN_SUIT, KIND_OF, RANK_OF, WANT_ACE, WANT_ANY, WANT_NONE
 
@@ -74,6 +75,7 @@ class Casket(Game):
         self.source_count = 0
         self.aces = bytearray(17)  # the piles whose exposed card is an Ace
         self.ace_count = 0
+        self.advisor = Advisor(self)  # hints and auto-play (engine_core/ai/casket.py)
 
     def _deal(self):
         piles = self.piles
@@ -229,6 +231,16 @@ class Casket(Game):
     # --- advice ---
 
     def hint(self):
+        """The best move one step ahead (engine_core/ai/casket.py), else draw."""
+        return self.advisor.hint()
+
+    def safe_move(self):
+        return self.advisor.safe_move()
+
+    def finish_move(self):
+        return self.advisor.finish_move()
+
+    def greedy_hint(self):
         """A greedy choice: a foundation play (lid cards first: each refill opens the
         casket); a lid card, else a reserve card, else the waste onto a body pile; the waste
         into an empty body pile or a reserve; draw; a lid card into a reserve; a lone body

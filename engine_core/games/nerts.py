@@ -345,7 +345,8 @@ class Nerts(NertsMoves, Game):
         return check_position(self)
 
     def after_restore(self):
-        Game.after_restore(self)
+        """A saved game is back (engine_core/save.py): forget what was derived from the old
+        position."""
         self._forget_plays()
 
     def after_load(self):

@@ -8,6 +8,7 @@ top cards may go on to the foundations. Draw only once the current card is place
 from engine_core import PLAYING
 from engine_core import cards
 from engine_core import rules
+from engine_core.ai.sir_tommy import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game
 from engine_core.rules import ANY_SUIT, RANK_OF
 
@@ -42,6 +43,7 @@ class SirTommy(Game):
         for i in range(4):
             self.add_pile("res" + str(i + 1), 52)  # unrestricted: never full
         self.end_piles()
+        self.advisor = Advisor(self)  # hints and auto-play (engine_core/ai/sir_tommy.py)
         self.wants = bytearray(4)  # the rank each foundation takes next (rules.foundation_want)
 
     def _deal(self):
@@ -102,52 +104,15 @@ class SirTommy(Game):
         return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
 
     def hint(self):
-        """Foundation plays first (always safe here: suit never matters and ranks are
-        interchangeable); then place the current card where it buries the least; then draw."""
-        if self.vars[V_STATUS] != PLAYING:
-            return -1
-        piles = self.piles
-        m = self._playable_holding_top()  # fills self.wants
-        if m >= 0:
-            return m
-        c = rules.top(piles, CURRENT)
-        if c < 0:
-            if rules.may_draw(piles, STOCK, CURRENT):
-                return DRAW_MOVE
-            return -1
-        i = rules.first_wanting(self.wants, 4, RANK_OF[c], RANK_OF[c])
-        if i >= 0:
-            return CURRENT << 16 | (FOUND1 + i) << 8
-        return CURRENT << 16 | self._best_holding_pile(c) << 8
+        """A foundation play, else where the current card buries the least now and, on
+        average, for the next card (engine_core/ai/sir_tommy.py), else draw."""
+        return self.advisor.hint()
 
-    def _best_holding_pile(self, c):
-        """Where the current card buries the least: on the lowest top that is not needed
-        before it (rank >= its rank), else on an empty pile, else on the highest top."""
-        piles = self.piles
-        rank = RANK_OF[c]
-        fit = -1
-        fit_gap = 99
-        empty = -1
-        high = RES1
-        high_rank = -1
-        for r in range(RES1, RES4 + 1):
-            t = rules.top(piles, r)
-            if t < 0:
-                if empty < 0:
-                    empty = r
-                continue
-            gap = RANK_OF[t] - rank
-            if 0 <= gap < fit_gap:
-                fit = r
-                fit_gap = gap
-            if RANK_OF[t] > high_rank:
-                high = r
-                high_rank = RANK_OF[t]
-        if fit >= 0:
-            return fit
-        if empty >= 0:
-            return empty
-        return high
+    def safe_move(self):
+        return self.advisor.safe_move()
+
+    def finish_move(self):
+        return self.advisor.finish_move()
 
     def explain(self, move):
         reason = Game.explain(self, move)
