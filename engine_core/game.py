@@ -98,6 +98,7 @@ class Game:
         self.seed = 0
         self.clock_ms = 0
         self.bots = True
+        self.advisor = None  # a game's hint and auto-play advisor, set by its __init__
         self.autoplay = False  # make safe moves after each move (auto_play)
         self.scratch = array("i", [0] * self.MAX_MOVES)
 
@@ -291,7 +292,12 @@ class Game:
         """
 
     def hint(self):
-        """A recommended legal move code, or -1 when there is none."""
+        """A recommended legal move code, or -1 when there is none.
+
+        A game with an advisor (engine_core/ai/: hint, safe_move, finish_move) asks it.
+        """
+        if self.advisor is not None:
+            return self.advisor.hint()
         if self.vars[V_STATUS] != PLAYING:
             return -1
         if self.legal_moves(self.scratch) > 0:
@@ -301,12 +307,17 @@ class Game:
     def safe_move(self):
         """A move auto-play may make now: one no remaining card could ever need undone, or -1.
 
-        Patience games override it (foundation moves; Aces Up's discards). No allocation.
+        The patience games' advisors know them (foundation moves; Aces Up's discards).
+        No allocation.
         """
+        if self.advisor is not None:
+            return self.advisor.safe_move()
         return -1
 
     def finish_move(self):
         """The next move of a win that is certain from here (the 'finish' action), or -1."""
+        if self.advisor is not None:
+            return self.advisor.finish_move()
         return -1
 
     def auto_play(self):

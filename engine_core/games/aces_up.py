@@ -137,17 +137,6 @@ class AcesUp(Game):
                     return PLAYING
         return LOST
 
-    def hint(self):
-        """A discard if any; else the best move into an empty column from a search up to the
-        next deal (engine_core/ai/aces_up.py); else deal."""
-        return self.advisor.hint()
-
-    def safe_move(self):
-        return self.advisor.safe_move()
-
-    def finish_move(self):
-        return self.advisor.finish_move()
-
     def explain(self, move):
         reason = Game.explain(self, move)
         if reason:

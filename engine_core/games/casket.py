@@ -230,16 +230,6 @@ class Casket(Game):
 
     # --- advice ---
 
-    def hint(self):
-        """The best move one step ahead (engine_core/ai/casket.py), else draw."""
-        return self.advisor.hint()
-
-    def safe_move(self):
-        return self.advisor.safe_move()
-
-    def finish_move(self):
-        return self.advisor.finish_move()
-
     def greedy_hint(self):
         """A greedy choice: a foundation play (lid cards first: each refill opens the
         casket); a lid card, else a reserve card, else the waste onto a body pile; the waste

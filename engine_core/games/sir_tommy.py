@@ -103,17 +103,6 @@ class SirTommy(Game):
     def _compute_status(self):
         return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
 
-    def hint(self):
-        """A foundation play, else where the current card buries the least now and, on
-        average, for the next card (engine_core/ai/sir_tommy.py), else draw."""
-        return self.advisor.hint()
-
-    def safe_move(self):
-        return self.advisor.safe_move()
-
-    def finish_move(self):
-        return self.advisor.finish_move()
-
     def explain(self, move):
         reason = Game.explain(self, move)
         if reason:
