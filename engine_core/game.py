@@ -262,6 +262,12 @@ class Game:
     def status(self):
         return self.vars[V_STATUS]
 
+    def moves_of(self, player, out):
+        """The legal moves the player at this console may make: all of legal_moves, except in
+        games where everyone plays at once (Nerts overrides it to skip the other players'
+        moves, most of the cost). No allocation."""
+        return self.legal_moves(out)
+
     def is_legal(self, move):
         """True when `move` is among legal_moves (uses the game's scratch array)."""
         n = self.legal_moves(self.scratch)

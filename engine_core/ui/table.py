@@ -324,7 +324,7 @@ class Table(TableView):
         if (self.cached_n >= 0 and h.head == self.cached_head and h.used == self.cached_used
                 and h.clears == self.cached_clears and h.moves == self.cached_moves):
             return self.cached_n
-        n = self.game.legal_moves(self.moves)
+        n = self.game.moves_of(0, self.moves)  # p1 is the console's player
         self.cached_n = n
         self.cached_head = h.head
         self.cached_used = h.used

@@ -1,0 +1,45 @@
+"""moves_of(player): what the console's player may do, cheaper than every player's moves."""
+
+import random
+from array import array
+
+from engine_core import PLAYING, games
+
+
+def test_nerts_moves_of_a_player_are_exactly_that_players_legal_moves():
+    cls = games.load("nerts")
+    rnd = random.Random(4)
+    every = array("i", [0] * cls.MAX_MOVES)
+    mine = array("i", [0] * cls.MAX_MOVES)
+    checked = 0
+    for seed in range(6):
+        game = cls(3)
+        game.bots = False
+        game.deal(seed)
+        for _ in range(150):
+            n = game.legal_moves(every)
+            if n == 0:
+                break
+            for player in range(3):
+                prefix = "p%d" % (player + 1)
+                expected = sorted(game.move_token(every[i]) for i in range(n)
+                                  if game.move_token(every[i]).startswith(prefix + ".")
+                                  or game.move_token(every[i]).startswith(prefix + ":"))
+                k = game.moves_of(player, mine)
+                assert sorted(game.move_token(mine[i]) for i in range(k)) == expected
+                checked += 1
+            game.apply(every[rnd.randrange(n)])
+            if game.status() != PLAYING:
+                break
+    assert checked > 1000
+
+
+def test_turn_based_and_patience_games_give_all_their_legal_moves():
+    for name in ("aces_up", "sir_tommy", "casket", "spite_malice"):
+        cls = games.load(name)
+        game = cls(cls.MIN_PLAYERS)
+        game.deal(3)
+        a = array("i", [0] * cls.MAX_MOVES)
+        b = array("i", [0] * cls.MAX_MOVES)
+        n = game.legal_moves(a)
+        assert game.moves_of(0, b) == n and list(a[:n]) == list(b[:n])
