@@ -25,9 +25,11 @@ except ImportError:
 # Pile ids of engine_core.games.spite_malice (not imported: that module imports the bot).
 _CENTER1 = const(1)
 _HAND = const(4)
+_STOCK = const(0)
 _PAYOFF = const(5)
 _SIDE1 = const(6)
 _STRIDE = const(6)
+_STACK_FULL = const(12)  # a centre stack this big goes back into the stock
 
 KING = const(12)
 MAX_DEPTH = const(30)
@@ -44,7 +46,15 @@ W_EMPTY = const(30)  # the hand played out: five new cards now
 W_KING = const(40)  # the last wild king in hand spent
 W_SPARE_KING = const(5)  # another king spent (from the hand or a side stack)
 W_NEAR = const(3)  # per step the nearest centre stack is closer to our payoff card
-W_COMPLETE = const(10)  # a completed stack: twelve cards back into the stock
+# A completed stack: twelve cards back into the stock, which keeps the deal alive (a stock that
+# cannot supply a draw ends it drawn). 80 rather than 10: 67.1% / 62.1% of deals won against a
+# random player instead of 64.9% / 61.1% (1,500 deals from two seeds each).
+W_COMPLETE = const(80)
+W_DRY = const(5000)  # the hand played out when the stock cannot refill it: the deal ends drawn
+# A stock too short for the opponent's usual one card and then our own refill after the
+# discard: keeping cards in hand buys turns. 68.2 / 64.5 / 65.3% of deals won against a random
+# player instead of 67.1 / 62.1 / 63.1% (1,500 deals from three seeds each).
+W_SHORT = const(50)
 # A centre stack the opponent's payoff card could reach while lacking 0, 1, 2 or 3 cards (after
 # its visible side cards), at full eagerness:
 THREAT_BY_MISSING = (800, 240, 60, 16)
@@ -68,6 +78,7 @@ class TurnModel:
         self.nside_king = 0
         self.hand_kings = 0
         self.completed = 0
+        self.stock = 0  # the stock's size when the stage started
         self.threat = array("i", [0] * 12)
         self.near = array("i", [0] * 12)  # near[s]: a centre of s cards against our payoff card
         self.cur_src = bytearray(MAX_DEPTH)
@@ -124,6 +135,7 @@ class TurnModel:
             if self.hr[t] == KING:
                 self.hand_kings = self.hn[t]
         self.completed = 0
+        self.stock = piles.size[_STOCK]
         self._near_table()
 
     def _near_table(self):
@@ -193,6 +205,12 @@ class TurnModel:
         if self.hand_left == 0:
             v += W_EMPTY
         v += W_COMPLETE * self.completed
+        stock = self.stock + _STACK_FULL * self.completed
+        if self.hand_left == 0:
+            if stock < 5:
+                v -= W_DRY
+        elif stock < 7 - self.hand_left:
+            v -= W_SHORT
         t = self.threat
         cen = self.cen
         near = self.near
