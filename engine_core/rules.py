@@ -87,6 +87,13 @@ def may_draw(piles, stock, waste):
     return piles.size[waste] == 0 and piles.size[stock] > 0
 
 
+def draw_refusal(piles, waste, waste_name):
+    """Why 'draw' is refused (for explain): the turned card still waits, or no redeal."""
+    if piles.size[waste] > 0:
+        return "the " + waste_name + " card must be placed before the next draw"
+    return "the stock is empty and there is no redeal"
+
+
 def add_wanted_moves(out, n, src, key, alt, wants, first, count):
     """Write src>p codes for every pile p = first + i whose wants[i] is key or alt (pass
     alt = key when there is no second choice); returns the new count."""

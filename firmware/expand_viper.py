@@ -5,6 +5,10 @@ check it writes the same bytes).
 The table's 2-byte entries are read and written as 16-bit words: whatever the chip's byte
 order, a word copied from the table lands in the line in the same byte order (big-endian,
 as the panel wants).
+
+Viper code compiles only for a chip: `mpy-cross -march=armv6m` or `-march=xtensawin`, as
+`make build` and tests/test_micropython.py do; a plain `mpy-cross` refuses it ("invalid
+arch"), and the WASI MicroPython has no viper, so firmware/panel.py falls back there.
 """
 
 import micropython

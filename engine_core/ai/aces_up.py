@@ -15,6 +15,7 @@ is the 'finish' line.
 from array import array
 
 from engine_core import PLAYING
+from engine_core.ai.advisor import PatienceAdvisor
 from engine_core.ai.search import Search
 from engine_core.game import move_code
 
@@ -178,7 +179,7 @@ class Model:
         return total
 
 
-class Advisor:
+class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Aces Up game object."""
 
     def __init__(self, game):
@@ -206,14 +207,9 @@ class Advisor:
             return -1
         return move_code(_COL1 + (m >> 2), _COL1 + (m & 3))
 
-    def hint(self):
+    def choose(self):
+        """The hint when no safe move is left (hint() in PatienceAdvisor tries those first)."""
         game = self.game
-        self.work = 0
-        if game.status() != PLAYING:
-            return -1
-        m = self.safe_move()
-        if m >= 0:
-            return m
         m = self._best()
         if m >= 0:
             return m

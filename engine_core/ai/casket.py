@@ -22,6 +22,7 @@ engine's greedy rule answers instead, so a hint never costs the player an undo s
 from array import array
 
 from engine_core import PLAYING
+from engine_core.ai.advisor import PatienceAdvisor
 
 try:
     from micropython import const
@@ -45,7 +46,7 @@ SUIT = bytes([(c % 52) // 13 for c in range(104)])
 RANK = bytes([c % 13 for c in range(104)])
 
 
-class Advisor:
+class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Casket game object."""
 
     def __init__(self, game):
@@ -223,14 +224,9 @@ class Advisor:
                 return True
         return False
 
-    def hint(self):
+    def choose(self):
+        """The hint when no safe move is left (hint() in PatienceAdvisor tries those first)."""
         game = self.game
-        self.work = 0
-        if game.status() != PLAYING:
-            return -1
-        m = self.safe_move()
-        if m >= 0:
-            return m
         hist = game.history
         if hist.used > hist.capacity - 64:
             return game.greedy_hint()  # scoring would push the oldest undo steps out

@@ -20,6 +20,7 @@ work whatever the position (tools/bench_hints.py).
 from array import array
 
 from engine_core import PLAYING
+from engine_core.ai.advisor import PatienceAdvisor
 from engine_core.game import move_code
 
 try:
@@ -39,7 +40,7 @@ NODE_LIMIT = const(21)  # most work units a hint can spend: 4 + 52 // 4 for the 
 RANK = bytes([c % 13 for c in range(52)])
 
 
-class Advisor:
+class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Sir Tommy game object."""
 
     def __init__(self, game):
@@ -196,14 +197,9 @@ class Advisor:
                 best = q
         return best
 
-    def hint(self):
+    def choose(self):
+        """The hint when no safe move is left (hint() in PatienceAdvisor tries those first)."""
         game = self.game
-        self.work = 0
-        if game.status() != PLAYING:
-            return -1
-        m = self.safe_move()
-        if m >= 0:
-            return m
         m = self._contested()
         if m >= 0:
             return m

@@ -318,9 +318,7 @@ class Casket(Game):
         piles = self.piles
         names = self.pile_names
         if move == DRAW_MOVE:
-            if piles.size[WASTE] > 0:
-                return "the waste card must be placed before the next draw"
-            return "the stock is empty and there is no redeal"
+            return rules.draw_refusal(piles, WASTE, "waste")
         src = move >> 16
         dst = (move >> 8) & 0xFF
         if FOUND1 <= src <= FOUND8:

@@ -110,9 +110,7 @@ class SirTommy(Game):
         piles = self.piles
         names = self.pile_names
         if move == DRAW_MOVE:
-            if piles.size[CURRENT] > 0:
-                return "the current card must be placed before the next draw"
-            return "the stock is empty and there is no redeal"
+            return rules.draw_refusal(piles, CURRENT, "current")
         src = move >> 16
         dst = (move >> 8) & 0xFF
         if FOUND1 <= src <= FOUND4:
