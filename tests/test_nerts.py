@@ -136,6 +136,43 @@ def test_the_piles_are_named_as_the_rule_profile_says():
     assert names[14:] == ["found%d" % k for k in range(1, 9)]
 
 
+def check_layout(s, players, jokers):
+    """Every player: 13 Nerts cards (12 face down, the top up), four work piles of one face-up
+    card, the rest of their own deck face down in the stock, an empty waste; 4N empty slots."""
+    piles = s["piles"]
+    assert list(piles) == ["p%d.%s" % (p, name) for p in range(1, players + 1) for name in (
+        "nerts", "work1", "work2", "work3", "work4", "stock", "waste")] + [
+        "found%d" % k for k in range(1, 4 * players + 1)]
+    for p in range(1, players + 1):
+        pre = "p%d." % p
+        nerts = piles[pre + "nerts"]
+        assert len(nerts) == 13 and all(c[0] == "#" for c in nerts[:12]) and nerts[12][0] != "#"
+        for i in range(1, 5):
+            assert len(piles[pre + "work%d" % i]) == 1 and piles[pre + "work%d" % i][0][0] != "#"
+        stock = piles[pre + "stock"]
+        assert len(stock) == (37 if jokers else 35) and all(c[0] == "#" for c in stock)
+        assert piles[pre + "waste"] == []
+        own = [c.lstrip("#") for name in piles if name.startswith(pre) for c in piles[name]]
+        assert sorted(own) == sorted(deck(p, jokers))
+    assert all(piles["found%d" % k] == [] for k in range(1, 4 * players + 1))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("jokers", [False, True])
+def test_the_deal_lays_out_each_players_own_deck_as_the_profile_says(players, jokers):
+    d = Driver("new nerts players=%d seed=5%s" % (players, " jokers=1" if jokers else ""), "bots off")
+    s = d.state()
+    assert s["status"] == "playing" and s["turn"] is None and s["score"] == {"p%d" % p: 0 for p in range(1, players + 1)}
+    check_layout(s, players, jokers)
+    # the next round ('deal') lays out every player's own deck again, scores kept
+    first = s["piles"]
+    d.load(position({"p1.nerts": [], "found1": ["AS1"]}, players, jokers=jokers))
+    assert d.ok("move p1:nerts") == "ok" and d.ok("move deal") == "ok"
+    s = d.state()
+    check_layout(s, players, jokers)
+    assert s["score"]["p1"] == 1 and s["piles"] != first
+
+
 # --- 1. Work piles ---
 
 def test_work_piles_build_down_in_alternating_colours():
@@ -280,6 +317,15 @@ def test_only_the_waste_top_card_can_be_played():
     assert legal(d, "p1.waste>found2")
 
 
+def test_the_waste_top_goes_onto_a_work_pile_and_the_card_under_it_does_not():
+    d = driver({"p1.nerts": ["KC1"], "p1.work1": ["9S1"], "p1.work2": ["TC1"], "p1.work3": ["KH1"],
+                "p1.work4": ["2C1"], "p1.waste": ["9D1", "8H1"]})
+    assert legal(d, "p1.waste>p1.work1") and not legal(d, "p1.waste>p1.work2")
+    play(d, "p1.waste>p1.work1")
+    assert d.piles()["p1.work1"] == ["9S1", "8H1"] and d.piles()["p1.waste"][-1] == "9D1"
+    assert legal(d, "p1.waste>p1.work2")
+
+
 def test_when_fewer_than_three_cards_remain_in_the_stock_they_are_turned_as_well():
     d = driver({"p1.nerts": ["KC1"], "p1.stock": ["7S1", "8S1"]}, rest="waste")
     play(d, "p1:flip")
@@ -395,6 +441,18 @@ def test_a_card_one_rank_higher_and_opposite_colour_slides_under_a_pile_when_a_w
     assert d.ok("undo") == "ok" and d.piles()["p1.work1"] == ["TS1", "9D1"]
 
 
+def test_a_waste_top_or_a_work_pile_top_slides_under_as_well():
+    d = driver({"p1.nerts": ["KC1", "2C1"], "p1.work1": ["TS1", "9D1"], "p1.work2": [],
+                "p1.work3": ["KH1", "QS1"], "p1.work4": ["JH1"], "p1.waste": ["JD1"]})
+    play(d, "p1.waste>p1.work1")
+    p = d.piles()
+    assert p["p1.work1"] == ["JD1", "TS1", "9D1"] and p["p1.work2"] == [] and p["p1.waste"] == []
+    assert d.ok("undo") == "ok"
+    play(d, "p1.work4>p1.work1")  # the same result as filling the space and moving the pile onto it
+    p = d.piles()
+    assert p["p1.work1"] == ["JH1", "TS1", "9D1"] and p["p1.work2"] == [] and p["p1.work4"] == []
+
+
 def test_sliding_under_needs_an_empty_work_pile():
     d = driver({"p1.nerts": ["KC1", "JH1"], "p1.work1": ["TS1", "9D1"], "p1.work2": ["2D1"],
                 "p1.work3": ["KH1"], "p1.work4": ["2C1"]})
@@ -493,6 +551,19 @@ def test_when_a_player_reaches_the_target_score_the_game_is_over_and_deal_is_ref
     assert "target score (100)" in d.expect_error("move deal")
 
 
+def test_reaching_the_target_score_exactly_ends_the_game_and_hint_answers_none():
+    d = driver({"p1.nerts": [], "found1": ["AS1", "2S1"]}, score={"p1": 98, "p2": -7})
+    assert d.ok("hint").startswith("p1")
+    play(d, "p1:nerts")
+    s = d.state()
+    assert s["status"] == "over" and s["score"] == {"p1": 100, "p2": -7}
+    assert d.ok("moves") == "" and d.ok("hint") == "none"
+    assert "target score (100)" in d.expect_error("move deal")
+    d2 = driver({"p1.nerts": [], "found1": ["AS1"]}, score={"p1": 98, "p2": -7})
+    play(d2, "p1:nerts")
+    assert d2.state()["score"]["p1"] == 99 and d2.moves() == ["deal"] and d2.ok("hint") == "deal"
+
+
 def test_the_target_score_defaults_to_100_and_is_an_option():
     assert Nerts(2).target == 100
     assert Nerts(2, games.options(target=30)).target == 30
@@ -537,6 +608,27 @@ def test_a_joker_on_a_work_pile_need_not_be_declared():
     assert legal(d, "p1.work1>p1.work3")  # still free: it may stand for a black queen
 
 
+def test_a_joker_counts_for_its_owner_on_a_foundation_and_in_the_nerts_pile():
+    d = driver({"p1.nerts": ["KC1", "JK1"], "p2.nerts": [], "found1": ["AH2", "2H2"], "found2": ["AS2"]},
+               jokers=True)
+    play(d, "p1.nerts>found1=3H")
+    play(d, "p2:nerts")
+    assert d.state()["score"] == {"p1": 1 - 2, "p2": 3}
+    d2 = driver({"p1.nerts": ["KC1", "JK1"], "p2.nerts": [], "found1": ["AH2", "2H2"]}, jokers=True)
+    play(d2, "p2:nerts")
+    assert d2.state()["score"] == {"p1": -4, "p2": 2}
+
+
+def test_a_joker_fixed_on_a_work_pile_declared_as_another_card_gets_a_clear_error():
+    d = driver({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"],
+                "p1.work3": ["KH1"], "p1.work4": [], "found2": suit_run("C", 2, "6")}, jokers=True)
+    play(d, "p1.nerts>p1.work1")
+    play(d, "p1.work1>p1.work4")  # the joker stays a black 6
+    assert "the joker is fixed as a black 6" in d.expect_error("move p1.work1>found2=7C")
+    assert "the joker is fixed as a black 6" in d.expect_error("move p1.work1>found3=AS")
+    assert "found2 takes 7C next" in d.expect_error("move p1.work1>found2=6S")
+
+
 def test_once_a_card_is_played_onto_a_joker_on_a_work_pile_its_value_is_fixed():
     d = driver({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"],
                 "p1.work3": ["KH1"], "p1.work4": [], "found1": suit_run("S", 2, "5"),
@@ -575,6 +667,7 @@ def test_nerts_is_played_by_2_to_4_players():
 BAD_MOVES = [
     ("move p1.work1*1>p1.work2", "the count in *K is 2 to 13"),
     ("move p3:flip", "no player p3"),
+    ("move p1:fly", "unknown action 'fly': expected p1:flip, p1:cycle or p1:nerts"),
     ("move p1.nerts*2>p1.work1", "only work piles move runs"),
     ("move p1.nerts>p1.work1=7H", "only a joker played to a foundation is declared"),
     ("move p1.nerts>found1=XX", "'XX' is not a card"),

@@ -99,9 +99,11 @@ def explain_token(game, token):
             return "'" + declared_text + "' is not a card like 7H"
         return "expected SRC>DST"
     if ":" in token:
-        who = token.split(":", 1)[0]
-        if parse_player(who, 9) >= 0:
+        who, word = token.split(":", 1)
+        if parse_player(who, 9) >= 0 and parse_player(who, game.players) < 0:
             return "no player " + who + " in this game of " + str(game.players) + " players"
+        if parse_player(who, game.players) >= 0:
+            return "unknown action '" + word + "': expected " + who + ":flip, " + who + ":cycle or " + who + ":nerts"
     return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
 
 
@@ -158,12 +160,22 @@ def explain(game, move):
         n = piles.size[dst]
         if n == 13:
             return names[dst] + " is complete"
+        takes = game.found_suit(dst) * 13 + n
+        if card >= cards.JOKER_BASE and (arg - 1 == takes or (n == 0 and (arg - 1) % 13 == 0)):
+            return fixed_joker(game, card)
         if n == 0:
             return "only an ace starts a foundation"
-        return names[dst] + " takes " + cards.kind_name(game.found_suit(dst) * 13 + n) + " next"
+        return names[dst] + " takes " + cards.kind_name(takes) + " next"
     if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
         return names[src] + " holds only " + str(piles.size[src]) + " cards"
     return "work piles build down in alternating colours"
+
+
+def fixed_joker(game, card):
+    """Why a joker fixed on a work pile cannot stand for the card declared."""
+    v = game.vars[V_JOKER + card - cards.JOKER_BASE] - 1
+    colour = "red " if v & 1 else "black "
+    return "the joker is fixed as a " + colour + cards.RANKS[v >> 1] + ": a card was played onto it"
 
 
 def pile_error(game, p):
