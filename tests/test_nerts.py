@@ -429,6 +429,31 @@ def test_a_play_on_a_foundation_by_anyone_restarts_going_through_the_stock():
     assert d.state()["status"] == "over"
 
 
+def test_a_move_between_work_piles_after_going_through_the_stock_means_going_through_again():
+    # p1: spades done, hearts and diamonds up to 7 (8H, 8D under the Nerts top 5C), 8C on 9H
+    # with 9D beside it: 8C can go back and forth between the red nines, which is no play.
+    piles = stuck_position()
+    for k in ("found1", "found2", "found3"):
+        del piles[k]
+    piles.update({"found1": suit_run("S", 1), "found2": suit_run("H", 1, "7"), "found3": suit_run("D", 1, "7"),
+                  "p1.nerts": ["AC1", "8H1", "8D1", "5C1"], "p1.work1": ["9H1", "8C1"], "p1.work2": ["9D1"],
+                  "p1.work3": ["2C1"], "p1.work4": ["3C1"],
+                  "p1.stock": [r + s + "1" for s in "HD" for r in "TJQK"] + [r + "C1" for r in "4679TJQK"]})
+    d = driver(piles)
+    assert "p1:cycle" in d.moves() and "p1.work1>p1.work2" in d.moves()  # p1 has no play
+    for _ in range(6):
+        play(d, "p1:flip")  # 16 cards: p1 is through
+    play(d, "p1.work1>p1.work2")
+    for _ in range(3):
+        play(d, "p2:flip")  # p2 is through, p1 no longer
+    assert d.state()["status"] == "playing"
+    for _ in range(6):
+        play(d, "p1:flip")  # the waste turned over, then 15 of the 16 cards
+    assert d.state()["status"] == "playing"
+    play(d, "p1:flip")
+    assert d.state()["status"] == "over"
+
+
 # --- 6. Sliding under ---
 
 def test_a_card_one_rank_higher_and_opposite_colour_slides_under_a_pile_when_a_work_pile_is_empty():

@@ -103,7 +103,8 @@ def explain_token(game, token):
         if parse_player(who, 9) >= 0 and parse_player(who, game.players) < 0:
             return "no player " + who + " in this game of " + str(game.players) + " players"
         if parse_player(who, game.players) >= 0:
-            return "unknown action '" + word + "': expected " + who + ":flip, " + who + ":cycle or " + who + ":nerts"
+            return ("unknown action '" + word + "': expected "
+                    + who + ":flip, " + who + ":cycle or " + who + ":nerts")
     return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
 
 
