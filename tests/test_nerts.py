@@ -724,6 +724,9 @@ def test_load_refuses_positions_that_cannot_arise():
             ({"found1": ["AS1", "3S1"]}, "built up in suit from the ace"),
             ({"found1": ["AS1", "2H1"]}, "built up in suit from the ace")):
         assert reason in d.expect_error("load " + json.dumps(position(piles)))
+    for status in ("won", "lost"):
+        reason = d.expect_error("load " + json.dumps(position({}, status=status)))
+        assert "'playing' or 'over', never won or lost" in reason
 
 
 def test_load_round_trips_a_played_position():

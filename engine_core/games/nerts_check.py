@@ -4,7 +4,7 @@ satisfy.
 These run only when the protocol answers a command, so they may allocate.
 """
 
-from engine_core import PLAYING
+from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
@@ -212,6 +212,8 @@ def pile_error(game, p):
 
 
 def check_position(game):
+    if game.vars[V_STATUS] != PLAYING and game.vars[V_STATUS] != OVER:
+        return "a round of nerts is 'playing' or 'over', never won or lost"
     for p in range(game.piles.count):
         reason = pile_error(game, p)
         if reason:
