@@ -870,14 +870,17 @@ def test_rule_positions_answer_identically_on_both_runtimes():
               "p1.work4": ["2C1"]}, {}, ["move p1.nerts>p1.work1", "undo"]),
             ({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"], "p1.work3": ["KH1"],
               "p1.work4": [], "found1": suit_run("S", 2, "5")}, {"jokers": True},
-             ["move p1.nerts>p1.work1", "move p1.work1>p1.work4", "move p1.work1>found1=6S"]),
+             ["move p1.nerts>p1.work1", "move p1.work1>p1.work4", "move p1.work1>found2=AS", "move p1:fly",
+              "move p1.work1>found1=6S"]),
             ({"p1.nerts": [], "found1": ["AS1", "2S2"]}, {"score": {"p1": 99, "p2": 0}},
              ["move p1:nerts", "move deal"])):
         lines += ["new nerts players=2", "bots off", "load " + json.dumps(position(piles, **kw)), "moves"]
         for m in moves:
             lines += [m, "moves", "state"]
+    lines += ["load " + json.dumps(position({}, status="won")), "state"]
     cpython = protocol(lines, "cpython")
     assert "error: internal" not in " ".join(cpython)
+    assert "error: illegal move p1.work1>found2=AS: the joker is fixed as a black 6: a card was played onto it" in cpython
     assert protocol(lines, "micropython") == cpython
 
 
