@@ -691,6 +691,7 @@ def test_nerts_is_played_by_2_to_4_players():
 
 BAD_MOVES = [
     ("move p1.work1*1>p1.work2", "the count in *K is 2 to 13"),
+    ("move p1.work1*02>p1.work2", "the count in *K is 2 to 13"),
     ("move p3:flip", "no player p3"),
     ("move p1:fly", "unknown action 'fly': expected p1:flip, p1:cycle or p1:nerts"),
     ("move p1.nerts*2>p1.work1", "only work piles move runs"),

@@ -41,6 +41,11 @@ def split_token(token):
     return left, count, right, declared
 
 
+def run_count_ok(text):
+    """Is text the K of *K: 2 to 13, written as the moves list writes it (no leading zero)?"""
+    return text.isdigit() and text[0] != "0" and 1 < int(text) <= 13
+
+
 def parse_move(game, token):
     """The move code a token names, or -1. A plain SRC>pN.workB names sliding under when
     that is legal and moving onto the pile is not."""
@@ -49,7 +54,7 @@ def parse_move(game, token):
     left, count_text, right, declared_text = split_token(token)
     count = 1
     if count_text is not None:
-        if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+        if not run_count_ok(count_text):
             return -1
         count = int(count_text)
     declared = -1
@@ -90,7 +95,7 @@ def explain_token(game, token):
         if count_text is not None:
             if game.pile_id(left) >= game.found0 or not WORK1 <= game.pile_id(left) % STRIDE <= WORK4:
                 return "only work piles move runs (pN.workA*K>pN.workB)"
-            if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+            if not run_count_ok(count_text):
                 return "the count in *K is 2 to 13 (one card: SRC>DST)"
             return "a run moves to another work pile"
         if declared_text is not None:
