@@ -378,6 +378,11 @@ def test_a_player_who_can_do_nothing_but_wait_may_move_the_top_stock_card_to_the
     assert "p1:cycle" in d.moves()
     play(d, "p1:cycle")
     assert d.state()["status"] == "playing"  # p2 has not gone through yet
+    play(d, "p1:flip")
+    before = d.piles()
+    play(d, "p1:cycle")  # the waste stays as it is
+    after = d.piles()
+    assert after["p1.waste"] == before["p1.waste"] and after["p1.stock"] == [before["p1.stock"][-1]] + before["p1.stock"][:-1]
 
 
 def test_a_player_with_a_play_is_not_stuck_and_may_not_cycle():
