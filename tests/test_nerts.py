@@ -579,6 +579,7 @@ def test_when_a_player_reaches_the_target_score_the_game_is_over_and_deal_is_ref
     assert s["status"] == "over" and s["score"]["p1"] == 101
     assert d.moves() == []
     assert "target score (100)" in d.expect_error("move deal")
+    assert "target score (100): the game is over" in d.expect_error("move p2:flip")
 
 
 def test_reaching_the_target_score_exactly_ends_the_game_and_hint_answers_none():

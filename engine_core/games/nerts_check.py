@@ -121,8 +121,8 @@ def explain(game, move):
     """Why a well-formed move is not legal now ('' when there is nothing to add)."""
     src = move >> 16
     if game.vars[V_STATUS] != PLAYING:
-        if move == ACTION << 16 | DEAL << 8 and game.vars[V_ROUND_OVER]:
-            return ("a player reached the target score (" + str(game.target) + "): the game is over")
+        if not game.can_deal():
+            return "a player reached the target score (" + str(game.target) + "): the game is over"
         return "the round is over: 'deal' starts the next one"
     piles = game.piles
     names = game.pile_names
