@@ -204,6 +204,8 @@ def test_a_run_of_k_cards_is_written_with_star_k_and_a_single_card_without():
     assert "p1.work1>p1.work2" in moves and "p1.work1*2>p1.work4" in moves
     assert not any("*1>" in m for m in moves)
     assert "the count in *K is 2 to 13" in d.expect_error("move p1.work1*1>p1.work2")
+    assert d.expect_error("move p1.work1*3>p1.work2").endswith(": p1.work1 holds only 2 cards")
+    assert d.expect_error("move p1.work3*2>p1.work2").endswith(": p1.work3 holds only 1 card")
 
 
 def test_an_empty_work_pile_may_be_filled_from_the_nerts_pile_another_work_pile_or_the_waste():
@@ -709,7 +711,7 @@ BAD_MOVES = [
     ("move p1.nerts>p2.work1", "own work piles"),
     ("move p1.nerts>p1.waste", "cards go to a work pile or a foundation"),
     ("move p1.work1>p1.work1", "does not move onto itself"),
-    ("move p1.work1*5>p1.work2", "holds only 1 cards"),
+    ("move p1.work1*5>p1.work2", "p1.work1 holds only 1 card"),
     ("move p1:nerts", "Nerts pile is not empty"),
     ("move deal", "the round is still being played"),
     ("move p1.waste>found1", "p1.waste is empty"),

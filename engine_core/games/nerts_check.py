@@ -173,7 +173,8 @@ def explain(game, move):
             return "only an ace starts a foundation"
         return names[dst] + " takes " + cards.kind_name(takes) + " next"
     if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
-        return names[src] + " holds only " + str(piles.size[src]) + " cards"
+        n = piles.size[src]
+        return names[src] + " holds only " + str(n) + (" card" if n == 1 else " cards")
     return "work piles build down in alternating colours"
 
 
