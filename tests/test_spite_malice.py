@@ -199,6 +199,23 @@ def test_the_completed_stack_is_shuffled_into_the_stock_with_the_games_seeded_ge
     assert stock[-12:] != eleven + ["QD"]
 
 
+def test_a_winning_payoff_card_that_completes_a_stack_still_sends_the_stack_into_the_stock():
+    # The last payoff card is the queen: the stack is complete (shuffled into the stock) and
+    # the game is won; the state after it is one `load` accepts.
+    eleven = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"]
+    d = driver({"center1": eleven, "p1.hand": ["2H", "9H", "5D", "6D", "7D"], "p1.payoff": ["QD"],
+                "p2.payoff": ["3C", "4C"]})
+    before = d.piles()
+    assert d.ok("move p1.payoff>center1") == "ok"
+    s = d.state()
+    assert s["status"] == "over" and s["score"] == {"p1": 2, "p2": 0}
+    assert s["piles"]["center1"] == []
+    assert sorted(bare(s["piles"]["stock"])) == sorted(bare(before["stock"]) + eleven + ["QD"])
+    text = d.ok("state")
+    again = Driver("new spite_malice", "bots off")
+    assert again.ok("load " + text) == "ok" and again.ok("state") == text
+
+
 @pytest.mark.parametrize("rng", [12345, 1000000000])
 def test_undo_of_a_completion_restores_stack_stock_and_generator(rng):
     # The generator's state may use all 30 bits: undo must not read it back as negative.
