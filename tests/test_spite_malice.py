@@ -102,6 +102,24 @@ def test_piles_are_named_as_the_rule_profile_says():
     assert list(Driver("new spite_malice").piles()) == PILES
 
 
+def test_the_state_records_rules_1_the_turn_and_the_match_score_and_seed_defaults_to_1():
+    text = Driver("new spite_malice").ok("state")
+    state = json.loads(text)
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+    assert text.startswith('{"game": "spite_malice", "rules": 1, "seed": 1, "status": "playing", "turn": "p1", ')
+    assert '"score": {"p1": 0, "p2": 0}, "rng": ' in text
+    assert text == Driver("new spite_malice seed=1 players=2 target=50").ok("state")
+
+
+def test_moves_are_sorted_and_separated_by_one_space():
+    d = driver({"center1": ["AS"], "p1.hand": ["KD", "2H", "AD", "2C", "QS"], "p1.side3": ["2S"],
+                "p1.payoff": ["AC"]})
+    text = d.ok("moves")
+    moves = text.split(" ")
+    assert moves == sorted(moves) and "" not in moves and len(moves) == len(set(moves))
+    assert moves[0] == "p1.hand:2C>center1" and "p1.payoff>center2" in moves and "p1.side3>center1" in moves
+
+
 def test_player_1_moves_first_in_the_first_game_and_scores_start_at_zero():
     s = Driver("new spite_malice seed=9").state()
     assert s["turn"] == "p1" and s["score"] == {"p1": 0, "p2": 0} and s["status"] == "playing"
