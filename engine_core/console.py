@@ -15,7 +15,6 @@ The chord needs to know which buttons are held: pass the board's button driver (
 mask, bit i for button i, is read every tick), or call held(mask) each frame.
 """
 
-
 from engine_core import PLAYING
 from engine_core import kiosk as k
 from engine_core import records as r

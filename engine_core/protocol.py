@@ -180,7 +180,8 @@ def check_players(cls, players):
 
 
 def legal_tokens(game):
-    out = array("i", [0] * game.MAX_MOVES)  # every player's moves: more than the game's scratch holds in Nerts
+    # Every player's moves: in Nerts more than the game's scratch (one player's) holds.
+    out = array("i", [0] * game.MAX_MOVES)
     n = game.legal_moves(out)
     tokens = [game.move_token(out[i]) for i in range(n)]
     tokens.sort()
