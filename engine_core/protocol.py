@@ -48,7 +48,9 @@ class Session:
         """The reply line for one command (without newline), or None for 'quit'."""
         word = line.split(" ", 1)[0]
         rest = line[len(word):].strip()
-        if word == "quit" and not rest:
+        if word == "quit":
+            if rest:
+                return "error: quit takes no argument"
             return None
         try:
             return self._dispatch(word, rest)
@@ -148,6 +150,10 @@ def new_game(args):
         else:
             raise ProtocolError("unknown option '" + key + "'")
     check_players(cls, players)
+    if jokers and not cls.JOKERS:
+        raise ProtocolError(cls.NAME + " is played without jokers")
+    if target and not cls.COMPETITIVE:
+        raise ProtocolError(cls.NAME + " has no target score")
     if only_winnable:
         seed = winnable.seed_for(cls.NAME, seed)
         if seed < 0:
