@@ -168,6 +168,7 @@ def play_checks(game, seed, steps):
         listed = d.ok("moves")
         tokens = listed.split(" ") if listed else []
         assert tokens == sorted(tokens) and "" not in tokens, listed
+        assert len(set(tokens)) == len(tokens), listed  # each move once
         hint = d.ok("hint")
         assert hint == "none" or hint in tokens, (hint, listed)
         e = Driver()
