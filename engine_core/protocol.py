@@ -46,7 +46,8 @@ class Session:
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
-        word = line.split(" ", 1)[0]
+        words = line.split(None, 1)  # a tab separates as well as a space
+        word = words[0] if words else ""
         rest = line[len(word):].strip()
         if word == "quit":
             if rest:

@@ -361,3 +361,11 @@ print(result, game.clock_ms)
 def test_the_clock_wraps_at_2_to_the_30_without_allocating_on_micropython():
     # 2**30 - 1 is the largest small int of a 32-bit port: the clock reaches it, then wraps.
     assert run_mpy_ok(TICK_UNDER_LOCK).split() == ["1073741823", "3"]  # (2 * (2**30 - 1) + 5) % 2**30
+
+
+def test_blank_lines_get_no_response_and_tabs_separate_like_spaces():
+    out = io.StringIO()
+    lines = iter(["\n", "new\taces_up  seed=3\r\n", "   \n", "\t\n", "bots\toff\n", "moves\n", "quit\n"])
+    run(lambda: next(lines, ""), out.write)
+    assert out.getvalue() == "ok\nok\n" + Driver("new aces_up seed=3").ok("moves") + "\n"
+    assert Session().command("").startswith("error: ")
