@@ -369,3 +369,20 @@ def test_blank_lines_get_no_response_and_tabs_separate_like_spaces():
     run(lambda: next(lines, ""), out.write)
     assert out.getvalue() == "ok\nok\n" + Driver("new aces_up seed=3").ok("moves") + "\n"
     assert Session().command("").startswith("error: ")
+
+
+def end_turn(d):
+    """p1 ends its turn (a hand card onto a side stack); the player to move afterwards."""
+    token = next(t for t in d.moves() if ">p1.side" in t)
+    assert d.ok("move " + token) == "ok"
+    return d.state()["turn"]
+
+
+def test_bots_off_makes_the_computer_wait_holds_across_load_and_a_new_game_has_them_on():
+    start = Driver("new spite_malice seed=3").ok("state")
+    d = new("spite_malice", "seed=3")
+    assert end_turn(d) == "p2"  # the computer waits for commands
+    assert d.ok("load " + start) == "ok" and end_turn(d) == "p2"  # still waiting after a load
+    assert d.ok("bots on") == "ok" and d.state()["turn"] == "p1"  # it plays its turn at once
+    assert d.ok("bots off") == "ok" and d.ok("new spite_malice seed=3") == "ok"
+    assert end_turn(d) == "p1"  # a new game: the computer plays again
