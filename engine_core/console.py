@@ -15,7 +15,6 @@ The chord needs to know which buttons are held: pass the board's button driver (
 mask, bit i for button i, is read every tick), or call held(mask) each frame.
 """
 
-from array import array
 
 from engine_core import PLAYING
 from engine_core import kiosk as k
@@ -39,7 +38,6 @@ APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "targe
 TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
-MAX_MOVES = const(256)
 
 
 class Console:
@@ -53,7 +51,6 @@ class Console:
         self.keeper = Keeper(storage)
         self.kiosk = k.Kiosk(len(app.names), 90000, kiosk_seed)
         self.kiosk_on = False
-        self.out = array("i", [0] * MAX_MOVES)
         self.shadow = bytearray(len(app.settings))  # the App's settings as last saved
         self.game = None  # the game the Keeper follows (None in the demo)
         self.deals = -1  # app.deals when it was last looked at
@@ -282,7 +279,7 @@ class Console:
             app.redraw()
         elif action == k.DEMO_STEP:
             game = app.table.game
-            ended = not k.demo_step(game, self.out, kiosk.next_random())
+            ended = not k.demo_step(game, game.scratch, kiosk.next_random())
             kiosk.demo_finished(ended or game.status() != PLAYING)
             app.table.valid = False
             app.redraw()

@@ -77,6 +77,11 @@ class Game:
     NAME = ""
     RULES_VERSION = 1
     MAX_MOVES = 64
+    # The most moves moves_of() can return for one player, where that is fewer than MAX_MOVES
+    # (Nerts: everyone plays at once, and the console only ever asks for its own player's).
+    # The game's scratch array and the table's move array are this big.
+    SEAT_MAX_MOVES = 0  # 0: MAX_MOVES
+    JOURNAL_SIZE = HISTORY_SIZE  # undo journal entries; a longer game forgets its oldest moves
     DECKS = 1
     ACTIONS = ()  # action words, by action index; ':flip' is a player's own ('p2:flip')
     TURN_BASED = False
@@ -95,13 +100,13 @@ class Game:
         self._faces = []
         self._caps = []
         self.vars = array("i", [0] * N_VARS)
-        self.history = h.History(HISTORY_SIZE)
+        self.history = h.History(self.JOURNAL_SIZE)
         self.seed = 0
         self.clock_ms = 0
         self.bots = True
         self.advisor = None  # a game's hint and auto-play advisor, set by its __init__
         self.autoplay = False  # make safe moves after each move (auto_play)
-        self.scratch = array("i", [0] * self.MAX_MOVES)
+        self.scratch = array("i", [0] * self.seat_max_moves())
 
     # --- declaring piles (start-up only) ---
 
@@ -269,9 +274,18 @@ class Game:
         moves, most of the cost). No allocation."""
         return self.legal_moves(out)
 
+    def seat_max_moves(self):
+        """How big an array moves_of() needs (see SEAT_MAX_MOVES)."""
+        return self.SEAT_MAX_MOVES or self.MAX_MOVES
+
+    def mover(self, move):
+        """The player who makes `move` (games where everyone plays at once override it)."""
+        return 0
+
     def is_legal(self, move):
-        """True when `move` is among legal_moves (uses the game's scratch array)."""
-        n = self.legal_moves(self.scratch)
+        """True when `move` is among the legal moves of the player who makes it (uses the
+        game's scratch array)."""
+        n = self.moves_of(self.mover(move), self.scratch)
         for i in range(n):
             if self.scratch[i] == move:
                 return True
@@ -315,7 +329,7 @@ class Game:
             return self.advisor.hint()
         if self.vars[V_STATUS] != PLAYING:
             return -1
-        if self.legal_moves(self.scratch) > 0:
+        if self.moves_of(0, self.scratch) > 0:
             return self.scratch[0]
         return -1
 

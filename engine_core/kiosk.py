@@ -164,7 +164,7 @@ def demo_step(game, out, x):
     """One move by the computer for the person's seat; computer opponents answer in respond()
     and in tick(). Mostly the game's hint; one move in eight is a random legal move, which
     keeps a hint player from circling. Returns False when there was nothing to do.
-    No allocation (out: an array('i') of the game's MAX_MOVES).
+    No allocation (out: an array('i') of game.seat_max_moves(), e.g. the game's scratch).
     """
     if game.status() != GAME_PLAYING:
         return False
@@ -175,7 +175,7 @@ def demo_step(game, out, x):
     if x & 7 != 0:
         move = game.hint()
     if move < 0 or not game.is_legal(move):
-        n = game.legal_moves(out)
+        n = game.moves_of(0, out)  # the person's seat: in Nerts the others are computer players
         if n == 0:
             return False
         move = out[(x >> 3) % n]

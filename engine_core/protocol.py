@@ -7,6 +7,7 @@ This layer parses and formats text, so it allocates; the engine beneath it does 
 """
 
 import json
+from array import array
 
 from engine_core import STATUS_NAMES
 from engine_core import cards
@@ -181,8 +182,9 @@ def check_players(cls, players):
 
 
 def legal_tokens(game):
-    n = game.legal_moves(game.scratch)
-    tokens = [game.move_token(game.scratch[i]) for i in range(n)]
+    out = array("i", [0] * game.MAX_MOVES)  # every player's moves: more than the game's scratch holds in Nerts
+    n = game.legal_moves(out)
+    tokens = [game.move_token(out[i]) for i in range(n)]
     tokens.sort()
     return tokens
 

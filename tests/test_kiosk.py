@@ -158,3 +158,32 @@ def test_the_kiosk_and_its_demo_allocate_nothing_on_micropython():
     for name in games.available():
         out = run_mpy_ok(MPY_DEMO.replace("NAME", repr(name))).split()
         assert out == ["no", "allocation", str(k.DEMO)], name
+
+
+def test_in_nerts_the_demo_plays_only_the_persons_seat_and_leaves_the_rest_to_the_computer():
+    cls = games.load("nerts")
+    game = cls(4)
+    game.deal(2)
+    kiosk = k.Kiosk(1)
+    real_apply = game.apply
+    real_tick = game.tick
+    in_tick = [False]
+    by_demo = []
+
+    def apply(move):
+        if not in_tick[0]:
+            by_demo.append(move)
+        real_apply(move)
+
+    def tick(ms):
+        in_tick[0] = True
+        real_tick(ms)
+        in_tick[0] = False
+
+    game.apply = apply
+    game.tick = tick
+    for _ in range(400):
+        if not k.demo_step(game, game.scratch, kiosk.next_random()):
+            break
+    assert len(by_demo) > 50
+    assert {game.mover(m) for m in by_demo} == {0}

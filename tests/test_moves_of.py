@@ -26,12 +26,26 @@ def test_nerts_moves_of_a_player_are_exactly_that_players_legal_moves():
                                   if game.move_token(every[i]).startswith(prefix + ".")
                                   or game.move_token(every[i]).startswith(prefix + ":"))
                 k = game.moves_of(player, mine)
+                assert k <= game.seat_max_moves()  # the size of the table's and the scratch array
                 assert sorted(game.move_token(mine[i]) for i in range(k)) == expected
                 checked += 1
+            for i in range(n):  # is_legal looks only at the mover's moves
+                assert game.is_legal(every[i]) and game.mover(every[i]) == int(game.move_token(every[i])[1]) - 1
             game.apply(every[rnd.randrange(n)])
             if game.status() != PLAYING:
                 break
     assert checked > 1000
+
+
+def test_a_move_is_legal_only_for_its_own_player_and_only_when_listed():
+    cls = games.load("nerts")
+    game = cls(2)
+    game.bots = False
+    game.deal(1)
+    flip_p2 = game.parse_move("p2:flip")
+    assert game.mover(flip_p2) == 1 and game.is_legal(flip_p2)
+    assert not game.is_legal(game.parse_move("p2.waste>found1"))  # p2 has turned nothing yet
+    assert not game.is_legal(game.parse_move("found1>p1.work1"))  # nothing leaves a foundation
 
 
 def test_turn_based_and_patience_games_give_all_their_legal_moves():

@@ -181,17 +181,19 @@ def test_a_competitive_game_is_won_when_player_one_has_the_highest_score():
 def continue_both(a, b, steps, seed):
     """Play the same random moves and ticks on two games; their states must stay equal."""
     rand = random.Random(seed)
+    out_a = array("i", [0] * a.MAX_MOVES)
+    out_b = array("i", [0] * b.MAX_MOVES)
     for _ in range(steps):
         assert state_json(a) == state_json(b)
         ms = rand.randrange(700)
         a.tick(ms)  # computer players of real-time games act here
         b.tick(ms)
         assert state_json(a) == state_json(b)
-        na = a.legal_moves(a.scratch)
-        nb = b.legal_moves(b.scratch)
-        assert list(a.scratch[:na]) == list(b.scratch[:nb])
+        na = a.legal_moves(out_a)
+        nb = b.legal_moves(out_b)
+        assert list(out_a[:na]) == list(out_b[:nb])
         if na and a.status() == PLAYING:
-            move = a.scratch[rand.randrange(na)]
+            move = out_a[rand.randrange(na)]
             a.apply(move)
             b.apply(move)
             a.respond()

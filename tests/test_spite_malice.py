@@ -723,6 +723,7 @@ def test_arena_command_line_reports_win_rate_interval_length_and_points(capsys):
     out = capsys.readouterr().out
     assert "2 vs random: 6 games" in out and "95% CI" in out
     assert "average game length" in out and "points" in out
+    assert "drawn games: A had" in out and "in B's side stacks" in out  # seeds 0-5 hold two draws
     assert main(["spite_malice", "--games", "2", "--jobs", "1", "--matches", "3", "1"]) == 0
     out = capsys.readouterr().out
     assert "3 vs 1: 2 matches to 50 points" in out and "A wins" in out

@@ -7,7 +7,8 @@ random legal move each time). Each game is one deal; A plays p1 (and so starts) 
 games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
 finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
 draws as half), the draws, the average game length in turns and the average points per won
-game. With --matches, each unit is a whole match to 50 points instead (`deal` after each game,
+game; for the drawn games, what A still had to do (payoff cards left) and where the cards that
+could have fed the stock were held (A's side stacks, the centre, B's side stacks). With --matches, each unit is a whole match to 50 points instead (`deal` after each game,
 the loser starting the next), and the average length is in games.
 """
 
@@ -50,14 +51,18 @@ def play_game(level_a, level_b, seed):
         else:
             game.bot.play_turn(game, int(level))
         turns += 1
-    payoff_left = (game.piles.size[5], game.piles.size[11])
+    piles = game.piles
+    payoff_left = (piles.size[5], piles.size[11])
     winner = None
     points = 0
     for p in range(2):
         if game.score(p) > 0:
             winner = "a" if p == a_seat else "b"
             points = game.score(p)
-    return winner, turns, points, 20 - payoff_left[a_seat], 20 - payoff_left[1 - a_seat]
+    held = (sum(piles.size[6 + 6 * a_seat + j] for j in range(4)),
+            sum(piles.size[1 + k] for k in range(3)),
+            sum(piles.size[12 - 6 * a_seat + j] for j in range(4)))
+    return winner, turns, points, 20 - payoff_left[a_seat], 20 - payoff_left[1 - a_seat], held
 
 
 MAX_GAMES_PER_MATCH = 500  # a match of nothing but draws stops here (counted as a draw)
@@ -94,7 +99,7 @@ def play_match(level_a, level_b, seed):
         if game.score(p) >= game.target:
             winner = "a" if p == a_seat else "b"
             points = game.score(p)
-    return winner, played, points, 0, 0
+    return winner, played, points, 0, 0, None
 
 
 def _job(args):
@@ -154,7 +159,19 @@ def run(level_a, level_b, count, seed=0, jobs=0, show_progress=True, matches=Fal
         "points": sum(won_points) / len(won_points) if won_points else 0.0,
         "payoff_a": sum(r[3] for r in results) / count,
         "payoff_b": sum(r[4] for r in results) / count,
+        "drawn": drawn_figures([r for r in results if r[0] is None and r[5] is not None]),
     }
+
+
+def drawn_figures(drawn):
+    """(A's payoff cards left: median, lower and upper quartile; average cards held in A's side
+    stacks, the centre, B's side stacks) over the drawn games, or None when there are none."""
+    if not drawn:
+        return None
+    left = sorted(20 - r[3] for r in drawn)
+    n = len(left)
+    return (left[n // 2], left[n // 4], left[(3 * n) // 4],
+            sum(r[5][0] for r in drawn) / n, sum(r[5][1] for r in drawn) / n, sum(r[5][2] for r in drawn) / n)
 
 
 def report(level_a, level_b, f):
@@ -170,6 +187,10 @@ def report(level_a, level_b, f):
     else:
         lines.append("  average game length %.1f turns; average points per won game %.1f" % (f["turns"], f["points"]))
         lines.append("  payoff cards played per game: A %.1f, B %.1f" % (f["payoff_a"], f["payoff_b"]))
+        if f["drawn"]:
+            lines.append("  drawn games: A had %d payoff cards left (median; quartiles %d-%d); cards held"
+                         " at the draw: %.1f in A's side stacks, %.1f in the centre, %.1f in B's side"
+                         " stacks" % f["drawn"])
     return "\n".join(lines)
 
 

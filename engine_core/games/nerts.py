@@ -33,6 +33,10 @@ class Nerts(NertsMoves, Game):
     RULES_VERSION = 1
     MAX_MOVES = 1484  # 4 * PLAYER_MAX_MOVES; 'deal' only when no other move exists
     PLAYER_MAX_MOVES = PLAYER_MAX_MOVES
+    SEAT_MAX_MOVES = PLAYER_MAX_MOVES  # the console asks for p1's moves only (moves_of)
+    # A round with four computer players fills 800-1,450 entries (deals 1-8): 1,024 keep the
+    # last 250 or so moves, and 4 KB of heap (the app holds under 64 KB at 320x240).
+    JOURNAL_SIZE = 1024
     ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
     TURN_BASED = False
     COMPETITIVE = True

@@ -249,6 +249,14 @@ class NertsMoves:
             n = self.player_moves(p, out, n)
         return n
 
+    def mover(self, move):
+        """The player who makes `move`: an action's own player, else the source pile's owner."""
+        src = move >> 16
+        if src == ACTION:
+            return move & 0xFF
+        p = self.owner(src)
+        return p if p >= 0 else 0  # nothing leaves a foundation: no player's move
+
     def moves_of(self, player, out):
         """Only `player`'s moves (the console's player): a quarter of the cost with four."""
         if self.vars[V_STATUS] != PLAYING:

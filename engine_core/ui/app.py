@@ -370,7 +370,7 @@ class App(Screens):
         if button == bt.A:
             table = self.table
             game = table.game
-            n = game.legal_moves(table.moves)  # a match goes on: the next game's 'deal'
+            n = game.moves_of(0, table.moves)  # a match goes on: the next game's 'deal'
             for i in range(n):
                 if table.moves[i] >> 16 == ACTION:
                     self.note_scores()

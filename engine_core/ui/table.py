@@ -120,7 +120,7 @@ class Table(TableView):
         self.r_hint = NONE
         self.r_last = NONE
         # The player's state.
-        self.moves = array("i", [0] * game.MAX_MOVES)
+        self.moves = array("i", [0] * game.seat_max_moves())
         self.cached_n = -1  # legal moves in self.moves, valid while the journal is unchanged
         # Solitaires and turn-based games have their moves generated in an idle frame
         # (App.tick), ahead of the next keypress; a real-time game (Nerts) changes under
