@@ -193,8 +193,8 @@ def play_checks(game, seed, steps):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_moves_hint_load_and_undo_agree_over_random_play(game):
-    for seed in (1, 2):
-        play_checks(game, seed, 120)
+    for seed in range(1, 7):
+        play_checks(game, seed, 150)
 
 
 @pytest.mark.parametrize("game", GAMES)
