@@ -27,7 +27,11 @@ def run(read_line, write):
     """Serve protocol commands from read_line() until 'quit' or an empty read (end of input)."""
     session = Session()
     while True:
-        line = read_line()
+        try:
+            line = read_line()
+        except UnicodeError:  # bytes that are not UTF-8 (noise on a serial line): one bad line
+            write("error: the line is not UTF-8 text\n")
+            continue
         if not line:
             return
         line = line.strip()

@@ -386,3 +386,19 @@ def test_bots_off_makes_the_computer_wait_holds_across_load_and_a_new_game_has_t
     assert d.ok("bots on") == "ok" and d.state()["turn"] == "p1"  # it plays its turn at once
     assert d.ok("bots off") == "ok" and d.ok("new spite_malice seed=3") == "ok"
     assert end_turn(d) == "p1"  # a new game: the computer plays again
+
+
+def test_a_line_that_is_not_utf8_gets_an_error_and_the_loop_goes_on():
+    import os
+    import subprocess
+    import sys
+    from tools.mpy import ROOT, run_micropython
+    data = b"new aces_up seed=3\nmo\xc3ves\n\xff\xfe\nmoves\nquit\n"
+    expected = "ok\nerror: the line is not UTF-8 text\nerror: the line is not UTF-8 text\n%s\n" % (
+        Driver("new aces_up seed=3").ok("moves"))
+    host = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "play.py")], input=data,
+                          capture_output=True)
+    assert host.returncode == 0 and host.stdout.decode() == expected
+    device = run_micropython("import sys\nfrom engine_core.protocol import run\n"
+                             "run(sys.stdin.readline, sys.stdout.write)\n", data)
+    assert device.exit_code == 0 and device.stdout == expected
