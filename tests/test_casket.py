@@ -72,6 +72,15 @@ def test_the_piles_are_named_as_the_rule_profile_says():
     assert list(Driver("new casket").piles()) == PILES
 
 
+def test_the_state_records_rules_1_no_turn_and_no_score_and_seed_defaults_to_1():
+    text = Driver("new casket").ok("state")
+    state = json.loads(text)
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+    assert text.startswith('{"game": "casket", "rules": 1, "seed": 1, "status": "playing", "turn": null, ')
+    assert state["score"] == {}
+    assert text == Driver("new casket seed=1").ok("state")
+
+
 def test_jewels_13_cards_face_down_except_the_top_card():
     jewels = Driver("new casket seed=3").piles()["jewels"]
     assert len(jewels) == 13

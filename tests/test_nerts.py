@@ -136,6 +136,43 @@ def test_the_piles_are_named_as_the_rule_profile_says():
     assert names[14:] == ["found%d" % k for k in range(1, 9)]
 
 
+def check_layout(s, players, jokers):
+    """Every player: 13 Nerts cards (12 face down, the top up), four work piles of one face-up
+    card, the rest of their own deck face down in the stock, an empty waste; 4N empty slots."""
+    piles = s["piles"]
+    assert list(piles) == ["p%d.%s" % (p, name) for p in range(1, players + 1) for name in (
+        "nerts", "work1", "work2", "work3", "work4", "stock", "waste")] + [
+        "found%d" % k for k in range(1, 4 * players + 1)]
+    for p in range(1, players + 1):
+        pre = "p%d." % p
+        nerts = piles[pre + "nerts"]
+        assert len(nerts) == 13 and all(c[0] == "#" for c in nerts[:12]) and nerts[12][0] != "#"
+        for i in range(1, 5):
+            assert len(piles[pre + "work%d" % i]) == 1 and piles[pre + "work%d" % i][0][0] != "#"
+        stock = piles[pre + "stock"]
+        assert len(stock) == (37 if jokers else 35) and all(c[0] == "#" for c in stock)
+        assert piles[pre + "waste"] == []
+        own = [c.lstrip("#") for name in piles if name.startswith(pre) for c in piles[name]]
+        assert sorted(own) == sorted(deck(p, jokers))
+    assert all(piles["found%d" % k] == [] for k in range(1, 4 * players + 1))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("jokers", [False, True])
+def test_the_deal_lays_out_each_players_own_deck_as_the_profile_says(players, jokers):
+    d = Driver("new nerts players=%d seed=5%s" % (players, " jokers=1" if jokers else ""), "bots off")
+    s = d.state()
+    assert s["status"] == "playing" and s["turn"] is None and s["score"] == {"p%d" % p: 0 for p in range(1, players + 1)}
+    check_layout(s, players, jokers)
+    # the next round ('deal') lays out every player's own deck again, scores kept
+    first = s["piles"]
+    d.load(position({"p1.nerts": [], "found1": ["AS1"]}, players, jokers=jokers))
+    assert d.ok("move p1:nerts") == "ok" and d.ok("move deal") == "ok"
+    s = d.state()
+    check_layout(s, players, jokers)
+    assert s["score"]["p1"] == 1 and s["piles"] != first
+
+
 # --- 1. Work piles ---
 
 def test_work_piles_build_down_in_alternating_colours():
@@ -167,6 +204,8 @@ def test_a_run_of_k_cards_is_written_with_star_k_and_a_single_card_without():
     assert "p1.work1>p1.work2" in moves and "p1.work1*2>p1.work4" in moves
     assert not any("*1>" in m for m in moves)
     assert "the count in *K is 2 to 13" in d.expect_error("move p1.work1*1>p1.work2")
+    assert d.expect_error("move p1.work1*3>p1.work2").endswith(": p1.work1 holds only 2 cards")
+    assert d.expect_error("move p1.work3*2>p1.work2").endswith(": p1.work3 holds only 1 card")
 
 
 def test_an_empty_work_pile_may_be_filled_from_the_nerts_pile_another_work_pile_or_the_waste():
@@ -280,6 +319,15 @@ def test_only_the_waste_top_card_can_be_played():
     assert legal(d, "p1.waste>found2")
 
 
+def test_the_waste_top_goes_onto_a_work_pile_and_the_card_under_it_does_not():
+    d = driver({"p1.nerts": ["KC1"], "p1.work1": ["9S1"], "p1.work2": ["TC1"], "p1.work3": ["KH1"],
+                "p1.work4": ["2C1"], "p1.waste": ["9D1", "8H1"]})
+    assert legal(d, "p1.waste>p1.work1") and not legal(d, "p1.waste>p1.work2")
+    play(d, "p1.waste>p1.work1")
+    assert d.piles()["p1.work1"] == ["9S1", "8H1"] and d.piles()["p1.waste"][-1] == "9D1"
+    assert legal(d, "p1.waste>p1.work2")
+
+
 def test_when_fewer_than_three_cards_remain_in_the_stock_they_are_turned_as_well():
     d = driver({"p1.nerts": ["KC1"], "p1.stock": ["7S1", "8S1"]}, rest="waste")
     play(d, "p1:flip")
@@ -332,6 +380,11 @@ def test_a_player_who_can_do_nothing_but_wait_may_move_the_top_stock_card_to_the
     assert "p1:cycle" in d.moves()
     play(d, "p1:cycle")
     assert d.state()["status"] == "playing"  # p2 has not gone through yet
+    play(d, "p1:flip")
+    before = d.piles()
+    play(d, "p1:cycle")  # the waste stays as it is
+    after = d.piles()
+    assert after["p1.waste"] == before["p1.waste"] and after["p1.stock"] == [before["p1.stock"][-1]] + before["p1.stock"][:-1]
 
 
 def test_a_player_with_a_play_is_not_stuck_and_may_not_cycle():
@@ -383,6 +436,31 @@ def test_a_play_on_a_foundation_by_anyone_restarts_going_through_the_stock():
     assert d.state()["status"] == "over"
 
 
+def test_a_move_between_work_piles_after_going_through_the_stock_means_going_through_again():
+    # p1: spades done, hearts and diamonds up to 7 (8H, 8D under the Nerts top 5C), 8C on 9H
+    # with 9D beside it: 8C can go back and forth between the red nines, which is no play.
+    piles = stuck_position()
+    for k in ("found1", "found2", "found3"):
+        del piles[k]
+    piles.update({"found1": suit_run("S", 1), "found2": suit_run("H", 1, "7"), "found3": suit_run("D", 1, "7"),
+                  "p1.nerts": ["AC1", "8H1", "8D1", "5C1"], "p1.work1": ["9H1", "8C1"], "p1.work2": ["9D1"],
+                  "p1.work3": ["2C1"], "p1.work4": ["3C1"],
+                  "p1.stock": [r + s + "1" for s in "HD" for r in "TJQK"] + [r + "C1" for r in "4679TJQK"]})
+    d = driver(piles)
+    assert "p1:cycle" in d.moves() and "p1.work1>p1.work2" in d.moves()  # p1 has no play
+    for _ in range(6):
+        play(d, "p1:flip")  # 16 cards: p1 is through
+    play(d, "p1.work1>p1.work2")
+    for _ in range(3):
+        play(d, "p2:flip")  # p2 is through, p1 no longer
+    assert d.state()["status"] == "playing"
+    for _ in range(6):
+        play(d, "p1:flip")  # the waste turned over, then 15 of the 16 cards
+    assert d.state()["status"] == "playing"
+    play(d, "p1:flip")
+    assert d.state()["status"] == "over"
+
+
 # --- 6. Sliding under ---
 
 def test_a_card_one_rank_higher_and_opposite_colour_slides_under_a_pile_when_a_work_pile_is_empty():
@@ -393,6 +471,18 @@ def test_a_card_one_rank_higher_and_opposite_colour_slides_under_a_pile_when_a_w
     p = d.piles()
     assert p["p1.work1"] == ["JH1", "TS1", "9D1"] and p["p1.work2"] == [] and p["p1.nerts"] == ["KC1"]
     assert d.ok("undo") == "ok" and d.piles()["p1.work1"] == ["TS1", "9D1"]
+
+
+def test_a_waste_top_or_a_work_pile_top_slides_under_as_well():
+    d = driver({"p1.nerts": ["KC1", "2C1"], "p1.work1": ["TS1", "9D1"], "p1.work2": [],
+                "p1.work3": ["KH1", "QS1"], "p1.work4": ["JH1"], "p1.waste": ["JD1"]})
+    play(d, "p1.waste>p1.work1")
+    p = d.piles()
+    assert p["p1.work1"] == ["JD1", "TS1", "9D1"] and p["p1.work2"] == [] and p["p1.waste"] == []
+    assert d.ok("undo") == "ok"
+    play(d, "p1.work4>p1.work1")  # the same result as filling the space and moving the pile onto it
+    p = d.piles()
+    assert p["p1.work1"] == ["JH1", "TS1", "9D1"] and p["p1.work2"] == [] and p["p1.work4"] == []
 
 
 def test_sliding_under_needs_an_empty_work_pile():
@@ -491,6 +581,20 @@ def test_when_a_player_reaches_the_target_score_the_game_is_over_and_deal_is_ref
     assert s["status"] == "over" and s["score"]["p1"] == 101
     assert d.moves() == []
     assert "target score (100)" in d.expect_error("move deal")
+    assert "target score (100): the game is over" in d.expect_error("move p2:flip")
+
+
+def test_reaching_the_target_score_exactly_ends_the_game_and_hint_answers_none():
+    d = driver({"p1.nerts": [], "found1": ["AS1", "2S1"]}, score={"p1": 98, "p2": -7})
+    assert d.ok("hint").startswith("p1")
+    play(d, "p1:nerts")
+    s = d.state()
+    assert s["status"] == "over" and s["score"] == {"p1": 100, "p2": -7}
+    assert d.ok("moves") == "" and d.ok("hint") == "none"
+    assert "target score (100)" in d.expect_error("move deal")
+    d2 = driver({"p1.nerts": [], "found1": ["AS1"]}, score={"p1": 98, "p2": -7})
+    play(d2, "p1:nerts")
+    assert d2.state()["score"]["p1"] == 99 and d2.moves() == ["deal"] and d2.ok("hint") == "deal"
 
 
 def test_the_target_score_defaults_to_100_and_is_an_option():
@@ -537,6 +641,27 @@ def test_a_joker_on_a_work_pile_need_not_be_declared():
     assert legal(d, "p1.work1>p1.work3")  # still free: it may stand for a black queen
 
 
+def test_a_joker_counts_for_its_owner_on_a_foundation_and_in_the_nerts_pile():
+    d = driver({"p1.nerts": ["KC1", "JK1"], "p2.nerts": [], "found1": ["AH2", "2H2"], "found2": ["AS2"]},
+               jokers=True)
+    play(d, "p1.nerts>found1=3H")
+    play(d, "p2:nerts")
+    assert d.state()["score"] == {"p1": 1 - 2, "p2": 3}
+    d2 = driver({"p1.nerts": ["KC1", "JK1"], "p2.nerts": [], "found1": ["AH2", "2H2"]}, jokers=True)
+    play(d2, "p2:nerts")
+    assert d2.state()["score"] == {"p1": -4, "p2": 2}
+
+
+def test_a_joker_fixed_on_a_work_pile_declared_as_another_card_gets_a_clear_error():
+    d = driver({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"],
+                "p1.work3": ["KH1"], "p1.work4": [], "found2": suit_run("C", 2, "6")}, jokers=True)
+    play(d, "p1.nerts>p1.work1")
+    play(d, "p1.work1>p1.work4")  # the joker stays a black 6
+    assert "the joker is fixed as a black 6" in d.expect_error("move p1.work1>found2=7C")
+    assert "the joker is fixed as a black 6" in d.expect_error("move p1.work1>found3=AS")
+    assert "found2 takes 7C next" in d.expect_error("move p1.work1>found2=6S")
+
+
 def test_once_a_card_is_played_onto_a_joker_on_a_work_pile_its_value_is_fixed():
     d = driver({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"],
                 "p1.work3": ["KH1"], "p1.work4": [], "found1": suit_run("S", 2, "5"),
@@ -574,7 +699,9 @@ def test_nerts_is_played_by_2_to_4_players():
 
 BAD_MOVES = [
     ("move p1.work1*1>p1.work2", "the count in *K is 2 to 13"),
+    ("move p1.work1*02>p1.work2", "the count in *K is 2 to 13"),
     ("move p3:flip", "no player p3"),
+    ("move p1:fly", "unknown action 'fly': expected p1:flip, p1:cycle or p1:nerts"),
     ("move p1.nerts*2>p1.work1", "only work piles move runs"),
     ("move p1.nerts>p1.work1=7H", "only a joker played to a foundation is declared"),
     ("move p1.nerts>found1=XX", "'XX' is not a card"),
@@ -584,7 +711,7 @@ BAD_MOVES = [
     ("move p1.nerts>p2.work1", "own work piles"),
     ("move p1.nerts>p1.waste", "cards go to a work pile or a foundation"),
     ("move p1.work1>p1.work1", "does not move onto itself"),
-    ("move p1.work1*5>p1.work2", "holds only 1 cards"),
+    ("move p1.work1*5>p1.work2", "p1.work1 holds only 1 card"),
     ("move p1:nerts", "Nerts pile is not empty"),
     ("move deal", "the round is still being played"),
     ("move p1.waste>found1", "p1.waste is empty"),
@@ -606,6 +733,9 @@ def test_load_refuses_positions_that_cannot_arise():
             ({"found1": ["AS1", "3S1"]}, "built up in suit from the ace"),
             ({"found1": ["AS1", "2H1"]}, "built up in suit from the ace")):
         assert reason in d.expect_error("load " + json.dumps(position(piles)))
+    for status in ("won", "lost"):
+        reason = d.expect_error("load " + json.dumps(position({}, status=status)))
+        assert "'playing' or 'over', never won or lost" in reason
 
 
 def test_load_round_trips_a_played_position():
@@ -749,14 +879,17 @@ def test_rule_positions_answer_identically_on_both_runtimes():
               "p1.work4": ["2C1"]}, {}, ["move p1.nerts>p1.work1", "undo"]),
             ({"p1.nerts": ["KC1", "5H1"], "p1.work1": ["JK1"], "p1.work2": ["7D1"], "p1.work3": ["KH1"],
               "p1.work4": [], "found1": suit_run("S", 2, "5")}, {"jokers": True},
-             ["move p1.nerts>p1.work1", "move p1.work1>p1.work4", "move p1.work1>found1=6S"]),
+             ["move p1.nerts>p1.work1", "move p1.work1>p1.work4", "move p1.work1>found2=AS", "move p1:fly",
+              "move p1.work1>found1=6S"]),
             ({"p1.nerts": [], "found1": ["AS1", "2S2"]}, {"score": {"p1": 99, "p2": 0}},
              ["move p1:nerts", "move deal"])):
         lines += ["new nerts players=2", "bots off", "load " + json.dumps(position(piles, **kw)), "moves"]
         for m in moves:
             lines += [m, "moves", "state"]
+    lines += ["load " + json.dumps(position({}, status="won")), "state"]
     cpython = protocol(lines, "cpython")
     assert "error: internal" not in " ".join(cpython)
+    assert "error: illegal move p1.work1>found2=AS: the joker is fixed as a black 6: a card was played onto it" in cpython
     assert protocol(lines, "micropython") == cpython
 
 

@@ -102,6 +102,24 @@ def test_piles_are_named_as_the_rule_profile_says():
     assert list(Driver("new spite_malice").piles()) == PILES
 
 
+def test_the_state_records_rules_1_the_turn_and_the_match_score_and_seed_defaults_to_1():
+    text = Driver("new spite_malice").ok("state")
+    state = json.loads(text)
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+    assert text.startswith('{"game": "spite_malice", "rules": 1, "seed": 1, "status": "playing", "turn": "p1", ')
+    assert '"score": {"p1": 0, "p2": 0}, "rng": ' in text
+    assert text == Driver("new spite_malice seed=1 players=2 target=50").ok("state")
+
+
+def test_moves_are_sorted_and_separated_by_one_space():
+    d = driver({"center1": ["AS"], "p1.hand": ["KD", "2H", "AD", "2C", "QS"], "p1.side3": ["2S"],
+                "p1.payoff": ["AC"]})
+    text = d.ok("moves")
+    moves = text.split(" ")
+    assert moves == sorted(moves) and "" not in moves and len(moves) == len(set(moves))
+    assert moves[0] == "p1.hand:2C>center1" and "p1.payoff>center2" in moves and "p1.side3>center1" in moves
+
+
 def test_player_1_moves_first_in_the_first_game_and_scores_start_at_zero():
     s = Driver("new spite_malice seed=9").state()
     assert s["turn"] == "p1" and s["score"] == {"p1": 0, "p2": 0} and s["status"] == "playing"
@@ -197,6 +215,23 @@ def test_the_completed_stack_is_shuffled_into_the_stock_with_the_games_seeded_ge
     # Shuffled into the whole stock, not laid on top in order.
     stock = bare(results[0][0])
     assert stock[-12:] != eleven + ["QD"]
+
+
+def test_a_winning_payoff_card_that_completes_a_stack_still_sends_the_stack_into_the_stock():
+    # The last payoff card is the queen: the stack is complete (shuffled into the stock) and
+    # the game is won; the state after it is one `load` accepts.
+    eleven = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"]
+    d = driver({"center1": eleven, "p1.hand": ["2H", "9H", "5D", "6D", "7D"], "p1.payoff": ["QD"],
+                "p2.payoff": ["3C", "4C"]})
+    before = d.piles()
+    assert d.ok("move p1.payoff>center1") == "ok"
+    s = d.state()
+    assert s["status"] == "over" and s["score"] == {"p1": 2, "p2": 0}
+    assert s["piles"]["center1"] == []
+    assert sorted(bare(s["piles"]["stock"])) == sorted(bare(before["stock"]) + eleven + ["QD"])
+    text = d.ok("state")
+    again = Driver("new spite_malice", "bots off")
+    assert again.ok("load " + text) == "ok" and again.ok("state") == text
 
 
 @pytest.mark.parametrize("rng", [12345, 1000000000])

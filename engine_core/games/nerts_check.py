@@ -4,7 +4,7 @@ satisfy.
 These run only when the protocol answers a command, so they may allocate.
 """
 
-from engine_core import PLAYING
+from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
@@ -41,6 +41,11 @@ def split_token(token):
     return left, count, right, declared
 
 
+def run_count_ok(text):
+    """Is text the K of *K: 2 to 13, written as the moves list writes it (no leading zero)?"""
+    return text.isdigit() and text[0] != "0" and 1 < int(text) <= 13
+
+
 def parse_move(game, token):
     """The move code a token names, or -1. A plain SRC>pN.workB names sliding under when
     that is legal and moving onto the pile is not."""
@@ -49,7 +54,7 @@ def parse_move(game, token):
     left, count_text, right, declared_text = split_token(token)
     count = 1
     if count_text is not None:
-        if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+        if not run_count_ok(count_text):
             return -1
         count = int(count_text)
     declared = -1
@@ -90,7 +95,7 @@ def explain_token(game, token):
         if count_text is not None:
             if game.pile_id(left) >= game.found0 or not WORK1 <= game.pile_id(left) % STRIDE <= WORK4:
                 return "only work piles move runs (pN.workA*K>pN.workB)"
-            if not count_text.isdigit() or not 1 < int(count_text) <= 13:
+            if not run_count_ok(count_text):
                 return "the count in *K is 2 to 13 (one card: SRC>DST)"
             return "a run moves to another work pile"
         if declared_text is not None:
@@ -99,9 +104,12 @@ def explain_token(game, token):
             return "'" + declared_text + "' is not a card like 7H"
         return "expected SRC>DST"
     if ":" in token:
-        who = token.split(":", 1)[0]
-        if parse_player(who, 9) >= 0:
+        who, word = token.split(":", 1)
+        if parse_player(who, 9) >= 0 and parse_player(who, game.players) < 0:
             return "no player " + who + " in this game of " + str(game.players) + " players"
+        if parse_player(who, game.players) >= 0:
+            return ("unknown action '" + word + "': expected "
+                    + who + ":flip, " + who + ":cycle or " + who + ":nerts")
     return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
 
 
@@ -113,8 +121,8 @@ def explain(game, move):
     """Why a well-formed move is not legal now ('' when there is nothing to add)."""
     src = move >> 16
     if game.vars[V_STATUS] != PLAYING:
-        if move == ACTION << 16 | DEAL << 8 and game.vars[V_ROUND_OVER]:
-            return ("a player reached the target score (" + str(game.target) + "): the game is over")
+        if not game.can_deal():
+            return "a player reached the target score (" + str(game.target) + "): the game is over"
         return "the round is over: 'deal' starts the next one"
     piles = game.piles
     names = game.pile_names
@@ -158,12 +166,23 @@ def explain(game, move):
         n = piles.size[dst]
         if n == 13:
             return names[dst] + " is complete"
+        takes = game.found_suit(dst) * 13 + n
+        if card >= cards.JOKER_BASE and (arg - 1 == takes or (n == 0 and (arg - 1) % 13 == 0)):
+            return fixed_joker(game, card)
         if n == 0:
             return "only an ace starts a foundation"
-        return names[dst] + " takes " + cards.kind_name(game.found_suit(dst) * 13 + n) + " next"
+        return names[dst] + " takes " + cards.kind_name(takes) + " next"
     if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
-        return names[src] + " holds only " + str(piles.size[src]) + " cards"
+        n = piles.size[src]
+        return names[src] + " holds only " + str(n) + (" card" if n == 1 else " cards")
     return "work piles build down in alternating colours"
+
+
+def fixed_joker(game, card):
+    """Why a joker fixed on a work pile cannot stand for the card declared."""
+    v = game.vars[V_JOKER + card - cards.JOKER_BASE] - 1
+    colour = "red " if v & 1 else "black "
+    return "the joker is fixed as a " + colour + cards.RANKS[v >> 1] + ": a card was played onto it"
 
 
 def pile_error(game, p):
@@ -199,6 +218,8 @@ def pile_error(game, p):
 
 
 def check_position(game):
+    if game.vars[V_STATUS] != PLAYING and game.vars[V_STATUS] != OVER:
+        return "a round of nerts is 'playing' or 'over', never won or lost"
     for p in range(game.piles.count):
         reason = pile_error(game, p)
         if reason:

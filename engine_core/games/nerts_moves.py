@@ -41,7 +41,7 @@ JOKER_DECLARED = const(64)  # V_JOKER value: 64 + declared kind (on a foundation
 
 # Variable slots from V_GAME (7) on.
 V_ROUND_OVER = const(7)  # 0 while playing; 1 everyone stuck; 2 + p: p called Nerts
-V_PASS = const(8)  # + p: cards turned since p's last play (capped)
+V_PASS = const(8)  # + p: cards turned since p's last move but flip/cycle or any foundation play (capped)
 V_JOKER = const(12)  # + j for joker id JOKER_BASE + j (8 jokers)
 PASS_CAP = const(120)
 
@@ -154,7 +154,8 @@ class NertsMoves:
         return (c // 13) % 4
 
     def through(self, p):
-        """True when p has turned every card of stock and waste since their last play."""
+        """True when p has turned every card of stock and waste since their last move other than
+        flip and cycle, or anyone's play on a foundation (docs/nerts.md: Stuck)."""
         base = p * STRIDE
         return self.vars[V_PASS + p] >= self.piles.size[base + STOCK] + self.piles.size[base + WASTE]
 

@@ -195,12 +195,14 @@ class SpiteMalice(Game):
         if dst >= HAND:  # a discard onto a side stack: the turn passes
             self._end_turn(player)
             return
-        if src == payoff_pile(player) and self.piles.size[src] == 0:
-            self._win(player)
-            return
+        # A completed stack goes into the stock first, even when its queen is the winning
+        # payoff card: a complete stack never stays on the table (load refuses one).
         if self.piles.size[dst] == STACK_FULL:
             self.move_cards(dst, STOCK, STACK_FULL)
             self.shuffle_pile(STOCK)
+        if src == payoff_pile(player) and self.piles.size[src] == 0:
+            self._win(player)
+            return
         if src == hand and self.piles.size[hand] == 0:
             self._draw(player)
 

@@ -49,12 +49,19 @@ RULES = {
         b"rather than building one deep pile of mixed cards."
     ),
     "casket": (
-        b"Two decks. Goal: build eight foundations up in suit from ace to king.\n"
+        b"Two decks. Goal: build eight foundations up in suit from ace to king. The waste, "
+        b"reserve, lid and body tops may go up; cards never leave a foundation.\n"
         b"Body piles build down in suit. An empty body pile takes a card from the waste, a "
         b"reserve or another body pile, never from a lid.\n"
-        b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain.\n"
+        b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain. "
+        b"The top jewel is shown but never played.\n"
         b"Reserves hold one card each, from the waste, a lid or a body pile.\n"
-        b"Turn the stock onto the waste one card at a time."
+        b"Draw turns one stock card onto the waste, only once the waste card is placed. "
+        b"No redeal. Lost when no move remains.\n"
+        b"Advice: prepare a non-empty body target before you take a lid card, so every jewel "
+        b"refill stays usable. Clearing a body pile can block a lid move, since lid cards may "
+        b"not head an empty body pile. Once the jewels are out, use the reserves to reorder "
+        b"the last same-suit descents before you place the final waste cards."
     ),
     "spite_malice": (
         b"Two players, two decks. Goal: be first to empty your payoff pile.\n"
@@ -64,7 +71,8 @@ RULES = {
         b"the centre, as often as you can. Play your whole hand and you draw five more.\n"
         b"End your turn by placing a hand card on one of your four side stacks. Side stack "
         b"cards only go to the centre.\n"
-        b"Your hand is refilled to five at the start of your turn.\n"
+        b"Your hand is refilled to five at the start of your turn. Player 1 starts the "
+        b"first game; the loser of a game starts the next.\n"
         b"The winner scores the cards left in the other payoff pile; a stock that runs dry "
         b"ends the game drawn. First to 50 points wins the match."
     ),
