@@ -9,7 +9,7 @@ This layer parses and formats text, so it allocates; the engine beneath it does 
 import json
 from array import array
 
-from engine_core import STATUS_NAMES
+from engine_core import PLAYING, STATUS_NAMES
 from engine_core import cards
 from engine_core import games
 from engine_core import rng
@@ -112,6 +112,11 @@ class Session:
                 raise ProtocolError("the game is not clearly won yet")
             return "ok"
         move = game.hint()
+        if move < 0 and game.status() == PLAYING:
+            # The advisor sees nothing worth doing (in Casket the last moves may only shuttle a
+            # card between two equal targets), but `none` is kept for a position without moves.
+            tokens = legal_tokens(game)
+            return tokens[0] if tokens else "none"
         return "none" if move < 0 else game.move_token(move)
 
 
