@@ -85,7 +85,8 @@ class Game:
     DECKS = 1
     ACTIONS = ()  # action words, by action index; ':flip' is a player's own ('p2:flip')
     TURN_BASED = False
-    COMPETITIVE = False  # keeps a score per player
+    COMPETITIVE = False  # keeps a score per player (and plays to a target score)
+    JOKERS = False  # jokers are an option (new GAME jokers=1)
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
@@ -301,8 +302,16 @@ class Game:
 
     def tick(self, ms):
         """Advance the game clock; computer players act here in games that have them."""
-        # 29 bits (six days): the sum and the mask stay small ints (2**30 is boxed on MicroPython)
-        self.clock_ms = (self.clock_ms + ms) & 0x1FFFFFFF
+        self.advance_clock(ms)
+
+    def advance_clock(self, ms):
+        """clock_ms += ms (0 <= ms < 2**30), wrapping at 2**30 (12 days): every value stays
+        a small int on MicroPython, where 2**30 and the sum of two big clocks would be boxed."""
+        room = 0x3FFFFFFF - self.clock_ms
+        if ms > room:
+            self.clock_ms = ms - room - 1
+        else:
+            self.clock_ms += ms
 
     def respond(self):
         """Let computer players whose turn it is act now (when self.bots is on).

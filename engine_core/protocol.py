@@ -27,7 +27,11 @@ def run(read_line, write):
     """Serve protocol commands from read_line() until 'quit' or an empty read (end of input)."""
     session = Session()
     while True:
-        line = read_line()
+        try:
+            line = read_line()
+        except UnicodeError:  # bytes that are not UTF-8 (noise on a serial line): one bad line
+            write("error: the line is not UTF-8 text\n")
+            continue
         if not line:
             return
         line = line.strip()
@@ -47,9 +51,12 @@ class Session:
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
-        word = line.split(" ", 1)[0]
+        words = line.split(None, 1)  # a tab separates as well as a space
+        word = words[0] if words else ""
         rest = line[len(word):].strip()
-        if word == "quit" and not rest:
+        if word == "quit":
+            if rest:
+                return "error: quit takes no argument"
             return None
         try:
             return self._dispatch(word, rest)
@@ -154,6 +161,10 @@ def new_game(args):
         else:
             raise ProtocolError("unknown option '" + key + "'")
     check_players(cls, players)
+    if jokers and not cls.JOKERS:
+        raise ProtocolError(cls.NAME + " is played without jokers")
+    if target and not cls.COMPETITIVE:
+        raise ProtocolError(cls.NAME + " has no target score")
     if only_winnable:
         seed = winnable.seed_for(cls.NAME, seed)
         if seed < 0:

@@ -65,6 +65,15 @@ def test_discard_exposed_card_when_another_exposed_card_has_same_suit_and_higher
     assert d.piles()["discard"][-1] == "5H" and d.piles()["col1"] == []
 
 
+def test_the_discard_holds_the_removed_cards_face_up_in_order_of_removal():
+    d = driver([["5H"], ["9H"], ["2H"], ["3S"]])
+    assert d.ok("move col3>discard") == "ok" and d.ok("move col1>discard") == "ok"
+    assert d.piles()["discard"][-2:] == ["2H", "5H"]
+    d = driver([["5H"], ["9H"], ["2H"], ["3S"]])
+    assert d.ok("move col1>discard") == "ok" and d.ok("move col3>discard") == "ok"
+    assert d.piles()["discard"][-2:] == ["5H", "2H"]
+
+
 def test_colour_alone_is_not_enough_to_discard():
     d = driver([["5H"], ["9D"], ["2C"], ["3S"]])
     assert "col1>discard" not in d.moves()
@@ -103,6 +112,15 @@ def test_top_card_may_move_into_an_empty_column_from_a_column_of_two_or_more():
     assert d.ok("move col1>col2") == "ok"
     p = d.piles()
     assert p["col1"] == ["2H"] and p["col2"] == ["9C"]
+
+
+def test_a_move_to_an_empty_column_discards_nothing_but_can_expose_the_card_below():
+    d = driver([["2H", "9C"], [], ["KH"], ["4S"]])
+    discard = d.piles()["discard"]
+    assert "col1>discard" not in d.moves()  # 2H is buried under 9C
+    assert d.ok("move col1>col2") == "ok"
+    assert d.piles()["discard"] == discard
+    assert d.moves() == ["col1>discard"]  # the 2H, exposed now, is outranked by the KH
 
 
 def test_moving_a_lone_card_to_an_empty_column_is_not_productive_and_not_legal():
@@ -260,3 +278,12 @@ def test_move_generator_agrees_with_the_reference_over_random_play():
                 break
             d.ok("move " + rnd.choice(expected))
     assert positions > 3000
+
+
+# Advice shown to the player
+
+def test_the_rules_page_shows_the_profiles_advice():
+    from engine_core.ui import texts
+    page = texts.RULES["aces_up"].decode().lower()
+    assert ("watch suits with no high card exposed: several lower cards of that suit can pile up "
+            "until their queen, king or ace appears") in page

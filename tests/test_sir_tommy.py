@@ -418,3 +418,16 @@ def test_perft_engine_and_reference_reach_the_same_positions(seed, depth, count)
 
 def test_perft_on_micropython_equals_cpython():
     assert engine_perft_micropython("sir_tommy", 5, 5) == engine_perft("sir_tommy", 5, 5)
+
+
+# Advice shown to the player
+
+def test_the_rules_page_shows_the_profiles_advice():
+    from engine_core.ui import texts
+    page = texts.RULES["sir_tommy"].decode().lower()
+    assert "a soon-needed low card can be buried under a high blocker" in page
+    assert ("spread ranks over the four holding piles and keep likely foundation successors near "
+            "their tops, rather than building one deep pile of mixed cards") in page
+    for rule in ("only once the current card is placed", "no redeal", "all 52 cards on the foundations",
+                 "only the top card of a holding pile"):
+        assert rule in page, rule

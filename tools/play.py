@@ -14,11 +14,16 @@ from engine_core.protocol import run  # noqa: E402
 
 
 def main():
+    def read_line():
+        # Each line decoded on its own, as MicroPython does: bytes that are not UTF-8 raise
+        # UnicodeError for that line only, and run() answers it with an error.
+        return sys.stdin.buffer.readline().decode("utf-8")
+
     def write(text):
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    run(sys.stdin.readline, write)
+    run(read_line, write)
 
 
 if __name__ == "__main__":

@@ -149,12 +149,7 @@ def _run_down(game, ms):
 
 
 def _advance(game, ms):
-    # clock_ms stays below 2**30 (a small int on every port) and wraps there.
-    room = 0x3FFFFFFF - game.clock_ms
-    if ms > room:
-        game.clock_ms = ms - room - 1
-    else:
-        game.clock_ms += ms
+    game.advance_clock(ms)  # wraps at 2**30 (a small int on every port)
 
 
 def act(game, p):

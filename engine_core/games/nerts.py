@@ -40,6 +40,7 @@ class Nerts(NertsMoves, Game):
     ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
     TURN_BASED = False
     COMPETITIVE = True
+    JOKERS = True
     OWNER_SUFFIX = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
