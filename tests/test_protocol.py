@@ -179,13 +179,22 @@ def test_load_refuses_an_invalid_state_and_changes_nothing(change, reason):
     assert reason in d.expect_error(line)
 
 
-def test_load_refuses_an_ace_on_the_discard_and_an_impossible_stock():
-    state = valid_state()
-    ace = next(c for c in state["piles"]["stock"] if c[1] == "A")
-    state["piles"]["stock"].remove(ace)
-    state["piles"]["discard"].append(ace[1:])
-    assert "an ace is never discarded" in Driver("new aces_up").expect_error("load " + json.dumps(state))
-
+def test_load_takes_a_hand_made_position_play_could_not_reach_and_plays_it_by_the_rules():
+    # Two cards in the stock and aces on the discard: never so in play, but the rules apply.
+    layout = {"col1": ["2H"], "col2": ["3S"], "col3": ["4D"], "col4": ["5C"], "stock": ["7H", "8S"]}
+    used = {c for pile in layout.values() for c in pile}
+    discard = [r + s for s in "SHDC" for r in "A23456789TJQK" if r + s not in used]
+    state = {"game": "aces_up", "rules": 1, "seed": 1, "status": "playing", "turn": None,
+             "clock_ms": 0, "piles": dict(layout, stock=["#7H", "#8S"], discard=discard),
+             "score": {}, "rng": 12345}
+    d = Driver("new aces_up")
+    assert d.ok("load " + json.dumps(state)) == "ok"
+    assert d.moves() == ["deal"]  # no discard, no empty column
+    d.ok("move deal")  # the top card goes to col1, the next to col2; col3 and col4 get none
+    piles = d.piles()
+    assert piles["col1"] == ["2H", "8S"] and piles["col2"] == ["3S", "7H"] and piles["stock"] == []
+    assert piles["col3"] == ["4D"] and piles["col4"] == ["5C"]
+    assert d.state()["status"] == "lost" and d.moves() == []
 
 def test_load_accepts_face_down_marks_or_none_and_recomputes_the_status():
     state = valid_state()
@@ -220,3 +229,14 @@ def test_random_garbage_never_stops_the_loop():
         assert reply is None or reply == "ok" or reply.startswith("error: ") or reply.startswith("{") \
             or reply == "none" or all(">" in t or t == "deal" for t in reply.split()), (line, reply)
         assert "internal error" not in (reply or ""), (line, reply)
+
+
+def test_a_loaded_position_with_an_ace_on_the_discard_is_not_won_with_48_cards_discarded():
+    layout = {"col1": ["AH"], "col2": ["AD"], "col3": ["AC"], "col4": ["2S"]}
+    used = {c[0] for c in layout.values()}
+    discard = [r + s for s in "SHDC" for r in "A23456789TJQK" if r + s not in used]
+    state = {"game": "aces_up", "rules": 1, "seed": 1, "status": "playing", "turn": None,
+             "clock_ms": 0, "piles": dict(layout, stock=[], discard=discard), "score": {}, "rng": 12345}
+    d = Driver("new aces_up")
+    assert len(discard) == 48 and d.ok("load " + json.dumps(state)) == "ok"
+    assert d.state()["status"] == "lost"

@@ -287,7 +287,6 @@ def take_non_ace(stock):
 BAD_LOADS = [
     (lambda p: p["current"].append(p["stock"].pop().lstrip("#")), "holds more cards than it can"),
     (lambda p: p["found1"].append(take_non_ace(p["stock"])), "found1 is not built up from the Ace"),
-    (lambda p: p["stock"].append(p["current"].pop()), "the stock holds at most 51"),
     (lambda p: p["res1"].append(p["current"][0]), "duplicate card"),
     (lambda p: p["stock"].pop(), "missing cards"),
     (lambda p: p.update(waste=[]), "unknown pile 'waste'"),

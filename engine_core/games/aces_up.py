@@ -118,12 +118,13 @@ class AcesUp(Game):
     def _apply(self, move):
         if move == DEAL_MOVE:
             for col in range(COL1, COL4 + 1):
-                self.move_top(STOCK, col)
+                if self.piles.size[STOCK] > 0:  # a loaded stock need not hold a multiple of 4
+                    self.move_top(STOCK, col)
         else:
             self.move_top(move >> 16, (move >> 8) & 0xFF)
 
     def _compute_status(self):
-        if self.piles.size[DISCARD] == 48:
+        if self.piles.size[DISCARD] == 48 and self._only_aces_left():
             return WON
         if self.piles.size[STOCK] > 0:
             return PLAYING
@@ -159,14 +160,21 @@ class AcesUp(Game):
             return names[dst] + " is not empty"
         return "moving the only card of a column changes nothing"
 
-    def check_position(self):
+    def _only_aces_left(self):
+        """The four cards not discarded are the aces (always so in play; a loaded position
+        may have put an ace on the discard)."""
         piles = self.piles
-        for i in range(piles.size[DISCARD]):
-            if cards.rank(piles.card(DISCARD, i)) == cards.ACE:
-                return "an ace is never discarded"
+        for col in range(COL1, COL4 + 1):
+            for i in range(piles.size[col]):
+                if cards.rank(piles.card(col, i)) != cards.ACE:
+                    return False
+        return True
+
+    def check_position(self):
+        # A loaded position need not be one play could reach (a hand-made stock of any size,
+        # an ace on the discard): the rules still apply to it. Only what the piles can hold.
+        piles = self.piles
         for col in range(COL1, COL4 + 1):
             if piles.size[col] > 13:
                 return self.pile_names[col] + " holds more than 13 cards"
-        if piles.size[STOCK] % 4 != 0:
-            return "the stock must hold a multiple of four cards"
         return ""

@@ -34,7 +34,6 @@ RES3 = const(18)
 FOUND1 = const(19)
 FOUND8 = const(26)
 DRAW_MOVE = const(0xFF0000)  # action_code(0): 'draw'
-DEALT_STOCK = const(77)  # 104 cards less 13 jewels, 5 lids, 8 body piles and the waste
 
 
 def is_lid(p):
@@ -353,8 +352,6 @@ class Casket(Game):
     def check_position(self):
         piles = self.piles
         names = self.pile_names
-        if piles.size[STOCK] > DEALT_STOCK:
-            return "the stock holds at most 77 cards after the deal"
         for f in range(FOUND1, FOUND8 + 1):
             reason = rules.foundation_error(piles, f, names[f], IN_SUIT)
             if reason:

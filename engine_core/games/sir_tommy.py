@@ -137,6 +137,4 @@ class SirTommy(Game):
             reason = rules.foundation_error(piles, f, self.pile_names[f], ANY_SUIT)
             if reason:
                 return reason
-        if piles.size[STOCK] == 52:
-            return "the first card is turned into current at the deal: the stock holds at most 51"
         return ""
