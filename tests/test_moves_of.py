@@ -57,3 +57,42 @@ def test_turn_based_and_patience_games_give_all_their_legal_moves():
         b = array("i", [0] * cls.MAX_MOVES)
         n = game.legal_moves(a)
         assert game.moves_of(0, b) == n and list(a[:n]) == list(b[:n])
+
+
+def test_nerts_decides_a_flip_or_a_call_without_its_moves_exactly_as_they_list_it():
+    cls = games.load("nerts")
+    rnd = random.Random(11)
+    every = array("i", [0] * cls.MAX_MOVES)
+    checked = 0
+    for seed in range(8):
+        game = cls(3)
+        game.bots = False
+        game.deal(seed)
+        for _ in range(250):
+            n = game.legal_moves(every)
+            listed = set(every[i] for i in range(n))
+            for p in range(3):
+                for word in ("flip", "nerts", "cycle"):
+                    code = game.parse_move("p%d:%s" % (p + 1, word))
+                    assert game.is_legal(code) == (code in listed), (seed, p, word)
+                    checked += 1
+            if n == 0 or game.status() != PLAYING:
+                break
+            # mostly flips and plays, so that Nerts piles empty now and then
+            game.apply(every[rnd.randrange(n)])
+    assert checked > 3000
+
+
+def test_nerts_decides_a_call_with_an_empty_nerts_pile_as_the_moves_list_it():
+    cls = games.load("nerts")
+    game = cls(2)
+    game.bots = False
+    game.deal(3)
+    nerts, stock = game.pile_id("p2.nerts"), game.pile_id("p2.stock")
+    game.piles.move(nerts, stock, game.piles.size[nerts])
+    game.after_load()
+    every = array("i", [0] * cls.MAX_MOVES)
+    listed = set(every[i] for i in range(game.legal_moves(every)))
+    call, p1_call = game.parse_move("p2:nerts"), game.parse_move("p1:nerts")
+    assert call in listed and game.is_legal(call)
+    assert p1_call not in listed and not game.is_legal(p1_call)
