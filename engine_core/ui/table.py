@@ -338,12 +338,13 @@ class Table(TableView):
         return n
 
     def allows(self, move):
-        """Is p1's move legal? From the kept moves while they hold, else the game decides
-        (Nerts, whose moves change on the clock, tells a stock flip from two pile sizes
-        instead of generating every move: 0.5 M fuel less a flip)."""
-        if not self.moves_fresh():
+        """Is p1's move legal? From the kept moves, generated if need be; but a real-time
+        game, whose moves change on the clock, is asked directly (Nerts tells a stock flip
+        from two pile sizes instead of generating every move: 0.5 M fuel less a flip)."""
+        if not self.prefetch and not self.moves_fresh():
             return self.game.is_legal(move)
-        for i in range(self.cached_n):
+        n = self.legal_moves()
+        for i in range(n):
             if self.moves[i] == move:
                 return True
         return False
