@@ -741,6 +741,12 @@ def test_a_whole_computer_turn_stays_within_34_million_fuel_on_micropython():
         assert turns > 50 and 0 < median <= worst <= BUDGET, (level, f[level])
 
 
+def test_a_hint_stays_within_the_17_million_fuel_hint_budget_on_micropython():
+    from tools.bench import micropython_figures
+    median, worst, count = micropython_figures("spite_malice")["hint"]
+    assert count > 50 and 0 < median <= worst <= 17000000, (median, worst, count)
+
+
 # Strength: the figures in docs/ai.md come from tools/arena.py; these are quick guards
 
 def test_every_level_outplays_the_random_player_and_the_levels_are_ordered():
