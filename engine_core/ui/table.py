@@ -349,27 +349,29 @@ class Table(TableView):
                 return True
         return False
 
-    def arg_fits(self, move, s, index):
-        """Does the move's arg agree with picking card `index` of slot s? Only a PICK slot
-        (a hand, a run) says more than its pile: which card, or how many."""
+    def picked_arg(self, s, index):
+        """The arg a move must carry to move card `index` of slot s, or -1 for any: only a
+        PICK slot (a hand, a run) says more than its pile, which card or how many. Found
+        once per keypress rather than per move (a Spite & Malice hand lists 35 moves)."""
         mode = self.arg_mode
         if not self.how[s] & PICK:
-            return True
+            return -1
         if mode == ARG_COUNT:
             count = self.game.piles.size[self.pile[s]] - index
-            return count == 1 or move & 0xFF == count  # one card: any move of the top card
+            return -1 if count == 1 else count  # one card: any move of the top card
         if mode == ARG_KIND:
-            return move & 0xFF == cards.kind(self.game.piles.card(self.pile[s], index))
-        return True
+            return cards.kind(self.game.piles.card(self.pile[s], index))
+        return -1
 
     def find_move(self, s, index, dst_pile):
         """A legal move from card `index` of slot s to dst_pile, or -1."""
         game = self.game
         n = self.legal_moves()
         src = self.pile[s]
+        arg = self.picked_arg(s, index)
         for i in range(n):
             m = self.moves[i]
-            if m >> 16 == src and (m >> 8) & 0xFF == dst_pile and self.arg_fits(m, s, index):
+            if m >> 16 == src and (m >> 8) & 0xFF == dst_pile and (arg < 0 or m & 0xFF == arg):
                 return m
         return -1
 
@@ -426,10 +428,10 @@ class Table(TableView):
         found = False
         for t in range(self.count):
             self.can_take[t] = 0
-        pick = self.how[s] & PICK
+        arg = self.picked_arg(s, index)
         for i in range(n):
             m = self.moves[i]
-            if m >> 16 == p and (not pick or self.arg_fits(m, s, index)):
+            if m >> 16 == p and (arg < 0 or m & 0xFF == arg):
                 t = self.slot_of[(m >> 8) & 0xFF]
                 if t != NONE:
                     self.can_take[t] = 1
@@ -455,13 +457,12 @@ class Table(TableView):
         index = self.picked_index(s)
         n = self.legal_moves()
         src = self.pile[s]
-        pick = self.how[s] & PICK
+        arg = self.picked_arg(s, index)
         for i in range(n):
             m = self.moves[i]
-            if m >> 16 == src and self.is_foundation[(m >> 8) & 0xFF]:
-                if not pick or self.arg_fits(m, s, index):
-                    self.play(m)
-                    return
+            if m >> 16 == src and self.is_foundation[(m >> 8) & 0xFF] and (arg < 0 or m & 0xFF == arg):
+                self.play(m)
+                return
         self.shake(s)
 
     def press_b(self):
