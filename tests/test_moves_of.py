@@ -77,3 +77,12 @@ def test_nerts_decides_a_call_with_an_empty_nerts_pile_as_the_moves_list_it():
     call, p1_call = game.parse_move("p2:nerts"), game.parse_move("p1:nerts")
     assert call in listed and game.is_legal(call)
     assert p1_call not in listed and not game.is_legal(p1_call)
+
+
+def test_an_action_of_a_player_not_at_the_table_is_never_legal():
+    cls = games.load("nerts")
+    game = cls(2)
+    game.bots = False
+    game.deal(1)
+    for word in (1, 2, 3):  # flip, cycle, nerts for a third player in a game of two
+        assert not game.is_legal(0xFF << 16 | word << 8 | 2)

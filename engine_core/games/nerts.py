@@ -315,7 +315,9 @@ class Nerts(NertsMoves, Game):
         """A flip or a Nerts call is decided from pile sizes, as player_moves offers them;
         any other move among its player's moves (a stock flip is the player's most frequent
         keypress: generating the moves cost it 0.5 M fuel)."""
-        if move >> 16 == ACTION and move & 0xFF < self.players:
+        if move >> 16 == ACTION:
+            if move & 0xFF >= self.players:
+                return False  # no such player
             word = (move >> 8) & 0xFF
             if word == FLIP or word == CALL:
                 if self.vars[V_STATUS] != PLAYING:
