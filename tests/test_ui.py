@@ -357,3 +357,48 @@ def test_a_won_game_of_a_match_counts_and_a_on_the_end_panel_deals_the_next_game
     run(app, "A")
     assert app.mode == app_mod.PLAY and game.status() == PLAYING
     assert (game.score(0), game.score(1)) == scores  # the same match goes on
+
+
+def _nerts_p1_work_piles(app, layout):
+    """Give p1 of the app's Nerts game these work piles (lists of kinds), bots off."""
+    game = app.table.game
+    game.bots = False
+    piles = game.piles
+    for w in range(4):
+        p = game.pile_id("p1.work%d" % (w + 1))
+        while piles.size[p]:
+            piles.push(game.pile_id("p1.stock"), piles.pop(p))
+    for w, kinds in enumerate(layout):
+        for kind in kinds:
+            for name in ("p1.stock", "p1.nerts", "p1.waste"):
+                src = game.pile_id(name)
+                i = next((i for i in range(piles.size[src]) if piles.card(src, i) % 52 == kind), -1)
+                if i >= 0:
+                    piles.push(game.pile_id("p1.work%d" % (w + 1)), game.piles.remove_at(src, i))
+                    break
+    game.after_load()
+    app.table.cached_n = -1
+
+
+def test_a_pick_past_the_top_of_a_pile_an_undo_shrank_moves_no_run():
+    # p1.work1*2>p1.work2 puts TD 9C on QH JS; the cursor is put on the 9C (index 3); undo
+    # leaves QH JS and an index past the top. A there must not pick up the QH JS run (which
+    # the cursor does not show) and move it onto the KC.
+    from engine_core import cards
+    app = make_app(320, 240, "nerts", 3)
+    table = app.table
+    game = table.game
+    S, H, D, C = 0, 1, 2, 3
+    _nerts_p1_work_piles(app, ([cards.make(0, D, 9), cards.make(0, C, 8)],
+                               [cards.make(0, H, 11), cards.make(0, S, 10)],
+                               [cards.make(0, C, 12)], [cards.make(0, D, 1)]))
+    table.play(game.parse_move("p1.work1*2>p1.work2"))
+    table.cursor = table.slot_of[game.pile_id("p1.work2")]
+    table.cursor_index = 3
+    table.press(bt.Y)
+    assert pile(app, "p1.work2") == 2
+    table.press(bt.A)
+    if table.held != table_mod.NONE:
+        table.cursor = table.slot_of[game.pile_id("p1.work3")]
+        table.press(bt.A)
+    assert pile(app, "p1.work2") == 2 and pile(app, "p1.work3") == 1
