@@ -1158,3 +1158,28 @@ def test_the_journal_restores_negative_scores_large_generator_states_and_turned_
     assert game.undo() and game.vars[V_SCORE] == 12
     assert game.undo() and game.vars[V_SCORE] == -37
     assert game.undo() and game.vars[V_SCORE] == 0
+
+
+def test_hint_names_no_other_players_move_when_p1_has_none():
+    # p1: stock and waste empty, Nerts pile topped by 5C, work piles JD QD KD 2C: nothing
+    # moves. p2 has moves; the hint is p1's (docs/nerts.md), so it is 'none', not p2's move.
+    ranks = "A23456789TJQK"
+    p2 = [r + s + "2" for s in "SHDC" for r in ranks]
+    piles = {
+        "p1.nerts": ["#" + r + "C1" for r in "A346789TJQK"] + ["#TD1", "5C1"],
+        "p1.work1": ["JD1"], "p1.work2": ["QD1"], "p1.work3": ["KD1"], "p1.work4": ["2C1"],
+        "p1.stock": [], "p1.waste": [],
+        "p2.nerts": ["#" + c for c in p2[:12]] + [p2[12]],
+        "p2.work1": [p2[13]], "p2.work2": [p2[14]], "p2.work3": [p2[15]], "p2.work4": [p2[16]],
+        "p2.stock": ["#" + c for c in p2[17:]], "p2.waste": [],
+        "found1": [r + "S1" for r in ranks], "found2": [r + "H1" for r in ranks],
+        "found3": [r + "D1" for r in "A23456789"],
+    }
+    for k in range(4, 9):
+        piles["found%d" % k] = []
+    state = {"game": "nerts", "rules": 1, "seed": 3, "status": "playing", "turn": None,
+             "clock_ms": 0, "piles": piles, "score": {"p1": 0, "p2": 0}, "rng": 416394338}
+    d = Driver("new nerts seed=3", "bots off", "load " + json.dumps(state))
+    moves = d.moves()
+    assert moves and not any(m.startswith("p1") for m in moves)
+    assert d.ok("hint") == "none"
