@@ -287,3 +287,17 @@ def test_the_rules_page_shows_the_profiles_advice():
     page = texts.RULES["aces_up"].decode().lower()
     assert ("watch suits with no high card exposed: several lower cards of that suit can pile up "
             "until their queen, king or ace appears") in page
+
+
+def test_finish_refuses_a_loaded_position_with_an_ace_discarded_that_cannot_be_won():
+    # load takes an ace on the discard; then four cards left are not the four aces, so
+    # discarding down to four cards is no win and 'finish' must not call it clearly won.
+    d = Driver("new aces_up")
+    state = d.state()
+    names = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    cols = {"col1": ["AS"], "col2": ["AH"], "col3": ["AD"], "col4": ["KC", "2S"]}
+    held = set(sum(cols.values(), []))
+    state["piles"] = dict(stock=[], discard=[c for c in names if c not in held], **cols)
+    assert d.load(state) == "ok"
+    assert d.ok("finish").startswith("error:")
+    assert d.state()["status"] == "playing"
