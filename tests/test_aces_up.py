@@ -301,3 +301,23 @@ def test_finish_refuses_a_loaded_position_with_an_ace_discarded_that_cannot_be_w
     assert d.load(state) == "ok"
     assert d.ok("finish").startswith("error:")
     assert d.state()["status"] == "playing"
+
+
+def test_hint_answers_on_a_loaded_position_whose_deals_grow_a_column_past_sixteen_cards():
+    # col4 holds 13 cards; four deals of four suits discard nothing and make it 17. The
+    # hint's model holds 16 cards a column (engine_core/ai/aces_up.py _HEIGHT).
+    d = Driver("new aces_up")
+    state = d.state()
+    names = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    col4 = ["AC", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "2H", "3H", "4H", "5C"]
+    cols = {"col1": ["JS"], "col2": ["JH"], "col3": ["JD"], "col4": col4}
+    dealt = ["QS", "QH", "QD", "6C", "KS", "KH", "KD", "7C", "AS", "AH", "AD", "8C",
+             "5H", "6H", "2D", "9C"]
+    held = set(sum(cols.values(), [])) | set(dealt)
+    state["piles"] = dict(stock=["#" + c for c in reversed(dealt)],
+                          discard=[c for c in names if c not in held], **cols)
+    assert d.load(state) == "ok"
+    for _ in range(4):
+        assert d.ok("move deal") == "ok"
+    assert len(d.piles()["col4"]) == 17
+    assert d.ok("hint") in d.moves()
