@@ -114,8 +114,11 @@ class Session:
         move = game.hint()
         if move < 0 and game.status() == PLAYING:
             # The advisor sees nothing worth doing (in Casket the last moves may only shuttle a
-            # card between two equal targets), but `none` is kept for a position without moves.
-            tokens = legal_tokens(game)
+            # card between two equal targets), but `none` is kept for a position without moves
+            # of the hint's player (the one to move; p1 in Nerts, where everyone plays at once).
+            out = array("i", [0] * game.MAX_MOVES)
+            n = game.moves_of(0, out)
+            tokens = sorted(game.move_token(out[i]) for i in range(n))
             return tokens[0] if tokens else "none"
         return "none" if move < 0 else game.move_token(move)
 

@@ -13,6 +13,7 @@ import os
 import random
 import sys
 import time
+from array import array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -44,14 +45,15 @@ def played_game(name, seed, moves, players=None):
     game = cls(players or cls.MIN_PLAYERS)
     game.deal(seed)
     rand = random.Random(seed)
+    out = array("i", [0] * cls.MAX_MOVES)  # every player's moves (the scratch holds one's in Nerts)
     for _ in range(moves):
         if game.status() != PLAYING:
             break
-        n = game.legal_moves(game.scratch)
+        n = game.legal_moves(out)
         if n == 0:
             game.tick(500)
             continue
-        game.apply(game.scratch[rand.randrange(n)])
+        game.apply(out[rand.randrange(n)])
         game.respond()
         game.tick(rand.randrange(1000))
     return game

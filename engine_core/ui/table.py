@@ -30,6 +30,9 @@ SOUND_WON = const(3)
 SOUND_LOST = const(4)
 
 
+NO_ARG = const(0x100)  # picked_arg: no move's arg (args are 0..255)
+
+
 class Table(TableView):
     def __init__(self, painter, game, decl, size, title):
         self.painter = painter
@@ -350,14 +353,18 @@ class Table(TableView):
         return False
 
     def picked_arg(self, s, index):
-        """The arg a move must carry to move card `index` of slot s, or -1 for any: only a
-        PICK slot (a hand, a run) says more than its pile, which card or how many. Found
-        once per keypress rather than per move (a Spite & Malice hand lists 35 moves)."""
+        """The arg a move must carry to move card `index` of slot s, -1 for any, or NO_ARG
+        (which no move carries) for an index past the top (an undo can shrink the pile under
+        the cursor). Only a PICK slot (a hand, a run) says more than its pile: which card,
+        or how many. Found once per keypress rather than per move (a Spite & Malice hand
+        lists 35 moves)."""
         mode = self.arg_mode
         if not self.how[s] & PICK:
             return -1
+        count = self.game.piles.size[self.pile[s]] - index
+        if count < 1:
+            return NO_ARG
         if mode == ARG_COUNT:
-            count = self.game.piles.size[self.pile[s]] - index
             return -1 if count == 1 else count  # one card: any move of the top card
         if mode == ARG_KIND:
             return cards.kind(self.game.piles.card(self.pile[s], index))
