@@ -48,6 +48,7 @@ class Session:
 
     def __init__(self):
         self.game = None
+        self.bots = True  # 'bots on|off' holds for the session: every game after it, new or loaded
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
@@ -68,11 +69,23 @@ class Session:
     def _dispatch(self, word, rest):
         if word == "new":
             self.game = new_game(rest.split())
+            self.game.bots = self.bots
             return "ok"
         if word == "load":
             self.game = load_state(rest, self.game)
+            self.game.bots = self.bots
             return "ok"
-        if word not in ("state", "moves", "move", "undo", "hint", "tick", "bots", "auto", "finish"):
+        if word == "bots":
+            if rest not in ("on", "off"):
+                raise ProtocolError("bots takes 'on' or 'off'")
+            self.bots = rest == "on"
+            game = self.game
+            if game is not None:
+                game.bots = self.bots
+                if game.bots:
+                    game.respond()
+            return "ok"
+        if word not in ("state", "moves", "move", "undo", "hint", "tick", "auto", "finish"):
             raise ProtocolError("unknown command '" + word + "'")
         game = self.game
         if game is None:
@@ -82,13 +95,6 @@ class Session:
             return "ok"
         if word == "tick":
             game.tick(parse_int(rest, "tick", 0, MAX_SEED))
-            return "ok"
-        if word == "bots":
-            if rest not in ("on", "off"):
-                raise ProtocolError("bots takes 'on' or 'off'")
-            game.bots = rest == "on"
-            if game.bots:
-                game.respond()
             return "ok"
         if word == "auto":
             if rest not in ("on", "off"):
@@ -326,8 +332,6 @@ def load_state(text, current):
     if reason:
         raise ProtocolError("load: " + reason)
     game.after_load()
-    if current is not None:
-        game.bots = current.bots  # 'bots off' holds across a load
     return game
 
 

@@ -126,8 +126,9 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(line, reason):
 
 def test_commands_before_any_game_get_a_clear_error():
     s = Session()
-    for line in ("state", "moves", "move deal", "undo", "hint", "tick 5", "bots on"):
+    for line in ("state", "moves", "move deal", "undo", "hint", "tick 5", "auto on"):
         assert s.command(line) == "error: no game: start one with 'new GAME'"
+    assert s.command("bots off") == "ok"  # a session setting: it applies to the games to come
 
 
 def valid_state():

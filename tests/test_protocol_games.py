@@ -379,14 +379,19 @@ def end_turn(d):
     return d.state()["turn"]
 
 
-def test_bots_off_makes_the_computer_wait_holds_across_load_and_a_new_game_has_them_on():
+def test_bots_on_or_off_holds_for_the_session_across_load_and_new_games():
     start = Driver("new spite_malice seed=3").ok("state")
     d = new("spite_malice", "seed=3")
     assert end_turn(d) == "p2"  # the computer waits for commands
     assert d.ok("load " + start) == "ok" and end_turn(d) == "p2"  # still waiting after a load
+    assert d.ok("new spite_malice seed=3") == "ok" and end_turn(d) == "p2"  # and in a new game
     assert d.ok("bots on") == "ok" and d.state()["turn"] == "p1"  # it plays its turn at once
-    assert d.ok("bots off") == "ok" and d.ok("new spite_malice seed=3") == "ok"
-    assert end_turn(d) == "p1"  # a new game: the computer plays again
+    assert d.ok("new spite_malice seed=3") == "ok" and end_turn(d) == "p1"  # on holds too
+
+
+def test_bots_off_before_any_game_applies_to_the_games_that_follow():
+    d = Driver("bots off", "new spite_malice seed=3")
+    assert end_turn(d) == "p2"
 
 
 def test_a_line_that_is_not_utf8_gets_an_error_and_the_loop_goes_on():

@@ -644,7 +644,8 @@ def scripted_match_lines():
         if len(lines) % 25 == 0:
             lines += ["state", "undo"]
             d.ok("undo")
-    lines += ["state", "move deal", "new spite_malice seed=9", "move p1.hand:%s>p1.side2" % d.piles()["p1.hand"][0]]
+    lines += ["state", "move deal", "new spite_malice seed=9", "bots on",
+              "move p1.hand:%s>p1.side2" % d.piles()["p1.hand"][0]]
     # With bots on, p2 has answered; the state shows it.
     lines += ["state"]
     return lines
