@@ -635,12 +635,14 @@ def scripted_match_lines():
     """A match played through hints with bots off: every protocol command, replayed on both runtimes."""
     lines = ["new spite_malice seed=8 target=5", "bots off"]
     d = Driver("new spite_malice seed=8 target=5", "bots off")
-    for _ in range(400):
+    for _ in range(1500):
         h = d.ok("hint")
         if h == "none":
             break
         lines += ["moves", "move " + h]
         d.ok("move " + h)
+        if d.state()["status"] == "over":
+            lines.append("state")  # a game of the match has ended
         if len(lines) % 25 == 0:
             lines += ["state", "undo"]
             d.ok("undo")
@@ -746,6 +748,28 @@ def test_a_hint_stays_within_the_17_million_fuel_hint_budget_on_micropython():
     from tools.bench import micropython_figures
     median, worst, count = micropython_figures("spite_malice")["hint"]
     assert count > 50 and 0 < median <= worst <= 17000000, (median, worst, count)
+
+
+def test_a_loaded_game_plays_on_exactly_as_the_game_it_was_saved_from():
+    # The computer reads how keen its opponent is from the table: no memory outside the state.
+    for seed in (4, 11):
+        a = Driver("new spite_malice seed=%d" % seed)
+        saved = None
+        moves = []
+        for i in range(160):
+            h = a.ok("hint")
+            if h in ("none", "deal"):
+                break
+            if i == 60:
+                saved = a.ok("state")
+            if saved is not None:
+                moves.append(h)
+            a.ok("move " + h)
+        b = Driver("new spite_malice")
+        assert b.ok("load " + saved) == "ok"
+        for h in moves:
+            assert b.ok("move " + h) == "ok"
+        assert b.ok("state") == a.ok("state") and len(moves) > 20
 
 
 # Strength: the figures in docs/ai.md come from tools/arena.py; these are quick guards

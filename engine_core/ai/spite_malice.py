@@ -5,7 +5,8 @@ Levels (SpiteMalice.bot_level, 1..3; the default is 3):
   2  medium  a search of up to 40 positions per stage, 120 per turn.
   3  hard    up to 120 per stage, 240 per turn, and it blocks: it scores every centre stack
              by how near it leaves the opponent's payoff card (counting the opponent's visible
-             side stacks), weighted by how often this opponent has taken such openings.
+             side stacks), weighted by how keen the opponent is on its payoff pile (payoff
+             cards played against turns taken, read from the table).
 
 A turn is played in stages. A stage starts from the real position: if the payoff card fits it
 is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
@@ -22,11 +23,9 @@ empty side stack first (a card on top of a side stack is as playable as one in t
 descending run or a duplicate, else the side card least likely to be needed soon; never a king.
 
 The planner (the turn's model and the search) is engine_core/ai/spite_malice_search.py; this
-module drives whole turns, keeps the opponent model and chooses the discard. Nothing here
-allocates after __init__.
+module drives whole turns, reads how keen the opponent is and chooses the discard. Nothing
+here allocates after __init__.
 """
-
-from array import array
 
 from engine_core import PLAYING
 from engine_core.ai.spite_malice_search import KING, SRC_HAND, SRC_PAYOFF, SRC_SIDE, TurnModel
@@ -43,6 +42,7 @@ _HAND = const(4)
 _PAYOFF = const(5)
 _SIDE1 = const(6)
 _STRIDE = const(6)
+_PAYOFF_SIZE = const(20)
 _V_STATUS = const(0)
 _V_TURN = const(2)
 
@@ -52,7 +52,7 @@ _V_TURN = const(2)
 _STAGE_NODES = (0, 12, 40, 120)
 _TURN_NODES = (0, 36, 120, 240)
 APPLY_NODES = const(4)
-EAGER_FLOOR = const(50)  # % of openings taken below which an opponent is not worth blocking
+EAGER_FLOOR = const(50)  # % keenness below which an opponent is not worth blocking
 
 
 def _move(src, dst, arg):
@@ -62,10 +62,6 @@ def _move(src, dst, arg):
 class Bot:
     def __init__(self):
         self.model = TurnModel()
-        self.chances = array("i", [0, 0])  # per bot seat: openings left to the opponent ...
-        self.taken = array("i", [0, 0])  # ... and how many it took
-        self.watch_fit = bytearray(2)
-        self.watch_size = bytearray(2)
         self.plan_pos = 0
         self.turn_nodes = 0
         self.player = 0
@@ -75,12 +71,10 @@ class Bot:
     def play_turn(self, game, level):
         """Play the whole turn of the player to move (until the turn passes or the game ends)."""
         player = game.vars[_V_TURN]
-        self._observe(game, player)
         self.start_turn(game, level)
         while game.vars[_V_STATUS] == PLAYING and game.vars[_V_TURN] == player:
             game.apply(self.next_move(game, level))
             self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
-        self._watch(game, player)
 
     def choose(self, game, level):
         """The move the bot would make now (a hint): a fresh plan's first move."""
@@ -95,11 +89,22 @@ class Bot:
         self.turn_nodes = _TURN_NODES[level]
         eager = 0
         if level >= 3:
-            # How often this opponent plays its payoff card when it can (Laplace's rule, in %):
-            # a careless one is not worth blocking at the price of our own progress.
-            eager = 100 * (self.taken[me] + 1) // (self.chances[me] + 2) - EAGER_FLOOR
+            eager = self._keenness(game, 1 - me) - EAGER_FLOOR
             eager = eager * 100 // (100 - EAGER_FLOOR)
         self.model.threat_table(game, me, eager)
+
+    def _keenness(self, game, other):
+        """How keen the opponent is on its payoff pile, in %, read from the table: payoff
+        cards played against turns taken (every turn sends a card to a side stack), by
+        Laplace's rule. A careless player is not worth blocking at the price of our own
+        progress. Read from the position alone, so a loaded game plays on exactly as it
+        would have (an opponent model kept from turn to turn would not be in the state)."""
+        piles = game.piles
+        played = _PAYOFF_SIZE - piles.size[_PAYOFF + _STRIDE * other]
+        sides = 0
+        for j in range(4):
+            sides += piles.size[_SIDE1 + _STRIDE * other + j]
+        return 100 * (played + 1) // (played + (sides >> 1) + 2)
 
     def next_move(self, game, level):
         """The next move of the turn; plans a new stage when the current plan is used up."""
@@ -123,40 +128,6 @@ class Bot:
                 self.plan_pos = 1
                 return self._code(game, model.plan_src[0], model.plan_cen[0])
         return self._discard(game)
-
-    # --- the opponent ---
-
-    def forget(self):
-        """A new opponent (a new match): forget how it answered to openings."""
-        for p in range(2):
-            self.chances[p] = 0
-            self.taken[p] = 0
-            self.watch_fit[p] = 0
-
-    def _watch(self, game, me):
-        """After our turn: note whether the opponent's payoff card can be played now."""
-        piles = game.piles
-        payoff = _PAYOFF + _STRIDE * (1 - me)
-        top = piles.top(payoff)
-        self.watch_fit[me] = 0
-        if game.vars[_V_STATUS] != PLAYING or top < 0:
-            return
-        r = top % 13
-        for k in range(3):
-            if r == KING or r == piles.size[_CENTER1 + k]:
-                self.watch_fit[me] = 1
-        self.watch_size[me] = piles.size[payoff]
-
-    def _observe(self, game, me):
-        """Before our turn: did the opponent take the opening we left it?"""
-        if self.watch_fit[me]:
-            self.chances[me] += 1
-            if game.piles.size[_PAYOFF + _STRIDE * (1 - me)] < self.watch_size[me]:
-                self.taken[me] += 1
-            if self.chances[me] > 1000:  # keep the counts small; the ratio is what matters
-                self.chances[me] = self.chances[me] >> 1
-                self.taken[me] = self.taken[me] >> 1
-        self.watch_fit[me] = 0
 
     # --- moves in the real game ---
 

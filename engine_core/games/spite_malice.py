@@ -98,7 +98,6 @@ class SpiteMalice(Game):
     # --- dealing ---
 
     def _deal(self):
-        self.bot.forget()  # a new match
         self.fill_and_shuffle(STOCK)
         self._lay_out()
 
