@@ -1,17 +1,21 @@
 """Computer players for Nerts: when each acts (speed) and what it sees and prefers (skill).
 
-Each computer player has a countdown, the milliseconds until its next action. tick(game, ms)
-runs the countdowns down; when one reaches zero that player looks at the position as it is
-at that moment and acts. The soonest acts first (ties go to the lower player number), so
-simultaneous plays resolve in time order: a foundation place taken by an earlier action is no
-longer there for a later one, and the later player chooses again among what is left.
+Each computer player acts on a schedule of the game clock: in every period of its speed level
+it acts once (slot k starts at k * period, shifted by p / players of a period so that players
+spread over it), at a point in the slot's first quarter, so actions come one period apart
++-25 %. tick(game, ms) runs the clock on; at each
+scheduled time that player looks at the position as it is at that moment and acts. The
+soonest acts first, so simultaneous plays resolve in time order: a foundation place taken by
+an earlier action is no longer there for a later one, and the later player chooses again
+among what is left.
 
 The table takes one action at a time, at least GAP_MS (33 ms, one display frame) apart: a
-player due sooner waits for the gap and still goes first, so a 33 ms tick runs at most one
-computer action (the frame budget in docs/performance.md). Every action, a flip included,
-costs one delay of the player's speed level, with +-25 % jitter drawn from the player's own
-generator (seeded from the game's generator at each deal, so a game replays identically on
-CPython and MicroPython).
+player whose time falls less than a frame after another's (or on it, with a higher player
+number) lets that slot pass, so a 33 ms tick runs at most one computer action (the frame
+budget in docs/performance.md). The schedule and every random choice are worked out from
+what the state shows (the game's generator state, the clock, the player and the slot), never
+kept aside: a game loaded from its state plays on exactly as the game it came from did, on
+CPython and on MicroPython alike.
 
     speed level      0     1     2     3     4
     ms per action  3000  1800  1000   550   300      (SPEEDS)
@@ -63,31 +67,18 @@ _QUIET_CYCLE_SCORE = 5  # otherwise: below a flip
 
 
 def init(game):
-    """Allocate the computer players' state (start-up only)."""
+    """Allocate the computer players' settings (start-up only)."""
     n = game.players
     game.computer = bytearray(n)
     game.speed = bytearray(n)
     game.skill = bytearray(n)
-    game.wait = array("i", [0] * n)  # ms until each player's next action (< 0: overdue)
-    game.hold = 0  # ms until the table takes the next action (GAP_MS after the last)
     game.acted = 0  # moves the computer players made in the last tick (0: nothing to redraw)
-    game.bot_rng = array("i", [1] * n)
+    game.draw_x = 1  # the generator of the action under way (see act)
     game.bot_moves = array("i", [0] * game.PLAYER_MAX_MOVES)
     for p in range(n):
         game.computer[p] = 1 if p > 0 else 0
         game.speed[p] = DEFAULT_SPEED
         game.skill[p] = DEFAULT_SKILL
-
-
-def reset(game):
-    """New generators and countdowns for a new deal or round."""
-    x = game.vars[V_RNG]
-    for p in range(game.players):
-        for _ in range(3):
-            x = rng.step(x)
-        game.bot_rng[p] = x
-        game.wait[p] = delay(game, p)
-    game.hold = 0
 
 
 def configure(game, player, speed, skill):
@@ -97,63 +88,100 @@ def configure(game, player, speed, skill):
     game.computer[player] = 1
     game.speed[player] = speed if speed < len(SPEEDS) else len(SPEEDS) - 1
     game.skill[player] = skill if skill < SKILLS else SKILLS - 1
-    game.wait[player] = delay(game, player)
 
 
-def _random(game, p):
-    x = rng.step(game.bot_rng[p])
-    game.bot_rng[p] = x
+def _mix(x):
+    """A scrambled 30-bit number (xorshift steps, every value below 2**30: small ints on
+    MicroPython), a generator state in 1 .. rng.M - 1."""
+    for _ in range(2):
+        x ^= (x & 0x1FFFF) << 13
+        x ^= x >> 17
+        x ^= (x & 0x1FFFFFF) << 5
+    if x == 0 or x >= rng.M:
+        x = 1
     return x
 
 
-def delay(game, p):
-    """The next countdown of player p: its speed's delay, +-25 %."""
-    base = SPEEDS[game.speed[p]]
-    return base - (base >> 2) + _random(game, p) % ((base >> 1) + 1)
+def _noise(game, p, k):
+    """A random number for player p and k, worked out from the game's generator state and
+    nothing else: the same for the same state on every runtime, nothing kept between calls."""
+    return _mix(game.vars[V_RNG] ^ ((k & 0x1FFFFF) << 8) ^ p)
+
+
+def _random(game, p):
+    """The next random number of the action player p is making now (act seeds it)."""
+    game.draw_x = rng.step(game.draw_x)
+    return game.draw_x
+
+
+def _phase(game, p):
+    """Where player p's slots start within its period: the players spread evenly over it."""
+    period = SPEEDS[game.speed[p]]
+    return p * period // game.players
+
+
+def slot_time(game, p, k):
+    """When player p acts in slot k: the slot's start plus up to a quarter period."""
+    period = SPEEDS[game.speed[p]]
+    return k * period + _phase(game, p) + _noise(game, p, k) % ((period >> 2) + 1)
+
+
+def next_time(game, p, after):
+    """Player p's first scheduled time later than `after` (ms on the game clock)."""
+    period = SPEEDS[game.speed[p]]
+    k = (after - _phase(game, p)) // period
+    if k < 0:
+        k = 0
+    t = slot_time(game, p, k)
+    while t <= after:
+        k += 1
+        t = slot_time(game, p, k)
+    return t
+
+
+def _crowded(game, p, t):
+    """Does another computer player act less than a frame before t (or at t, first)? Then
+    p lets this slot pass: the table takes one action a frame."""
+    for q in range(game.players):
+        if q != p and game.computer[q]:
+            s = next_time(game, q, t - GAP_MS)
+            if s < t or (s == t and q < p):
+                return True
+    return False
 
 
 # --- the clock ---
 
 def tick(game, ms):
     """Advance the game clock by ms, letting computer players act in time order."""
+    room = 0x3FFFFFFF - game.clock_ms
+    if ms > room:  # the clock wraps (after 12 days): the rest of the tick passes quietly
+        tick(game, room)
+        game.advance_clock(ms - room)
+        return
     game.acted = 0
+    end = game.clock_ms + ms
     while game.bots and game.vars[V_STATUS] == PLAYING:
         who = -1
+        at = end + 1
         for p in range(game.players):
-            if game.computer[p] and (who < 0 or game.wait[p] < game.wait[who]):
-                who = p
+            if game.computer[p]:
+                t = next_time(game, p, game.clock_ms)
+                if t < at:
+                    who = p
+                    at = t
         if who < 0:
             break
-        at = game.wait[who]
-        if at < game.hold:
-            at = game.hold
-        if at > ms:
-            break
-        _run_down(game, at)
-        _advance(game, at)
-        ms -= at
-        act(game, who)
-        game.hold = GAP_MS
-    if game.bots and game.vars[V_STATUS] == PLAYING:
-        _run_down(game, ms)
-    _advance(game, ms)
-
-
-def _run_down(game, ms):
-    for p in range(game.players):
-        if game.computer[p]:
-            game.wait[p] -= ms
-    game.hold -= ms
-    if game.hold < 0:
-        game.hold = 0
-
-
-def _advance(game, ms):
-    game.advance_clock(ms)  # wraps at 2**30 (a small int on every port)
+        game.advance_clock(at - game.clock_ms)
+        if not _crowded(game, who, at):
+            act(game, who)
+    game.advance_clock(end - game.clock_ms)
 
 
 def act(game, p):
-    """Player p makes its move now (if it sees one) and starts its next countdown."""
+    """Player p makes its move now, if it sees one. Its random choices come from a generator
+    seeded by the player and the clock: the same whenever this state is played from."""
+    game.draw_x = _noise(game, p, 0x100000 | (game.clock_ms & 0xFFFFF))
     skill = game.skill[p]
     if game.through(p):
         skill = BEST_SKILL  # through the stock without a play: it looks hard at everything
@@ -161,7 +189,6 @@ def act(game, p):
     if code >= 0:
         game.apply(code)
         game.acted += 1
-    game.wait[p] = delay(game, p)
 
 
 # --- choosing a move ---

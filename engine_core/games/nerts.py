@@ -44,9 +44,9 @@ class Nerts(NertsMoves, Game):
     OWNER_SUFFIX = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
-    # The computer players' clocks and generators live outside the journal (real time is
-    # not undone); a saved game keeps them so that it resumes exactly (engine_core/save.py).
-    SAVED = ("computer", "speed", "skill", "wait", "hold", "bot_rng")
+    # Who is a computer player, and its levels: settings outside the state (engine_core/save.py
+    # keeps them). When it acts and what it draws are worked out from the state itself.
+    SAVED = ("computer", "speed", "skill")
     UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
 
     def __init__(self, players=2, options=0):
@@ -106,7 +106,6 @@ class Nerts(NertsMoves, Game):
                 self.piles.push(stock, cards.joker(p, 1))
         self._lay_out()
         self._forget_plays()
-        nerts_bot.reset(self)
 
     def _lay_out(self):
         """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles."""
@@ -136,7 +135,6 @@ class Nerts(NertsMoves, Game):
                 self.set_var(i, 0)
         self._lay_out()
         self._forget_plays()
-        nerts_bot.reset(self)
 
 
     def _check_everyone_stuck(self, mover):
@@ -383,4 +381,3 @@ class Nerts(NertsMoves, Game):
         else:
             self._check_everyone_stuck(0)
         Game.after_load(self)
-        nerts_bot.reset(self)
