@@ -90,7 +90,7 @@ class Game:
     OWNER_SUFFIX = False  # card names carry their owner's number ('7H2')
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
-    UNDO_BARRIERS = False  # some moves end what undo can reach (a turn's end in Spite & Malice)
+    UNDO_BARRIERS = False  # some moves end what undo can reach (a game's end in Spite & Malice)
 
     def __init__(self, players=1, options=0):
         self.players = players

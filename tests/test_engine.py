@@ -33,6 +33,7 @@ def random_games(name, seeds, rnd):
     out = array("i", [0] * cls.MAX_MOVES)
     for seed in seeds:
         game = cls(cls.MIN_PLAYERS)
+        game.bots = False  # every player's moves come from here (with bots on p2's are replies)
         game.deal(seed)
         for _ in range(400):
             if game.status() != PLAYING:

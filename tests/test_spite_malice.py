@@ -484,18 +484,30 @@ def test_undo_within_the_turn_restores_everything():
     assert d.ok("undo") == "error: nothing to undo"
 
 
-def test_undo_cannot_reach_back_past_the_end_of_a_turn():
+def test_undo_takes_back_a_turn_ending_move_and_the_next_players_draw():
     d = driver({"p1.hand": ["AD", "9H", "6D", "7D", "8D"], "p1.payoff": ["QS"]})
     d.ok("move p1.hand:AD>center1")
+    before = d.ok("state")
     d.ok("move p1.hand:9H>p1.side1")
     assert d.state()["turn"] == "p2"
-    assert d.expect_error("undo") == "error: nothing to undo"
-    # the next player's own moves can be undone, but no further
-    move = [m for m in d.moves() if ">p2.side" not in m]
-    if move:
-        d.ok("move " + move[0])
-        assert d.ok("undo") == "ok"
-        assert d.ok("undo") == "error: nothing to undo"
+    assert d.ok("undo") == "ok" and d.ok("state") == before  # p2's draw back in the stock
+    assert d.ok("undo") == "ok" and d.ok("undo") == "error: nothing to undo"  # the deal
+
+
+def test_with_bots_on_undo_takes_back_the_computers_whole_reply_with_the_move():
+    d = Driver("new spite_malice seed=5")
+    before = d.ok("state")
+    hand = d.piles()["p1.hand"]
+    assert d.ok("move p1.hand:%s>p1.side1" % hand[0]) == "ok"
+    assert d.state()["turn"] == "p1"  # p2 has played its turn
+    assert d.ok("undo") == "ok" and d.ok("state") == before
+
+
+def test_undo_stops_at_the_end_of_a_game():
+    d = driver({"p1.payoff": ["AS"], "p1.hand": ["2S", "3S", "4S", "5S", "6S"]})
+    d.ok("move p1.payoff>center1")
+    assert d.state()["status"] == "over"
+    assert d.ok("undo") == "error: nothing to undo"
 
 
 # The computer opponent
@@ -507,7 +519,6 @@ def test_with_bots_on_p2_answers_at_once_after_p1s_turn_ends():
     s = d.state()
     assert s["turn"] == "p1" or s["status"] == "over"
     assert sum(len(s["piles"]["p2.side%d" % j]) for j in (1, 2, 3, 4)) == 1  # p2 ended its turn
-    assert d.ok("undo") == "error: nothing to undo"
 
 
 def test_with_bots_off_both_players_are_driven_by_commands():

@@ -9,9 +9,10 @@ next player then draws up to 5. Emptying the payoff pile wins the game and score
 left in the opponent's; a stock that cannot supply a draw ends the game in a draw. Matches go
 to 50 points (the `target` option), `deal` starting each next game.
 
-Undo works within the player's turn: a turn's end, a game's end and a deal clear the journal.
-With bots on (the default) p2 is the computer, at level `bot_level` (1-3, default 3; see
-engine_core/ai/spite_malice.py), and plays its whole turn in respond().
+Undo takes back the last move, the turn-ending one too; with the computer playing p2, its
+whole reply goes with it, so that p1 is to move again exactly as before. A game's end and a
+deal clear the journal. With bots on (the default) p2 is the computer, at level `bot_level`
+(1-3, default 3; see engine_core/ai/spite_malice.py), and plays its whole turn in respond().
 """
 
 from engine_core import OVER, PLAYING
@@ -74,7 +75,7 @@ class SpiteMalice(Game):
     COMPETITIVE = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
-    UNDO_BARRIERS = True  # a turn's end, a game's end and a deal: undo stops there
+    UNDO_BARRIERS = True  # a game's end and a deal: undo stops there
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
@@ -220,7 +221,6 @@ class SpiteMalice(Game):
     def _end_turn(self, player):
         other = 1 - player
         self.set_var(V_TURN, other)
-        self.barrier = True
         self._draw(other)
 
     def _win(self, player):
@@ -234,11 +234,22 @@ class SpiteMalice(Game):
         return self.vars[V_STATUS]  # set by the moves themselves (win, draw, deal)
 
     def apply(self, move):
-        """Perform a legal move; after a turn's end, a game's end or a deal, undo stops here."""
+        """Perform a legal move; after a game's end or a deal, undo stops here."""
         Game.apply(self, move)
         if self.barrier:
             self.barrier = False
             self.history.clear()
+
+    def undo(self):
+        """Take back the last move. With bots on, p2's moves are the computer's reply: they go
+        back too, down to p1's own move, so that p1 is to move in the position it left."""
+        if not Game.undo(self):
+            return False
+        while self.bots and self.vars[V_TURN] == 1 and Game.undo(self):
+            pass
+        if self.bots and self.vars[V_TURN] == 1:
+            self.respond()  # the journal had forgotten p1's move: the computer plays again
+        return True
 
     # --- the computer player ---
 

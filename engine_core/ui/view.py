@@ -145,7 +145,7 @@ class TableView:
 
     def touch_since(self):
         """Touch what changed since mark_journal(); everything when the journal was cleared
-        meanwhile (a turn's end, a new game of a match) or ran full."""
+        meanwhile (a game's end, a new game of a match) or ran full."""
         h = self.game.history
         if h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
             self.cached_n = -1  # the position changed: generate the moves afresh
