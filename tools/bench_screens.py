@@ -86,8 +86,9 @@ for e in events:
         idle.append(d - c - overhead)
     if app.mode != 3:
         continue
-    if app.table.game.history.clears != clears:
-        turns.append(b - a - overhead)
+    if app.table.game.history.clears != clears or (
+            app.table.game.TURN_BASED and app.table.game.history.moves > count + 1):
+        turns.append(b - a - overhead)  # a new game, or the computer's turn after the move
     elif e[0] == 6:
         hints.append(b - a - overhead)
     elif app.table.game.history.moves > count:
