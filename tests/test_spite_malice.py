@@ -820,3 +820,28 @@ def test_tick_lets_the_computer_play_when_it_is_to_move():
     game.bots = True  # as the device's loop does after the menu turns the computer on
     game.tick(100)
     assert game.turn() == 0 and game.clock_ms == 200
+
+
+def test_with_bots_on_undo_of_a_full_journal_reports_nothing_to_undo_instead_of_replaying():
+    # A long game fills the 2,048-entry journal; when its oldest move left is one of the
+    # computer's, undoing back to it leaves p2 to move with an empty journal, undo() calls
+    # respond(), the computer plays the same reply again and undo answers "ok": every later
+    # undo does the same, so undo never runs out and nothing changes.
+    # FAILS at the time of writing (seed 3: about 460 'ok' undos that leave the state as it was).
+    d = Driver("new spite_malice seed=3")
+    game = d.session.game
+    command = d.session.command  # on CPython only: MicroPython replays its sessions much slower
+    while not (game.history.used == game.history.capacity and game.vars[2] == 0):
+        assert game.status() == PLAYING
+        assert command("move " + command("hint")) == "ok"
+    before = command("state")
+    for _ in range(600):
+        reply = command("undo")
+        if reply != "ok":
+            assert reply == "error: nothing to undo"
+            break
+        after = command("state")
+        assert after != before, "undo answered ok and changed nothing"
+        before = after
+    else:
+        raise AssertionError("undo never ran out")
