@@ -33,7 +33,7 @@ except ImportError:
         return x
 
 KIND_GAME = const(0x47)  # 'G'
-GAME_VERSION = const(1)
+GAME_VERSION = const(2)  # 2: Nerts keeps only its computer players' settings (no clocks)
 BUFFER_SIZE = const(1024)  # records measured by tools/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
 NOTICES = const(4)
@@ -56,7 +56,7 @@ def game_record_size(game):
 def saved_attributes(game):
     """The names of the attributes beyond piles and vars that the game asks a saved game to
     keep (a class constant SAVED: ints or arrays of small ints, state outside the journal such
-    as real-time computer players' clocks); () for most games."""
+    as who is a computer player and at which levels); () for most games."""
     return getattr(game, "SAVED", ())
 
 
