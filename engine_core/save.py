@@ -33,7 +33,7 @@ except ImportError:
         return x
 
 KIND_GAME = const(0x47)  # 'G'
-GAME_VERSION = const(2)  # 2: Nerts keeps only its computer players' settings (no clocks)
+GAME_VERSION = const(1)
 BUFFER_SIZE = const(1024)  # records measured by tools/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
 NOTICES = const(4)
