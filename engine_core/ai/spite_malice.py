@@ -28,7 +28,9 @@ here allocates after __init__.
 """
 
 from engine_core import PLAYING
-from engine_core.ai.spite_malice_search import KING, SRC_HAND, SRC_PAYOFF, SRC_SIDE, TurnModel
+from engine_core.ai.spite_malice_search import (CENTER1, HAND, KING, PAYOFF, SIDE1, SRC_HAND,
+                                                SRC_PAYOFF, SRC_SIDE, STRIDE, TurnModel)
+from engine_core.game import V_STATUS, V_TURN
 
 try:
     from micropython import const
@@ -36,15 +38,7 @@ except ImportError:
     def const(x):
         return x
 
-# Pile ids and variable slots of engine_core.games.spite_malice (not imported: it imports us).
-_CENTER1 = const(1)
-_HAND = const(4)
-_PAYOFF = const(5)
-_SIDE1 = const(6)
-_STRIDE = const(6)
 _PAYOFF_SIZE = const(20)
-_V_STATUS = const(0)
-_V_TURN = const(2)
 
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
 # 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
@@ -70,9 +64,9 @@ class Bot:
 
     def play_turn(self, game, level):
         """Play the whole turn of the player to move (until the turn passes or the game ends)."""
-        player = game.vars[_V_TURN]
+        player = game.vars[V_TURN]
         self.start_turn(game, level)
-        while game.vars[_V_STATUS] == PLAYING and game.vars[_V_TURN] == player:
+        while game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == player:
             game.apply(self.next_move(game, level))
             self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
 
@@ -82,7 +76,7 @@ class Bot:
         return self.next_move(game, level)
 
     def start_turn(self, game, level):
-        me = game.vars[_V_TURN]
+        me = game.vars[V_TURN]
         self.player = me
         self.model.plan_len = 0
         self.plan_pos = 0
@@ -100,10 +94,10 @@ class Bot:
         progress. Read from the position alone, so a loaded game plays on exactly as it
         would have (an opponent model kept from turn to turn would not be in the state)."""
         piles = game.piles
-        played = _PAYOFF_SIZE - piles.size[_PAYOFF + _STRIDE * other]
+        played = _PAYOFF_SIZE - piles.size[PAYOFF + STRIDE * other]
         sides = 0
         for j in range(4):
-            sides += piles.size[_SIDE1 + _STRIDE * other + j]
+            sides += piles.size[SIDE1 + STRIDE * other + j]
         return 100 * (played + 1) // (played + (sides >> 1) + 2)
 
     def next_move(self, game, level):
@@ -133,16 +127,16 @@ class Bot:
 
     def _code(self, game, src, k):
         me = self.player
-        center = _CENTER1 + k
+        center = CENTER1 + k
         if src == SRC_PAYOFF:
-            return _move(_PAYOFF + _STRIDE * me, center, 0)
+            return _move(PAYOFF + STRIDE * me, center, 0)
         if src < SRC_HAND:
-            return _move(_SIDE1 + _STRIDE * me + src - SRC_SIDE, center, 0)
-        return _move(_HAND + _STRIDE * me, center, self._hand_kind(game, self.model.hr[src - SRC_HAND]))
+            return _move(SIDE1 + STRIDE * me + src - SRC_SIDE, center, 0)
+        return _move(HAND + STRIDE * me, center, self._hand_kind(game, self.model.hr[src - SRC_HAND]))
 
     def _hand_kind(self, game, rank):
         piles = game.piles
-        hand = _HAND + _STRIDE * self.player
+        hand = HAND + STRIDE * self.player
         s = piles.start[hand]
         for i in range(piles.size[hand]):
             c = piles.cards[s + i]
@@ -154,7 +148,7 @@ class Bot:
         """The hand-to-side play that ends the turn (the model holds the position)."""
         me = self.player
         hr = self.model.hr
-        hand = _HAND + _STRIDE * me
+        hand = HAND + STRIDE * me
         best_i = 0
         best_j = 0
         best = -100000
@@ -166,7 +160,7 @@ class Bot:
                     best = v
                     best_i = i
                     best_j = j
-        return _move(hand, _SIDE1 + _STRIDE * me + best_j, self._hand_kind(game, hr[best_i]))
+        return _move(hand, SIDE1 + STRIDE * me + best_j, self._hand_kind(game, hr[best_i]))
 
     def _discard_value(self, r, j):
         """How good discarding a card of rank r onto side stack j is.

@@ -22,14 +22,15 @@ except ImportError:
     def const(x):
         return x
 
-# Pile ids of engine_core.games.spite_malice (not imported: that module imports the bot).
-_CENTER1 = const(1)
-_HAND = const(4)
-_STOCK = const(0)
-_PAYOFF = const(5)
-_SIDE1 = const(6)
-_STRIDE = const(6)
-_STACK_FULL = const(12)  # a centre stack this big goes back into the stock
+# Pile ids of engine_core.games.spite_malice (not imported: that module imports the bot);
+# the bot's driver (spite_malice.py) takes them from here.
+CENTER1 = const(1)
+HAND = const(4)
+STOCK = const(0)
+PAYOFF = const(5)
+SIDE1 = const(6)
+STRIDE = const(6)
+STACK_FULL = const(12)  # a centre stack this big goes back into the stock
 
 KING = const(12)
 MAX_DEPTH = const(30)
@@ -101,16 +102,16 @@ class TurnModel:
         self.game = game
         piles = game.piles
         for k in range(3):
-            self.cen[k] = piles.size[_CENTER1 + k]
-        payoff = _PAYOFF + _STRIDE * me
+            self.cen[k] = piles.size[CENTER1 + k]
+        payoff = PAYOFF + STRIDE * me
         top = piles.top(payoff)
         self.payoff_rank = top % 13 if top >= 0 else -1
         self.payoff_done = 0
         for j in range(4):
-            side = _SIDE1 + _STRIDE * me + j
+            side = SIDE1 + STRIDE * me + j
             self.sp[j] = piles.size[side]
             self.side_start[j] = piles.start[side]
-        hand = _HAND + _STRIDE * me
+        hand = HAND + STRIDE * me
         hs = piles.start[hand]
         nh = 0
         for i in range(piles.size[hand]):
@@ -135,7 +136,7 @@ class TurnModel:
             if self.hr[t] == KING:
                 self.hand_kings = self.hn[t]
         self.completed = 0
-        self.stock = piles.size[_STOCK]
+        self.stock = piles.size[STOCK]
         self._near_table()
 
     def _near_table(self):
@@ -167,14 +168,14 @@ class TurnModel:
             return
         piles = game.piles
         other = 1 - me
-        top = piles.top(_PAYOFF + _STRIDE * other)
+        top = piles.top(PAYOFF + STRIDE * other)
         if top < 0 or top % 13 == KING:
             return  # a king plays anywhere: nothing to block
         target = top % 13
         mask = 0
         kings = 0
         for j in range(4):
-            c = piles.top(_SIDE1 + _STRIDE * other + j)
+            c = piles.top(SIDE1 + STRIDE * other + j)
             if c >= 0:
                 if c % 13 == KING:
                     kings += 1
@@ -205,7 +206,7 @@ class TurnModel:
         if self.hand_left == 0:
             v += W_EMPTY
         v += W_COMPLETE * self.completed
-        stock = self.stock + _STACK_FULL * self.completed
+        stock = self.stock + STACK_FULL * self.completed
         if self.hand_left == 0:
             if stock < 5:
                 v -= W_DRY
