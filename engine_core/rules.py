@@ -94,6 +94,20 @@ def draw_refusal(piles, waste, waste_name):
     return "the stock is empty and there is no redeal"
 
 
+def move_refusal(piles, move, draw_move, waste, waste_name, found_first, found_last, stock,
+                 stock_text):
+    """Why a patience game refuses a move, where its games agree (for explain), or '': the
+    draw, a card taken from a foundation, a card taken from the stock."""
+    if move == draw_move:
+        return draw_refusal(piles, waste, waste_name)
+    src = move >> 16
+    if found_first <= src <= found_last:
+        return "cards never leave a foundation"
+    if src == stock:
+        return stock_text
+    return ""
+
+
 def add_wanted_moves(out, n, src, key, alt, wants, first, count):
     """Write src>p codes for every pile p = first + i whose wants[i] is key or alt (pass
     alt = key when there is no second choice); returns the new count."""

@@ -311,21 +311,17 @@ class Casket(Game):
     # --- for the protocol ---
 
     def explain(self, move):
-        reason = Game.explain(self, move)
+        piles = self.piles
+        reason = Game.explain(self, move) or rules.move_refusal(
+            piles, move, DRAW_MOVE, WASTE, "waste", FOUND1, FOUND8, STOCK,
+            "stock cards are turned onto the waste by 'draw'")
         if reason:
             return reason
-        piles = self.piles
         names = self.pile_names
-        if move == DRAW_MOVE:
-            return rules.draw_refusal(piles, WASTE, "waste")
         src = move >> 16
         dst = (move >> 8) & 0xFF
-        if FOUND1 <= src <= FOUND8:
-            return "cards never leave a foundation"
         if src == JEWELS:
             return "the top jewel is shown but never played directly"
-        if src == STOCK:
-            return "stock cards are turned onto the waste by 'draw'"
         if src == dst:
             return "a card cannot move onto its own pile"
         if is_lid(dst):

@@ -104,19 +104,15 @@ class SirTommy(Game):
         return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
 
     def explain(self, move):
-        reason = Game.explain(self, move)
+        piles = self.piles
+        reason = Game.explain(self, move) or rules.move_refusal(
+            piles, move, DRAW_MOVE, CURRENT, "current", FOUND1, FOUND4, STOCK,
+            "stock cards are turned into current by 'draw'")
         if reason:
             return reason
-        piles = self.piles
         names = self.pile_names
-        if move == DRAW_MOVE:
-            return rules.draw_refusal(piles, CURRENT, "current")
         src = move >> 16
         dst = (move >> 8) & 0xFF
-        if FOUND1 <= src <= FOUND4:
-            return "cards never leave a foundation"
-        if src == STOCK:
-            return "stock cards are turned into current by 'draw'"
         if RES1 <= src <= RES4 and RES1 <= dst <= RES4:
             return "cards never move from one holding pile to another"
         if dst == STOCK or dst == CURRENT or dst == src:
