@@ -26,20 +26,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from engine_core import PLAYING, games  # noqa: E402
-from tools.mpy import run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
 
 FUEL_PER_US_RP2040 = 168
 DOCS = os.path.join(ROOT, "docs", "performance.md")
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 
-GUEST = """
+GUEST = FUEL_PRELUDE + """
 import gc, host, json
 from array import array
 from engine_core import PLAYING, games, rng
 
-def fuel():
-    return int(host.call("fuel", ""))
 
 def median(xs):
     xs.sort()
@@ -52,11 +50,6 @@ game = cls(PLAYERS)
 gc.collect()
 heap = gc.mem_alloc() - before
 out = array("i", [0] * cls.MAX_MOVES)
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 cost = {"legal_moves": [], "apply": [], "undo": [], "deal": [], "hint": []}
 x = rng.seed_state(2024)
 for seed in range(1, 6):  # random play rarely ends a Casket or Nerts deal: time some directly

@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine_core import games
-from tools.mpy import run_micropython
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Hints and auto-play (patience games)"
 BUDGET = 17000000
@@ -37,22 +37,15 @@ STRESS = {
     "aces_up": '{"game": "aces_up", "rules": 1, "seed": 5162, "status": "playing", "turn": null, "clock_ms": 0, "piles": {"stock": ["#JH", "#6C", "#QH", "#KD", "#8C", "#2C", "#QC", "#TS", "#3S", "#3C", "#7C", "#TH"], "col1": ["KH", "AD", "JC", "2S", "AH", "AC"], "col2": ["6D", "3D", "QD", "9C", "JD", "TD"], "col3": ["JS", "AS", "KS", "QS"], "col4": [], "discard": ["7S", "5H", "5S", "2H", "9S", "4H", "6H", "TC", "3H", "7H", "9D", "4S", "4D", "5C", "7D", "6S", "5D", "8D", "9H", "4C", "8H", "2D", "8S", "KC"]}, "score": {}, "rng": 747342048}',
 }
 
-GUEST = """
+GUEST = FUEL_PRELUDE + """
 import gc, host, json
 from array import array
 from engine_core import PLAYING, games, rng
 
-def fuel():
-    return int(host.call("fuel", ""))
 
 cls = games.load(NAME)
 game = cls()
 out = array("i", [0] * cls.MAX_MOVES)
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 worst = {"hint": 0, "safe_move": 0, "finish_move": 0}
 hints = []
 per_node = 0

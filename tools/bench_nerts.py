@@ -18,27 +18,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tools.mpy import run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
 
 TITLE = "Nerts: a 33 ms tick with three computer opponents"
 FUEL_PER_US_RP2040 = 168
 TICK_MS = 33
 
-GUEST = """
+GUEST = FUEL_PRELUDE + """
 import gc, host, json
 from array import array
 from engine_core import PLAYING, games
 
-def fuel():
-    return int(host.call("fuel", ""))
 
 cls = games.load("nerts")
 game = cls(4, OPTIONS)
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 acting = array("i", [0] * 6000)
 gc.disable()
 total = 0  # in thousands of fuel, to stay a small int

@@ -16,24 +16,17 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from engine_core import PLAYING, WON, games  # noqa: E402
-from tools.mpy import run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
 
 TITLE = "Sir Tommy and Casket: deal, hint, and play by the hint"
 GAMES = ("sir_tommy", "casket")
 DEALS = 200
 
-GUEST = """
+GUEST = FUEL_PRELUDE + """
 import host, json
 from engine_core import PLAYING, games
 
-def fuel():
-    return int(host.call("fuel", ""))
 
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 game = games.load(NAME)()
 deal = []
 hint = []

@@ -27,12 +27,12 @@ sys.path.insert(0, ROOT)
 
 TITLE = "Screens: keypress and redraw"
 
-GUEST = """
+from tools.mpy import FUEL_PRELUDE  # noqa: E402
+
+GUEST = FUEL_PRELUDE + """
 import gc, host, json
 from simulator.keys import make_app, parse
 
-def fuel():
-    return int(host.call("fuel", ""))
 
 def median(xs):
     xs.sort()
@@ -40,11 +40,6 @@ def median(xs):
 
 app = make_app(WIDTH, HEIGHT, GAME, 7)
 events = parse(KEYS)
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 screen = app.screen
 moves = []
 idle = []

@@ -14,21 +14,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tools.mpy import run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
 
 TITLE = "Spite & Malice: a computer turn"
 BUDGET = 34_000_000
 FUEL_PER_US_RP2040 = 168
 DEALS = 12  # per level and opponent
 
-GUEST = """
+GUEST = FUEL_PRELUDE + """
 import gc, host, json
 from array import array
 from engine_core import PLAYING, games, rng
 from engine_core.ai.spite_malice import Bot
 
-def fuel():
-    return int(host.call("fuel", ""))
 
 gc.collect()
 before = gc.mem_alloc()
@@ -39,11 +37,6 @@ cls = games.load("spite_malice")
 game = cls(2)
 game.bots = False
 out = array("i", [0] * cls.MAX_MOVES)
-overhead = 10 ** 9
-for _ in range(20):
-    a = fuel()
-    b = fuel()
-    overhead = min(overhead, b - a)
 
 
 def random_turn(x):
