@@ -9,7 +9,7 @@ A column's identity matters (the next deal puts a known card on each), so column
 sorted in the key.
 """
 
-import sys
+from tools.solve_run import Limit, run
 
 from engine_core.games.aces_up import AcesUp, DEAL_MOVE, DISCARD, STOCK, value
 from engine_core.game import move_code
@@ -17,10 +17,6 @@ from engine_core import cards
 
 SUIT = [cards.suit(c) for c in range(52)]
 VALUE = [value(c) for c in range(52)]
-
-
-class Limit(Exception):
-    pass
 
 
 class Solver:
@@ -116,14 +112,9 @@ def solve(game, node_limit, greedy_discards=True):
     """(True, moves) for a win, (False, None) when none exists, (None, None) past the limit;
     and the nodes searched. `moves` are move codes that win when applied in order."""
     solver = Solver(game, node_limit, greedy_discards)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10000))
-    try:
-        won = solver.search(0)
-    except Limit:
+    won = run(lambda: solver.search(0), 10000)
+    if won is None:
         return None, None, solver.nodes
-    finally:
-        sys.setrecursionlimit(limit)
     return won, (list(solver.line) if won else None), solver.nodes
 
 

@@ -19,7 +19,7 @@ the waste and reserves onto bodies, body cards that uncover something, then the 
 reserve or an empty body, then draw.
 """
 
-import sys
+from tools.solve_run import Limit, run
 
 from engine_core.games.casket import BODY1, DRAW_MOVE, FOUND1, JEWELS, LID1, RES1, STOCK, WASTE
 from engine_core.game import move_code
@@ -31,10 +31,6 @@ RES_SRC = 3
 TO_FOUND = 0  # destination kinds
 TO_BODY = 1
 TO_RES = 2
-
-
-class Limit(Exception):
-    pass
 
 
 def suit(k):
@@ -320,14 +316,9 @@ def solve(game, node_limit):
     """(True, moves) for a win, (False, None) when every reachable position was searched,
     (None, None) past the limit; and the nodes searched."""
     solver = Solver(game, node_limit)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        won = solver.search()
-    except Limit:
+    won = run(solver.search, 20000)
+    if won is None:
         return None, None, solver.nodes
-    finally:
-        sys.setrecursionlimit(limit)
     if not won:
         return False, None, solver.nodes
     return True, engine_moves(game, solver.line), solver.nodes

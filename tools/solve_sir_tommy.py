@@ -20,16 +20,12 @@ solver's rate is a proven lower bound, and undecided deals bound it from above
 (docs/statistics.md).
 """
 
-import sys
+from tools.solve_run import Limit, run
 
 from engine_core.games.sir_tommy import CURRENT, DRAW_MOVE, FOUND1, RES1, STOCK
 from engine_core.game import move_code
 
 RANK = [c % 13 for c in range(52)]
-
-
-class Limit(Exception):
-    pass
 
 
 class Solver:
@@ -161,12 +157,7 @@ def solve(game, node_limit):
     """(True, moves) for a win, (False, None) when none exists, (None, None) past the limit;
     and the nodes searched."""
     solver = Solver(game, node_limit)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        won = solver.search(0)
-    except Limit:
+    won = run(lambda: solver.search(0), 20000)
+    if won is None:
         return None, None, solver.nodes
-    finally:
-        sys.setrecursionlimit(limit)
     return won, (list(solver.line) if won else None), solver.nodes
