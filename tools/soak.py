@@ -489,26 +489,20 @@ def mpy_memory_suite(total, steps=400, setup=""):
 # --- the whole run ---
 
 def run_all(sizes, seed=1, log=print):
-    results = {}
-    start = time.time()
-    results["power cuts"] = power_cut_suite(positions=sizes["cut_positions"])
-    log("power cuts", results["power cuts"], "%.0f s" % (time.time() - start))
-    start = time.time()
-    results["corruption"] = corruption_suite(sizes["corruptions"], seed)
-    log("corruption", results["corruption"], "%.0f s" % (time.time() - start))
-    start = time.time()
     from tools.mash_ui import mash
-    results["button mashing, interface"] = mash(sizes["ui_events"], seed)
-    log("button mashing, interface", results["button mashing, interface"], "%.0f s" % (time.time() - start))
-    start = time.time()
-    results["button mashing, engine"] = mash_suite(sizes["mash_events"], seed)
-    log("button mashing, engine", results["button mashing, engine"], "%.0f s" % (time.time() - start))
-    start = time.time()
-    results["mashing on MicroPython"] = mpy_mash_suite(sizes["mpy_mash_events"], seed)
-    log("mashing on MicroPython", results["mashing on MicroPython"], "%.0f s" % (time.time() - start))
-    start = time.time()
-    results["memory soak"] = mpy_memory_suite(sizes["memory_games"])
-    log("memory soak", results["memory soak"], "%.0f s" % (time.time() - start))
+    suites = (
+        ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
+        ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
+        ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
+        ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
+        ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
+        ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
+    )
+    results = {}
+    for name, suite in suites:
+        start = time.time()
+        results[name] = suite()
+        log(name, results[name], "%.0f s" % (time.time() - start))
     return results
 
 
