@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test typecheck bench build flash screenshots soak clean
+.PHONY: venv sim play test test-device firmware typecheck bench build flash screenshots soak clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,24 @@ play: $(STAMP)
 # after the device code's type check.
 test: $(STAMP) typecheck
 	$(PY) -m pytest -n auto -q tests
+
+# The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
+# it plays, then every game on each. Slower than `make test`; CI runs both.
+DEVICE_BOARDS := pico_lcd_13 pico_lcd_114
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test-device: $(STAMP) $(NODE_STAMP)
+	@for b in $(DEVICE_BOARDS); do $(PY) tools/firmware.py $$b || exit 1; done
+	PICO_TESTS=1 $(PY) -m pytest -n auto -q tests/test_pico.py
+
+# make firmware BOARD=pico_lcd_13: MicroPython's rp2 port with the console frozen in,
+# build/BOARD/firmware.uf2 (tools/firmware.py; docs/firmware.md).
+firmware: $(STAMP)
+	$(PY) tools/firmware.py $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 
 # firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
 STUB_PORTS := rp2 esp32
