@@ -1,8 +1,8 @@
-"""Flush timings on a real board, for each palette expansion the board can run.
+"""Flush timings on a real board, for each way of expanding and sending the board can run.
 
     >>> from firmware.bench import run; run("picosystem")
     expander  full screen us  40x56 rectangle us
-    viper     ...
+    viper+dma ...
 
 The host can only count WebAssembly fuel (make bench); this measures the board itself, so
 that the choice made at import (viper first, then framebuf) can be checked on the chip.
@@ -11,23 +11,22 @@ that the choice made at import (viper first, then framebuf) can be checked on th
 import time
 
 from firmware.buttons import elapsed
-from firmware.panel import EXPANDER
+from firmware.panel import EXPANDER, framebuf
 
 REPEATS = 5
 
 
-def expanders():
-    """The expansions this MicroPython can run, fastest expected first."""
-    names = []
+def expanders(port):
+    """(name, expander, with a DMA feeder) this MicroPython can run, fastest expected first."""
+    ways = []
     if EXPANDER == "viper":
-        names.append("viper")
-    try:
-        import framebuf  # noqa: F401
-        names.append("framebuf")
-    except ImportError:
-        pass
-    names.append("plain")
-    return names
+        if port == "rp2":
+            ways.append(("viper+dma", "viper", True))
+        ways.append(("viper", "viper", False))
+    if framebuf is not None:
+        ways.append(("framebuf", "framebuf", False))
+    ways.append(("plain", "plain", False))
+    return ways
 
 
 def best_us(panel, buf, width, palette, x, y, w, h):
@@ -60,8 +59,9 @@ def run(board_name):
     palette = array("H", range(0, 65536, 4096))
     print("expander  full screen us  40x56 rectangle us")
     results = []
-    for name in expanders():
-        panel = Panel(hw.spi, hw.dc, hw.cs, hw.rst, board, name)
+    for name, expander, dma in expanders(board.PORT):
+        # the board's own panel has the DMA feeder (firmware/hardware.py)
+        panel = hw.panel if dma else Panel(hw.spi, hw.dc, hw.cs, hw.rst, board, expander)
         full = best_us(panel, buf, w, palette, 0, 0, w, h)
         card = best_us(panel, buf, w, palette, 13, 21, 40, 56)
         print("%-9s %14d %19d" % (name, full, card))

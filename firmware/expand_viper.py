@@ -2,9 +2,9 @@
 reference; tests run this source on the host through a stand-in for the viper types and
 check it writes the same bytes).
 
-The table's 2-byte entries are read and written as 16-bit words: whatever the chip's byte
-order, a word copied from the table lands in the line in the same byte order (big-endian,
-as the panel wants).
+The table's 2-byte entries are read as 16-bit words and paired into 32-bit words in memory
+order: copied into the line, each pixel's bytes land as they stand in the table (big-endian,
+as the panel wants) on a little-endian chip (RP2040, ESP32).
 
 Viper code compiles only for a chip: `mpy-cross -march=armv6m` or `-march=xtensawin`, as
 `make build` and tests/test_micropython.py do; a plain `mpy-cross` refuses it ("invalid
@@ -15,22 +15,42 @@ import micropython
 
 
 @micropython.viper
-def expand_row(line, at: int, buf, start: int, count: int, table):
-    dst = ptr16(line)
-    src = ptr8(buf)
+def make_pairs(pairs, table):
+    """pairs[b]: byte b's two pixels (high nibble first) as one 32-bit word, built from the
+    16-entry table whenever the palette changes (1 KB; expand_rows reads it)."""
+    dst = ptr32(pairs)
     colours = ptr16(table)
-    j = at >> 1
-    p = start
-    end = start + count
-    if p & 1:
-        dst[j] = colours[src[p >> 1] & 15]
-        j += 1
-        p += 1
-    while p + 1 < end:
-        b = src[p >> 1]
-        dst[j] = colours[b >> 4]
-        dst[j + 1] = colours[b & 15]
-        j += 2
-        p += 2
-    if p < end:
-        dst[j] = colours[src[p >> 1] >> 4]
+    b = 0
+    while b < 256:
+        dst[b] = colours[b >> 4] | (colours[b & 15] << 16)
+        b += 1
+
+
+@micropython.viper
+def expand_rows(line, buf, start: int, count: int, rows: int, width: int, pairs):
+    """`rows` rows of `count` pixels from pixel `start`, `width` pixels apart, one after
+    another into `line`. start, count and width are multiples of 8 (the panel widens windows
+    to 8-pixel columns), so each 32-bit word of the framebuffer is 8 whole pixels: one load,
+    then four 32-bit stores from the pairs table. Measured on rp2040js (240x240, DMA feeder):
+    a full-screen flush 57.5 ms with one row and one call a pixel pair, 21.3 ms with a byte a
+    pair, 15.7 ms with a word a loop (the wire alone: 14.75 ms)."""
+    dst = ptr32(line)
+    src = ptr32(buf)
+    pair = ptr32(pairs)
+    j = 0
+    first = start >> 3
+    stride = width >> 3
+    r = 0
+    while r < rows:
+        q = first
+        end = q + (count >> 3)
+        while q < end:
+            w = src[q]
+            dst[j] = pair[w & 255]
+            dst[j + 1] = pair[(w >> 8) & 255]
+            dst[j + 2] = pair[(w >> 16) & 255]
+            dst[j + 3] = pair[(w >> 24) & 255]
+            j += 4
+            q += 1
+        first += stride
+        r += 1

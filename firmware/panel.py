@@ -27,6 +27,7 @@ controller.
 """
 
 import time
+from array import array
 
 try:
     from micropython import const
@@ -34,18 +35,23 @@ except ImportError:  # CPython (tests, tools)
     def const(x):  # type: ignore[misc]
         return x
 
+from firmware import expand_plain
+
 try:
-    from firmware.expand_viper import expand_row
+    from firmware import expand_viper
     EXPANDER = "viper"
 except (ImportError, SyntaxError, ValueError):  # no viper here (ValueError: an .mpy built
     # for another chip's machine code); or not MicroPython at all
-    from firmware.expand_plain import expand_row
+    expand_viper = None  # type: ignore[assignment]
     EXPANDER = "plain"
-    try:
-        import framebuf
+try:
+    import framebuf
+    if EXPANDER == "plain":
         EXPANDER = "framebuf"
-    except ImportError:
-        pass
+except ImportError:
+    framebuf = None  # type: ignore[assignment]
+
+FEED_ROWS = const(4)    # screen rows in a line buffer with the viper expansion
 
 SWRESET = const(0x01)
 SLPOUT = const(0x11)
@@ -121,7 +127,7 @@ def window_offsets(controller, glass, madctl):
 class Panel:
     """A MIPI-DCS panel on an SPI bus, driven from a board module's facts."""
 
-    def __init__(self, spi, dc, cs, rst, board, expander=EXPANDER):
+    def __init__(self, spi, dc, cs, rst, board, expander=EXPANDER, feeder=None):
         if board.WIDTH % ALIGN:
             raise ValueError("screen width must be a multiple of 8")
         self.spi = spi
@@ -137,10 +143,26 @@ class Panel:
         self.command_byte = bytearray(1)
         self.window_bytes = bytearray(4)
         self.table = bytearray(32)           # the palette as big-endian RGB565 byte pairs
-        self.line = bytearray(2 * self.width)
+        if feeder is not None and expander != "viper":
+            raise ValueError("a DMA feeder needs the viper expansion")
+        # Pixels one write carries: a screen row, or with viper FEED_ROWS rows (in each of
+        # a DMA feeder's two buffers: one is expanded into while the other is on the wire).
+        self.line_pixels = self.width * (FEED_ROWS if expander == "viper" else 1)
+        self.line = bytearray(2 * self.line_pixels)
         line = memoryview(self.line)
-        self.line_views = [line[0:2 * ALIGN * k] for k in range(self.width // ALIGN + 1)]
+        self.line_views = [line[0:2 * ALIGN * k] for k in range(self.line_pixels // ALIGN + 1)]
+        self.feeder = feeder
+        if feeder is not None:
+            self.lines = [self.line, bytearray(2 * self.line_pixels)]
+            feeder.attach(self.lines)
         self.expander = expander
+        self.expand_row = expand_plain.expand_row
+        self.loaded = array("H", range(16))  # the palette the tables were last built from
+        self.loaded_once = False
+        if expander == "viper":
+            self.expand_rows = expand_viper.expand_rows
+            self.make_pairs = expand_viper.make_pairs
+            self.pairs = bytearray(1024)     # byte -> its two pixels (expand_viper.make_pairs)
         if expander == "framebuf":
             # For each view width, a frame buffer over the line buffer as many rows high as
             # fit: one blit then expands several rows of a narrow rectangle. The palette
@@ -219,12 +241,19 @@ class Panel:
         sleep_ms(20)
 
     def set_palette(self, palette):
-        """Load 16 RGB565 values (array('H')) into the expansion table."""
+        """Load 16 RGB565 values (array('H')) into the expansion tables, when they changed."""
+        loaded = self.loaded
+        if self.loaded_once and palette == loaded:
+            return
         t = self.table
         for i in range(16):
             c = palette[i]
+            loaded[i] = c
             t[2 * i] = c >> 8
             t[2 * i + 1] = c & 255
+        self.loaded_once = True
+        if self.expander == "viper":
+            self.make_pairs(self.pairs, t)
 
     # -- pixels ----------------------------------------------------------------------------
 
@@ -249,7 +278,7 @@ class Panel:
         if x1 <= x0 or h <= 0:
             return
         n = x1 - x0
-        per_write = self.width // n          # rows of the rectangle one line buffer holds
+        per_write = self.line_pixels // n    # rows of the rectangle one line buffer holds
         chunks = h // per_write
         rest = h - chunks * per_write
         spi = self.spi
@@ -272,7 +301,22 @@ class Panel:
             if rest:
                 rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
                 spi.write(rest_view)
+        elif self.feeder is not None:
+            self._feed(buf, width, y * width + x0, n, chunks, per_write, rest)
+        elif self.expander == "viper":
+            expand_rows = self.expand_rows
+            line = self.line
+            pairs = self.pairs
+            start = y * width + x0
+            for _ in range(chunks):
+                expand_rows(line, buf, start, n, per_write, width, pairs)
+                start += per_write * width
+                spi.write(view)
+            if rest:
+                expand_rows(line, buf, start, n, rest, width, pairs)
+                spi.write(rest_view)
         else:
+            expand_row = self.expand_row
             line = self.line
             table = self.table
             start = y * width + x0
@@ -292,6 +336,24 @@ class Panel:
                     start += width
                 spi.write(rest_view)
         self._deselect()
+
+    def _feed(self, buf, width, start, n, chunks, per_write, rest):
+        """The rows through the DMA feeder (viper expansion): while one buffer is on the
+        wire, the next rows are expanded into the other."""
+        expand_rows = self.expand_rows
+        feeder = self.feeder
+        lines = self.lines
+        pairs = self.pairs
+        k = 0
+        for _ in range(chunks):
+            expand_rows(lines[k], buf, start, n, per_write, width, pairs)
+            start += per_write * width
+            feeder.send(k, 2 * n * per_write)
+            k ^= 1
+        if rest:
+            expand_rows(lines[k], buf, start, n, rest, width, pairs)
+            feeder.send(k, 2 * n * rest)
+        feeder.finish()
 
     def show(self, screen):
         """Send every dirty rectangle of `screen` (docs/screen.md), then clear them."""

@@ -2,6 +2,7 @@
 framebuffer expanded through the palette, on every board, for full and partial updates."""
 
 import random
+import sys
 from array import array
 
 import pytest
@@ -183,12 +184,13 @@ def test_a_240x240_glass_upside_down_needs_the_80_row_offset():
 
 def viper_stand_in():
     """expand_viper's source with the viper types played by memoryviews (native byte order,
-    like the device's ptr16)."""
+    like the device's ptr16 and ptr32)."""
     import types
     source = open(panel_module.__file__.replace("panel.py", "expand_viper.py")).read()
     fake = types.ModuleType("micropython")
     fake.viper = lambda f: f
-    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("H")}
+    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("H"),
+                 "ptr32": lambda b: memoryview(b).cast("I")}
     import sys
     saved = sys.modules.get("micropython")
     sys.modules["micropython"] = fake
@@ -199,22 +201,26 @@ def viper_stand_in():
             del sys.modules["micropython"]
         else:
             sys.modules["micropython"] = saved
-    return namespace["expand_row"]
+    return namespace
 
 
+@pytest.mark.skipif(sys.byteorder != "little", reason="the viper pairing is for little-endian chips")
 def test_the_viper_expansion_writes_the_same_bytes_as_the_plain_one():
-    viper_row = viper_stand_in()
+    viper = viper_stand_in()
     rnd = random.Random(5)
-    buf = bytearray(rnd.getrandbits(8) for _ in range(200))
+    width = 48
+    buf = bytearray(rnd.getrandbits(8) for _ in range(width * 20 // 2))
     table = bytearray(rnd.getrandbits(8) for _ in range(32))
-    for start, count in [(0, 1), (1, 1), (0, 16), (1, 16), (3, 7), (10, 300), (11, 389)]:
-        for at in (0, 6):
-            a = bytearray(800)
-            b = bytearray(800)
-            expand_plain.expand_row(a, at, buf, start, count, table)
-            viper_row(b, at, buf, start, count, table)
-            assert a == b, (start, count, at)
-            assert not any(a[:at]) and not any(a[at + 2 * count:]), "only its own bytes are written"
+    pairs = bytearray(1024)
+    viper["make_pairs"](pairs, table)
+    for start, count, rows in [(0, 8, 1), (8, 16, 3), (16, 32, 5), (48 * 3 + 40, 8, 17), (0, 48, 20)]:
+        a = bytearray(2 * count * rows + 8)
+        b = bytearray(2 * count * rows + 8)
+        for r in range(rows):
+            expand_plain.expand_row(a, 2 * count * r, buf, start + r * width, count, table)
+        viper["expand_rows"](b, buf, start, count, rows, width, pairs)
+        assert a == b, (start, count, rows)
+        assert not any(b[2 * count * rows:]), "only its own bytes are written"
 
 
 def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_first():
@@ -226,3 +232,75 @@ def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_
     assert line == bytes([0xF8, 0x00, 0x07, 0xE0])
     expand_plain.expand_row(line, 0, bytearray([0xA3]), 1, 1, table)
     assert line[:2] == bytes([0x07, 0xE0])
+
+
+class FakeFeeder:
+    """firmware/spi_dma.py's SpiDma on the host: a transfer is written to the SPI at once.
+    It checks what the real channel needs: one transfer at a time from alternating buffers,
+    and finish() before the chip is deselected."""
+
+    def __init__(self, spi, cs):
+        self.spi = spi
+        self.cs = cs
+        self.lines = None
+        self.sent = []
+        self.finished = 0
+
+    def attach(self, lines):
+        self.lines = lines
+
+    def send(self, k, count):
+        assert self.cs.value() == 0
+        assert count <= len(self.lines[k])
+        self.sent.append(k)
+        self.spi.write(bytes(self.lines[k][:count]))
+
+    def finish(self):
+        self.finished += 1
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="the viper pairing is for little-endian chips")
+@pytest.mark.parametrize("name", ["pico_lcd_13", "pico_lcd_114", "picosystem"])
+def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
+    board = boards.load(name)
+    viper = viper_stand_in()
+    fake = type("expand_viper", (), {"expand_rows": staticmethod(viper["expand_rows"]),
+                                     "make_pairs": staticmethod(viper["make_pairs"])})
+    monkeypatch.setattr(panel_module, "expand_viper", fake)
+    spi = SPI(1)
+    dc = Pin(board.DC, Pin.OUT)
+    cs = Pin(board.CS, Pin.OUT)
+    spi.dc = dc
+    spi.log = []
+    feeder = FakeFeeder(spi, cs)
+    panel = Panel(spi, dc, cs, None, board, "viper", feeder)
+    panel.init(sleep_ms=lambda ms: None)
+    rnd = random.Random(name)
+    buf, palette = random_screen(board, rnd)
+    panel.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+    # Four rows a transfer, the two buffers in turn.
+    assert feeder.sent[:4] == [0, 1, 0, 1] and len(feeder.sent) == -(-board.HEIGHT // 4)
+    assert feeder.finished == 1
+    model = decoded(board, spi)
+    assert glass_of(board, model) == expected(board, buf, palette)
+    # Dirty rectangles of every shape, and a palette change on the way.
+    for i in range(30):
+        if i == 15:
+            palette = array("H", [rnd.getrandbits(16) for _ in range(16)])
+            panel.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+        x, y = rnd.randrange(board.WIDTH), rnd.randrange(board.HEIGHT)
+        w, h = rnd.randrange(1, 90), rnd.randrange(1, 90)
+        for k in range(len(buf)):
+            if rnd.random() < 0.05:
+                buf[k] = rnd.getrandbits(8)
+        panel.send(buf, board.WIDTH, palette, 0, 0, board.WIDTH, board.HEIGHT)
+        panel.send(buf, board.WIDTH, palette, x, y, w, h)
+    model = decoded(board, spi, model)
+    assert glass_of(board, model) == expected(board, buf, palette)
+    assert model.errors == []
+
+
+def test_a_dma_feeder_needs_the_viper_expansion():
+    board = boards.load("pico_lcd_13")
+    with pytest.raises(ValueError):
+        Panel(SPI(1), Pin(1), Pin(2), None, board, "plain", FakeFeeder(None, None))

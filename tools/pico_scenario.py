@@ -40,10 +40,21 @@ PLAY = {
 PAUSE = "START DOWN DOWN DOWN DOWN DOWN A B B"   # the pause menu, its rules page, back to play
 
 
-def script_keys(game):
+# Boards without X and Y reach the hint and undo through the pause menu (docs/screen.md).
+THROUGH_MENU = {"X": "START DOWN A", "Y": "START DOWN DOWN A"}
+
+
+def script_keys(game, board):
     """The key tokens of a game's scenario before the hardware screen and the reset."""
     opening = OPEN % " ".join(["DOWN"] * GAMES.index(game))
-    return (opening + " " + PLAY[game] + " " + PAUSE).split()
+    tokens = []
+    for token in (opening + " " + PLAY[game] + " " + PAUSE).split():
+        try:
+            pico.button_presses(board, token)
+            tokens.append(token)
+        except pico.PicoError:
+            tokens += THROUGH_MENU[token].split()
+    return tokens
 
 
 class Reference:
@@ -79,6 +90,11 @@ class Reference:
             self.console.tick(step)
             ms -= step
 
+    def step(self):
+        """One millisecond passes; returns 1."""
+        self.console.tick(1)
+        return 1
+
     def glass(self):
         s = self.screen
         b = self.board
@@ -88,7 +104,7 @@ class Reference:
 def build_script(board, game):
     script = pico.Script(board)
     script.boot()
-    for token in script_keys(game):
+    for token in script_keys(game, board):
         script.key(token)
     script.key("SELECT", "hardware")
     script.key("SELECT", "back from hardware")
@@ -97,36 +113,69 @@ def build_script(board, game):
     return script
 
 
+DEBOUNCE_MS = 20
+
+
+def delivered_ms(board, token, marker):
+    """When the device's button driver hands the press to the app, in emulated ms: after
+    the debounce, on release for buttons whose long press means something, when held long
+    enough for a long press (firmware/buttons.py)."""
+    from engine_core.ui.buttons import LONG_PRESS_MS
+    token = token.upper()
+    button = bt.NAMES.index(token[5:] if token.startswith("LONG_") else token)
+    pressed = marker["ns"] / 1e6
+    if token.startswith("LONG_") or button not in dict(board.BUTTONS):
+        return pressed + LONG_PRESS_MS
+    if board.LONG_PRESS & (1 << button):
+        return marker["release_ns"] / 1e6 + DEBOUNCE_MS
+    return pressed + DEBOUNCE_MS
+
+
 def play(board_name, game):
     """Run a game's scenario on the emulated Pico and on CPython; returns
-    (run, [(name, device glass, reference glass or None)])."""
+    (run, [(name, device glass, reference glass or None)]).
+
+    The reference is given each press at the emulated time the device's app got it, and
+    time up to each frame's marker. The device's own clock lags the marker by up to a frame
+    (its last tick), so the frame is compared with the reference's frames over the last
+    FRAME_MS + 10 ms before the marker: the one the device showed is among them when both
+    agree (for the computer players of Nerts, which act on the clock)."""
     board = boards.load(board_name)
     script = build_script(board, game)
     result = pico.run(board_name, script)
     frames = result.frames()
+    presses = [m for m in result.markers() if m["name"] == "press"]
     reference = Reference(board)
     compared = []
-    last_ns = None
+    now = 0.0
     for marker, glass in frames:
         name = marker["name"]
-        if last_ns is not None:
-            elapsed_ms = int((marker["ns"] - last_ns) // 1_000_000)
-        last_ns = marker["ns"]
-        if name == "boot":
-            compared.append((name, glass, reference.glass()))
-            continue
+        at = marker["ns"] / 1e6
         if name == "soft reset":
             reference.power_on()
-            reference.tick(elapsed_ms)
-            compared.append((name, glass, reference.glass()))
-            continue
+        elif name not in ("boot", "hardware", "back from hardware"):
+            press = presses.pop(0)
+            due = delivered_ms(board, name, press)
+            reference.tick(int(due - now))
+            now += int(due - now)
+            reference.press(name)
+        elif name in ("hardware", "back from hardware"):
+            presses.pop(0)
         if name == "hardware":
             compared.append((name, glass, None))
             continue
-        if name != "back from hardware":
-            reference.press(name)
-        reference.tick(elapsed_ms)
-        compared.append((name, glass, reference.glass()))
+        window = FRAME_MS + 10
+        if at - window > now:
+            reference.tick(int(at - window - now))
+            now += int(at - window - now)
+        want = reference.glass()
+        seen = bytes(reference.screen.buf)
+        while want != glass and now < at:
+            now += reference.step()
+            if reference.screen.buf != seen:
+                seen = bytes(reference.screen.buf)
+                want = reference.glass()
+        compared.append((name, glass, want))
     return result, compared
 
 

@@ -158,7 +158,7 @@ function fail(message) {
 }
 
 function finish() {
-  marker({ name: 'end', ns: clock.nanos, spi_bytes: spiBytes, cs_high_bytes: csHighBytes,
+  marker({ name: 'end', ns: clock.nanos, spi_bytes: spiBytes, cs_high_bytes: csHighBytes, spi_hz: spi.clockFrequency, clk_sys: mcu.clkSys,
     flash_writes: flashWrites });
   fs.writeFileSync(job.trace, Buffer.concat(chunks));
   fs.writeFileSync(job.console, consoleText, 'latin1');
