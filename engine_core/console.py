@@ -238,14 +238,18 @@ class Console:
         self.keeper.save_settings()
 
     def show_notice(self):
-        """The Keeper's next message, in a strip at the foot of the screen for NOTICE_MS."""
+        """The Keeper's next message, in a strip at the foot of the screen for NOTICE_MS.
+        A strip on screen is drawn again only in a frame that drew something else (which
+        may have covered it): an unchanged strip is not sent to the panel every frame."""
         if self.notice_ms == 0:
             text = self.keeper.take_notice()
             if not text:
                 return
             self.notice = text.encode()  # a rare event: allocating here is fine
             self.notice_ms = NOTICE_MS
-        self.draw_notice()
+            self.draw_notice()
+        elif self.app.screen.dirty_count:
+            self.draw_notice()
 
     def draw_notice(self):
         app = self.app

@@ -130,6 +130,27 @@ def test_a_damaged_record_is_shown_at_the_foot_of_the_screen_for_a_while():
     assert again.notice_ms == 0
 
 
+def test_a_notice_strip_is_sent_once_not_every_frame():
+    disk = FaultyStorage()
+    console = console_on(disk)
+    into_play(console)
+    console.keeper.save_stats()
+    disk.write("stats.dat", b"garbage", 7)
+    again = console_on(disk)
+    screen = again.app.screen
+    again.tick(33)
+    assert again.notice_ms > 0 and screen.dirty_count > 0  # the resumed game and its strip
+    screen.clear_dirty()
+    for _ in range(20):
+        again.tick(33)
+        assert screen.dirty_count == 0, "an unchanged strip is not drawn again"
+    keys(again, "RIGHT")  # a redraw: the strip is drawn over it again
+    strip_y = again.app.height - 1
+    marked = [screen.dirty[4 * i + 1] + screen.dirty[4 * i + 3] for i in range(screen.dirty_count)]
+    assert max(marked) > strip_y
+    assert again.notice_ms > 0
+
+
 def test_a_full_filesystem_is_shown_and_play_goes_on():
     disk = FaultyStorage()
     console = console_on(disk)
