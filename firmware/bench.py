@@ -67,3 +67,48 @@ def run(board_name):
         print("%-9s %14d %19d" % (name, full, card))
         results.append((name, full, card))
     return results
+
+
+def largest_block():
+    """The largest bytearray the heap can give now (bytes), found by halving."""
+    import gc
+    low = 0
+    high = gc.mem_free()
+    while low < high:
+        size = (low + high + 1) // 2
+        try:
+            block = bytearray(size)
+            del block
+            low = size
+        except MemoryError:
+            high = size - 1
+        gc.collect()
+    return low
+
+
+def heap(board_name, seed=1):
+    """Free heap and the largest free block after opening each game, with the app built as
+    the board runs it (firmware.main.make_app, the panel and its buffers included)."""
+    import gc
+
+    import boards
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import FileStorage
+    from firmware.hardware import Hardware
+    from firmware.main import DATA_DIR, Stats, make_app
+    board = boards.load(board_name)
+    gc.collect()
+    screen = Screen(board.WIDTH, board.HEIGHT)
+    hw = Hardware(board)
+    shell = make_app(screen, hw, Stats(), False, FileStorage(DATA_DIR))
+    app = shell.app.app
+    print("game          free B  largest block B")
+    results = []
+    for name in app.names:
+        app.open_game(name, seed)
+        gc.collect()
+        free = gc.mem_free()
+        block = largest_block()
+        print("%-12s %7d %16d" % (name, free, block))
+        results.append((name, free, block))
+    return results

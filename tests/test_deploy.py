@@ -1,5 +1,6 @@
 """make build: every module compiled for the board's chip, a main.py, a freezing manifest;
-make flash: the mpremote command that copies the build."""
+make flash: the UF2 to an RP2040's BOOTSEL drive, the mpremote copy on a board with PSRAM, a
+clear refusal elsewhere; make firmware's UF2 and its toolchain check."""
 
 import os
 import subprocess
@@ -36,14 +37,83 @@ def test_build_compiles_every_module_for_the_boards_chip(tmp_path, name):
 
 
 def test_flash_copies_the_build_with_mpremote_and_resets():
-    command, folder = deploy.flash_command("pico_lcd_13", "/dev/ttyACM0")
+    command, folder = deploy.flash_command("odroid_go", "/dev/ttyUSB0")
     assert os.path.basename(command[0]) == "mpremote"
-    assert command[1:3] == ["connect", "/dev/ttyACM0"]
+    assert command[1:3] == ["connect", "/dev/ttyUSB0"]
     assert command[-2:] == ["+", "reset"]
-    assert folder.endswith(os.path.join("build", "pico_lcd_13"))
+    assert folder.endswith(os.path.join("build", "odroid_go"))
 
 
 def test_flash_without_a_port_says_how_to_give_one():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", "picosystem"],
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", "odroid_go"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "PORT=" in run.stderr
+
+
+@pytest.mark.parametrize("name", ["m5stack_core", "tdisplay"])
+def test_flash_refuses_the_mpy_route_on_an_esp32_without_psram(name):
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", name, "--port", "/dev/null"],
+                         capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "PSRAM" in run.stderr and "ROMFS" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_flash_puts_the_uf2_on_the_bootsel_drive(tmp_path, monkeypatch, capsys):
+    from tools import firmware
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\n")
+    monkeypatch.setenv("PICO_DRIVE", str(drive))
+    built = []
+
+    def fake_build(name, jobs=None, out_root=None):
+        built.append(name)
+        out = os.path.join(out_root, name)
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "firmware.uf2"), "wb") as f:
+            f.write(firmware.uf2_blocks(b"\x01" * 300))
+        return os.path.join(out, "firmware.uf2")
+
+    monkeypatch.setattr(firmware, "build", fake_build)
+    assert deploy.flash_rp2("pico_lcd_114", None, False, str(tmp_path / "build")) == 0
+    assert built == ["pico_lcd_114"]
+    assert (drive / "firmware.uf2").read_bytes() == firmware.uf2_blocks(b"\x01" * 300)
+    assert "records are kept" in capsys.readouterr().out
+
+
+def test_flash_without_a_bootsel_drive_says_what_to_do(monkeypatch, tmp_path, capsys):
+    from tools import firmware
+    monkeypatch.setenv("PICO_DRIVE", str(tmp_path / "not-mounted"))
+    monkeypatch.setattr(firmware, "build", lambda name, jobs=None, out_root=None: None)
+    assert deploy.flash_rp2("picosystem", None, False, str(tmp_path)) == 1
+    assert "BOOTSEL" in capsys.readouterr().out
+
+
+def test_the_uf2_carries_the_image_in_256_byte_blocks_for_the_rp2040():
+    import struct
+
+    from tools import firmware
+    image = bytes(range(256)) * 2 + b"\xAA" * 10
+    data = firmware.uf2_blocks(image)
+    assert len(data) == 3 * 512
+    for n in range(3):
+        block = data[512 * n:512 * (n + 1)]
+        magic0, magic1, flags, address, size, number, count, family = struct.unpack_from("<8I", block)
+        assert (magic0, magic1, struct.unpack_from("<I", block, 508)[0]) == (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+        assert flags == 0x00002000 and family == 0xE48BFF56
+        assert (address, size, number, count) == (0x10000000 + 256 * n, 256, n, 3)
+        assert block[32:32 + 256] == (image[256 * n:256 * (n + 1)] + bytes(256))[:256]
+
+
+def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(monkeypatch):
+    from tools import firmware
+    monkeypatch.setattr(firmware.shutil, "which", lambda name: None)
+    with pytest.raises(firmware.BuildError) as e:
+        firmware.build("pico_lcd_13")
+    assert "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential" in str(e.value)
+
+
+def test_firmware_refuses_an_esp32_board():
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "firmware.py"), "tdisplay"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "pico_lcd_13" in run.stderr and "Traceback" not in run.stderr
