@@ -1,0 +1,147 @@
+"""Build the console's web page into build/web/ (make web; docs/web.md).
+
+    python tools/build_web.py [--out build/web]
+
+A static folder, every file local: it works from any static server and from file://.
+    index.html              the page; MicroPython's WebAssembly port (micropython.mjs from the
+                            npm package @micropython/micropython-webassembly-pyscript, pinned in
+                            package.json) inline, as a page opened from file:// may not import
+                            a module file
+    micropython.wasm        the port's WebAssembly, fetched and compiled as it downloads
+    micropython.wasm.js     the same bytes as base64 in a script: what a file:// page loads
+    engine.js               the Python the page runs: engine_core/ and web/*.py, as text
+    config.js               boards, the key map (simulator/keymap.py), button timings, titles
+    page.js, style.css      the page's script and looks (web/)
+The npm package must be installed (npm ci): its files are copied, never fetched at run time.
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+PYTHON_DIRS = ("engine_core", "web")
+MAX_TICK_MS = 250  # a frame after a hidden tab comes back passes at most this much time
+HEAP_BYTES = 4 * 1024 * 1024  # MicroPython's heap: the compiled modules and the console
+
+
+def python_files():
+    """{path: source} for every module the page imports."""
+    files = {}
+    for top in PYTHON_DIRS:
+        for folder, dirs, names in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8") as f:
+                        files[os.path.relpath(path, ROOT).replace(os.sep, "/")] = f.read()
+    return files
+
+
+def boards():
+    """The boards the simulator takes, by name, with what the page needs of them."""
+    import boards as board_modules
+    from simulator.boards import resolve_board
+    table = {}
+    for name in board_modules.NAMES:
+        board = resolve_board(name)
+        table[name] = {"title": board.title, "width": board.width, "height": board.height,
+                       "buttons": list(board.buttons), "twoButtons": board.two_buttons}
+    return table
+
+
+def config():
+    from engine_core.ui import buttons as bt
+    from engine_core.ui import texts
+    from firmware.main import FRAME_MS
+    from simulator import keymap
+    return {
+        "buttons": list(bt.NAMES),
+        "keys": [[keymap.browser_key(key), button] for key, button in keymap.KEYS],
+        "longButtons": list(keymap.LONG_BUTTONS),
+        "longPressMs": bt.LONG_PRESS_MS,
+        "repeatFirstMs": keymap.REPEAT_FIRST_MS,
+        "repeatMs": keymap.REPEAT_MS,
+        "frameMs": FRAME_MS,
+        "maxTickMs": MAX_TICK_MS,
+        "heapBytes": HEAP_BYTES,
+        "boards": boards(),
+        "titles": {name: title.decode() for name, title in texts.TITLES.items()},
+    }
+
+
+def key_legend():
+    """'↑ ↓ ← →: D-pad · Z / Space: A · ...' from the shared key map, as HTML."""
+    from html import escape
+
+    from simulator import keymap
+    by_button = {}
+    for key, button in keymap.KEYS:
+        by_button.setdefault(button, []).append(keymap.key_label(key))
+    parts = []
+    dpad = [by_button.pop(b) for b in ("UP", "DOWN", "LEFT", "RIGHT") if b in by_button]
+    if dpad:
+        parts.append(" ".join(" / ".join(k) for k in dpad) + ": D-pad")
+    for button, keys in by_button.items():
+        parts.append(" / ".join(keys) + ": " + button)
+    return "Keys: " + escape(" \u00b7 ".join(parts))
+
+
+def script(name, value):
+    return "window.%s = %s;\n" % (name, json.dumps(value, ensure_ascii=True, separators=(",", ":")))
+
+
+def build(out):
+    mjs_path = os.path.join(PACKAGE, "micropython.mjs")
+    wasm_path = os.path.join(PACKAGE, "micropython.wasm")
+    if not os.path.exists(mjs_path):
+        raise SystemExit("build_web: %s is missing: run `npm ci` (make web does)" % mjs_path)
+    with open(mjs_path, encoding="utf-8") as f:
+        mjs = f.read()
+    if "</script" in mjs.lower():
+        raise SystemExit("build_web: micropython.mjs contains '</script': it cannot be inlined")
+    with open(wasm_path, "rb") as f:
+        wasm = f.read()
+    with open(os.path.join(ROOT, "web", "index.html"), encoding="utf-8") as f:
+        html = f.read()
+    html = html.replace("@KEYS@", key_legend()).replace("@MICROPYTHON@", mjs.rstrip())
+
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    written = {
+        "index.html": html.encode(),
+        "micropython.wasm": wasm,
+        "micropython.wasm.js": script("PCC_WASM", base64.b64encode(wasm).decode()).encode(),
+        "engine.js": script("PCC_FILES", python_files()).encode(),
+        "config.js": script("PCC_CONFIG", config()).encode(),
+    }
+    for name in ("page.js", "style.css"):
+        with open(os.path.join(ROOT, "web", name), "rb") as f:
+            written[name] = f.read()
+    for name, data in sorted(written.items()):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    return written
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "web"))
+    args = parser.parse_args()
+    written = build(args.out)
+    for name, data in sorted(written.items()):
+        print("%-22s %9d bytes" % (name, len(data)))
+    print("open %s in a browser, or: make web-serve" % os.path.join(args.out, "index.html"))
+
+
+if __name__ == "__main__":
+    main()
