@@ -115,3 +115,156 @@ def test_every_frame_of_a_key_script_equals_the_simulators_frame(open_page, game
     last = simulator_frame("cpython", width, height, game, SEED, script)
     s = replay.screen
     assert console.canvas() == to_rgb_bytes(last, width, height, s.palette)
+
+
+def read_record(storage, name):
+    buf = bytearray(4096)
+    return bytes(buf[:storage.read(name, buf)])
+
+
+def files_of(folder):
+    out = {}
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def test_the_page_keeps_the_simulators_records_and_a_reload_resumes_the_game(open_page, tmp_path):
+    keys = "X A A X A A WAIT"
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED, via="http")
+    for token in keys.split():
+        console.key(token)
+    # The simulator, given the same keys, writes the same files byte for byte.
+    sim_dir = tmp_path / "simulator"
+    run = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "240x240",
+                          "--game", "aces_up", "--seed", str(SEED), "--keys", keys,
+                          "--data-dir", str(sim_dir), "--screenshot", str(tmp_path / "x.png")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    records = console.storage()
+    assert "game.dat" in records
+    assert records == files_of(sim_dir)
+    # A link to a deal is dealt once: the address loses ?game= so that a reload resumes.
+    assert "game=" not in console.evaluate("location.search")
+    assert "game=aces_up&seed=7" in console.evaluate("document.getElementById('deal').href")
+
+    console.reload()
+    console.settle()
+    replay = Replay(240, 240, FileStorage(str(sim_dir)))
+    replay.play(console.take_log())
+    assert replay.console.game is not None and replay.console.game.NAME == "aces_up"
+    assert console.canvas() == replay.rgb()  # the resumed game, and its notice
+
+
+def test_a_tab_closed_mid_game_saves_the_last_move_first(open_page):
+    console = open_page("board=320x240&game=sir_tommy&seed=3&time=manual", via="http")
+    replay = Replay(320, 240, MemoryStorage())
+    replay.console.open_game("sir_tommy", 3)
+    for token in "X A A X A A".split():
+        console.key(token)
+    replay.play(console.take_log())
+    assert "game.dat" not in console.storage()  # play has not paused long enough to save
+    console.reload()  # the page is hidden first: it saves the game in progress
+    console.settle()
+    replay.console.keeper.save_game(replay.console.game)
+    assert console.storage()["game.dat"] == read_record(replay.storage, "game.dat")
+    resumed = Replay(320, 240, replay.storage)
+    resumed.play(console.take_log())
+    assert console.canvas() == resumed.rgb()
+
+
+def test_a_damaged_record_is_set_aside_and_reported_as_the_simulator_does(open_page, tmp_path):
+    console = open_page("board=240x240&game=casket&seed=5&time=manual", via="http")
+    for token in "X A A WAIT".split():
+        console.key(token)
+    record = bytearray(console.storage()["game.dat"])
+    record[len(record) // 2] ^= 0x5A
+    console.evaluate("hex => localStorage.setItem('pocket-cards/game.dat', hex)", record.hex())
+    sim_dir = tmp_path / "records"
+    sim_dir.mkdir()
+    for name, data in console.storage().items():
+        (sim_dir / name).write_bytes(data)
+    console.reload()
+    console.settle()
+    replay = Replay(240, 240, FileStorage(str(sim_dir)))
+    replay.play(console.take_log())
+    assert replay.console.notice.startswith(b"Saved game")  # on screen, in the foot strip
+    assert console.canvas() == replay.rgb()
+    after = console.storage()
+    assert after == files_of(sim_dir)
+    assert "game.dat" not in after and after["game.bad"] == bytes(record)
+
+
+def touch_buttons(console):
+    """press_button for WebConsole.key: a finger on the on-screen buttons; held past the long
+    press for a long one."""
+    cdp = console.context.new_cdp_session(console.page)
+
+    def press(name, long_press):
+        box = console.page.locator('[data-button="%s"]' % name).bounding_box()
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        before = console.delivered()
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        if long_press:
+            console.page.wait_for_function("n => window.pcc.delivered > n", arg=before)
+        assert console.evaluate("n => document.querySelector('[data-button=%s]').classList"
+                                ".contains('down')" % name, None) or not long_press
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    return press
+
+
+def test_the_on_screen_buttons_play_with_taps_and_long_presses(open_page):
+    script = "X A A LONG_A RIGHT A B Y START DOWN A UP LEFT"
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED,
+                        has_touch=True, is_mobile=True, viewport={"width": 412, "height": 915})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", SEED)
+    assert play_and_compare(console, replay, script, 240, touch_buttons(console)) == 14
+
+
+def test_from_a_server_the_page_compiles_the_wasm_file_and_from_file_the_script(open_page):
+    names = "performance.getEntriesByType('resource').map(e => e.name.split('/').pop())"
+    served = open_page("", via="http").evaluate(names)
+    assert "engine.js" in served
+    assert "micropython.wasm" in served and "micropython.wasm.js" not in served
+    assert not served_page_has_wasm_script(open_page("", via="http"))
+    assert served_page_has_wasm_script(open_page("", via="file"))  # (no resource timing there)
+
+
+def served_page_has_wasm_script(console):
+    return console.evaluate("!!document.querySelector('script[src=\"micropython.wasm.js\"]')")
+
+
+def test_board_takes_a_board_name_and_a_board_with_two_buttons_shows_two(open_page):
+    console = open_page("board=tdisplay&time=manual")
+    assert console.evaluate("[document.getElementById('screen').width, "
+                            "document.getElementById('screen').height]") == [240, 135]
+    shown = console.evaluate("[...document.querySelectorAll('.pads [data-button]')]"
+                             ".filter(b => b.checkVisibility({visibilityProperty: true}))"
+                             ".map(b => b.dataset.button)")
+    assert sorted(shown) == ["A", "B"]
+    replay = Replay(240, 135, MemoryStorage(), two_buttons=True)
+    play_and_compare(console, replay, "A B B LONG_B", 240)
+
+
+def test_an_unknown_board_is_reported_on_the_page_and_the_console_still_runs(open_page):
+    console = open_page("board=no_such_board&game=no_such_game")
+    status = console.evaluate("document.getElementById('status').textContent")
+    assert "no_such_board" in status and "no_such_game" in status
+    assert console.evaluate("document.getElementById('screen').width") == 240
+
+
+def test_kiosk_mode_shows_the_demo_when_idle_as_the_simulator_does(open_page):
+    console = open_page("kiosk=1&time=manual")
+    assert console.evaluate("document.body.classList.contains('kiosk')")
+    replay = Replay(240, 240, MemoryStorage(), kiosk=True)
+    assert console.storage()["settings.dat"] == read_record(replay.storage, "settings.dat")
+    replay.play(console.take_log())
+    console.evaluate("window.pcc.advance(20050)")  # idle at the title: the demo starts
+    console.settle()
+    for _ in range(3):
+        console.key("WAIT")
+    replay.play(console.take_log())
+    assert replay.console.demo
+    assert console.canvas() == replay.rgb()

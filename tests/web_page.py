@@ -181,6 +181,7 @@ class Replay:
         app = make_app(width, height)
         if two_buttons:
             app.settings[7] = 1  # S_TWO_BUTTONS, as the simulator sets it
+        self.storage = storage
         self.console = Console(app, storage)
         if kiosk:
             self.console.keeper.start()

@@ -355,10 +355,10 @@
   async function boot(loadMicroPython) {
     const t0 = performance.now();
     const board = resolveBoard(params.get("board") || "240x240");
-    let warning = "";
+    const warnings = []; // shown under the screen: the page goes on with what it can
     let chosen = board;
     if (board.error) {
-      warning = board.error;
+      warnings.push(board.error);
       chosen = resolveBoard("240x240");
     }
     width = chosen.width;
@@ -389,7 +389,7 @@
     if (!(memory instanceof WebAssembly.Memory)) throw new Error("the WebAssembly memory was not found");
     writeFiles(mp.FS);
     const store = storage();
-    if (!store) warning = "This browser keeps no records for the page: nothing is saved.";
+    if (!store) warnings.push("This browser keeps no records for the page: nothing is saved.");
     mp.globals.set("page_store", store);
     mp.runPython(
       "import web.main\n" +
@@ -405,7 +405,7 @@
       const seed = parseInt(params.get("seed") || "1", 10);
       const why = isNaN(seed) || seed < 0 || seed >= 1 << 30 ? "a seed is a number from 0 to 2^30 - 1" :
         page.open_game(game, seed);
-      if (why) warning = "?game=" + game + ": " + why;
+      if (why) warnings.push("?game=" + game + ": " + why);
       // A reload resumes the game rather than dealing it again; the deal's link stays below.
       const url = new URL(location.href);
       url.searchParams.delete("game");
@@ -413,7 +413,7 @@
       history.replaceState(null, "", url.href);
     }
     fit();
-    say(warning, !!warning);
+    say(warnings.join(" "), warnings.length > 0);
     window.addEventListener("pagehide", () => page.flush());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") page.flush();
