@@ -16,8 +16,9 @@ import pytest
 from engine_core.storage import FileStorage, MemoryStorage
 from simulator.image import to_rgb_bytes
 from tests.test_ui_micropython import SCRIPTS
-from tests.web_page import (CHROMIUM, KEY_OF, Replay, Server, WebConsole, expected_events,
+from tests.web_page import (CHROMIUM, Replay, WebConsole, expected_events,
                             first_difference, missing, presses, skip_or_fail, ticks)
+from tools.build_web import Server
 from tools.frame import frame as simulator_frame
 from tools.mpy import ROOT
 

@@ -10,11 +10,8 @@ screen after every step of the script.
 
 import base64
 import binascii
-import functools
-import http.server
 import os
 import shutil
-import threading
 
 import pytest
 
@@ -60,26 +57,6 @@ def playwright_key(key):
 KEY_OF = {}
 for _key, _button in keymap.KEYS:
     KEY_OF.setdefault(_button, playwright_key(keymap.browser_key(_key)))
-
-
-class Server:
-    """build/web-like folder on http://127.0.0.1:PORT/ (as make web-serve serves it)."""
-
-    def __init__(self, folder):
-        handler = functools.partial(Quiet, directory=folder)
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.url = "http://127.0.0.1:%d/" % self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 class WebConsole:
