@@ -99,17 +99,19 @@ def main():
         print("(from file:// the page reads micropython.wasm.js, %d bytes, instead of the .wasm)"
               % local[1])
 
-        print("\n| load (ms) | navigation to first frame, median | max | script to first frame, median |"
-              "\n| --- | ---: | ---: | ---: |")
+        print("\n| load (ms) | navigation to first frame, median | max | script to first frame, median"
+              " | of which MicroPython starting, median |\n| --- | ---: | ---: | ---: | ---: |")
         for via, base in (("http://", server.url), ("file://", "file://" + folder + "/")):
-            first, boot = [], []
+            first, boot, port = [], [], []
             for _ in range(args.runs):
                 context, page = open_page(browser, base + "index.html?board=240x240")
                 first.append(page.evaluate("window.pcc.firstFrameMs"))
                 boot.append(page.evaluate("window.pcc.loadMs"))
+                port.append(page.evaluate("window.pcc.micropythonMs"))
                 context.close()
-            print("| %s | %.0f | %.0f | %.0f |" % (via, statistics.median(first), max(first),
-                                                   statistics.median(boot)))
+            print("| %s | %.0f | %.0f | %.0f | %.0f |" % (
+                via, statistics.median(first), max(first), statistics.median(boot),
+                statistics.median(port)))
 
         print("\n| frame time (ms) | frames | median | 95th percentile | max |"
               "\n| --- | ---: | ---: | ---: | ---: |")

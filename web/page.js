@@ -346,11 +346,16 @@
   }
 
   function writeFiles(fs) {
+    // The modules, compiled by mpy-cross (tools/build_web.py), base64.
     for (const [path, text] of Object.entries(window.PCC_FILES)) {
       const dir = "/" + path.split("/").slice(0, -1).join("/");
+      const binary = atob(text);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
       fs.mkdirTree(dir);
-      fs.writeFile("/" + path, text);
+      fs.writeFile("/" + path, bytes);
     }
+    delete window.PCC_FILES;
   }
 
   async function boot(loadMicroPython) {
@@ -386,6 +391,7 @@
       },
     });
     restore();
+    const t1 = performance.now();
     if (url.startsWith("blob:")) URL.revokeObjectURL(url);
     if (!(memory instanceof WebAssembly.Memory)) throw new Error("the WebAssembly memory was not found");
     writeFiles(mp.FS);
@@ -421,6 +427,7 @@
     });
     copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
     window.pcc.loadMs = performance.now() - t0;
+    window.pcc.micropythonMs = t1 - t0; // fetching and compiling the port, starting it
     window.pcc.firstFrameMs = performance.now(); // since the page's navigation began
     window.pcc.ready = true;
     lastTick = performance.now();
@@ -433,6 +440,7 @@
     ready: false,
     error: null,
     loadMs: 0,
+    micropythonMs: 0,
     firstFrameMs: 0,
     get frames() { return frames; },
     get delivered() { return delivered; },
