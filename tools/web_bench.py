@@ -1,6 +1,7 @@
 """What the web page costs (docs/web.md), measured in headless Chromium.
 
     python tools/web_bench.py [--runs 5]
+    python tools/web_bench.py --screenshot docs/screens/web.png     (the README's picture)
 
 Builds the page into a temporary folder, serves it on localhost and opens it over http:// and
 file://, and prints:
@@ -76,6 +77,7 @@ def play(page, script):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--screenshot", help="only write a PNG of the page with a game in play")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
@@ -84,6 +86,15 @@ def main():
     server = Server(folder)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        if args.screenshot:
+            context = browser.new_context(viewport={"width": 1280, "height": 780})
+            page = context.new_page()
+            page.goto(server.url + "index.html?board=320x240&game=sir_tommy&seed=7")
+            page.wait_for_function("window.pcc && window.pcc.ready", timeout=60000)
+            play(page, "X A A X A A X A A RIGHT")
+            page.screenshot(path=args.screenshot)
+            print("wrote " + args.screenshot)
+            return
         print("Chromium %s, %d runs each" % (browser.version, args.runs))
 
         context, page = open_page(browser, server.url + "index.html")
