@@ -274,13 +274,13 @@
   function fit() {
     // The largest whole number of device pixels per screen pixel that leaves the buttons room.
     const ratio = window.devicePixelRatio || 1;
-    const kiosk = document.body.classList.contains("kiosk");
+    const padsShown = getComputedStyle(document.querySelector(".face")).display !== "none";
     const beside = getComputedStyle(document.getElementById("console")).gridTemplateAreas.startsWith('"dpad');
-    const pads = kiosk ? 0 : 2 * (3 * 56 + 4 + 28);
-    const roomW = beside ? window.innerWidth - 16 - pads : window.innerWidth - 36;
+    const pads = padsShown && beside ? 2 * (3 * 56 + 4 + 28) : 0;
+    const roomW = window.innerWidth - (beside ? 16 + pads : 36);
     const top = document.getElementById("screen-box").getBoundingClientRect().top + window.scrollY;
-    const below = beside ? 90 : 260; // START, the status line (and the buttons when below)
-    const roomH = kiosk ? window.innerHeight - 16 : window.innerHeight - top - below;
+    const below = !padsShown ? 16 : beside ? 90 : 260; // START, the status line, the buttons
+    const roomH = window.innerHeight - top - below;
     const scale = Math.max(1, Math.floor(Math.min(roomW * ratio / width, roomH * ratio / height)));
     canvas.style.width = (width * scale) / ratio + "px";
     canvas.style.height = (height * scale) / ratio + "px";
