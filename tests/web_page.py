@@ -127,8 +127,11 @@ class WebConsole:
         return base64.b64decode(self.evaluate("window.pcc.canvasRGB()"))
 
     def take_log(self):
-        """[(button, long_press)] or [(-1, ms)] for the ticks, as the page handed them over."""
-        data = binascii.unhexlify(self.evaluate("window.pcc.takeLog()"))
+        """The events since the last call, [(button, long_press)] or [(-1, ms)] for the ticks,
+        as the page handed them over, and the frames it drew meanwhile: [(events before it,
+        RGB bytes)]."""
+        log, drawn = self.evaluate("window.pcc.takeLog()")
+        data = binascii.unhexlify(log)
         events = []
         for k in range(0, len(data), 4):
             code = data[k]
@@ -136,7 +139,7 @@ class WebConsole:
                 events.append((-1, data[k + 1] | data[k + 2] << 8 | data[k + 3] << 16))
             else:
                 events.append((code & 0x7F, bool(code & 0x80)))
-        return events
+        return events, [(index, base64.b64decode(rgb)) for index, rgb in drawn]
 
     def storage(self):
         """The page's records: {file name: bytes}."""

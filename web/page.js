@@ -203,7 +203,10 @@
     }
     lastTick = now;
     const count = page.frame(ms, heldMask);
-    if (count) copyDirty(count);
+    if (count) {
+      copyDirty(count);
+      if (manualTime) drawn.push([page.logged, canvasRGB()]);
+    }
     const sound = page.sound();
     if (sound) beep(sound);
     frames++;
@@ -225,6 +228,7 @@
 
   let delivered = 0;
   let deals = "";
+  const drawn = []; // manual time: [events logged before it, the canvas] for each frame drawn
 
   function showDeal() {
     deals = page.deal();
@@ -426,6 +430,7 @@
       if (document.visibilityState === "hidden") page.flush();
     });
     copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
+    if (manualTime) drawn.push([page.logged, canvasRGB()]);
     window.pcc.loadMs = performance.now() - t0;
     window.pcc.micropythonMs = t1 - t0; // fetching and compiling the port, starting it
     window.pcc.firstFrameMs = performance.now(); // since the page's navigation began
@@ -447,18 +452,24 @@
     get queued() { return queue.length; },
     settled() { return queue.length === 0 && grantedMs === 0 && !page.busy(); },
     advance(ms) { grantedMs += ms; }, // manual time only
-    takeLog() { return page.take_log(); },
+    // The presses and ticks since the last call, and each frame drawn meanwhile with how many
+    // of those events came before it (manual time).
+    takeLog() { return [page.take_log(), drawn.splice(0, drawn.length)]; },
     frameTimes() { return frameTimes.slice(); },
-    canvasRGB() {
-      // The canvas as RGB bytes (base64), as simulator/image.py's to_rgb_bytes gives a screen.
-      const data = ctx.getImageData(0, 0, width, height).data;
-      let text = "";
-      for (let i = 0; i < data.length; i += 4) {
-        text += String.fromCharCode(data[i], data[i + 1], data[i + 2]);
-      }
-      return btoa(text);
-    },
+    canvasRGB: () => canvasRGB(),
   };
+
+  function canvasRGB() {
+    // The canvas as RGB bytes (base64), as simulator/image.py's to_rgb_bytes gives a screen.
+    const data = ctx.getImageData(0, 0, width, height).data;
+    const chunks = [];
+    for (let i = 0; i < data.length; i += 3 * 4096) {
+      const part = [];
+      for (let k = i; k < Math.min(i + 3 * 4096, data.length); k += 4) part.push(data[k], data[k + 1], data[k + 2]);
+      chunks.push(String.fromCharCode.apply(null, part));
+    }
+    return btoa(chunks.join(""));
+  }
 
   window.pccBoot = (loadMicroPython) => boot(loadMicroPython).catch(failed);
 })();
