@@ -99,6 +99,11 @@ class Page:
         if console.game is not None and console.keeper.unsaved:
             console.keeper.save_game(console.game)
 
+    def deals(self):
+        """Deals so far (a resumed game and the kiosk's demo count too): the page looks at
+        deal() only when this changes, as deal() builds a string."""
+        return self.app.deals
+
     def deal(self):
         """'name seed' of the game in play (a link to the deal), or ''."""
         game = self.console.game

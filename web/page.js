@@ -212,7 +212,7 @@
     frames++;
     frameTimes.push([performance.now() - started, pressed]);
     if (frameTimes.length > 2000) frameTimes.shift();
-    if (deals !== page.deal()) showDeal();
+    if (deals !== page.deals()) showDeal();
   }
 
   function loop(now) {
@@ -227,17 +227,18 @@
   }
 
   let delivered = 0;
-  let deals = "";
+  let deals = -1; // page.deals() when the link was last made
   const drawn = []; // manual time: [events logged before it, the canvas] for each frame drawn
 
   function showDeal() {
-    deals = page.deal();
+    deals = page.deals();
+    const deal = page.deal();
     const link = document.getElementById("deal");
-    if (!deals) {
+    if (!deal) {
       link.hidden = true;
       return;
     }
-    const [game, seed] = deals.split(" ");
+    const [game, seed] = deal.split(" ");
     const url = new URL(location.href);
     url.searchParams.set("game", game);
     url.searchParams.set("seed", seed);
