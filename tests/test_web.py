@@ -283,3 +283,14 @@ def test_kiosk_mode_shows_the_demo_when_idle_as_the_simulator_does(open_page):
     assert compare_drawn(console, replay, 240, "the demo")[1] >= 3
     assert replay.console.demo
     assert console.canvas() == replay.rgb()
+
+
+def test_in_real_time_the_page_runs_at_the_devices_frame_rate_and_the_computer_plays(open_page):
+    console = open_page("board=320x240&game=nerts&seed=7", via="http")
+    before = console.canvas()
+    start = console.evaluate("[window.pcc.frames, performance.now()]")
+    console.page.wait_for_timeout(3000)
+    end = console.evaluate("[window.pcc.frames, performance.now()]")
+    rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
+    assert 15 <= rate <= 31, rate  # FRAME_MS = 33: 30 a second, fewer when the machine is busy
+    assert console.canvas() != before  # the computer players moved with no key pressed
