@@ -34,10 +34,11 @@ MAX_TICK_MS = 250  # a frame after a hidden tab comes back passes at most this m
 HEAP_BYTES = 4 * 1024 * 1024  # MicroPython's heap: the compiled modules and the console
 
 
-def python_files():
+def python_files(compiled=True):
     """{path.mpy: base64 of the module compiled by mpy-cross} for every module the page
     imports. Compiled ahead, the page starts faster (MicroPython need not compile ~370 KB of
-    source) and downloads less (no comments or docstrings); docs/web.md has both figures."""
+    source) and downloads less (no comments or docstrings); docs/web.md has both figures,
+    measured with compiled=False ({path.py: base64 of the source}) for the comparison."""
     import subprocess
     import tempfile
     files = {}
@@ -49,6 +50,10 @@ def python_files():
                     if not name.endswith(".py"):
                         continue
                     rel = os.path.relpath(os.path.join(folder, name), ROOT).replace(os.sep, "/")
+                    if not compiled:
+                        with open(os.path.join(ROOT, rel), "rb") as f:
+                            files[rel] = base64.b64encode(f.read()).decode()
+                        continue
                     target = os.path.join(scratch, "module.mpy")
                     run = subprocess.run([MPY_CROSS, "-s", rel, "-o", target, os.path.join(ROOT, rel)],
                                          capture_output=True, text=True)
@@ -112,7 +117,7 @@ def script(name, value):
     return "window.%s = %s;\n" % (name, json.dumps(value, ensure_ascii=True, separators=(",", ":")))
 
 
-def build(out):
+def build(out, compiled=True):
     mjs_path = os.path.join(PACKAGE, "micropython.mjs")
     wasm_path = os.path.join(PACKAGE, "micropython.wasm")
     if not os.path.exists(mjs_path):
@@ -134,7 +139,7 @@ def build(out):
         "index.html": html.encode(),
         "micropython.wasm": wasm,
         "micropython.wasm.js": script("PCC_WASM", base64.b64encode(wasm).decode()).encode(),
-        "engine.js": script("PCC_FILES", python_files()).encode(),
+        "engine.js": script("PCC_FILES", python_files(compiled)).encode(),
         "config.js": script("PCC_CONFIG", config()).encode(),
     }
     for name in ("page.js", "style.css"):
@@ -173,8 +178,10 @@ class Server:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "web"))
+    parser.add_argument("--source", action="store_true",
+                        help="the modules as source rather than compiled (for comparing)")
     args = parser.parse_args()
-    written = build(args.out)
+    written = build(args.out, compiled=not args.source)
     for name, data in sorted(written.items()):
         print("%-22s %9d bytes" % (name, len(data)))
     print("open %s in a browser, or: make web-serve" % os.path.join(args.out, "index.html"))

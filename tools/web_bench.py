@@ -84,6 +84,9 @@ def main():
     folder = tempfile.mkdtemp(prefix="pocket-web-")
     build(folder)
     server = Server(folder)
+    source_folder = tempfile.mkdtemp(prefix="pocket-web-source-")
+    build(source_folder, compiled=False)  # the modules as source, for comparison
+    source_server = Server(source_folder)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         if args.screenshot:
@@ -109,10 +112,13 @@ def main():
         local = weight(folder, ["micropython.wasm.js"])[0]
         print("(from file:// the page reads micropython.wasm.js, %d bytes, instead of the .wasm)"
               % local[1])
+        source = weight(source_folder, ["engine.js"])[0]
+        print("(with the modules as source, engine.js would be %d bytes, %d gzipped)" % source[1:])
 
         print("\n| load (ms) | navigation to first frame, median | max | script to first frame, median"
               " | of which MicroPython starting, median |\n| --- | ---: | ---: | ---: | ---: |")
-        for via, base in (("http://", server.url), ("file://", "file://" + folder + "/")):
+        for via, base in (("http://", server.url), ("file://", "file://" + folder + "/"),
+                          ("http://, modules as source", source_server.url)):
             first, boot, port = [], [], []
             for _ in range(args.runs):
                 context, page = open_page(browser, base + "index.html?board=240x240")
@@ -139,7 +145,9 @@ def main():
                     percentile(values, 95), max(values)))
         browser.close()
     server.close()
+    source_server.close()
     shutil.rmtree(folder)
+    shutil.rmtree(source_folder)
 
 
 if __name__ == "__main__":

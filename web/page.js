@@ -351,7 +351,8 @@
   }
 
   function writeFiles(fs) {
-    // The modules, compiled by mpy-cross (tools/build_web.py), base64.
+    // The modules, compiled by mpy-cross (tools/build_web.py), base64 (or their source, for
+    // comparing: build_web.py --source).
     for (const [path, text] of Object.entries(window.PCC_FILES)) {
       const dir = "/" + path.split("/").slice(0, -1).join("/");
       const binary = atob(text);
