@@ -3,7 +3,7 @@
 // turns keys and on-screen buttons into the console's button presses.
 //
 // tools/build_web.py puts PCC_CONFIG (boards, key map, timings) and PCC_FILES (the Python
-// sources) before this script, and calls pccBoot(loadMicroPython) from the page's module.
+// modules, compiled) before this script, and calls pccBoot(loadMicroPython) from the page's module.
 "use strict";
 
 (function () {
@@ -198,10 +198,17 @@
       ms = grantedMs;
       grantedMs = 0;
     } else {
-      // A hidden tab stops the frames: it comes back where it was, not minutes later.
-      ms = Math.min(Math.round(now - lastTick), CONFIG.maxTickMs);
+      // Whole milliseconds; the fraction left waits for the next frame, so the console's
+      // clock keeps the browser's. A hidden tab stops the frames: it comes back where it
+      // was, not minutes later.
+      ms = Math.max(0, Math.floor(now - lastTick));
+      if (ms > CONFIG.maxTickMs) {
+        ms = CONFIG.maxTickMs;
+        lastTick = now;
+      } else {
+        lastTick += ms;
+      }
     }
-    lastTick = now;
     const count = page.frame(ms, heldMask);
     if (count) {
       copyDirty(count);
@@ -215,7 +222,10 @@
     if (deals !== page.deals()) showDeal();
   }
 
+  let stopped = false;
+
   function loop(now) {
+    if (stopped) return;
     requestAnimationFrame(loop);
     if (lastFrame >= 0 && now - lastFrame < CONFIG.frameMs - 2) return;
     lastFrame = now;
@@ -294,6 +304,7 @@
   // --- loading ---
 
   function failed(error) {
+    stopped = true;
     say("The console stopped: " + (error && error.message ? error.message : error), true);
     console.error(error);
     window.pcc.error = String(error && error.stack ? error.stack : error);
