@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test test-device firmware typecheck bench build flash screenshots soak clean
+.PHONY: venv sim play test test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -83,6 +83,20 @@ bench: $(STAMP)
 # MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
 soak: $(STAMP)
 	$(PY) tools/soak.py --update-docs
+
+# The console on a web page, into build/web/ (docs/web.md): static, every file local, works
+# from file://. web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
+WEB_PORT ?= 8000
+
+web: $(STAMP) $(NODE_STAMP)
+	$(PY) tools/build_web.py
+
+web-serve: web
+	$(PY) -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory build/web
+
+# The browser tests alone (headless Chromium); a missing Chromium is a failure here.
+test-web: $(STAMP) $(NODE_STAMP)
+	POCKET_WEB_TESTS=required $(PY) -m pytest -n auto -q tests/test_web.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

@@ -24,13 +24,14 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from engine_core.ui import buttons as bt  # noqa: E402
+from simulator import keymap  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
 from simulator.image import save_png  # noqa: E402
+from simulator.keymap import REPEAT_FIRST_MS, REPEAT_MS  # noqa: E402
 from simulator.keys import make_app, run  # noqa: E402
 
-LONG_BUTTONS = (bt.A, bt.B)  # buttons whose long press means something: reported on release
-REPEAT_FIRST_MS = 300
-REPEAT_MS = 110
+# Buttons whose long press means something: reported on release (simulator/keymap.py).
+LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)
 
 
 def parse_args(argv):

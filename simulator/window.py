@@ -7,14 +7,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from engine_core.ui import buttons as bt  # noqa: E402
+from simulator import keymap  # noqa: E402
 from simulator.image import to_rgb_bytes  # noqa: E402
 
-# Keyboard -> logical buttons.
-KEYMAP = {
-    pygame.K_UP: bt.UP, pygame.K_DOWN: bt.DOWN, pygame.K_LEFT: bt.LEFT, pygame.K_RIGHT: bt.RIGHT,
-    pygame.K_z: bt.A, pygame.K_SPACE: bt.A, pygame.K_x: bt.B, pygame.K_a: bt.X, pygame.K_s: bt.Y,
-    pygame.K_RETURN: bt.START, pygame.K_BACKSPACE: bt.SELECT,
-}
+# Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table).
+KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.KEYS}
 HELP = (
     ("Arrows", "D-pad: move the cursor"),
     ("Z / Space", "A: pick up, place (hold: to foundation)"),

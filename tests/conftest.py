@@ -7,7 +7,7 @@ if ROOT not in sys.path:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Say loudly when the emulated-Pico tests did not run, and why."""
+    """Say loudly when the emulated-Pico tests or the browser tests did not run, and why."""
     reasons = set()
     for report in terminalreporter.stats.get("skipped", []):
         if "test_pico.py" in report.nodeid:
@@ -17,3 +17,15 @@ def pytest_terminal_summary(terminalreporter):
         for reason in sorted(reasons):
             terminalreporter.write_line("  " + reason)
         terminalreporter.write_line("  (make test-device runs them; CI always does)")
+    # The browser tests (tests/test_web.py).
+    reasons = set()
+    for report in terminalreporter.stats.get("skipped", []):
+        text = str(report.longrepr)
+        if "BROWSER TESTS SKIPPED" in text:
+            reasons.add(text[text.index("BROWSER TESTS SKIPPED"):].split("'")[0].split('"')[0])
+    if reasons:
+        terminalreporter.write_sep("!", "the web page was not tested in a browser", red=True, bold=True)
+        for reason in sorted(reasons):
+            terminalreporter.write_line(reason, red=True, bold=True)
+        terminalreporter.write_line("CI sets POCKET_WEB_TESTS=required (.ci/run): there a skip is a failure.",
+                                    red=True, bold=True)

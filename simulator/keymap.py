@@ -1,0 +1,51 @@
+"""The keyboard's map to the console's buttons: one table for the simulator's window and the
+web page (tools/build_web.py writes it into the page), so the two stay in step.
+
+KEYS: (key, button) rows. A key is named as pygame names its constant, without the K_
+(K_z -> "z", K_RETURN -> "RETURN"); a button by its name in engine_core/ui/buttons.py.
+A key may appear once; a button may have several keys.
+"""
+
+KEYS = (
+    ("UP", "UP"), ("DOWN", "DOWN"), ("LEFT", "LEFT"), ("RIGHT", "RIGHT"),
+    ("z", "A"), ("SPACE", "A"),
+    ("x", "B"),
+    ("a", "X"),
+    ("s", "Y"),
+    ("RETURN", "START"),
+    ("BACKSPACE", "SELECT"),
+)
+
+# Buttons whose long press means something: reported once when held past
+# engine_core.ui.buttons.LONG_PRESS_MS, or as a short press on release. The D-pad repeats.
+LONG_BUTTONS = ("A", "B")
+REPEAT_FIRST_MS = 300
+REPEAT_MS = 110
+
+# The browser's KeyboardEvent.key for pygame's key names (a letter or digit is itself).
+BROWSER_KEYS = {
+    "UP": "ArrowUp", "DOWN": "ArrowDown", "LEFT": "ArrowLeft", "RIGHT": "ArrowRight",
+    "SPACE": " ", "RETURN": "Enter", "BACKSPACE": "Backspace", "TAB": "Tab",
+    "ESCAPE": "Escape", "LSHIFT": "Shift", "RSHIFT": "Shift", "LCTRL": "Control",
+    "RCTRL": "Control", "LALT": "Alt", "RALT": "Alt", "DELETE": "Delete", "HOME": "Home",
+    "END": "End", "PAGEUP": "PageUp", "PAGEDOWN": "PageDown", "INSERT": "Insert",
+    "COMMA": ",", "PERIOD": ".", "SLASH": "/", "SEMICOLON": ";", "MINUS": "-", "EQUALS": "=",
+}
+# How the page's legend writes a key.
+KEY_LABELS = {"UP": "\u2191", "DOWN": "\u2193", "LEFT": "\u2190", "RIGHT": "\u2192",
+              "SPACE": "Space", "RETURN": "Enter", "BACKSPACE": "Backspace"}
+
+
+def browser_key(key):
+    """KeyboardEvent.key (lower case for a letter) for a key of KEYS; ValueError if unknown."""
+    if len(key) == 1 and key.isalnum():
+        return key.lower()
+    if key in BROWSER_KEYS:
+        return BROWSER_KEYS[key]
+    raise ValueError("no browser name for the key %r: add it to simulator/keymap.py" % key)
+
+
+def key_label(key):
+    if key in KEY_LABELS:
+        return KEY_LABELS[key]
+    return key.upper() if len(key) == 1 else key.title()

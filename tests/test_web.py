@@ -1,0 +1,296 @@
+"""The console's web page (make web) in a real browser: headless Chromium driven by Playwright.
+
+Every frame the page draws for a key script equals, byte for byte, the simulator's frame for
+the same presses and ticks; the records the page keeps in localStorage are the simulator's
+records, resumed and recovered the same way. Without Chromium these tests skip, and the run
+says so loudly (tests/conftest.py); .ci/run sets POCKET_WEB_TESTS=required, which turns the
+skip into a failure.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine_core.storage import FileStorage, MemoryStorage
+from simulator.image import to_rgb_bytes
+from tests.test_ui_micropython import SCRIPTS
+from tests.web_page import (CHROMIUM, Replay, WebConsole, expected_events,
+                            first_difference, missing, presses, skip_or_fail, ticks)
+from tools.build_web import Server
+from tools.frame import frame as simulator_frame
+from tools.mpy import ROOT
+
+GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
+SIZES = ("240x135", "320x240")
+SEED = 7
+
+
+@pytest.fixture(scope="session")
+def web_dir(tmp_path_factory):
+    why = missing()
+    if why:
+        skip_or_fail(why)
+    from tools.build_web import build
+    out = str(tmp_path_factory.mktemp("web"))
+    build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def browser(web_dir):
+    from playwright.sync_api import sync_playwright
+    playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    yield browser
+    browser.close()
+    playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def server(web_dir):
+    server = Server(web_dir)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def open_page(browser, web_dir, server):
+    """open_page(query, via='file'|'http', **context options) -> WebConsole; afterwards the
+    pages must have logged no error."""
+    opened = []
+
+    def open_(query, via="file", **options):
+        context = browser.new_context(**options)
+        base = "file://" + web_dir + "/" if via == "file" else server.url
+        console = WebConsole(context, base, query)
+        opened.append(console)
+        return console
+
+    yield open_
+    errors = []
+    for console in opened:
+        errors += console.errors
+        console.context.close()
+    assert errors == []
+
+
+def size_of(text):
+    w, h = text.split("x")
+    return int(w), int(h)
+
+
+def compare_drawn(console, replay, width, what):
+    """The page's events since the last look, played on the simulator: each frame the page drew
+    meanwhile must equal the simulator's screen at that point. Returns (events, frames)."""
+    events, frames = console.take_log()
+    done = 0
+    for index, rgb in frames:
+        replay.play(events[done:index])
+        done = index
+        simulator = replay.rgb()
+        assert rgb == simulator, "a frame of %s: %s" % (what, first_difference(rgb, simulator, width))
+    replay.play(events[done:])
+    return events, len(frames)
+
+
+def play_and_compare(console, replay, script, width, press_button=None):
+    """Each token of `script` on the page, and the page's log of presses and ticks on the
+    simulator: every frame the page drew equals the simulator's screen after the same events,
+    and so does the canvas once each token has settled. Returns (frames drawn, tokens)."""
+    drawn = 0
+    for step, token in enumerate(["(start)"] + script.split()):
+        if step:
+            console.key(token, press_button)
+        events, frames = compare_drawn(console, replay, width, "%r (token %d)" % (token, step))
+        drawn += frames
+        if step:
+            want_presses, want_ticks = expected_events(token)
+            assert presses(events) == want_presses, (step, token, events)
+            assert ticks(events) == want_ticks, (step, token, events)
+        page, simulator = console.canvas(), replay.rgb()
+        assert page == simulator, "after %r (token %d): %s" % (
+            token, step, first_difference(page, simulator, width))
+    return drawn, step
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_frame_of_a_key_script_equals_the_simulators_frame(open_page, game, size):
+    width, height = size_of(size)
+    script = SCRIPTS[game]
+    console = open_page("board=%s&game=%s&seed=%d&time=manual" % (size, game, SEED))
+    replay = Replay(width, height, MemoryStorage())
+    replay.console.open_game(game, SEED)
+    drawn, tokens = play_and_compare(console, replay, script, width)
+    assert tokens == len(script.split()) and drawn > tokens // 2
+    # And the last frame is the headless simulator's for the whole script (simulator/keys.py).
+    last = simulator_frame("cpython", width, height, game, SEED, script)
+    s = replay.screen
+    assert console.canvas() == to_rgb_bytes(last, width, height, s.palette)
+
+
+def read_record(storage, name):
+    buf = bytearray(4096)
+    return bytes(buf[:storage.read(name, buf)])
+
+
+def files_of(folder):
+    out = {}
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def test_the_page_keeps_the_simulators_records_and_a_reload_resumes_the_game(open_page, tmp_path):
+    keys = "X A A X A A WAIT"
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED, via="http")
+    for token in keys.split():
+        console.key(token)
+    # The simulator, given the same keys, writes the same files byte for byte.
+    sim_dir = tmp_path / "simulator"
+    run = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "240x240",
+                          "--game", "aces_up", "--seed", str(SEED), "--keys", keys,
+                          "--data-dir", str(sim_dir), "--screenshot", str(tmp_path / "x.png")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    records = console.storage()
+    assert "game.dat" in records
+    assert records == files_of(sim_dir)
+    # A link to a deal is dealt once: the address loses ?game= so that a reload resumes.
+    assert "game=" not in console.evaluate("location.search")
+    assert "game=aces_up&seed=7" in console.evaluate("document.getElementById('deal').href")
+
+    console.reload()
+    console.settle()
+    replay = Replay(240, 240, FileStorage(str(sim_dir)))
+    compare_drawn(console, replay, 240, "the reload")
+    assert replay.console.game is not None and replay.console.game.NAME == "aces_up"
+    assert console.canvas() == replay.rgb()  # the resumed game, and its notice
+
+
+def test_a_tab_closed_mid_game_saves_the_last_move_first(open_page):
+    console = open_page("board=320x240&game=sir_tommy&seed=3&time=manual", via="http")
+    replay = Replay(320, 240, MemoryStorage())
+    replay.console.open_game("sir_tommy", 3)
+    for token in "X A A X A A".split():
+        console.key(token)
+    compare_drawn(console, replay, 320, "the moves")
+    assert "game.dat" not in console.storage()  # play has not paused long enough to save
+    console.reload()  # the page is hidden first: it saves the game in progress
+    console.settle()
+    replay.console.keeper.save_game(replay.console.game)
+    assert console.storage()["game.dat"] == read_record(replay.storage, "game.dat")
+    resumed = Replay(320, 240, replay.storage)
+    compare_drawn(console, resumed, 320, "the reload")
+    assert console.canvas() == resumed.rgb()
+
+
+def test_a_damaged_record_is_set_aside_and_reported_as_the_simulator_does(open_page, tmp_path):
+    console = open_page("board=240x240&game=casket&seed=5&time=manual", via="http")
+    for token in "X A A WAIT".split():
+        console.key(token)
+    record = bytearray(console.storage()["game.dat"])
+    record[len(record) // 2] ^= 0x5A
+    console.evaluate("hex => localStorage.setItem('pocket-cards/game.dat', hex)", record.hex())
+    sim_dir = tmp_path / "records"
+    sim_dir.mkdir()
+    for name, data in console.storage().items():
+        (sim_dir / name).write_bytes(data)
+    console.reload()
+    console.settle()
+    replay = Replay(240, 240, FileStorage(str(sim_dir)))
+    compare_drawn(console, replay, 240, "the reload")
+    assert replay.console.notice.startswith(b"Saved game")  # on screen, in the foot strip
+    assert console.canvas() == replay.rgb()
+    after = console.storage()
+    assert after == files_of(sim_dir)
+    assert "game.dat" not in after and after["game.bad"] == bytes(record)
+
+
+def touch_buttons(console):
+    """press_button for WebConsole.key: a finger on the on-screen buttons; held past the long
+    press for a long one."""
+    cdp = console.context.new_cdp_session(console.page)
+
+    def press(name, long_press):
+        box = console.page.locator('[data-button="%s"]' % name).bounding_box()
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        before = console.delivered()
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        if long_press:
+            console.page.wait_for_function("n => window.pcc.delivered > n", arg=before)
+        assert console.evaluate("n => document.querySelector('[data-button=%s]').classList"
+                                ".contains('down')" % name, None) or not long_press
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    return press
+
+
+def test_the_on_screen_buttons_play_with_taps_and_long_presses(open_page):
+    script = "X A A LONG_A RIGHT A B Y START DOWN A UP LEFT"
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED,
+                        has_touch=True, is_mobile=True, viewport={"width": 412, "height": 915})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", SEED)
+    drawn, tokens = play_and_compare(console, replay, script, 240, touch_buttons(console))
+    assert tokens == 13 and drawn >= 10
+
+
+def test_from_a_server_the_page_compiles_the_wasm_file_and_from_file_the_script(open_page):
+    names = "performance.getEntriesByType('resource').map(e => e.name.split('/').pop())"
+    served = open_page("", via="http").evaluate(names)
+    assert "engine.js" in served
+    assert "micropython.wasm" in served and "micropython.wasm.js" not in served
+    assert not served_page_has_wasm_script(open_page("", via="http"))
+    assert served_page_has_wasm_script(open_page("", via="file"))  # (no resource timing there)
+
+
+def served_page_has_wasm_script(console):
+    return console.evaluate("!!document.querySelector('script[src=\"micropython.wasm.js\"]')")
+
+
+def test_board_takes_a_board_name_and_a_board_with_two_buttons_shows_two(open_page):
+    console = open_page("board=tdisplay&time=manual")
+    assert console.evaluate("[document.getElementById('screen').width, "
+                            "document.getElementById('screen').height]") == [240, 135]
+    shown = console.evaluate("[...document.querySelectorAll('.pads [data-button]')]"
+                             ".filter(b => b.checkVisibility({visibilityProperty: true}))"
+                             ".map(b => b.dataset.button)")
+    assert sorted(shown) == ["A", "B"]
+    replay = Replay(240, 135, MemoryStorage(), two_buttons=True)
+    play_and_compare(console, replay, "A B B LONG_B", 240)
+
+
+def test_an_unknown_board_is_reported_on_the_page_and_the_console_still_runs(open_page):
+    console = open_page("board=no_such_board&game=no_such_game")
+    status = console.evaluate("document.getElementById('status').textContent")
+    assert "no_such_board" in status and "no_such_game" in status
+    assert console.evaluate("document.getElementById('screen').width") == 240
+
+
+def test_kiosk_mode_shows_the_demo_when_idle_as_the_simulator_does(open_page):
+    console = open_page("kiosk=1&time=manual")
+    assert console.evaluate("document.body.classList.contains('kiosk')")
+    replay = Replay(240, 240, MemoryStorage(), kiosk=True)
+    assert console.storage()["settings.dat"] == read_record(replay.storage, "settings.dat")
+    compare_drawn(console, replay, 240, "the start")
+    console.evaluate("window.pcc.advance(20050)")  # idle at the title: the demo starts
+    console.settle()
+    for _ in range(3):
+        console.key("WAIT")
+    assert compare_drawn(console, replay, 240, "the demo")[1] >= 3
+    assert replay.console.demo
+    assert console.canvas() == replay.rgb()
+
+
+def test_in_real_time_the_page_runs_at_the_devices_frame_rate_and_the_computer_plays(open_page):
+    console = open_page("board=320x240&game=nerts&seed=7", via="http")
+    before = console.canvas()
+    start = console.evaluate("[window.pcc.frames, performance.now()]")
+    console.page.wait_for_timeout(3000)
+    end = console.evaluate("[window.pcc.frames, performance.now()]")
+    rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
+    assert 15 <= rate <= 31, rate  # FRAME_MS = 33: 30 a second, fewer when the machine is busy
+    assert console.canvas() != before  # the computer players moved with no key pressed

@@ -1,0 +1,94 @@
+"""The web page's records (web/storage.py): the engine's storage interface on localStorage.
+Here on CPython with an object that behaves as localStorage does; tests/test_web.py checks
+the real one in a browser."""
+
+from engine_core import games
+from engine_core.save import NOTICE_FULL, Keeper
+from engine_core.storage import FileStorage
+from web.storage import PREFIX, LocalStorage
+
+
+class Store:
+    """getItem / setItem / removeItem over a dict; a quota in characters, as browsers keep."""
+
+    def __init__(self, quota=5_000_000):
+        self.items = {}
+        self.quota = quota
+
+    def getItem(self, key):
+        return self.items.get(key)
+
+    def setItem(self, key, value):
+        used = sum(len(k) + len(v) for k, v in self.items.items() if k != key)
+        if used + len(key) + len(value) > self.quota:
+            raise RuntimeError("QuotaExceededError")  # what a JavaScript exception becomes
+        self.items[key] = value
+
+    def removeItem(self, key):
+        self.items.pop(key, None)
+
+
+def a_game_in_progress():
+    game = games.load("aces_up")()
+    game.deal(7)
+    out = game.scratch
+    game.apply(out[0] if game.legal_moves(out) else 0)
+    return game
+
+
+def pile_cards(game):
+    piles = game.piles
+    return [bytes(piles.cards[piles.start[p]:piles.start[p] + piles.size[p]]) for p in range(piles.count)]
+
+
+def test_a_record_is_its_file_s_bytes_in_hex_under_the_prefix(tmp_path):
+    store = Store()
+    web = Keeper(LocalStorage(store))
+    disk = Keeper(FileStorage(str(tmp_path)))
+    for keeper in (web, disk):
+        keeper.start()
+        game = a_game_in_progress()
+        keeper.started(game)
+        keeper.moved(game)
+        keeper.save_game(game)
+    data = (tmp_path / "game.dat").read_bytes()
+    assert store.items[PREFIX + "game.dat"] == data.hex()
+    assert PREFIX + "game.new" not in store.items  # written, then renamed over
+
+
+def test_a_saved_game_resumes_from_local_storage():
+    store = Store()
+    keeper = Keeper(LocalStorage(store))
+    keeper.start()
+    game = a_game_in_progress()
+    keeper.started(game)
+    keeper.moved(game)
+    keeper.save_game(game)
+    again = Keeper(LocalStorage(store))
+    again.start()
+    resumed = again.resume()
+    assert resumed is not None and resumed.seed == 7
+    assert pile_cards(resumed) == pile_cards(game)
+    assert again.take_notice() == ""
+
+
+def test_an_item_that_is_not_hex_is_set_aside_as_a_record_cut_short():
+    store = Store()
+    store.setItem(PREFIX + "settings.dat", "not hex at all")
+    keeper = Keeper(LocalStorage(store))
+    keeper.start()
+    assert keeper.take_notice() == "Settings cut short: set aside, defaults used"
+    assert store.getItem(PREFIX + "settings.bad") == "not hex at all"
+    assert store.getItem(PREFIX + "settings.dat") is None
+
+
+def test_a_full_local_storage_is_reported_and_play_goes_on():
+    store = Store(quota=200)
+    keeper = Keeper(LocalStorage(store))
+    keeper.start()
+    game = a_game_in_progress()
+    keeper.started(game)
+    keeper.moved(game)
+    keeper.save_game(game)
+    assert keeper.take_notice() == NOTICE_FULL
+    assert PREFIX + "game.dat" not in store.items and PREFIX + "game.new" not in store.items

@@ -1,0 +1,210 @@
+"""Driving the console's web page in headless Chromium (Playwright) and replaying what it did
+in the simulator, for tests/test_web.py.
+
+The page runs with ?time=manual: frames still come from requestAnimationFrame, but no time
+passes for the console unless the test says so (pcc.advance), as in the simulator's key
+scripts. The page logs every press and tick it hands the console; the test replays that log
+on CPython (the simulator's Console and App) and compares the canvas with the simulator's
+screen after every step of the script.
+"""
+
+import base64
+import binascii
+import os
+import shutil
+
+import pytest
+
+from engine_core.ui import buttons as bt
+from simulator import keymap
+from simulator.image import to_rgb_bytes
+from tools.mpy import ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("POCKET_WEB_TESTS") == "required"  # .ci/run: a skip is a failure
+SKIPPED = "BROWSER TESTS SKIPPED"  # tests/conftest.py prints a banner when it sees this
+PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+PREFIX = "pocket-cards/"
+TICK_MS = 50
+LONG_WAIT_S = 20
+
+
+def skip_or_fail(why):
+    message = "%s: %s" % (SKIPPED, why)
+    if REQUIRED:
+        pytest.fail(message + " (POCKET_WEB_TESTS=required)")
+    pytest.skip(message)
+
+
+def missing():
+    """Why the browser tests cannot run here, or ''."""
+    if not CHROMIUM:
+        return "no Chromium (apt-get install chromium, or set CHROMIUM to its path)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (make venv)"
+    if not os.path.exists(os.path.join(PACKAGE, "micropython.wasm")):
+        return "node_modules has no MicroPython WebAssembly port (npm ci)"
+    return ""
+
+
+def playwright_key(key):
+    return "Space" if key == " " else key
+
+
+# The first key of each button in the shared key map, as Playwright names it.
+KEY_OF = {}
+for _key, _button in keymap.KEYS:
+    KEY_OF.setdefault(_button, playwright_key(keymap.browser_key(_key)))
+
+
+class WebConsole:
+    """One page of the console in a browser context, with its console messages collected."""
+
+    def __init__(self, context, base_url, query):
+        self.context = context
+        self.page = context.new_page()
+        self.errors = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append("pageerror: %s" % error))
+        self.url = base_url + "index.html" + ("?" + query if query else "")
+        self.page.goto(self.url)
+        self.wait_ready()
+
+    def _console(self, message):
+        if message.type == "error":
+            self.errors.append("console.error: " + message.text)
+
+    def wait_ready(self):
+        self.page.wait_for_function("window.pcc && (window.pcc.ready || window.pcc.error)",
+                                    timeout=LONG_WAIT_S * 1000)
+        error = self.page.evaluate("window.pcc.error")
+        assert error is None, error
+
+    def reload(self):
+        self.page.reload()
+        self.wait_ready()
+
+    def evaluate(self, code, arg=None):
+        return self.page.evaluate(code, arg)
+
+    def settle(self, delivered=None):
+        """Wait until the page has delivered `delivered` presses and its redraw is done."""
+        want = -1 if delivered is None else delivered
+        self.page.wait_for_function(
+            "want => (want < 0 || window.pcc.delivered >= want) && window.pcc.settled()",
+            arg=want, timeout=LONG_WAIT_S * 1000)
+        # A frame after settling: the canvas holds what the last frame drew.
+        frames = self.evaluate("window.pcc.frames")
+        self.page.wait_for_function("n => window.pcc.frames > n", arg=frames)
+
+    def delivered(self):
+        return self.evaluate("window.pcc.delivered")
+
+    def key(self, token, press_button=None):
+        """Play one token of a key script (simulator/keys.py) with the keyboard, or, given
+        press_button(name, long_press), with something else (the on-screen buttons)."""
+        if token in ("TICK", "WAIT"):
+            for _ in range(1 if token == "TICK" else 10):
+                self.evaluate("ms => window.pcc.advance(ms)", TICK_MS)
+                self.settle()
+            return
+        long_press = token.startswith("LONG_")
+        name = token[5:] if long_press else token
+        before = self.delivered()
+        if press_button is not None:
+            press_button(name, long_press)
+        elif long_press:
+            self.page.keyboard.down(KEY_OF[name])
+            self.page.wait_for_function("n => window.pcc.delivered > n", arg=before)
+            self.page.keyboard.up(KEY_OF[name])
+        else:
+            self.page.keyboard.press(KEY_OF[name])
+        self.settle(before + 1)
+
+    def canvas(self):
+        return base64.b64decode(self.evaluate("window.pcc.canvasRGB()"))
+
+    def take_log(self):
+        """The events since the last call, [(button, long_press)] or [(-1, ms)] for the ticks,
+        as the page handed them over, and the frames it drew meanwhile: [(events before it,
+        RGB bytes)]."""
+        log, drawn = self.evaluate("window.pcc.takeLog()")
+        data = binascii.unhexlify(log)
+        events = []
+        for k in range(0, len(data), 4):
+            code = data[k]
+            if code == 0xFF:
+                events.append((-1, data[k + 1] | data[k + 2] << 8 | data[k + 3] << 16))
+            else:
+                events.append((code & 0x7F, bool(code & 0x80)))
+        return events, [(index, base64.b64decode(rgb)) for index, rgb in drawn]
+
+    def storage(self):
+        """The page's records: {file name: bytes}."""
+        items = self.evaluate(
+            "prefix => Object.entries(localStorage).filter(([k]) => k.startsWith(prefix))", PREFIX)
+        return {k[len(PREFIX):]: binascii.unhexlify(v) for k, v in items}
+
+    def close(self):
+        self.page.close()
+
+
+class Replay:
+    """The simulator's console (engine_core Console around the App, records in `storage`),
+    fed the page's log."""
+
+    def __init__(self, width, height, storage, kiosk=False, two_buttons=False):
+        from engine_core.console import Console
+        from simulator.keys import make_app
+        app = make_app(width, height)
+        if two_buttons:
+            app.settings[7] = 1  # S_TWO_BUTTONS, as the simulator sets it
+        self.storage = storage
+        self.console = Console(app, storage)
+        if kiosk:
+            self.console.keeper.start()
+            self.console.keeper.settings.set("kiosk", 1)
+            self.console.keeper.save_settings()
+        self.console.start()
+        self.screen = app.screen
+
+    def play(self, events):
+        for button, value in events:
+            if button < 0:
+                self.console.held(0)
+                self.console.tick(value)
+            else:
+                self.console.press(button, value)
+
+    def rgb(self):
+        s = self.screen
+        return to_rgb_bytes(s.buf, s.width, s.height, s.palette)
+
+
+def presses(events):
+    return [(bt.NAMES[b], long_press) for b, long_press in events if b >= 0]
+
+
+def ticks(events):
+    return [ms for b, ms in events if b < 0 and ms]
+
+
+def expected_events(token):
+    """What one script token must hand the console: (presses, nonzero ticks)."""
+    if token == "TICK":
+        return [], [TICK_MS]
+    if token == "WAIT":
+        return [], [TICK_MS] * 10
+    if token.startswith("LONG_"):
+        return [(token[5:], True)], []
+    return [(token, False)], []
+
+
+def first_difference(a, b, width):
+    for i in range(min(len(a), len(b)) // 3):
+        if a[3 * i:3 * i + 3] != b[3 * i:3 * i + 3]:
+            return "first differing pixel (%d, %d): page %s, simulator %s" % (
+                i % width, i // width, tuple(a[3 * i:3 * i + 3]), tuple(b[3 * i:3 * i + 3]))
+    return "sizes differ: %d and %d bytes" % (len(a), len(b))

