@@ -66,15 +66,16 @@ typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 			firmware boards || exit 1; \
 	done
 
-# make build BOARD=picosystem: everything compiled for the board into build/BOARD/.
-# make flash BOARD=picosystem PORT=/dev/ttyACM0: copy it with mpremote and reset the board.
+# make build BOARD=odroid_go: everything compiled for the board into build/BOARD/ (and the
+# manifest for freezing it). make flash BOARD=...: the board's route (docs/boards.md): an
+# RP2040 board gets the firmware's UF2 (PORT=... reboots it into its bootloader first), the
+# ODROID-GO the .mpy files over mpremote (PORT= required).
 build: $(STAMP)
 	@test -n "$(BOARD)" || { echo "usage: make build BOARD=name (boards/__init__.py lists them)"; exit 2; }
 	$(PY) tools/deploy.py build $(BOARD)
 
 flash: build
-	@test -n "$(PORT)" || { echo "usage: make flash BOARD=$(BOARD) PORT=/dev/ttyACM0"; exit 2; }
-	$(PY) tools/deploy.py flash $(BOARD) --port $(PORT)
+	$(PY) tools/deploy.py flash $(BOARD) $(if $(PORT),--port $(PORT),)
 
 bench: $(STAMP)
 	$(PY) tools/bench.py

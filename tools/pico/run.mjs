@@ -44,6 +44,11 @@ let spiBytes = 0;
 let csHighBytes = 0;
 let lastSpiNs = 0;
 let firstSpiNs = -1;   // first byte since the last marker
+// Flushes: runs of bytes with gaps under BURST_GAP_NS between them (a frame's rectangles);
+// each [first byte ns, last byte end ns, bytes], since the last marker.
+const BURST_GAP_NS = 2e6;
+let bursts = [];
+let burst = null;
 function flushRun() {
   if (run.length) {
     const head = Buffer.alloc(6);
@@ -80,11 +85,17 @@ spi.onTransmit = (value) => {
     }
     run.push(value & 255);
     spiBytes++;
+    if (burst === null || now - lastSpiNs > BURST_GAP_NS) {
+      burst = [now, now, 0];
+      bursts.push(burst);
+    }
+    burst[2]++;
     if (firstSpiNs < 0) firstSpiNs = now;
   }
   const freq = spi.clockFrequency || 1e6;
   const bitNs = 1e9 / freq;
   lastSpiNs = now + spi.dataBits * bitNs;
+  if (burst !== null) burst[1] = lastSpiNs;
   wire.schedule(spi.dataBits * bitNs);
 };
 
@@ -196,11 +207,11 @@ for (const step of job.steps) {
     case 'press': {
       const pin = mcu.gpio[step.gpio];
       const pressNs = clock.nanos;
+      firstSpiNs = -1;
       pin.setInputValue(false);
       runFor(step.hold_ms * ms);
       pin.setInputValue(true);
       marker({ name: 'press', gpio: step.gpio, ns: pressNs, release_ns: clock.nanos });
-      firstSpiNs = -1;
       break;
     }
     case 'quiet': {
@@ -222,8 +233,9 @@ for (const step of job.steps) {
     }
     case 'mark':
       marker({ name: step.name, ns: clock.nanos, last_spi_ns: lastSpiNs, first_spi_ns: firstSpiNs,
-        spi_bytes: spiBytes });
+        spi_bytes: spiBytes, flushes: bursts });
       firstSpiNs = -1;
+      bursts = [];
       break;
     default:
       fail('unknown step ' + step.op);
