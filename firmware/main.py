@@ -12,7 +12,8 @@ The loop depends on two objects only (docs/firmware.md):
   dirty, dirty_count, clear_dirty() (engine_core/gfx/screen.py).
 Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
 dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
-tap shorter than a frame is latched, not lost). Nothing in a frame allocates.
+tap shorter than a frame is latched, not lost); a latched press starts the next frame at
+once. Nothing in a frame allocates.
 
 The text protocol (docs/protocol.md) over the USB serial REPL:
     >>> from firmware.main import protocol; protocol()
@@ -95,11 +96,15 @@ class Loop:
         self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
 
     def wait(self):
-        """Poll the buttons until the next frame is due."""
+        """Poll the buttons until the next frame is due, or until a press is latched: the
+        next frame then starts at once, so a press is answered up to a frame sooner."""
         clock = self.clock
+        buttons = self.buttons
         now = clock.ticks_ms()
         while elapsed(now, self.frame_start) < self.frame_ms:
-            self.buttons.poll(now)
+            buttons.poll(now)
+            if buttons.count:
+                return
             clock.sleep_ms(POLL_MS)
             now = clock.ticks_ms()
 

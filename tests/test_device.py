@@ -176,6 +176,19 @@ def test_the_loop_ticks_the_app_with_the_time_since_the_last_frame_and_keeps_the
     assert clock.ms >= 10 * loop.frame_ms
 
 
+def test_a_press_latched_while_waiting_starts_the_next_frame_at_once():
+    # START goes down at 40 ms: debounced at 60, in the middle of the second frame's wait.
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START))])
+    loop.frame()
+    loop.wait()
+    loop.frame()
+    assert app.presses == []
+    loop.wait()
+    assert 60 <= clock.ms < 2 * loop.frame_ms + 2, "the wait ends when the press is latched"
+    loop.frame()
+    assert app.presses == [(START, False)]
+
+
 def test_the_loop_measures_frame_and_flush_times():
     loop, app, clock, spi, screen, board = make_loop([(0, 30, mask(START))])
     loop.run(frames=3)
