@@ -142,7 +142,8 @@ print(result, clock.ms, spi.bytes, buttons.dropped, app.palette_mode, stats.batt
 def test_frames_of_the_loop_with_the_hardware_screen_allocate_nothing_on_micropython(name):
     out = run_mpy_ok(LOOP.replace("BOARD", repr(name))).split()
     assert out[0] == "clean", out
-    assert int(out[1]) >= 72 * 33
+    # 72 frames at 33 ms, less the waits a latched press cut short (the UP repeats, START, A)
+    assert 60 * 33 <= int(out[1]) <= 72 * 33 + 10
     assert int(out[2]) > 0, "button boxes and numbers were sent"
     assert out[3] == "0"
     # A was held long on boards where A has a long meaning: then no palette change.
