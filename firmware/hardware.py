@@ -31,12 +31,12 @@ def _output(gpio, value):
     return None if gpio is None else Pin(gpio, Pin.OUT, value=value)
 
 
-def feeder(board, spi_id):
+def feeder(board):
     """A DMA feeder for the panel's bus where the chip has one (RP2040, with viper), else None."""
     if board.PORT != "rp2" or EXPANDER != "viper":
         return None
     from firmware.spi_dma import SpiDma
-    return SpiDma(spi_id)
+    return SpiDma(board.SPI[0], board.DC, board.CS)
 
 
 class Hardware:
@@ -54,7 +54,7 @@ class Hardware:
         self.dc = _output(board.DC, 0)
         self.cs = _output(board.CS, 1)
         self.rst = _output(board.RST, 1)
-        self.panel = Panel(self.spi, self.dc, self.cs, self.rst, board, EXPANDER, feeder(board, spi_id))
+        self.panel = Panel(self.spi, self.dc, self.cs, self.rst, board, EXPANDER, feeder(board))
         self.backlight = None if board.BACKLIGHT is None else PWM(Pin(board.BACKLIGHT))
         if self.backlight is not None:
             self.backlight.freq(1000)

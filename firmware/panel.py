@@ -152,9 +152,6 @@ class Panel:
         line = memoryview(self.line)
         self.line_views = [line[0:2 * ALIGN * k] for k in range(self.line_pixels // ALIGN + 1)]
         self.feeder = feeder
-        if feeder is not None:
-            self.lines = [self.line, bytearray(2 * self.line_pixels)]
-            feeder.attach(self.lines)
         self.expander = expander
         self.expand_row = expand_plain.expand_row
         self.loaded = array("H", range(16))  # the palette the tables were last built from
@@ -163,6 +160,8 @@ class Panel:
             self.expand_rows = expand_viper.expand_rows
             self.make_pairs = expand_viper.make_pairs
             self.pairs = bytearray(1024)     # byte -> its two pixels (expand_viper.make_pairs)
+        if feeder is not None:
+            feeder.attach([self.line, bytearray(2 * self.line_pixels)], self.pairs, self.width)
         if expander == "framebuf":
             # For each view width, a frame buffer over the line buffer as many rows high as
             # fit: one blit then expands several rows of a narrow rectangle. The palette
@@ -261,9 +260,13 @@ class Panel:
         """Send the rectangle (x, y, w, h) of the GS4_HMSB framebuffer `buf` (`width` pixels a
         row) through `palette`. The rectangle is widened to 8-pixel columns and clipped to the
         screen. No allocation."""
+        self.set_palette(palette)
+        self._send(buf, width, x, y, w, h)
+
+    def _send(self, buf, width, x, y, w, h):
+        """send() with the palette already loaded."""
         if w <= 0 or h <= 0:
             return
-        self.set_palette(palette)
         x0 = x & ~(ALIGN - 1)
         x1 = (x + w + ALIGN - 1) & ~(ALIGN - 1)
         if x1 > self.width:
@@ -279,6 +282,9 @@ class Panel:
             return
         n = x1 - x0
         per_write = self.line_pixels // n    # rows of the rectangle one line buffer holds
+        if self.feeder is not None:
+            self.feeder.flush(buf, x0 + self.x_offset, y + self.y_offset, y * width + x0, n, h, per_write)
+            return
         chunks = h // per_write
         rest = h - chunks * per_write
         spi = self.spi
@@ -301,8 +307,6 @@ class Panel:
             if rest:
                 rows_fb.blit(source_fb, -x0, -row, -1, palette_fb)
                 spi.write(rest_view)
-        elif self.feeder is not None:
-            self._feed(buf, width, y * width + x0, n, chunks, per_write, rest)
         elif self.expander == "viper":
             expand_rows = self.expand_rows
             line = self.line
@@ -337,24 +341,6 @@ class Panel:
                 spi.write(rest_view)
         self._deselect()
 
-    def _feed(self, buf, width, start, n, chunks, per_write, rest):
-        """The rows through the DMA feeder (viper expansion): while one buffer is on the
-        wire, the next rows are expanded into the other."""
-        expand_rows = self.expand_rows
-        feeder = self.feeder
-        lines = self.lines
-        pairs = self.pairs
-        k = 0
-        for _ in range(chunks):
-            expand_rows(lines[k], buf, start, n, per_write, width, pairs)
-            start += per_write * width
-            feeder.send(k, 2 * n * per_write)
-            k ^= 1
-        if rest:
-            expand_rows(lines[k], buf, start, n, rest, width, pairs)
-            feeder.send(k, 2 * n * rest)
-        feeder.finish()
-
     def show(self, screen):
         """Send every dirty rectangle of `screen` (docs/screen.md), then clear them."""
         count = screen.dirty_count
@@ -363,8 +349,8 @@ class Panel:
         dirty = screen.dirty
         buf = screen.buf
         width = screen.width
-        palette = screen.palette
+        self.set_palette(screen.palette)
         for i in range(count):
             k = 4 * i
-            self.send(buf, width, palette, dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3])
+            self._send(buf, width, dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3])
         screen.clear_dirty()

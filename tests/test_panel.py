@@ -235,28 +235,48 @@ def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_
 
 
 class FakeFeeder:
-    """firmware/spi_dma.py's SpiDma on the host: a transfer is written to the SPI at once.
-    It checks what the real channel needs: one transfer at a time from alternating buffers,
-    and finish() before the chip is deselected."""
+    """firmware/spi_dma.py's SpiDma on the host, doing in Python what its viper does with the
+    registers: select, the window's commands, the rows expanded (by expand_viper's
+    expand_rows, through a stand-in) per_write at a time into the two buffers in turn, each
+    written to the SPI, then deselect. What it is given is what the chip would be given."""
 
-    def __init__(self, spi, cs):
+    def __init__(self, spi, cs, dc, expand_rows=None):
         self.spi = spi
         self.cs = cs
-        self.lines = None
+        self.dc = dc
+        self.expand_rows = expand_rows
         self.sent = []
         self.finished = 0
 
-    def attach(self, lines):
+    def attach(self, lines, pairs, width):
+        assert len(lines) == 2 and len(lines[0]) == len(lines[1]) and len(pairs) == 1024
         self.lines = lines
+        self.pairs = pairs
+        self.width = width
 
-    def send(self, k, count):
-        assert self.cs.value() == 0
-        assert count <= len(self.lines[k])
-        self.sent.append(k)
-        self.spi.write(bytes(self.lines[k][:count]))
-
-    def finish(self):
+    def flush(self, buf, x, y, start, n, rows, per_write):
+        assert x % 8 == 0 and start % 8 == 0 and n % 8 == 0 and self.width % 8 == 0
+        assert 2 * n * per_write <= len(self.lines[0])
+        self.cs.value(0)
+        for cmd, first, last in ((0x2A, x, x + n - 1), (0x2B, y, y + rows - 1)):
+            self.dc.value(0)
+            self.spi.write(bytes([cmd]))
+            self.dc.value(1)
+            self.spi.write(bytes([first >> 8, first & 255, last >> 8, last & 255]))
+        self.dc.value(0)
+        self.spi.write(b"\x2c")
+        self.dc.value(1)
+        k = 0
+        done = 0
+        while done < rows:
+            count = min(per_write, rows - done)
+            self.expand_rows(self.lines[k], buf, start + done * self.width, n, count, self.width, self.pairs)
+            self.sent.append(k)
+            self.spi.write(bytes(self.lines[k][:2 * n * count]))
+            done += count
+            k ^= 1
         self.finished += 1
+        self.cs.value(1)
 
 
 @pytest.mark.skipif(sys.byteorder != "little", reason="the viper pairing is for little-endian chips")
@@ -272,7 +292,7 @@ def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
     cs = Pin(board.CS, Pin.OUT)
     spi.dc = dc
     spi.log = []
-    feeder = FakeFeeder(spi, cs)
+    feeder = FakeFeeder(spi, cs, dc, viper["expand_rows"])
     panel = Panel(spi, dc, cs, None, board, "viper", feeder)
     panel.init(sleep_ms=lambda ms: None)
     rnd = random.Random(name)
@@ -298,9 +318,11 @@ def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
     model = decoded(board, spi, model)
     assert glass_of(board, model) == expected(board, buf, palette)
     assert model.errors == []
+    assert model.writes_outside(board.GLASS) == 0
+    assert cs.value() == 1
 
 
 def test_a_dma_feeder_needs_the_viper_expansion():
     board = boards.load("pico_lcd_13")
     with pytest.raises(ValueError):
-        Panel(SPI(1), Pin(1), Pin(2), None, board, "plain", FakeFeeder(None, None))
+        Panel(SPI(1), Pin(1), Pin(2), None, board, "plain", FakeFeeder(None, None, None))

@@ -58,3 +58,22 @@ def test_every_frame_on_the_chip_equals_the_simulators(board_name, game):
     # The soft reset came back to the game, not to the title.
     assert compared[-1][1] != compared[0][1]
     assert board.WIDTH * board.HEIGHT * 2 <= result.end["spi_bytes"]
+
+
+def test_the_chips_figures_meet_their_targets():
+    """firmware.bench on the chip (its rows named for what they run), the flushes of card
+    moves, and the heap each game leaves (tools/bench_pico.py, which make bench prints)."""
+    from tools import bench_pico
+    need_device(bench_pico.BOARD)
+    f = bench_pico.figures()
+    assert f["tracebacks"] == 0
+    assert [name for name, _, _ in f["bench"]] == ["viper+dma", "viper", "framebuf", "plain"]
+    full = dict((name, us) for name, us, _ in f["bench"])
+    assert full["viper+dma"] <= 20000, "a full 240x240 flush within 20 ms"
+    assert full["viper+dma"] < full["viper"] < full["framebuf"] < full["plain"]
+    partial = [ms for _, _, _, flushes in f["presses"] for ms, n in flushes if n < 240 * 240]
+    assert len(partial) >= 5 and max(partial) <= 4.0, "card moves and cursor steps flush within 4 ms"
+    assert f["boot_ms"] < 1000
+    assert [name for name, _, _ in f["heap"]] == list(pico_scenario.GAMES)
+    for name, free, block in f["heap"]:
+        assert free > 48 * 1024 and block > 32 * 1024, (name, free, block)

@@ -53,10 +53,12 @@ def figures(board_name=BOARD):
         presses.append((token, mark["last_spi_ns"] / 1e6 - edge, sent, flushes))
         print("%-6s %6.1f ms to the last byte, %6d bytes, flushes %s"
               % (token, presses[-1][1], sent, " ".join("%.2f ms/%d B" % f for f in flushes)), file=sys.stderr)
+    rows = re.findall(r"^(viper\+dma|viper|framebuf|plain)\s+(\d+)\s+(\d+)\s*$", result.console, re.M)
     flush = re.search(r"viper\+dma\s+(\d+)\s+(\d+)", result.console)
     heap = re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s*$", result.console.split("largest block")[-1], re.M)
     return {"board": board, "boot_ms": boot["last_spi_ns"] / 1e6, "presses": presses,
             "full_us": int(flush.group(1)), "rect_us": int(flush.group(2)),
+            "bench": [(n, int(a), int(b)) for n, a, b in rows],
             "heap": [(n, int(f), int(b)) for n, f, b in heap], "tracebacks": result.tracebacks()}
 
 
