@@ -374,6 +374,7 @@ def fill_piles(game, piles_data):
         if game.pile_id(name) < 0:
             raise ProtocolError("load: unknown pile " + quote(name))
     used = bytearray(256)
+    copies = card_copies(game)
     piles = game.piles
     for p in range(piles.count):
         name = game.pile_names[p]
@@ -385,7 +386,7 @@ def fill_piles(game, piles_data):
         if len(names) > piles.cap[p]:
             raise ProtocolError("load: pile '" + name + "' holds more cards than it can")
         for text in names:
-            piles.push(p, card_id(game, text, used))
+            piles.push(p, card_id(game, text, used, copies))
     missing = []
     for c in range(256):
         if game.is_card(c) and not used[c]:
@@ -394,7 +395,20 @@ def fill_piles(game, piles_data):
         raise ProtocolError("load: missing cards: " + " ".join(missing))
 
 
-def card_id(game, text, used):
+def card_copies(game):
+    """The game's card ids by what a state names them: (kind, owner) -> ids, lowest first
+    (owner -1 in games without owners' numbers)."""
+    copies = {}
+    for c in range(256):
+        if game.is_card(c):
+            key = (cards.kind(c), cards.deck(c) if game.OWNER_SUFFIX else -1)
+            if key not in copies:
+                copies[key] = []
+            copies[key].append(c)
+    return copies
+
+
+def card_id(game, text, used, copies):
     """The id of the first unused copy of the card `text` names."""
     if type(text) is not str:
         raise ProtocolError("load: a card must be a string like \"7H\"")
@@ -410,13 +424,11 @@ def card_id(game, text, used):
         kind = -1
     if kind < 0:
         raise ProtocolError("load: " + quote(text) + " is not a card")
-    found_any = False
-    for c in range(256):
-        if game.is_card(c) and cards.kind(c) == kind and (owner < 0 or cards.deck(c) == owner):
-            found_any = True
-            if not used[c]:
-                used[c] = 1
-                return c
-    if not found_any:
+    ids = copies.get((kind, owner))
+    for c in ids or ():
+        if not used[c]:
+            used[c] = 1
+            return c
+    if not ids:
         raise ProtocolError("load: " + quote(text) + " is not a card of this game")
     raise ProtocolError("load: duplicate card " + quote(name))

@@ -91,25 +91,21 @@ def strip_line(line):
 
 
 def split_words(text, most=-1):
-    """The words of text, separated by runs of spaces and tabs; with most >= 0, at most
-    most + 1 words, the last one the rest of the text (its inner blanks kept), as str.split
-    does. split_words("new\taces_up  seed=3") -> ["new", "aces_up", "seed=3"]."""
-    words = []
+    """The words of text, separated by runs of spaces and tabs; with most=1, at most two
+    words, the second the rest of the text (its inner blanks kept), as str.split does.
+
+    split_words("new\taces_up  seed=3") -> ["new", "aces_up", "seed=3"]
+    """
     text = text.strip(BLANKS)
-    n = len(text)
-    i = 0
-    while i < n:
-        if len(words) == most:
-            words.append(text[i:])
-            return words
-        end = text.find(" ", i)
-        tab = text.find("\t", i)
-        if end < 0 or 0 <= tab < end:
-            end = tab
+    if most == 1:  # a command and the rest: one search (indexing a str is slow on MicroPython)
+        space = text.find(" ")
+        tab = text.find("\t")
+        end = space if tab < 0 or 0 <= space < tab else tab
         if end < 0:
-            end = n
-        words.append(text[i:end])
-        i = end
-        while i < n and (text[i] == " " or text[i] == "\t"):
-            i += 1
+            return [text] if text else []
+        return [text[:end], text[end:].strip(BLANKS)]
+    words = []
+    for word in text.replace("\t", " ").split(" "):
+        if word:
+            words.append(word)
     return words
