@@ -13,7 +13,7 @@ from engine_core import cards
 from engine_core import games
 from engine_core import rng
 from engine_core import jsontext
-from engine_core.text import escape_controls, parse_number, quote, split_words, strip_line
+from engine_core.text import escape_controls, is_text, parse_number, quote, split_words, strip_line
 from engine_core.ai import winnable
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
 
@@ -25,9 +25,11 @@ class ProtocolError(Exception):
     """A command that cannot be carried out; its text follows 'error: '."""
 
 
-def run(read_line, write):
-    """Serve protocol commands from read_line() until 'quit' or an empty read (end of input)."""
-    session = Session()
+def run(read_line, write, session=None):
+    """Serve protocol commands from read_line() until 'quit' or an empty read (end of input),
+    in a new Session or the one given."""
+    if session is None:
+        session = Session()
     while True:
         try:
             line = read_line()
@@ -36,6 +38,9 @@ def run(read_line, write):
             continue
         if not line:
             return
+        if not is_text(line):  # what MicroPython's decoder lets through and CPython's does not
+            write("error: the line is not UTF-8 text\n")
+            continue
         line = strip_line(line)
         if not line:
             continue

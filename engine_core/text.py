@@ -109,3 +109,32 @@ def split_words(text, most=-1):
         if word:
             words.append(word)
     return words
+
+
+def is_text(line):
+    """False for a line whose characters are not strict UTF-8: MicroPython's decoder takes
+    overlong forms (C0 AF), surrogates (ED A0 80) and code points past U+10FFFF, which
+    CPython's refuses; the protocol refuses them on both. A line of ASCII is checked at once."""
+    if len(line) == len(line.encode()):
+        return True
+    data = line.encode()
+    n = len(data)
+    i = 0
+    while i < n:
+        b = data[i]
+        if b < 0x80:
+            i += 1
+            continue
+        if b < 0xC2 or b > 0xF4:
+            return False
+        second = data[i + 1] if i + 1 < n else 0
+        if (b == 0xE0 and second < 0xA0) or (b == 0xED and second >= 0xA0):
+            return False
+        if (b == 0xF0 and second < 0x90) or (b == 0xF4 and second >= 0x90):
+            return False
+        size = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+        for j in range(i + 1, i + size):
+            if j >= n or data[j] & 0xC0 != 0x80:
+                return False
+        i += size
+    return True
