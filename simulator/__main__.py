@@ -8,7 +8,9 @@
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
 button held 400 ms is a long press. Settings, statistics and the game in progress are kept
 in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
-window mid-game and the next start resumes it. --kiosk turns kiosk mode on (and keeps it on).
+window mid-game and the next start resumes it. One console per folder: a second one on the
+same --data-dir stops with a one-line error (tools/datadir.py). --kiosk turns kiosk mode on
+(and keeps it on).
 Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
 """
