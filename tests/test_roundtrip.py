@@ -39,13 +39,14 @@ def test_every_state_play_reaches_from_dealt_or_mutated_positions_loads_again(na
         assert failures == [] and checked == 40 and moved > 0
 
 
-def test_the_same_check_on_micropython():
+def test_the_same_check_on_micropython_for_every_game():
     out = run_mpy_ok("from tools import roundtrip\n"
-                     "for name, players, steps in (('aces_up', 1, 6), ('spite_malice', 2, 3), ('nerts', 2, 2)):\n"
+                     "for name, players, steps in (('aces_up', 1, 6), ('sir_tommy', 1, 4), ('casket', 1, 4),"
+                     " ('spite_malice', 2, 3), ('nerts', 2, 2)):\n"
                      "    r = roundtrip.run(name, players, steps, 3)\n"
                      "    print(name, r[0], r[2], len(r[3]))\n")
     lines = [line.split() for line in out.strip().split("\n")]
-    assert [line[0] for line in lines] == ["aces_up", "spite_malice", "nerts"]
-    assert [line[1] for line in lines] == ["6", "3", "2"]
+    assert [line[0] for line in lines] == ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+    assert [line[1] for line in lines] == ["6", "4", "4", "3", "2"]
     for line in lines:
         assert int(line[2]) > 0 and line[3] == "0"
