@@ -19,7 +19,7 @@ two 16-bit halves with two 256-entry tables, so no value reaches 2**30 (boxed on
 
 from array import array
 
-from engine_core.storage import ENOSPC, errno_of
+from engine_core.storage import EISDIR, ENOSPC, errno_of
 
 try:
     from micropython import const
@@ -38,7 +38,7 @@ SHORT = const(2)  # fewer bytes than the header or its length says: cut off
 CORRUPT = const(3)  # wrong magic or kind, or the checksum does not match
 VERSION = const(4)  # a layout this build does not know (written by a newer one)
 INVALID = const(5)  # checksum fine but the contents make no sense (a value out of range)
-UNREADABLE = const(6)  # something that is not a readable file (a folder, a pipe) at its name
+UNREADABLE = const(6)  # something that is not a file (a folder, a pipe) at its name
 
 # What writing a record found.
 SAVED = const(0)
@@ -246,8 +246,10 @@ class RecordFile:
     def _read(self, name, buf):
         try:
             return self.storage.read(name, buf)
-        except OSError:
-            return -2  # something there that cannot be read as a file
+        except OSError as e:
+            if errno_of(e) == EISDIR:
+                return -2  # something there that is not a file (a folder, a pipe)
+            return 0  # a file that cannot be read through: taken as cut short
 
     def _drop_temp(self):
         try:
