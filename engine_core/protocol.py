@@ -6,26 +6,30 @@ line per command. It runs unchanged on CPython and MicroPython:
 This layer parses and formats text, so it allocates; the engine beneath it does not.
 """
 
-import json
 from array import array
 
 from engine_core import PLAYING, STATUS_NAMES
 from engine_core import cards
 from engine_core import games
 from engine_core import rng
+from engine_core import jsontext
+from engine_core.text import escape_controls, is_text, parse_number, quote, split_words, strip_line
 from engine_core.ai import winnable
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
 
 MAX_SEED = 0x3FFFFFFF
+MAX_TOKEN = 40  # the longest tokens ("p4.work1*13>p4.work2", "p4.hand:7H>p4.discard4") are shorter
 
 
 class ProtocolError(Exception):
     """A command that cannot be carried out; its text follows 'error: '."""
 
 
-def run(read_line, write):
-    """Serve protocol commands from read_line() until 'quit' or an empty read (end of input)."""
-    session = Session()
+def run(read_line, write, session=None):
+    """Serve protocol commands from read_line() until 'quit' or an empty read (end of input),
+    in a new Session or the one given."""
+    if session is None:
+        session = Session()
     while True:
         try:
             line = read_line()
@@ -34,7 +38,10 @@ def run(read_line, write):
             continue
         if not line:
             return
-        line = line.strip()
+        if not is_text(line):  # what MicroPython's decoder lets through and CPython's does not
+            write("error: the line is not UTF-8 text\n")
+            continue
+        line = strip_line(line)
         if not line:
             continue
         reply = session.command(line)
@@ -52,9 +59,9 @@ class Session:
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
-        words = line.split(None, 1)  # a tab separates as well as a space
+        words = split_words(line, 1)  # a tab separates as well as a space
         word = words[0] if words else ""
-        rest = line[len(word):].strip()
+        rest = words[1] if len(words) > 1 else ""
         if word == "quit":
             if rest:
                 return "error: quit takes no argument"
@@ -62,13 +69,13 @@ class Session:
         try:
             return self._dispatch(word, rest)
         except ProtocolError as e:
-            return "error: " + str(e.args[0])
+            return "error: " + escape_controls(str(e.args[0]))
         except Exception as e:  # a bug must not stop the loop; report it instead
-            return "error: internal error: " + type(e).__name__ + " " + str(e)
+            return "error: internal error: " + type(e).__name__ + " " + quote(str(e))
 
     def _dispatch(self, word, rest):
         if word == "new":
-            self.game = new_game(rest.split())
+            self.game = new_game(split_words(rest))
             self.game.bots = self.bots
             return "ok"
         if word == "load":
@@ -86,7 +93,7 @@ class Session:
                     game.respond()
             return "ok"
         if word not in ("state", "moves", "move", "undo", "hint", "tick", "auto", "finish"):
-            raise ProtocolError("unknown command '" + word + "'")
+            raise ProtocolError("unknown command " + quote(word))
         game = self.game
         if game is None:
             raise ProtocolError("no game: start one with 'new GAME'")
@@ -130,13 +137,11 @@ class Session:
 
 
 def parse_int(text, what, low, high):
-    """An int in low..high written in decimal, else ProtocolError."""
-    if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
-        raise ProtocolError("bad " + what + " '" + text + "': expected a whole number")
-    value = int(text)
-    if value < low or value > high:
-        raise ProtocolError(what + " " + text + " is out of range " + str(low) + ".." + str(high))
-    return value
+    """An int in low..high written in ASCII decimal (engine_core/text.py), else ProtocolError."""
+    try:
+        return parse_number(text, what, low, high)
+    except ValueError as e:
+        raise ProtocolError(e.args[0])
 
 
 def new_game(args):
@@ -156,7 +161,7 @@ def new_game(args):
     for arg in args[1:]:
         key, sep, value = arg.partition("=")
         if not sep:
-            raise ProtocolError("expected key=value, got '" + arg + "'")
+            raise ProtocolError("expected key=value, got " + quote(arg))
         if key == "seed":
             seed = parse_int(value, "seed", 0, MAX_SEED)
         elif key == "players":
@@ -168,7 +173,7 @@ def new_game(args):
         elif key == "winnable":
             only_winnable = parse_int(value, "winnable", 0, 1) == 1
         else:
-            raise ProtocolError("unknown option '" + key + "'")
+            raise ProtocolError("unknown option " + quote(key))
     check_players(cls, players)
     if jokers and not cls.JOKERS:
         raise ProtocolError(cls.NAME + " is played without jokers")
@@ -187,7 +192,7 @@ def game_class(name):
     try:
         return games.load(name)
     except (KeyError, ImportError):
-        raise ProtocolError("unknown game '" + name + "': expected one of " + ", ".join(games.NAMES))
+        raise ProtocolError("unknown game " + quote(name) + ": expected one of " + ", ".join(games.NAMES))
 
 
 def check_players(cls, players):
@@ -209,14 +214,16 @@ def legal_tokens(game):
 
 
 def do_move(game, token):
-    if not token or " " in token:
+    if not token or " " in token or "\t" in token:
         raise ProtocolError("move takes one move token, e.g. 'move col1>discard'")
+    if len(token) > MAX_TOKEN:
+        raise ProtocolError("bad move " + quote(token) + ": longer than any move token")
     code = game.parse_move(token)
     if code < 0:
-        raise ProtocolError("bad move '" + token + "': " + game.explain_token(token))
+        raise ProtocolError("bad move " + quote(token) + ": " + game.explain_token(token))
     if not game.is_legal(code):
         reason = game.explain(code)
-        raise ProtocolError("illegal move " + token + (": " + reason if reason else ""))
+        raise ProtocolError("illegal move " + quote(token)[1:-1] + (": " + reason if reason else ""))
     game.apply(code)
     if game.bots:
         game.respond()
@@ -267,7 +274,7 @@ def state_json(game):
 def need(data, key, kind):
     if key not in data:
         raise ProtocolError("load: missing key '" + key + "'")
-    value = data[key]
+    value = data.get(key)
     if kind is int and (type(value) is not int):
         raise ProtocolError("load: '" + key + "' must be a whole number")
     if kind is not int and type(value) is not kind:
@@ -279,7 +286,7 @@ def count_players(cls, pile_names):
     """Players implied by 'pN.' pile names (the class minimum when there are none)."""
     players = cls.MIN_PLAYERS
     for name in pile_names:
-        if name[0] == "p" and "." in name:
+        if name.startswith("p") and "." in name:
             n = parse_player(name.split(".", 1)[0], 9)
             if n + 1 > players:
                 players = n + 1
@@ -291,21 +298,22 @@ def load_state(text, current):
     if not text:
         raise ProtocolError("load needs the state as JSON")
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise ProtocolError("load: not valid JSON")
-    if type(data) is not dict:
+        data = jsontext.parse(text)
+    except jsontext.JsonError as e:
+        raise ProtocolError("load: not valid JSON: " + e.args[0])
+    if type(data) is not jsontext.Object:
         raise ProtocolError("load: expected a JSON object")
     cls = game_class(need(data, "game", str))
     rules = need(data, "rules", int)
     if rules != cls.RULES_VERSION:
         raise ProtocolError("load: rules version " + str(rules) + " is not supported (this is " + str(cls.RULES_VERSION) + ")")
-    piles = need(data, "piles", dict)
-    players = count_players(cls, piles)
+    piles = need(data, "piles", jsontext.Object)
+    players = count_players(cls, piles.keys)
     check_players(cls, players)
     options = current.options if current is not None and current.NAME == cls.NAME else 0
     options &= ~games.OPT_JOKERS
-    for cards_in_pile in piles.values():
+    for name in piles.keys:
+        cards_in_pile = piles.get(name)
         if type(cards_in_pile) is list:
             for name in cards_in_pile:
                 if type(name) is str and name.lstrip("#").startswith("JK"):
@@ -314,7 +322,7 @@ def load_state(text, current):
     fill_piles(game, piles)
     status = need(data, "status", str)
     if status not in STATUS_NAMES:
-        raise ProtocolError("load: unknown status '" + status + "'")
+        raise ProtocolError("load: unknown status " + quote(status))
     game.vars[V_STATUS] = STATUS_NAMES.index(status)
     game.seed = need(data, "seed", int)
     if game.seed < 0 or game.seed > MAX_SEED:
@@ -327,7 +335,7 @@ def load_state(text, current):
         raise ProtocolError("load: rng must be in 1.." + str(rng.M - 1))
     game.vars[V_RNG] = state_rng
     load_turn(game, data)
-    load_score(game, need(data, "score", dict))
+    load_score(game, need(data, "score", jsontext.Object))
     reason = game.check_position()
     if reason:
         raise ProtocolError("load: " + reason)
@@ -338,7 +346,7 @@ def load_state(text, current):
 def load_turn(game, data):
     if "turn" not in data:
         raise ProtocolError("load: missing key 'turn'")
-    turn = data["turn"]
+    turn = data.get("turn")
     if not game.TURN_BASED:
         if turn is not None:
             raise ProtocolError("load: turn must be null in " + game.NAME)
@@ -356,33 +364,34 @@ def load_score(game, score):
         return
     for i in range(game.players):
         key = player_name(i)
-        if key not in score or type(score[key]) is not int:
+        if key not in score or type(score.get(key)) is not int:
             raise ProtocolError("load: score needs a whole number for " + key)
-        if abs(score[key]) > 100000:
+        if abs(score.get(key)) > 100000:
             raise ProtocolError("load: score of " + key + " out of range")
-        game.vars[V_SCORE + i] = score[key]
+        game.vars[V_SCORE + i] = score.get(key)
     if len(score) != game.players:
         raise ProtocolError("load: score names players the game does not have")
 
 
 def fill_piles(game, piles_data):
     """Put the named cards into the game's piles, checking that every card is there once."""
-    for name in piles_data:
+    for name in piles_data.keys:
         if game.pile_id(name) < 0:
-            raise ProtocolError("load: unknown pile '" + name + "'")
+            raise ProtocolError("load: unknown pile " + quote(name))
     used = bytearray(256)
+    copies = card_copies(game)
     piles = game.piles
     for p in range(piles.count):
         name = game.pile_names[p]
         if name not in piles_data:
             raise ProtocolError("load: missing pile '" + name + "'")
-        names = piles_data[name]
+        names = piles_data.get(name)
         if type(names) is not list:
             raise ProtocolError("load: pile '" + name + "' must be a list of cards")
         if len(names) > piles.cap[p]:
             raise ProtocolError("load: pile '" + name + "' holds more cards than it can")
         for text in names:
-            piles.push(p, card_id(game, text, used))
+            piles.push(p, card_id(game, text, used, copies))
     missing = []
     for c in range(256):
         if game.is_card(c) and not used[c]:
@@ -391,7 +400,20 @@ def fill_piles(game, piles_data):
         raise ProtocolError("load: missing cards: " + " ".join(missing))
 
 
-def card_id(game, text, used):
+def card_copies(game):
+    """The game's card ids by what a state names them: (kind, owner) -> ids, lowest first
+    (owner -1 in games without owners' numbers)."""
+    copies = {}
+    for c in range(256):
+        if game.is_card(c):
+            key = (cards.kind(c), cards.deck(c) if game.OWNER_SUFFIX else -1)
+            if key not in copies:
+                copies[key] = []
+            copies[key].append(c)
+    return copies
+
+
+def card_id(game, text, used, copies):
     """The id of the first unused copy of the card `text` names."""
     if type(text) is not str:
         raise ProtocolError("load: a card must be a string like \"7H\"")
@@ -402,18 +424,16 @@ def card_id(game, text, used):
         if len(name) == 3 and "1" <= name[2] <= "9":
             owner = ord(name[2]) - ord("1")
         if owner < 0:
-            raise ProtocolError("load: '" + text + "' needs its owner's number, e.g. 7H2")
+            raise ProtocolError("load: " + quote(text) + " needs its owner's number, e.g. 7H2")
     elif len(name) != 2:
         kind = -1
     if kind < 0:
-        raise ProtocolError("load: '" + text + "' is not a card")
-    found_any = False
-    for c in range(256):
-        if game.is_card(c) and cards.kind(c) == kind and (owner < 0 or cards.deck(c) == owner):
-            found_any = True
-            if not used[c]:
-                used[c] = 1
-                return c
-    if not found_any:
-        raise ProtocolError("load: '" + text + "' is not a card of this game")
-    raise ProtocolError("load: duplicate card '" + name + "'")
+        raise ProtocolError("load: " + quote(text) + " is not a card")
+    ids = copies.get((kind, owner))
+    for c in ids or ():
+        if not used[c]:
+            used[c] = 1
+            return c
+    if not ids:
+        raise ProtocolError("load: " + quote(text) + " is not a card of this game")
+    raise ProtocolError("load: duplicate card " + quote(name))

@@ -19,7 +19,7 @@ two 16-bit halves with two 256-entry tables, so no value reaches 2**30 (boxed on
 
 from array import array
 
-from engine_core.storage import ENOSPC, errno_of
+from engine_core.storage import EISDIR, ENOSPC, errno_of
 
 try:
     from micropython import const
@@ -38,13 +38,15 @@ SHORT = const(2)  # fewer bytes than the header or its length says: cut off
 CORRUPT = const(3)  # wrong magic or kind, or the checksum does not match
 VERSION = const(4)  # a layout this build does not know (written by a newer one)
 INVALID = const(5)  # checksum fine but the contents make no sense (a value out of range)
+UNREADABLE = const(6)  # something that is not a file (a folder, a pipe) at its name
 
 # What writing a record found.
 SAVED = const(0)
 FULL = const(1)  # ENOSPC: the filesystem is full
 FAILED = const(2)  # any other OSError
 
-PROBLEMS = ("", "missing", "cut short", "corrupt", "from an unknown version", "invalid")
+PROBLEMS = ("", "missing", "cut short", "corrupt", "from an unknown version", "invalid",
+            "unreadable")
 
 
 def _crc_tables():
@@ -161,12 +163,15 @@ def check(buf, n, kind):
 
 
 class RecordFile:
-    """One record on a backend: NAME.dat, its NAME.new while writing, NAME.bad when set aside."""
+    """One record on a backend: NAME.dat, its NAME.new while writing (NAME.TAG.new where the
+    backend has a tag: a temporary name no other process shares), NAME.bad when set aside."""
 
     def __init__(self, storage, name, kind, title):
         self.storage = storage
         self.name = name + ".dat"
-        self.temp = name + ".new"
+        tag = getattr(storage, "tag", "")
+        self.temp = name + "." + tag + ".new" if tag else name + ".new"
+        self.base = name
         self.aside = name + ".bad"
         self.kind = kind
         self.title = title  # for messages: "Settings", "Statistics", "Saved game"
@@ -179,35 +184,72 @@ class RecordFile:
         A bad file is set aside; a complete temp file left by an interrupted rename is taken.
         The caller decodes the payload and calls reject() when its version or contents fail.
         """
-        storage = self.storage
         self.size = 0
         n = self._read(self.name, buf)
-        found = MISSING if n < 0 else check(buf, n, self.kind)
+        found = MISSING if n == -1 else UNREADABLE if n == -2 else check(buf, n, self.kind)
         if found == OK:
-            self._drop_temp()
+            self._drop_temps()
             self.size = n
             self.found = OK
             return OK
         if found != MISSING:
             self.set_aside()
-        m = self._read(self.temp, buf)
-        if m >= 0 and check(buf, m, self.kind) == OK:
-            try:
-                storage.rename(self.temp, self.name)
-            except OSError:
-                pass  # read it anyway; the next save writes it again
-            self.size = m
+        if self._take_temp(self.temp, buf) or self._take_other_temp(buf):
+            self._drop_temps()
             self.found = OK
             return OK
-        self._drop_temp()
+        self._drop_temps()
         self.found = found
         return found
+
+    def _take_temp(self, temp, buf):
+        """A complete record in the temporary file `temp` becomes the record."""
+        m = self._read(temp, buf)
+        if m < 0 or check(buf, m, self.kind) != OK:
+            return False
+        try:
+            self.storage.rename(temp, self.name)
+        except OSError:
+            pass  # read it anyway; the next save writes it again
+        self.size = m
+        return True
+
+    def _take_other_temp(self, buf):
+        """A complete temporary file another process (or an older build: NAME.new) left."""
+        for temp in self._other_temps():
+            if self._take_temp(temp, buf):
+                return True
+        return False
+
+    def _other_temps(self):
+        if not hasattr(self.storage, "listing"):
+            return ()
+        try:
+            names = self.storage.listing()
+        except OSError:
+            return ()
+        found = []
+        for name in names:
+            if name != self.temp and name.startswith(self.base + ".") and name.endswith(".new"):
+                found.append(name)
+        found.sort()
+        return found
+
+    def _drop_temps(self):
+        self._drop_temp()
+        for temp in self._other_temps():
+            try:
+                self.storage.remove(temp)
+            except OSError:
+                pass
 
     def _read(self, name, buf):
         try:
             return self.storage.read(name, buf)
-        except OSError:
-            return 0  # unreadable: treated as cut short
+        except OSError as e:
+            if errno_of(e) == EISDIR:
+                return -2  # something there that is not a file (a folder, a pipe)
+            return 0  # a file that cannot be read through: taken as cut short
 
     def _drop_temp(self):
         try:
@@ -221,14 +263,24 @@ class RecordFile:
         self.set_aside()
 
     def set_aside(self):
-        """Rename the current file to NAME.bad (replacing an older one)."""
+        """Rename the current file (or folder, or whatever is at its name) to NAME.bad,
+        replacing an older one; when that fails, remove it."""
+        storage = self.storage
         try:
-            self.storage.rename(self.name, self.aside)
+            storage.rename(self.name, self.aside)
+            return
         except OSError:
-            try:
-                self.storage.remove(self.name)
-            except OSError:
-                pass
+            pass
+        try:  # a folder cannot replace a file (nor a file a folder): drop the old NAME.bad
+            storage.remove(self.aside)
+            storage.rename(self.name, self.aside)
+            return
+        except OSError:
+            pass
+        try:
+            storage.remove(self.name)
+        except OSError:
+            pass
 
     def save(self, buf, n):
         """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED."""
@@ -353,6 +405,15 @@ KIND_STATS = const(0x54)  # 'T'
 _MAX = const(0x3FFFFFFF)
 
 
+def _counts_agree(buf, at):
+    """One game's counters as play keeps them: wins within games, streaks within wins."""
+    won = get_i32(buf, at + 4 * WON)
+    best = get_i32(buf, at + 4 * BEST_STREAK)
+    return (won <= get_i32(buf, at + 4 * PLAYED) and best <= won
+            and get_i32(buf, at + 4 * STREAK) <= best
+            and get_i32(buf, at + 4 * MATCHES_WON) <= get_i32(buf, at + 4 * MATCHES))
+
+
 class Statistics:
     """Counters per game (fields above) in one array of STAT_GAMES * STAT_FIELDS ints."""
 
@@ -419,6 +480,10 @@ class Statistics:
             v = get_i32(buf, HEADER + 2 + 4 * i)
             if v < -100000 or (v < 0 and i % fields != BEST_SCORE):
                 return INVALID
+        if fields == STAT_FIELDS:
+            for g in range(games):
+                if not _counts_agree(buf, HEADER + 2 + 4 * g * fields):
+                    return INVALID
         self.reset()
         for g in range(games):
             for f in range(fields):

@@ -24,7 +24,8 @@ for the screen through take_notice(); the game always goes on.
 from engine_core import OVER, PLAYING, WON
 from engine_core import games
 from engine_core import records as r
-from engine_core.game import N_VARS
+from engine_core import rng
+from engine_core.game import N_VARS, V_RNG, V_SCORE, V_STATUS, V_TURN
 
 try:
     from micropython import const
@@ -37,6 +38,7 @@ GAME_VERSION = const(1)
 BUFFER_SIZE = const(1024)  # records measured by tools/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
 NOTICES = const(4)
+MAX_SCORE = const(100000)  # as `load` takes scores
 
 _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
@@ -131,8 +133,9 @@ def restore_game(game, buf, n, used):
     """Put the checked record buf[0:n] into `game` (same class, players and options as saved).
 
     Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
-    a game: a pile over its capacity, a card that is not this game's, missing or twice).
-    The game changes only on OK. `used` is a scratch bytearray(256). No allocation.
+    a game: a pile over its capacity, a card that is not this game's, missing or twice, a
+    status, generator state, player to move, score, clock or move count out of range). The
+    game changes only on OK. resume() then asks the game's check_position, as `load` does. `used` is a scratch bytearray(256). No allocation.
     """
     if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.RULES_VERSION:
         return r.VERSION
@@ -143,12 +146,14 @@ def restore_game(game, buf, n, used):
         return r.INVALID
     seed = r.get_i32(buf, base + 8)
     clock = r.get_i32(buf, base + 12)
-    if seed < 0 or clock < 0:
+    if seed < 0 or clock < 0 or r.get_i32(buf, base + 16) < 0:
         return r.INVALID
     pos = base + _FIXED
     if buf[pos] != N_VARS:
         return r.VERSION
     vars_at = pos + 1
+    if not vars_in_range(game, buf, vars_at):
+        return r.INVALID
     pos = vars_at + 4 * N_VARS
     piles = game.piles
     if pos >= n or buf[pos] != piles.count:
@@ -202,6 +207,25 @@ def restore_game(game, buf, n, used):
     if hasattr(game, "after_restore"):  # a game that derives state from its piles rebuilds it
         game.after_restore()
     return r.OK
+
+
+def vars_in_range(game, buf, at):
+    """The shared variables a record holds are ones play could give: a status, a generator
+    state, the player to move and the scores in range. No allocation."""
+    status = r.get_i32(buf, at + 4 * V_STATUS)
+    if status < PLAYING or status > OVER:
+        return False
+    state = r.get_i32(buf, at + 4 * V_RNG)
+    if state < 1 or state >= rng.M:
+        return False
+    turn = r.get_i32(buf, at + 4 * V_TURN)
+    if turn < 0 or turn >= game.players:
+        return False
+    for i in range(4):
+        score = r.get_i32(buf, at + 4 * (V_SCORE + i))
+        if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
+            return False
+    return True
 
 
 def saved_moves(buf):
@@ -321,6 +345,8 @@ class Keeper:
             if cls is not None and cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
                 game = cls(players, options)
                 result = restore_game(game, self.buf, self.game_file.size, self.used)
+                if result == r.OK and game.check_position():
+                    result = r.INVALID  # a position `load` refuses (it may allocate: start-up)
         if result != r.OK:
             self.game_file.reject(result)
             self.notify(r.load_message(self.game_file.title, result))

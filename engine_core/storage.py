@@ -6,7 +6,12 @@ A backend offers five operations on short file names ("game.dat"):
   rename(src, dst)       replaces dst by src (dst may exist)
   remove(name)           deletes the file when it exists
   exists(name)           True when the file exists
+  listing()              the names of the files there (start-up only: it allocates)
+and an attribute `tag`: what makes this process's temporary names its own ('' on the device,
+where one program runs; the process id on a host, where two could share a folder).
 Errors are OSError with an errno (28 ENOSPC: the filesystem is full), as the os module raises.
+read() raises OSError (EISDIR) for something at the name that is not a regular file (a
+folder, a device, a pipe): records.py sets it aside instead of taking it for no file.
 
 FileStorage keeps the files in one folder through the os module: the same code serves the
 simulator (a folder on the host) and the device (a folder on its flash, littlefs on RP2040 and
@@ -24,6 +29,14 @@ except ImportError:
 ENOENT = const(2)
 EEXIST = const(17)
 ENOSPC = const(28)  # MicroPython's errno module may lack the name; the number is POSIX
+EISDIR = const(21)
+try:  # this runtime's number for "no such file" (44 on MicroPython's WebAssembly build)
+    import errno as _errno
+    _NO_FILE = _errno.ENOENT
+except (ImportError, AttributeError):
+    _NO_FILE = ENOENT
+_S_IFMT = const(0o170000)
+_S_IFREG = const(0o100000)
 
 
 def errno_of(error):
@@ -36,8 +49,14 @@ def errno_of(error):
 class FileStorage:
     """Files in the folder `root` (created when missing)."""
 
+    opened = 0  # backends this process made: part of each one's tag
+
     def __init__(self, root):
         self.root = root
+        self.tag = ""
+        if hasattr(os, "getpid"):  # a host: this process, and this backend in it
+            FileStorage.opened += 1
+            self.tag = str(os.getpid()) + "-" + str(FileStorage.opened)
         make_dirs(root)
 
     def path(self, name):
@@ -45,9 +64,14 @@ class FileStorage:
 
     def read(self, name, buf):
         try:
-            f = open(self.path(name), "rb")
-        except OSError:
-            return -1
+            mode = os.stat(self.path(name))[0]
+        except OSError as e:
+            if errno_of(e) == ENOENT or errno_of(e) == _NO_FILE:
+                return -1
+            raise
+        if mode & _S_IFMT != _S_IFREG:  # opening a pipe would wait for a writer for ever
+            raise OSError(EISDIR)
+        f = open(self.path(name), "rb")
         try:
             n = f.readinto(buf)
             return n if n else 0
@@ -96,6 +120,9 @@ class FileStorage:
         except OSError:
             return False
 
+    def listing(self):
+        return os.listdir(self.root)
+
 
 def make_dirs(path):
     """mkdir -p on both runtimes (MicroPython's os has no makedirs)."""
@@ -130,6 +157,7 @@ class MemoryStorage:
         self.length = [0] * files
         self.size = size
         self.capacity = capacity if capacity else files * size
+        self.tag = ""
 
     def _slot(self, name):
         for i in range(len(self.names)):
@@ -196,3 +224,6 @@ class MemoryStorage:
 
     def exists(self, name):
         return self._slot(name) >= 0
+
+    def listing(self):
+        return [name for name in self.names if name is not None]

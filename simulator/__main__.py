@@ -8,7 +8,9 @@
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
 button held 400 ms is a long press. Settings, statistics and the game in progress are kept
 in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
-window mid-game and the next start resumes it. --kiosk turns kiosk mode on (and keeps it on).
+window mid-game and the next start resumes it. One console per folder: a second one on the
+same --data-dir stops with a one-line error (tools/datadir.py). --kiosk turns kiosk mode on
+(and keeps it on).
 Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
 """
@@ -32,17 +34,24 @@ from simulator.keys import make_app, run  # noqa: E402
 
 # Buttons whose long press means something: reported on release (simulator/keymap.py).
 LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)
+MAX_SCALE = 16
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """A bad argument: one line (`python -m simulator --help` shows the usage)."""
+        sys.exit("error: " + message + " (python -m simulator --help)")
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
     parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
     parser.add_argument("--screenshot", help="PNG to write after the keys")
-    parser.add_argument("--scale", type=int, default=None, help="pixels per device pixel (window 3, PNG 1)")
+    parser.add_argument("--scale", type=scale_number, default=None, help="pixels per device pixel (window 3, PNG 1)")
     parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
     parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
     parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
@@ -52,11 +61,34 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def scale_number(text):
+    """--scale: a whole number 1..16 (engine_core/text.py, as the protocol reads numbers)."""
+    from engine_core.text import parse_number
+    try:
+        return parse_number(text, "scale", 1, MAX_SCALE)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def check_output(path):
+    """An error line when a PNG cannot be written at path (its folder missing, not a folder)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return "error: cannot write %s: no folder %s" % (path, folder)
+    if os.path.isdir(path):
+        return "error: cannot write %s: it is a folder" % path
+    return ""
+
+
 def keep(app, args):
     """The app with its records kept (engine_core/console.py), started: a saved game resumes."""
     from engine_core.console import Console
-    from tools.datadir import host_storage
-    console = Console(app, host_storage(args.data_dir))
+    from tools.datadir import DataDirError, host_storage
+    try:
+        storage = host_storage(args.data_dir)
+    except DataDirError as e:
+        sys.exit("error: " + str(e))
+    console = Console(app, storage)
     if args.kiosk:
         console.keeper.start()
         console.keeper.settings.set("kiosk", 1)
@@ -67,6 +99,8 @@ def keep(app, args):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.screenshot and check_output(args.screenshot):
+        sys.exit(check_output(args.screenshot))
     try:
         board = resolve_board(args.board)
     except ValueError as e:
@@ -88,17 +122,24 @@ def main(argv=None):
     if args.headless:
         if not args.screenshot:
             sys.exit("error: --headless needs --screenshot")
-        if args.skin:
-            from simulator.window import Window
-            window = Window(app.screen, args.scale or 3, board, visible=False)
-            window.help = args.keymap
-            window.save(args.screenshot)
-            window.close()
-        else:
-            s = app.screen
-            save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1)
+        try:
+            screenshot(app, board, args)
+        except OSError as e:
+            sys.exit("error: cannot write %s: %s" % (args.screenshot, e.strerror or e))
         return
     interactive(app, board, args)
+
+
+def screenshot(app, board, args):
+    if args.skin:
+        from simulator.window import Window
+        window = Window(app.screen, args.scale or 3, board, visible=False)
+        window.help = args.keymap
+        window.save(args.screenshot)
+        window.close()
+    else:
+        s = app.screen
+        save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1)
 
 
 class Keys:

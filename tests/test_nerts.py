@@ -11,7 +11,8 @@ import pytest
 
 from engine_core import OVER, PLAYING, games
 from engine_core.games.nerts import Nerts
-from tests.helpers import RUNTIMES, Driver, protocol
+from tests.helpers import RUNTIMES, Driver, protocol, run_mpy_ok
+from tools.mpy import FUEL_PRELUDE
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -1205,3 +1206,52 @@ def test_hint_names_no_other_players_move_when_p1_has_none():
     moves = d.moves()
     assert moves and not any(m.startswith("p1") for m in moves)
     assert d.ok("hint") == "none"
+
+
+# --- The cost of a tick ---
+
+STUCK_ROUND = ["new nerts seed=920625504 players=2 jokers=1", "move p1:cycle", "tick 60000",
+               "tick 400", "move p2.work2*2>p2.work4", "move p2:flip", "move p1.work4>found2",
+               "move p2.work4*2>p2.work2"]
+
+WORST_TICK = FUEL_PRELUDE + """
+from engine_core.protocol import Session
+from engine_core.games.nerts import Nerts
+s = Session()
+for line in LINES:
+    s.command(line)
+a = fuel()
+reply = s.command("tick 1073741823")
+print(reply, fuel() - a - overhead, s.game.clock_ms)
+game = Nerts(4)
+game.deal(5)
+for p in range(1, 4):
+    game.set_bot(p, 4, 0)
+a = fuel()
+game.tick(1073741823)
+print("ok", fuel() - a - overhead, game.clock_ms)
+"""
+
+
+def test_a_tick_costs_its_actions_not_its_milliseconds_on_micropython():
+    # A computer player stuck in its stock flips once a second for ever: the largest tick of
+    # the range held a million actions (29 s on CPython). Now at most MAX_TICK_SLOTS.
+    out = run_mpy_ok(WORST_TICK.replace("LINES", repr(STUCK_ROUND))).split("\n")
+    first, fastest = out[0].split(), out[1].split()
+    assert first[0] == "ok" and first[2] == str((60400 + 1073741823) % (1 << 30))
+    assert fastest[0] == "ok" and fastest[2] == "1073741823"
+    for line in (first, fastest):
+        assert int(line[1]) < 1_000_000_000  # 512 scheduled times, under 2 M fuel each
+
+
+def test_a_tick_works_through_at_most_max_tick_slots_scheduled_times(monkeypatch):
+    from engine_core.ai import nerts_bot
+    calls = []
+    act = nerts_bot.act
+    monkeypatch.setattr(nerts_bot, "act", lambda game, p: calls.append(p) or act(game, p))
+    d = Driver(*STUCK_ROUND)
+    del calls[:]
+    assert d.ok("tick 1073741823") == "ok"
+    assert len(calls) == nerts_bot.MAX_TICK_SLOTS
+    assert d.state()["clock_ms"] == (60400 + 1073741823) % (1 << 30)
+    assert d.ok("tick 1000") == "ok" and len(calls) == nerts_bot.MAX_TICK_SLOTS + 1  # play goes on

@@ -1,4 +1,5 @@
-"""The reliability suite: power cuts, corrupt records, button mashing, a memory soak.
+"""The reliability suite: power cuts, corrupt records, button mashing, a memory soak, and
+the protocol fuzzer on both runtimes (tools/fuzz.py).
 
     python tools/soak.py                 the full run (make soak): prints the figures
     python tools/soak.py --update-docs   also writes them into docs/reliability.md
@@ -30,9 +31,9 @@ BEGIN = "<!-- soak:begin -->"
 END = "<!-- soak:end -->"
 
 FULL = {"cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
-        "mpy_mash_events": 100000, "memory_games": 10000}
+        "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000}
 QUICK = {"cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
-         "mpy_mash_events": 3000, "memory_games": 40}
+         "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000}
 
 
 def player_counts(cls):
@@ -489,6 +490,7 @@ def mpy_memory_suite(total, steps=400, setup=""):
 # --- the whole run ---
 
 def run_all(sizes, seed=1, log=print):
+    from tools.fuzz import fuzz_suite
     from tools.mash_ui import mash
     suites = (
         ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
@@ -497,6 +499,7 @@ def run_all(sizes, seed=1, log=print):
         ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
         ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
         ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
+        ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
     )
     results = {}
     for name, suite in suites:

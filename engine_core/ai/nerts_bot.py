@@ -3,7 +3,7 @@
 Each computer player acts on a schedule of the game clock: in every period of its speed level
 it acts once (slot k starts at k * period, shifted by p / players of a period so that players
 spread over it), at a point in the slot's first quarter, so actions come one period apart
-+-25 %. tick(game, ms) runs the clock on; at each
++-25 %. tick(game, ms) runs the clock on (at most MAX_TICK_SLOTS scheduled times a tick); at each
 scheduled time that player looks at the position as it is at that moment and acts. The
 soonest acts first, so simultaneous plays resolve in time order: a foundation place taken by
 an earlier action is no longer there for a later one, and the later player chooses again
@@ -63,6 +63,12 @@ DEFAULT_SPEED = 2
 DEFAULT_SKILL = 2
 _MISS_ONE_IN = (3, 5, 10, 0)
 GAP_MS = 33  # actions at the table are at least one display frame apart
+# The most scheduled times one tick works through (each an action or a slot let pass): the rest
+# of a longer tick passes with the computer players waiting, so that a tick costs in proportion
+# to its actions, not to its milliseconds (tests/test_nerts.py holds the largest tick under
+# 1 G fuel on MicroPython). A display frame holds one; 512 is 51 s of a table of four at the
+# fastest speed.
+MAX_TICK_SLOTS = 512
 
 _CALL_SCORE = 1000
 _FLIP_SCORE = 10
@@ -177,7 +183,8 @@ def _crowded(game, p, t):
 # --- the clock ---
 
 def tick(game, ms):
-    """Advance the game clock by ms, letting computer players act in time order."""
+    """Advance the game clock by ms, letting computer players act in time order (at most
+    MAX_TICK_SLOTS of their scheduled times: the rest of a longer tick passes quietly)."""
     room = 0x3FFFFFFF - game.clock_ms
     if ms > room:  # the clock wraps (after 12 days): the rest of the tick passes quietly
         tick(game, room)
@@ -185,7 +192,9 @@ def tick(game, ms):
         return
     game.acted = 0
     end = game.clock_ms + ms
-    while game.bots and game.vars[V_STATUS] == PLAYING:
+    slots = 0
+    while game.bots and game.vars[V_STATUS] == PLAYING and slots < MAX_TICK_SLOTS:
+        slots += 1
         who = -1
         at = 0
         for p in range(game.players):
