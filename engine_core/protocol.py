@@ -181,6 +181,9 @@ def new_game(args):
     if target and not cls.COMPETITIVE:
         raise ProtocolError(cls.NAME + " has no target score")
     if only_winnable:
+        if profile != cls.RULES_VERSION:  # the solver proved them under the default profile
+            raise ProtocolError("the winnable deals of " + cls.NAME + " are proven under rules "
+                                + str(cls.RULES_VERSION))
         seed = winnable.seed_for(cls.NAME, seed)
         if seed < 0:
             raise ProtocolError("no table of winnable deals for " + cls.NAME)
