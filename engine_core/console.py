@@ -33,7 +33,7 @@ except ImportError:
 
 # The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
 APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",
-                "two_buttons")
+                "two_buttons", "casket_rules")
 TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
@@ -85,6 +85,8 @@ class Console:
             v = values.get(name)
             if name == "target":
                 v = target_choice(v)
+            elif name == "casket_rules":
+                v = ui.CASKET_PROFILES.index(v)
             if name == "two_buttons" and app.settings[i]:
                 v = 1  # a board with only A and B keeps the scheme whatever was saved
             app.settings[i] = v
@@ -234,6 +236,8 @@ class Console:
             v = self.shadow[i]
             if APP_SETTINGS[i] == "target":
                 v = TARGETS[v]
+            elif APP_SETTINGS[i] == "casket_rules":
+                v = ui.CASKET_PROFILES[v]
             values.set(APP_SETTINGS[i], v)
         self.keeper.save_settings()
 

@@ -75,7 +75,8 @@ def parse_player(text, players):
 
 class Game:
     NAME = ""
-    RULES_VERSION = 1
+    RULES_VERSION = 1  # the rule profile a new game plays
+    RULES_PROFILES = (1,)  # every profile the game can play (new GAME rules=N, load, saves)
     MAX_MOVES = 64
     # The most moves moves_of() can return for one player, where that is fewer than MAX_MOVES
     # (Nerts: everyone plays at once, and the console only ever asks for its own player's).
@@ -95,6 +96,7 @@ class Game:
     def __init__(self, players=1, options=0):
         self.players = players
         self.options = options
+        self.rules = self.RULES_VERSION  # the rule profile in play (set_rules)
         self.pile_names = []
         self.pile_faces = None
         self._faces = []
@@ -198,6 +200,18 @@ class Game:
         self.set_var(V_RNG, x)
 
     # --- the game interface ---
+
+    def set_rules(self, version):
+        """Play rule profile `version` from the next deal, load or restore on (one of
+        RULES_PROFILES; ValueError for any other). No allocation.
+
+        >>> game.set_rules(1); game.deal(7)
+        """
+        for v in self.RULES_PROFILES:
+            if v == version:
+                self.rules = version
+                return
+        raise ValueError("no such rule profile")
 
     def deal(self, seed):
         """A new game from `seed` (0 <= seed < 2**30). No allocation."""

@@ -145,7 +145,10 @@ def parse_int(text, what, low, high):
 
 
 def new_game(args):
-    """A freshly dealt game for 'new GAME [seed=N] [players=K] [jokers=1] [target=N] [winnable=1]'.
+    """A freshly dealt game for 'new GAME [seed=N] [players=K] [jokers=1] [target=N] [winnable=1]
+    [rules=N]'.
+
+    rules=N plays rule profile N, one of those the game has (Casket: 2, the default, or 1).
 
     winnable=1 deals winnable deal number N (seed=N picks it) from the game's table of seeds
     the solver proved winnable (engine_core/ai/winnable.py); the state shows the real seed.
@@ -158,6 +161,7 @@ def new_game(args):
     jokers = False
     target = 0
     only_winnable = False
+    profile = cls.RULES_VERSION
     for arg in args[1:]:
         key, sep, value = arg.partition("=")
         if not sep:
@@ -172,6 +176,8 @@ def new_game(args):
             target = parse_int(value, "target", 1, 10000)
         elif key == "winnable":
             only_winnable = parse_int(value, "winnable", 0, 1) == 1
+        elif key == "rules":
+            profile = parse_int(value, "rules", 0, MAX_SEED)
         else:
             raise ProtocolError("unknown option " + quote(key))
     check_players(cls, players)
@@ -180,10 +186,15 @@ def new_game(args):
     if target and not cls.COMPETITIVE:
         raise ProtocolError(cls.NAME + " has no target score")
     if only_winnable:
+        if profile != cls.RULES_VERSION:  # the solver proved them under the default profile
+            raise ProtocolError("the winnable deals of " + cls.NAME + " are proven under rules "
+                                + str(cls.RULES_VERSION))
         seed = winnable.seed_for(cls.NAME, seed)
         if seed < 0:
             raise ProtocolError("no table of winnable deals for " + cls.NAME)
+    check_rules(cls, profile, "")
     game = cls(players, games.options(jokers, target))
+    game.set_rules(profile)
     game.deal(seed)
     return game
 
@@ -193,6 +204,14 @@ def game_class(name):
         return games.load(name)
     except (KeyError, ImportError):
         raise ProtocolError("unknown game " + quote(name) + ": expected one of " + ", ".join(games.NAMES))
+
+
+def check_rules(cls, profile, prefix):
+    """ProtocolError unless the game has rule profile `profile`."""
+    if profile not in cls.RULES_PROFILES:
+        have = " or ".join(str(v) for v in cls.RULES_PROFILES)
+        raise ProtocolError(prefix + "rules version " + str(profile) + " is not supported: "
+                            + cls.NAME + " plays rules " + have)
 
 
 def check_players(cls, players):
@@ -260,7 +279,7 @@ def state_json(game):
             scores.append('"' + player_name(i) + '": ' + str(game.score(i)))
     turn = game.turn()
     return (
-        '{"game": "' + game.NAME + '", "rules": ' + str(game.RULES_VERSION)
+        '{"game": "' + game.NAME + '", "rules": ' + str(game.rules)
         + ', "seed": ' + str(game.seed)
         + ', "status": "' + STATUS_NAMES[game.status()] + '"'
         + ', "turn": ' + ("null" if turn < 0 else '"' + player_name(turn) + '"')
@@ -304,9 +323,8 @@ def load_state(text, current):
     if type(data) is not jsontext.Object:
         raise ProtocolError("load: expected a JSON object")
     cls = game_class(need(data, "game", str))
-    rules = need(data, "rules", int)
-    if rules != cls.RULES_VERSION:
-        raise ProtocolError("load: rules version " + str(rules) + " is not supported (this is " + str(cls.RULES_VERSION) + ")")
+    profile = need(data, "rules", int)
+    check_rules(cls, profile, "load: ")
     piles = need(data, "piles", jsontext.Object)
     players = count_players(cls, piles.keys)
     check_players(cls, players)
@@ -319,6 +337,7 @@ def load_state(text, current):
                 if type(name) is str and name.lstrip("#").startswith("JK"):
                     options |= games.OPT_JOKERS
     game = cls(players, options)
+    game.set_rules(profile)
     fill_piles(game, piles)
     status = need(data, "status", str)
     if status not in STATUS_NAMES:

@@ -325,6 +325,7 @@ SETTINGS = (
     ("kiosk_idle_s", 90, 10, 3600),  # idle time before the demo starts or play is abandoned
     ("last_game", 0, 0, 15),
     ("two_buttons", 0, 0, 1),  # the interface's A-and-B-only scheme
+    ("casket_rules", 2, 1, 2),  # the rule profile a new Casket deal plays
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

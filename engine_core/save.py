@@ -1,6 +1,7 @@
 """The game in progress as a record, and the Keeper: everything the interface persists.
 
-A saved game holds what resumes it exactly: the game's name, rules version, players, options,
+A saved game holds what resumes it exactly: the game's name, rule profile (Casket plays 1 or
+2; records written before profile 2 existed say 1, and resume under it), players, options,
 seed, clock, the moves made so far, every journaled variable (the generator's state among them)
 and every pile's cards. The undo history is not saved: a resumed game starts with nothing to
 undo. Games keep their state in piles and vars (docs/engine.md), so this works for every game
@@ -78,7 +79,7 @@ def encode_game(game, moves, buf):
     """Write `game` as a record into buf; returns its size. No allocation."""
     pos = r.begin(buf, KIND_GAME, GAME_VERSION)
     buf[pos] = game_index(game.NAME)
-    buf[pos + 1] = game.RULES_VERSION
+    buf[pos + 1] = game.rules
     buf[pos + 2] = game.players
     buf[pos + 3] = 1 if game.bots else 0
     pos = r.put_i32(buf, pos + 4, game.options)
@@ -130,14 +131,15 @@ def peek_game(buf):
 
 
 def restore_game(game, buf, n, used):
-    """Put the checked record buf[0:n] into `game` (same class, players and options as saved).
+    """Put the checked record buf[0:n] into `game` (same class, players and options as saved,
+    playing the rule profile the record names: saved_rules(buf) and game.set_rules()).
 
     Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
     a game: a pile over its capacity, a card that is not this game's, missing or twice, a
     status, generator state, player to move, score, clock or move count out of range). The
     game changes only on OK. resume() then asks the game's check_position, as `load` does. `used` is a scratch bytearray(256). No allocation.
     """
-    if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.RULES_VERSION:
+    if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
         return r.VERSION
     base = r.HEADER
     if buf[base] != game_index(game.NAME) or buf[base + 2] != game.players:
@@ -226,6 +228,11 @@ def vars_in_range(game, buf, at):
         if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
             return False
     return True
+
+
+def saved_rules(buf):
+    """The rule profile a game record was played under (records of every build keep it)."""
+    return buf[r.HEADER + 1]
 
 
 def saved_moves(buf):
@@ -343,10 +350,13 @@ class Keeper:
             except (KeyError, ImportError):
                 cls = None
             if cls is not None and cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
-                game = cls(players, options)
-                result = restore_game(game, self.buf, self.game_file.size, self.used)
-                if result == r.OK and game.check_position():
-                    result = r.INVALID  # a position `load` refuses (it may allocate: start-up)
+                result = r.VERSION  # a rule profile this build does not play
+                if saved_rules(self.buf) in cls.RULES_PROFILES:
+                    game = cls(players, options)
+                    game.set_rules(saved_rules(self.buf))  # a game saved under rules 1 resumes under 1
+                    result = restore_game(game, self.buf, self.game_file.size, self.used)
+                    if result == r.OK and game.check_position():
+                        result = r.INVALID  # a position `load` refuses (it may allocate: start-up)
         if result != r.OK:
             self.game_file.reject(result)
             self.notify(r.load_message(self.game_file.title, result))

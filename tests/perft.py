@@ -23,9 +23,11 @@ def position_key(game):
             key.append(piles.cards[s + i] % 52)
     return bytes(key)
 
-def engine_perft(name, seed, depth):
+def engine_perft(name, seed, depth, rules=0):
     cls = games.load(name)
     game = cls(cls.MIN_PLAYERS)
+    if rules:
+        game.set_rules(rules)  # a rule profile other than the game's default
     game.deal(seed)
     outs = [array("i", [0] * cls.MAX_MOVES) for _ in range(depth)]
     best = {}  # position -> the most moves still allowed when it was reached
@@ -54,8 +56,8 @@ exec(ENGINE_PERFT, _namespace)
 engine_perft = _namespace["engine_perft"]
 
 
-def engine_perft_micropython(name, seed, depth):
-    code = ENGINE_PERFT + "\nprint(engine_perft(%r, %d, %d))\n" % (name, seed, depth)
+def engine_perft_micropython(name, seed, depth, rules=0):
+    code = ENGINE_PERFT + "\nprint(engine_perft(%r, %d, %d, %d))\n" % (name, seed, depth, rules)
     return int(run_mpy_ok(code).strip())
 
 

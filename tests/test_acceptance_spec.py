@@ -209,7 +209,7 @@ def test_state_is_one_line_of_json_with_keys_in_documented_order(game):
 def test_state_value_forms(game):
     d = st(new(game, "seed=9", bots_off=False))
     assert d["game"] == game
-    assert d["rules"] == 1
+    assert d["rules"] == (2 if game == "casket" else 1)  # Casket: rule profile 2 by default
     assert d["seed"] == 9
     assert d["status"] == "playing"
     assert d["clock_ms"] == 0
@@ -805,8 +805,8 @@ def test_casket_layout_after_deal():
     assert len(p["stock"]) == 77 and all(c.startswith("#") for c in p["stock"])
 
 
-def casket(pm, dump="stock"):
-    s = new("casket")
+def casket(pm, dump="stock", rules=2):
+    s = new("casket", "rules=%d" % rules)  # profile 2 is the default; 1 stays an option
     # hand-made: lids are full while jewels remain (an emptied lid is refilled at once)
     full = {"lid1": ["KD"], "lid2": ["KD"], "lid3": ["QD"], "lid4": ["QD"], "lid5": ["JD"]}
     full.update(pm)
@@ -908,10 +908,22 @@ def test_casket_reserves_take_a_card_from_waste_lid_or_body():
         assert f"{src}>res1" in ms
 
 
-def test_casket_reserve_holds_at_most_one_card():
-    s = casket({"waste": ["5S"], "res1": ["9D"], "jewels": JEWELS})
+def test_casket_reserve_holds_at_most_one_card_under_profile_1():
+    s = casket({"waste": ["5S"], "res1": ["9D"], "jewels": JEWELS}, rules=1)
+    assert st(s)["rules"] == 1
     assert "waste>res1" not in moves(s)
     err_move(s, "waste>res1")
+
+
+def test_casket_reserve_stacks_any_number_of_cards_only_the_top_plays_under_profile_2():
+    s = casket({"waste": ["5S"], "res1": ["9D"], "body1": ["6S"], "found1": ["AS", "2S", "3S", "4S"],
+                "jewels": JEWELS})
+    assert st(s)["rules"] == 2
+    assert "waste>res1" in moves(s)
+    ok_move(s, "waste>res1")
+    ok_move(s, "body1>res1")
+    assert piles(s)["res1"] == ["9D", "5S", "6S"]
+    assert "res1>found1" not in moves(s)  # 5S would go up, but 6S covers it
 
 
 def test_casket_reserve_gives_to_foundation_or_body_only():
@@ -964,7 +976,7 @@ def test_casket_lost_when_no_legal_move_remains():
           "body1": ["KH", "QH"], "body2": ["KH", "QH"], "body3": ["7H", "6H"], "body4": ["7H", "6H"],
           "body5": ["9H", "8H"], "body6": ["9H", "8H"], "body7": ["JH", "TH"], "body8": ["JH", "TH"],
           "res1": ["6S"], "res2": ["8S"], "res3": ["TS"]}
-    s = casket(pm)
+    s = casket(pm, rules=1)  # under profile 2 a stacking reserve always takes a card
     assert piles(s)["stock"] == []
     assert moves(s) == ["waste>found3"]
     ok_move(s, "waste>found3")

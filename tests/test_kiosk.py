@@ -118,12 +118,18 @@ def test_the_demo_player_finishes_games_of_every_kind_without_losing_a_card():
         finished = 0
         for seed in range(6):
             game.deal(seed)
+            steps = 0
             for _ in range(k.DEMO_MAX_STEPS):
                 if not k.demo_step(game, out, kiosk.next_random()):
                     break
+                steps += 1
                 assert cards_in_place(game, seen) == ""
             finished += game.status() != PLAYING
-        assert finished >= 3, name
+            if game.status() == PLAYING:  # given way at the step limit, never stuck
+                assert steps == k.DEMO_MAX_STEPS, name
+        # Casket's rule profile 2 has no lost position (a stacking reserve always takes a
+        # card): its demo games end in a win or at the step limit.
+        assert finished >= 3 or name == "casket", name
 
 
 MPY_DEMO = """

@@ -124,6 +124,17 @@ def test_random_play_allocates_nothing_under_heap_lock(name):
     assert run_mpy_ok(random_play_script(name, 4000)).strip() == "no allocation"
 
 
+def test_casket_profile_1_random_play_allocates_nothing_under_heap_lock():
+    # The default profile is 2 (above); deals after set_rules(1) play one-card reserves.
+    setup = ("Casket = cls\n"
+             "class ProfileOne(Casket):\n"
+             "    def __init__(self, players=1, options=0):\n"
+             "        Casket.__init__(self, players, options)\n"
+             "        self.set_rules(1)\n"
+             "cls = ProfileOne\n")
+    assert run_mpy_ok(random_play_script("casket", 4000, setup)).strip() == "no allocation"
+
+
 def test_the_allocation_check_catches_an_allocation():
     # A game whose move generator builds a list must be caught by the same script.
     leaky = (

@@ -240,7 +240,7 @@ def test_hints_auto_play_and_finish_allocate_nothing_under_heap_lock(name):
     assert run_mpy_ok(code).strip() == "no allocation True"
 
 
-@pytest.mark.parametrize("name", PATIENCE)
+@pytest.mark.parametrize("name", PATIENCE + ["casket:1"])
 def test_a_hint_stops_at_its_work_limit_with_a_legal_move(name):
     import sys
     from engine_core.protocol import load_state

@@ -243,6 +243,62 @@ def test_a_game_with_options_resumes_with_them():
     assert resumed.options == game.options and resumed.vars[V_RNG] == 1000000000
 
 
+@pytest.mark.parametrize("rules", [1, 2])
+def test_a_casket_game_resumes_under_the_rule_profile_it_was_saved_under(rules):
+    cls = games.load("casket")
+    game = cls()
+    game.set_rules(rules)
+    game.deal(12)
+    out = array("i", [0] * cls.MAX_MOVES)
+    rand = random.Random(rules)
+    for _ in range(40):
+        if game.status() == PLAYING:
+            game.apply(out[rand.randrange(game.legal_moves(out))])
+    disk = MemoryStorage()
+    Keeper(disk).save_game(game)
+    buf = bytearray(2048)
+    disk.read("game.dat", buf)
+    assert buf[r.HEADER + 1] == rules  # the record's rules byte
+    again = Keeper(disk)
+    again.start()
+    resumed = again.resume()
+    assert resumed.rules == rules and state_json(resumed) == state_json(game)
+    assert '"rules": %d' % rules in state_json(resumed)
+    continue_both(game, resumed, 60, rules)
+
+
+def test_a_casket_record_written_before_profile_2_resumes_under_profile_1():
+    # Records of builds that knew only profile 1 say rules 1 with options 0: byte for byte
+    # what this build writes for a profile-1 game.
+    cls = games.load("casket")
+    game = cls()
+    game.set_rules(1)
+    game.deal(3)
+    game.apply(game.hint())
+    disk = FaultyStorage()
+    Keeper(disk).save_game(game)
+    buf = bytearray(2048)
+    n = disk.read("game.dat", buf)
+    assert buf[r.HEADER + 1] == 1 and r.get_i32(buf, r.HEADER + 4) == 0
+    disk.write("game.dat", buf, n)
+    _, resumed, messages = restart(disk)
+    assert messages == [] and resumed.rules == 1 and state_json(resumed) == state_json(game)
+
+
+def test_a_casket_record_of_an_unknown_rule_profile_is_set_aside():
+    game = games.load("casket")()
+    game.deal(3)
+    disk = FaultyStorage()
+    Keeper(disk).save_game(game)
+    buf = bytearray(2048)
+    n = disk.read("game.dat", buf)
+    buf[r.HEADER + 1] = 3
+    r.finish(buf, n - 4)
+    disk.write("game.dat", buf, n)
+    _, resumed, messages = restart(disk)
+    assert resumed is None and messages == ["Saved game from an unknown version: set aside, defaults used"]
+
+
 def test_the_game_is_saved_once_play_pauses_not_on_every_press():
     disk = FaultyStorage()
     keeper = Keeper(disk)

@@ -52,7 +52,7 @@ def test_new_answers_ok_and_the_seed_defaults_to_1(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_new_game_is_playing_with_the_clock_at_zero(game):
     s = Driver("new %s seed=7" % game).state()
-    assert s["game"] == game and s["rules"] == 1 and s["seed"] == 7
+    assert s["game"] == game and s["rules"] == (2 if game == "casket" else 1) and s["seed"] == 7
     assert s["status"] == "playing" and s["clock_ms"] == 0
 
 

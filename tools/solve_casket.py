@@ -1,22 +1,25 @@
 """Casket solver: a depth-first search for a reachable win, with every card known.
 
-Casket has two decks, thirteen jewels and a waste that must be placed before each draw, so
-the tree is far too wide to exhaust within the node limits the statistics can afford; this is
-the best effort: a win it finds is real (replayed on the engine), a deal whose reachable
-positions it exhausts is proven lost, and the rest are undecided.
+It plays the deal's rule profile (game.rules): under profile 2 each reserve is a stack of any
+size, under profile 1 it holds one card. A win it finds is real (replayed on the engine), a deal
+whose reachable positions it exhausts is proven lost, and the rest are undecided.
 
-How it keeps the search small:
+How it keeps the search small (each shortcut keeps the search exact):
 - cards are kinds (the two copies of a card are interchangeable), foundations are two heights
-  per suit, and equal piles (empty reserves, empty bodies, lids) are tried once;
+  per suit, and equal piles (reserves, body piles, lids: each pile of a group takes and gives
+  the same cards) are one position whatever their order;
 - safe foundation moves are made at once: a card may go up when both cards one rank lower of
   its suit are already up (nothing could ever need it as a body target), and Aces and twos
-  always (engine_core/ai/casket.py);
-- a lone body card never moves to an empty body (nothing changes); positions already visited
-  are never searched again (a win is a reachable position, so a visited set keeps the search
-  exact: a deal whose reachable positions are all visited is lost).
+  always (engine_core/ai/casket.py); under profile 2 a reserve's cards below the top keep
+  their place whether or not a card above them goes up, so the argument holds there too;
+- a lone body card never moves to an empty body (nothing changes), and a card never moves
+  into a reserve that holds the same pile it has (a second empty reserve, say);
+- positions already visited are never searched again (a win is a reachable position, so a
+  visited set keeps the search exact: a deal whose reachable positions are all visited is lost).
 Moves are tried best first: foundations, lid cards onto bodies (each refill opens the casket),
-the waste and reserves onto bodies, body cards that uncover something, then the waste into a
-reserve or an empty body, then draw.
+the waste and reserves onto bodies, body cards that uncover something, draw, then the waste
+into an empty body or the reserve it blocks least (a card above one needed later), lid cards
+into reserves, and last the moves that only shuffle cards.
 """
 
 from tools.solve_run import Limit, run
@@ -31,6 +34,7 @@ RES_SRC = 3
 TO_FOUND = 0  # destination kinds
 TO_BODY = 1
 TO_RES = 2
+FAR = 99  # how soon an empty reserve's "top" is needed: never
 
 
 def suit(k):
@@ -45,13 +49,14 @@ class Solver:
     def __init__(self, game, node_limit):
         piles = game.piles
         kinds = [[piles.card(p, i) % 52 for i in range(piles.size[p])] for p in range(piles.count)]
+        self.stacked = game.rules != 1
         self.draws = kinds[STOCK][::-1]  # draw order: the stock's top first
         self.drawn = 0
         self.waste = kinds[WASTE][-1] if kinds[WASTE] else -1
         self.jewels = kinds[JEWELS]  # refills come from the top (the end)
         self.lids = [kinds[LID1 + i][-1] if kinds[LID1 + i] else -1 for i in range(5)]
         self.bodies = [list(kinds[BODY1 + i]) for i in range(8)]
-        self.res = [kinds[RES1 + i][-1] if kinds[RES1 + i] else -1 for i in range(3)]
+        self.res = [list(kinds[RES1 + i]) for i in range(3)]
         self.found = [[0, 0] for _ in range(4)]
         for f in range(8):
             pile = kinds[FOUND1 + f]
@@ -67,7 +72,7 @@ class Solver:
 
     def key(self):
         return (self.drawn, self.waste, len(self.jewels), tuple(sorted(self.lids)),
-                tuple(sorted(map(tuple, self.bodies))), tuple(sorted(self.res)),
+                tuple(sorted(map(tuple, self.bodies))), tuple(sorted(map(tuple, self.res))),
                 tuple(tuple(sorted(h)) for h in self.found))
 
     def up_slot(self, k):
@@ -85,6 +90,11 @@ class Solver:
         heights = self.found[suit(k)]
         return r <= 1 or (heights[0] >= r and heights[1] >= r)
 
+    def need(self, k):
+        """How far kind k is from going up: its rank above its suit's lower foundation."""
+        heights = self.found[suit(k)]
+        return rank(k) - min(heights[0], heights[1])
+
     # --- sources: (kind, index) -> card, take, put back ---
 
     def card_at(self, kind, i):
@@ -92,10 +102,8 @@ class Solver:
             return self.waste
         if kind == LID_SRC:
             return self.lids[i]
-        if kind == RES_SRC:
-            return self.res[i]
-        body = self.bodies[i]
-        return body[-1] if body else -1
+        pile = self.res[i] if kind == RES_SRC else self.bodies[i]
+        return pile[-1] if pile else -1
 
     def take(self, kind, i):
         """Remove the card; returns whether a jewel refilled the lid."""
@@ -107,7 +115,7 @@ class Solver:
                 return True
             self.lids[i] = -1
         elif kind == RES_SRC:
-            self.res[i] = -1
+            self.res[i].pop()
         else:
             self.bodies[i].pop()
         return False
@@ -120,7 +128,7 @@ class Solver:
                 self.jewels.append(self.lids[i])
             self.lids[i] = card
         elif kind == RES_SRC:
-            self.res[i] = card
+            self.res[i].append(card)
         else:
             self.bodies[i].append(card)
 
@@ -137,7 +145,7 @@ class Solver:
         elif dst == TO_BODY:
             self.bodies[j].append(card)
         else:
-            self.res[j] = card
+            self.res[j].append(card)
         self.line.append((self.pile_of(src, i), dst, j))
         return (src, i, dst, j, card, refilled)
 
@@ -148,7 +156,7 @@ class Solver:
         elif dst == TO_BODY:
             self.bodies[j].pop()
         else:
-            self.res[j] = -1
+            self.res[j].pop()
         self.put_back(src, i, card, refilled)
         self.line.pop()
 
@@ -184,6 +192,35 @@ class Solver:
                 return True
         return False
 
+    def reserves_for(self, card):
+        """The reserves that take card, one per distinct pile, least blocking first: onto a
+        top needed later than card (the nearest such), then an empty one, then the rest (the
+        top needed latest first)."""
+        if not self.stacked:
+            for j in range(3):
+                if not self.res[j]:
+                    return [j]
+            return []
+        mine = self.need(card)
+        ranked = []
+        seen = set()
+        for j in range(3):
+            pile = self.res[j]
+            t = tuple(pile)
+            if t in seen:
+                continue
+            seen.add(t)
+            if not pile:
+                ranked.append((FAR, j))
+                continue
+            below = self.need(pile[-1])
+            if below >= mine:
+                ranked.append((below - mine, j))
+            else:
+                ranked.append((FAR + 1 + mine - below, j))
+        ranked.sort()
+        return [j for _, j in ranked]
+
     def moves(self):
         """(moves before a draw, moves after it), best first."""
         found_moves = []
@@ -195,11 +232,6 @@ class Solver:
         for j in range(8):
             if not self.bodies[j]:
                 empty_body = j
-                break
-        empty_res = -1
-        for j in range(3):
-            if self.res[j] < 0:
-                empty_res = j
                 break
         seen_lids = set()
         for src, i in self.sources():
@@ -213,7 +245,8 @@ class Solver:
             slot = self.up_slot(card)
             if slot >= 0:
                 found_moves.append((src, i, TO_FOUND, slot))
-            deep = src == BODY_SRC and len(self.bodies[i]) > 1
+            deep = (src == BODY_SRC and len(self.bodies[i]) > 1) or \
+                   (src == RES_SRC and len(self.res[i]) > 1)
             for j in range(8):
                 body = self.bodies[j]
                 if body and (src != BODY_SRC or j != i) and suit(body[-1]) == suit(card) \
@@ -227,13 +260,15 @@ class Solver:
                         spill.append(move)  # a lone body card: frees a body for later
                     break  # the other copy's pile is the same target
             # Into a reserve or an empty body: the waste (to let the next draw come), a lid
-            # card (the casket opens), or a body card that uncovers something playable.
-            useful = src == WASTE_SRC or src == LID_SRC or (deep and self._productive(self.bodies[i][-2]))
+            # card (the casket opens), or a card that uncovers something playable.
+            pile = self.bodies[i] if src == BODY_SRC else (self.res[i] if src == RES_SRC else None)
+            useful = src == WASTE_SRC or src == LID_SRC or (deep and self._productive(pile[-2]))
             target = []
-            if empty_body >= 0 and src != LID_SRC and (src != BODY_SRC or deep):
+            if empty_body >= 0 and src != LID_SRC and (src == WASTE_SRC or deep or src == RES_SRC):
                 target.append((src, i, TO_BODY, empty_body))
-            if empty_res >= 0 and src != RES_SRC:
-                target.append((src, i, TO_RES, empty_res))
+            if src != RES_SRC:
+                for j in self.reserves_for(card):
+                    target.append((src, i, TO_RES, j))
             if useful:
                 spill += target
             else:
@@ -316,7 +351,7 @@ def solve(game, node_limit):
     """(True, moves) for a win, (False, None) when every reachable position was searched,
     (None, None) past the limit; and the nodes searched."""
     solver = Solver(game, node_limit)
-    won = run(solver.search, 20000)
+    won = run(solver.search, node_limit + 1000)  # one frame per node at most
     if won is None:
         return None, None, solver.nodes
     if not won:

@@ -65,30 +65,50 @@ def progress(done, total, hint_wins, solver_wins, seconds):
     sys.stderr.flush()
 
 
-def run(name, start, deals, node_limit, show_progress=True):
-    """One row per deal: seed, hint_won, solver (won/lost/unknown), nodes, solve_ms, hint_ms."""
+def deal_row(name, seed, node_limit):
+    """The row of one deal: seed, hint_won, solver (won/lost/unknown), nodes, solve_ms, hint_ms
+    (CPU time of the process that played it)."""
     cls = games.load(name)
-    game = cls()
-    solver = solve.solver_module(name)
+    t0 = time.process_time()
+    hint_won = play_hints(cls(), seed)
+    t1 = time.process_time()
+    deal = cls()
+    deal.deal(seed)
+    won, _, nodes = solve.solver_module(name).solve(deal, node_limit)
+    t2 = time.process_time()
+    verdict = {True: "won", False: "lost", None: "unknown"}[won]
+    return {"seed": seed, "hint_won": int(hint_won), "solver": verdict, "nodes": nodes,
+            "solve_ms": round((t2 - t1) * 1000, 3), "hint_ms": round((t1 - t0) * 1000, 3)}
+
+
+def _deal_row(task):
+    return deal_row(*task)
+
+
+def run(name, start, deals, node_limit, show_progress=True, jobs=1):
+    """One row per deal (deal_row), in seed order; jobs > 1 plays deals in that many processes
+    (the times stay CPU time per deal, so the speed figures mean one core either way)."""
+    tasks = [(name, start + i, node_limit) for i in range(deals)]
+    pool = None
+    if jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.Pool(jobs)
+        results = pool.imap(_deal_row, tasks, chunksize=4)
+    else:
+        results = map(_deal_row, tasks)
     rows = []
     hint_wins = solver_wins = 0
-    begin = time.process_time()
-    for i in range(deals):
-        seed = start + i
-        t0 = time.process_time()
-        hint_won = play_hints(game, seed)
-        t1 = time.process_time()
-        deal = cls()
-        deal.deal(seed)
-        won, _, nodes = solver.solve(deal, node_limit)
-        t2 = time.process_time()
-        verdict = {True: "won", False: "lost", None: "unknown"}[won]
-        rows.append({"seed": seed, "hint_won": int(hint_won), "solver": verdict, "nodes": nodes,
-                     "solve_ms": round((t2 - t1) * 1000, 3), "hint_ms": round((t1 - t0) * 1000, 3)})
-        hint_wins += hint_won
-        solver_wins += won is True
+    cpu = 0.0
+    for i, row in enumerate(results):
+        rows.append(row)
+        hint_wins += row["hint_won"]
+        solver_wins += row["solver"] == "won"
+        cpu += (row["solve_ms"] + row["hint_ms"]) / 1000.0
         if show_progress and (i % 20 == 0 or i == deals - 1):
-            progress(i + 1, deals, hint_wins, solver_wins, time.process_time() - begin)
+            progress(i + 1, deals, hint_wins, solver_wins, cpu)
+    if pool is not None:
+        pool.close()
+        pool.join()
     if show_progress:
         sys.stderr.write("\n")
     return rows
@@ -192,9 +212,10 @@ def main(argv):
     parser.add_argument("--write-table", action="store_true",
                         help="write the proven-winnable seeds to engine_core/ai/winnable_GAME.py")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing deals at once")
     args = parser.parse_args(argv)
     node_limit = args.node_limit or solve.DEFAULT_NODE_LIMIT[args.game]
-    rows = run(args.game, args.start, args.deals, node_limit, not args.quiet)
+    rows = run(args.game, args.start, args.deals, node_limit, not args.quiet, args.jobs)
     os.makedirs(args.out, exist_ok=True)
     base = os.path.join(args.out, args.game)
     write_csv(base + ".csv", rows)

@@ -6,9 +6,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TEMPLATE = '''"""Proven-winnable %(game)s deals: written by `python tools/stats.py %(game)s --deals %(deals)d
 --write-table` (every seed here was won by the solver and the win replayed on the engine).
-Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i can be won. See winnable.py.
+Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i can be won under rule profile RULES.
+See winnable.py.
 """
 
+RULES = %(rules)d
 FIRST = %(first)d
 DEALS = %(deals)d
 COUNT = %(count)d
@@ -26,7 +28,9 @@ def bitmap(first, seeds, deals):
 
 def write(game, first, seeds, deals):
     path = os.path.join(ROOT, "engine_core", "ai", "winnable_%s.py" % game)
-    text = TEMPLATE % {"game": game, "first": first, "deals": deals, "count": len(seeds),
+    from engine_core import games
+    text = TEMPLATE % {"game": game, "rules": games.load(game).RULES_VERSION,
+                       "first": first, "deals": deals, "count": len(seeds),
                        "bits": wrap(repr(bitmap(first, seeds, deals)))}
     with open(path, "w") as f:
         f.write(text)

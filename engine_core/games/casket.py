@@ -1,10 +1,11 @@
-"""Casket Solitaire, rule profile 1 (shared/rules/casket.md).
+"""Casket Solitaire, rule profiles 2 (the default) and 1 (shared/rules/casket.md).
 
 Two decks. Thirteen jewels lie under five lids; eight body piles build down in suit; three
-reserves hold one card each; eight foundations build up in suit from the Ace. An emptied lid
-is refilled at once from the jewels (the same move, undone with it) until the jewels are
-gone; lids accept no cards, and a lid card may not head an empty body pile. Draw turns one
-stock card onto the waste, only once the waste card is placed; no redeal.
+reserves stack any number of cards, only the top one available (profile 1: one card each);
+eight foundations build up in suit from the Ace. An emptied lid is refilled at once from the
+jewels (the same move, undone with it) until the jewels are gone; lids accept no cards, and a
+lid card may not head an empty body pile. Draw turns one stock card onto the waste, only once
+the waste card is placed; no redeal.
 """
 
 from array import array
@@ -42,11 +43,16 @@ def is_lid(p):
 
 class Casket(Game):
     NAME = "casket"
-    RULES_VERSION = 1
+    RULES_VERSION = 2  # reserves stack without limit; profile 1 holds one card in each
+    RULES_PROFILES = (1, 2)
     DECKS = 2
     # 17 sources (waste, 3 reserves, 5 lids, 8 bodies), each to at most 8 foundations
     # (an Ace), 8 body piles and 3 reserves, plus draw: a loose bound, 1.3 KB of ints.
     MAX_MOVES = 17 * 19 + 1
+    # Two or three entries a move: undo reaches back some 640 moves. 128 fewer than the default
+    # pay for the profile-2 reserves (3 x 104 card slots), keeping the app under 64 KB of heap
+    # at 320x240 (tests/test_ui_micropython.py).
+    JOURNAL_SIZE = 1920
     ACTIONS = ("draw",)
 
     def __init__(self, players=1, options=0):
@@ -59,7 +65,7 @@ class Casket(Game):
         for i in range(8):
             self.add_pile("body" + str(i + 1), 13)  # a run down in suit: 13 at most
         for i in range(3):
-            self.add_pile("res" + str(i + 1), 1)
+            self.add_pile("res" + str(i + 1), 104)  # profile 2: a stack of any size
         for i in range(8):
             self.add_pile("found" + str(i + 1), 13)
         self.end_piles()
@@ -126,8 +132,9 @@ class Casket(Game):
                 n = self._add_holders(out, n, b, want)
             if n >= limit:
                 return n
+        stacked = self.rules != 1
         for r in range(RES1, RES3 + 1):
-            if rules.single_card_takes(piles, r):
+            if stacked or rules.single_card_takes(piles, r):
                 n = self._add_to_reserve(out, n, r)
         return n
 
@@ -218,7 +225,7 @@ class Casket(Game):
         piles = self.piles
         if rules.may_draw(piles, STOCK, WASTE):
             return True
-        if rules.first_empty(piles, RES1, RES3) >= 0:
+        if self.rules != 1 or rules.first_empty(piles, RES1, RES3) >= 0:
             # a reserve takes any card of the waste, a lid or a body pile
             if piles.size[WASTE] > 0 or rules.cards_in(piles, LID1, BODY8) > 0:
                 return True
@@ -277,12 +284,12 @@ class Casket(Game):
             b = rules.first_empty(piles, BODY1, BODY8)
             if b >= 0:
                 return WASTE << 16 | b << 8
-            r = rules.first_empty(piles, RES1, RES3)
+            r = self._open_reserve()
             if r >= 0:
                 return WASTE << 16 | r << 8
         if rules.may_draw(piles, STOCK, WASTE):
             return DRAW_MOVE
-        r = rules.first_empty(piles, RES1, RES3)
+        r = self._open_reserve()
         if r >= 0:
             for src in range(LID1, LID5 + 1):
                 if piles.size[src] > 0:
@@ -295,6 +302,19 @@ class Casket(Game):
                     if src and BODY1 <= src <= BODY8 and piles.size[src] == 1:
                         return src << 16 | b << 8
         return -1
+
+    def _open_reserve(self):
+        """The reserve the greedy choice fills: the first empty one, else (profile 2) the
+        one holding fewest cards; -1 when none takes a card."""
+        piles = self.piles
+        r = rules.first_empty(piles, RES1, RES3)
+        if r >= 0 or self.rules == 1:
+            return r
+        r = RES1
+        for p in range(RES1 + 1, RES3 + 1):
+            if piles.size[p] < piles.size[r]:
+                r = p
+        return r
 
     def _holder(self, kind, j):
         """The first (j = 0) or second pile whose exposed card is of this kind, or 0."""
@@ -334,7 +354,9 @@ class Casket(Game):
         if RES1 <= dst <= RES3:
             if RES1 <= src <= RES3:
                 return "cards never move from one reserve to another"
-            return names[dst] + " already holds a card (a reserve holds one)"
+            if self.rules == 1:
+                return names[dst] + " already holds a card (a reserve holds one under rules 1)"
+            return "reserves take cards from the waste, a lid or a body pile"
         if FOUND1 <= dst <= FOUND8:
             if piles.size[dst] == 0:
                 return "a foundation starts with an Ace, not " + cards.name(c)
@@ -356,6 +378,11 @@ class Casket(Game):
             reason = rules.descending_in_suit_error(piles, b, names[b])
             if reason:
                 return reason
+        if self.rules == 1:
+            for p in range(RES1, RES3 + 1):
+                if piles.size[p] > 1:
+                    return (names[p] + " holds " + str(piles.size[p])
+                            + " cards: a reserve holds one under rules 1")
         if piles.size[JEWELS] > 0:
             for p in range(LID1, LID5 + 1):
                 if piles.size[p] == 0:

@@ -14,9 +14,10 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
-from engine_core.ui.screens import (CHOOSE, DEAL, END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK,  # noqa: F401
-                                    S_JOKERS, S_LEVEL, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS,
-                                    SEED_DIGITS, SETTING_CHOICES, SETTINGS, TARGETS, TITLE, Screens)
+from engine_core.ui.screens import (CASKET_PROFILES, CHOOSE, DEAL, END, PAUSE, PLAY, RULES,  # noqa: F401
+                                    S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL, S_SOUND,
+                                    S_SPEED, S_TARGET, S_TWO_BUTTONS, SEED_DIGITS, SETTING_CHOICES,
+                                    SETTINGS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
 
 try:
@@ -228,6 +229,7 @@ class App(Screens):
             self.tables[name] = table
         self.table = table
         self.configure_computer(table.game)
+        self.configure_rules(table.game)
         table.game.deal(seed)
         table.new_game()
         self.note_scores()
@@ -235,6 +237,12 @@ class App(Screens):
         self.counted = False
         self.mode = PLAY
         self.full = True
+
+    def configure_rules(self, game):
+        """The rule profile a new deal plays, where the game has more than one (Casket: the
+        Casket rules setting). A resumed game keeps the profile it was saved under."""
+        if game.NAME == "casket":
+            game.set_rules(CASKET_PROFILES[self.settings[S_CASKET_RULES]])
 
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""

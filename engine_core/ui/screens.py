@@ -34,7 +34,9 @@ S_JOKERS = const(4)
 S_TARGET = const(5)
 S_AUTOPLAY = const(6)
 S_TWO_BUTTONS = const(7)
-SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2)
+S_CASKET_RULES = const(8)
+SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2)
+CASKET_PROFILES = (2, 1)  # the Casket rules setting: the rule profile a new deal plays
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
@@ -154,6 +156,8 @@ class Screens:
             return texts.LEVELS[v]
         if i == S_TARGET:
             return texts.TARGETS[v]
+        if i == S_CASKET_RULES:
+            return texts.CASKET_RULES[v]
         return texts.OFF_ON[v]
 
     def draw_deal(self):

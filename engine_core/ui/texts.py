@@ -15,11 +15,12 @@ TITLES = {
 PAUSE = (b"Resume", b"Hint", b"Undo", b"Restart", b"New deal", b"Rules", b"Settings", b"Quit")
 
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
-            b"Target score", b"Auto-play", b"Two buttons")
+            b"Target score", b"Auto-play", b"Two buttons", b"Casket rules")
 OFF_ON = (b"Off", b"On")
 SPEEDS = (b"Slow", b"Normal", b"Fast")
 LEVELS = (b"Easy", b"Normal", b"Hard")
 TARGETS = (b"Game's", b"50", b"100", b"150")
+CASKET_RULES = (b"2: stacks", b"1: one card")  # reserves stack cards, or hold one each
 
 RULES = {
     "aces_up": (
@@ -55,9 +56,12 @@ RULES = {
         b"reserve or another body pile, never from a lid.\n"
         b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain. "
         b"The top jewel is shown but never played.\n"
-        b"Reserves hold one card each, from the waste, a lid or a body pile.\n"
+        b"Reserves take single cards from the waste, a lid or a body pile, and stack them: "
+        b"only the top card of a reserve may move. Under rules 1 (Settings: Casket rules) "
+        b"a reserve holds one card.\n"
         b"Draw turns one stock card onto the waste, only once the waste card is placed. "
-        b"No redeal. Lost when no move remains.\n"
+        b"No redeal. Under rules 1 the game is lost when no move remains; stacked reserves "
+        b"always take a card.\n"
         b"Advice: prepare a non-empty body target before you take a lid card, so every jewel "
         b"refill stays usable. Clearing a body pile can block a lid move, since lid cards may "
         b"not head an empty body pile. Once the jewels are out, use the reserves to reorder "
