@@ -55,7 +55,7 @@ CASES = [
     ('load {"game":"\\ud800"}', "error: load: not valid JSON: at byte 10: a \\u escape of a lone surrogate"),
     ('load {"game":"ace\x01"}', "error: load: not valid JSON: at byte 13: a control character \\x01 in a string"),
     ('load {"game":NaN}', "error: load: not valid JSON: at byte 9: expected a value, found 'N'"),
-    ('load {"game":"\\u0061ces_up","rules":7}', "error: load: rules version 7 is not supported (this is 1)"),
+    ('load {"game":"\\u0061ces_up","rules":7}', "error: load: rules version 7 is not supported: aces_up plays rules 1"),
     ("load [1, 2]", "error: load: expected a JSON object"),
     ("new\x1caces_up", "error: unknown command 'new\\x1caces_up'"),
     ("new aces_up\u2028", "error: unknown game 'aces_up\\u2028': expected one of aces_up, sir_tommy, casket, spite_malice, nerts"),
