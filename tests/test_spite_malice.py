@@ -763,7 +763,7 @@ def test_a_hint_stays_within_the_17_million_fuel_hint_budget_on_micropython():
 
 def test_a_loaded_game_plays_on_exactly_as_the_game_it_was_saved_from():
     # The computer reads how keen its opponent is from the table: no memory outside the state.
-    for seed in (4, 11):
+    for seed in (5, 11):  # deals that last past the 60th move
         a = Driver("new spite_malice seed=%d" % seed)
         saved = None
         moves = []
