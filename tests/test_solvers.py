@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine_core import WON, games
+from engine_core import PLAYING, WON, games
 from engine_core.ai import winnable
 from tests.helpers import Driver
 from tools import solve, stats
@@ -224,3 +224,51 @@ def test_the_table_writer_round_trips_through_python(tmp_path):
     bits = eval(literal)
     assert [s for s in range(100) if winnable.is_winnable(bits, 0, s)] == seeds
     importlib.invalidate_caches()
+
+
+def _exhaustive_wins(game, lost):
+    """A plain search over the engine's own moves (legal_moves, apply, undo), every card told
+    apart, with a table of positions found lost: True when some line wins."""
+    status = game.status()
+    if status == WON:
+        return True
+    if status != PLAYING:
+        return False
+    piles = game.piles
+    k = tuple(tuple(piles.card(p, i) for i in range(piles.size[p])) for p in range(len(piles.size)))
+    if k in lost:
+        return False
+    out = [0] * game.MAX_MOVES
+    for m in out[:game.legal_moves(out)]:
+        game.apply(m)
+        won = _exhaustive_wins(game, lost)
+        game.undo()
+        if won:
+            return True
+    lost.add(k)
+    return False
+
+
+# Sir Tommy endings (the hint player's deal of each seed, four stock cards left). Seed 27's
+# ending is won only by leaving a playable card on its holding pile: a solver that makes every
+# foundation move at once calls it lost.
+SIR_TOMMY_ENDINGS = {2: False, 5: False, 7: False, 12: False, 13: True, 14: False, 18: False,
+                     19: True, 24: True, 27: True}
+
+
+def test_sir_tommy_verdicts_agree_with_a_plain_search_over_the_engine_moves():
+    module = solve.solver_module("sir_tommy")
+    cls = games.load("sir_tommy")
+    for seed, expected in SIR_TOMMY_ENDINGS.items():
+        game = cls()
+        game.deal(seed)
+        while game.status() == PLAYING and game.piles.size[0] > 4:
+            game.apply(game.hint())
+        won, moves, _ = module.solve(game, 10 ** 6, proof_nodes=10 ** 6)
+        assert _exhaustive_wins(game, set()) == expected, seed
+        assert won == expected, seed
+        if won:
+            for m in moves:
+                assert game.is_legal(m), seed
+                game.apply(m)
+            assert game.status() == WON, seed

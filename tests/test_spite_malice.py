@@ -763,7 +763,7 @@ def test_a_hint_stays_within_the_17_million_fuel_hint_budget_on_micropython():
 
 def test_a_loaded_game_plays_on_exactly_as_the_game_it_was_saved_from():
     # The computer reads how keen its opponent is from the table: no memory outside the state.
-    for seed in (4, 11):
+    for seed in (5, 11):  # deals that last past the 60th move
         a = Driver("new spite_malice seed=%d" % seed)
         saved = None
         moves = []
@@ -859,3 +859,29 @@ def test_with_bots_on_undo_right_after_the_computer_opened_a_new_game_has_nothin
     d.ok("move deal")
     assert d.state()["turn"] == "p1"  # the computer has played its opening turn
     assert d.ok("undo") == "error: nothing to undo"
+
+
+def test_the_greedy_reference_player_plays_its_payoff_card_whenever_it_fits_and_loses_to_level_3():
+    from tools.arena_spite_malice import greedy_move, run
+    cls = games.load("spite_malice")
+    out = array("i", [0] * cls.MAX_MOVES)
+    payoff_plays = 0
+    for seed in range(6):
+        game = cls(2)
+        game.bots = False
+        game.deal(seed)
+        for _ in range(400):
+            if game.status() != PLAYING:
+                break
+            payoff = 5 + 6 * game.turn()
+            n = game.legal_moves(out)
+            fits = [out[i] for i in range(n) if out[i] >> 16 == payoff]
+            m = greedy_move(game, out)
+            assert game.is_legal(m)
+            if fits:
+                assert m == fits[0]
+                payoff_plays += 1
+            game.apply(m)
+    assert payoff_plays > 10
+    f = run("3", "greedy", 60, seed=300, jobs=1, show_progress=False)
+    assert f["wins"] > 2 * f["losses"], f

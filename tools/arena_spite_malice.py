@@ -2,11 +2,18 @@
 
     python tools/arena.py spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
 
-LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py) or `random` (a uniformly
-random legal move each time). Each game is one deal; A plays p1 (and so starts) in the even
+LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
+random legal move each time) or `greedy`, a reference player with fixed rules (greedy_move):
+1. the payoff card, whenever it fits a centre stack (the first that takes it);
+2. else, of the hand and side-stack cards that fit a centre stack without taking it past the
+   payoff card's value, the one that leaves a stack closest below the payoff card (the hand
+   before the side stacks on a tie); a king only when no other card qualifies;
+3. else it discards its highest card (a king only when the hand holds nothing else) onto a
+   side stack whose top has the same rank, or else onto the emptiest side stack (the first of
+   equals), which ends its turn. Each game is one deal; A plays p1 (and so starts) in the even
 games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
 finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
-draws as half), the draws, the average game length in turns and the average points per won
+draws as half, and A's share of the decided games), the draws, the average game length in turns and the average points per won
 game; for the drawn games, what A still had to do (payoff cards left) and where the cards that
 could have fed the stock were held (A's side stacks, the centre, B's side stacks). With --matches, each unit is a whole match to 50 points instead (`deal` after each game,
 the loser starting the next), and the average length is in games.
@@ -27,7 +34,53 @@ sys.path.insert(0, ROOT)
 from engine_core import PLAYING, games  # noqa: E402
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
-LEVELS = ("1", "2", "3", "random")
+LEVELS = ("1", "2", "3", "random", "greedy")
+KING = 12
+PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
+CENTERS = (1, 2, 3)
+
+
+def _rank(game, move):
+    """The rank of the card a move plays (a hand move carries the card's kind)."""
+    src = move >> 16
+    if src in (4, 10):
+        return (move & 0xFF) % 13
+    return game.piles.top(src) % 13
+
+
+def greedy_move(game, out):
+    """The greedy reference player's next move (module docstring, rules 1-3)."""
+    n = game.legal_moves(out)
+    piles = game.piles
+    player = game.turn()
+    payoff = PAYOFF[player]
+    want = piles.top(payoff) % 13  # the value a centre stack needs for the payoff card
+    best = -1
+    best_key = None
+    discard = -1
+    discard_key = None
+    for i in range(n):
+        m = out[i]
+        src = m >> 16
+        dst = (m >> 8) & 0xFF
+        if dst in CENTERS:
+            if src == payoff:
+                return m
+            size = piles.size[dst] + 1  # the stack's value after the play
+            if want == KING or size > want:
+                continue
+            r = _rank(game, m)
+            k = (r == KING, want - size, src != 4 + 6 * player)
+            if best_key is None or k < best_key:
+                best, best_key = m, k
+        else:
+            r = _rank(game, m)
+            top = piles.top(dst)
+            same = top >= 0 and top % 13 == r
+            k = (r == KING, -r, not same, piles.size[dst], dst)
+            if discard_key is None or k < discard_key:
+                discard, discard_key = m, k
+    return best if best >= 0 else discard
 
 
 def play_game(level_a, level_b, seed):
@@ -48,6 +101,9 @@ def play_game(level_a, level_b, seed):
             while game.status() == PLAYING and game.turn() == player:
                 n = game.legal_moves(out)
                 game.apply(out[rnd.randrange(n)])
+        elif level == "greedy":
+            while game.status() == PLAYING and game.turn() == player:
+                game.apply(greedy_move(game, out))
         else:
             game.bot.play_turn(game, int(level))
         turns += 1
@@ -86,6 +142,9 @@ def play_match(level_a, level_b, seed):
             if levels[player] == "random":
                 while game.status() == PLAYING and game.turn() == player:
                     game.apply(out[rnd.randrange(game.legal_moves(out))])
+            elif levels[player] == "greedy":
+                while game.status() == PLAYING and game.turn() == player:
+                    game.apply(greedy_move(game, out))
             else:
                 game.bot.play_turn(game, int(levels[player]))
             turns += 1
@@ -154,6 +213,7 @@ def run(level_a, level_b, count, seed=0, jobs=0, show_progress=True, matches=Fal
         "matches": matches,
         "games": count, "wins": wins, "losses": losses, "draws": draws,
         "win_rate": wins / count, "interval": wilson(wins, count),
+        "decided_rate": wins / max(wins + losses, 1), "decided_interval": wilson(wins, wins + losses),
         "score_rate": (wins + draws / 2) / count,
         "turns": sum(r[1] for r in results) / count,
         "points": sum(won_points) / len(won_points) if won_points else 0.0,
@@ -181,6 +241,8 @@ def report(level_a, level_b, f):
         "  A wins %d, B wins %d, draws %d" % (f["wins"], f["losses"], f["draws"]),
         "  A win rate %.1f%% (95%% CI %.1f-%.1f%%); counting draws as half, %.1f%%" % (
             100 * f["win_rate"], 100 * low, 100 * high, 100 * f["score_rate"]),
+        "  of the decided ones, A won %.1f%% (95%% CI %.1f-%.1f%%)" % (
+            100 * f["decided_rate"], 100 * f["decided_interval"][0], 100 * f["decided_interval"][1]),
     ]
     if f["matches"]:
         lines.append("  average match length %.1f games; average points of the winner %.1f" % (f["turns"], f["points"]))
