@@ -156,8 +156,13 @@ class Keys:
 
 def interactive(app, board, args):
     import pygame
-    from simulator.window import Window
-    window = Window(app.screen, args.scale or 3, board)
+    from simulator.window import Window, fit_scale
+    scale = args.scale
+    if not scale:
+        pygame.display.init()
+        info = pygame.display.Info()
+        scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
+    window = Window(app.screen, scale, board)
     keys = Keys(app, window)
     clock = pygame.time.Clock()
     while not keys.quit:

@@ -134,15 +134,34 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     keys.held(400)  # and repeats while held
     assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 1000)
-    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 1100)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 1000)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 1100)
     assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 2000)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 2000)
     keys.held(2000 + bt.LONG_PRESS_MS)
-    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 2600)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 2600)
     assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
     assert window.help
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 3100)
     assert keys.quit
     window.close()
+
+
+def test_the_letter_keys_press_the_buttons_of_the_same_name_and_enter_backspace_are_start_select():
+    from engine_core.ui import buttons as bt
+    import pygame
+    from simulator.window import KEYMAP
+    assert KEYMAP[pygame.K_a] == bt.A and KEYMAP[pygame.K_b] == bt.B
+    assert KEYMAP[pygame.K_x] == bt.X and KEYMAP[pygame.K_y] == bt.Y
+    assert KEYMAP[pygame.K_RETURN] == bt.START and KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
+
+
+@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240)])
+
+def test_the_window_fits_a_1366x768_screen_and_keeps_scale_3_on_a_large_one(size):
+    from simulator.window import fit_scale, window_size
+    scale = fit_scale(size[0], size[1], 1366, 768)
+    w, h = window_size(size[0], size[1], scale)
+    assert w <= 1366 and h <= 768 - 80 and scale >= 2
+    assert fit_scale(size[0], size[1], 2560, 1440) == 3
