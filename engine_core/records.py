@@ -273,6 +273,7 @@ SETTINGS = (
     ("kiosk_idle_s", 90, 10, 3600),  # idle time before the demo starts or play is abandoned
     ("last_game", 0, 0, 15),
     ("two_buttons", 0, 0, 1),  # the interface's A-and-B-only scheme
+    ("winnable", 0, 0, 1),  # new deals only among those the solver proved winnable
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

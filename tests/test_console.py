@@ -45,7 +45,7 @@ def keys(console, text):
 
 
 def into_play(console):
-    keys(console, "A A A")  # title, choose a game, deal
+    keys(console, "A")  # the title's first item: a new deal
     assert console.app.mode == ui.PLAY
 
 
@@ -63,6 +63,8 @@ def test_a_game_switched_off_mid_play_comes_back_where_it_was():
     assert console.app.table.move_count >= 3
     keys(console, "WAIT")  # play pauses: the game is saved
     again = console_on(disk)
+    assert again.app.mode == ui.TITLE and again.app.resumable  # the title offers Continue
+    keys(again, "A")
     assert again.app.mode == ui.PLAY
     clock, state = position(again.app.table.game)
     assert state == position(game)[1] and 0 < position(game)[0] - clock <= 500
@@ -77,6 +79,7 @@ def test_the_resumed_game_plays_on_and_is_saved_again():
     play_hints(console, 2)
     keys(console, "WAIT")
     again = console_on(disk)
+    keys(again, "A")  # Continue
     play_hints(again, 3)
     keys(again, "WAIT")
     third = console_on(disk)
@@ -102,6 +105,8 @@ def test_a_new_deal_after_moves_counts_the_old_game_as_played():
     into_play(console)
     play_hints(console, 2)
     keys(console, "START DOWN DOWN DOWN A")  # pause menu: restart
+    assert console.app.mode == ui.CONFIRM
+    keys(console, "A")  # yes: it counts as a loss
     assert console.app.mode == ui.PLAY and console.app.table.move_count == 0
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.keeper.stats.get(0, r.WON) == 0
 
@@ -258,8 +263,8 @@ print(result, console.keeper.stats.get(0, 0) > 0, console.kiosk.demo_game, len(c
 
 # Into a game, moves by the hint, a pause (the save), the pause menu's restart (the old game
 # counted), more moves, back to the title.
-KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN A " + "X A A " * 4 +
-        "WAIT START UP A B B")
+KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN A A " + "X A A " * 4 +
+        "WAIT START UP A A DOWN DOWN A B")
 
 
 def test_keeping_records_allocates_nothing_per_keypress_on_micropython():
@@ -280,3 +285,15 @@ def test_the_kiosk_demo_through_the_interface_allocates_nothing_on_micropython()
 
 def interface_games():
     return [g for g in games.available() if layouts.declaration(g) is not None]
+
+
+def test_quitting_a_started_game_records_a_loss_and_leaves_nothing_to_continue():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "WAIT START UP A A")  # Quit, yes
+    assert console.app.mode == ui.TITLE
+    assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.app.played[0] == 1
+    again = console_on(disk)
+    assert not again.app.resumable and again.app.mode == ui.TITLE

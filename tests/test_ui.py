@@ -194,8 +194,8 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     assert app.mode == app_mod.RULES
     run(app, "DOWN DOWN B B")
     assert app.mode == app_mod.PLAY
-    run(app, "START UP A")  # Quit
-    assert app.mode == app_mod.CHOOSE
+    run(app, "START UP A")  # Quit (no move made: nothing to confirm)
+    assert app.mode == app_mod.TITLE
 
 
 def test_card_back_setting_recolours_the_backs():
@@ -210,13 +210,73 @@ def test_card_back_setting_recolours_the_backs():
 def test_title_choice_and_seed_entry_lead_to_a_deal_of_that_seed():
     app = make_app(320, 240)
     assert app.mode == app_mod.TITLE
-    run(app, "A")
+    run(app, "DOWN A")  # Choose a game
     assert app.mode == app_mod.CHOOSE
-    run(app, "A")
+    run(app, "DOWN X")  # Sir Tommy, by number
     assert app.mode == app_mod.DEAL
-    run(app, "UP LEFT UP UP A")  # seed 0000001 -> 0000022
+    run(app, "B")  # B returns to the list, on the same game
+    assert app.mode == app_mod.CHOOSE and app.selected == 1
+    run(app, "X UP LEFT UP UP A")  # seed 0000001 -> 0000022
     assert app.mode == app_mod.PLAY
-    assert app.table.game.seed == 22
+    assert app.table.game.seed == 22 and app.names[app.game_index] == "sir_tommy"
+
+
+def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_another():
+    app = make_app(240, 240)
+    run(app, "TICK A")
+    assert app.mode == app_mod.PLAY
+    first = app.table.game.seed
+    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: no move yet, nothing to confirm
+    assert app.mode == app_mod.PLAY and app.table.game.seed != first
+
+
+def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "X A A")  # a move: the game is in progress
+    moves = app.table.move_count
+    for item, back in (("DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("UP", app_mod.PAUSE)):
+        run(app, "START " + item + " A")  # Restart, New deal, Quit
+        assert app.mode == app_mod.CONFIRM
+        run(app, "B")  # no: back where it came from, the game untouched
+        assert app.mode == back and app.table.move_count == moves
+        run(app, "B")
+        assert app.mode == app_mod.PLAY
+    assert app.played[app.game_index] == 0
+    run(app, "START DOWN DOWN DOWN A A")  # Restart, yes
+    assert app.mode == app_mod.PLAY and app.table.game.seed == 7 and app.table.move_count == 0
+    assert app.played[app.game_index] == 1 and app.won[app.game_index] == 0
+    run(app, "X A A START UP A A")  # a move, then Quit, yes
+    assert app.mode == app_mod.TITLE and app.played[app.game_index] == 2
+
+
+def test_the_statistics_screen_lists_every_game_and_b_returns_to_the_title():
+    app = make_app(240, 135)
+    run(app, "DOWN DOWN A")
+    assert app.mode == app_mod.STATS
+    run(app, "B")
+    assert app.mode == app_mod.TITLE and app.selected == 2
+
+
+def test_select_in_play_opens_the_rules_and_b_goes_back_to_play():
+    app = make_app(240, 240, "casket", 3)
+    run(app, "SELECT")
+    assert app.mode == app_mod.RULES
+    run(app, "B")
+    assert app.mode == app_mod.PLAY
+
+
+def test_winnable_deals_only_deals_seeds_the_solver_proved_winnable():
+    from engine_core.ai import winnable
+    app = make_app(240, 240)
+    app.settings[app_mod.S_WINNABLE] = 1
+    for name in ("aces_up", "sir_tommy"):
+        t = winnable.table(name)
+        app.game_index = app.names.index(name)
+        for _ in range(5):
+            run(app, "TICK START UP A" if app.mode == app_mod.PLAY else "TICK")
+            app.pending_game = app.game_index
+            app.do(app_mod.A_NEW)
+            assert winnable.is_winnable(t.BITS, t.FIRST, app.table.game.seed)
 
 
 def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():

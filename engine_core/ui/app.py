@@ -9,14 +9,17 @@ screens other than play; table.py and view.py are play.
 from array import array
 
 from engine_core import PLAYING, WON, games, rng
+from engine_core.ai import winnable
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
-from engine_core.ui.screens import (CHOOSE, DEAL, END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK,  # noqa: F401
-                                    S_JOKERS, S_LEVEL, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS,
-                                    SEED_DIGITS, SETTING_CHOICES, SETTINGS, TARGETS, TITLE, Screens)
+from engine_core.ui.screens import (A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL,  # noqa: F401
+                                    END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK, S_JOKERS, S_LEVEL,
+                                    S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
+                                    SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
+                                    T_CONTINUE, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
 
 try:
@@ -52,7 +55,13 @@ class App(Screens):
         self.table = None
         self.game_index = 0
         self.mode = TITLE
-        self.back_mode = TITLE  # where rules and settings return to
+        self.back_mode = TITLE  # where rules, settings and statistics return to
+        self.deal_back = CHOOSE  # where the seed screen returns to
+        self.confirm_action = A_QUIT  # what the confirmation screen asks about (A_*)
+        self.confirm_back = PAUSE  # and where B returns to from it
+        self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
+        self.resumable = False  # a game saved at power-off waits: the title offers Continue
+        self.win_tables = {}  # game name -> its winnable-deal table module (None: it has none)
         self.selected = 0
         self.drawn_selected = -1
         self.scroll = 0
@@ -69,6 +78,8 @@ class App(Screens):
         self.played = array("i", [0] * len(games.NAMES))
         self.won = array("i", [0] * len(games.NAMES))
         self.streak = array("i", [0] * len(games.NAMES))
+        self.best = array("i", [0] * len(games.NAMES))  # the best winning streak
+        self.left = 0  # unfinished games the player has left (each counts as a loss)
         self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
         self.deals = 0  # games dealt so far (engine_core/console.py notices a new one by it)
@@ -93,11 +104,12 @@ class App(Screens):
         if mode == PLAY:
             self.press_play(button)
         elif mode == TITLE:
-            if button == bt.A or button == bt.START:
-                self.go(CHOOSE)
+            self.press_title(button)
+        elif mode == CONFIRM:
+            self.press_confirm(button)
         elif mode == DEAL:
             self.press_deal(button)
-        elif mode == RULES:
+        elif mode == RULES or mode == STATS:
             self.press_rules(button)
         elif mode == END:
             self.press_end(button)
@@ -165,6 +177,10 @@ class App(Screens):
         if button == bt.START:
             self.go(PAUSE)
             return
+        if button == bt.SELECT:  # the rules and keys, straight from play
+            self.back_mode = PLAY
+            self.go(RULES)
+            return
         if button == LONG_A:
             table.press_long_a()
         elif button == NEXT:
@@ -184,6 +200,8 @@ class App(Screens):
             if self.player_won():
                 self.won[i] += 1
                 self.streak[i] += 1
+                if self.streak[i] > self.best[i]:
+                    self.best[i] = self.streak[i]
                 self.table.sound = SOUND_WON
             else:
                 self.streak[i] = 0
@@ -226,6 +244,7 @@ class App(Screens):
             game = cls(players, opts)
             table = Table(self.painter, game, decl, self.size, texts.TITLES[name])
             self.tables[name] = table
+            self.win_table(name)
         self.table = table
         self.configure_computer(table.game)
         table.game.deal(seed)
@@ -233,9 +252,107 @@ class App(Screens):
         self.note_scores()
         self.deals += 1
         self.counted = False
+        self.resumable = False
         self.mode = PLAY
         self.full = True
 
+    def win_table(self, name):
+        """The game's table of proven-winnable deals (engine_core/ai/winnable.py), or None;
+        imported the first time the game is dealt."""
+        t = self.win_tables.get(name, 0)
+        if t == 0:
+            t = winnable.table(name)
+            self.win_tables[name] = t
+        return t
+
+    def random_seed(self):
+        """A fresh deal for the chosen game: any seed, or with 'winnable only' on (for a
+        game with a table) one the solver proved can be won."""
+        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)
+        n = self.noise % 10000000
+        if self.settings[S_WINNABLE]:
+            t = self.win_table(self.names[self.game_index])
+            if t is not None:
+                return winnable.nth_seed(t.BITS, t.FIRST, t.COUNT, n)
+        return n
+
+    def in_progress(self):
+        """A game the player has started (a move made) and not finished or left."""
+        table = self.table
+        return (table is not None and not self.counted and table.move_count > 0
+                and table.game.status() == PLAYING)
+
+    def leave(self):
+        """The player leaves the current game: unfinished, it counts as a loss."""
+        if self.in_progress():
+            i = self.game_index
+            self.played[i] += 1
+            self.streak[i] = 0
+            self.left += 1
+        self.counted = True
+        self.resumable = False
+
+    def ask(self, action, back):
+        """Do a leaving action (A_*) at once when no game is in progress, else confirm first."""
+        if self.in_progress():
+            self.confirm_action = action
+            self.confirm_back = back
+            self.go(CONFIRM)
+            return
+        self.do(action)
+
+    def do(self, action):
+        self.leave()
+        if action == A_RESTART:
+            self.start_game(self.table.game.seed)
+        elif action == A_NEW:
+            self.game_index = self.pending_game
+            self.start_game(self.random_seed())
+        elif action == A_SEED:
+            self.game_index = self.pending_game
+            self.start_game(self.seed())
+        else:
+            self.go(TITLE)
+            self.selected = self.title_index(T_CHOOSE)
+
+    def press_confirm(self, button):
+        if button == bt.A:
+            self.do(self.confirm_action)
+        elif button == bt.B or button == bt.START:
+            back = self.confirm_back
+            self.go(back)
+            if back == CHOOSE:
+                self.selected = self.pending_game
+            elif back == TITLE:
+                self.selected = self.title_index(T_NEW)
+
+    def title_index(self, item):
+        """The row of a title item (T_*): Continue is shown only when a game waits."""
+        return item if self.resumable else item - 1
+
+    def press_title(self, button):
+        n = self.menu_length()
+        if button == bt.UP:
+            self.selected = (self.selected + n - 1) % n
+        elif button == bt.DOWN:
+            self.selected = (self.selected + 1) % n
+        elif button == bt.A or button == bt.START:
+            item = self.selected if self.resumable else self.selected + 1
+            if item == T_CONTINUE:
+                self.resume()
+            elif item == T_NEW:
+                self.pending_game = self.game_index
+                self.ask(A_NEW, TITLE)
+            elif item == T_CHOOSE:
+                self.go(CHOOSE)
+                self.selected = self.game_index
+            elif item == T_STATS:
+                self.back_mode = TITLE
+                self.go(STATS)
+            elif item == T_SETTINGS:
+                self.back_mode = TITLE
+                self.go(SETTINGS)
+            return
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""
         level = self.settings[S_LEVEL] + 1  # 1 easy .. 3 hard
@@ -259,6 +376,8 @@ class App(Screens):
     # --- menus ---
 
     def menu_length(self):
+        if self.mode == TITLE:
+            return 5 if self.resumable else 4
         if self.mode == CHOOSE:
             return len(self.names)
         if self.mode == PAUSE:
@@ -274,18 +393,25 @@ class App(Screens):
         elif button == bt.B or (button == bt.START and self.mode == PAUSE):
             if self.mode == CHOOSE:
                 self.go(TITLE)
+                self.selected = self.title_index(T_CHOOSE)
             elif self.mode == PAUSE:
                 self.resume()
             else:
                 self.go(self.back_mode)
                 if self.back_mode == PAUSE:
                     self.selected = 6
+                elif self.back_mode == TITLE:
+                    self.selected = self.title_index(T_SETTINGS)
         elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
             self.change_setting(-1 if button == bt.LEFT else 1)
+        elif button == bt.X and self.mode == CHOOSE:  # a deal by its number
+            self.pending_game = self.selected
+            self.deal_back = CHOOSE
+            self.go(DEAL)
         elif button == bt.A:
             if self.mode == CHOOSE:
-                self.game_index = self.selected
-                self.go(DEAL)
+                self.pending_game = self.selected
+                self.ask(A_NEW, CHOOSE)
             elif self.mode == PAUSE:
                 self.choose_pause(self.selected)
 
@@ -300,10 +426,12 @@ class App(Screens):
             self.resume()
             table.press_undo()
         elif item == 3:
-            self.start_game(table.game.seed)
+            self.ask(A_RESTART, PAUSE)
+            self.selected = 0
         elif item == 4:
-            self.set_seed(table.game.seed + 1)
-            self.go(DEAL)
+            self.pending_game = self.game_index
+            self.ask(A_NEW, PAUSE)
+            self.selected = 0
         elif item == 5:
             self.back_mode = PAUSE
             self.go(RULES)
@@ -311,8 +439,7 @@ class App(Screens):
             self.back_mode = PAUSE
             self.go(SETTINGS)
         else:
-            self.go(CHOOSE)
-            self.selected = self.game_index
+            self.ask(A_QUIT, PAUSE)
 
     def resume(self):
         self.mode = PLAY
@@ -346,11 +473,11 @@ class App(Screens):
         elif button == bt.X or button == LONG_A:
             self.set_seed(self.noise % 10000000)
         elif button == bt.A or button == bt.START:
-            self.start_game(self.seed())
+            self.ask(A_SEED, DEAL)
             return
         elif button == bt.B:
-            self.go(CHOOSE)
-            self.selected = self.game_index
+            self.go(self.deal_back)
+            self.selected = self.pending_game
             return
         self.drawn_selected = -1
 
@@ -359,10 +486,15 @@ class App(Screens):
             self.scroll += 1
         elif button == bt.UP and self.scroll > 0:
             self.scroll -= 1
-        elif button == bt.B or button == bt.A or button == bt.START:
-            self.go(self.back_mode)
-            if self.back_mode == PAUSE:
+        elif button == bt.B or button == bt.A or button == bt.START or button == bt.SELECT:
+            back = self.back_mode
+            self.go(back)
+            if back == PAUSE:
                 self.selected = 5
+            elif back == PLAY:
+                self.resume()
+            elif back == TITLE:
+                self.selected = self.title_index(T_STATS)
             return
         self.full = True
 
@@ -379,8 +511,7 @@ class App(Screens):
                     self.mode = PLAY
                     self.full = True
                     return
-            self.set_seed(game.seed + 1)
-            self.start_game(self.seed())
+            self.start_game(self.random_seed())
         elif button == bt.Y:
             self.table.press_undo()  # take back the last move and play on
             self.mode = PLAY
@@ -396,6 +527,7 @@ class App(Screens):
         for i in range(len(self.names)):
             if self.names[i] == name:
                 self.game_index = i
+                self.pending_game = i
                 self.set_seed(seed)
                 self.start_game(seed)
                 self.redraw()

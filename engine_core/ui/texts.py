@@ -15,7 +15,12 @@ TITLES = {
 PAUSE = (b"Resume", b"Hint", b"Undo", b"Restart", b"New deal", b"Rules", b"Settings", b"Quit")
 
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
-            b"Target score", b"Auto-play", b"Two buttons")
+            b"Target score", b"Auto-play", b"Two buttons", b"Deals")
+ALL_WINNABLE = (b"Any", b"Winnable")  # the Deals setting (Aces Up, Sir Tommy, Casket)
+TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings")
+CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",
+            b"Quit this game?")
+STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 OFF_ON = (b"Off", b"On")
 SPEEDS = (b"Slow", b"Normal", b"Fast")
 LEVELS = (b"Easy", b"Normal", b"Hard")
