@@ -462,3 +462,42 @@ def test_a_pick_past_the_top_of_a_pile_an_undo_shrank_moves_no_run():
         table.cursor = table.slot_of[game.pile_id("p1.work3")]
         table.press(bt.A)
     assert pile(app, "p1.work2") == 2 and pile(app, "p1.work3") == 1
+
+
+def test_a_refused_move_shows_the_engines_own_reason_at_the_foot_and_it_goes_after_a_while():
+    from engine_core import reasons as why
+    for seed in range(1, 40):  # a deal whose first four cards offer a discard
+        app = make_app(240, 135, "aces_up", seed)
+        table = app.table
+        n = table.legal_moves()
+        if all(m >> 16 != 255 for m in table.moves[:n]) and n > 0:
+            break
+    cursor_to(app, "stock")
+    run(app, "A")  # deal while a discard remains
+    assert table.message == why.DEAL_WAIT and table.game.piles.size[0] == 48
+    y = app.height - 5
+    assert any(pixel(app.screen, x, y) == pal.WHITE for x in range(4, 120))  # the words
+    run(app, "WAIT " * 5)
+    assert table.message == 0 and pixel(app.screen, 2, app.height - 2) != pal.PANEL
+
+
+@pytest.mark.parametrize("game, pile, reason", [("sir_tommy", "found1", "EMPTY"), ("casket", "stock", "PLACE_FIRST")])
+def test_a_on_an_empty_pile_or_a_refused_action_says_why(game, pile, reason):
+    from engine_core import reasons as why
+    app = make_app(240, 240, game, 3)
+    cursor_to(app, pile)
+    run(app, "A")
+    assert app.table.message == getattr(why, reason)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["spite_malice", "nerts"])
+def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(game, size):
+    from engine_core.ui.layouts import THEIRS
+    app = make_app(size[0], size[1], game, 5)
+    table = app.table
+    assert not table.how[table.cursor] & THEIRS
+    rnd = random.Random(size[0])
+    for _ in range(80):
+        run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
+        assert not table.how[table.cursor] & THEIRS

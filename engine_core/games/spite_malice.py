@@ -17,6 +17,7 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 
 from engine_core import OVER, PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core import history as h
 from engine_core import rng
 from engine_core.ai.spite_malice import Bot
@@ -339,6 +340,34 @@ class SpiteMalice(Game):
             if src >= 0 and owner(src) >= 0 and src == hand_pile(owner(src)):
                 return "name the hand card: " + parts[0] + ":CARD>" + parts[1]
         return Game.explain_token(self, token)
+
+    def refusal(self, move):
+        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        if move == DEAL_MOVE:
+            return why.GAME_ON if self.vars[V_STATUS] == PLAYING else why.MATCH_OVER
+        if self.vars[V_STATUS] != PLAYING:
+            return why.OVER
+        piles = self.piles
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        player = self.vars[V_TURN]
+        who = owner(src)
+        if who < 0:
+            return why.FROM_HAND
+        if who != player:
+            return why.NOT_YOUR_TURN
+        if owner(dst) >= 0 and owner(dst) != player:
+            return why.YOUR_PILES
+        if dst == STOCK or dst == hand_pile(player) or dst == payoff_pile(player):
+            return why.NOT_THERE
+        if src != hand_pile(player) and dst >= HAND:
+            return why.PAYOFF_CENTRE if src == payoff_pile(player) else why.SIDE_SWAP
+        if src == hand_pile(player):
+            if self._hand_index(src, move & 0xFF) < 0:
+                return why.EMPTY
+        elif piles.size[src] == 0:
+            return why.EMPTY
+        return why.NO_FIT
 
     def explain(self, move):
         if move == DEAL_MOVE:

@@ -188,9 +188,9 @@ SPITE_MALICE = {
     ),
     "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
     "labels": {
-        SMALL: ((b"P2", 50, 4), (b"P1", 50, 74)),
-        MEDIUM: ((b"P2", 76, 14), (b"P1", 76, 126)),
-        LARGE: ((b"P2", 96, 14), (b"P1", 96, 126)),
+        SMALL: ((b"CPU", 50, 4), (b"You", 50, 74)),
+        MEDIUM: ((b"CPU", 76, 14), (b"You", 76, 126)),
+        LARGE: ((b"CPU", 96, 14), (b"You", 96, 126)),
     },
 }
 
@@ -232,9 +232,9 @@ NERTS = {
     ),
     "status": {SMALL: (150, 98, 44), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
     "labels": {
-        SMALL: ((b"P2", 26, 4), (b"P1", 26, 42)),
-        MEDIUM: ((b"P2", 33, 49), (b"P1", 33, 95)),
-        LARGE: ((b"P2", 40, 49), (b"P1", 40, 95)),
+        SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
+        MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),
+        LARGE: ((b"CPU", 40, 49), (b"You", 40, 95)),
     },
 }
 

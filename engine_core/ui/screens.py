@@ -54,7 +54,7 @@ SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2)
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
-PLAYER_NAMES = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+PLAYER_NAMES = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")
 
 
 
@@ -298,6 +298,8 @@ class Screens:
         p.text(b"Up/down", self.width - 46, 3, pal.DIM)
         lines = (self.height - LINE_H - 6) // LINE_H
         line = self.wrap(texts.RULES[name], -self.scroll, lines, pal.WHITE)
+        if name == "aces_up" or name == "sir_tommy" or name == "casket":
+            line = self.wrap(texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE)
         line = self.wrap(texts.RULES_KEYS, line + 1, lines, pal.DIM)
         if line <= 0 and self.scroll > 0:  # scrolled past the end: back to the last line
             self.scroll -= 1

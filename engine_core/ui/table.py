@@ -8,12 +8,13 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
-from engine_core.ui.view import (MARGIN, MSG_NO_HINT, MSG_NO_MOVE, MSG_NO_UNDO, MSG_NONE, NONE,  # noqa: F401
-                                 TableView)  # (MARGIN: the layouts' gap, for tests)
+from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
+                                 NONE, TableView)  # (MARGIN: the layouts' gap, for tests)
 
 try:
     from micropython import const
@@ -141,7 +142,8 @@ class Table(TableView):
         self.hint_slot = NONE
         self.last_slot = NONE
         self.move_count = 0
-        self.message = MSG_NONE
+        self.message = MSG_NONE  # a code of engine_core/reasons.py, shown at the foot
+        self.message_ms = 0  # how much longer it shows
         self.shake_slot = NONE
         self.shake_ms = 0
         self.shake_dx = 0
@@ -154,6 +156,8 @@ class Table(TableView):
         self.cursor = self.order[0]
         for i in range(self.count):
             s = self.order[i]
+            if self.how[s] & THEIRS:
+                continue
             if self.game.piles.size[self.pile[s]] > 0 and self.action_pile[s] == NONE:
                 self.cursor = s
                 break
@@ -164,6 +168,7 @@ class Table(TableView):
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE
+        self.message_ms = 0
         self.shake_ms = 0
         self.shake_dx = 0
         self.shake_slot = NONE
@@ -215,8 +220,20 @@ class Table(TableView):
 
     # --- time ---
 
+    def say(self, reason):
+        """Show a message (a code of engine_core/reasons.py) at the foot for MESSAGE_MS."""
+        self.message = reason
+        self.message_ms = MESSAGE_MS
+        self.drawn_msg = NONE
+
     def tick(self, ms):
-        """Animate a shake; True while something moves."""
+        """Animate a shake, let a message go; True while something moves."""
+        if self.message_ms > 0:
+            self.message_ms -= ms
+            if self.message_ms <= 0:
+                self.message_ms = 0
+                self.message = MSG_NONE
+                self.valid = False  # the strip goes: what it covered is drawn again
         if self.shake_ms <= 0:
             return False
         self.shake_ms -= ms
@@ -232,13 +249,20 @@ class Table(TableView):
             self.shake_slot = NONE
         return True
 
-    def shake(self, s):
+    def shake(self, s, reason):
+        """Refuse: the pile shakes and the foot of the screen says why."""
         self.sound = SOUND_ILLEGAL
         self.touch(self.shake_slot)  # a pile still shaking settles back
         self.shake_slot = s
         self.shake_ms = SHAKE_MS
         self.shake_dx = 2
-        self.message = MSG_NO_MOVE
+        self.say(reason)
+
+    def refuse_move(self, s, src, dst_pile, arg):
+        """Shake slot s with the game's own reason for refusing src > dst_pile."""
+        if arg < 0 or arg == NO_ARG:
+            arg = 0
+        self.shake(s, self.game.refusal(src << 16 | dst_pile << 8 | arg))
 
     # --- the player's actions ---
 
@@ -254,7 +278,7 @@ class Table(TableView):
         best = NONE
         best_score = 0
         for s in range(self.count):
-            if s == c:
+            if s == c or self.how[s] & THEIRS:  # the cursor stays on your piles and the shared
                 continue
             if self.held != NONE and s != self.held and not self.can_take[s]:
                 continue
@@ -283,7 +307,6 @@ class Table(TableView):
         if best != NONE:
             self.cursor = best
             self.cursor_index = NONE
-            self.message = MSG_NONE
 
     def move_within(self, direction):
         """In a PICK fan, move the cursor along its cards; False at the end of the fan."""
@@ -311,6 +334,8 @@ class Table(TableView):
                 k = i
         for j in range(1, self.count + 1):
             s = self.order[(k + j) % self.count]
+            if self.how[s] & THEIRS:
+                continue
             if self.held == NONE or s == self.held or self.can_take[s]:
                 self.cursor = s
                 self.cursor_index = NONE
@@ -397,7 +422,6 @@ class Table(TableView):
         self.move_count += 1
         self.held = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
         dst = (move >> 8) & 0xFF
         if move >> 16 == ACTION:
             self.last_slot = NONE
@@ -417,18 +441,26 @@ class Table(TableView):
                 return
             m = self.find_move(self.held, self.held_index, self.pile[s])
             if m < 0:
-                self.shake(s)
+                self.refuse_move(s, self.pile[self.held], self.pile[s], self.picked_arg(self.held, self.held_index))
                 return
             self.play(m)
             return
+        refused = -1  # an action this pile offers, refused now
         if self.action_pile[s] != NONE:
             for k in range(len(self.action_slot)):
-                if self.action_slot[k] == s and self.allows(ACTION << 16 | self.action_word[k] << 8):
-                    self.play(ACTION << 16 | self.action_word[k] << 8)
-                    return
+                if self.action_slot[k] == s:
+                    action = ACTION << 16 | self.action_word[k] << 8
+                    if self.allows(action):
+                        self.play(action)
+                        return
+                    if refused < 0:
+                        refused = action
         p = self.pile[s]
-        if game.piles.size[p] == 0 or self.how[s] & THEIRS:
-            self.shake(s)
+        if self.how[s] & THEIRS:
+            self.shake(s, why.NOT_YOURS)
+            return
+        if game.piles.size[p] == 0:
+            self.shake(s, game.refusal(refused) if refused >= 0 else why.EMPTY)
             return
         index = self.picked_index(s)
         n = self.legal_moves()
@@ -444,7 +476,12 @@ class Table(TableView):
                     self.can_take[t] = 1
                     found = True
         if not found:
-            self.shake(s)
+            if refused >= 0:
+                self.shake(s, game.refusal(refused))
+            elif len(self.foundations) == 1:  # the one place it could go says why not
+                self.refuse_move(s, p, self.foundations[0], arg)
+            else:
+                self.shake(s, why.NO_MOVE)
             return
         self.held = s
         self.held_index = index
@@ -452,14 +489,16 @@ class Table(TableView):
             self.cursor = self.hint_slot  # X, A, A plays the hinted move
             self.cursor_index = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
 
     def press_long_a(self):
         """Send the card under the cursor to a foundation where it fits."""
         s = self.cursor
         self.held = NONE
-        if self.game.status() != PLAYING or self.how[s] & THEIRS:
-            self.shake(s)
+        if self.game.status() != PLAYING:
+            self.shake(s, why.OVER)
+            return
+        if self.how[s] & THEIRS:
+            self.shake(s, why.NOT_YOURS)
             return
         index = self.picked_index(s)
         n = self.legal_moves()
@@ -470,18 +509,22 @@ class Table(TableView):
             if m >> 16 == src and self.is_foundation[(m >> 8) & 0xFF] and (arg < 0 or m & 0xFF == arg):
                 self.play(m)
                 return
-        self.shake(s)
+        if self.game.piles.size[src] == 0:
+            self.shake(s, why.EMPTY)
+        elif len(self.foundations) == 1:
+            self.refuse_move(s, src, self.foundations[0], arg)
+        else:
+            self.shake(s, why.NO_HOME)
 
     def press_b(self):
         self.held = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
 
     def press_hint(self):
         m = self.game.hint()
         self.held = NONE
         if m < 0:
-            self.message = MSG_NO_HINT
+            self.say(MSG_NO_HINT)
             return
         src = m >> 16
         if src == ACTION:
@@ -495,7 +538,6 @@ class Table(TableView):
                 self.cursor = self.slot_of[src]
             self.hint_slot = self.slot_of[(m >> 8) & 0xFF]
             self.cursor_index = self.index_for_arg(self.cursor, m & 0xFF)
-        self.message = MSG_NONE
 
     def index_for_arg(self, s, arg):
         """The card of a PICK slot that a move's arg names (NONE: the top card)."""
@@ -521,9 +563,8 @@ class Table(TableView):
             self.touch_entries(self.game.history.head, end)
             self.move_count -= 1
             self.last_slot = NONE
-            self.message = MSG_NONE
         else:
-            self.message = MSG_NO_UNDO
+            self.say(MSG_NO_UNDO)
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""

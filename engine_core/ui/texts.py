@@ -96,8 +96,14 @@ RULES = {
     ),
 }
 
+WINNABLE_NOTE = (
+    b"Winnable deals: with the Deals setting on Winnable, a new deal is one the solver "
+    b"proved can be won, playing with every card known (you still have to find the way). "
+    b"A game whose table of such deals has not shipped deals any seed."
+)
+
 RULES_KEYS = (
     b"Keys: D-pad moves the cursor. A picks up and places. Long A sends a card to a "
-    b"foundation. B cancels. X hint. Y undo. START menu.\n"
+    b"foundation. B cancels. X hint. Y undo. START menu. SELECT this page.\n"
     b"Two buttons: B next pile, long B menu, A pick or place, long A foundation or cancel."
 )

@@ -8,8 +8,9 @@ entries name, and those whose highlight changed.
 """
 
 from engine_core import history as hist
+from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
-from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
+from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import (ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK,
                                     WIDE)
@@ -26,13 +27,13 @@ NONE = const(255)
 SLOTS_PER_FRAME = const(2)
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 
-# What the status line says besides the move count.
+# What the strip at the foot of the table says (a code of engine_core/reasons.py), and how long.
 MSG_NONE = const(0)
-MSG_NO_MOVE = const(1)
-MSG_NO_HINT = const(2)
-MSG_NO_UNDO = const(3)
-MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
-PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+MSG_NO_HINT = why.NO_HINT
+MSG_NO_UNDO = why.NO_UNDO
+MESSAGE_MS = const(2000)
+SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
+PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 
 
 class TableView:
@@ -107,8 +108,9 @@ class TableView:
             self.draw_slot(s, True)
         self.remember_highlights()
         self.drawn_moves = -1
-        self.drawn_msg = NONE
         self.draw_status(True)
+        if self.message != MSG_NONE:
+            self.draw_message()
         self.valid = True
 
     def touch(self, s):
@@ -188,7 +190,20 @@ class TableView:
                 budget -= 1
                 touched[s] = 0
                 self.draw_slot(s, False)
+        drew = budget < SLOTS_PER_FRAME or self.move_count != self.drawn_moves
         self.draw_status()
+        if self.message != MSG_NONE and (drew or self.drawn_msg != self.message):
+            self.draw_message()  # on top of whatever was redrawn beneath it
+
+    def draw_message(self):
+        """The message strip at the foot of the table: why a move was refused, and the like."""
+        fb = self.fb
+        w = self.screen.width
+        y = self.screen.height - LINE_H - 3
+        fb.fill_rect(0, y, w, LINE_H + 3, PANEL)
+        self.painter.text(why.TEXTS[self.message], 4, y + 2, WHITE)
+        self.screen.mark(0, y, w, LINE_H + 3)
+        self.drawn_msg = self.message
 
     def remember_highlights(self):
         self.r_cursor = self.cursor
@@ -340,16 +355,13 @@ class TableView:
         if full:
             if narrow:
                 p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
-            elif not self.game.COMPETITIVE:
-                p.text(b"Moves", x + w - 65, y, SLOT)
-        if not narrow and self.message != self.drawn_msg:
-            self.drawn_msg = self.message
-            fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
-            self.screen.mark(x, y, w - 72, LINE_H - 1)
-            if self.message != MSG_NONE:
-                p.text(MESSAGES[self.message], x, y, CURSOR)
-            else:
-                p.text(self.title, x, y, SLOT)
+            else:  # the game's name and the deal's number
+                if not self.game.COMPETITIVE:
+                    p.text(b"Moves", x + w - 65, y, SLOT)
+                tx = p.text(self.title, x, y, SLOT)
+                room = 72 if not self.game.COMPETITIVE else SCORE_W + 46 * (self.game.players - 1)
+                if tx + 60 <= x + w - room:
+                    p.number(self.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
         if self.game.COMPETITIVE:
             self.draw_scores(x, y, w, narrow)
             return
@@ -380,7 +392,7 @@ class TableView:
             bw = w
             bx = x
         else:
-            bw = 29 + 36 * (game.players - 1)
+            bw = SCORE_W + 42 * (game.players - 1)
             bx = x + w - bw
         bh = LINE_H * game.players if narrow else LINE_H - 1
         self.fb.fill_rect(bx, y, bw, bh, FELT)
@@ -391,7 +403,7 @@ class TableView:
             if narrow:
                 tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
             else:
-                tx = p.text(PLAYER_TAGS[i], bx + 36 * i, y, SLOT)
+                tx = p.text(PLAYER_TAGS[i], bx + 42 * i, y, SLOT)
             if score < 0:
                 tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
                 score = -score
