@@ -38,7 +38,7 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823")
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
     parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
     parser.add_argument("--screenshot", help="PNG to write after the keys")
@@ -65,8 +65,22 @@ def keep(app, args):
     return console
 
 
+def seed_arg(text):
+    """--seed: a whole number in the protocol's range, 0 .. 2**30 - 1 (engine_core/protocol.py)."""
+    from engine_core.protocol import MAX_SEED
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError("%s is outside 0..%d" % (text, MAX_SEED))
+    return value
+
+
 def main(argv=None):
     args = parse_args(argv)
+    if not args.headless and display_missing():
+        sys.exit(NO_DISPLAY)
     try:
         board = resolve_board(args.board)
     except ValueError as e:
@@ -152,6 +166,17 @@ class Keys:
             elif button <= bt.RIGHT and now >= state[2]:
                 state[2] = now + REPEAT_MS
                 self.app.press(button, False)
+
+
+NO_DISPLAY = ("error: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset);"
+              " run it on a desktop, or draw without a window: --headless --screenshot FILE")
+
+
+def display_missing():
+    """True on Linux with no X or Wayland display (and no SDL video driver chosen)."""
+    env = os.environ
+    return (sys.platform.startswith("linux") and not env.get("DISPLAY")
+            and not env.get("WAYLAND_DISPLAY") and not env.get("SDL_VIDEODRIVER"))
 
 
 def interactive(app, board, args):

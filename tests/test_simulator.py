@@ -165,3 +165,19 @@ def test_the_window_fits_a_1366x768_screen_and_keeps_scale_3_on_a_large_one(size
     w, h = window_size(size[0], size[1], scale)
     assert w <= 1366 and h <= 768 - 80 and scale >= 2
     assert fit_scale(size[0], size[1], 2560, 1440) == 3
+
+
+@pytest.mark.parametrize("seed", ["-5", "12345678901234567890", "7x"])
+def test_the_simulator_refuses_a_seed_outside_the_protocols_range_with_a_clear_error(seed, tmp_path):
+    result = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--game", "aces_up",
+                             "--seed", seed, "--screenshot", str(tmp_path / "x.png")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "--seed" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_without_a_display_the_simulator_says_so_and_exits_at_once():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    result = subprocess.run([sys.executable, "-m", "simulator"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1 and "no display" in result.stderr and "--headless" in result.stderr
