@@ -69,7 +69,10 @@ def test_a_game_switched_off_mid_play_comes_back_where_it_was():
     clock, state = position(again.app.table.game)
     assert state == position(game)[1] and 0 < position(game)[0] - clock <= 500
     assert again.app.table.move_count == console.app.table.move_count
-    assert not again.app.table.game.can_undo()
+    game.undo()  # undo works after the restart: Y takes back the last move as before it
+    keys(again, "Y")
+    assert position(again.app.table.game)[1] == position(game)[1]
+    assert again.app.table.message == 0 and again.app.table.move_count == console.app.table.move_count - 1
 
 
 def test_the_resumed_game_plays_on_and_is_saved_again():
