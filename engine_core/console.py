@@ -268,6 +268,17 @@ class Console:
         app.painter.text(self.notice, 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.GOLD)
         app.screen.mark(0, y, app.width, LINE_H + 4)
 
+    def draw_demo_caption(self):
+        """The kiosk's demo says what it is, in a strip at the foot of the screen."""
+        app = self.app
+        if app.mode != ui.PLAY:
+            return
+        y = app.height - LINE_H - 4
+        app.fb.fill_rect(0, y, app.width, LINE_H + 4, pal.GOLD)
+        x = app.painter.text(b"DEMO", 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
+        app.painter.text(b"  press a button to play", x, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
+        app.screen.mark(0, y, app.width, LINE_H + 4)
+
     def notice_time(self, ms):
         if self.notice_ms == 0:
             return
@@ -290,12 +301,17 @@ class Console:
             app.start_game(kiosk.demo_seed % 10000000)
             self.after_input()
             app.redraw()
+            self.draw_demo_caption()
         elif action == k.DEMO_STEP:
             game = app.table.game
+            playing = game.status() == PLAYING
             ended = not k.demo_step(game, game.scratch, kiosk.next_random())
+            if not ended and playing:
+                app.table.move_count += 1  # the demo's moves count as the player's would
             kiosk.demo_finished(ended or game.status() != PLAYING)
             app.table.valid = False
             app.redraw()
+            self.draw_demo_caption()
         elif action == k.TO_TITLE:
             if self.demo:
                 self.demo = False

@@ -5,6 +5,7 @@ import json
 from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core import records as r
+from engine_core.gfx import palette as pal
 from engine_core.console import NOTICE_MS, Console
 from engine_core.gfx.screen import Screen
 from engine_core.protocol import state_json
@@ -25,6 +26,11 @@ def position(game):
     """The state without the clock: time passes after a save until the power goes."""
     state = json.loads(state_json(game))
     return state.pop("clock_ms"), state
+
+
+def pixel_of(screen, x, y):
+    b = screen.buf[(y * screen.width + x) >> 1]
+    return b >> 4 if x % 2 == 0 else b & 15
 
 
 def console_on(storage, kiosk=False, size=SIZE):
@@ -182,6 +188,9 @@ def test_in_kiosk_mode_sound_is_off_and_the_demo_starts_when_idle():
     for _ in range(3 * k.DEMO_STEP_MS // 33):
         console.tick(33)
     assert state_json(game) != before  # the computer is playing
+    assert console.app.table.move_count >= 2  # and its moves are counted
+    y = console.app.height - 3  # the DEMO caption at the foot
+    assert any(pixel_of(console.app.screen, x, y) == pal.GOLD for x in range(0, 40))
     console.press(4)  # any press: back to the title
     console.tick(33)
     assert console.app.mode == ui.TITLE and console.keeper.stats.get(0, r.PLAYED) == 0

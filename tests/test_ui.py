@@ -501,3 +501,23 @@ def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(gam
     for _ in range(80):
         run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
         assert not table.how[table.cursor] & THEIRS
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
+    app = make_app(size[0], size[1], "spite_malice", 4)
+    table = app.table
+    game = table.game
+    piles = game.piles
+    centre = game.pile_id("center1")
+    while piles.size[centre]:
+        piles.pop(centre)
+    for card in (0, 1, 12):  # ace, two, then a king standing for the three
+        piles.push(centre, card)
+    table.valid = False
+    table.refresh()
+    s = table.slot_of[centre]
+    st = table.style
+    x, y, w, h = table.x[s] + st.w - 9, table.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
+    colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
+    assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours

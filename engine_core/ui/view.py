@@ -10,10 +10,10 @@ entries name, and those whose highlight changed.
 from engine_core import history as hist
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
-from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
+from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import (ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK,
-                                    WIDE)
+                                    WIDE, WILD)
 
 try:
     from micropython import const
@@ -32,6 +32,8 @@ MSG_NONE = const(0)
 MSG_NO_HINT = why.NO_HINT
 MSG_NO_UNDO = why.NO_UNDO
 MESSAGE_MS = const(2000)
+KING = const(12)  # rank index of a king (card % 13)
+RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 
@@ -296,6 +298,8 @@ class TableView:
         elif fan == STACK:
             c = cards_now[base + n - 1]
             self.painter.card(st, x + dx, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
+            if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
+                self.draw_wild(st, x + dx, y, n - 1)
         else:
             below = fan == RIGHT
             single = self.arg_mode == ARG_KIND and self.how[s] & PICK
@@ -342,6 +346,20 @@ class TableView:
         self.drawn_hl_from[s] = hl_from
         self.drawn_hl_col[s] = hl_col
         self.drawn_ext[s] = ext
+
+    def draw_wild(self, st, x, y, rank):
+        """A wild king on a stack built from the ace: the rank it stands for, in a black tag
+        at the card's foot."""
+        p = self.painter
+        w = 13 if rank == 9 else 7
+        tx = x + st.w - w - 2
+        ty = y + st.h - LINE_H
+        self.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
+        if rank == 9:
+            p.char(49, tx + 1, ty + 1, WHITE)
+            p.char(48, tx + 7, ty + 1, WHITE)
+        else:
+            p.char(RANK_CHARS[rank], tx + 1, ty + 1, WHITE)
 
     def draw_status(self, full=False):
         """The move count (its own small box) and the title or a message; the labels only
