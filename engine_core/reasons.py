@@ -56,6 +56,8 @@ TOO_FEW = const(40)
 NO_HOME = const(41)
 NO_HINT = const(42)
 NO_UNDO = const(43)
+TURN_PLAYED = const(44)
+SAID = const(45)  # not a reason: the table's own line (what the computer played)
 
 TEXTS = (
     b"",
@@ -102,4 +104,6 @@ TEXTS = (
     b"No foundation takes that card now",
     b"No hint: no move is left",
     b"Nothing to undo",
+    b"The computer has played: no undo",
+    b"",
 )

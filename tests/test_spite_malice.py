@@ -859,3 +859,23 @@ def test_with_bots_on_undo_right_after_the_computer_opened_a_new_game_has_nothin
     d.ok("move deal")
     assert d.state()["turn"] == "p1"  # the computer has played its opening turn
     assert d.ok("undo") == "error: nothing to undo"
+
+
+def test_the_computers_turn_played_step_by_step_is_the_turn_respond_plays():
+    SpiteMalice = games.load("spite_malice")
+    from engine_core.protocol import state_json
+    for seed in range(4):
+        a = SpiteMalice(2)
+        b = SpiteMalice(2)
+        for g in (a, b):
+            g.deal(seed)
+        for turn in range(6):
+            if a.status() != PLAYING:
+                break
+            move = a.hint()
+            a.apply(move)
+            b.apply(move)
+            a.respond()
+            while b.respond_step() >= 0:
+                pass
+            assert state_json(a) == state_json(b)

@@ -521,3 +521,40 @@ def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
     x, y, w, h = table.x[s] + st.w - 9, table.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
     colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
     assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours
+
+
+def test_the_computers_turn_is_shown_move_by_move_with_a_line_saying_what_it_played():
+    from engine_core import reasons as why
+    from engine_core.ui.table import COMPUTER_STEP_MS
+    app = make_app(240, 240, "spite_malice", 4)
+    table = app.table
+    game = table.game
+    for _ in range(60):  # the player's hints until one ends the turn
+        app.press(bt.X)
+        app.press(bt.A)
+        app.press(bt.A)
+        if table.computer_ms:
+            break
+    assert game.computer_to_move() and table.computer_ms == COMPUTER_STEP_MS
+    heads = []
+    while table.computer_ms:
+        heads.append(game.history.moves)
+        app.tick(COMPUTER_STEP_MS)
+        assert table.message == why.SAID and bytes(table.said[:5]) == b"CPU: "
+    assert len(heads) >= 1 and not game.computer_to_move()
+    before = game.piles.cards[:]
+    run(app, "Y")  # undo would show the cards drawn since: refused
+    assert table.message == why.TURN_PLAYED and game.piles.cards[:] == before
+
+
+def test_a_key_during_the_computers_turn_lets_it_finish_at_once():
+    app = make_app(240, 240, "spite_malice", 4)
+    table = app.table
+    for _ in range(60):
+        app.press(bt.X)
+        app.press(bt.A)
+        app.press(bt.A)
+        if table.computer_ms:
+            break
+    app.press(bt.LEFT)
+    assert table.computer_ms == 0 and not table.game.computer_to_move()

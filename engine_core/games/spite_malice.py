@@ -97,6 +97,9 @@ class SpiteMalice(Game):
         self.barrier = False  # set by a move after which undo must not reach back
         self.bot_level = 3  # the computer's strength, 1 (easy) .. 3 (hard)
         self.bot = Bot()
+        self.auto_respond = True  # tick() plays the computer's turn; off when an interface steps it
+        self.bot_fresh = True  # the next respond_step() starts the computer's turn
+        self.bot_card = 0  # the card the computer's last step moved
 
     # --- dealing ---
 
@@ -277,14 +280,38 @@ class SpiteMalice(Game):
 
     # --- the computer player ---
 
+    def computer_to_move(self):
+        return self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1
+
+    def respond_step(self):
+        """One move of the computer's turn (as respond() would play it), for an interface that
+        shows the turn move by move; the move, or -1 when the computer is not to move. The
+        card it moved is in bot_card. No allocation."""
+        if not self.computer_to_move():
+            self.bot_fresh = True
+            return -1
+        piles = self.piles
+        # The card about to move: named by the move for a hand card, else a pile's top.
+        hand = hand_pile(1)
+        fresh = self.bot_fresh
+        self.bot_fresh = False
+        move = self.bot.step_move(self, self.bot_level, fresh)
+        src = move >> 16
+        self.bot_card = move & 0xFF if src == hand else piles.top(src) % 52
+        self.apply(move)
+        if not self.computer_to_move():
+            self.bot_fresh = True
+        return move
+
     def respond(self):
         """With bots on, p2 plays its whole turn (and every turn it gets in a row)."""
+        self.bot_fresh = True
         while self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1:
             self.bot.play_turn(self, self.bot_level)
 
     def tick(self, ms):
         Game.tick(self, ms)
-        if self.bots:
+        if self.bots and self.auto_respond:
             self.respond()
 
     def hint(self):

@@ -23,6 +23,9 @@ except ImportError:
         return x
 
 SHAKE_MS = const(240)
+COMPUTER_STEP_MS = const(450)
+RANKS = b"A23456789TJQK"
+SUITS = b"SHDC"  # the computer's turn (Spite & Malice) moves a card this often
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
 SOUND_MOVE = const(1)
@@ -149,6 +152,15 @@ class Table(TableView):
         self.shake_dx = 0
         self.hl_from = NONE
         self.hl_col = GREY
+        # A computer's turn shown move by move (games with respond_step: Spite & Malice).
+        self.step_computer = hasattr(game, "respond_step")
+        if self.step_computer:
+            game.auto_respond = False
+        self.computer_ms = 0  # time to the computer's next move; 0: not its turn
+        self.undo_floor = 0  # the player's moves before this turn began: undo stops there
+        self.undo_clears = 0
+        self.said = bytearray(38)  # the line saying what the computer played
+        self.said_n = 0
         self.new_game()
 
     def new_game(self):
@@ -169,6 +181,13 @@ class Table(TableView):
         self.move_count = 0
         self.message = MSG_NONE
         self.message_ms = 0
+        self.computer_ms = 0
+        self.undo_floor = 0
+        self.undo_clears = self.game.history.clears
+        if self.step_computer:
+            self.game.bot_fresh = True
+            if self.game.computer_to_move():  # a game resumed in the computer's turn
+                self.computer_ms = COMPUTER_STEP_MS
         self.shake_ms = 0
         self.shake_dx = 0
         self.shake_slot = NONE
@@ -226,8 +245,77 @@ class Table(TableView):
         self.message_ms = MESSAGE_MS
         self.drawn_msg = NONE
 
+    def computer_step(self):
+        """The computer plays one move of its turn; the foot says what it played."""
+        game = self.game
+        self.mark_journal()
+        move = game.respond_step()
+        self.touch_since()
+        if move < 0:
+            self.computer_ms = 0
+            return
+        dst = (move >> 8) & 0xFF
+        self.last_slot = self.slot_of[dst]
+        self.tell_computer_move(game.bot_card, dst)
+        if game.computer_to_move():
+            self.computer_ms = COMPUTER_STEP_MS
+        else:
+            self.computer_ms = 0
+            self.floor_undo()
+
+    def finish_computer(self):
+        """A key pressed during the computer's turn: it plays the rest of it at once."""
+        if self.computer_ms == 0:
+            return
+        self.mark_journal()
+        self.game.respond()
+        self.touch_since()
+        self.computer_ms = 0
+        self.last_slot = NONE
+        self.floor_undo()
+
+    def floor_undo(self):
+        """The player's turn begins: undo never reaches back into the computer's turn (it
+        would show the cards the player drew afterwards)."""
+        h = self.game.history
+        self.undo_floor = h.moves
+        self.undo_clears = h.clears
+
+    def tell_computer_move(self, kind, dst):
+        """'CPU: 7H to centre 2' (or 'to side 3') in the message strip. No allocation."""
+        b = self.said
+        n = self.put_said(0, b"CPU: ")
+        rank = kind % 13
+        if rank == 9:
+            n = self.put_said(n, b"10")
+        else:
+            b[n] = RANKS[rank]
+            n += 1
+        b[n] = SUITS[(kind // 13) % 4]
+        n += 1
+        centre = dst <= 3  # Spite & Malice: centre1..3 are piles 1..3, then each player's six
+        n = self.put_said(n, b" to centre " if centre else b" to side ")
+        b[n] = 48 + (dst if centre else (dst - 6) % 6 + 1)
+        n += 1
+        if not centre:
+            n = self.put_said(n, b": your turn")
+        self.said_n = n
+        self.message = why.SAID
+        self.message_ms = MESSAGE_MS
+        self.drawn_msg = NONE
+
+    def put_said(self, n, text):
+        for i in range(len(text)):
+            self.said[n + i] = text[i]
+        return n + len(text)
+
     def tick(self, ms):
-        """Animate a shake, let a message go; True while something moves."""
+        """Animate a shake, let a message go, step the computer's turn; True while something
+        moves."""
+        if self.computer_ms > 0:
+            self.computer_ms -= ms
+            if self.computer_ms <= 0:
+                self.computer_step()
         if self.message_ms > 0:
             self.message_ms -= ms
             if self.message_ms <= 0:
@@ -416,7 +504,10 @@ class Table(TableView):
         game = self.game
         self.mark_journal()
         game.apply(move)
-        game.respond()
+        if self.step_computer and game.computer_to_move():
+            self.computer_ms = COMPUTER_STEP_MS  # its moves come one by one (tick)
+        else:
+            game.respond()
         self.touch_since()
         self.sound = SOUND_MOVE
         self.move_count += 1
@@ -492,6 +583,7 @@ class Table(TableView):
 
     def press_long_a(self):
         """Send the card under the cursor to a foundation where it fits."""
+        self.finish_computer()
         s = self.cursor
         self.held = NONE
         if self.game.status() != PLAYING:
@@ -521,6 +613,7 @@ class Table(TableView):
         self.hint_slot = NONE
 
     def press_hint(self):
+        self.finish_computer()
         m = self.game.hint()
         self.held = NONE
         if m < 0:
@@ -557,6 +650,11 @@ class Table(TableView):
     def press_undo(self):
         self.held = NONE
         self.hint_slot = NONE
+        self.finish_computer()
+        h = self.game.history
+        if self.step_computer and h.clears == self.undo_clears and h.moves <= self.undo_floor:
+            self.say(why.TURN_PLAYED)
+            return
         end = self.game.history.head
         self.cached_n = -1
         if self.game.undo():
@@ -568,6 +666,7 @@ class Table(TableView):
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
+        self.finish_computer()
         if button == bt.A:
             self.press_a()
         elif button == bt.B:

@@ -203,7 +203,13 @@ class TableView:
         w = self.screen.width
         y = self.screen.height - LINE_H - 3
         fb.fill_rect(0, y, w, LINE_H + 3, PANEL)
-        self.painter.text(why.TEXTS[self.message], 4, y + 2, WHITE)
+        if self.message == why.SAID:
+            x = 4
+            for i in range(self.said_n):
+                self.painter.char(self.said[i], x, y + 2, WHITE)
+                x += 6
+        else:
+            self.painter.text(why.TEXTS[self.message], 4, y + 2, WHITE)
         self.screen.mark(0, y, w, LINE_H + 3)
         self.drawn_msg = self.message
 
