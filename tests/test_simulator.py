@@ -181,3 +181,21 @@ def test_without_a_display_the_simulator_says_so_and_exits_at_once():
     result = subprocess.run([sys.executable, "-m", "simulator"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 1 and "no display" in result.stderr and "--headless" in result.stderr
+
+
+def board_names():
+    import re
+    with open(os.path.join(ROOT, "boards", "__init__.py")) as f:
+        return re.findall(r'"([a-z0-9_]+)"', re.search(r"NAMES = \((.*?)\)", f.read()).group(1))
+
+
+def test_make_build_without_a_board_prints_the_usage_and_the_board_names():
+    result = subprocess.run(["make", "build"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0 and "usage: make build BOARD=" in result.stdout
+    assert all(name in result.stdout for name in board_names()) and len(board_names()) >= 5
+
+
+def test_an_unknown_board_is_refused_with_the_board_names():
+    result = subprocess.run([sys.executable, "-m", "simulator", "--board", "foo", "--headless"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and all(name in result.stderr for name in board_names())

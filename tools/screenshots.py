@@ -64,4 +64,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/screenshots.py   (rewrites the PNGs in docs/screens/)')
     main()

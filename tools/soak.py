@@ -538,4 +538,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/soak.py [--quick] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))
