@@ -58,6 +58,7 @@ NO_HINT = const(42)
 NO_UNDO = const(43)
 TURN_PLAYED = const(44)
 SAID = const(45)  # not a reason: the table's own line (what the computer played)
+NO_REDO = const(46)
 
 TEXTS = (
     b"",
@@ -106,4 +107,5 @@ TEXTS = (
     b"Nothing to undo",
     b"The computer has played: no undo",
     b"",
+    b"Nothing to redo",
 )

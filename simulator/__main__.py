@@ -32,6 +32,9 @@ from simulator.keys import make_app, run  # noqa: E402
 
 # Buttons whose long press means something: reported on release (simulator/keymap.py).
 LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)
+PLAY_MODE = 3  # engine_core.ui.screens.PLAY
+NO_SLOT = 255  # engine_core.ui.view.NONE
+DOUBLE_CLICK_MS = 400
 
 
 def parse_args(argv):
@@ -125,6 +128,7 @@ class Keys:
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
         self.shots = 0
         self.quit = False
+        self.last_click = (-1, 0)  # (slot, time) of the last click on a pile: a double-click
 
     def event(self, event, now):
         import pygame
@@ -149,12 +153,49 @@ class Keys:
                 self.down[button] = [now, False, now + REPEAT_FIRST_MS]
                 if button not in LONG_BUTTONS:
                     app.press(button, False)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.click(event.pos, now)
         elif event.type == pygame.KEYUP and event.key in KEYMAP:
             button = KEYMAP[event.key]
             self.window.pressed.discard(button)
             state = self.down.pop(button, None)
             if state and button in LONG_BUTTONS and not state[1]:
                 app.press(button, False)
+
+    def click(self, pos, now):
+        """Mouse: a drawn button presses it; in play a pile takes the cursor and A (pick up,
+        place), a double-click sends the card to a foundation (long A); elsewhere on the
+        screen, A."""
+        app = self.app
+        window = self.window
+        for button, (x, y, r) in window.button_spots().items():
+            if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
+                app.press(button, False)
+                return
+        sx = (pos[0] - window.side) // window.scale
+        sy = (pos[1] - window.pad) // window.scale
+        if not (0 <= sx < app.screen.width and 0 <= sy < app.screen.height):
+            return
+        table = app.table
+        if app.mode != PLAY_MODE or table is None:
+            app.press(bt.A, False)
+            return
+        at_point = table.slot_at(sx, sy)
+        if at_point == NO_SLOT:
+            return
+        s = at_point & 0xFF
+        index = at_point >> 8
+        last, at = self.last_click
+        self.last_click = (s, now)
+        if s == last and now - at <= DOUBLE_CLICK_MS:
+            if table.held != NO_SLOT:
+                app.press(bt.B, False)
+            table.point(s, index)
+            app.press(bt.A, True)
+            self.last_click = (-1, 0)
+            return
+        table.point(s, index)
+        app.press(bt.A, False)
 
     def held(self, now):
         """Buttons still held: long presses and repeats come due."""

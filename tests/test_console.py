@@ -113,7 +113,7 @@ def test_a_new_deal_after_moves_counts_the_old_game_as_played():
     console = console_on(disk)
     into_play(console)
     play_hints(console, 2)
-    keys(console, "START DOWN DOWN DOWN A")  # pause menu: restart
+    keys(console, "START DOWN DOWN DOWN DOWN A")  # pause menu: restart
     assert console.app.mode == ui.CONFIRM
     keys(console, "A")  # yes: it counts as a loss
     assert console.app.mode == ui.PLAY and console.app.table.move_count == 0
@@ -275,7 +275,7 @@ print(result, console.keeper.stats.get(0, 0) > 0, console.kiosk.demo_game, len(c
 
 # Into a game, moves by the hint, a pause (the save), the pause menu's restart (the old game
 # counted), more moves, back to the title.
-KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN A A " + "X A A " * 4 +
+KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN DOWN A A " + "X A A " * 4 +
         "WAIT START UP A A DOWN DOWN A B")
 
 

@@ -199,3 +199,42 @@ def test_an_unknown_board_is_refused_with_the_board_names():
     result = subprocess.run([sys.executable, "-m", "simulator", "--board", "foo", "--headless"], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and all(name in result.stderr for name in board_names())
+
+
+def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
+    import pygame
+    from engine_core.ui import buttons as bt
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 12)
+    window = Window(app.screen, scale=2, visible=False)
+    keys = Keys(app, window)
+    table = app.table
+    game = table.game
+    st = table.style
+
+    def click(slot, now):
+        x = window.side + (table.x[slot] + st.w // 2) * 2
+        y = window.pad + (table.y[slot] + st.h // 2) * 2
+        keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), now)
+
+    n = table.legal_moves()
+    move = [m for m in table.moves[:n] if m >> 16 != 255][0]
+    src, dst = table.slot_of[move >> 16], table.slot_of[(move >> 8) & 0xFF]
+    click(src, 1000)
+    assert table.held == src
+    click(dst, 2000)
+    assert table.move_count == 1 and table.held == 255
+    before = game.piles.size[game.pile_id("discard")]
+    n = table.legal_moves()
+    home = [m for m in table.moves[:n] if (m >> 8) & 0xFF == game.pile_id("discard")]
+    assert home  # seed 12 offers a discard after its first move
+    s = table.slot_of[home[0] >> 16]
+    click(s, 5000)
+    click(s, 5200)  # a double-click: to the discard
+    assert game.piles.size[game.pile_id("discard")] == before + 1
+    x, y, r = window.button_spots()[bt.START]
+    keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), 9000)
+    assert app.mode == 4  # the drawn START button: the pause menu
+    window.close()

@@ -190,7 +190,7 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     assert app.mode == app_mod.PLAY and app.table.hint_slot != 255
     run(app, "LONG_A START DOWN DOWN A")  # Undo
     assert pile(app, "discard") == 0
-    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # Rules
+    run(app, "START DOWN DOWN DOWN DOWN DOWN DOWN A")  # Rules
     assert app.mode == app_mod.RULES
     run(app, "DOWN DOWN B B")
     assert app.mode == app_mod.PLAY
@@ -226,7 +226,7 @@ def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_a
     run(app, "TICK A")
     assert app.mode == app_mod.PLAY
     first = app.table.game.seed
-    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: no move yet, nothing to confirm
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: no move yet, nothing to confirm
     assert app.mode == app_mod.PLAY and app.table.game.seed != first
 
 
@@ -234,7 +234,7 @@ def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
     app = make_app(240, 240, "aces_up", 7)
     run(app, "X A A")  # a move: the game is in progress
     moves = app.table.move_count
-    for item, back in (("DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("UP", app_mod.PAUSE)):
+    for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("UP", app_mod.PAUSE)):
         run(app, "START " + item + " A")  # Restart, New deal, Quit
         assert app.mode == app_mod.CONFIRM
         run(app, "B")  # no: back where it came from, the game untouched
@@ -242,7 +242,7 @@ def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
         run(app, "B")
         assert app.mode == app_mod.PLAY
     assert app.played[app.game_index] == 0
-    run(app, "START DOWN DOWN DOWN A A")  # Restart, yes
+    run(app, "START DOWN DOWN DOWN DOWN A A")  # Restart, yes
     assert app.mode == app_mod.PLAY and app.table.game.seed == 7 and app.table.move_count == 0
     assert app.played[app.game_index] == 1 and app.won[app.game_index] == 0
     run(app, "X A A START UP A A")  # a move, then Quit, yes
@@ -392,7 +392,7 @@ def test_the_tables_kept_moves_are_never_stale():
 def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
     app = make_app(240, 240, "aces_up", 7)
     first = app.table.game
-    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
     run(app, "A")
     assert app.table.game is first
     app.settings[app_mod.S_TARGET] = 2  # 100
@@ -540,7 +540,7 @@ def test_the_computers_turn_is_shown_move_by_move_with_a_line_saying_what_it_pla
     while table.computer_ms:
         heads.append(game.history.moves)
         app.tick(COMPUTER_STEP_MS)
-        assert table.message == why.SAID and bytes(table.said[:5]) == b"CPU: "
+        assert table.message == why.SAID and bytes(table.said[1:6]) == b"CPU: "
     assert len(heads) >= 1 and not game.computer_to_move()
     before = game.piles.cards[:]
     run(app, "Y")  # undo would show the cards drawn since: refused
@@ -558,3 +558,23 @@ def test_a_key_during_the_computers_turn_lets_it_finish_at_once():
             break
     app.press(bt.LEFT)
     assert table.computer_ms == 0 and not table.game.computer_to_move()
+
+
+@pytest.mark.parametrize("game", ["aces_up", "sir_tommy", "casket"])
+def test_redo_plays_again_what_undo_took_back_and_a_new_move_forgets_it(game):
+    from engine_core import reasons as why
+    from engine_core.protocol import state_json
+    app = make_app(240, 240, game, 11)
+    table = app.table
+    states = [state_json(table.game)]
+    for _ in range(3):
+        run(app, "X A A")
+        states.append(state_json(table.game))
+    run(app, "Y Y")
+    assert state_json(table.game) == states[1]
+    run(app, "START DOWN DOWN DOWN A")  # Redo
+    assert state_json(table.game) == states[2] and app.mode == app_mod.PLAY
+    run(app, "START DOWN DOWN DOWN A")
+    assert state_json(table.game) == states[3]
+    run(app, "Y X A A START DOWN DOWN DOWN A")  # undo, a move of its own: nothing to redo
+    assert table.message == why.NO_REDO

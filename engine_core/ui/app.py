@@ -56,12 +56,11 @@ class App(Screens):
         self.game_index = 0
         self.mode = TITLE
         self.back_mode = TITLE  # where rules, settings and statistics return to
-        self.deal_back = CHOOSE  # where the seed screen returns to
         self.confirm_action = A_QUIT  # what the confirmation screen asks about (A_*)
         self.confirm_back = PAUSE  # and where B returns to from it
         self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
         self.resumable = False  # a game saved at power-off waits: the title offers Continue
-        self.win_tables = {}  # game name -> its winnable-deal table module (None: it has none)
+        self.win_tables = None  # game name -> its winnable-deal table module, once asked for
         self.selected = 0
         self.drawn_selected = -1
         self.scroll = 0
@@ -244,7 +243,6 @@ class App(Screens):
             game = cls(players, opts)
             table = Table(self.painter, game, decl, self.size, texts.TITLES[name])
             self.tables[name] = table
-            self.win_table(name)
         self.table = table
         self.configure_computer(table.game)
         table.game.deal(seed)
@@ -258,7 +256,9 @@ class App(Screens):
 
     def win_table(self, name):
         """The game's table of proven-winnable deals (engine_core/ai/winnable.py), or None;
-        imported the first time the game is dealt."""
+        imported the first time a winnable deal of the game is asked for."""
+        if self.win_tables is None:
+            self.win_tables = {}
         t = self.win_tables.get(name, 0)
         if t == 0:
             t = winnable.table(name)
@@ -399,14 +399,13 @@ class App(Screens):
             else:
                 self.go(self.back_mode)
                 if self.back_mode == PAUSE:
-                    self.selected = 6
+                    self.selected = 7
                 elif self.back_mode == TITLE:
                     self.selected = self.title_index(T_SETTINGS)
         elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
             self.change_setting(-1 if button == bt.LEFT else 1)
         elif button == bt.X and self.mode == CHOOSE:  # a deal by its number
             self.pending_game = self.selected
-            self.deal_back = CHOOSE
             self.go(DEAL)
         elif button == bt.A:
             if self.mode == CHOOSE:
@@ -426,16 +425,19 @@ class App(Screens):
             self.resume()
             table.press_undo()
         elif item == 3:
+            self.resume()
+            table.press_redo()
+        elif item == 4:
             self.ask(A_RESTART, PAUSE)
             self.selected = 0
-        elif item == 4:
+        elif item == 5:
             self.pending_game = self.game_index
             self.ask(A_NEW, PAUSE)
             self.selected = 0
-        elif item == 5:
+        elif item == 6:
             self.back_mode = PAUSE
             self.go(RULES)
-        elif item == 6:
+        elif item == 7:
             self.back_mode = PAUSE
             self.go(SETTINGS)
         else:
@@ -476,7 +478,7 @@ class App(Screens):
             self.ask(A_SEED, DEAL)
             return
         elif button == bt.B:
-            self.go(self.deal_back)
+            self.go(CHOOSE)  # the seed screen is opened from the game list
             self.selected = self.pending_game
             return
         self.drawn_selected = -1
@@ -490,7 +492,7 @@ class App(Screens):
             back = self.back_mode
             self.go(back)
             if back == PAUSE:
-                self.selected = 5
+                self.selected = 6
             elif back == PLAY:
                 self.resume()
             elif back == TITLE:

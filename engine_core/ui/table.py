@@ -23,6 +23,7 @@ except ImportError:
         return x
 
 SHAKE_MS = const(240)
+REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)
 COMPUTER_STEP_MS = const(450)
 RANKS = b"A23456789TJQK"
 SUITS = b"SHDC"  # the computer's turn (Spite & Malice) moves a card this often
@@ -157,10 +158,11 @@ class Table(TableView):
         if self.step_computer:
             game.auto_respond = False
         self.computer_ms = 0  # time to the computer's next move; 0: not its turn
-        self.undo_floor = 0  # the player's moves before this turn began: undo stops there
-        self.undo_clears = 0
-        self.said = bytearray(38)  # the line saying what the computer played
-        self.said_n = 0
+        # The journal when the player's turn began (moves | clears << 12): undo stops there.
+        self.undo_floor = 0
+        self.redo_moves = array("i", [0] * REDO_MAX)  # undone moves, the newest last
+        self.redo_n = 0
+        self.said = bytearray(39)  # the line saying what the computer played: length, then text
         self.new_game()
 
     def new_game(self):
@@ -182,8 +184,8 @@ class Table(TableView):
         self.message = MSG_NONE
         self.message_ms = 0
         self.computer_ms = 0
-        self.undo_floor = 0
-        self.undo_clears = self.game.history.clears
+        self.redo_n = 0
+        self.undo_floor = (self.game.history.clears & 0xFFFF) << 12
         if self.step_computer:
             self.game.bot_fresh = True
             if self.game.computer_to_move():  # a game resumed in the computer's turn
@@ -278,13 +280,12 @@ class Table(TableView):
         """The player's turn begins: undo never reaches back into the computer's turn (it
         would show the cards the player drew afterwards)."""
         h = self.game.history
-        self.undo_floor = h.moves
-        self.undo_clears = h.clears
+        self.undo_floor = h.moves | (h.clears & 0xFFFF) << 12  # moves: at most 2,048
 
     def tell_computer_move(self, kind, dst):
         """'CPU: 7H to centre 2' (or 'to side 3') in the message strip. No allocation."""
         b = self.said
-        n = self.put_said(0, b"CPU: ")
+        n = self.put_said(1, b"CPU: ")
         rank = kind % 13
         if rank == 9:
             n = self.put_said(n, b"10")
@@ -299,7 +300,7 @@ class Table(TableView):
         n += 1
         if not centre:
             n = self.put_said(n, b": your turn")
-        self.said_n = n
+        b[0] = n - 1
         self.message = why.SAID
         self.message_ms = MESSAGE_MS
         self.drawn_msg = NONE
@@ -503,6 +504,7 @@ class Table(TableView):
     def play(self, move):
         game = self.game
         self.mark_journal()
+        self.redo_n = 0  # a new move: what was undone cannot come back
         game.apply(move)
         if self.step_computer and game.computer_to_move():
             self.computer_ms = COMPUTER_STEP_MS  # its moves come one by one (tick)
@@ -652,17 +654,48 @@ class Table(TableView):
         self.hint_slot = NONE
         self.finish_computer()
         h = self.game.history
-        if self.step_computer and h.clears == self.undo_clears and h.moves <= self.undo_floor:
+        floor = self.undo_floor
+        if self.step_computer and h.clears == floor >> 12 and h.moves <= floor & 0xFFF:
             self.say(why.TURN_PLAYED)
             return
         end = self.game.history.head
         self.cached_n = -1
+        undone = h.last_move()
         if self.game.undo():
+            self.keep_for_redo(undone)
             self.touch_entries(self.game.history.head, end)
             self.move_count -= 1
             self.last_slot = NONE
         else:
             self.say(MSG_NO_UNDO)
+
+    def keep_for_redo(self, move):
+        if self.redo_n == REDO_MAX:  # full: the oldest undone move goes
+            for i in range(REDO_MAX - 1):
+                self.redo_moves[i] = self.redo_moves[i + 1]
+            self.redo_n -= 1
+        self.redo_moves[self.redo_n] = move
+        self.redo_n += 1
+
+    def press_redo(self):
+        """Play again the move undone last (while nothing else was played since)."""
+        self.held = NONE
+        self.hint_slot = NONE
+        self.finish_computer()
+        n = self.redo_n
+        if n == 0 or not self.allows(self.redo_moves[n - 1]):
+            self.redo_n = 0
+            self.say(why.NO_REDO)
+            return
+        self.play(self.redo_moves[n - 1])
+        self.redo_n = n - 1
+
+    def point(self, s, index):
+        """Put the cursor on slot s (a pointer's click), on card `index` of a fan it picks
+        from."""
+        self.cursor = s
+        n = self.game.piles.size[self.pile[s]]
+        self.cursor_index = index if self.how[s] & PICK and index < n - 1 else NONE
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""

@@ -12,7 +12,8 @@ TITLES = {
     "nerts": b"Nerts",
 }
 
-PAUSE = (b"Resume", b"Hint", b"Undo", b"Restart", b"New deal", b"Rules", b"Settings", b"Quit")
+PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules", b"Settings",
+         b"Quit")
 
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
             b"Target score", b"Auto-play", b"Two buttons", b"Deals")

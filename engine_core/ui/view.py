@@ -67,6 +67,33 @@ class TableView:
             e += LINE_H
         return e
 
+    def slot_at(self, px, py):
+        """The slot whose cards cover the screen point (px, py) and the card under it (the top
+        card of a stack), as slot | index << 8; NONE when no slot does (a pointer: the
+        simulator's mouse)."""
+        st = self.style
+        piles = self.game.piles
+        for s in range(self.count):
+            n = piles.size[self.pile[s]]
+            step = self.step(s, n)
+            fan = self.how[s] & FAN_MASK
+            x = self.x[s]
+            y = self.y[s]
+            w = st.w
+            h = st.h
+            if fan == RIGHT and n > 1:
+                w += (n - 1) * step
+            elif fan == DOWN and n > 1:
+                h += (n - 1) * step
+            if x <= px < x + w and y <= py < y + h:
+                i = n - 1
+                if fan == RIGHT and step > 0 and (px - x) // step < i:
+                    i = (px - x) // step
+                elif fan == DOWN and step > 0 and (py - y) // step < i:
+                    i = (py - y) // step
+                return s | (i if i > 0 else 0) << 8
+        return NONE
+
     def top_index(self, s):
         n = self.game.piles.size[self.pile[s]]
         return n - 1 if n > 0 else 0
@@ -205,8 +232,8 @@ class TableView:
         fb.fill_rect(0, y, w, LINE_H + 3, PANEL)
         if self.message == why.SAID:
             x = 4
-            for i in range(self.said_n):
-                self.painter.char(self.said[i], x, y + 2, WHITE)
+            for i in range(self.said[0]):
+                self.painter.char(self.said[i + 1], x, y + 2, WHITE)
                 x += 6
         else:
             self.painter.text(why.TEXTS[self.message], 4, y + 2, WHITE)
