@@ -28,6 +28,8 @@ EXTRA = (
     ("title", None, 1, ""),
     ("menu", "aces_up", 7, "X LONG_A START DOWN"),
     ("rules", "aces_up", 7, "START UP UP UP A"),
+    ("statistics", None, 1, "DOWN DOWN A"),
+    ("confirm", "aces_up", 7, "X LONG_A START UP A"),
 )
 
 
