@@ -162,7 +162,10 @@ class Table(TableView):
         self.undo_floor = 0
         self.redo_moves = array("i", [0] * REDO_MAX)  # undone moves, the newest last
         self.redo_n = 0
-        self.said = bytearray(39)  # the line saying what the computer played: length, then text
+        # The line saying what the computer played (length, then text), and then the part of
+        # the message strip drawn over since it was drawn (view.py DAMAGE_FROM, DAMAGE_TO).
+        self.said = bytearray(41)
+        self.said[39] = 255
         self.new_game()
 
     def new_game(self):
@@ -244,7 +247,7 @@ class Table(TableView):
     def say(self, reason):
         """Show a message (a code of engine_core/reasons.py) at the foot for MESSAGE_MS."""
         self.message = reason
-        self.message_ms = MESSAGE_MS
+        self.message_ms = MESSAGE_MS + 1  # odd: drawn in the next frame, not in the keypress
         self.drawn_msg = NONE
 
     def computer_step(self):
@@ -317,7 +320,9 @@ class Table(TableView):
             self.computer_ms -= ms
             if self.computer_ms <= 0:
                 self.computer_step()
-        if self.message_ms > 0:
+        if self.message_ms > MESSAGE_MS:
+            self.message_ms = MESSAGE_MS  # a frame has come: the strip is drawn in it
+        elif self.message_ms > 0:
             self.message_ms -= ms
             if self.message_ms <= 0:
                 self.message_ms = 0
