@@ -309,3 +309,22 @@ def test_quitting_a_started_game_records_a_loss_and_leaves_nothing_to_continue()
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.app.played[0] == 1
     again = console_on(disk)
     assert not again.app.resumable and again.app.mode == ui.TITLE
+
+
+def test_a_resumed_spite_malice_game_never_undoes_into_the_computers_turn():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    keys(console, "DOWN A DOWN DOWN DOWN A")  # Spite & Malice, a fresh deal
+    table = console.app.table
+    game = table.game
+    for _ in range(40):  # the player's hints until the computer has played a turn
+        keys(console, "X A A TICK")
+        if table.computer_ms:
+            break
+    keys(console, "WAIT WAIT WAIT WAIT WAIT WAIT WAIT WAIT")  # its turn, then the save
+    assert not game.computer_to_move()
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    before = position(again.app.table.game)[1]
+    keys(again, "Y")
+    assert position(again.app.table.game)[1] == before

@@ -188,7 +188,7 @@ class Table(TableView):
         self.message_ms = 0
         self.computer_ms = 0
         self.redo_n = 0
-        self.undo_floor = (self.game.history.clears & 0xFFFF) << 12
+        self.floor_undo()  # a resumed game's journal may hold the computer's last turn
         if self.step_computer:
             self.game.bot_fresh = True
             if self.game.computer_to_move():  # a game resumed in the computer's turn
