@@ -33,7 +33,7 @@ except ImportError:
 
 # The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
 APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",
-                "two_buttons", "winnable")
+                "two_buttons", "winnable", "slide")
 TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
@@ -106,6 +106,7 @@ class Console:
         app.tables[name] = table
         app.table = table
         app.configure_computer(game)
+        table.slide_on(app.settings[ui.S_SLIDE])
         table.new_game()
         table.move_count = self.keeper.moves
         app.set_seed(game.seed)

@@ -28,7 +28,7 @@ from simulator import keymap  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
 from simulator.image import save_png  # noqa: E402
 from simulator.keymap import REPEAT_FIRST_MS, REPEAT_MS  # noqa: E402
-from simulator.keys import make_app, run  # noqa: E402
+from simulator.keys import land, make_app, run  # noqa: E402
 
 # Buttons whose long press means something: reported on release (simulator/keymap.py).
 LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)
@@ -103,6 +103,7 @@ def main(argv=None):
     except ValueError as e:
         sys.exit("error: " + str(e))
     if args.headless:
+        land(app)  # a screenshot shows the cards where they landed
         if not args.screenshot:
             sys.exit("error: --headless needs --screenshot")
         if args.skin:

@@ -63,3 +63,13 @@ def settle(app):
         if app.mode != 3 or app.table is None or not app.table.pending:
             return
         app.tick(0)
+
+
+def land(app):
+    """Let a card still sliding reach its pile (a few frames of 33 ms), for a screenshot."""
+    for _ in range(8):
+        table = app.table
+        if app.mode != 3 or table is None or not table.slide & 0xFF:
+            return
+        app.tick(33)
+    settle(app)

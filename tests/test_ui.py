@@ -578,3 +578,30 @@ def test_redo_plays_again_what_undo_took_back_and_a_new_move_forgets_it(game):
     assert state_json(table.game) == states[3]
     run(app, "Y X A A START DOWN DOWN DOWN A")  # undo, a move of its own: nothing to redo
     assert table.message == why.NO_REDO
+
+
+@pytest.mark.parametrize("on", [1, 0])
+def test_a_moved_card_slides_to_its_pile_over_a_few_frames_unless_the_setting_is_off(on):
+    from engine_core.ui.view import SLIDE_FRAMES
+    app = make_app(240, 240, "sir_tommy", 5)
+    if not on:
+        run(app, "START UP UP A UP A B B")  # Settings: the last row, Card slide, turned off
+        assert app.settings[app_mod.S_SLIDE] == 0 and app.mode == app_mod.PLAY
+    table = app.table
+    run(app, "X A")  # the hint's card picked up
+    still = bytes(app.screen.buf)
+    run(app, "A")  # placed
+    sliding = bytes(app.screen.buf)
+    assert (table.slide & 0xF == SLIDE_FRAMES) == bool(on)
+    assert sliding == full_redraw_bytes(app)
+    frames = []
+    for _ in range(SLIDE_FRAMES):
+        run(app, "TICK")
+        frames.append(bytes(app.screen.buf))
+        assert frames[-1] == full_redraw_bytes(app)
+    assert table.slide & 0xFF == 0  # landed, nothing left drawn on the way
+    table.valid = False
+    table.refresh()
+    assert bytes(app.screen.buf) == frames[-1]
+    assert (len(set(frames[:-1] + [sliding])) > 1) == bool(on)  # the card was seen on its way
+    assert still != sliding

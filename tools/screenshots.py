@@ -14,7 +14,7 @@ sys.path.insert(0, ROOT)
 from engine_core import games  # noqa: E402
 from engine_core.ui import layouts  # noqa: E402
 from simulator.image import save_png  # noqa: E402
-from simulator.keys import make_app, run  # noqa: E402
+from simulator.keys import land, make_app, run  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "screens")
 
@@ -36,6 +36,7 @@ EXTRA = (
 def shoot(path, width, height, game, seed, keys):
     app = make_app(width, height, game, seed)
     run(app, keys)
+    land(app)
     s = app.screen
     save_png(path, s.buf, s.width, s.height, s.palette, 2)
 

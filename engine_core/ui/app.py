@@ -17,7 +17,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
 from engine_core.ui.screens import (A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL,  # noqa: F401
                                     END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK, S_JOKERS, S_LEVEL,
-                                    S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
+                                    S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
                                     SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
                                     T_CONTINUE, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
@@ -70,6 +70,7 @@ class App(Screens):
         self.settings[S_SPEED] = 1
         self.settings[S_LEVEL] = 1
         self.settings[S_AUTOPLAY] = 1
+        self.settings[S_SLIDE] = 1
         self.settings[S_TWO_BUTTONS] = 1 if two_buttons else 0
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
@@ -245,6 +246,7 @@ class App(Screens):
             self.tables[name] = table
         self.table = table
         self.configure_computer(table.game)
+        table.slide_on(self.settings[S_SLIDE])
         table.game.deal(seed)
         table.new_game()
         self.note_scores()
@@ -459,6 +461,8 @@ class App(Screens):
             self.screen.set_colour(pal.BACK, c[0], c[1], c[2])
             c = colours[1]
             self.screen.set_colour(pal.BACK_LIGHT, c[0], c[1], c[2])
+        if i == S_SLIDE and self.table is not None:
+            self.table.slide_on(self.settings[i])
         self.drawn_selected = -1  # the value changed: redraw the row
 
     def press_deal(self, button):

@@ -50,7 +50,8 @@ S_TARGET = const(5)
 S_AUTOPLAY = const(6)
 S_TWO_BUTTONS = const(7)
 S_WINNABLE = const(8)
-SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2)
+S_SLIDE = const(9)
+SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2, 2)
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own

@@ -14,7 +14,7 @@ from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
 from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
-                                 NONE, TableView)  # (MARGIN: the layouts' gap, for tests)
+                                 NONE, SLIDE_LEFT, SLIDE_ON, TableView)  # (MARGIN: the layouts' gap, for tests)
 
 try:
     from micropython import const
@@ -160,11 +160,13 @@ class Table(TableView):
         self.computer_ms = 0  # time to the computer's next move; 0: not its turn
         # The journal when the player's turn began (moves | clears << 12): undo stops there.
         self.undo_floor = 0
+        self.slide = SLIDE_ON  # a card sliding to its pile (view.py; SLIDE_* fields)
         self.redo_moves = array("i", [0] * REDO_MAX)  # undone moves, the newest last
         self.redo_n = 0
-        # The line saying what the computer played (length, then text), and then the part of
-        # the message strip drawn over since it was drawn (view.py DAMAGE_FROM, DAMAGE_TO).
-        self.said = bytearray(41)
+        # The line saying what the computer played (length, then text), then the part of the
+        # message strip drawn over since it was drawn (view.py DAMAGE_FROM, DAMAGE_TO) and
+        # where the sliding card was drawn (GHOST_X, GHOST_Y).
+        self.said = bytearray(44)
         self.said[39] = 255
         self.new_game()
 
@@ -188,6 +190,7 @@ class Table(TableView):
         self.message_ms = 0
         self.computer_ms = 0
         self.redo_n = 0
+        self.slide &= SLIDE_ON  # nothing slides (the table is drawn afresh)
         self.floor_undo()  # a resumed game's journal may hold the computer's last turn
         if self.step_computer:
             self.game.bot_fresh = True
@@ -261,6 +264,7 @@ class Table(TableView):
             return
         dst = (move >> 8) & 0xFF
         self.last_slot = self.slot_of[dst]
+        self.start_slide(self.slot_of[move >> 16], self.slot_of[dst], game.piles.top(dst))
         self.tell_computer_move(game.bot_card, dst)
         if game.computer_to_move():
             self.computer_ms = COMPUTER_STEP_MS
@@ -328,6 +332,9 @@ class Table(TableView):
                 self.message_ms = 0
                 self.message = MSG_NONE
                 self.valid = False  # the strip goes: what it covered is drawn again
+        if self.slide_frame(ms) and self.shake_ms <= 0:  # a card's slide
+            self.refresh()
+            return True
         if self.shake_ms <= 0:
             return False
         self.shake_ms -= ms
@@ -508,6 +515,7 @@ class Table(TableView):
 
     def play(self, move):
         game = self.game
+        self.stop_slide()  # a card still sliding lands now
         self.mark_journal()
         self.redo_n = 0  # a new move: what was undone cannot come back
         game.apply(move)
@@ -525,6 +533,7 @@ class Table(TableView):
             self.last_slot = NONE
         else:
             self.last_slot = self.slot_of[dst]
+            self.start_slide(self.slot_of[move >> 16], self.slot_of[dst], game.piles.top(dst))
         self.cursor_index = NONE
 
     def press_a(self):
@@ -590,7 +599,10 @@ class Table(TableView):
 
     def press_long_a(self):
         """Send the card under the cursor to a foundation where it fits."""
-        self.finish_computer()
+        if self.slide & 0xFF:
+            self.stop_slide()
+        if self.computer_ms:
+            self.finish_computer()
         s = self.cursor
         self.held = NONE
         if self.game.status() != PLAYING:
@@ -655,6 +667,7 @@ class Table(TableView):
         return NONE
 
     def press_undo(self):
+        self.stop_slide()
         self.held = NONE
         self.hint_slot = NONE
         self.finish_computer()
@@ -704,7 +717,10 @@ class Table(TableView):
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
-        self.finish_computer()
+        if self.slide & 0xFF:
+            self.stop_slide()  # a card still on its way lands (taken off in the next frame)
+        if self.computer_ms:
+            self.finish_computer()
         if button == bt.A:
             self.press_a()
         elif button == bt.B:

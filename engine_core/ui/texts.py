@@ -16,7 +16,7 @@ PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules"
          b"Quit")
 
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
-            b"Target score", b"Auto-play", b"Two buttons", b"Deals")
+            b"Target score", b"Auto-play", b"Two buttons", b"Deals", b"Card slide")
 ALL_WINNABLE = (b"Any", b"Winnable")  # the Deals setting (Aces Up, Sir Tommy, Casket)
 TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings")
 CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",

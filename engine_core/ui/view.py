@@ -32,8 +32,17 @@ MSG_NONE = const(0)
 MSG_NO_HINT = why.NO_HINT
 MSG_NO_UNDO = why.NO_UNDO
 MESSAGE_MS = const(2000)
+# A card sliding from one pile to another (Table.slide, one small int): frames left, the frame
+# drawn, the source and destination slots, the card, and whether the setting is on.
+SLIDE_FRAMES = const(4)  # a frame a tick (about 33 ms on the device)
+SLIDE_LEFT = const(0xF)
+SLIDE_DRAWN = const(0xF0)
+SLIDE_ON = const(0x10000000)
+SLIDE_WAIT = const(0x20000000)  # changed in a keypress: drawn in the next frame, not in it
 DAMAGE_FROM = const(39)  # bytes of Table.said after its text: the strip's band drawn over since
 DAMAGE_TO = const(40)  # it was drawn, in pixel pairs (255, 0: none)
+GHOST_X = const(41)  # then where the sliding card was drawn: x (two bytes), y
+GHOST_Y = const(43)
 KING = const(12)  # rank index of a king (card % 13)
 RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
@@ -96,6 +105,130 @@ class TableView:
                 return s | (i if i > 0 else 0) << 8
         return NONE
 
+    # --- a card sliding to its pile ---
+
+    def slide_on(self, on):
+        """The card slide setting (App passes it at each deal and when it changes)."""
+        if on:
+            self.slide |= SLIDE_ON
+        elif self.slide & SLIDE_ON:
+            self.slide -= SLIDE_ON
+
+    def start_slide(self, src, dst, card):
+        """A card moved from slot src to slot dst: it slides there over the next frames (the
+        card drawn on the way of an earlier slide is taken off in the next frame)."""
+        if not self.slide & SLIDE_ON or src == NONE or dst == NONE or src == dst or card < 0:
+            self.stop_slide()
+            return
+        self.slide = (self.slide & (SLIDE_ON | SLIDE_DRAWN) | SLIDE_WAIT | SLIDE_FRAMES
+                      | src << 8 | dst << 14 | card << 20)
+
+    def stop_slide(self):
+        """The slide ends: the card drawn on its way is taken off in the next frame."""
+        if self.slide & SLIDE_DRAWN:
+            self.slide = (self.slide & ~SLIDE_LEFT) | SLIDE_WAIT
+        else:
+            self.slide &= SLIDE_ON
+
+    def slide_frame(self, ms):
+        """A frame has come (Table.tick): what a keypress changed is drawn now, and with time
+        passing the card moves on a step. True when the slide needs a redraw."""
+        s = self.slide
+        if s & SLIDE_WAIT:
+            self.slide = s - SLIDE_WAIT
+            return True
+        if s & SLIDE_LEFT and ms > 0:
+            self.slide = s - 1
+            return True
+        return False
+
+    def ghost_stays(self):
+        """True while the sliding card drawn last is where it is to be drawn now (the same
+        frame, and no pile beneath moved it)."""
+        frame = self.slide & SLIDE_LEFT
+        if frame == 0 or frame != (self.slide & SLIDE_DRAWN) >> 4:
+            return False
+        d = self.said
+        return self.ghost_x(frame) == d[GHOST_X] | d[GHOST_X + 1] << 8 and self.ghost_y(frame) == d[GHOST_Y]
+
+    def restore_ghost(self):
+        d = self.said
+        self.restore_under(d[GHOST_X] | d[GHOST_X + 1] << 8, d[GHOST_Y])
+        self.slide &= ~SLIDE_DRAWN
+
+    def ghost_x(self, frame):
+        return self.slide_pos(frame, True)
+
+    def ghost_y(self, frame):
+        return self.slide_pos(frame, False)
+
+    def slide_pos(self, frame, along_x):
+        """Where the sliding card is at a frame (SLIDE_FRAMES .. 1), x or y: from the place it
+        left (the source's next card position) towards the destination's top card."""
+        s = (self.slide >> 8) & 0x3F
+        d = (self.slide >> 14) & 0x3F
+        a = self.card_pos(s, self.game.piles.size[self.pile[s]], along_x)
+        b = self.card_pos(d, self.game.piles.size[self.pile[d]] - 1, along_x)
+        t = SLIDE_FRAMES + 1 - frame
+        return a + (b - a) * t // (SLIDE_FRAMES + 1)
+
+    def card_pos(self, s, i, along_x):
+        if i < 0:
+            i = 0
+        n = self.game.piles.size[self.pile[s]]
+        fan = self.how[s] & FAN_MASK
+        step = self.step(s, n if n > i else i + 1)
+        if along_x:
+            return self.x[s] + (i * step if fan == RIGHT else 0)
+        return self.y[s] + (i * step if fan == DOWN else 0)
+
+    def restore_under(self, gx, gy):
+        """Draw again what a card drawn at (gx, gy) covered: the felt, every slot, label and
+        the status line it touched, and mark the strip at the foot."""
+        st = self.style
+        w = st.w
+        h = st.h
+        self.fb.fill_rect(gx, gy, w, h, FELT)
+        self.screen.mark(gx, gy, w, h)
+        piles = self.game.piles
+        for s in range(self.count):
+            n = piles.size[self.pile[s]]
+            step = self.step(s, n)
+            fan = self.how[s] & FAN_MASK
+            ext = self.extent(s, n, step)
+            sw = ext if fan == RIGHT else st.w
+            sh = st.h if fan == RIGHT else ext
+            x = self.x[s] - MARGIN
+            if x < gx + w and gx < x + sw + 2 * MARGIN and self.y[s] < gy + h and gy < self.y[s] + sh:
+                self.draw_slot(s, True)
+        for i in range(len(self.labels_on_table)):
+            label = self.labels_on_table[i]
+            if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
+                self.painter.text(label[0], label[1], label[2], SLOT)
+        if self.status_x < gx + w and gx < self.status_x + self.status_w and self.status_y < gy + h and gy < self.status_y + 3 * LINE_H:
+            self.drawn_moves = -1
+            self.draw_status(True)
+            if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+                self.strip_damage(self.status_x, self.status_x + self.status_w)
+        if gy + h > self.screen.height - LINE_H - 3:
+            self.strip_damage(gx, gx + w)
+
+    def draw_ghost(self):
+        """The sliding card at its frame, on top of the table."""
+        frame = self.slide & SLIDE_LEFT
+        card = (self.slide >> 20) & 0xFF
+        gx = self.ghost_x(frame)
+        gy = self.ghost_y(frame)
+        self.painter.card(self.style, gx, gy, card, True, GREY, FELT, False)
+        self.screen.mark(gx, gy, self.style.w, self.style.h)
+        d = self.said
+        d[GHOST_X] = gx & 0xFF
+        d[GHOST_X + 1] = gx >> 8
+        d[GHOST_Y] = gy
+        if gy + self.style.h > self.screen.height - LINE_H - 3:
+            self.strip_damage(gx, gx + self.style.w)
+        self.slide = (self.slide & ~SLIDE_DRAWN) | frame << 4
+
     def top_index(self, s):
         n = self.game.piles.size[self.pile[s]]
         return n - 1 if n > 0 else 0
@@ -140,8 +273,13 @@ class TableView:
         self.remember_highlights()
         self.drawn_moves = -1
         self.draw_status(True)
+        self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
+        if self.slide & SLIDE_LEFT:
+            self.draw_ghost()  # over the piles and the status line, under the message strip
         if self.message != MSG_NONE:
             self.draw_message(0, self.screen.width)
+        self.said[DAMAGE_FROM] = 255
+        self.said[DAMAGE_TO] = 0
         self.valid = True
 
     def touch(self, s):
@@ -221,10 +359,22 @@ class TableView:
                 budget -= 1
                 touched[s] = 0
                 self.draw_slot(s, False)
+        ghost = self.slide & (SLIDE_LEFT | SLIDE_DRAWN) and not self.slide & SLIDE_WAIT
+        if self.slide & SLIDE_WAIT and self.slide & (SLIDE_LEFT | SLIDE_DRAWN):
+            self.pending = True  # a keypress moved it: the next frame draws it (App.tick)
+        elif ghost and self.slide & SLIDE_DRAWN:
+            if not self.ghost_stays():  # off its old place
+                self.restore_ghost()
+            elif budget == SLOTS_PER_FRAME:
+                ghost = False  # where it was drawn, and nothing drawn over it since
         shown = self.drawn_moves
         self.draw_status()
-        if shown != self.drawn_moves and self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
-            self.strip_damage(self.status_x, self.status_x + self.status_w)  # the status corner
+        if shown != self.drawn_moves:
+            if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+                self.strip_damage(self.status_x, self.status_x + self.status_w)  # the status corner
+            ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
+        if ghost and self.slide & SLIDE_LEFT:
+            self.draw_ghost()  # over the piles and the status line, under the message strip
         if self.message != MSG_NONE:
             if self.message_ms > MESSAGE_MS:
                 self.pending = True  # said in this keypress: the strip waits for the next frame
