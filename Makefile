@@ -71,7 +71,7 @@ typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 # RP2040 board gets the firmware's UF2 (PORT=... reboots it into its bootloader first), the
 # ODROID-GO the .mpy files over mpremote (PORT= required).
 build: $(STAMP)
-	@test -n "$(BOARD)" || { echo "usage: make build BOARD=name (boards/__init__.py lists them)"; exit 2; }
+	@case "$(BOARD)" in ""|*x[0-9]*) echo "usage: make build BOARD=name, a board: $$($(PY) -c 'import boards; print(" ".join(boards.NAMES))')"; exit 2;; esac
 	$(PY) tools/deploy.py build $(BOARD)
 
 flash: build

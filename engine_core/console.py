@@ -33,7 +33,7 @@ except ImportError:
 
 # The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
 APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",
-                "two_buttons", "casket_rules")
+                "two_buttons", "casket_rules", "winnable", "slide")
 TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
@@ -53,6 +53,7 @@ class Console:
         self.shadow = bytearray(len(app.settings))  # the App's settings as last saved
         self.game = None  # the game the Keeper follows (None in the demo)
         self.deals = -1  # app.deals when it was last looked at
+        self.left = 0  # app.left then: a game the player left is recorded as a loss
         self.head = 0  # the game's history head and size then: a change is a move or an undo
         self.used = 0
         self.demo = False
@@ -74,6 +75,7 @@ class Console:
         if game is not None:
             self.show_resumed(game)
         self.deals = self.app.deals
+        self.left = self.app.left
         self.stats_to_app()
         self.show_notice()
 
@@ -95,7 +97,8 @@ class Console:
             app.apply_settings()
 
     def show_resumed(self, game):
-        """Put a restored game object on the App's table, as if just dealt, and show it."""
+        """Put a restored game object on the App's table, as if just dealt, and offer it on
+        the title (Continue)."""
         app = self.app
         name = game.NAME
         if name not in app.names:
@@ -105,14 +108,15 @@ class Console:
         app.tables[name] = table
         app.table = table
         app.configure_computer(game)
+        table.slide_on(app.settings[ui.S_SLIDE])
         table.new_game()
         table.move_count = self.keeper.moves
         app.set_seed(game.seed)
         app.counted = game.status() != PLAYING
-        app.go(ui.PLAY if game.status() == PLAYING else ui.END)
+        app.resumable = True
+        app.go(ui.TITLE)
         app.deals += 1
         self.follow(game)
-        self.keeper.notify("Game resumed: nothing to undo yet")
         app.redraw()
 
     def stats_to_app(self):
@@ -124,6 +128,7 @@ class Console:
             app.played[i] = stats.get(g, r.PLAYED)
             app.won[i] = stats.get(g, r.WON)
             app.streak[i] = stats.get(g, r.STREAK)
+            app.best[i] = stats.get(g, r.BEST_STREAK)
 
     # --- input and time, as the App takes them ---
 
@@ -196,6 +201,12 @@ class Console:
         app = self.app
         keeper = self.keeper
         table = app.table
+        if app.left != self.left:  # the player left an unfinished game: a loss
+            self.left = app.left
+            if self.game is not None and not self.demo:
+                keeper.abandoned(self.game)
+                self.game = None
+                self.stats_to_app()
         if app.deals != self.deals:  # a new deal (or the demo's)
             self.deals = app.deals
             if self.game is not None and self.game is not table.game:
@@ -262,6 +273,17 @@ class Console:
         app.painter.text(self.notice, 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.GOLD)
         app.screen.mark(0, y, app.width, LINE_H + 4)
 
+    def draw_demo_caption(self):
+        """The kiosk's demo says what it is, in a strip at the foot of the screen."""
+        app = self.app
+        if app.mode != ui.PLAY:
+            return
+        y = app.height - LINE_H - 4
+        app.fb.fill_rect(0, y, app.width, LINE_H + 4, pal.GOLD)
+        x = app.painter.text(b"DEMO", 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
+        app.painter.text(b"  press a button to play", x, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
+        app.screen.mark(0, y, app.width, LINE_H + 4)
+
     def notice_time(self, ms):
         if self.notice_ms == 0:
             return
@@ -284,12 +306,17 @@ class Console:
             app.start_game(kiosk.demo_seed % 10000000)
             self.after_input()
             app.redraw()
+            self.draw_demo_caption()
         elif action == k.DEMO_STEP:
             game = app.table.game
+            playing = game.status() == PLAYING
             ended = not k.demo_step(game, game.scratch, kiosk.next_random())
+            if not ended and playing:
+                app.table.move_count += 1  # the demo's moves count as the player's would
             kiosk.demo_finished(ended or game.status() != PLAYING)
             app.table.valid = False
             app.redraw()
+            self.draw_demo_caption()
         elif action == k.TO_TITLE:
             if self.demo:
                 self.demo = False

@@ -17,6 +17,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import history as h
+from engine_core import reasons as why
 from engine_core import rng
 from engine_core.piles import Piles
 
@@ -431,6 +432,14 @@ class Game:
         if self.vars[V_STATUS] != PLAYING:
             return "the game is over"
         return ""
+
+    def refusal(self, move):
+        """Why a well-formed move is not legal now, as a code of engine_core/reasons.py (its
+        TEXTS[code] are short words for the screen); the same reasoning as explain(), without
+        building text, so the interface may ask on a keypress (no allocation)."""
+        if self.vars[V_STATUS] != PLAYING:
+            return why.OVER
+        return why.NOT_THERE
 
     def explain_token(self, token):
         """Why a token names no move of this game."""

@@ -326,6 +326,8 @@ SETTINGS = (
     ("last_game", 0, 0, 15),
     ("two_buttons", 0, 0, 1),  # the interface's A-and-B-only scheme
     ("casket_rules", 2, 1, 2),  # the rule profile a new Casket deal plays
+    ("winnable", 0, 0, 1),  # new deals only among those the solver proved winnable
+    ("slide", 1, 0, 1),  # a moved card slides to its pile
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

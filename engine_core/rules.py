@@ -12,6 +12,8 @@ less on MicroPython than a function call per card (Aces Up's move generation fel
 
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
+from engine_core import reasons as why
+from engine_core.game import V_STATUS
 
 try:
     from micropython import const
@@ -106,6 +108,22 @@ def move_refusal(piles, move, draw_move, waste, waste_name, found_first, found_l
     if src == stock:
         return stock_text
     return ""
+
+
+def move_refusal_code(game, move, draw_move, waste, found_first, found_last, stock):
+    """move_refusal as a code of engine_core/reasons.py (0 where it has nothing to say), with
+    the game over first, as Game.explain: for refusal() (no allocation)."""
+    if game.vars[V_STATUS] != PLAYING:
+        return why.OVER
+    piles = game.piles
+    if move == draw_move:
+        return why.PLACE_FIRST if piles.size[waste] > 0 else why.STOCK_EMPTY
+    src = move >> 16
+    if found_first <= src <= found_last:
+        return why.FOUND_STAYS
+    if src == stock:
+        return why.STOCK_DRAW
+    return why.NONE
 
 
 def add_wanted_moves(out, n, src, key, alt, wants, first, count):

@@ -3,8 +3,8 @@
 A saved game holds what resumes it exactly: the game's name, rule profile (Casket plays 1 or
 2; records written before profile 2 existed say 1, and resume under it), players, options,
 seed, clock, the moves made so far, every journaled variable (the generator's state among them)
-and every pile's cards. The undo history is not saved: a resumed game starts with nothing to
-undo. Games keep their state in piles and vars (docs/engine.md), so this works for every game
+and every pile's cards. The newest moves of the undo journal go into a record of their own
+(engine_core/undo_record.py), so undo works after a restart. Games keep their state in piles and vars (docs/engine.md), so this works for every game
 through what the Game base class holds; a game with state outside the journal names those
 attributes in a class constant SAVED, and one that derives more from its piles rebuilds it in
 an after_restore() method.
@@ -26,6 +26,7 @@ from engine_core import OVER, PLAYING, WON
 from engine_core import games
 from engine_core import records as r
 from engine_core import rng
+from engine_core import undo_record as undo
 from engine_core.game import N_VARS, V_RNG, V_SCORE, V_STATUS, V_TURN
 
 try:
@@ -266,6 +267,8 @@ class Keeper:
         self.settings_file = r.RecordFile(storage, "settings", r.KIND_SETTINGS, "Settings")
         self.stats_file = r.RecordFile(storage, "stats", r.KIND_STATS, "Statistics")
         self.game_file = r.RecordFile(storage, "game", KIND_GAME, "Saved game")
+        self.undo_file = r.RecordFile(storage, "undo", undo.KIND_UNDO, "Undo history")
+        self.game_crc = bytearray(4)  # the checksum of the game record last saved or loaded
         self.notices = [""] * NOTICES
         self.notice_count = 0
         self.has_saved_game = False
@@ -362,6 +365,10 @@ class Keeper:
             self.notify(r.load_message(self.game_file.title, result))
             return None
         self.moves = saved_moves(self.buf)
+        undo.remember_crc(self.buf, self.game_file.size, self.game_crc)
+        if self.undo_file.load(self.buf) == r.OK:  # the undo journal, when it is this game's
+            if undo.restore_journal(game.history, self.buf, self.undo_file.size, self.game_crc) != r.OK:
+                self.undo_file.erase()
         self.unsaved = False
         self.recorded = game.status() != PLAYING
         return game
@@ -397,7 +404,12 @@ class Keeper:
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
         n = encode_game(game, self.moves, self.buf)
-        return self._write_result(self.game_file.save(self.buf, n))
+        result = self._write_result(self.game_file.save(self.buf, n))
+        if result == r.SAVED:
+            undo.remember_crc(self.buf, n, self.game_crc)
+            n = undo.encode_journal(game.history, self.game_crc, self.buf)
+            self._write_result(self.undo_file.save(self.buf, n))
+        return result
 
     def finished(self, game):
         """Record a finished game in the statistics and save them."""
@@ -418,6 +430,7 @@ class Keeper:
             self.stats.record_game(game_index(game.NAME), False, game.clock_ms, self.moves)
             self.save_stats()
         self.game_file.erase()
+        self.undo_file.erase()
         self.unsaved = False
 
     # --- settings and statistics ---

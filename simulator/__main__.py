@@ -30,7 +30,7 @@ from simulator import keymap  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
 from simulator.image import save_png  # noqa: E402
 from simulator.keymap import REPEAT_FIRST_MS, REPEAT_MS  # noqa: E402
-from simulator.keys import make_app, run  # noqa: E402
+from simulator.keys import land, make_app, run  # noqa: E402
 
 # Buttons whose long press means something: reported on release (simulator/keymap.py).
 LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)
@@ -41,13 +41,16 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         """A bad argument: one line (`python -m simulator --help` shows the usage)."""
         sys.exit("error: " + message + " (python -m simulator --help)")
+PLAY_MODE = 3  # engine_core.ui.screens.PLAY
+NO_SLOT = 255  # engine_core.ui.view.NONE
+DOUBLE_CLICK_MS = 400
 
 
 def parse_args(argv):
     parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823")
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
     parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
     parser.add_argument("--screenshot", help="PNG to write after the keys")
@@ -97,10 +100,24 @@ def keep(app, args):
     return console
 
 
+def seed_arg(text):
+    """--seed: a whole number in the protocol's range, 0 .. 2**30 - 1 (engine_core/protocol.py)."""
+    from engine_core.protocol import MAX_SEED
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError("%s is outside 0..%d" % (text, MAX_SEED))
+    return value
+
+
 def main(argv=None):
     args = parse_args(argv)
     if args.screenshot and check_output(args.screenshot):
         sys.exit(check_output(args.screenshot))
+    if not args.headless and display_missing():
+        sys.exit(NO_DISPLAY)
     try:
         board = resolve_board(args.board)
     except ValueError as e:
@@ -120,6 +137,7 @@ def main(argv=None):
     except ValueError as e:
         sys.exit("error: " + str(e))
     if args.headless:
+        land(app)  # a screenshot shows the cards where they landed
         if not args.screenshot:
             sys.exit("error: --headless needs --screenshot")
         try:
@@ -152,6 +170,7 @@ class Keys:
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
         self.shots = 0
         self.quit = False
+        self.last_click = (-1, 0)  # (slot, time) of the last click on a pile: a double-click
 
     def event(self, event, now):
         import pygame
@@ -176,12 +195,49 @@ class Keys:
                 self.down[button] = [now, False, now + REPEAT_FIRST_MS]
                 if button not in LONG_BUTTONS:
                     app.press(button, False)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.click(event.pos, now)
         elif event.type == pygame.KEYUP and event.key in KEYMAP:
             button = KEYMAP[event.key]
             self.window.pressed.discard(button)
             state = self.down.pop(button, None)
             if state and button in LONG_BUTTONS and not state[1]:
                 app.press(button, False)
+
+    def click(self, pos, now):
+        """Mouse: a drawn button presses it; in play a pile takes the cursor and A (pick up,
+        place), a double-click sends the card to a foundation (long A); elsewhere on the
+        screen, A."""
+        app = self.app
+        window = self.window
+        for button, (x, y, r) in window.button_spots().items():
+            if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
+                app.press(button, False)
+                return
+        sx = (pos[0] - window.side) // window.scale
+        sy = (pos[1] - window.pad) // window.scale
+        if not (0 <= sx < app.screen.width and 0 <= sy < app.screen.height):
+            return
+        table = app.table
+        if app.mode != PLAY_MODE or table is None:
+            app.press(bt.A, False)
+            return
+        at_point = table.slot_at(sx, sy)
+        if at_point == NO_SLOT:
+            return
+        s = at_point & 0xFF
+        index = at_point >> 8
+        last, at = self.last_click
+        self.last_click = (s, now)
+        if s == last and now - at <= DOUBLE_CLICK_MS:
+            if table.held != NO_SLOT:
+                app.press(bt.B, False)
+            table.point(s, index)
+            app.press(bt.A, True)
+            self.last_click = (-1, 0)
+            return
+        table.point(s, index)
+        app.press(bt.A, False)
 
     def held(self, now):
         """Buttons still held: long presses and repeats come due."""
@@ -195,10 +251,26 @@ class Keys:
                 self.app.press(button, False)
 
 
+NO_DISPLAY = ("error: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset);"
+              " run it on a desktop, or draw without a window: --headless --screenshot FILE")
+
+
+def display_missing():
+    """True on Linux with no X or Wayland display (and no SDL video driver chosen)."""
+    env = os.environ
+    return (sys.platform.startswith("linux") and not env.get("DISPLAY")
+            and not env.get("WAYLAND_DISPLAY") and not env.get("SDL_VIDEODRIVER"))
+
+
 def interactive(app, board, args):
     import pygame
-    from simulator.window import Window
-    window = Window(app.screen, args.scale or 3, board)
+    from simulator.window import Window, fit_scale
+    scale = args.scale
+    if not scale:
+        pygame.display.init()
+        info = pygame.display.Info()
+        scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
+    window = Window(app.screen, scale, board)
     keys = Keys(app, window)
     clock = pygame.time.Clock()
     while not keys.quit:

@@ -38,13 +38,21 @@ def resolve_board(text):
             raise ValueError("a screen size needs an even width and sides from 64 to 480: " + text)
         return Board(text, width, height)
     if not re.fullmatch(r"[a-z0-9_]+", text):
-        raise ValueError("--board takes a size like 240x240 or a board name like pico_lcd_1_3")
+        raise ValueError("--board takes a size (240x135, 240x240, 320x240) or a board name: "
+                         + ", ".join(board_names()))
     try:
         module = importlib.import_module("boards." + text)
     except ImportError:
-        raise ValueError("no board named %r (give a size: 240x135, 240x240, 320x240)" % text)
+        raise ValueError("no board named %r: the boards are %s; or give a size: 240x135, 240x240, 320x240"
+                         % (text, ", ".join(board_names())))
     width = getattr(module, "WIDTH", None)
     height = getattr(module, "HEIGHT", None)
     if not isinstance(width, int) or not isinstance(height, int):
         raise ValueError("boards/%s.py gives no WIDTH and HEIGHT" % text)
     return Board(text, width, height, module)
+
+
+def board_names():
+    """The boards under boards/ (boards.NAMES)."""
+    import boards
+    return boards.NAMES

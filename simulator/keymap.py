@@ -2,16 +2,16 @@
 web page (tools/build_web.py writes it into the page), so the two stay in step.
 
 KEYS: (key, button) rows. A key is named as pygame names its constant, without the K_
-(K_z -> "z", K_RETURN -> "RETURN"); a button by its name in engine_core/ui/buttons.py.
+(K_a -> "a", K_RETURN -> "RETURN"); a button by its name in engine_core/ui/buttons.py.
 A key may appear once; a button may have several keys.
 """
 
 KEYS = (
     ("UP", "UP"), ("DOWN", "DOWN"), ("LEFT", "LEFT"), ("RIGHT", "RIGHT"),
-    ("z", "A"), ("SPACE", "A"),
-    ("x", "B"),
-    ("a", "X"),
-    ("s", "Y"),
+    ("a", "A"), ("SPACE", "A"),  # each button's key is its own letter
+    ("b", "B"),
+    ("x", "X"),
+    ("y", "Y"),
     ("RETURN", "START"),
     ("BACKSPACE", "SELECT"),
 )

@@ -52,8 +52,24 @@ def run(app, text):
 
 
 def settle(app):
-    """Let frames pass (without time passing) until a redraw spread over frames is done."""
+    """Let frames pass (without time passing) until a redraw spread over frames is done; a
+    computer's turn shown move by move (Spite & Malice) plays out first, its time passing."""
+    for _ in range(200):
+        table = app.table
+        if app.mode != 3 or table is None or table.computer_ms <= 0:
+            break
+        app.tick(table.computer_ms)
     for _ in range(64):
         if app.mode != 3 or app.table is None or not app.table.pending:
             return
         app.tick(0)
+
+
+def land(app):
+    """Let a card still sliding reach its pile (a few frames of 33 ms), for a screenshot."""
+    for _ in range(8):
+        table = app.table
+        if app.mode != 3 or table is None or not table.slide & 0xFF:
+            return
+        app.tick(33)
+    settle(app)

@@ -10,25 +10,51 @@ from engine_core.ui import buttons as bt  # noqa: E402
 from simulator import keymap  # noqa: E402
 from simulator.image import to_rgb_bytes  # noqa: E402
 
-# Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table).
+# Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
+# button's key is its own letter.
 KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.KEYS}
+# The key drawn beside each button of the skin.
+KEY_LABELS = {bt.A: "key A", bt.B: "key B", bt.X: "key X", bt.Y: "key Y",
+              bt.START: "Enter", bt.SELECT: "Backspace"}
 HELP = (
     ("Arrows", "D-pad: move the cursor"),
-    ("Z / Space", "A: pick up, place (hold: to foundation)"),
-    ("X", "B: cancel (hold: back)"),
-    ("A", "X: hint"),
-    ("S", "Y: undo"),
+    ("A / Space", "A: pick up, place (hold: to foundation)"),
+    ("B", "B: cancel, back (hold: back)"),
+    ("X", "X: hint"),
+    ("Y", "Y: undo"),
     ("Enter", "START: pause menu"),
-    ("Backspace", "SELECT"),
+    ("Backspace", "SELECT: the rules and keys"),
+    ("Mouse", "click a pile: pick up, place; double-click: home"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),
     ("Esc", "quit"),
 )
+HINT = "H: keyboard map"
+SCALE_MAX = 3
+
+
+def fit_scale(width, height, display_w, display_h):
+    """The largest whole scale (1..SCALE_MAX) at which the window fits the display, leaving
+    room for a title bar and a task bar (a 1366x768 laptop screen gives 2 at 240x240)."""
+    for scale in range(SCALE_MAX, 1, -1):
+        w, h = window_size(width, height, scale)
+        if w <= display_w and h <= display_h - 80:
+            return scale
+    return 1
+
+
+def window_size(width, height, scale):
+    return width * scale + 2 * SIDE, height * scale + 2 * PAD + 40
+
+
+SIDE = 150  # room for the D-pad on the left and the buttons on the right
+PAD = 24
 
 BODY = (46, 52, 64)
 BEZEL = (16, 18, 22)
 BUTTON = (200, 60, 70)
 LABEL = (220, 224, 232)
+KEY_COLOUR = (160, 170, 190)
 
 
 class Window:
@@ -42,9 +68,9 @@ class Window:
         self.board = board
         w = screen.width * scale
         h = screen.height * scale
-        self.pad = 24
-        self.side = 150  # room for the D-pad on the left and the buttons on the right
-        self.size = (w + 2 * self.side, h + 2 * self.pad + 40)
+        self.pad = PAD
+        self.side = SIDE
+        self.size = window_size(screen.width, screen.height, scale)
         self.surface = pygame.display.set_mode(self.size)
         pygame.display.set_caption("Pocket card console - %s" % (board.name if board else "%dx%d" % (screen.width, screen.height)))
         self.font = pygame.font.Font(None, 22)
@@ -71,6 +97,8 @@ class Window:
         name = self.board.title if self.board else "%dx%d" % (self.screen.width, self.screen.height)
         label = self.small.render(name, True, LABEL)
         s.blit(label, (sx, sy + h + 16))
+        hint = self.small.render(HINT, True, (250, 206, 72))
+        s.blit(hint, (sx + w - hint.get_width(), sy + h + 16))
         return s
 
     def button_spots(self):
@@ -80,11 +108,12 @@ class Window:
         lx = self.side // 2
         rx = self.side + w + self.side // 2
         d = 30
+        f = 40  # the face buttons apart enough for their key labels
         return {
             bt.UP: (lx, cy - d, 14), bt.DOWN: (lx, cy + d, 14),
             bt.LEFT: (lx - d, cy, 14), bt.RIGHT: (lx + d, cy, 14),
-            bt.A: (rx + d, cy, 16), bt.B: (rx, cy + d, 16), bt.X: (rx, cy - d, 16), bt.Y: (rx - d, cy, 16),
-            bt.SELECT: (lx, cy + 3 * d, 10), bt.START: (rx, cy + 3 * d, 10),
+            bt.A: (rx + f, cy, 16), bt.B: (rx, cy + f, 16), bt.X: (rx, cy - f, 16), bt.Y: (rx - f, cy, 16),
+            bt.SELECT: (lx, cy + 3 * d + 8, 10), bt.START: (rx, cy + 3 * d + 8, 10),
         }
 
     def refresh_frame(self):
@@ -117,6 +146,14 @@ class Window:
             elif button > bt.Y:
                 text = self.small.render(bt.NAMES[button], True, LABEL)
                 s.blit(text, (x - text.get_width() // 2, y + r + 2))
+            if button in KEY_LABELS:  # the keyboard key that presses it
+                key = self.small.render(KEY_LABELS[button], True, KEY_COLOUR)
+                ky = y + r + 1 if button <= bt.Y else y + r + 14
+                s.blit(key, (x - key.get_width() // 2, ky))
+        if bt.UP in present:
+            key = self.small.render("arrow keys", True, KEY_COLOUR)
+            lx, ly, lr = self.button_spots()[bt.DOWN]
+            s.blit(key, (lx - key.get_width() // 2, ly + lr + 2))
         if self.help:
             self.draw_help()
 

@@ -5,6 +5,7 @@ import json
 from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core import records as r
+from engine_core.gfx import palette as pal
 from engine_core.console import NOTICE_MS, Console
 from engine_core.gfx.screen import Screen
 from engine_core.protocol import state_json
@@ -27,6 +28,11 @@ def position(game):
     return state.pop("clock_ms"), state
 
 
+def pixel_of(screen, x, y):
+    b = screen.buf[(y * screen.width + x) >> 1]
+    return b >> 4 if x % 2 == 0 else b & 15
+
+
 def console_on(storage, kiosk=False, size=SIZE):
     console = Console(App(Screen(size[0], size[1])), storage)
     if kiosk:
@@ -45,7 +51,7 @@ def keys(console, text):
 
 
 def into_play(console):
-    keys(console, "A A A")  # title, choose a game, deal
+    keys(console, "A")  # the title's first item: a new deal
     assert console.app.mode == ui.PLAY
 
 
@@ -63,11 +69,16 @@ def test_a_game_switched_off_mid_play_comes_back_where_it_was():
     assert console.app.table.move_count >= 3
     keys(console, "WAIT")  # play pauses: the game is saved
     again = console_on(disk)
+    assert again.app.mode == ui.TITLE and again.app.resumable  # the title offers Continue
+    keys(again, "A")
     assert again.app.mode == ui.PLAY
     clock, state = position(again.app.table.game)
     assert state == position(game)[1] and 0 < position(game)[0] - clock <= 500
     assert again.app.table.move_count == console.app.table.move_count
-    assert not again.app.table.game.can_undo()
+    game.undo()  # undo works after the restart: Y takes back the last move as before it
+    keys(again, "Y")
+    assert position(again.app.table.game)[1] == position(game)[1]
+    assert again.app.table.message == 0 and again.app.table.move_count == console.app.table.move_count - 1
 
 
 def test_the_resumed_game_plays_on_and_is_saved_again():
@@ -77,6 +88,7 @@ def test_the_resumed_game_plays_on_and_is_saved_again():
     play_hints(console, 2)
     keys(console, "WAIT")
     again = console_on(disk)
+    keys(again, "A")  # Continue
     play_hints(again, 3)
     keys(again, "WAIT")
     third = console_on(disk)
@@ -101,7 +113,9 @@ def test_a_new_deal_after_moves_counts_the_old_game_as_played():
     console = console_on(disk)
     into_play(console)
     play_hints(console, 2)
-    keys(console, "START DOWN DOWN DOWN A")  # pause menu: restart
+    keys(console, "START DOWN DOWN DOWN DOWN A")  # pause menu: restart
+    assert console.app.mode == ui.CONFIRM
+    keys(console, "A")  # yes: it counts as a loss
     assert console.app.mode == ui.PLAY and console.app.table.move_count == 0
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.keeper.stats.get(0, r.WON) == 0
 
@@ -174,6 +188,9 @@ def test_in_kiosk_mode_sound_is_off_and_the_demo_starts_when_idle():
     for _ in range(3 * k.DEMO_STEP_MS // 33):
         console.tick(33)
     assert state_json(game) != before  # the computer is playing
+    assert console.app.table.move_count >= 2  # and its moves are counted
+    y = console.app.height - 3  # the DEMO caption at the foot
+    assert any(pixel_of(console.app.screen, x, y) == pal.GOLD for x in range(0, 40))
     console.press(4)  # any press: back to the title
     console.tick(33)
     assert console.app.mode == ui.TITLE and console.keeper.stats.get(0, r.PLAYED) == 0
@@ -258,8 +275,8 @@ print(result, console.keeper.stats.get(0, 0) > 0, console.kiosk.demo_game, len(c
 
 # Into a game, moves by the hint, a pause (the save), the pause menu's restart (the old game
 # counted), more moves, back to the title.
-KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN A " + "X A A " * 4 +
-        "WAIT START UP A B B")
+KEYS = ("A A A " + "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN DOWN A A " + "X A A " * 4 +
+        "WAIT START UP A A DOWN DOWN A B")
 
 
 def test_keeping_records_allocates_nothing_per_keypress_on_micropython():
@@ -307,3 +324,34 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     assert again.keeper.settings.get("casket_rules") == 2 and again.app.table.game.rules == 1
     keys(again, "B UP UP A A")
     assert again.app.table.game.rules == 2
+
+
+def test_quitting_a_started_game_records_a_loss_and_leaves_nothing_to_continue():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "WAIT START UP A A")  # Quit, yes
+    assert console.app.mode == ui.TITLE
+    assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.app.played[0] == 1
+    again = console_on(disk)
+    assert not again.app.resumable and again.app.mode == ui.TITLE
+
+
+def test_a_resumed_spite_malice_game_never_undoes_into_the_computers_turn():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    keys(console, "DOWN A DOWN DOWN DOWN A")  # Spite & Malice, a fresh deal
+    table = console.app.table
+    game = table.game
+    for _ in range(40):  # the player's hints until the computer has played a turn
+        keys(console, "X A A TICK")
+        if table.computer_ms:
+            break
+    keys(console, "WAIT WAIT WAIT WAIT WAIT WAIT WAIT WAIT")  # its turn, then the save
+    assert not game.computer_to_move()
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    before = position(again.app.table.game)[1]
+    keys(again, "Y")
+    assert position(again.app.table.game)[1] == before

@@ -220,14 +220,38 @@ def test_every_game_resumes_exactly_and_plays_on_identically(name):
             continue_both(game, resumed, 40, moves)
 
 
-def test_a_resumed_game_has_nothing_to_undo():
-    game = played_game("aces_up", 4, 10)
+@pytest.mark.parametrize("name", games.NAMES)
+def test_a_resumed_game_undoes_its_last_moves_exactly_as_before_the_restart(name):
+    game = played_game(name, 4, 30)
     disk = MemoryStorage()
     keeper = Keeper(disk)
     keeper.save_game(game)
     again = Keeper(disk)
     again.start()
-    assert not again.resume().can_undo()
+    resumed = again.resume()
+    assert state_json(resumed) == state_json(game)
+    undone = 0
+    while game.can_undo() and undone < 80:
+        assert resumed.undo() == game.undo()
+        assert state_json(resumed) == state_json(game)
+        undone += 1
+    assert undone >= 3 or not game.can_undo()
+
+
+def test_an_undo_journal_of_another_save_is_dropped_and_the_game_resumes_with_nothing_to_undo():
+    game = played_game("aces_up", 4, 10)
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.save_game(game)
+    buf = bytearray(2048)
+    old = buf[:disk.read("undo.dat", buf)]
+    game.apply(game.hint())
+    keeper.save_game(game)
+    disk.write("undo.dat", old, len(old))  # a power cut between the two writes
+    again = Keeper(disk)
+    again.start()
+    resumed = again.resume()
+    assert state_json(resumed) == state_json(game) and not resumed.can_undo()
 
 
 def test_a_game_with_options_resumes_with_them():
@@ -339,7 +363,7 @@ def test_a_finished_game_resumed_is_not_counted_again():
 def test_records_live_in_the_data_folder_and_no_temp_file_is_left(tmp_path):
     folder = tmp_path / "nested" / "data"
     keeper, game = reference_keeper(FileStorage(str(folder)))
-    assert sorted(os.listdir(folder)) == ["game.dat", "settings.dat", "stats.dat"]
+    assert sorted(os.listdir(folder)) == ["game.dat", "settings.dat", "stats.dat", "undo.dat"]
     again = Keeper(FileStorage(str(folder)))
     again.start()
     assert state_json(again.resume()) == state_json(game)

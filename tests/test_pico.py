@@ -55,7 +55,7 @@ def test_every_frame_on_the_chip_equals_the_simulators(board_name, game):
     hardware = [device for name, device, _ in compared if name == "hardware"][0]
     assert all(v >= 0 for row in hardware for v in row)
     assert hardware != compared[names.index("hardware") - 1][1]
-    # The soft reset came back to the game, not to the title.
+    # The soft reset came back with the game saved: the title offers Continue.
     assert compared[-1][1] != compared[0][1]
     assert board.WIDTH * board.HEIGHT * 2 <= result.end["spi_bytes"]
 

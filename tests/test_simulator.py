@@ -134,15 +134,107 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     keys.held(400)  # and repeats while held
     assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 1000)
-    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 1100)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 1000)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 1100)
     assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z), 2000)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 2000)
     keys.held(2000 + bt.LONG_PRESS_MS)
-    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_z), 2600)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 2600)
     assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
     assert window.help
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 3100)
     assert keys.quit
+    window.close()
+
+
+def test_the_letter_keys_press_the_buttons_of_the_same_name_and_enter_backspace_are_start_select():
+    from engine_core.ui import buttons as bt
+    import pygame
+    from simulator.window import KEYMAP
+    assert KEYMAP[pygame.K_a] == bt.A and KEYMAP[pygame.K_b] == bt.B
+    assert KEYMAP[pygame.K_x] == bt.X and KEYMAP[pygame.K_y] == bt.Y
+    assert KEYMAP[pygame.K_RETURN] == bt.START and KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
+
+
+@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240)])
+
+def test_the_window_fits_a_1366x768_screen_and_keeps_scale_3_on_a_large_one(size):
+    from simulator.window import fit_scale, window_size
+    scale = fit_scale(size[0], size[1], 1366, 768)
+    w, h = window_size(size[0], size[1], scale)
+    assert w <= 1366 and h <= 768 - 80 and scale >= 2
+    assert fit_scale(size[0], size[1], 2560, 1440) == 3
+
+
+@pytest.mark.parametrize("seed", ["-5", "12345678901234567890", "7x"])
+def test_the_simulator_refuses_a_seed_outside_the_protocols_range_with_a_clear_error(seed, tmp_path):
+    result = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--game", "aces_up",
+                             "--seed", seed, "--screenshot", str(tmp_path / "x.png")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "--seed" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_without_a_display_the_simulator_says_so_and_exits_at_once():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    result = subprocess.run([sys.executable, "-m", "simulator"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1 and "no display" in result.stderr and "--headless" in result.stderr
+
+
+def board_names():
+    import re
+    with open(os.path.join(ROOT, "boards", "__init__.py")) as f:
+        return re.findall(r'"([a-z0-9_]+)"', re.search(r"NAMES = \((.*?)\)", f.read()).group(1))
+
+
+def test_make_build_without_a_board_prints_the_usage_and_the_board_names():
+    result = subprocess.run(["make", "build"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0 and "usage: make build BOARD=" in result.stdout
+    assert all(name in result.stdout for name in board_names()) and len(board_names()) >= 5
+
+
+def test_an_unknown_board_is_refused_with_the_board_names():
+    result = subprocess.run([sys.executable, "-m", "simulator", "--board", "foo", "--headless"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and all(name in result.stderr for name in board_names())
+
+
+def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
+    import pygame
+    from engine_core.ui import buttons as bt
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 12)
+    window = Window(app.screen, scale=2, visible=False)
+    keys = Keys(app, window)
+    table = app.table
+    game = table.game
+    st = table.style
+
+    def click(slot, now):
+        x = window.side + (table.x[slot] + st.w // 2) * 2
+        y = window.pad + (table.y[slot] + st.h // 2) * 2
+        keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), now)
+
+    n = table.legal_moves()
+    move = [m for m in table.moves[:n] if m >> 16 != 255][0]
+    src, dst = table.slot_of[move >> 16], table.slot_of[(move >> 8) & 0xFF]
+    click(src, 1000)
+    assert table.held == src
+    click(dst, 2000)
+    assert table.move_count == 1 and table.held == 255
+    before = game.piles.size[game.pile_id("discard")]
+    n = table.legal_moves()
+    home = [m for m in table.moves[:n] if (m >> 8) & 0xFF == game.pile_id("discard")]
+    assert home  # seed 12 offers a discard after its first move
+    s = table.slot_of[home[0] >> 16]
+    click(s, 5000)
+    click(s, 5200)  # a double-click: to the discard
+    assert game.piles.size[game.pile_id("discard")] == before + 1
+    x, y, r = window.button_spots()[bt.START]
+    keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), 9000)
+    assert app.mode == 4  # the drawn START button: the pause menu
     window.close()

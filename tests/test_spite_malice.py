@@ -885,3 +885,23 @@ def test_the_greedy_reference_player_plays_its_payoff_card_whenever_it_fits_and_
     assert payoff_plays > 10
     f = run("3", "greedy", 60, seed=300, jobs=1, show_progress=False)
     assert f["wins"] > 2 * f["losses"], f
+
+
+def test_the_computers_turn_played_step_by_step_is_the_turn_respond_plays():
+    SpiteMalice = games.load("spite_malice")
+    from engine_core.protocol import state_json
+    for seed in range(4):
+        a = SpiteMalice(2)
+        b = SpiteMalice(2)
+        for g in (a, b):
+            g.deal(seed)
+        for turn in range(6):
+            if a.status() != PLAYING:
+                break
+            move = a.hint()
+            a.apply(move)
+            b.apply(move)
+            a.respond()
+            while b.respond_step() >= 0:
+                pass
+            assert state_json(a) == state_json(b)

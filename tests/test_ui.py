@@ -190,12 +190,12 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     assert app.mode == app_mod.PLAY and app.table.hint_slot != 255
     run(app, "LONG_A START DOWN DOWN A")  # Undo
     assert pile(app, "discard") == 0
-    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # Rules
+    run(app, "START DOWN DOWN DOWN DOWN DOWN DOWN A")  # Rules
     assert app.mode == app_mod.RULES
     run(app, "DOWN DOWN B B")
     assert app.mode == app_mod.PLAY
-    run(app, "START UP A")  # Quit
-    assert app.mode == app_mod.CHOOSE
+    run(app, "START UP A")  # Quit (no move made: nothing to confirm)
+    assert app.mode == app_mod.TITLE
 
 
 def test_card_back_setting_recolours_the_backs():
@@ -210,13 +210,73 @@ def test_card_back_setting_recolours_the_backs():
 def test_title_choice_and_seed_entry_lead_to_a_deal_of_that_seed():
     app = make_app(320, 240)
     assert app.mode == app_mod.TITLE
-    run(app, "A")
+    run(app, "DOWN A")  # Choose a game
     assert app.mode == app_mod.CHOOSE
-    run(app, "A")
+    run(app, "DOWN X")  # Sir Tommy, by number
     assert app.mode == app_mod.DEAL
-    run(app, "UP LEFT UP UP A")  # seed 0000001 -> 0000022
+    run(app, "B")  # B returns to the list, on the same game
+    assert app.mode == app_mod.CHOOSE and app.selected == 1
+    run(app, "X UP LEFT UP UP A")  # seed 0000001 -> 0000022
     assert app.mode == app_mod.PLAY
-    assert app.table.game.seed == 22
+    assert app.table.game.seed == 22 and app.names[app.game_index] == "sir_tommy"
+
+
+def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_another():
+    app = make_app(240, 240)
+    run(app, "TICK A")
+    assert app.mode == app_mod.PLAY
+    first = app.table.game.seed
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: no move yet, nothing to confirm
+    assert app.mode == app_mod.PLAY and app.table.game.seed != first
+
+
+def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "X A A")  # a move: the game is in progress
+    moves = app.table.move_count
+    for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("UP", app_mod.PAUSE)):
+        run(app, "START " + item + " A")  # Restart, New deal, Quit
+        assert app.mode == app_mod.CONFIRM
+        run(app, "B")  # no: back where it came from, the game untouched
+        assert app.mode == back and app.table.move_count == moves
+        run(app, "B")
+        assert app.mode == app_mod.PLAY
+    assert app.played[app.game_index] == 0
+    run(app, "START DOWN DOWN DOWN DOWN A A")  # Restart, yes
+    assert app.mode == app_mod.PLAY and app.table.game.seed == 7 and app.table.move_count == 0
+    assert app.played[app.game_index] == 1 and app.won[app.game_index] == 0
+    run(app, "X A A START UP A A")  # a move, then Quit, yes
+    assert app.mode == app_mod.TITLE and app.played[app.game_index] == 2
+
+
+def test_the_statistics_screen_lists_every_game_and_b_returns_to_the_title():
+    app = make_app(240, 135)
+    run(app, "DOWN DOWN A")
+    assert app.mode == app_mod.STATS
+    run(app, "B")
+    assert app.mode == app_mod.TITLE and app.selected == 2
+
+
+def test_select_in_play_opens_the_rules_and_b_goes_back_to_play():
+    app = make_app(240, 240, "casket", 3)
+    run(app, "SELECT")
+    assert app.mode == app_mod.RULES
+    run(app, "B")
+    assert app.mode == app_mod.PLAY
+
+
+def test_winnable_deals_only_deals_seeds_the_solver_proved_winnable():
+    from engine_core.ai import winnable
+    app = make_app(240, 240)
+    app.settings[app_mod.S_WINNABLE] = 1
+    for name in ("aces_up", "sir_tommy"):
+        t = winnable.table(name)
+        app.game_index = app.names.index(name)
+        for _ in range(5):
+            run(app, "TICK START UP A" if app.mode == app_mod.PLAY else "TICK")
+            app.pending_game = app.game_index
+            app.do(app_mod.A_NEW)
+            assert winnable.is_winnable(t.BITS, t.FIRST, app.table.game.seed)
 
 
 def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():
@@ -332,7 +392,7 @@ def test_the_tables_kept_moves_are_never_stale():
 def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
     app = make_app(240, 240, "aces_up", 7)
     first = app.table.game
-    run(app, "START DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
+    run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
     run(app, "A")
     assert app.table.game is first
     app.settings[app_mod.S_TARGET] = 2  # 100
@@ -402,3 +462,146 @@ def test_a_pick_past_the_top_of_a_pile_an_undo_shrank_moves_no_run():
         table.cursor = table.slot_of[game.pile_id("p1.work3")]
         table.press(bt.A)
     assert pile(app, "p1.work2") == 2 and pile(app, "p1.work3") == 1
+
+
+def test_a_refused_move_shows_the_engines_own_reason_at_the_foot_and_it_goes_after_a_while():
+    from engine_core import reasons as why
+    for seed in range(1, 40):  # a deal whose first four cards offer a discard
+        app = make_app(240, 135, "aces_up", seed)
+        table = app.table
+        n = table.legal_moves()
+        if all(m >> 16 != 255 for m in table.moves[:n]) and n > 0:
+            break
+    cursor_to(app, "stock")
+    run(app, "A")  # deal while a discard remains
+    assert table.message == why.DEAL_WAIT and table.game.piles.size[0] == 48
+    y = app.height - 5
+    assert any(pixel(app.screen, x, y) == pal.WHITE for x in range(4, 120))  # the words
+    run(app, "WAIT " * 5)
+    assert table.message == 0 and pixel(app.screen, 2, app.height - 2) != pal.PANEL
+
+
+@pytest.mark.parametrize("game, pile, reason", [("sir_tommy", "found1", "EMPTY"), ("casket", "stock", "PLACE_FIRST")])
+def test_a_on_an_empty_pile_or_a_refused_action_says_why(game, pile, reason):
+    from engine_core import reasons as why
+    app = make_app(240, 240, game, 3)
+    cursor_to(app, pile)
+    run(app, "A")
+    assert app.table.message == getattr(why, reason)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["spite_malice", "nerts"])
+def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(game, size):
+    from engine_core.ui.layouts import THEIRS
+    app = make_app(size[0], size[1], game, 5)
+    table = app.table
+    assert not table.how[table.cursor] & THEIRS
+    rnd = random.Random(size[0])
+    for _ in range(80):
+        run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
+        assert not table.how[table.cursor] & THEIRS
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
+    app = make_app(size[0], size[1], "spite_malice", 4)
+    table = app.table
+    game = table.game
+    piles = game.piles
+    centre = game.pile_id("center1")
+    while piles.size[centre]:
+        piles.pop(centre)
+    for card in (0, 1, 12):  # ace, two, then a king standing for the three
+        piles.push(centre, card)
+    table.valid = False
+    table.refresh()
+    s = table.slot_of[centre]
+    st = table.style
+    x, y, w, h = table.x[s] + st.w - 9, table.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
+    colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
+    assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours
+
+
+def test_the_computers_turn_is_shown_move_by_move_with_a_line_saying_what_it_played():
+    from engine_core import reasons as why
+    from engine_core.ui.table import COMPUTER_STEP_MS
+    app = make_app(240, 240, "spite_malice", 4)
+    table = app.table
+    game = table.game
+    for _ in range(60):  # the player's hints until one ends the turn
+        app.press(bt.X)
+        app.press(bt.A)
+        app.press(bt.A)
+        if table.computer_ms:
+            break
+    assert game.computer_to_move() and table.computer_ms == COMPUTER_STEP_MS
+    heads = []
+    while table.computer_ms:
+        heads.append(game.history.moves)
+        app.tick(COMPUTER_STEP_MS)
+        assert table.message == why.SAID and bytes(table.said[1:6]) == b"CPU: "
+    assert len(heads) >= 1 and not game.computer_to_move()
+    before = game.piles.cards[:]
+    run(app, "Y")  # undo would show the cards drawn since: refused
+    assert table.message == why.TURN_PLAYED and game.piles.cards[:] == before
+
+
+def test_a_key_during_the_computers_turn_lets_it_finish_at_once():
+    app = make_app(240, 240, "spite_malice", 4)
+    table = app.table
+    for _ in range(60):
+        app.press(bt.X)
+        app.press(bt.A)
+        app.press(bt.A)
+        if table.computer_ms:
+            break
+    app.press(bt.LEFT)
+    assert table.computer_ms == 0 and not table.game.computer_to_move()
+
+
+@pytest.mark.parametrize("game", ["aces_up", "sir_tommy", "casket"])
+def test_redo_plays_again_what_undo_took_back_and_a_new_move_forgets_it(game):
+    from engine_core import reasons as why
+    from engine_core.protocol import state_json
+    app = make_app(240, 240, game, 11)
+    table = app.table
+    states = [state_json(table.game)]
+    for _ in range(3):
+        run(app, "X A A")
+        states.append(state_json(table.game))
+    run(app, "Y Y")
+    assert state_json(table.game) == states[1]
+    run(app, "START DOWN DOWN DOWN A")  # Redo
+    assert state_json(table.game) == states[2] and app.mode == app_mod.PLAY
+    run(app, "START DOWN DOWN DOWN A")
+    assert state_json(table.game) == states[3]
+    run(app, "Y X A A START DOWN DOWN DOWN A")  # undo, a move of its own: nothing to redo
+    assert table.message == why.NO_REDO
+
+
+@pytest.mark.parametrize("on", [1, 0])
+def test_a_moved_card_slides_to_its_pile_over_a_few_frames_unless_the_setting_is_off(on):
+    from engine_core.ui.view import SLIDE_FRAMES
+    app = make_app(240, 240, "sir_tommy", 5)
+    if not on:
+        run(app, "START UP UP A UP A B B")  # Settings: the last row, Card slide, turned off
+        assert app.settings[app_mod.S_SLIDE] == 0 and app.mode == app_mod.PLAY
+    table = app.table
+    run(app, "X A")  # the hint's card picked up
+    still = bytes(app.screen.buf)
+    run(app, "A")  # placed
+    sliding = bytes(app.screen.buf)
+    assert (table.slide & 0xF == SLIDE_FRAMES) == bool(on)
+    assert sliding == full_redraw_bytes(app)
+    frames = []
+    for _ in range(SLIDE_FRAMES):
+        run(app, "TICK")
+        frames.append(bytes(app.screen.buf))
+        assert frames[-1] == full_redraw_bytes(app)
+    assert table.slide & 0xFF == 0  # landed, nothing left drawn on the way
+    table.valid = False
+    table.refresh()
+    assert bytes(app.screen.buf) == frames[-1]
+    assert (len(set(frames[:-1] + [sliding])) > 1) == bool(on)  # the card was seen on its way
+    assert still != sliding

@@ -13,8 +13,8 @@ SIZES = ["%dx%d" % s for s in layouts.SIZES]
 SCRIPTS = {
     "aces_up": ("X A RIGHT A LONG_A X LONG_A LEFT LEFT A RIGHT A B TICK TICK Y X A UP A "
                 "LEFT LEFT LEFT A WAIT RIGHT A LONG_A DOWN DOWN A RIGHT RIGHT A Y Y X LONG_A "
-                "START DOWN A START DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN A DOWN DOWN UP B "
-                "START UP UP A DOWN RIGHT RIGHT UP A B B START DOWN DOWN DOWN A "
+                "START DOWN A START DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN DOWN UP B "
+                "START UP UP A DOWN RIGHT RIGHT UP A B B START DOWN DOWN DOWN DOWN A "
                 "X LONG_A X LONG_A X A RIGHT A WAIT"),
 }
 
@@ -22,7 +22,7 @@ SCRIPTS = {
 # Any other game: follow the hints (X shows one, A picks up and the cursor jumps to its
 # destination, A places), then the keys every game has.
 GENERIC = ("X A A " * 12 + "LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
-           "START DOWN A Y Y START DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
+           "START DOWN A Y Y START DOWN DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
 for _name in ("sir_tommy", "casket", "spite_malice", "nerts"):
     SCRIPTS[_name] = GENERIC
 

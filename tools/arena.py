@@ -13,7 +13,10 @@ sys.path.insert(0, ROOT)
 
 
 def main(argv):
-    if not argv or argv[0] in ("-h", "--help"):
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if not argv:
         sys.exit("usage: python tools/arena.py GAME [options]   (GAME: spite_malice or nerts;"
                  " 'python tools/arena.py GAME --help' for its options)")
     try:

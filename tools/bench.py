@@ -180,4 +180,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/bench.py [--update-docs]   (make bench: every benchmark, several minutes)')
     main()

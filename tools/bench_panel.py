@@ -205,5 +205,7 @@ def moves_table():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/bench_panel.py')
     print("## " + TITLE)
     print(measure())

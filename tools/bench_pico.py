@@ -109,4 +109,6 @@ def measure():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, "tools/bench_pico.py   (make bench runs it)")
     print(measure())

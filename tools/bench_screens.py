@@ -6,8 +6,10 @@ Keypresses are those of the scripted sessions in tests/test_ui_micropython.py, p
 real MicroPython. A "card move" keypress placed a card (A on a pile, or long A); an "action"
 keypress played an action word (Aces Up's deal: four piles change); "cursor" keypresses
 moved the cursor, picked a card up or cancelled; "hint" is X (the game's hint, whose
-budget is 17 M); "turn end" is a move after which the journal was cleared: in Spite & Malice
-the player's last card of a turn, with the computer's whole turn in respond() (budget 34 M).
+budget is 17 M); "turn end" is a move after which the journal was cleared (a game's end or
+a new game in Spite & Malice); "a computer move" is a frame of the computer's turn, which the
+table shows one move at a time (Spite & Malice; a key pressed meanwhile lets it finish its
+turn at once, within the computer-turn budget of 34 M).
 Columns show median / worst. A keypress
 redraws at most two piles in its own frame; when more changed (a deal, the computer's
 turn), the rest are drawn in the following frames, measured separately. "The next frame" is
@@ -44,6 +46,7 @@ screen = app.screen
 moves = []
 idle = []
 turns = []
+steps = []
 hints = []
 frames = []
 actions = []
@@ -73,6 +76,14 @@ for e in events:
         app.tick(0)
         d = fuel()
         frames.append(d - c - overhead)
+    while app.mode == 3 and app.table.computer_ms > 0:  # the computer's turn, a move at a time
+        gc.collect()
+        c = fuel()
+        app.tick(app.table.computer_ms)
+        d = fuel()
+        steps.append(d - c - overhead)
+        while app.mode == 3 and app.table.pending:
+            app.tick(0)
     if app.mode == 3:  # a frame passes before the next keypress (moves made ready there)
         gc.collect()
         c = fuel()
@@ -111,6 +122,7 @@ print(json.dumps({"move": [median(moves), worst(moves), len(moves)],
                   "frames": [median(frames), worst(frames), len(frames)],
                   "idle": [median(idle), worst(idle), len(idle)],
                   "turn": [median(turns), worst(turns), len(turns)],
+                  "steps": [median(steps), worst(steps), len(steps)],
                   "hint": [median(hints), worst(hints), len(hints)],
                   "cursor": [median(cursor), worst(cursor), len(cursor)],
                   "share": [median(share), worst(share)], "full": full}))
@@ -182,8 +194,8 @@ def measure():
     from engine_core.ui import layouts
     from tests.test_ui_micropython import SCRIPTS, games_with_layouts
     rows = [
-        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end with the computer's turn | later frames of a spread redraw (median / worst, count) | the next frame (median / worst) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end | a computer move shown | later frames of a spread redraw (median / worst, count) | the next frame (median / worst) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for game in games_with_layouts():
         for width, height in layouts.SIZES:
@@ -191,9 +203,10 @@ def measure():
             fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
             def pair(k):
                 return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
-            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s, %d | %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
+            rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s | %s, %d | %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
                 game, width, height, pair("move"), f["move"][1] / 168 / 1000, pair("cursor"),
                 pair("hint"), pair("action"), pair("undo"), pair("turn") if f["turn"][2] else "-",
+                pair("steps") if f["steps"][2] else "-",
                 pair("frames"), f["frames"][2], pair("idle"),
                 format(f["full"], ","), f["full"] / 168 / 1000,
                 f["share"][0] / 10, f["share"][1] / 10, fps))
@@ -209,4 +222,6 @@ def measure():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/bench_screens.py')
     print(measure())

@@ -100,4 +100,6 @@ def measure():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/bench_spite_malice.py')
     print(measure())

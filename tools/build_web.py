@@ -97,7 +97,7 @@ def config():
 
 
 def key_legend():
-    """'↑ ↓ ← →: D-pad · Z / Space: A · ...' from the shared key map, as HTML."""
+    """'↑ ↓ ← →: D-pad · A / Space: A · ...' from the shared key map, as HTML."""
     from html import escape
 
     from simulator import keymap

@@ -48,4 +48,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/device_protocol.py SERIAL_PORT')
     main()

@@ -89,4 +89,6 @@ def mash(events, seed=1, sizes=None, log=None):
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/mash_ui.py PRESSES [SEED]')
     print(mash(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 1, log=print))

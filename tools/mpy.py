@@ -12,6 +12,7 @@ per-call costs measurable from inside a script (tools/bench.py).
 """
 
 import os
+import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -124,6 +125,9 @@ def main():
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/mpy.py SCRIPT.py')
     main()
 
 

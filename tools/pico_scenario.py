@@ -27,8 +27,9 @@ from tools import pico  # noqa: E402
 GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
 FRAME_MS = 33
 
-# From the title: the game list, the game, the seed screen, deal seed 1.
-OPEN = "A %s A A"
+# From the title: Choose a game, the game, a fresh deal (its seed from the same presses at the
+# same times on both sides).
+OPEN = "DOWN A %s A"
 # In play: moves, a hint and its play, an undo, the pause menu and back.
 PLAY = {
     "aces_up": "RIGHT A A X A A Y RIGHT RIGHT A",
@@ -37,7 +38,7 @@ PLAY = {
     "spite_malice": "A A X A A Y RIGHT A",
     "nerts": "A A X A A Y RIGHT A",
 }
-PAUSE = "START DOWN DOWN DOWN DOWN DOWN A B B"   # the pause menu, its rules page, back to play
+PAUSE = "START DOWN DOWN DOWN DOWN DOWN DOWN A B B"   # the pause menu, its rules page, back to play
 
 
 # Boards without X and Y reach the hint and undo through the pause menu (docs/screen.md).

@@ -27,4 +27,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/play.py   (the text protocol on stdin/stdout: docs/protocol.md)')
     main()

@@ -14,7 +14,7 @@ sys.path.insert(0, ROOT)
 from engine_core import games  # noqa: E402
 from engine_core.ui import layouts  # noqa: E402
 from simulator.image import save_png  # noqa: E402
-from simulator.keys import make_app, run  # noqa: E402
+from simulator.keys import land, make_app, run  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "screens")
 
@@ -28,12 +28,15 @@ EXTRA = (
     ("title", None, 1, ""),
     ("menu", "aces_up", 7, "X LONG_A START DOWN"),
     ("rules", "aces_up", 7, "START UP UP UP A"),
+    ("statistics", None, 1, "DOWN DOWN A"),
+    ("confirm", "aces_up", 7, "X LONG_A START UP A"),
 )
 
 
 def shoot(path, width, height, game, seed, keys):
     app = make_app(width, height, game, seed)
     run(app, keys)
+    land(app)
     s = app.screen
     save_png(path, s.buf, s.width, s.height, s.palette, 2)
 
@@ -64,4 +67,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/screenshots.py   (rewrites the PNGs in docs/screens/)')
     main()

@@ -502,11 +502,33 @@ def run_all(sizes, seed=1, log=print):
         ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
     )
     results = {}
-    for name, suite in suites:
+    for i, (name, suite) in enumerate(suites):
         start = time.time()
+        RUNNING[:] = [name, start]
+        log("[%d/%d] %s ..." % (i + 1, len(suites), name))
         results[name] = suite()
-        log(name, results[name], "%.0f s" % (time.time() - start))
+        results[name]["time"] = "%.0f s" % (time.time() - start)  # real time, in the docs' table
+        log(name, results[name])
+    RUNNING[:] = []
     return results
+
+
+RUNNING = []  # the suite running now and when it began (for the heartbeat)
+HEARTBEAT_S = 30
+
+
+def heartbeat(started):
+    """Every HEARTBEAT_S seconds, a line saying which suite runs and for how long."""
+    import threading
+
+    def beat():
+        while True:
+            time.sleep(HEARTBEAT_S)
+            if RUNNING:
+                print("  ... %s: %.0f s (soak: %.0f s)" % (RUNNING[0], time.time() - RUNNING[1],
+                                                          time.time() - started), flush=True)
+
+    threading.Thread(target=beat, daemon=True).start()
 
 
 def table(results):
@@ -529,9 +551,12 @@ def update_docs(text):
 
 def main(argv):
     sizes = QUICK if "--quick" in argv else FULL
-    results = run_all(sizes)
+    started = time.time()
+    heartbeat(started)
+    results = run_all(sizes, log=lambda *words: print(*words, flush=True))
     text = table(results)
     print(text)
+    print("soak: %.1f minutes" % ((time.time() - started) / 60), flush=True)
     if "--update-docs" in argv:
         update_docs(text)
     if "--json" in argv:
@@ -541,4 +566,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/soak.py [--quick] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))

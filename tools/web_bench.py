@@ -30,7 +30,7 @@ sys.path.insert(0, ROOT)
 from tools.build_web import Server, build  # noqa: E402
 
 SCRIPT = "X A A X A A RIGHT RIGHT A LEFT A X A A START DOWN A Y Y X A A LONG_A X A A"
-KEYS = {"A": "z", "B": "x", "X": "a", "Y": "s", "START": "Enter", "UP": "ArrowUp",
+KEYS = {"A": "a", "B": "b", "X": "x", "Y": "y", "START": "Enter", "UP": "ArrowUp",
         "DOWN": "ArrowDown", "LEFT": "ArrowLeft", "RIGHT": "ArrowRight"}
 
 

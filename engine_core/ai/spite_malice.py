@@ -70,6 +70,16 @@ class Bot:
             game.apply(self.next_move(game, level))
             self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
 
+    def step_move(self, game, level, fresh):
+        """The next move of the turn of the player to move (fresh: the turn's first), as
+        play_turn makes them, for the caller to apply: an interface shows a computer's turn
+        move by move."""
+        if fresh:
+            self.start_turn(game, level)
+        move = self.next_move(game, level)
+        self.turn_nodes -= APPLY_NODES
+        return move
+
     def choose(self, game, level):
         """The move the bot would make now (a hint): a fresh plan's first move."""
         self.start_turn(game, level)

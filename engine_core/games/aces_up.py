@@ -7,6 +7,7 @@ deal four new cards only when nothing else can be done. Won with 48 cards discar
 
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core.ai.aces_up import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
 
@@ -159,6 +160,25 @@ class AcesUp(Game):
         if piles.size[dst] > 0:
             return names[dst] + " is not empty"
         return "moving the only card of a column changes nothing"
+
+    def refusal(self, move):
+        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        if self.vars[V_STATUS] != PLAYING:
+            return why.OVER
+        piles = self.piles
+        if move == DEAL_MOVE:
+            return why.STOCK_EMPTY if piles.size[STOCK] == 0 else why.DEAL_WAIT
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        if src < COL1 or src > COL4 or dst == STOCK:
+            return why.NOT_THERE
+        if piles.size[src] == 0:
+            return why.EMPTY
+        if dst == DISCARD:
+            return why.OUTRANK
+        if piles.size[dst] > 0:
+            return why.NOT_EMPTY
+        return why.ONLY_CARD
 
     def _only_aces_left(self):
         """The four cards not discarded are the aces (always so in play; a loaded position

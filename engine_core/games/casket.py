@@ -12,6 +12,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core import rules
 from engine_core.ai.casket import Advisor
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
@@ -366,6 +367,34 @@ class Casket(Game):
             return "a lid card may not head an empty body pile"
         return ("body piles build down in suit: " + cards.name(c) + " does not go on "
                 + cards.name(rules.top(piles, dst)))
+
+    def refusal(self, move):
+        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        piles = self.piles
+        reason = rules.move_refusal_code(self, move, DRAW_MOVE, WASTE, FOUND1, FOUND8, STOCK)
+        if reason:
+            return reason
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        if src == JEWELS:
+            return why.JEWEL
+        if src == dst:
+            return why.OWN_PILE
+        if is_lid(dst):
+            return why.LID
+        if dst == STOCK or dst == WASTE or dst == JEWELS:
+            return why.NOT_THERE
+        if piles.size[src] == 0:
+            return why.EMPTY
+        if RES1 <= dst <= RES3:
+            if RES1 <= src <= RES3:
+                return why.RESERVE_SWAP
+            return why.RESERVE_FULL
+        if FOUND1 <= dst <= FOUND8:
+            return why.FOUND_ACE if piles.size[dst] == 0 else why.FOUND_NEXT
+        if piles.size[dst] == 0:
+            return why.LID_EMPTY_BODY
+        return why.BODY_DOWN
 
     def check_position(self):
         piles = self.piles

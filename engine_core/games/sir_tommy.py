@@ -7,6 +7,7 @@ top cards may go on to the foundations. Draw only once the current card is place
 
 from engine_core import PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core import rules
 from engine_core.ai.sir_tommy import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game
@@ -126,6 +127,24 @@ class SirTommy(Game):
             return (cards.name(c) + " is not next on " + names[dst]
                     + ": foundations build up by rank to the King")
         return ""
+
+    def refusal(self, move):
+        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        piles = self.piles
+        reason = rules.move_refusal_code(self, move, DRAW_MOVE, CURRENT, FOUND1, FOUND4, STOCK)
+        if reason:
+            return reason
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        if RES1 <= src <= RES4 and RES1 <= dst <= RES4:
+            return why.HOLDING_SWAP
+        if dst == STOCK or dst == CURRENT or dst == src:
+            return why.NOT_THERE
+        if piles.size[src] == 0:
+            return why.EMPTY
+        if FOUND1 <= dst <= FOUND4:
+            return why.FOUND_ACE if piles.size[dst] == 0 else why.FOUND_NEXT
+        return why.NOT_THERE
 
     def check_position(self):
         piles = self.piles

@@ -17,6 +17,7 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 
 from engine_core import OVER, PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core import history as h
 from engine_core import rng
 from engine_core.ai.spite_malice import Bot
@@ -96,6 +97,9 @@ class SpiteMalice(Game):
         self.barrier = False  # set by a move after which undo must not reach back
         self.bot_level = 3  # the computer's strength, 1 (easy) .. 3 (hard)
         self.bot = Bot()
+        self.auto_respond = True  # tick() plays the computer's turn; off when an interface steps it
+        self.bot_fresh = True  # the next respond_step() starts the computer's turn
+        self.bot_card = 0  # the card the computer's last step moved
 
     # --- dealing ---
 
@@ -276,14 +280,38 @@ class SpiteMalice(Game):
 
     # --- the computer player ---
 
+    def computer_to_move(self):
+        return self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1
+
+    def respond_step(self):
+        """One move of the computer's turn (as respond() would play it), for an interface that
+        shows the turn move by move; the move, or -1 when the computer is not to move. The
+        card it moved is in bot_card. No allocation."""
+        if not self.computer_to_move():
+            self.bot_fresh = True
+            return -1
+        piles = self.piles
+        # The card about to move: named by the move for a hand card, else a pile's top.
+        hand = hand_pile(1)
+        fresh = self.bot_fresh
+        self.bot_fresh = False
+        move = self.bot.step_move(self, self.bot_level, fresh)
+        src = move >> 16
+        self.bot_card = move & 0xFF if src == hand else piles.top(src) % 52
+        self.apply(move)
+        if not self.computer_to_move():
+            self.bot_fresh = True
+        return move
+
     def respond(self):
         """With bots on, p2 plays its whole turn (and every turn it gets in a row)."""
+        self.bot_fresh = True
         while self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1:
             self.bot.play_turn(self, self.bot_level)
 
     def tick(self, ms):
         Game.tick(self, ms)
-        if self.bots:
+        if self.bots and self.auto_respond:
             self.respond()
 
     def hint(self):
@@ -339,6 +367,34 @@ class SpiteMalice(Game):
             if src >= 0 and owner(src) >= 0 and src == hand_pile(owner(src)):
                 return "name the hand card: " + parts[0] + ":CARD>" + parts[1]
         return Game.explain_token(self, token)
+
+    def refusal(self, move):
+        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        if move == DEAL_MOVE:
+            return why.GAME_ON if self.vars[V_STATUS] == PLAYING else why.MATCH_OVER
+        if self.vars[V_STATUS] != PLAYING:
+            return why.OVER
+        piles = self.piles
+        src = move >> 16
+        dst = (move >> 8) & 0xFF
+        player = self.vars[V_TURN]
+        who = owner(src)
+        if who < 0:
+            return why.FROM_HAND
+        if who != player:
+            return why.NOT_YOUR_TURN
+        if owner(dst) >= 0 and owner(dst) != player:
+            return why.YOUR_PILES
+        if dst == STOCK or dst == hand_pile(player) or dst == payoff_pile(player):
+            return why.NOT_THERE
+        if src != hand_pile(player) and dst >= HAND:
+            return why.PAYOFF_CENTRE if src == payoff_pile(player) else why.SIDE_SWAP
+        if src == hand_pile(player):
+            if self._hand_index(src, move & 0xFF) < 0:
+                return why.EMPTY
+        elif piles.size[src] == 0:
+            return why.EMPTY
+        return why.NO_FIT
 
     def explain(self, move):
         if move == DEAL_MOVE:

@@ -9,15 +9,17 @@ screens other than play; table.py and view.py are play.
 from array import array
 
 from engine_core import PLAYING, WON, games, rng
+from engine_core.ai import winnable
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
-from engine_core.ui.screens import (CASKET_PROFILES, CHOOSE, DEAL, END, PAUSE, PLAY, RULES,  # noqa: F401
-                                    S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL, S_SOUND,
-                                    S_SPEED, S_TARGET, S_TWO_BUTTONS, SEED_DIGITS, SETTING_CHOICES,
-                                    SETTINGS, TARGETS, TITLE, Screens)
+from engine_core.ui.screens import (A_NEW, A_QUIT, A_RESTART, A_SEED, CASKET_PROFILES, CHOOSE, CONFIRM, DEAL,  # noqa: F401
+                                    END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,
+                                    S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
+                                    SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
+                                    T_CONTINUE, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
 
 try:
@@ -53,7 +55,12 @@ class App(Screens):
         self.table = None
         self.game_index = 0
         self.mode = TITLE
-        self.back_mode = TITLE  # where rules and settings return to
+        self.back_mode = TITLE  # where rules, settings and statistics return to
+        self.confirm_action = A_QUIT  # what the confirmation screen asks about (A_*)
+        self.confirm_back = PAUSE  # and where B returns to from it
+        self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
+        self.resumable = False  # a game saved at power-off waits: the title offers Continue
+        self.win_tables = None  # game name -> its winnable-deal table module, once asked for
         self.selected = 0
         self.drawn_selected = -1
         self.scroll = 0
@@ -63,6 +70,7 @@ class App(Screens):
         self.settings[S_SPEED] = 1
         self.settings[S_LEVEL] = 1
         self.settings[S_AUTOPLAY] = 1
+        self.settings[S_SLIDE] = 1
         self.settings[S_TWO_BUTTONS] = 1 if two_buttons else 0
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
@@ -70,6 +78,8 @@ class App(Screens):
         self.played = array("i", [0] * len(games.NAMES))
         self.won = array("i", [0] * len(games.NAMES))
         self.streak = array("i", [0] * len(games.NAMES))
+        self.best = array("i", [0] * len(games.NAMES))  # the best winning streak
+        self.left = 0  # unfinished games the player has left (each counts as a loss)
         self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
         self.deals = 0  # games dealt so far (engine_core/console.py notices a new one by it)
@@ -94,11 +104,12 @@ class App(Screens):
         if mode == PLAY:
             self.press_play(button)
         elif mode == TITLE:
-            if button == bt.A or button == bt.START:
-                self.go(CHOOSE)
+            self.press_title(button)
+        elif mode == CONFIRM:
+            self.press_confirm(button)
         elif mode == DEAL:
             self.press_deal(button)
-        elif mode == RULES:
+        elif mode == RULES or mode == STATS:
             self.press_rules(button)
         elif mode == END:
             self.press_end(button)
@@ -166,6 +177,10 @@ class App(Screens):
         if button == bt.START:
             self.go(PAUSE)
             return
+        if button == bt.SELECT:  # the rules and keys, straight from play
+            self.back_mode = PLAY
+            self.go(RULES)
+            return
         if button == LONG_A:
             table.press_long_a()
         elif button == NEXT:
@@ -185,6 +200,8 @@ class App(Screens):
             if self.player_won():
                 self.won[i] += 1
                 self.streak[i] += 1
+                if self.streak[i] > self.best[i]:
+                    self.best[i] = self.streak[i]
                 self.table.sound = SOUND_WON
             else:
                 self.streak[i] = 0
@@ -230,11 +247,13 @@ class App(Screens):
         self.table = table
         self.configure_computer(table.game)
         self.configure_rules(table.game)
+        table.slide_on(self.settings[S_SLIDE])
         table.game.deal(seed)
         table.new_game()
         self.note_scores()
         self.deals += 1
         self.counted = False
+        self.resumable = False
         self.mode = PLAY
         self.full = True
 
@@ -244,6 +263,105 @@ class App(Screens):
         if game.NAME == "casket":
             game.set_rules(CASKET_PROFILES[self.settings[S_CASKET_RULES]])
 
+    def win_table(self, name):
+        """The game's table of proven-winnable deals (engine_core/ai/winnable.py), or None;
+        imported the first time a winnable deal of the game is asked for."""
+        if self.win_tables is None:
+            self.win_tables = {}
+        t = self.win_tables.get(name, 0)
+        if t == 0:
+            t = winnable.table(name)
+            self.win_tables[name] = t
+        return t
+
+    def random_seed(self):
+        """A fresh deal for the chosen game: any seed, or with 'winnable only' on (for a
+        game with a table) one the solver proved can be won."""
+        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)
+        n = self.noise % 10000000
+        if self.settings[S_WINNABLE]:
+            t = self.win_table(self.names[self.game_index])
+            if t is not None:
+                return winnable.nth_seed(t.BITS, t.FIRST, t.COUNT, n)
+        return n
+
+    def in_progress(self):
+        """A game the player has started (a move made) and not finished or left."""
+        table = self.table
+        return (table is not None and not self.counted and table.move_count > 0
+                and table.game.status() == PLAYING)
+
+    def leave(self):
+        """The player leaves the current game: unfinished, it counts as a loss."""
+        if self.in_progress():
+            i = self.game_index
+            self.played[i] += 1
+            self.streak[i] = 0
+            self.left += 1
+        self.counted = True
+        self.resumable = False
+
+    def ask(self, action, back):
+        """Do a leaving action (A_*) at once when no game is in progress, else confirm first."""
+        if self.in_progress():
+            self.confirm_action = action
+            self.confirm_back = back
+            self.go(CONFIRM)
+            return
+        self.do(action)
+
+    def do(self, action):
+        self.leave()
+        if action == A_RESTART:
+            self.start_game(self.table.game.seed)
+        elif action == A_NEW:
+            self.game_index = self.pending_game
+            self.start_game(self.random_seed())
+        elif action == A_SEED:
+            self.game_index = self.pending_game
+            self.start_game(self.seed())
+        else:
+            self.go(TITLE)
+            self.selected = self.title_index(T_CHOOSE)
+
+    def press_confirm(self, button):
+        if button == bt.A:
+            self.do(self.confirm_action)
+        elif button == bt.B or button == bt.START:
+            back = self.confirm_back
+            self.go(back)
+            if back == CHOOSE:
+                self.selected = self.pending_game
+            elif back == TITLE:
+                self.selected = self.title_index(T_NEW)
+
+    def title_index(self, item):
+        """The row of a title item (T_*): Continue is shown only when a game waits."""
+        return item if self.resumable else item - 1
+
+    def press_title(self, button):
+        n = self.menu_length()
+        if button == bt.UP:
+            self.selected = (self.selected + n - 1) % n
+        elif button == bt.DOWN:
+            self.selected = (self.selected + 1) % n
+        elif button == bt.A or button == bt.START:
+            item = self.selected if self.resumable else self.selected + 1
+            if item == T_CONTINUE:
+                self.resume()
+            elif item == T_NEW:
+                self.pending_game = self.game_index
+                self.ask(A_NEW, TITLE)
+            elif item == T_CHOOSE:
+                self.go(CHOOSE)
+                self.selected = self.game_index
+            elif item == T_STATS:
+                self.back_mode = TITLE
+                self.go(STATS)
+            elif item == T_SETTINGS:
+                self.back_mode = TITLE
+                self.go(SETTINGS)
+            return
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""
         level = self.settings[S_LEVEL] + 1  # 1 easy .. 3 hard
@@ -267,6 +385,8 @@ class App(Screens):
     # --- menus ---
 
     def menu_length(self):
+        if self.mode == TITLE:
+            return 5 if self.resumable else 4
         if self.mode == CHOOSE:
             return len(self.names)
         if self.mode == PAUSE:
@@ -282,18 +402,24 @@ class App(Screens):
         elif button == bt.B or (button == bt.START and self.mode == PAUSE):
             if self.mode == CHOOSE:
                 self.go(TITLE)
+                self.selected = self.title_index(T_CHOOSE)
             elif self.mode == PAUSE:
                 self.resume()
             else:
                 self.go(self.back_mode)
                 if self.back_mode == PAUSE:
-                    self.selected = 6
+                    self.selected = 7
+                elif self.back_mode == TITLE:
+                    self.selected = self.title_index(T_SETTINGS)
         elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
             self.change_setting(-1 if button == bt.LEFT else 1)
+        elif button == bt.X and self.mode == CHOOSE:  # a deal by its number
+            self.pending_game = self.selected
+            self.go(DEAL)
         elif button == bt.A:
             if self.mode == CHOOSE:
-                self.game_index = self.selected
-                self.go(DEAL)
+                self.pending_game = self.selected
+                self.ask(A_NEW, CHOOSE)
             elif self.mode == PAUSE:
                 self.choose_pause(self.selected)
 
@@ -308,19 +434,23 @@ class App(Screens):
             self.resume()
             table.press_undo()
         elif item == 3:
-            self.start_game(table.game.seed)
+            self.resume()
+            table.press_redo()
         elif item == 4:
-            self.set_seed(table.game.seed + 1)
-            self.go(DEAL)
+            self.ask(A_RESTART, PAUSE)
+            self.selected = 0
         elif item == 5:
+            self.pending_game = self.game_index
+            self.ask(A_NEW, PAUSE)
+            self.selected = 0
+        elif item == 6:
             self.back_mode = PAUSE
             self.go(RULES)
-        elif item == 6:
+        elif item == 7:
             self.back_mode = PAUSE
             self.go(SETTINGS)
         else:
-            self.go(CHOOSE)
-            self.selected = self.game_index
+            self.ask(A_QUIT, PAUSE)
 
     def resume(self):
         self.mode = PLAY
@@ -338,6 +468,8 @@ class App(Screens):
             self.screen.set_colour(pal.BACK, c[0], c[1], c[2])
             c = colours[1]
             self.screen.set_colour(pal.BACK_LIGHT, c[0], c[1], c[2])
+        if i == S_SLIDE and self.table is not None:
+            self.table.slide_on(self.settings[i])
         self.drawn_selected = -1  # the value changed: redraw the row
 
     def press_deal(self, button):
@@ -354,11 +486,11 @@ class App(Screens):
         elif button == bt.X or button == LONG_A:
             self.set_seed(self.noise % 10000000)
         elif button == bt.A or button == bt.START:
-            self.start_game(self.seed())
+            self.ask(A_SEED, DEAL)
             return
         elif button == bt.B:
-            self.go(CHOOSE)
-            self.selected = self.game_index
+            self.go(CHOOSE)  # the seed screen is opened from the game list
+            self.selected = self.pending_game
             return
         self.drawn_selected = -1
 
@@ -367,10 +499,15 @@ class App(Screens):
             self.scroll += 1
         elif button == bt.UP and self.scroll > 0:
             self.scroll -= 1
-        elif button == bt.B or button == bt.A or button == bt.START:
-            self.go(self.back_mode)
-            if self.back_mode == PAUSE:
-                self.selected = 5
+        elif button == bt.B or button == bt.A or button == bt.START or button == bt.SELECT:
+            back = self.back_mode
+            self.go(back)
+            if back == PAUSE:
+                self.selected = 6
+            elif back == PLAY:
+                self.resume()
+            elif back == TITLE:
+                self.selected = self.title_index(T_STATS)
             return
         self.full = True
 
@@ -387,8 +524,7 @@ class App(Screens):
                     self.mode = PLAY
                     self.full = True
                     return
-            self.set_seed(game.seed + 1)
-            self.start_game(self.seed())
+            self.start_game(self.random_seed())
         elif button == bt.Y:
             self.table.press_undo()  # take back the last move and play on
             self.mode = PLAY
@@ -404,6 +540,7 @@ class App(Screens):
         for i in range(len(self.names)):
             if self.names[i] == name:
                 self.game_index = i
+                self.pending_game = i
                 self.set_seed(seed)
                 self.start_game(seed)
                 self.redraw()

@@ -34,6 +34,7 @@ PICK = const(8)
 HIDDEN = const(16)  # drawn face down whatever the rules show (an opponent's hand)
 THEIRS = const(32)  # an opponent's pile: shown, never picked up
 WIDE = const(64)  # a fan that spreads its cards apart when it has room (a hand)
+WILD = const(128)  # a stack built from the ace where a king is wild: it shows the rank it stands for
 
 ARG_ANY = const(0)
 ARG_COUNT = const(1)
@@ -125,23 +126,29 @@ CASKET = {
     SMALL: (
         ("stock", 2, 2, STACK | COUNT, 0, b""),
         ("waste", 22, 2, STACK, 0, b""),
-    ) + row("res", 3, 50, 2, 20, 0, STACK) + (
+    ) + row("res", 3, 50, 2, 20, 0, STACK, 0, b"R") + (
         ("jewels", 160, 2, STACK | COUNT, 0, b""),
-    ) + row("lid", 5, 40, 28, 22, 0, STACK) + row("found", 4, 198, 2, 0, 26, STACK, 0, b"A")
+    ) + row("lid", 5, 40, 28, 22, 0, STACK, 0, b"L") + row("found", 4, 198, 2, 0, 26, STACK, 0, b"A")
     + row("found", 4, 219, 2, 0, 26, STACK, 0, b"A", first=5) + row("body", 8, 2, 54, 23, 0, DOWN, 81),
     MEDIUM: row("found", 8, 3, 11, 29, 0, STACK, 0, b"A") + (
         ("stock", 3, 45, STACK | COUNT, 0, b""),
         ("waste", 32, 45, STACK, 0, b""),
-    ) + row("res", 3, 90, 45, 29, 0, STACK) + (
+    ) + row("res", 3, 90, 45, 29, 0, STACK, 0, b"R") + (
         ("jewels", 206, 45, STACK | COUNT, 0, b""),
-    ) + row("lid", 5, 61, 79, 29, 0, STACK) + row("body", 8, 3, 113, 29, 0, DOWN, 125),
+    ) + row("lid", 5, 61, 79, 29, 0, STACK, 0, b"L") + row("body", 8, 3, 113, 29, 0, DOWN, 125),
     LARGE: row("found", 8, 6, 11, 39, 0, STACK, 0, b"A") + (
         ("stock", 6, 45, STACK | COUNT, 0, b""),
         ("waste", 45, 45, STACK, 0, b""),
-    ) + row("res", 3, 123, 45, 39, 0, STACK) + (
+    ) + row("res", 3, 123, 45, 39, 0, STACK, 0, b"R") + (
         ("jewels", 279, 45, STACK | COUNT, 0, b""),
-    ) + row("lid", 5, 84, 79, 39, 0, STACK) + row("body", 8, 6, 113, 39, 0, DOWN, 125),
+    ) + row("lid", 5, 84, 79, 39, 0, STACK, 0, b"L") + row("body", 8, 6, 113, 39, 0, DOWN, 125),
     "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    # The rules' names on the table (empty reserves and lids show R and L).
+    "labels": {
+        SMALL: ((b"Lids", 4, 38), (b"Jewels", 160, 38)),
+        MEDIUM: ((b"Lids", 8, 90), (b"Jewels", 204, 90)),
+        LARGE: ((b"Lids", 20, 90), (b"Jewels", 279, 90)),
+    },
     # Clearly won: stock, waste and jewels used up (body piles always fall in suit).
     "finish": (("stock", "waste", "jewels"), ()),
 }
@@ -161,7 +168,7 @@ SPITE_MALICE = {
         ("p2.payoff", 24, 2, THEM, 0, b""),
     ) + row("p2.side", 4, 110, 2, 22, 0, THEM) + (
         ("stock", 2, 37, STACK | COUNT, 0, b""),
-    ) + row("center", 3, 60, 37, 22, 0, STACK, 0, b"A") + (
+    ) + row("center", 3, 60, 37, 22, 0, STACK | WILD, 0, b"A") + (
         ("p1.payoff", 24, 72, STACK | COUNT, 0, b""),
     ) + row("p1.side", 4, 110, 72, 22, 0, STACK | COUNT) + (
         ("p1.hand", 2, 108, RIGHT | PICK | WIDE, 110, b""),
@@ -171,7 +178,7 @@ SPITE_MALICE = {
         ("p2.payoff", 40, 12, THEM, 0, b""),
     ) + row("p2.side", 4, 96, 12, 36, 0, THEM) + (
         ("stock", 4, 68, STACK | COUNT, 0, b""),
-    ) + row("center", 3, 78, 68, 36, 0, STACK, 0, b"A") + (
+    ) + row("center", 3, 78, 68, 36, 0, STACK | WILD, 0, b"A") + (
         ("p1.payoff", 40, 124, STACK | COUNT, 0, b""),
     ) + row("p1.side", 4, 96, 124, 36, 0, STACK | COUNT) + (
         ("p1.hand", 4, 184, RIGHT | PICK | WIDE, 232, b""),
@@ -181,16 +188,16 @@ SPITE_MALICE = {
         ("p2.payoff", 48, 12, THEM, 0, b""),
     ) + row("p2.side", 4, 140, 12, 44, 0, THEM) + (
         ("stock", 6, 68, STACK | COUNT, 0, b""),
-    ) + row("center", 3, 118, 68, 44, 0, STACK, 0, b"A") + (
+    ) + row("center", 3, 118, 68, 44, 0, STACK | WILD, 0, b"A") + (
         ("p1.payoff", 48, 124, STACK | COUNT, 0, b""),
     ) + row("p1.side", 4, 140, 124, 44, 0, STACK | COUNT) + (
         ("p1.hand", 48, 184, RIGHT | PICK | WIDE, 220, b""),
     ),
     "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
     "labels": {
-        SMALL: ((b"P2", 50, 4), (b"P1", 50, 74)),
-        MEDIUM: ((b"P2", 76, 14), (b"P1", 76, 126)),
-        LARGE: ((b"P2", 96, 14), (b"P1", 96, 126)),
+        SMALL: ((b"CPU", 50, 4), (b"You", 50, 74)),
+        MEDIUM: ((b"CPU", 76, 14), (b"You", 76, 126)),
+        LARGE: ((b"CPU", 96, 14), (b"You", 96, 126)),
     },
 }
 
@@ -232,9 +239,9 @@ NERTS = {
     ),
     "status": {SMALL: (150, 98, 44), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
     "labels": {
-        SMALL: ((b"P2", 26, 4), (b"P1", 26, 42)),
-        MEDIUM: ((b"P2", 33, 49), (b"P1", 33, 95)),
-        LARGE: ((b"P2", 40, 49), (b"P1", 40, 95)),
+        SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
+        MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),
+        LARGE: ((b"CPU", 40, 49), (b"You", 40, 95)),
     },
 }
 

@@ -24,6 +24,21 @@ PAUSE = const(4)
 RULES = const(5)
 SETTINGS = const(6)
 END = const(7)
+STATS = const(8)
+CONFIRM = const(9)
+
+# The title's menu (Continue only when a saved game waits).
+T_CONTINUE = const(0)
+T_NEW = const(1)
+T_CHOOSE = const(2)
+T_STATS = const(3)
+T_SETTINGS = const(4)
+
+# What the confirmation screen asks about: each leaves the game in progress.
+A_RESTART = const(0)
+A_NEW = const(1)
+A_SEED = const(2)
+A_QUIT = const(3)
 
 # Settings, by index into App.settings.
 S_SOUND = const(0)
@@ -35,12 +50,14 @@ S_TARGET = const(5)
 S_AUTOPLAY = const(6)
 S_TWO_BUTTONS = const(7)
 S_CASKET_RULES = const(8)
-SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2)
+S_WINNABLE = const(9)
+S_SLIDE = const(10)
+SETTING_CHOICES = (2, 4, 3, 3, 2, 4, 2, 2, 2, 2, 2)
 CASKET_PROFILES = (2, 1)  # the Casket rules setting: the rule profile a new deal plays
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
-PLAYER_NAMES = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+PLAYER_NAMES = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")
 
 
 
@@ -56,8 +73,13 @@ class Screens:
             self.table.refresh()
             return
         if mode == TITLE:
+            self.draw_title()
+        elif mode == CONFIRM:
             if self.full:
-                self.draw_title()
+                self.draw_confirm()
+        elif mode == STATS:
+            if self.full:
+                self.draw_stats()
         elif mode == DEAL:
             self.draw_deal()
         elif mode == RULES:
@@ -77,22 +99,100 @@ class Screens:
         self.screen.mark(x, y, w, h)
 
     def draw_title(self):
+        """The logo and the title's menu; a keypress redraws only the rows that changed."""
         p = self.painter
         fb = self.fb
         w = self.width
         h = self.height
-        fb.fill(pal.FELT)
+        n = self.menu_length()
+        row = LINE_H + 1
+        y0 = h - n * row - LINE_H - 2  # the menu, then the key line at the foot
+        if self.full:
+            fb.fill(pal.FELT)
+            self.screen.mark_all()
+            scale = 2 if self.size == SMALL else 3
+            top = 4 if self.size == SMALL else h // 12
+            p.big_text(b"Pocket", (w - 35 * scale) // 2, top, scale, pal.GOLD)
+            p.big_text(b"Cards", (w - 29 * scale) // 2, top + 9 * scale, scale, pal.WHITE)
+            st = p.styles[self.size]
+            y = top + 20 * scale
+            if y + st.h + 2 < y0:  # the hand of cards where there is room for it
+                x = w // 2 - (4 * st.w + 12) // 2
+                hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
+                for i in range(4):
+                    p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
+            p.text_centred(b"Up/down: choose  A: start", w // 2, h - LINE_H, pal.SLOT)
+            self.drawn_selected = -1
+        elif self.drawn_selected == self.selected:
+            return
+        for i in range(n):
+            if self.drawn_selected < 0 or i == self.selected or i == self.drawn_selected:
+                self.draw_title_row(i, y0 + i * row, row)
+        self.drawn_selected = self.selected
+
+    def draw_title_row(self, i, y, row):
+        p = self.painter
+        w = self.width
+        item = i if self.resumable else i + 1
+        chosen = i == self.selected
+        rw = 150
+        rx = (w - rw) // 2
+        self.fb.fill_rect(rx, y, rw, row, pal.CURSOR if chosen else pal.FELT)
+        self.screen.mark(rx, y, rw, row)
+        colour = pal.BLACK if chosen else pal.WHITE
+        ty = y + (row - CHAR_H) // 2
+        x = rx + 6
+        if item == T_CONTINUE:
+            x = p.text(b"Continue: ", x, ty, colour)
+        elif item == T_NEW:
+            x = p.text(b"New game: ", x, ty, colour)
+        if item <= T_NEW:
+            p.text(texts.TITLES[self.names[self.game_index]], x, ty, colour)
+        else:
+            p.text(texts.TITLE_ITEMS[item], x, ty, colour)
+
+    def draw_confirm(self):
+        """Leave the game in progress? It counts as a loss (A: yes, B: no)."""
+        p = self.painter
+        w = self.width
+        pw = w - 16 if w - 16 < 220 else 220
+        ph = 5 * LINE_H + 8
+        px = (w - pw) // 2
+        py = (self.height - ph) // 2
+        self.panel(px, py, pw, ph)
+        p.text_centred(texts.CONFIRMS[self.confirm_action], w // 2, py + 5, pal.GOLD)
+        p.text_centred(b"This game is not over:", w // 2, py + 5 + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"it counts as a loss.", w // 2, py + 5 + 2 * LINE_H + 3, pal.WHITE)
+        p.text_centred(b"A: yes  B: no", w // 2, py + 5 + 3 * LINE_H + 6, pal.CURSOR)
+
+    def draw_stats(self):
+        """Per game: played, won, the current and the best winning streak."""
+        p = self.painter
+        fb = self.fb
+        w = self.width
+        fb.fill(pal.PANEL)
         self.screen.mark_all()
-        scale = 2 if self.size == SMALL else 3
-        p.big_text(b"Pocket", (w - 35 * scale) // 2, h // 10, scale, pal.GOLD)
-        p.big_text(b"Cards", (w - 29 * scale) // 2, h // 10 + 9 * scale, scale, pal.WHITE)
-        st = p.styles[self.size]
-        y = h // 10 + 20 * scale
-        x = w // 2 - (4 * st.w + 12) // 2
-        hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
-        for i in range(4):
-            p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
-        p.text_centred(b"Press A", w // 2, h - 2 * LINE_H, pal.CURSOR)
+        p.text(b"Statistics", 4, 3, pal.GOLD)
+        col = (w - 96) // 4  # four number columns after the names
+        y = 3 + LINE_H + 4
+        for k in range(4):
+            label = texts.STATS_COLUMNS[k]
+            p.text(label, 88 + (k + 1) * col - p.text_width(label), y, pal.DIM)
+        for i in range(len(self.names)):
+            y += LINE_H + 2
+            p.text(texts.TITLES[self.names[i]], 4, y, pal.WHITE)
+            for k in range(4):
+                if k == 0:
+                    v = self.played[i]
+                elif k == 1:
+                    v = self.won[i]
+                elif k == 2:
+                    v = self.streak[i]
+                else:
+                    v = self.best[i]
+                p.number(v, 88 + (k + 1) * col - p.number_width(v), y, pal.WHITE)
+        p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
+        p.text(b"B: back", 4, self.height - LINE_H - 1, pal.SLOT)
 
     def draw_menu(self):
         mode = self.mode
@@ -120,6 +220,13 @@ class Screens:
                 self.screen.mark_all()
             self.panel(px, py, pw, ph)
             p.text(title, px + 6, py + 5, pal.GOLD)
+            if mode == PAUSE:  # the deal's number, to come back to it from the seed screen
+                seed = self.table.game.seed
+                x = px + pw - 8 - p.number_width(seed)
+                p.number(seed, x, py + 5, pal.WHITE)
+                p.text(b"Deal ", x - 30, py + 5, pal.DIM)
+            elif mode == CHOOSE and py + ph + LINE_H <= self.height:
+                p.text_centred(b"A: new deal  X: by number", self.width // 2, py + ph + 1, pal.SLOT)
             self.drawn_selected = -1
             for i in range(n):
                 self.draw_menu_row(i, px, py + 4 + (i + 1) * row, pw, row)
@@ -158,6 +265,8 @@ class Screens:
             return texts.TARGETS[v]
         if i == S_CASKET_RULES:
             return texts.CASKET_RULES[v]
+        if i == S_WINNABLE:
+            return texts.ALL_WINNABLE[v]
         return texts.OFF_ON[v]
 
     def draw_deal(self):
@@ -172,7 +281,7 @@ class Screens:
         if self.full:
             fb.fill(pal.FELT)
             self.screen.mark_all()
-            p.text_centred(texts.TITLES[self.names[self.game_index]], w // 2, 6, pal.GOLD)
+            p.text_centred(texts.TITLES[self.names[self.pending_game]], w // 2, 6, pal.GOLD)
             p.text_centred(b"New deal: seed", w // 2, dy - 3 * LINE_H, pal.WHITE)
             p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
             p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
@@ -194,6 +303,8 @@ class Screens:
         p.text(b"Up/down", self.width - 46, 3, pal.DIM)
         lines = (self.height - LINE_H - 6) // LINE_H
         line = self.wrap(texts.RULES[name], -self.scroll, lines, pal.WHITE)
+        if name == "aces_up" or name == "sir_tommy" or name == "casket":
+            line = self.wrap(texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE)
         line = self.wrap(texts.RULES_KEYS, line + 1, lines, pal.DIM)
         if line <= 0 and self.scroll > 0:  # scrolled past the end: back to the last line
             self.scroll -= 1

@@ -8,12 +8,13 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import cards
+from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
-from engine_core.ui.view import (MARGIN, MSG_NO_HINT, MSG_NO_MOVE, MSG_NO_UNDO, MSG_NONE, NONE,  # noqa: F401
-                                 TableView)  # (MARGIN: the layouts' gap, for tests)
+from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
+                                 NONE, SLIDE_LEFT, SLIDE_ON, TableView)  # (MARGIN: the layouts' gap, for tests)
 
 try:
     from micropython import const
@@ -22,6 +23,10 @@ except ImportError:
         return x
 
 SHAKE_MS = const(240)
+REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)
+COMPUTER_STEP_MS = const(450)
+RANKS = b"A23456789TJQK"
+SUITS = b"SHDC"  # the computer's turn (Spite & Malice) moves a card this often
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
 SOUND_MOVE = const(1)
@@ -141,12 +146,28 @@ class Table(TableView):
         self.hint_slot = NONE
         self.last_slot = NONE
         self.move_count = 0
-        self.message = MSG_NONE
+        self.message = MSG_NONE  # a code of engine_core/reasons.py, shown at the foot
+        self.message_ms = 0  # how much longer it shows
         self.shake_slot = NONE
         self.shake_ms = 0
         self.shake_dx = 0
         self.hl_from = NONE
         self.hl_col = GREY
+        # A computer's turn shown move by move (games with respond_step: Spite & Malice).
+        self.step_computer = hasattr(game, "respond_step")
+        if self.step_computer:
+            game.auto_respond = False
+        self.computer_ms = 0  # time to the computer's next move; 0: not its turn
+        # The journal when the player's turn began (moves | clears << 12): undo stops there.
+        self.undo_floor = 0
+        self.slide = SLIDE_ON  # a card sliding to its pile (view.py; SLIDE_* fields)
+        self.redo_moves = array("i", [0] * REDO_MAX)  # undone moves, the newest last
+        self.redo_n = 0
+        # The line saying what the computer played (length, then text), then the part of the
+        # message strip drawn over since it was drawn (view.py DAMAGE_FROM, DAMAGE_TO) and
+        # where the sliding card was drawn (GHOST_X, GHOST_Y).
+        self.said = bytearray(44)
+        self.said[39] = 255
         self.new_game()
 
     def new_game(self):
@@ -154,6 +175,8 @@ class Table(TableView):
         self.cursor = self.order[0]
         for i in range(self.count):
             s = self.order[i]
+            if self.how[s] & THEIRS:
+                continue
             if self.game.piles.size[self.pile[s]] > 0 and self.action_pile[s] == NONE:
                 self.cursor = s
                 break
@@ -164,6 +187,15 @@ class Table(TableView):
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE
+        self.message_ms = 0
+        self.computer_ms = 0
+        self.redo_n = 0
+        self.slide &= SLIDE_ON  # nothing slides (the table is drawn afresh)
+        self.floor_undo()  # a resumed game's journal may hold the computer's last turn
+        if self.step_computer:
+            self.game.bot_fresh = True
+            if self.game.computer_to_move():  # a game resumed in the computer's turn
+                self.computer_ms = COMPUTER_STEP_MS
         self.shake_ms = 0
         self.shake_dx = 0
         self.shake_slot = NONE
@@ -215,8 +247,94 @@ class Table(TableView):
 
     # --- time ---
 
+    def say(self, reason):
+        """Show a message (a code of engine_core/reasons.py) at the foot for MESSAGE_MS."""
+        self.message = reason
+        self.message_ms = MESSAGE_MS + 1  # odd: drawn in the next frame, not in the keypress
+        self.drawn_msg = NONE
+
+    def computer_step(self):
+        """The computer plays one move of its turn; the foot says what it played."""
+        game = self.game
+        self.mark_journal()
+        move = game.respond_step()
+        self.touch_since()
+        if move < 0:
+            self.computer_ms = 0
+            return
+        dst = (move >> 8) & 0xFF
+        self.last_slot = self.slot_of[dst]
+        self.start_slide(self.slot_of[move >> 16], self.slot_of[dst], game.piles.top(dst))
+        self.tell_computer_move(game.bot_card, dst)
+        if game.computer_to_move():
+            self.computer_ms = COMPUTER_STEP_MS
+        else:
+            self.computer_ms = 0
+            self.floor_undo()
+
+    def finish_computer(self):
+        """A key pressed during the computer's turn: it plays the rest of it at once."""
+        if self.computer_ms == 0:
+            return
+        self.mark_journal()
+        self.game.respond()
+        self.touch_since()
+        self.computer_ms = 0
+        self.last_slot = NONE
+        self.floor_undo()
+
+    def floor_undo(self):
+        """The player's turn begins: undo never reaches back into the computer's turn (it
+        would show the cards the player drew afterwards)."""
+        h = self.game.history
+        self.undo_floor = h.moves | (h.clears & 0xFFFF) << 12  # moves: at most 2,048
+
+    def tell_computer_move(self, kind, dst):
+        """'CPU: 7H to centre 2' (or 'to side 3') in the message strip. No allocation."""
+        b = self.said
+        n = self.put_said(1, b"CPU: ")
+        rank = kind % 13
+        if rank == 9:
+            n = self.put_said(n, b"10")
+        else:
+            b[n] = RANKS[rank]
+            n += 1
+        b[n] = SUITS[(kind // 13) % 4]
+        n += 1
+        centre = dst <= 3  # Spite & Malice: centre1..3 are piles 1..3, then each player's six
+        n = self.put_said(n, b" to centre " if centre else b" to side ")
+        b[n] = 48 + (dst if centre else (dst - 6) % 6 + 1)
+        n += 1
+        if not centre:
+            n = self.put_said(n, b": your turn")
+        b[0] = n - 1
+        self.message = why.SAID
+        self.message_ms = MESSAGE_MS
+        self.drawn_msg = NONE
+
+    def put_said(self, n, text):
+        for i in range(len(text)):
+            self.said[n + i] = text[i]
+        return n + len(text)
+
     def tick(self, ms):
-        """Animate a shake; True while something moves."""
+        """Animate a shake, let a message go, step the computer's turn; True while something
+        moves."""
+        if self.computer_ms > 0:
+            self.computer_ms -= ms
+            if self.computer_ms <= 0:
+                self.computer_step()
+        if self.message_ms > MESSAGE_MS:
+            self.message_ms = MESSAGE_MS  # a frame has come: the strip is drawn in it
+        elif self.message_ms > 0:
+            self.message_ms -= ms
+            if self.message_ms <= 0:
+                self.message_ms = 0
+                self.message = MSG_NONE
+                self.valid = False  # the strip goes: what it covered is drawn again
+        if self.slide_frame(ms) and self.shake_ms <= 0:  # a card's slide
+            self.refresh()
+            return True
         if self.shake_ms <= 0:
             return False
         self.shake_ms -= ms
@@ -232,13 +350,20 @@ class Table(TableView):
             self.shake_slot = NONE
         return True
 
-    def shake(self, s):
+    def shake(self, s, reason):
+        """Refuse: the pile shakes and the foot of the screen says why."""
         self.sound = SOUND_ILLEGAL
         self.touch(self.shake_slot)  # a pile still shaking settles back
         self.shake_slot = s
         self.shake_ms = SHAKE_MS
         self.shake_dx = 2
-        self.message = MSG_NO_MOVE
+        self.say(reason)
+
+    def refuse_move(self, s, src, dst_pile, arg):
+        """Shake slot s with the game's own reason for refusing src > dst_pile."""
+        if arg < 0 or arg == NO_ARG:
+            arg = 0
+        self.shake(s, self.game.refusal(src << 16 | dst_pile << 8 | arg))
 
     # --- the player's actions ---
 
@@ -254,7 +379,7 @@ class Table(TableView):
         best = NONE
         best_score = 0
         for s in range(self.count):
-            if s == c:
+            if s == c or self.how[s] & THEIRS:  # the cursor stays on your piles and the shared
                 continue
             if self.held != NONE and s != self.held and not self.can_take[s]:
                 continue
@@ -283,7 +408,6 @@ class Table(TableView):
         if best != NONE:
             self.cursor = best
             self.cursor_index = NONE
-            self.message = MSG_NONE
 
     def move_within(self, direction):
         """In a PICK fan, move the cursor along its cards; False at the end of the fan."""
@@ -311,6 +435,8 @@ class Table(TableView):
                 k = i
         for j in range(1, self.count + 1):
             s = self.order[(k + j) % self.count]
+            if self.how[s] & THEIRS:
+                continue
             if self.held == NONE or s == self.held or self.can_take[s]:
                 self.cursor = s
                 self.cursor_index = NONE
@@ -389,20 +515,25 @@ class Table(TableView):
 
     def play(self, move):
         game = self.game
+        self.stop_slide()  # a card still sliding lands now
         self.mark_journal()
+        self.redo_n = 0  # a new move: what was undone cannot come back
         game.apply(move)
-        game.respond()
+        if self.step_computer and game.computer_to_move():
+            self.computer_ms = COMPUTER_STEP_MS  # its moves come one by one (tick)
+        else:
+            game.respond()
         self.touch_since()
         self.sound = SOUND_MOVE
         self.move_count += 1
         self.held = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
         dst = (move >> 8) & 0xFF
         if move >> 16 == ACTION:
             self.last_slot = NONE
         else:
             self.last_slot = self.slot_of[dst]
+            self.start_slide(self.slot_of[move >> 16], self.slot_of[dst], game.piles.top(dst))
         self.cursor_index = NONE
 
     def press_a(self):
@@ -417,18 +548,26 @@ class Table(TableView):
                 return
             m = self.find_move(self.held, self.held_index, self.pile[s])
             if m < 0:
-                self.shake(s)
+                self.refuse_move(s, self.pile[self.held], self.pile[s], self.picked_arg(self.held, self.held_index))
                 return
             self.play(m)
             return
+        refused = -1  # an action this pile offers, refused now
         if self.action_pile[s] != NONE:
             for k in range(len(self.action_slot)):
-                if self.action_slot[k] == s and self.allows(ACTION << 16 | self.action_word[k] << 8):
-                    self.play(ACTION << 16 | self.action_word[k] << 8)
-                    return
+                if self.action_slot[k] == s:
+                    action = ACTION << 16 | self.action_word[k] << 8
+                    if self.allows(action):
+                        self.play(action)
+                        return
+                    if refused < 0:
+                        refused = action
         p = self.pile[s]
-        if game.piles.size[p] == 0 or self.how[s] & THEIRS:
-            self.shake(s)
+        if self.how[s] & THEIRS:
+            self.shake(s, why.NOT_YOURS)
+            return
+        if game.piles.size[p] == 0:
+            self.shake(s, game.refusal(refused) if refused >= 0 else why.EMPTY)
             return
         index = self.picked_index(s)
         n = self.legal_moves()
@@ -444,7 +583,12 @@ class Table(TableView):
                     self.can_take[t] = 1
                     found = True
         if not found:
-            self.shake(s)
+            if refused >= 0:
+                self.shake(s, game.refusal(refused))
+            elif len(self.foundations) == 1:  # the one place it could go says why not
+                self.refuse_move(s, p, self.foundations[0], arg)
+            else:
+                self.shake(s, why.NO_MOVE)
             return
         self.held = s
         self.held_index = index
@@ -452,14 +596,20 @@ class Table(TableView):
             self.cursor = self.hint_slot  # X, A, A plays the hinted move
             self.cursor_index = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
 
     def press_long_a(self):
         """Send the card under the cursor to a foundation where it fits."""
+        if self.slide & 0xFF:
+            self.stop_slide()
+        if self.computer_ms:
+            self.finish_computer()
         s = self.cursor
         self.held = NONE
-        if self.game.status() != PLAYING or self.how[s] & THEIRS:
-            self.shake(s)
+        if self.game.status() != PLAYING:
+            self.shake(s, why.OVER)
+            return
+        if self.how[s] & THEIRS:
+            self.shake(s, why.NOT_YOURS)
             return
         index = self.picked_index(s)
         n = self.legal_moves()
@@ -470,18 +620,23 @@ class Table(TableView):
             if m >> 16 == src and self.is_foundation[(m >> 8) & 0xFF] and (arg < 0 or m & 0xFF == arg):
                 self.play(m)
                 return
-        self.shake(s)
+        if self.game.piles.size[src] == 0:
+            self.shake(s, why.EMPTY)
+        elif len(self.foundations) == 1:
+            self.refuse_move(s, src, self.foundations[0], arg)
+        else:
+            self.shake(s, why.NO_HOME)
 
     def press_b(self):
         self.held = NONE
         self.hint_slot = NONE
-        self.message = MSG_NONE
 
     def press_hint(self):
+        self.finish_computer()
         m = self.game.hint()
         self.held = NONE
         if m < 0:
-            self.message = MSG_NO_HINT
+            self.say(MSG_NO_HINT)
             return
         src = m >> 16
         if src == ACTION:
@@ -495,7 +650,6 @@ class Table(TableView):
                 self.cursor = self.slot_of[src]
             self.hint_slot = self.slot_of[(m >> 8) & 0xFF]
             self.cursor_index = self.index_for_arg(self.cursor, m & 0xFF)
-        self.message = MSG_NONE
 
     def index_for_arg(self, s, arg):
         """The card of a PICK slot that a move's arg names (NONE: the top card)."""
@@ -513,20 +667,60 @@ class Table(TableView):
         return NONE
 
     def press_undo(self):
+        self.stop_slide()
         self.held = NONE
         self.hint_slot = NONE
+        self.finish_computer()
+        h = self.game.history
+        floor = self.undo_floor
+        if self.step_computer and h.clears == floor >> 12 and h.moves <= floor & 0xFFF:
+            self.say(why.TURN_PLAYED)
+            return
         end = self.game.history.head
         self.cached_n = -1
+        undone = h.last_move()
         if self.game.undo():
+            self.keep_for_redo(undone)
             self.touch_entries(self.game.history.head, end)
             self.move_count -= 1
             self.last_slot = NONE
-            self.message = MSG_NONE
         else:
-            self.message = MSG_NO_UNDO
+            self.say(MSG_NO_UNDO)
+
+    def keep_for_redo(self, move):
+        if self.redo_n == REDO_MAX:  # full: the oldest undone move goes
+            for i in range(REDO_MAX - 1):
+                self.redo_moves[i] = self.redo_moves[i + 1]
+            self.redo_n -= 1
+        self.redo_moves[self.redo_n] = move
+        self.redo_n += 1
+
+    def press_redo(self):
+        """Play again the move undone last (while nothing else was played since)."""
+        self.held = NONE
+        self.hint_slot = NONE
+        self.finish_computer()
+        n = self.redo_n
+        if n == 0 or not self.allows(self.redo_moves[n - 1]):
+            self.redo_n = 0
+            self.say(why.NO_REDO)
+            return
+        self.play(self.redo_moves[n - 1])
+        self.redo_n = n - 1
+
+    def point(self, s, index):
+        """Put the cursor on slot s (a pointer's click), on card `index` of a fan it picks
+        from."""
+        self.cursor = s
+        n = self.game.piles.size[self.pile[s]]
+        self.cursor_index = index if self.how[s] & PICK and index < n - 1 else NONE
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
+        if self.slide & 0xFF:
+            self.stop_slide()  # a card still on its way lands (taken off in the next frame)
+        if self.computer_ms:
+            self.finish_computer()
         if button == bt.A:
             self.press_a()
         elif button == bt.B:

@@ -12,10 +12,16 @@ TITLES = {
     "nerts": b"Nerts",
 }
 
-PAUSE = (b"Resume", b"Hint", b"Undo", b"Restart", b"New deal", b"Rules", b"Settings", b"Quit")
+PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules", b"Settings",
+         b"Quit")
 
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
-            b"Target score", b"Auto-play", b"Two buttons", b"Casket rules")
+            b"Target score", b"Auto-play", b"Two buttons", b"Casket rules", b"Deals", b"Card slide")
+ALL_WINNABLE = (b"Any", b"Winnable")  # the Deals setting (Aces Up, Sir Tommy, Casket)
+TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings")
+CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",
+            b"Quit this game?")
+STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 OFF_ON = (b"Off", b"On")
 SPEEDS = (b"Slow", b"Normal", b"Fast")
 LEVELS = (b"Easy", b"Normal", b"Hard")
@@ -95,8 +101,14 @@ RULES = {
     ),
 }
 
+WINNABLE_NOTE = (
+    b"Winnable deals: with the Deals setting on Winnable, a new deal is one the solver "
+    b"proved can be won, playing with every card known (you still have to find the way). "
+    b"A game whose table of such deals has not shipped deals any seed."
+)
+
 RULES_KEYS = (
     b"Keys: D-pad moves the cursor. A picks up and places. Long A sends a card to a "
-    b"foundation. B cancels. X hint. Y undo. START menu.\n"
+    b"foundation. B cancels. X hint. Y undo. START menu. SELECT this page.\n"
     b"Two buttons: B next pile, long B menu, A pick or place, long A foundation or cancel."
 )

@@ -8,11 +8,12 @@ entries name, and those whose highlight changed.
 """
 
 from engine_core import history as hist
+from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
-from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
+from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import (ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK,
-                                    WIDE)
+                                    WIDE, WILD)
 
 try:
     from micropython import const
@@ -26,13 +27,26 @@ NONE = const(255)
 SLOTS_PER_FRAME = const(2)
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 
-# What the status line says besides the move count.
+# What the strip at the foot of the table says (a code of engine_core/reasons.py), and how long.
 MSG_NONE = const(0)
-MSG_NO_MOVE = const(1)
-MSG_NO_HINT = const(2)
-MSG_NO_UNDO = const(3)
-MESSAGES = (b"", b"Not there", b"No hint", b"Nothing to undo")
-PLAYER_TAGS = (b"P1 ", b"P2 ", b"P3 ", b"P4 ")
+MSG_NO_HINT = why.NO_HINT
+MSG_NO_UNDO = why.NO_UNDO
+MESSAGE_MS = const(2000)
+# A card sliding from one pile to another (Table.slide, one small int): frames left, the frame
+# drawn, the source and destination slots, the card, and whether the setting is on.
+SLIDE_FRAMES = const(4)  # a frame a tick (about 33 ms on the device)
+SLIDE_LEFT = const(0xF)
+SLIDE_DRAWN = const(0xF0)
+SLIDE_ON = const(0x10000000)
+SLIDE_WAIT = const(0x20000000)  # changed in a keypress: drawn in the next frame, not in it
+DAMAGE_FROM = const(39)  # bytes of Table.said after its text: the strip's band drawn over since
+DAMAGE_TO = const(40)  # it was drawn, in pixel pairs (255, 0: none)
+GHOST_X = const(41)  # then where the sliding card was drawn: x (two bytes), y
+GHOST_Y = const(43)
+KING = const(12)  # rank index of a king (card % 13)
+RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
+SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
+PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 
 
 class TableView:
@@ -63,6 +77,157 @@ class TableView:
         if self.how[s] & COUNT:
             e += LINE_H
         return e
+
+    def slot_at(self, px, py):
+        """The slot whose cards cover the screen point (px, py) and the card under it (the top
+        card of a stack), as slot | index << 8; NONE when no slot does (a pointer: the
+        simulator's mouse)."""
+        st = self.style
+        piles = self.game.piles
+        for s in range(self.count):
+            n = piles.size[self.pile[s]]
+            step = self.step(s, n)
+            fan = self.how[s] & FAN_MASK
+            x = self.x[s]
+            y = self.y[s]
+            w = st.w
+            h = st.h
+            if fan == RIGHT and n > 1:
+                w += (n - 1) * step
+            elif fan == DOWN and n > 1:
+                h += (n - 1) * step
+            if x <= px < x + w and y <= py < y + h:
+                i = n - 1
+                if fan == RIGHT and step > 0 and (px - x) // step < i:
+                    i = (px - x) // step
+                elif fan == DOWN and step > 0 and (py - y) // step < i:
+                    i = (py - y) // step
+                return s | (i if i > 0 else 0) << 8
+        return NONE
+
+    # --- a card sliding to its pile ---
+
+    def slide_on(self, on):
+        """The card slide setting (App passes it at each deal and when it changes)."""
+        if on:
+            self.slide |= SLIDE_ON
+        elif self.slide & SLIDE_ON:
+            self.slide -= SLIDE_ON
+
+    def start_slide(self, src, dst, card):
+        """A card moved from slot src to slot dst: it slides there over the next frames (the
+        card drawn on the way of an earlier slide is taken off in the next frame)."""
+        if not self.slide & SLIDE_ON or src == NONE or dst == NONE or src == dst or card < 0:
+            self.stop_slide()
+            return
+        self.slide = (self.slide & (SLIDE_ON | SLIDE_DRAWN) | SLIDE_WAIT | SLIDE_FRAMES
+                      | src << 8 | dst << 14 | card << 20)
+
+    def stop_slide(self):
+        """The slide ends: the card drawn on its way is taken off in the next frame."""
+        if self.slide & SLIDE_DRAWN:
+            self.slide = (self.slide & ~SLIDE_LEFT) | SLIDE_WAIT
+        else:
+            self.slide &= SLIDE_ON
+
+    def slide_frame(self, ms):
+        """A frame has come (Table.tick): what a keypress changed is drawn now, and with time
+        passing the card moves on a step. True when the slide needs a redraw."""
+        s = self.slide
+        if s & SLIDE_WAIT:
+            self.slide = s - SLIDE_WAIT
+            return True
+        if s & SLIDE_LEFT and ms > 0:
+            self.slide = s - 1
+            return True
+        return False
+
+    def ghost_stays(self):
+        """True while the sliding card drawn last is where it is to be drawn now (the same
+        frame, and no pile beneath moved it)."""
+        frame = self.slide & SLIDE_LEFT
+        if frame == 0 or frame != (self.slide & SLIDE_DRAWN) >> 4:
+            return False
+        d = self.said
+        return self.ghost_x(frame) == d[GHOST_X] | d[GHOST_X + 1] << 8 and self.ghost_y(frame) == d[GHOST_Y]
+
+    def restore_ghost(self):
+        d = self.said
+        self.restore_under(d[GHOST_X] | d[GHOST_X + 1] << 8, d[GHOST_Y])
+        self.slide &= ~SLIDE_DRAWN
+
+    def ghost_x(self, frame):
+        return self.slide_pos(frame, True)
+
+    def ghost_y(self, frame):
+        return self.slide_pos(frame, False)
+
+    def slide_pos(self, frame, along_x):
+        """Where the sliding card is at a frame (SLIDE_FRAMES .. 1), x or y: from the place it
+        left (the source's next card position) towards the destination's top card."""
+        s = (self.slide >> 8) & 0x3F
+        d = (self.slide >> 14) & 0x3F
+        a = self.card_pos(s, self.game.piles.size[self.pile[s]], along_x)
+        b = self.card_pos(d, self.game.piles.size[self.pile[d]] - 1, along_x)
+        t = SLIDE_FRAMES + 1 - frame
+        return a + (b - a) * t // (SLIDE_FRAMES + 1)
+
+    def card_pos(self, s, i, along_x):
+        if i < 0:
+            i = 0
+        n = self.game.piles.size[self.pile[s]]
+        fan = self.how[s] & FAN_MASK
+        step = self.step(s, n if n > i else i + 1)
+        if along_x:
+            return self.x[s] + (i * step if fan == RIGHT else 0)
+        return self.y[s] + (i * step if fan == DOWN else 0)
+
+    def restore_under(self, gx, gy):
+        """Draw again what a card drawn at (gx, gy) covered: the felt, every slot, label and
+        the status line it touched, and mark the strip at the foot."""
+        st = self.style
+        w = st.w
+        h = st.h
+        self.fb.fill_rect(gx, gy, w, h, FELT)
+        self.screen.mark(gx, gy, w, h)
+        piles = self.game.piles
+        for s in range(self.count):
+            n = piles.size[self.pile[s]]
+            step = self.step(s, n)
+            fan = self.how[s] & FAN_MASK
+            ext = self.extent(s, n, step)
+            sw = ext if fan == RIGHT else st.w
+            sh = st.h if fan == RIGHT else ext
+            x = self.x[s] - MARGIN
+            if x < gx + w and gx < x + sw + 2 * MARGIN and self.y[s] < gy + h and gy < self.y[s] + sh:
+                self.draw_slot(s, True)
+        for i in range(len(self.labels_on_table)):
+            label = self.labels_on_table[i]
+            if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
+                self.painter.text(label[0], label[1], label[2], SLOT)
+        if self.status_x < gx + w and gx < self.status_x + self.status_w and self.status_y < gy + h and gy < self.status_y + 3 * LINE_H:
+            self.drawn_moves = -1
+            self.draw_status(True)
+            if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+                self.strip_damage(self.status_x, self.status_x + self.status_w)
+        if gy + h > self.screen.height - LINE_H - 3:
+            self.strip_damage(gx, gx + w)
+
+    def draw_ghost(self):
+        """The sliding card at its frame, on top of the table."""
+        frame = self.slide & SLIDE_LEFT
+        card = (self.slide >> 20) & 0xFF
+        gx = self.ghost_x(frame)
+        gy = self.ghost_y(frame)
+        self.painter.card(self.style, gx, gy, card, True, GREY, FELT, False)
+        self.screen.mark(gx, gy, self.style.w, self.style.h)
+        d = self.said
+        d[GHOST_X] = gx & 0xFF
+        d[GHOST_X + 1] = gx >> 8
+        d[GHOST_Y] = gy
+        if gy + self.style.h > self.screen.height - LINE_H - 3:
+            self.strip_damage(gx, gx + self.style.w)
+        self.slide = (self.slide & ~SLIDE_DRAWN) | frame << 4
 
     def top_index(self, s):
         n = self.game.piles.size[self.pile[s]]
@@ -107,8 +272,14 @@ class TableView:
             self.draw_slot(s, True)
         self.remember_highlights()
         self.drawn_moves = -1
-        self.drawn_msg = NONE
         self.draw_status(True)
+        self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
+        if self.slide & SLIDE_LEFT:
+            self.draw_ghost()  # over the piles and the status line, under the message strip
+        if self.message != MSG_NONE:
+            self.draw_message(0, self.screen.width)
+        self.said[DAMAGE_FROM] = 255
+        self.said[DAMAGE_TO] = 0
         self.valid = True
 
     def touch(self, s):
@@ -188,7 +359,65 @@ class TableView:
                 budget -= 1
                 touched[s] = 0
                 self.draw_slot(s, False)
+        ghost = self.slide & (SLIDE_LEFT | SLIDE_DRAWN) and not self.slide & SLIDE_WAIT
+        if self.slide & SLIDE_WAIT and self.slide & (SLIDE_LEFT | SLIDE_DRAWN):
+            self.pending = True  # a keypress moved it: the next frame draws it (App.tick)
+        elif ghost and self.slide & SLIDE_DRAWN:
+            if not self.ghost_stays():  # off its old place
+                self.restore_ghost()
+            elif budget == SLOTS_PER_FRAME:
+                ghost = False  # where it was drawn, and nothing drawn over it since
+        shown = self.drawn_moves
         self.draw_status()
+        if shown != self.drawn_moves:
+            if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+                self.strip_damage(self.status_x, self.status_x + self.status_w)  # the status corner
+            ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
+        if ghost and self.slide & SLIDE_LEFT:
+            self.draw_ghost()  # over the piles and the status line, under the message strip
+        if self.message != MSG_NONE:
+            if self.message_ms > MESSAGE_MS:
+                self.pending = True  # said in this keypress: the strip waits for the next frame
+            elif self.drawn_msg != self.message:
+                self.draw_message(0, self.screen.width)
+            elif self.said[DAMAGE_FROM] != 255:  # mend what a redraw beneath covered
+                self.draw_message(2 * self.said[DAMAGE_FROM], 2 * self.said[DAMAGE_TO])
+        self.said[DAMAGE_FROM] = 255
+        self.said[DAMAGE_TO] = 0
+
+    def strip_damage(self, x0, x1):
+        """Note that pixels x0 .. x1 of the message strip's band were drawn over."""
+        d = self.said
+        if x0 < 0:
+            x0 = 0
+        if x0 // 2 < d[DAMAGE_FROM]:
+            d[DAMAGE_FROM] = x0 // 2
+        if (x1 + 1) // 2 > d[DAMAGE_TO]:
+            d[DAMAGE_TO] = (x1 + 1) // 2
+
+    def draw_message(self, x0, x1):
+        """The message strip at the foot of the table (why a move was refused, and the like),
+        between x0 and x1: what a redraw beneath it covered, or all of it. Only the letters
+        there are drawn again (a whole strip costs about 0.4 M fuel)."""
+        fb = self.fb
+        w = self.screen.width
+        if x1 > w:
+            x1 = w
+        y = self.screen.height - LINE_H - 3
+        fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
+        said = self.message == why.SAID
+        text = why.TEXTS[self.message]
+        n = self.said[0] if said else len(text)
+        first = (x0 - 4) // 6
+        if first < 0:
+            first = 0
+        for i in range(first, n):
+            x = 4 + 6 * i
+            if x >= x1:
+                break
+            self.painter.char(self.said[i + 1] if said else text[i], x, y + 2, WHITE)
+        self.screen.mark(x0, y, x1 - x0, LINE_H + 3)
+        self.drawn_msg = self.message
 
     def remember_highlights(self):
         self.r_cursor = self.cursor
@@ -261,6 +490,11 @@ class TableView:
         old_ext = self.drawn_ext[s]
         ext = self.extent(s, n, step)
         reach = ext if ext > old_ext else old_ext
+        if (y + st.h if fan == RIGHT else y + reach) > self.screen.height - LINE_H - 3:
+            if fan == RIGHT:  # drawn over the message strip: it is mended on top
+                self.strip_damage(x + first * step - MARGIN, x + reach + MARGIN)
+            else:
+                self.strip_damage(x - MARGIN, x + st.w + MARGIN)
         fb = self.fb
         margin = MARGIN if shaking else 0  # the room a shake moves into
         self.drawn_dx[s] = dx + 8
@@ -281,6 +515,8 @@ class TableView:
         elif fan == STACK:
             c = cards_now[base + n - 1]
             self.painter.card(st, x + dx, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
+            if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
+                self.draw_wild(st, x + dx, y, n - 1)
         else:
             below = fan == RIGHT
             single = self.arg_mode == ARG_KIND and self.how[s] & PICK
@@ -328,6 +564,20 @@ class TableView:
         self.drawn_hl_col[s] = hl_col
         self.drawn_ext[s] = ext
 
+    def draw_wild(self, st, x, y, rank):
+        """A wild king on a stack built from the ace: the rank it stands for, in a black tag
+        at the card's foot."""
+        p = self.painter
+        w = 13 if rank == 9 else 7
+        tx = x + st.w - w - 2
+        ty = y + st.h - LINE_H
+        self.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
+        if rank == 9:
+            p.char(49, tx + 1, ty + 1, WHITE)
+            p.char(48, tx + 7, ty + 1, WHITE)
+        else:
+            p.char(RANK_CHARS[rank], tx + 1, ty + 1, WHITE)
+
     def draw_status(self, full=False):
         """The move count (its own small box) and the title or a message; the labels only
         in a full redraw (full), since they never change."""
@@ -340,16 +590,13 @@ class TableView:
         if full:
             if narrow:
                 p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
-            elif not self.game.COMPETITIVE:
-                p.text(b"Moves", x + w - 65, y, SLOT)
-        if not narrow and self.message != self.drawn_msg:
-            self.drawn_msg = self.message
-            fb.fill_rect(x, y, w - 72, LINE_H - 1, FELT)
-            self.screen.mark(x, y, w - 72, LINE_H - 1)
-            if self.message != MSG_NONE:
-                p.text(MESSAGES[self.message], x, y, CURSOR)
-            else:
-                p.text(self.title, x, y, SLOT)
+            else:  # the game's name and the deal's number
+                if not self.game.COMPETITIVE:
+                    p.text(b"Moves", x + w - 65, y, SLOT)
+                tx = p.text(self.title, x, y, SLOT)
+                room = 72 if not self.game.COMPETITIVE else SCORE_W + 46 * (self.game.players - 1)
+                if tx + 60 <= x + w - room:
+                    p.number(self.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
         if self.game.COMPETITIVE:
             self.draw_scores(x, y, w, narrow)
             return
@@ -380,7 +627,7 @@ class TableView:
             bw = w
             bx = x
         else:
-            bw = 29 + 36 * (game.players - 1)
+            bw = SCORE_W + 42 * (game.players - 1)
             bx = x + w - bw
         bh = LINE_H * game.players if narrow else LINE_H - 1
         self.fb.fill_rect(bx, y, bw, bh, FELT)
@@ -391,7 +638,7 @@ class TableView:
             if narrow:
                 tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
             else:
-                tx = p.text(PLAYER_TAGS[i], bx + 36 * i, y, SLOT)
+                tx = p.text(PLAYER_TAGS[i], bx + 42 * i, y, SLOT)
             if score < 0:
                 tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
                 score = -score
