@@ -40,7 +40,8 @@ MAX_SCALE = 16
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         """A bad argument: one line (`python -m simulator --help` shows the usage)."""
-        sys.exit("error: " + message + " (python -m simulator --help)")
+        sys.stderr.write("error: " + message + " (python -m simulator --help)\n")
+        sys.exit(2)
 PLAY_MODE = 3  # engine_core.ui.screens.PLAY
 NO_SLOT = 255  # engine_core.ui.view.NONE
 DOUBLE_CLICK_MS = 400

@@ -302,16 +302,16 @@ def interface_games():
 def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resumed_game_keeps_its_own():
     disk = MemoryStorage()
     console = console_on(disk)
-    keys(console, "A DOWN DOWN A A")  # title, choose Casket, deal
+    keys(console, "DOWN A DOWN DOWN A")  # title: choose a game, Casket, a fresh deal
     app = console.app
     assert app.table.game.NAME == "casket" and app.table.game.rules == 2
-    keys(console, "START UP UP A UP")  # pause menu: settings; the last one is Casket rules
+    keys(console, "START UP UP A UP UP UP")  # pause menu: settings; Casket rules, third from last
     assert app.mode == ui.SETTINGS and app.setting_label(ui.S_CASKET_RULES) == b"2: stacks"
     keys(console, "A")
     assert app.setting_label(ui.S_CASKET_RULES) == b"1: one card"
     assert console.keeper.settings.get("casket_rules") == 1
     assert app.table.game.rules == 2  # the game in play keeps its profile
-    keys(console, "B UP UP A A")  # back to the pause menu, new deal, deal
+    keys(console, "B UP UP A")  # back to the pause menu, new deal (nothing played: no question)
     game = app.table.game
     assert app.mode == ui.PLAY and game.rules == 1 and '"rules": 1' in state_json(game)
     play_hints(console, 2)
@@ -320,9 +320,9 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     again = console_on(disk)  # switched off and on: the profile-1 game comes back as it was
     assert again.app.table.game.rules == 1 and position(again.app.table.game)[1] == position(game)[1]
     assert again.app.settings[ui.S_CASKET_RULES] == 1
-    keys(again, "START UP UP A UP A")  # Casket rules back to 2: the resumed game stays at 1
+    keys(again, "A START UP UP A UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
     assert again.keeper.settings.get("casket_rules") == 2 and again.app.table.game.rules == 1
-    keys(again, "B UP UP A A")
+    keys(again, "B UP UP A A")  # new deal, yes: leave the game in progress
     assert again.app.table.game.rules == 2
 
 

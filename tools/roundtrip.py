@@ -10,6 +10,12 @@ json: the engine's own generator and the protocol's reader), where tests/test_ro
 runs it too. Prints one line per game, then the failures (at most 5 of each game).
 """
 
+import sys
+
+if sys.implementation.name == "cpython":  # run as a script: the repository's root first
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from engine_core import PLAYING, games, rng
 from engine_core.game import V_SCORE, V_STATUS, V_TURN
 from engine_core.protocol import Session, legal_tokens, state_json
@@ -145,8 +151,8 @@ def main(steps=40, seed=1):
 
 
 if __name__ == "__main__":
-    import os
-    import sys
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        sys.exit(0)
     args = [int(a) for a in sys.argv[1:]]
     sys.exit(1 if main(*args) else 0)
