@@ -221,6 +221,14 @@ def test_title_choice_and_seed_entry_lead_to_a_deal_of_that_seed():
     assert app.table.game.seed == 22 and app.names[app.game_index] == "sir_tommy"
 
 
+def test_a_long_a_on_the_game_list_opens_the_seed_entry_on_boards_without_x():
+    app = make_app(240, 135)
+    run(app, "DOWN A DOWN DOWN LONG_A")
+    assert app.mode == app_mod.DEAL
+    run(app, "A")
+    assert app.mode == app_mod.PLAY and app.table.game.seed == 1 and app.names[app.game_index] == "casket"
+
+
 def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_another():
     app = make_app(240, 240)
     run(app, "TICK A")

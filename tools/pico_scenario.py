@@ -27,9 +27,8 @@ from tools import pico  # noqa: E402
 GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
 FRAME_MS = 33
 
-# From the title: Choose a game, the game, a fresh deal (its seed from the same presses at the
-# same times on both sides).
-OPEN = "DOWN A %s A"
+# From the title: the game list, the game, the seed entry (X; a long A without X), deal seed 1.
+OPEN = "DOWN A %s X A"
 # In play: moves, a hint and its play, an undo, the pause menu and back.
 PLAY = {
     "aces_up": "RIGHT A A X A A Y RIGHT RIGHT A",
@@ -45,11 +44,17 @@ PAUSE = "START DOWN DOWN DOWN DOWN DOWN DOWN A B B"   # the pause menu, its rule
 THROUGH_MENU = {"X": "START DOWN A", "Y": "START DOWN DOWN A"}
 
 
+def has_button(board, name):
+    return bt.NAMES.index(name) in dict(board.BUTTONS)
+
+
 def script_keys(game, board):
     """The key tokens of a game's scenario before the hardware screen and the reset."""
     opening = OPEN % " ".join(["DOWN"] * GAMES.index(game))
-    tokens = []
-    for token in (opening + " " + PLAY[game] + " " + PAUSE).split():
+    if not has_button(board, "X"):
+        opening = opening.replace("X", "LONG_A")   # the seed entry: a long A without X
+    tokens = opening.split()
+    for token in (PLAY[game] + " " + PAUSE).split():
         try:
             pico.button_presses(board, token)
             tokens.append(token)

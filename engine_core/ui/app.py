@@ -413,7 +413,8 @@ class App(Screens):
                     self.selected = self.title_index(T_SETTINGS)
         elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
             self.change_setting(-1 if button == bt.LEFT else 1)
-        elif button == bt.X and self.mode == CHOOSE:  # a deal by its number
+        elif (button == bt.X or button == LONG_A) and self.mode == CHOOSE:
+            # a deal by its number (a long A on boards without X)
             self.pending_game = self.selected
             self.go(DEAL)
         elif button == bt.A:
