@@ -76,6 +76,8 @@ def _flush(ctx, buf, x: int, y: int, start: int, n: int, rows: int, per_write: i
         cmd += 1
         first = y
         last = y + rows - 1
+    # The expansion is expand_viper.expand_rows's loop, inline: a call a buffer from here
+    # would cost what this function saves.
     words = n >> 3
     stride = c[_WIDTH_WORDS]
     q = start >> 3

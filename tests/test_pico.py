@@ -23,12 +23,7 @@ def need_device(board_name):
     if os.environ.get("PICO_TESTS") != "1":
         reason = "the emulated-Pico tests run with `make test-device`"
     else:
-        reason = pico.missing()
-        if reason is None:
-            try:
-                pico.firmware_facts(board_name)
-            except pico.PicoError as e:
-                reason = str(e)
+        reason = pico.unavailable(board_name)
     if reason is None:
         return
     if os.environ.get("PICO_REQUIRED") == "1":

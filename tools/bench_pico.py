@@ -63,12 +63,7 @@ def figures(board_name=BOARD):
 
 
 def measure():
-    reason = pico.missing()
-    if reason is None:
-        try:
-            pico.firmware_facts(BOARD)
-        except pico.PicoError as e:
-            reason = str(e)
+    reason = pico.unavailable(BOARD)
     if reason is not None:
         print("emulated Pico: not measured (%s)" % reason, file=sys.stderr)
         return None

@@ -57,6 +57,17 @@ def missing():
     return None
 
 
+def unavailable(board_name):
+    """Why the emulated Pico cannot run `board_name`'s firmware here (a sentence), or None."""
+    reason = missing()
+    if reason is None:
+        try:
+            firmware_facts(board_name)
+        except PicoError as e:
+            reason = str(e)
+    return reason
+
+
 def firmware_facts(board_name, build_root=None):
     folder = os.path.join(build_root or os.path.join(ROOT, "build"), board_name)
     path = os.path.join(folder, "firmware.json")
