@@ -167,6 +167,9 @@ def play(board_name, game):
             reference.press(name)
         elif name in ("hardware", "back from hardware"):
             presses.pop(0)
+            if name == "back from hardware":   # the shell has the app redraw everything
+                reference.console.full = True
+                reference.console.redraw()
         if name == "hardware":
             compared.append((name, glass, None))
             continue
