@@ -10,7 +10,10 @@ lost (it only has to outlast the debounce). A button in `long_mask` reports on r
 or once when held past `long_ms` (long), never both; the D-pad repeats while held; the other
 buttons report as they go down. Boards short of buttons give some long presses another
 button's meaning: `long_as` pairs (held button, reported button), e.g. a long B as START
-where there is no START button. Times are ticks_ms values: differences are taken modulo 2**30
+where there is no START button. When the loop could not poll for longer than the debounce
+(a frame that ran long, a write to the flash), a reading seen before the gap counts, and a
+tap made and let go inside it is still reported: the GPIO pins latch the edge of a press in
+an interrupt (taps()). Times are ticks_ms values: differences are taken modulo 2**30
 as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __init__.
 """
 
@@ -36,11 +39,23 @@ def elapsed(now, then):
 
 
 class GpioButtons:
-    """Active-low push buttons on GPIO pins: read() -> mask of those held."""
+    """Active-low push buttons on GPIO pins: read() -> mask of those held; taps() -> mask of
+    those that went down since the last call (a falling-edge interrupt per pin)."""
 
     def __init__(self, pins, buttons):
         self.pins = pins                            # machine.Pin inputs
         self.bits = array("H", [mask(b) for b in buttons])
+        self.fell = 0
+        for i in range(len(pins)):
+            self._watch(pins[i], self.bits[i])
+
+    def _watch(self, pin, bit):
+        def went_down(_pin):                        # in the interrupt: no allocation
+            self.fell |= bit
+        try:
+            pin.irq(went_down, pin.IRQ_FALLING, hard=True)
+        except (TypeError, ValueError):             # a port without hard interrupts
+            pin.irq(went_down, pin.IRQ_FALLING)
 
     def read(self):
         held = 0
@@ -49,6 +64,13 @@ class GpioButtons:
             if not pins[i].value():
                 held |= self.bits[i]
         return held
+
+    def taps(self):
+        # An edge between these two lines is lost; polling sees that press unless the loop
+        # stalls right then as well.
+        fell = self.fell
+        self.fell = 0
+        return fell
 
 
 class AdcDpad:
@@ -74,6 +96,9 @@ class AdcDpad:
                 held |= self.middle[i]
         return held
 
+    def taps(self):
+        return 0                                    # levels only: no edge is latched
+
 
 class Readers:
     """Several readers seen as one."""
@@ -87,6 +112,13 @@ class Readers:
         for i in range(len(readers)):
             held |= readers[i].read()
         return held
+
+    def taps(self):
+        fell = 0
+        readers = self.readers
+        for i in range(len(readers)):
+            fell |= readers[i].taps()
+        return fell
 
 
 class Buttons:
@@ -106,6 +138,9 @@ class Buttons:
         self.raw = 0                # last raw reading
         self.raw_since = 0          # when the raw reading last changed
         self.long_done = 0          # held long-press buttons already reported as long
+        self.polled = 0             # when poll() last ran
+        self.missed = 0             # taps made inside a gap, waiting to stay released
+        self.missed_since = 0
         self.down_at = array("i", [0] * COUNT)
         self.next_repeat = array("i", [0] * COUNT)
         self.events = bytearray(EVENTS)
@@ -134,13 +169,47 @@ class Buttons:
         return code
 
     def poll(self, now):
-        raw = self.reader.read()
+        reader = self.reader
+        raw = reader.read()
+        fell = reader.taps()
+        if elapsed(now, self.polled) > self.debounce_ms:
+            self._after_gap(raw, fell, now)
+        self.polled = now
         if raw != self.raw:
             self.raw = raw
             self.raw_since = now
         elif raw != self.held and elapsed(now, self.raw_since) >= self.debounce_ms:
             self._change(raw, now)
+        if self.missed:
+            self._missed_taps(raw, now)
         self._held(now)
+
+    def _after_gap(self, raw, fell, now):
+        """No poll for longer than the debounce: a reading seen before the gap and changed
+        since was steady long enough to count; a button that went down inside the gap (its
+        edge was latched) and is down now is pressed, however soon it is let go; one that is
+        up again is a tap once it has stayed up for the debounce (a press that is still
+        bouncing reads as up at times: the debounce then reports it, not this)."""
+        if raw != self.raw and self.raw != self.held and elapsed(now, self.raw_since) >= self.debounce_ms:
+            self._change(self.raw, now)
+        down = fell & raw & ~self.held
+        if down:
+            self._change(self.held | down, now)
+        missed = fell & ~raw & ~self.held
+        if missed:
+            self.missed |= missed
+            self.missed_since = now
+
+    def _missed_taps(self, raw, now):
+        self.missed &= ~raw                         # down again: the debounce reports it
+        if not self.missed or elapsed(now, self.missed_since) < self.debounce_ms:
+            return
+        for b in range(COUNT):
+            bit = 1 << b
+            if self.missed & bit:
+                self._change(self.held | bit, now)  # down and up: one press, never long
+                self._change(self.held & ~bit, now)
+        self.missed = 0
 
     def _change(self, new, now):
         old = self.held

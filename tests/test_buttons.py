@@ -2,8 +2,8 @@
 
 import pytest
 
-from firmware.buttons import (A, B, DOWN, LEFT, LONG, RIGHT, START, UP, X, AdcDpad, Buttons,
-                              GpioButtons, Readers, mask)
+from firmware.buttons import (A, B, DOWN, LEFT, LONG, RIGHT, SELECT, START, UP, X, Y, AdcDpad,
+                              Buttons, GpioButtons, Readers, mask)
 from tests.fakes.machine import ADC, Pin
 
 
@@ -12,9 +12,15 @@ class Raw:
 
     def __init__(self):
         self.held = 0
+        self.fell = 0             # edges a pin interrupt would have latched
 
     def read(self):
         return self.held
+
+    def taps(self):
+        fell = self.fell
+        self.fell = 0
+        return fell
 
 
 def events(buttons):
@@ -65,6 +71,76 @@ def test_a_short_tap_between_two_frames_is_latched_until_the_frame_takes_it():
     assert b.held == 0
     assert events(b) == [START]
     assert events(b) == []
+
+
+def poll_at(buttons, raw, times):
+    for t in times:
+        buttons.poll(t)
+
+
+def test_a_tap_made_and_let_go_while_the_loop_was_busy_is_still_reported_once():
+    """A flash write or a long frame: no poll from 10 to 100 ms, the tap (30..90 ms) only
+    left its edge in the pin's interrupt. It counts once it has stayed up for the debounce."""
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_as=((Y, SELECT),), debounce_ms=20)
+    run(b, raw, {}, 12)
+    raw.fell = mask(A) | mask(Y) | mask(X)           # A and Y tapped in the gap; X too
+    poll_at(b, raw, range(100, 118, 2))
+    assert events(b) == []
+    poll_at(b, raw, range(120, 200, 2))
+    assert events(b) == [A, X, Y], "each once, short (a long Y would be SELECT)"
+    assert b.held == 0
+
+
+def test_a_press_seen_before_the_gap_and_let_go_inside_it_counts():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {6: mask(X)}, 12)                    # seen at 6, 8, 10: not yet steady
+    raw.held = 0                                     # let go during the gap (no poll)
+    poll_at(b, raw, range(100, 160, 2))
+    assert events(b) == [X]
+
+
+def test_a_tap_that_outlasts_the_gap_by_less_than_the_debounce_counts():
+    """Down inside the gap (the edge latched), seen down at its end, let go 10 ms later."""
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), debounce_ms=20)
+    run(b, raw, {}, 12)
+    raw.fell = mask(A) | mask(X)
+    run(b, raw, {100: mask(A) | mask(X), 110: 0}, 200, start=100)
+    assert events(b) == [X, A]
+
+
+def test_a_press_still_bouncing_when_the_gap_ends_is_one_press():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {}, 12)
+    raw.fell = mask(X)                               # went down just before the poll at 100...
+    run(b, raw, {100: 0, 102: mask(X)}, 200, start=100)   # ...read up once, then held
+    assert events(b) == [X]
+
+
+def test_edges_while_polling_steadily_add_nothing():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    for t in range(0, 200, 2):
+        raw.held = mask(X) if 10 <= t < 60 else 0
+        if t in (10, 14, 18):                        # bounces on the way down
+            raw.fell |= mask(X)
+        b.poll(t)
+    assert events(b) == [X]
+
+
+def test_gpio_buttons_latch_the_falling_edge_in_the_pins_interrupt():
+    pins = [Pin(2), Pin(3)]
+    reader = GpioButtons(pins, [UP, A])
+    pins[1].value(0)
+    pins[1].value(1)                                 # down and up again between two reads
+    assert reader.read() == 0
+    assert reader.taps() == mask(A)
+    assert reader.taps() == 0, "taken once"
+    pins[0].value(0)
+    assert Readers([reader, AdcDpad([], [], [])]).taps() == mask(UP)
 
 
 def test_a_long_press_button_reports_short_on_release_before_the_threshold():

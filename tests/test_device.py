@@ -7,7 +7,7 @@ from array import array
 import pytest
 
 import boards
-from firmware.buttons import A, LONG, START, mask
+from firmware.buttons import A, B, LONG, START, mask
 from engine_core.gfx.screen import Screen
 from firmware.panel import Panel
 from tests.fakes import machine as fake_machine
@@ -122,6 +122,9 @@ class ScriptedReader:
                 return held
         return 0
 
+    def taps(self):
+        return 0                        # levels only
+
 
 def make_loop(script, pwm=None):
     from firmware.buttons import Buttons
@@ -187,6 +190,31 @@ def test_a_press_latched_while_waiting_starts_the_next_frame_at_once():
     assert 60 <= clock.ms < 2 * loop.frame_ms + 2, "the wait ends when the press is latched"
     loop.frame()
     assert app.presses == [(START, False)]
+
+
+def test_the_press_log_keeps_each_press_with_the_apps_time_when_it_took_it():
+    from firmware import main
+    before = len(main.press_log())
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A))])
+    loop.run(frames=25)
+    log = main.press_log()[before:] if before < main.PRESS_LOG else main.press_log()[-2:]
+    assert [(name, long) for _, name, long in log] == [("START", False), ("A", True)]
+    frames = [sum(app.ticks[:i + 1]) for i in range(len(app.ticks))]   # the clock began at 0
+    assert all(t in frames for t, _, _ in log), "each at a frame's time: the app's clock then"
+    # Debounced at 60 ms, taken in the frame that followed at once, at the app's time then
+    # (the last frame's: this frame's time reaches the app after its presses).
+    assert 60 - loop.frame_ms - 2 <= log[0][0] < 60
+
+
+def test_the_press_log_keeps_the_last_presses_oldest_first():
+    from firmware import main
+    loop, app, clock, spi, screen, board = make_loop(
+        [(i * 100, i * 100 + 40, mask(START if i % 2 else B)) for i in range(main.PRESS_LOG + 6)])
+    loop.run(frames=(main.PRESS_LOG + 8) * 100 // loop.frame_ms)
+    log = main.press_log()
+    assert len(log) == main.PRESS_LOG
+    assert [name for _, name, _ in log[-4:]] == ["B", "START", "B", "START"]
+    assert [t for t, _, _ in log] == sorted(t for t, _, _ in log)
 
 
 def test_the_loop_measures_frame_and_flush_times():

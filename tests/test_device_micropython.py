@@ -109,6 +109,8 @@ class Script:
         if 1200 <= t < 1800:
             return 16
         return 0
+    def taps(self):
+        return 0
 
 board = boards.load(BOARD)
 clock = Clock()
@@ -348,6 +350,8 @@ class Script:
         t = self.clock.ms
         if t % 400 < 60:
             return 1 << self.ORDER[(t // 400) % len(self.ORDER)]
+        return 0
+    def taps(self):
         return 0
 
 board = boards.load(BOARD)

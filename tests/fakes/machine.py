@@ -10,18 +10,29 @@ class Pin:
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
         self.mode = mode
         self.pull = pull
         self.level = 1 if value is None else value
+        self.handler = None
+        self.trigger = 0
 
     def value(self, v=None):
         if v is None:
             return self.level
+        edge = self.IRQ_FALLING if self.level and not v else self.IRQ_RISING if v and not self.level else 0
         self.level = v
+        if edge & self.trigger and self.handler is not None:
+            self.handler(self)      # as a pin interrupt would, at once
         return None
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        self.handler = handler
+        self.trigger = trigger
 
     def __call__(self, v=None):
         return self.value(v)
