@@ -13,7 +13,9 @@ The loop depends on two objects only (docs/firmware.md):
 Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
 dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
 tap shorter than a frame is latched, not lost); a latched press starts the next frame at
-once. Nothing in a frame allocates.
+once. Nothing in a frame allocates. The last PRESS_LOG presses are kept with the time the app
+took them, so that a session can be told and replayed exactly; at the REPL after Ctrl-C:
+    >>> from firmware.main import press_log; press_log()
 
 The text protocol (docs/protocol.md) over the USB serial REPL:
     >>> from firmware.main import protocol; protocol()
@@ -22,6 +24,7 @@ The text protocol (docs/protocol.md) over the USB serial REPL:
 import gc
 import sys
 import time
+from array import array
 
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
@@ -33,6 +36,9 @@ FRAME_MS = 33                   # 30 frames a second; a frame that runs long is 
 POLL_MS = 2                     # button polling while waiting for the next frame
 CLICK_HZ = 2000                 # the click of a button press, where the board can sound
 CLICK_MS = 8
+PRESS_LOG = 64                  # presses kept with their times (press_log())
+_presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
+_pressed = array("i", [0])                     # presses handed to the app since start-up
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -82,6 +88,7 @@ class Loop:
         buttons.poll(now)
         code = buttons.next_event()
         while code >= 0:
+            self.keep_press(code)
             self.app.press(code & ~LONG, (code & LONG) != 0)
             if self.app.sound_on():
                 self.beeper.beep(CLICK_HZ, CLICK_MS, now)
@@ -94,6 +101,14 @@ class Loop:
             self.panel.show(self.screen)
             self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
         self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+
+    def keep_press(self, code):
+        # The app's clock stands at last_tick when it takes the press: the frame's time
+        # reaches it afterwards, in tick().
+        i = _pressed[0] % PRESS_LOG * 2
+        _presses[i] = self.last_tick
+        _presses[i + 1] = code
+        _pressed[0] += 1
 
     def wait(self):
         """Poll the buttons until the next frame is due, or until a press is latched: the
@@ -114,6 +129,19 @@ class Loop:
             self.frame()
             self.wait()
             frames -= 1
+
+
+def press_log():
+    """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the app took, the oldest
+    first."""
+    from engine_core.ui.buttons import NAMES
+    pressed = _pressed[0]
+    out = []
+    for k in range(pressed - min(pressed, PRESS_LOG), pressed):
+        i = k % PRESS_LOG * 2
+        code = _presses[i + 1]
+        out.append((_presses[i], NAMES[code & ~LONG], (code & LONG) != 0))
+    return out
 
 
 def splash(screen, panel, painter, title, line):

@@ -6,10 +6,11 @@ engine on CPython: the frames the panel received must equal the simulator's fram
 A scenario opens a game from the title, plays card moves, a hint, an undo, the pause menu and
 the rules page, visits the hardware screen, then stops the app (Ctrl-C), soft-resets the board
 (Ctrl-D) and checks that the game comes back. The simulator side is the same Console and App
-on CPython (engine_core.console) with records in RAM, given the same presses and the same
-time between them as the device had (the emulator's clock between frames). The hardware
+on CPython (engine_core.console) with records in RAM, given the same presses at the same
+times as the device's app took them (the loop's press log, read at the REPL). That log must
+hold exactly the script's presses: none lost, none doubled. The hardware
 screen is the device's own (it shows measured figures): its frame is checked for decoding
-errors only.
+errors only, and the app's clock stands still while it shows, on both sides.
 """
 
 import argparse
@@ -115,8 +116,28 @@ def build_script(board, game):
     script.key("SELECT", "hardware")
     script.key("SELECT", "back from hardware")
     script.interrupt()
+    script.repl("from firmware.main import press_log")
+    script.repl("print('PRESSES', press_log())")
     script.soft_reset()
     return script
+
+
+def press_log(console):
+    """The presses the device's loop took, [(ticks_ms, button name, long)], from the REPL."""
+    import ast
+    for line in console.splitlines():
+        if line.startswith("PRESSES ["):
+            return [tuple(p) for p in ast.literal_eval(line[len("PRESSES "):])]
+    raise pico.PicoError("the device's press log is not on the REPL")
+
+
+def logged_as(token):
+    """How the device's press log names a key-script token: (button name, long). A button
+    reached through a long press that stands for it (LONG_AS) is logged as itself."""
+    token = token.upper()
+    if token.startswith("LONG_"):
+        return (token[5:], True)
+    return (token, False)
 
 
 DEBOUNCE_MS = 20
@@ -124,15 +145,16 @@ DEBOUNCE_MS = 20
 
 def delivered_ms(board, token, marker):
     """When the device's button driver hands the press to the app, in emulated ms: after
-    the debounce, on release for buttons whose long press means something, when held long
-    enough for a long press (firmware/buttons.py)."""
+    the debounce, on release for buttons whose long press means something (LONG_PRESS, or
+    standing for another button: LONG_AS), when held long enough for a long press
+    (firmware/buttons.py)."""
     from engine_core.ui.buttons import LONG_PRESS_MS
     token = token.upper()
     button = bt.NAMES.index(token[5:] if token.startswith("LONG_") else token)
     pressed = marker["ns"] / 1e6
     if token.startswith("LONG_") or button not in dict(board.BUTTONS):
         return pressed + LONG_PRESS_MS
-    if board.LONG_PRESS & (1 << button):
+    if board.LONG_PRESS & (1 << button) or button in [held for held, _ in board.LONG_AS]:
         return marker["release_ns"] / 1e6 + DEBOUNCE_MS
     return pressed + DEBOUNCE_MS
 
@@ -141,35 +163,41 @@ def play(board_name, game):
     """Run a game's scenario on the emulated Pico and on CPython; returns
     (run, [(name, device glass, reference glass or None)]).
 
-    The reference is given each press at the emulated time the device's app got it, and
-    time up to each frame's marker. The device's own clock lags the marker by up to a frame
-    (its last tick), so the frame is compared with the reference's frames over the last
-    FRAME_MS + 10 ms before the marker: the one the device showed is among them when both
-    agree (for the computer players of Nerts, which act on the clock)."""
+    The reference takes each press at the time the device's app took it (the loop's press
+    log: the app's clock then), so a computer player on the clock (Nerts) acts at the same
+    game times on both. Frames are drawn at the device's own frame times, which are not
+    logged: each is compared with the reference's frames over the last FRAME_MS + 10 ms
+    before its marker, and the one the device showed is among them when both agree."""
     board = boards.load(board_name)
     script = build_script(board, game)
     result = pico.run(board_name, script)
     frames = result.frames()
-    presses = [m for m in result.markers() if m["name"] == "press"]
+    log = press_log(result.console)
+    keys = [m["name"] for m, _ in frames if m["name"] not in ("boot", "soft reset")]
+    wanted = [logged_as("SELECT" if k in ("hardware", "back from hardware") else k)
+              for k in keys]
+    if [(name, long) for _, name, long in log] != wanted:
+        raise pico.PicoError("the device took other presses than the script's: %s, not %s"
+                             % (log, wanted))
     reference = Reference(board)
     compared = []
-    now = 0.0
+    now = 0
+    presses = [t for t, _, _ in log]
     for marker, glass in frames:
         name = marker["name"]
         at = marker["ns"] / 1e6
         if name == "soft reset":
             reference.power_on()
-        elif name not in ("boot", "hardware", "back from hardware"):
-            press = presses.pop(0)
-            due = delivered_ms(board, name, press)
-            reference.tick(int(due - now))
-            now += int(due - now)
-            reference.press(name)
-        elif name in ("hardware", "back from hardware"):
-            presses.pop(0)
-            if name == "back from hardware":   # the shell has the app redraw everything
-                reference.console.full = True
-                reference.console.redraw()
+        elif name == "back from hardware":   # the app stood still while it showed...
+            now = presses.pop(0)
+            reference.console.full = True     # ...and redraws everything after it
+            reference.console.redraw()
+        elif name != "boot":
+            t = presses.pop(0)
+            reference.tick(t - now)
+            now = t
+            if name != "hardware":
+                reference.press(name)
         if name == "hardware":
             compared.append((name, glass, None))
             continue
