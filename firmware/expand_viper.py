@@ -54,3 +54,55 @@ def expand_rows(line, buf, start: int, count: int, rows: int, width: int, pairs)
             q += 1
         first += stride
         r += 1
+
+
+@micropython.viper
+def merge_rects(dirty, count: int, slack: int) -> int:
+    """Merge the dirty rectangles (x, y, w, h in an array('h'), as Screen keeps them) two by
+    two wherever their bounding box has at most `slack` pixels more than the two: a card
+    sliding over its last place, a cursor over a card. Each rectangle sent costs a window's
+    commands and a viper call besides its pixels (about what `slack` pixels take on the
+    wire), and overlapping ones send their common pixels twice. Returns the new count; the
+    rectangles merged away are overwritten by the last ones."""
+    d = ptr16(dirty)
+    i = 0
+    while i < count:
+        a = 4 * i
+        j = i + 1
+        grown = 0
+        while j < count:
+            b = 4 * j
+            x = int(d[a])
+            y = int(d[a + 1])
+            x2 = x + int(d[a + 2])
+            y2 = y + int(d[a + 3])
+            bx = int(d[b])
+            by = int(d[b + 1])
+            bx2 = bx + int(d[b + 2])
+            by2 = by + int(d[b + 3])
+            area = int(d[a + 2]) * int(d[a + 3]) + int(d[b + 2]) * int(d[b + 3]) + slack
+            if bx < x:
+                x = bx
+            if by < y:
+                y = by
+            if bx2 > x2:
+                x2 = bx2
+            if by2 > y2:
+                y2 = by2
+            if (x2 - x) * (y2 - y) <= area:
+                d[a] = x
+                d[a + 1] = y
+                d[a + 2] = x2 - x
+                d[a + 3] = y2 - y
+                count -= 1
+                last = 4 * count
+                d[b] = d[last]
+                d[b + 1] = d[last + 1]
+                d[b + 2] = d[last + 2]
+                d[b + 3] = d[last + 3]
+                grown = 1
+            else:
+                j += 1
+        if not grown:
+            i += 1
+    return count

@@ -52,6 +52,10 @@ except ImportError:
     framebuf = None  # type: ignore[assignment]
 
 FEED_ROWS = const(4)    # screen rows in a line buffer with the viper expansion
+# With viper, two dirty rectangles go as one when their bounding box has at most this many
+# pixels more than the two (expand_viper.merge_rects): about what one more rectangle's window
+# commands and call cost, in pixels on the wire.
+MERGE_SLACK = const(1024)
 
 SWRESET = const(0x01)
 SLPOUT = const(0x11)
@@ -160,6 +164,7 @@ class Panel:
             self.expand_rows = expand_viper.expand_rows
             self.make_pairs = expand_viper.make_pairs
             self.pairs = bytearray(1024)     # byte -> its two pixels (expand_viper.make_pairs)
+            self.merge_rects = expand_viper.merge_rects
         if feeder is not None:
             feeder.attach([self.line, bytearray(2 * self.line_pixels)], self.pairs, self.width)
         if expander == "framebuf":
@@ -342,7 +347,8 @@ class Panel:
         self._deselect()
 
     def show(self, screen):
-        """Send every dirty rectangle of `screen` (docs/screen.md), then clear them."""
+        """Send every dirty rectangle of `screen` (docs/screen.md; with viper, those that
+        overlap or nearly touch merged first), then clear them."""
         count = screen.dirty_count
         if not count:
             return
@@ -350,6 +356,8 @@ class Panel:
         buf = screen.buf
         width = screen.width
         self.set_palette(screen.palette)
+        if self.expander == "viper":
+            count = self.merge_rects(dirty, count, MERGE_SLACK)
         for i in range(count):
             k = 4 * i
             self._send(buf, width, dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3])

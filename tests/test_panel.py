@@ -189,8 +189,8 @@ def viper_stand_in():
     source = open(panel_module.__file__.replace("panel.py", "expand_viper.py")).read()
     fake = types.ModuleType("micropython")
     fake.viper = lambda f: f
-    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("H"),
-                 "ptr32": lambda b: memoryview(b).cast("I")}
+    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("B").cast("H"),
+                 "ptr32": lambda b: memoryview(b).cast("B").cast("I")}
     import sys
     saved = sys.modules.get("micropython")
     sys.modules["micropython"] = fake
@@ -221,6 +221,35 @@ def test_the_viper_expansion_writes_the_same_bytes_as_the_plain_one():
         viper["expand_rows"](b, buf, start, count, rows, width, pairs)
         assert a == b, (start, count, rows)
         assert not any(b[2 * count * rows:]), "only its own bytes are written"
+
+
+def covered(rects):
+    return {(x + i, y + j) for x, y, w, h in rects for i in range(w) for j in range(h)}
+
+
+def test_merging_dirty_rectangles_covers_every_pixel_and_only_pays_off_where_it_should():
+    merge = viper_stand_in()["merge_rects"]
+    # A card sliding over its last place, a cursor over a card, the strip far below.
+    rects = [(127, 14, 30, 42), (142, 14, 30, 42), (209, 3, 29, 9), (0, 200, 240, 20)]
+    dirty = array("h", [v for r in rects for v in r] + [0] * 8)
+    n = merge(dirty, len(rects), 1024)
+    merged = [tuple(dirty[4 * i:4 * i + 4]) for i in range(n)]
+    assert covered(merged) >= covered(rects)
+    assert n == 3 and (127, 14, 45, 42) in merged, merged
+    assert (0, 200, 240, 20) in merged, "a far rectangle stays on its own"
+    # Random sets: every pixel still covered, never more pixels than the slack allows.
+    rnd = random.Random(3)
+    for _ in range(200):
+        rects = [(rnd.randrange(200), rnd.randrange(200), rnd.randrange(1, 40), rnd.randrange(1, 40))
+                 for _ in range(rnd.randrange(1, 13))]
+        dirty = array("h", [v for r in rects for v in r])
+        n = merge(dirty, len(rects), 512)
+        merged = [tuple(dirty[4 * i:4 * i + 4]) for i in range(n)]
+        assert covered(merged) >= covered(rects)
+        sent = sum(w * h for _, _, w, h in merged)
+        assert sent <= sum(w * h for _, _, w, h in rects) + 512 * (len(rects) - n)
+    assert merge(array("h", [5, 5, 10, 10]), 1, 0) == 1
+    assert merge(array("h"), 0, 1024) == 0
 
 
 def test_the_plain_expansion_puts_the_left_pixel_from_the_high_nibble_high_byte_first():
@@ -285,7 +314,8 @@ def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
     board = boards.load(name)
     viper = viper_stand_in()
     fake = type("expand_viper", (), {"expand_rows": staticmethod(viper["expand_rows"]),
-                                     "make_pairs": staticmethod(viper["make_pairs"])})
+                                     "make_pairs": staticmethod(viper["make_pairs"]),
+                                     "merge_rects": staticmethod(viper["merge_rects"])})
     monkeypatch.setattr(panel_module, "expand_viper", fake)
     spi = SPI(1)
     dc = Pin(board.DC, Pin.OUT)
@@ -317,6 +347,22 @@ def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
         panel.send(buf, board.WIDTH, palette, x, y, w, h)
     model = decoded(board, spi, model)
     assert glass_of(board, model) == expected(board, buf, palette)
+    # A screen's overlapping dirty rectangles, merged before they are sent.
+    from engine_core.gfx.screen import Screen
+    screen = Screen(board.WIDTH, board.HEIGHT)
+    screen.mark_all()
+    panel.show(screen)
+    for frame in range(20):
+        for _ in range(rnd.randrange(1, 12)):
+            x, y = rnd.randrange(board.WIDTH - 30), rnd.randrange(board.HEIGHT - 40)
+            screen.fb.fill_rect(x, y, rnd.randrange(1, 30), rnd.randrange(1, 40), rnd.randrange(16))
+            screen.mark(x, y, 30, 40)
+        before = feeder.finished
+        count = screen.dirty_count
+        panel.show(screen)
+        assert feeder.finished - before <= count
+    model = decoded(board, spi, model)
+    assert glass_of(board, model) == expected(board, screen.buf, screen.palette)
     assert model.errors == []
     assert model.writes_outside(board.GLASS) == 0
     assert cs.value() == 1
