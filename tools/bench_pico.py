@@ -80,7 +80,9 @@ def measure():
     move_bytes = sorted(n for _, n in partial)
     lines = [
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
-        "rp2040js at 125 MHz: estimates (no flash wait states or bus contention)."
+        "rp2040js at 125 MHz: estimates (no flash wait states or bus contention). "
+        "`python tools/bench_pico.py` (part of `make bench` when the firmware is built) measures "
+        "them; tests/test_pico.py holds the flush, keypress and heap figures to their targets."
         % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6),
         "",
         "| what | figure | budget |",
@@ -89,7 +91,8 @@ def measure():
         "| full-screen flush (firmware.bench, viper + DMA) | %.1f ms (wire alone %.2f ms) | 20 ms |"
         % (f["full_us"] / 1000, wire_ms),
         "| 40x56 card-sized rectangle flush | %.2f ms | |" % (f["rect_us"] / 1000),
-        "| a frame's flush without a full redraw (card moves, cursor): first to last byte, median / worst | "
+        "| a frame's flush without a full redraw (card moves and slides, cursor; overlapping "
+        "rectangles merged): first to last byte, median / worst | "
         "%.2f / %.2f ms (%s-%s bytes) | 4 ms |"
         % (move_flush[len(move_flush) // 2], move_flush[-1], format(move_bytes[0], ","), format(move_bytes[-1], ",")),
         "| keypress: debounced edge to the last byte of the frame that answers it, median / worst "
