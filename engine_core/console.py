@@ -93,8 +93,7 @@ class Console:
                 v = 1  # a board with only A and B keeps the scheme whatever was saved
             app.settings[i] = v
             self.shadow[i] = v
-        if hasattr(app, "apply_settings"):
-            app.apply_settings()
+        app.apply_settings()
 
     def show_resumed(self, game):
         """Put a restored game object on the App's table, as if just dealt, and offer it on

@@ -93,6 +93,8 @@ class Game:
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
     UNDO_BARRIERS = False  # some moves end what undo can reach (a game's end in Spite & Malice)
+    STEPS_COMPUTER = False  # the computer's turn is shown a move at a time (respond_step)
+    SAVED = ()  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)
 
     def __init__(self, players=1, options=0):
         self.players = players
@@ -394,6 +396,14 @@ class Game:
         """Recompute derived state after the piles and variables were replaced by `load`."""
         self.history.clear()
         self.vars[V_STATUS] = self._compute_status()
+
+    def after_restore(self):
+        """Rebuild what the game derives from its piles once a saved game is read back
+        (engine_core/save.py); most games derive nothing."""
+
+    def set_computer(self, level, speed):
+        """The computer players' strength (1 easy .. 3 hard) and speed (0 .. 2) from the
+        settings; a game without computer players has nothing to set."""
 
     # --- move tokens (for the protocol and tools; these allocate) ---
 

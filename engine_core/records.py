@@ -169,7 +169,7 @@ class RecordFile:
     def __init__(self, storage, name, kind, title):
         self.storage = storage
         self.name = name + ".dat"
-        tag = getattr(storage, "tag", "")
+        tag = storage.tag
         self.temp = name + "." + tag + ".new" if tag else name + ".new"
         self.base = name
         self.aside = name + ".bad"
@@ -222,8 +222,6 @@ class RecordFile:
         return False
 
     def _other_temps(self):
-        if not hasattr(self.storage, "listing"):
-            return ()
         try:
             names = self.storage.listing()
         except OSError:

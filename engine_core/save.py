@@ -61,7 +61,7 @@ def saved_attributes(game):
     """The names of the attributes beyond piles and vars that the game asks a saved game to
     keep (a class constant SAVED: ints or arrays of small ints, state outside the journal such
     as who is a computer player and at which levels); () for most games."""
-    return getattr(game, "SAVED", ())
+    return game.SAVED
 
 
 def extra_count(game):
@@ -207,8 +207,7 @@ def restore_game(game, buf, n, used):
                 value[i] = r.get_i32(buf, pos)
                 pos += 4
     game.history.clear()  # a resumed game starts with nothing to undo
-    if hasattr(game, "after_restore"):  # a game that derives state from its piles rebuilds it
-        game.after_restore()
+    game.after_restore()  # a game that derives state from its piles rebuilds it
     return r.OK
 
 
@@ -247,8 +246,6 @@ def human_won(game):
         return True
     if status != OVER or not game.COMPETITIVE:
         return False
-    if hasattr(game, "winner"):
-        return game.winner() == 0
     mine = game.score(0)
     for i in range(1, game.players):
         if game.score(i) >= mine:

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core import records as r
@@ -11,7 +13,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.protocol import state_json
 from engine_core.storage import MemoryStorage
 from engine_core.ui import app as ui
-from engine_core.ui import layouts
+from engine_core.ui import layouts, view
 from engine_core.ui.app import App
 from simulator.keys import parse
 from tools.faults import FaultyStorage
@@ -130,6 +132,75 @@ def test_a_changed_setting_is_saved_and_comes_back():
     assert console.keeper.settings.get("sound") == 0
     again = console_on(disk)
     assert again.app.settings[ui.S_SOUND] == 0
+
+
+def restarted_with(name, value):
+    """A console powered on again after `name` was saved as `value`."""
+    disk = MemoryStorage()
+    first = console_on(disk)
+    first.keeper.settings.set(name, value)
+    first.keeper.save_settings()
+    return console_on(disk)
+
+
+def table_after_deal(console, game):
+    console.open_game(game, 7)
+    return console.app.table
+
+
+def sound_is_passed_on(console):
+    app = console.app
+    table_after_deal(console, "aces_up").sound = 1
+    app.take_sound()
+    return app.sound_event != 0
+
+
+def shown_back(console):
+    c = pal.BACKS[1][0]
+    return console.app.screen.palette[pal.BACK] == pal.rgb565(c[0], c[1], c[2])
+
+
+def b_steps_on_the_title(console):
+    before = console.app.selected
+    keys(console, "B")
+    return console.app.mode == ui.TITLE and console.app.selected != before
+
+
+def winnable_seed(console):
+    from engine_core.ai import winnable
+    console.app.game_index = console.app.names.index("aces_up")
+    t = winnable.table("aces_up")
+    return all(winnable.is_winnable(t.BITS, t.FIRST, console.app.random_seed()) for _ in range(20))
+
+
+# Every setting the App has, saved with a value other than its default, acts after a restart.
+AFTER_RESTART = {
+    "sound": (0, lambda c: not sound_is_passed_on(c)),
+    "card_back": (1, shown_back),
+    "bot_speed": (2, lambda c: table_after_deal(c, "nerts").game.speed[1] == 2),
+    "bot_level": (0, lambda c: table_after_deal(c, "spite_malice").game.bot_level == 1
+                  and table_after_deal(c, "nerts").game.skill[1] == 0),
+    "jokers": (1, lambda c: table_after_deal(c, "spite_malice").game.options & games.OPT_JOKERS),
+    "target": (150, lambda c: table_after_deal(c, "spite_malice").game.options
+               >> games.OPT_TARGET_SHIFT == 150),
+    "auto_play": (0, lambda c: c.app.settings[ui.S_AUTOPLAY] == 0),   # read at each frame
+    "two_buttons": (1, b_steps_on_the_title),
+    "casket_rules": (1, lambda c: table_after_deal(c, "casket").game.rules == 1),
+    "winnable": (1, winnable_seed),
+    "slide": (0, lambda c: not table_after_deal(c, "aces_up").slide & view.SLIDE_ON),
+}
+
+
+def test_every_app_setting_has_its_restart_check():
+    from engine_core.console import APP_SETTINGS
+    assert sorted(AFTER_RESTART) == sorted(APP_SETTINGS)
+
+
+@pytest.mark.parametrize("name", sorted(AFTER_RESTART))
+def test_a_saved_setting_acts_after_a_restart(name):
+    value, acts = AFTER_RESTART[name]
+    assert not acts(console_on(MemoryStorage())), "the default does otherwise"
+    assert acts(restarted_with(name, value))
 
 
 def test_a_damaged_record_is_shown_at_the_foot_of_the_screen_for_a_while():

@@ -24,6 +24,11 @@ class LocalStorage:
     def __init__(self, store, prefix=PREFIX):
         self.store = store
         self.prefix = prefix
+        self.tag = ""  # one page writes its records at a time
+
+    def listing(self):
+        """No other writer leaves temporary files here (records.py looks for them)."""
+        return ()
 
     def key(self, name):
         return self.prefix + name

@@ -335,6 +335,10 @@ class Nerts(NertsMoves, Game):
             return DEAL_MOVE if self.can_deal() else -1
         return nerts_bot.choose(self, 0, nerts_bot.BEST_SKILL, False)
 
+    def set_computer(self, level, speed):
+        for p in range(1, self.players):
+            self.set_bot(p, speed, level - 1)
+
     def set_bot(self, player, speed, skill):
         """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
         SKILLS); speed -1 makes it a player who waits for commands."""

@@ -78,6 +78,7 @@ class SpiteMalice(Game):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     UNDO_BARRIERS = True  # a game's end and a deal: undo stops there
+    STEPS_COMPUTER = True  # the computer's turn is shown a move at a time
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
@@ -282,6 +283,9 @@ class SpiteMalice(Game):
 
     def computer_to_move(self):
         return self.bots and self.vars[V_STATUS] == PLAYING and self.vars[V_TURN] == 1
+
+    def set_computer(self, level, speed):
+        self.bot_level = level  # the speed setting is for Nerts: a turn here is shown at one pace
 
     def respond_step(self):
         """One move of the computer's turn (as respond() would play it), for an interface that

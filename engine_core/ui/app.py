@@ -364,12 +364,7 @@ class App(Screens):
             return
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""
-        level = self.settings[S_LEVEL] + 1  # 1 easy .. 3 hard
-        if hasattr(game, "bot_level"):
-            game.bot_level = level
-        if hasattr(game, "set_bot"):
-            for p in range(1, game.players):
-                game.set_bot(p, self.settings[S_SPEED], level - 1)
+        game.set_computer(self.settings[S_LEVEL] + 1, self.settings[S_SPEED])
 
     def seed(self):
         value = 0
@@ -463,15 +458,22 @@ class App(Screens):
         i = self.selected
         n = SETTING_CHOICES[i]
         self.settings[i] = (self.settings[i] + n + delta) % n
-        if i == S_BACK:
-            colours = pal.BACKS[self.settings[i]]
-            c = colours[0]
-            self.screen.set_colour(pal.BACK, c[0], c[1], c[2])
-            c = colours[1]
-            self.screen.set_colour(pal.BACK_LIGHT, c[0], c[1], c[2])
-        if i == S_SLIDE and self.table is not None:
-            self.table.slide_on(self.settings[i])
+        if i == S_BACK or i == S_SLIDE:
+            self.apply_settings()
         self.drawn_selected = -1  # the value changed: redraw the row
+
+    def apply_settings(self):
+        """Carry out what settings change beyond their own value: the card back's colours and
+        the slide on the table in play. The Console calls it after setting them all from the
+        records at power-on; the other settings are read where they act (a deal, a press, a
+        frame, a sound)."""
+        colours = pal.BACKS[self.settings[S_BACK]]
+        c = colours[0]
+        self.screen.set_colour(pal.BACK, c[0], c[1], c[2])
+        c = colours[1]
+        self.screen.set_colour(pal.BACK_LIGHT, c[0], c[1], c[2])
+        if self.table is not None:
+            self.table.slide_on(self.settings[S_SLIDE])
 
     def press_deal(self, button):
         d = self.seed_digits

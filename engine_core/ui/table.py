@@ -154,7 +154,7 @@ class Table(TableView):
         self.hl_from = NONE
         self.hl_col = GREY
         # A computer's turn shown move by move (games with respond_step: Spite & Malice).
-        self.step_computer = hasattr(game, "respond_step")
+        self.step_computer = game.STEPS_COMPUTER
         if self.step_computer:
             game.auto_respond = False
         self.computer_ms = 0  # time to the computer's next move; 0: not its turn
