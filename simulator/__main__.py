@@ -9,7 +9,7 @@ Interactive: a pygame-ce window with a skin of the board; H shows the keyboard m
 button held 400 ms is a long press. Settings, statistics and the game in progress are kept
 in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
 window mid-game and the next start resumes it. One console per folder: a second one on the
-same --data-dir stops with a one-line error (tools/datadir.py). --kiosk turns kiosk mode on
+same --data-dir stops with a one-line error (simulator/datadir.py). --kiosk turns kiosk mode on
 (and keeps it on).
 Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
@@ -87,7 +87,7 @@ def check_output(path):
 def keep(app, args):
     """The app with its records kept (engine_core/console.py), started: a saved game resumes."""
     from engine_core.console import Console
-    from tools.datadir import DataDirError, host_storage
+    from simulator.datadir import DataDirError, host_storage
     try:
         storage = host_storage(args.data_dir)
     except DataDirError as e:

@@ -8,12 +8,17 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
 from engine_core.ui.app import App
 
+try:
+    import framebuf  # MicroPython's own (these helpers run there too)
+except ImportError:
+    from simulator import framebuf  # the host's, byte-identical
+
 TICK_MS = 50
 
 
 def make_app(width, height, game=None, seed=None):
     """The console at a screen size; with a game, dealt from `seed` and in play."""
-    app = App(Screen(width, height))
+    app = App(Screen(width, height, framebuf))
     if game is not None:
         app.open_game(game, seed if seed is not None else 1)
     return app

@@ -10,6 +10,7 @@ from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.console import NOTICE_MS, Console
 from engine_core.gfx.screen import Screen
+from simulator import framebuf
 from engine_core.protocol import state_json
 from engine_core.storage import MemoryStorage
 from engine_core.ui import app as ui
@@ -36,7 +37,7 @@ def pixel_of(screen, x, y):
 
 
 def console_on(storage, kiosk=False, size=SIZE):
-    console = Console(App(Screen(size[0], size[1])), storage)
+    console = Console(App(Screen(size[0], size[1], framebuf)), storage)
     if kiosk:
         console.keeper.settings.set("kiosk", 1)
         console.keeper.save_settings()

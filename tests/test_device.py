@@ -9,6 +9,7 @@ import pytest
 import boards
 from firmware.buttons import A, B, LONG, START, mask
 from engine_core.gfx.screen import Screen
+from simulator import framebuf
 from firmware.panel import Panel
 from tests.fakes import machine as fake_machine
 from tests.fakes.machine import SPI, Pin
@@ -18,6 +19,7 @@ from tests.panel_model import PanelModel, expected_glass
 @pytest.fixture
 def hardware(monkeypatch):
     monkeypatch.setitem(sys.modules, "machine", fake_machine)
+    monkeypatch.setitem(sys.modules, "framebuf", framebuf)   # as the device has it
     monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
     import firmware.hardware
     return firmware.hardware
@@ -132,7 +134,7 @@ def make_loop(script, pwm=None):
     from firmware.sound import Beeper
     board = boards.load("picosystem")
     clock = FakeClock()
-    screen = Screen(board.WIDTH, board.HEIGHT)
+    screen = Screen(board.WIDTH, board.HEIGHT, framebuf)
     spi = SPI(0)
     dc = Pin(9)
     spi.dc, spi.log = dc, []
@@ -271,7 +273,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
         def redraw(self):
             self.redraws += 1
 
-    app = App(Screen(240, 240))
+    app = App(Screen(240, 240, framebuf))
     hardware = FakeHardware()
     shell = Shell(app, hardware)
     shell.press(A, False)
@@ -300,7 +302,7 @@ def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
     from engine_core.ui.app import S_TWO_BUTTONS
     from firmware.main import Shell, Stats, make_app
     board = boards.load(name)
-    shell = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), False)
+    shell = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), False)
     assert isinstance(shell, Shell)
     two_buttons = name in ("m5stack_core", "tdisplay")
     assert shell.app.settings[S_TWO_BUTTONS] == two_buttons
@@ -312,5 +314,5 @@ def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     from firmware.hwtest import HardwareScreen
     from firmware.main import Stats, make_app
     board = boards.load("tdisplay")
-    app = make_app(Screen(board.WIDTH, board.HEIGHT), hardware.Hardware(board), Stats(), True)
+    app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
     assert isinstance(app, HardwareScreen)

@@ -74,7 +74,7 @@ CARDS = """
 from engine_core.gfx.screen import Screen
 from engine_core.gfx.paint import Painter
 from engine_core.gfx import palette as P
-s = Screen(W, H)
+s = Screen(W, H, framebuf)
 p = Painter(s)
 s.fb.fill(P.FELT)
 x = 2

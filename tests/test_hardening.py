@@ -13,7 +13,7 @@ from engine_core import save
 from engine_core.game import V_RNG, V_SCORE, V_STATUS, V_TURN
 from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
-from tools.datadir import LOCK, DataDirError, host_storage
+from simulator.datadir import LOCK, DataDirError, host_storage
 from tools.mpy import ROOT
 from tools.soak import _reseal, played_game, reference_keeper
 
@@ -148,7 +148,7 @@ def test_statistics_whose_counts_disagree_are_set_aside():
 
 def test_a_second_console_on_one_folder_gets_a_clear_error(tmp_path):
     host_storage(str(tmp_path))
-    child = subprocess.run([sys.executable, "-c", "from tools.datadir import host_storage\n"
+    child = subprocess.run([sys.executable, "-c", "from simulator.datadir import host_storage\n"
                             "host_storage(%r)" % str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert child.returncode != 0
     assert "is in use by another console (process %d)" % os.getpid() in child.stderr

@@ -349,7 +349,8 @@ def test_the_dma_feeder_sends_what_the_glass_must_show(name, monkeypatch):
     assert glass_of(board, model) == expected(board, buf, palette)
     # A screen's overlapping dirty rectangles, merged before they are sent.
     from engine_core.gfx.screen import Screen
-    screen = Screen(board.WIDTH, board.HEIGHT)
+    from simulator import framebuf
+    screen = Screen(board.WIDTH, board.HEIGHT, framebuf)
     screen.mark_all()
     panel.show(screen)
     for frame in range(20):

@@ -583,7 +583,7 @@ def test_saving_allocates_nothing_on_micropython_and_a_folder_on_flash_works(tmp
 
 
 def test_the_simulator_keeps_its_records_in_the_platform_data_folder(monkeypatch, tmp_path):
-    from tools import datadir
+    from simulator import datadir
     monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert datadir.default_data_dir() == str(tmp_path / "xdg" / "pocket-cards")

@@ -18,6 +18,7 @@ if ROOT not in sys.path:
 
 from engine_core.console import Console  # noqa: E402
 from engine_core.gfx.screen import Screen  # noqa: E402
+from simulator import framebuf  # noqa: E402
 from engine_core.storage import MemoryStorage  # noqa: E402
 from engine_core.ui import buttons as bt  # noqa: E402
 from engine_core.ui import layouts  # noqa: E402
@@ -28,7 +29,7 @@ POWER_CYCLE_EVERY = 5000  # events, on average
 
 
 def new_console(size, storage, kiosk, seed):
-    console = Console(App(Screen(size[0], size[1])), storage, seed)
+    console = Console(App(Screen(size[0], size[1], framebuf)), storage, seed)
     if kiosk:
         console.keeper.settings.set("kiosk", 1)
         console.keeper.save_settings()

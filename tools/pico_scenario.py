@@ -76,9 +76,10 @@ class Reference:
     def power_on(self):
         from engine_core.console import Console
         from engine_core.gfx.screen import Screen
+        from simulator import framebuf
         from engine_core.ui.app import S_TWO_BUTTONS, App
         from firmware.main import has_dpad
-        app = App(Screen(self.board.WIDTH, self.board.HEIGHT))
+        app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf))
         if not has_dpad(self.board):
             app.settings[S_TWO_BUTTONS] = 1
         self.console = Console(app, self.storage, 1, None)

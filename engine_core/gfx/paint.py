@@ -8,7 +8,6 @@ digit from a scratch bytearray.
 
 from engine_core.gfx import art_data
 from engine_core.gfx.palette import BACK, BACK_LIGHT, BLACK, FELT, GOLD, GREY, RED, WHITE
-from engine_core.gfx.screen import framebuf
 
 try:
     from micropython import const
@@ -34,7 +33,7 @@ JOKER_BASE = const(208)  # engine_core.cards.JOKER_BASE
 class CardStyle:
     """The measurements of one card size and the back art built for it."""
 
-    def __init__(self, size):
+    def __init__(self, size, framebuf):
         spec = CARD_SIZES[size]
         self.size = size
         self.w = spec[0]
@@ -63,6 +62,7 @@ class Painter:
     def __init__(self, screen):
         self.screen = screen
         self.fb = screen.fb
+        framebuf = screen.framebuf
         # FrameBuffer wants a writable buffer: the art is copied to RAM once (6 KB).
         self.art = bytearray(art_data.DATA)
         data = memoryview(self.art)
@@ -82,7 +82,7 @@ class Painter:
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
         self.key = 0
         self.digits = bytearray(12)
-        self.styles = [CardStyle(SMALL), CardStyle(MEDIUM), CardStyle(LARGE), CardStyle(MINI)]
+        self.styles = [CardStyle(size, framebuf) for size in (SMALL, MEDIUM, LARGE, MINI)]
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
             for y in range(st.back_h):

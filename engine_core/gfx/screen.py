@@ -8,16 +8,20 @@ from array import array
 
 from engine_core.gfx import palette
 
-try:
-    import framebuf
-except ImportError:  # CPython: the host framebuf, byte-identical to MicroPython's
-    from simulator import framebuf
-
 MAX_DIRTY = 12
 
 
 class Screen:
-    def __init__(self, width, height):
+    def __init__(self, width, height, framebuf=None):
+        """framebuf: the module that makes frame buffers, MicroPython's own when None. A host
+        passes its own (simulator.framebuf, byte-identical): the engine imports nothing
+        from the edges it runs under."""
+        if framebuf is None:
+            try:
+                import framebuf
+            except ImportError:
+                raise ImportError("no framebuf module here: pass one to Screen (simulator.framebuf on a host)")
+        self.framebuf = framebuf
         self.width = width
         self.height = height
         self.buf = bytearray(width * height // 2)

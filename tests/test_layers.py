@@ -1,0 +1,143 @@
+"""The layers import one way: the rules' core, the games, their computer players, the
+services over them (saves, the protocol, kiosk), drawing and the interface, the console,
+then the edges (firmware, simulator, web page, board modules) and the tools. Every import in
+the tree, at module level or inside a function, is read from the source and checked here.
+"""
+
+import ast
+import functools
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BASE = ("engine_core", "engine_core.cards", "engine_core.piles", "engine_core.rng",
+        "engine_core.history", "engine_core.reasons", "engine_core.text", "engine_core.jsontext",
+        "engine_core.storage", "engine_core.records", "engine_core.undo_record",
+        "engine_core.game", "engine_core.rules")
+# (module prefix, layer); the longest prefix that matches decides.
+LAYERS = [(name, 0) for name in BASE] + [
+    ("engine_core.games", 1),
+    ("engine_core.ai", 2),
+    ("engine_core.save", 3), ("engine_core.protocol", 3), ("engine_core.kiosk", 3),
+    ("engine_core.gfx", 3),
+    ("engine_core.ui", 4),
+    ("engine_core.console", 5),
+    ("firmware", 6), ("simulator", 6), ("web", 6), ("boards", 6),
+    ("tools", 7),
+]
+# The one import against the layers still in the tree: each game makes its own advisor or
+# computer player (engine_core/ai). Nothing may be added here.
+KNOWN_UPWARD = {("engine_core.games", "engine_core.ai")}
+PACKAGES = ("engine_core", "firmware", "simulator", "web", "boards", "tools")
+
+
+def layer_of(module):
+    best = None
+    for prefix, layer in LAYERS:
+        if module == prefix or module.startswith(prefix + "."):
+            if best is None or len(prefix) > len(best[0]):
+                best = (prefix, layer)
+    return best
+
+
+def module_of(path):
+    name = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
+    return name[:-len(".__init__")] if name.endswith(".__init__") else name
+
+
+def imports(path):
+    """(imported module, line, at module level) for every import of the file's project modules."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    top = set(id(n) for n in tree.body)
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:   # `from pkg import module` names the module itself
+                sub = node.module + "." + alias.name
+                as_file = os.path.join(ROOT, *sub.split("."))
+                names.append(sub if os.path.exists(as_file + ".py") or os.path.isdir(as_file) else node.module)
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            if name.split(".")[0] in PACKAGES:
+                found.append((name, node.lineno, id(node) in top))
+    return found
+
+
+def project_files():
+    for package in PACKAGES:
+        for folder, dirs, files in os.walk(os.path.join(ROOT, package)):
+            dirs[:] = [d for d in dirs if d not in ("__pycache__", "node_modules")]
+            for f in files:
+                if f.endswith(".py"):
+                    yield os.path.join(folder, f)
+
+
+@functools.lru_cache(maxsize=1)
+def graph():
+    return {module_of(path): imports(path) for path in project_files()}
+
+
+def test_every_import_goes_down_the_layers_or_stays_in_its_own():
+    upward = []
+    for module, found in graph().items():
+        mine = layer_of(module)
+        if mine is None:
+            continue
+        for name, line, _ in found:
+            theirs = layer_of(name)
+            if theirs is not None and theirs[1] > mine[1] and (mine[0], theirs[0]) not in KNOWN_UPWARD:
+                upward.append("%s:%d imports %s" % (module, line, name))
+    assert upward == []
+
+
+def test_the_known_upward_import_is_still_there_until_it_is_gone():
+    """When the games stop importing engine_core.ai, KNOWN_UPWARD must shrink with them."""
+    seen = set()
+    for module, found in graph().items():
+        mine = layer_of(module)
+        for name, _, _ in found:
+            theirs = layer_of(name)
+            if mine and theirs and (mine[0], theirs[0]) in KNOWN_UPWARD:
+                seen.add((mine[0], theirs[0]))
+    assert seen == KNOWN_UPWARD
+
+
+def test_the_engine_never_imports_an_edge():
+    for module, found in graph().items():
+        if module.startswith("engine_core"):
+            for name, line, _ in found:
+                assert name.split(".")[0] == "engine_core", "%s:%d imports %s" % (module, line, name)
+
+
+def test_no_module_level_import_cycle():
+    edges = {}
+    for module, found in graph().items():
+        edges[module] = set(name for name, _, top in found if top)
+    state = {}
+    cycles = []
+
+    def visit(module, path):
+        state[module] = 1
+        for other in sorted(edges.get(module, ())):
+            if other not in edges:
+                continue
+            if state.get(other) == 1:
+                cycles.append(path[path.index(other):] + [other] if other in path else [module, other])
+            elif other not in state:
+                visit(other, path + [other])
+        state[module] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_the_layer_check_sees_an_upward_import():
+    """The check itself: a game layer module importing the interface is caught."""
+    mine, theirs = layer_of("engine_core.games.aces_up"), layer_of("engine_core.ui.app")
+    assert theirs[1] > mine[1]
+    assert layer_of("engine_core.gfx.screen")[1] < layer_of("engine_core.ui.view")[1]
+    assert layer_of("simulator.framebuf")[1] > layer_of("engine_core.gfx.screen")[1]
