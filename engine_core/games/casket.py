@@ -1,4 +1,4 @@
-"""Casket Solitaire, rule profiles 2 (the default) and 1 (shared/rules/casket.md).
+"""Casket Solitaire, rule profiles 2 (the default) and 1 (docs/rules/casket.md).
 
 Two decks. Thirteen jewels lie under five lids; eight body piles build down in suit; three
 reserves stack any number of cards, only the top one available (profile 1: one card each);
