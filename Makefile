@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
+.PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,9 +26,13 @@ play: $(STAMP)
 	$(PY) tools/play.py
 
 # The whole suite, on CPython and on real MicroPython (WebAssembly), on every core,
-# after the device code's type check.
-test: $(STAMP) typecheck
+# after the lint and the device code's type check.
+test: $(STAMP) lint typecheck
 	$(PY) -m pytest -n auto -q tests
+
+# pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml).
+lint: $(STAMP)
+	$(PY) -m ruff check --no-cache .
 
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
 # it plays, then every game on each. Slower than `make test`; CI runs both.

@@ -11,7 +11,8 @@ import pytest
 from engine_core import games
 from tools.mpy import ROOT
 
-SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache", ".hypothesis", "screens", "stats"}
+SKIP_DIRS = {".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache", ".hypothesis",
+             "screens", "stats"}
 DOC_PATH = re.compile(r"(?<![\w/.])docs/[\w./-]*\w")
 
 
