@@ -30,9 +30,11 @@ play: $(STAMP)
 test: $(STAMP) lint typecheck
 	$(PY) -m pytest -n auto -q tests
 
-# pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml).
+# pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml), and the
+# engine's MicroPython subset (tools/check_subset.py; docs/engine.md).
 lint: $(STAMP)
 	$(PY) -m ruff check --no-cache .
+	$(PY) tools/check_subset.py
 
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
 # it plays, then every game on each. Slower than `make test`; CI runs both.
