@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
-$(STAMP): requirements.txt
+# requirements.txt: what the project uses; constraints.txt: every package that brings, pinned.
+$(STAMP): requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
