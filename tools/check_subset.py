@@ -21,8 +21,9 @@ redraw), everything that allocates on MicroPython:
 
 Start-up code is exempt from the P rules: module level, class bodies and `__init__`. So is
 code that is allowed to allocate, each with its reason: the modules and functions in
-EXEMPT below (text in and out: the protocol, JSON, tokens and state; saving), and any
-function or line marked `# subset: ok (reason)` on its `def` line or its own line.
+EXEMPT below (text in and out: the protocol, JSON, tokens and state; start-up helpers; files
+written once play pauses), the games' protocol methods (TEXT_METHODS), and any function or
+line marked `# subset: ok (reason)` on its `def` line or its own line.
 What this cannot see, the tests under micropython.heap_lock() catch (tests/test_micropython.py).
 """
 
@@ -45,10 +46,18 @@ EXEMPT = {
     "engine_core/jsontext.py": TEXT,
     "engine_core/text.py": TEXT,
     "engine_core/games/nerts_check.py": TEXT,
-    "engine_core/save.py": "saving and resuming: once per game, between moves",
-    "engine_core/records.py": "records: read at start-up, written between games",
-    "engine_core/storage.py": "files: read at start-up, written between games",
-    "engine_core/gfx/art_data.py": "data built at import",
+    "engine_core/save.py:peek_game": "start-up: which game a saved record holds",
+    "engine_core/save.py:Keeper._load": "start-up: reading the records",
+    "engine_core/save.py:Keeper.resume": "start-up: the saved game, restored as a new game object",
+    "engine_core/save.py:Keeper.save_settings": "a settings change, from the menu",
+    "engine_core/save.py:Keeper.save_stats": "the statistics, written when a game ends",
+    "engine_core/records.py:_crc_tables": "start-up: the CRC tables, built once",
+    "engine_core/records.py:RecordFile._other_temps": "start-up: leftover temporary files after a power cut",
+    "engine_core/records.py:load_message": "the notice of a damaged record, once at start-up",
+    "engine_core/storage.py:FileStorage.path": "a file's name: a record read or written (open() allocates anyway)",
+    "engine_core/storage.py:FileStorage.write": "a file written once play has paused, never per move",
+    "engine_core/storage.py:make_dirs": "start-up: the records' folder",
+    "engine_core/storage.py:MemoryStorage.listing": "the host's stand-in for a file system",
     "engine_core/cards.py:name": "a card's name: protocol text",
     "engine_core/rules.py:draw_refusal": "why a move is illegal: protocol text (explain)",
     "engine_core/rules.py:foundation_error": "why a move is illegal: protocol text (explain)",
