@@ -4,11 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
+.PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
-$(STAMP): requirements.txt
+# requirements.txt: what the project uses; constraints.txt: every package that brings, pinned.
+$(STAMP): requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -26,9 +27,15 @@ play: $(STAMP)
 	$(PY) tools/play.py
 
 # The whole suite, on CPython and on real MicroPython (WebAssembly), on every core,
-# after the device code's type check.
-test: $(STAMP) typecheck
+# after the lint and the device code's type check.
+test: $(STAMP) lint typecheck
 	$(PY) -m pytest -n auto -q tests
+
+# pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml), and the
+# engine's MicroPython subset (tools/check_subset.py; docs/engine.md).
+lint: $(STAMP)
+	$(PY) -m ruff check --no-cache .
+	$(PY) tools/check_subset.py
 
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
 # it plays, then every game on each. Slower than `make test`; CI runs both.

@@ -259,7 +259,7 @@ class Console:
             text = self.keeper.take_notice()
             if not text:
                 return
-            self.notice = text.encode()  # a rare event: allocating here is fine
+            self.notice = text.encode()  # subset: ok (a rare event: allocating here is fine)
             self.notice_ms = NOTICE_MS
             self.draw_notice()
         elif self.app.screen.dirty_count:

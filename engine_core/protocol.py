@@ -1,4 +1,4 @@
-"""The line-based text protocol (shared/PROTOCOL.md).
+"""The line-based text protocol (docs/protocol.md).
 
 run(read_line, write) serves commands until `quit` or end of input and writes one response
 line per command. It runs unchanged on CPython and MicroPython:

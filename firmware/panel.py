@@ -10,8 +10,8 @@ as one screen line's buffer holds (one row of a full-width rectangle, eight rows
 pixels wide on a 320-wide screen): they are expanded from 4-bit palette indices to big-endian
 RGB565 into the preallocated line buffer and written from a preallocated memoryview of the
 right length. Windows are widened to whole 8-pixel columns so that one view per multiple of 8
-covers every length: slicing a memoryview per write would allocate. send() and show() allocate nothing (the first send of a new
-framebuffer wraps it once for framebuf).
+covers every length: slicing a memoryview per write would allocate. send() and show() allocate
+nothing (the first send of a new framebuffer wraps it once for framebuf).
 
 The expansion is chosen once, at import, fastest first:
 - "viper": firmware/expand_viper.py, compiled to machine code on the device;

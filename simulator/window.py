@@ -66,13 +66,12 @@ class Window:
         self.screen = screen
         self.scale = scale
         self.board = board
-        w = screen.width * scale
-        h = screen.height * scale
         self.pad = PAD
         self.side = SIDE
         self.size = window_size(screen.width, screen.height, scale)
         self.surface = pygame.display.set_mode(self.size)
-        pygame.display.set_caption("Pocket card console - %s" % (board.name if board else "%dx%d" % (screen.width, screen.height)))
+        name = board.name if board else "%dx%d" % (screen.width, screen.height)
+        pygame.display.set_caption("Pocket card console - %s" % name)
         self.font = pygame.font.Font(None, 22)
         self.small = pygame.font.Font(None, 18)
         self.help = False
@@ -139,7 +138,8 @@ class Window:
             if button not in present:
                 continue
             lit = button in self.pressed
-            pygame.draw.circle(s, (255, 220, 80) if lit else BUTTON if button in (bt.A, bt.B, bt.X, bt.Y) else (90, 96, 110), (x, y), r)
+            colour = (255, 220, 80) if lit else BUTTON if button in (bt.A, bt.B, bt.X, bt.Y) else (90, 96, 110)
+            pygame.draw.circle(s, colour, (x, y), r)
             if bt.A <= button <= bt.Y:
                 text = self.font.render(bt.NAMES[button], True, LABEL)
                 s.blit(text, (x - text.get_width() // 2, y - text.get_height() // 2))

@@ -52,8 +52,8 @@ def test_flash_without_a_port_says_how_to_give_one():
 
 @pytest.mark.parametrize("name", ["m5stack_core", "tdisplay"])
 def test_flash_refuses_the_mpy_route_on_an_esp32_without_psram(name):
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", name, "--port", "/dev/null"],
-                         capture_output=True, text=True)
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", name,
+                          "--port", "/dev/null"], capture_output=True, text=True)
     assert run.returncode != 0
     assert "PSRAM" in run.stderr and "ROMFS" in run.stderr and "Traceback" not in run.stderr
 

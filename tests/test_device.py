@@ -2,12 +2,11 @@
 dirty rectangles reach the panel, waiting latches taps, safe mode leaves the app alone."""
 
 import sys
-from array import array
 
 import pytest
 
 import boards
-from firmware.buttons import A, B, LONG, START, mask
+from firmware.buttons import A, B, START, mask
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
 from firmware.panel import Panel
@@ -229,7 +228,8 @@ def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardwa
     import firmware.main as main
     started = []
     monkeypatch.setattr(main, "make_app", lambda *a: started.append(a))
-    monkeypatch.setattr(main, "splash", lambda screen, panel, painter, title, line: started.append(title) if title != b"SAFE MODE" else None)
+    monkeypatch.setattr(main, "splash", lambda screen, panel, painter, title, line:
+                        started.append(title) if title != b"SAFE MODE" else None)
     monkeypatch.setattr(fake_machine.Pin, "value", lambda self, v=None: 0 if v is None and self.mode == 0 else None)
     monkeypatch.setattr(main.time, "sleep_ms", lambda ms: None, raising=False)
     assert main.start("pico_lcd_13") is None

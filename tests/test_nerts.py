@@ -163,7 +163,8 @@ def check_layout(s, players, jokers):
 def test_the_deal_lays_out_each_players_own_deck_as_the_profile_says(players, jokers):
     d = Driver("new nerts players=%d seed=5%s" % (players, " jokers=1" if jokers else ""), "bots off")
     s = d.state()
-    assert s["status"] == "playing" and s["turn"] is None and s["score"] == {"p%d" % p: 0 for p in range(1, players + 1)}
+    assert s["status"] == "playing" and s["turn"] is None
+    assert s["score"] == {"p%d" % p: 0 for p in range(1, players + 1)}
     check_layout(s, players, jokers)
     # the next round ('deal') lays out every player's own deck again, scores kept
     first = s["piles"]
@@ -385,7 +386,8 @@ def test_a_player_who_can_do_nothing_but_wait_may_move_the_top_stock_card_to_the
     before = d.piles()
     play(d, "p1:cycle")  # the waste stays as it is
     after = d.piles()
-    assert after["p1.waste"] == before["p1.waste"] and after["p1.stock"] == [before["p1.stock"][-1]] + before["p1.stock"][:-1]
+    assert after["p1.waste"] == before["p1.waste"]
+    assert after["p1.stock"] == [before["p1.stock"][-1]] + before["p1.stock"][:-1]
 
 
 def test_a_player_with_a_play_is_not_stuck_and_may_not_cycle():
@@ -912,7 +914,8 @@ def test_rule_positions_answer_identically_on_both_runtimes():
     lines += ["load " + json.dumps(position({}, status="won")), "state"]
     cpython = protocol(lines, "cpython")
     assert "error: internal" not in " ".join(cpython)
-    assert "error: illegal move p1.work1>found2=AS: the joker is fixed as a black 6: a card was played onto it" in cpython
+    assert ("error: illegal move p1.work1>found2=AS: the joker is fixed as a black 6: a card was played onto it"
+            in cpython)
     assert protocol(lines, "micropython") == cpython
 
 

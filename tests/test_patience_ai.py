@@ -5,7 +5,7 @@ from array import array
 
 import pytest
 
-from engine_core import PLAYING, WON, games
+from engine_core import PLAYING, games
 from tests.helpers import RUNTIMES, Driver, protocol, run_mpy_ok
 from tests.test_aces_up import position
 

@@ -1,4 +1,4 @@
-"""shared/PROTOCOL.md on every game: each command, the state JSON and bad input, for all five.
+"""docs/protocol.md on every game: each command, the state JSON and bad input, for all five.
 
 test_protocol.py goes through the protocol in depth on Aces Up; the games' own files test
 their rule profiles. Here every sentence of the protocol that applies to all games is checked

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine_core import LOST, PLAYING, WON
+from engine_core import PLAYING, WON
 from engine_core.gfx import palette as pal
 from engine_core.ui import app as app_mod
 from engine_core.ui import buttons as bt
@@ -242,7 +242,8 @@ def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
     app = make_app(240, 240, "aces_up", 7)
     run(app, "X A A")  # a move: the game is in progress
     moves = app.table.move_count
-    for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("UP", app_mod.PAUSE)):
+    for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE),
+                       ("UP", app_mod.PAUSE)):
         run(app, "START " + item + " A")  # Restart, New deal, Quit
         assert app.mode == app_mod.CONFIRM
         run(app, "B")  # no: back where it came from, the game untouched

@@ -13,10 +13,11 @@ random legal move each time) or `greedy`, a reference player with fixed rules (g
    equals), which ends its turn. Each game is one deal; A plays p1 (and so starts) in the even
 games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
 finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
-draws as half, and A's share of the decided games), the draws, the average game length in turns and the average points per won
-game; for the drawn games, what A still had to do (payoff cards left) and where the cards that
-could have fed the stock were held (A's side stacks, the centre, B's side stacks). With --matches, each unit is a whole match to 50 points instead (`deal` after each game,
-the loser starting the next), and the average length is in games.
+draws as half, and A's share of the decided games), the draws, the average game length in turns
+and the average points per won game; for the drawn games, what A still had to do (payoff cards
+left) and where the cards that could have fed the stock were held (A's side stacks, the centre,
+B's side stacks). With --matches, each unit is a whole match to 50 points instead (`deal` after
+each game, the loser starting the next), and the average length is in games.
 """
 
 import argparse

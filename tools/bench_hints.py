@@ -3,7 +3,7 @@
 The guest plays deals on MicroPython, following the hint most of the time and a random legal
 move otherwise (so that hints are asked in many kinds of positions), and reads the fuel of
 every hint(), safe_move() and finish_move(). The budget for a hint is 17,000,000 fuel
-(~0.1 s on an RP2040 at 168 fuel per microsecond, shared/PERFORMANCE.md). The search is
+(~0.1 s on an RP2040 at 168 fuel per microsecond, docs/performance.md). The search is
 bounded by a limit in work units (Aces Up: a move plus one per card it moves; Sir Tommy: table
 rows, a fixed amount; Casket: moves scored). A stress position per game measures a hint near
 its limit; the bound adds the worst hint without search to the limit times the most fuel per

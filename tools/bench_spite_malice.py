@@ -3,7 +3,7 @@
 For each level, whole deals are played on real MicroPython with the level on both sides
 (and again against a random-legal-move player), and the fuel of every complete turn
 (Bot.play_turn: planning and every move it applies, refills and reshuffles included) is
-recorded. The budget is 34 M fuel per turn (about 0.2 s on an RP2040, shared/PERFORMANCE.md).
+recorded. The budget is 34 M fuel per turn (about 0.2 s on an RP2040, docs/performance.md).
 """
 
 import json

@@ -27,7 +27,8 @@ def serve(transport, lines, write):
             line = line.strip()
             if not line:
                 continue
-            reply = transport.exec("_r = _protocol.command(%r)\nprint('' if _r is None else _r)\nprint(_r is None)" % line)
+            reply = transport.exec("_r = _protocol.command(%r)\nprint('' if _r is None else _r)\nprint(_r is None)"
+                                   % line)
             text, ended = reply.decode().rstrip("\r\n").rsplit("\n", 1)
             if ended.strip() == "True":
                 return

@@ -98,7 +98,7 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
             instance.exports(store)["_start"](store)
         except ExitTrap as e:
             exit_code = e.code
-        except Trap as e:
+        except Trap:
             if store.get_fuel() == 0:
                 raise RuntimeError("MicroPython ran out of fuel (%d)" % fuel)
             raise

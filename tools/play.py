@@ -1,4 +1,4 @@
-"""Play any game through the text protocol on stdin/stdout (shared/PROTOCOL.md).
+"""Play any game through the text protocol on stdin/stdout (docs/protocol.md).
 
     python tools/play.py
     new aces_up seed=7

@@ -23,7 +23,7 @@ if ROOT not in sys.path:
 from engine_core import PLAYING, games  # noqa: E402
 from engine_core import records as r  # noqa: E402
 from engine_core.protocol import state_json  # noqa: E402
-from engine_core.save import Keeper, encode_game  # noqa: E402
+from engine_core.save import Keeper  # noqa: E402
 from tools.faults import FaultyStorage, PowerCut  # noqa: E402
 
 DOCS = os.path.join(ROOT, "docs", "reliability.md")

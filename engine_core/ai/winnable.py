@@ -1,6 +1,6 @@
 """Deals the solver proved winnable, for the 'winnable deals only' option.
 
-The device does not solve at deal time: tools/stats.py --write-table ships, per game, a module
+The device does not solve at deal time: tools/stats.py --write-table ships, per patience game, a module
 engine_core/ai/winnable_GAME.py with a bitmap over a range of seeds (bit i set: seed FIRST + i
 can be won), 1,250 bytes per 10,000 seeds. A player's game number n picks the n-th winnable
 seed (counting round), so the same number always deals the same winnable game.
@@ -12,7 +12,13 @@ _NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x0
 
 
 def table(name):
-    """The table module of a game, or None (imports it: call when the game is chosen)."""
+    """The table module of a game, or None (imports it: call when the game is chosen).
+
+    Aces Up, Sir Tommy and Casket have tables (Casket's proven under rule profile 2, the
+    default: its RULES); Spite & Malice and Nerts have none. A build that leaves a table
+    module out (ImportError) or a table in which the solver won no deal (COUNT 0) counts as
+    none.
+    """
     try:
         if name == "aces_up":
             from engine_core.ai import winnable_aces_up as t

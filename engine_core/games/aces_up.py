@@ -1,4 +1,4 @@
-"""Aces Up, rule profile 1 (shared/rules/aces_up.md).
+"""Aces Up, rule profile 1 (docs/rules/aces_up.md).
 
 Four columns; discard a column's top card when another top card of the same suit outranks
 it (aces high); move a top card into an empty column only from a column of two or more;

@@ -1,4 +1,4 @@
-"""Casket Solitaire, rule profiles 2 (the default) and 1 (shared/rules/casket.md).
+"""Casket Solitaire, rule profiles 2 (the default) and 1 (docs/rules/casket.md).
 
 Two decks. Thirteen jewels lie under five lids; eight body piles build down in suit; three
 reserves stack any number of cards, only the top one available (profile 1: one card each);
@@ -51,8 +51,8 @@ class Casket(Game):
     # (an Ace), 8 body piles and 3 reserves, plus draw: a loose bound, 1.3 KB of ints.
     MAX_MOVES = 17 * 19 + 1
     # Two or three entries a move: undo reaches back some 620 moves. 192 fewer than the default
-    # pay for the profile-2 reserves (3 x 104 card slots) and the table's slide and redo, keeping the app under 64 KB of heap
-    # at 320x240 (tests/test_ui_micropython.py).
+    # pay for the profile-2 reserves (3 x 104 card slots) and the table's slide and redo, keeping
+    # the app under 64 KB of heap at 320x240 (tests/test_ui_micropython.py).
     JOURNAL_SIZE = 1856
     ACTIONS = ("draw",)
 

@@ -1,4 +1,4 @@
-"""Nerts (Pounce, Racing Demon), rule profile 1 (shared/rules/nerts.md).
+"""Nerts (Pounce, Racing Demon), rule profile 1 (docs/rules/nerts.md).
 
 Every player has a deck of their own (deck index = player) and seven piles: pN.nerts,
 pN.work1-4, pN.stock, pN.waste; the foundations found1..found{4N} are shared. There are no

@@ -8,7 +8,7 @@ from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
-                                           STRIDE, V_JOKER, V_ROUND_OVER, WORK1, WORK4, shift)
+                                           STRIDE, V_JOKER, WORK1, WORK4, shift)
 
 
 def move_token(game, code):

@@ -1,4 +1,4 @@
-"""Sir Tommy (Numerica edition), rule profile 1 (shared/rules/sir_tommy.md).
+"""Sir Tommy (Numerica edition), rule profile 1 (docs/rules/sir_tommy.md).
 
 One deck turned a card at a time into `current`; the current card goes to a foundation
 (built Ace up to King, suit ignored) or onto any of four unrestricted holding piles, whose

@@ -1,4 +1,4 @@
-"""Spite & Malice, rule profile 1 (shared/rules/spite_malice.md).
+"""Spite & Malice, rule profile 1 (docs/rules/spite_malice.md).
 
 Two players, two decks. Each has a hand of 5, a payoff pile of 20 (only its top card face up)
 and four side stacks; three centre stacks in the middle are built ace to queen regardless of

@@ -232,7 +232,6 @@ class Table(TableView):
 
     def play_home(self):
         """Play one legal move to a foundation (auto-play); False when there is none."""
-        game = self.game
         n = self.legal_moves()
         for i in range(n):
             m = self.moves[i]
@@ -498,7 +497,6 @@ class Table(TableView):
 
     def find_move(self, s, index, dst_pile):
         """A legal move from card `index` of slot s to dst_pile, or -1."""
-        game = self.game
         n = self.legal_moves()
         src = self.pile[s]
         arg = self.picked_arg(s, index)
