@@ -1244,7 +1244,10 @@ def test_a_tick_costs_its_actions_not_its_milliseconds_on_micropython():
     assert first[0] == "ok" and first[2] == str((60400 + 1073741823) % (1 << 30))
     assert fastest[0] == "ok" and fastest[2] == "1073741823"
     for line in (first, fastest):
-        assert int(line[1]) < 1_000_000_000  # 512 scheduled times, under 2 M fuel each
+        # 512 scheduled times, about 2 M fuel each. The same code measures 0.93 to 1.02 G fuel
+        # as the heap's layout shifts (a list of a few hundred items allocated before the
+        # import moves it by up to 4%); a tick bounded by milliseconds cost thousands of times more.
+        assert int(line[1]) < 1_100_000_000
 
 
 def test_a_tick_works_through_at_most_max_tick_slots_scheduled_times(monkeypatch):
