@@ -15,14 +15,14 @@ The chord needs to know which buttons are held: pass the board's button driver (
 mask, bit i for button i, is read every tick), or call held(mask) each frame.
 """
 
-from engine_core import PLAYING
+from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
-from engine_core.save import Keeper, game_index
+from engine_core.save import Keeper
 from engine_core.ui import app as ui
-from engine_core.ui import layouts, texts
+from engine_core.ui import layouts
 from engine_core.ui.table import Table
 
 try:
@@ -103,7 +103,7 @@ class Console:
         if name not in app.names:
             return
         app.game_index = app.names.index(name)
-        table = Table(app.painter, game, layouts.declaration(name), app.size, texts.TITLES[name])
+        table = Table(app.painter, game, layouts.declaration(name), app.size, games.title(name))
         app.tables[name] = table
         app.table = table
         app.configure_computer(game)
@@ -123,7 +123,7 @@ class Console:
         app = self.app
         stats = self.keeper.stats
         for i in range(len(app.names)):
-            g = game_index(app.names[i])
+            g = games.game_id(app.names[i])
             app.played[i] = stats.get(g, r.PLAYED)
             app.won[i] = stats.get(g, r.WON)
             app.streak[i] = stats.get(g, r.STREAK)

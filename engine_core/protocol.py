@@ -154,7 +154,7 @@ def new_game(args):
     the solver proved winnable (engine_core/ai/winnable.py); the state shows the real seed.
     """
     if not args:
-        raise ProtocolError("new needs a game: " + ", ".join(games.NAMES))
+        raise ProtocolError("new needs a game: " + ", ".join(games.names()))
     cls = game_class(args[0])
     seed = 1
     players = cls.MIN_PLAYERS
@@ -203,7 +203,7 @@ def game_class(name):
     try:
         return games.load(name)
     except (KeyError, ImportError):
-        raise ProtocolError("unknown game " + quote(name) + ": expected one of " + ", ".join(games.NAMES))
+        raise ProtocolError("unknown game " + quote(name) + ": expected one of " + ", ".join(games.names()))
 
 
 def check_rules(cls, profile, prefix):

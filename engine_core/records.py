@@ -389,7 +389,7 @@ class Settings:
 
 # --- statistics ---
 
-# Per game, in the order of engine_core.games.NAMES; four bytes each.
+# Per game, at the game's registry id (engine_core.games.game_id); four bytes each.
 PLAYED = const(0)  # games finished or abandoned after a move
 WON = const(1)
 STREAK = const(2)  # current winning streak (0 after a loss)
@@ -400,7 +400,7 @@ MATCHES = const(6)  # competitive games: matches (or games to the target) finish
 MATCHES_WON = const(7)
 BEST_SCORE = const(8)  # competitive games: the player's best final score
 STAT_FIELDS = const(9)
-STAT_GAMES = const(8)  # room for more games than the five
+STAT_GAMES = const(8)  # room for more games than the five (games.ID_LIMIT)
 STATS_VERSION = const(1)
 KIND_STATS = const(0x54)  # 'T'
 _MAX = const(0x3FFFFFFF)

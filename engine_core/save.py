@@ -1,6 +1,6 @@
 """The game in progress as a record, and the Keeper: everything the interface persists.
 
-A saved game holds what resumes it exactly: the game's name, rule profile (Casket plays 1 or
+A saved game holds what resumes it exactly: the game (its registry id), rule profile (Casket plays 1 or
 2; records written before profile 2 existed say 1, and resume under it), players, options,
 seed, clock, the moves made so far, every journaled variable (the generator's state among them)
 and every pile's cards. The newest moves of the undo journal go into a record of their own
@@ -10,7 +10,10 @@ attributes in a class constant SAVED, and one that derives more from its piles r
 an after_restore() method.
 
 Payload of a game record (kind 'G', version 1):
-    game index in games.NAMES, rules version, players, flags (bit 0: computer players on)
+    game id (engine_core/games/__init__.py: fixed per game, whatever the menu order; the ids
+    of the five first games are their positions in the list that named games here before the
+    registry, so those records read unchanged), rules version, players,
+    flags (bit 0: computer players on)
     options, seed, clock_ms, moves                      four bytes each
     var count, then each var                            four bytes each
     pile count, then each pile's size, then all cards bottom to top, pile after pile
@@ -79,7 +82,7 @@ def extra_count(game):
 def encode_game(game, moves, buf):
     """Write `game` as a record into buf; returns its size. No allocation."""
     pos = r.begin(buf, KIND_GAME, GAME_VERSION)
-    buf[pos] = game_index(game.NAME)
+    buf[pos] = games.game_id(game.NAME)
     buf[pos + 1] = game.rules
     buf[pos + 2] = game.players
     buf[pos + 3] = 1 if game.bots else 0
@@ -113,22 +116,15 @@ def encode_game(game, moves, buf):
     return r.finish(buf, pos)
 
 
-def game_index(name):
-    for i in range(len(games.NAMES)):
-        if games.NAMES[i] == name:
-            return i
-    return 255
-
-
 def peek_game(buf):
     """(name, players, options) of a checked game record, or None when it names no known game.
 
     Allocates (a tuple): used once at resume to create the game object.
     """
-    index = buf[r.HEADER]
-    if index >= len(games.NAMES):
+    name = games.name_of(buf[r.HEADER])
+    if name is None:
         return None
-    return games.NAMES[index], buf[r.HEADER + 2], r.get_i32(buf, r.HEADER + 4)
+    return name, buf[r.HEADER + 2], r.get_i32(buf, r.HEADER + 4)
 
 
 def restore_game(game, buf, n, used):
@@ -143,7 +139,7 @@ def restore_game(game, buf, n, used):
     if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
         return r.VERSION
     base = r.HEADER
-    if buf[base] != game_index(game.NAME) or buf[base + 2] != game.players:
+    if buf[base] != games.game_id(game.NAME) or buf[base + 2] != game.players:
         return r.INVALID
     if r.get_i32(buf, base + 4) != game.options:
         return r.INVALID
@@ -413,7 +409,7 @@ class Keeper:
         if self.recorded:
             return
         self.recorded = True
-        index = game_index(game.NAME)
+        index = games.game_id(game.NAME)
         won = human_won(game)
         self.stats.record_game(index, won, game.clock_ms, self.moves)
         if game.COMPETITIVE:
@@ -424,7 +420,7 @@ class Keeper:
         """The player leaves an unfinished game for another deal: it counts as played, lost."""
         if not self.recorded and self.moves > 0 and game.status() == PLAYING:
             self.recorded = True
-            self.stats.record_game(game_index(game.NAME), False, game.clock_ms, self.moves)
+            self.stats.record_game(games.game_id(game.NAME), False, game.clock_ms, self.moves)
             self.save_stats()
         self.game_file.erase()
         self.undo_file.erase()

@@ -283,8 +283,8 @@ def test_move_generator_agrees_with_the_reference_over_random_play():
 # Advice shown to the player
 
 def test_the_rules_page_shows_the_profiles_advice():
-    from engine_core.ui import texts
-    page = texts.RULES["aces_up"].decode().lower()
+    from engine_core import games
+    page = games.rules_text("aces_up").decode().lower()
     assert ("watch suits with no high card exposed: several lower cards of that suit can pile up "
             "until their queen, king or ace appears") in page
 

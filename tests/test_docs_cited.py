@@ -44,7 +44,7 @@ def test_nothing_cites_rules_or_a_protocol_outside_the_repository():
     assert [rel for rel, text in texts() if outside.search(text)] == []
 
 
-@pytest.mark.parametrize("name", games.NAMES)
+@pytest.mark.parametrize("name", games.names())
 def test_each_game_cites_its_rule_profile_and_plays_the_profile_it_states(name):
     cls = games.load(name)
     doc = "docs/rules/%s.md" % name
@@ -56,7 +56,7 @@ def test_each_game_cites_its_rule_profile_and_plays_the_profile_it_states(name):
 
 def test_the_rules_folder_holds_a_profile_for_each_game_and_nothing_else():
     names = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "docs", "rules")) if n.endswith(".md"))
-    assert names == sorted(games.NAMES)
+    assert names == sorted(games.names())
 
 
 def test_the_protocol_names_the_rule_profiles_in_the_repository():

@@ -220,7 +220,7 @@ def test_every_game_resumes_exactly_and_plays_on_identically(name):
             continue_both(game, resumed, 40, moves)
 
 
-@pytest.mark.parametrize("name", games.NAMES)
+@pytest.mark.parametrize("name", games.names())
 def test_a_resumed_game_undoes_its_last_moves_exactly_as_before_the_restart(name):
     game = played_game(name, 4, 30)
     disk = MemoryStorage()

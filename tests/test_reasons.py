@@ -42,7 +42,7 @@ def test_every_reason_fits_a_240_pixel_line_and_says_what_explain_says():
         assert len(text) <= 38, text
 
 
-@pytest.mark.parametrize("name", games.NAMES)
+@pytest.mark.parametrize("name", games.names())
 def test_refusal_names_the_rule_explain_gives_for_every_illegal_move(name):
     cls = games.load(name)
     game = cls(cls.MIN_PLAYERS, 0)

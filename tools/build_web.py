@@ -78,7 +78,7 @@ def boards():
 
 def config():
     from engine_core.ui import buttons as bt
-    from engine_core.ui import texts
+    from engine_core import games
     from firmware.main import FRAME_MS
     from simulator import keymap
     return {
@@ -92,7 +92,7 @@ def config():
         "maxTickMs": MAX_TICK_MS,
         "heapBytes": HEAP_BYTES,
         "boards": boards(),
-        "titles": {name: title.decode() for name, title in texts.TITLES.items()},
+        "titles": {name: games.title(name).decode() for name in games.names()},
     }
 
 

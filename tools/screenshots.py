@@ -44,8 +44,8 @@ def shoot(path, width, height, game, seed, keys):
 def main():
     os.makedirs(OUT, exist_ok=True)
     written = []
-    for game in layouts.DECLARATIONS:
-        if game not in games.available():
+    for game in games.names():
+        if game not in games.available() or games.layout(game) is None:
             continue
         seed, keys = SESSIONS.get(game, (7, FOLLOW_HINTS))
         for width, height in layouts.SIZES:

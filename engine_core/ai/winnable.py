@@ -1,12 +1,15 @@
 """Deals the solver proved winnable, for the 'winnable deals only' option.
 
-The device does not solve at deal time: tools/stats.py --write-table ships, per patience game, a module
-engine_core/ai/winnable_GAME.py with a bitmap over a range of seeds (bit i set: seed FIRST + i
-can be won), 1,250 bytes per 10,000 seeds. A player's game number n picks the n-th winnable
-seed (counting round), so the same number always deals the same winnable game.
+The device does not solve at deal time: tools/stats.py --write-table ships, per patience game,
+a module engine_core/ai/winnable_GAME.py (which the game's registry line names) with a bitmap
+over a range of seeds (bit i set: seed FIRST + i can be won), 1,250 bytes per 10,000 seeds. A player's
+game number n picks the n-th winnable seed (counting round), so the same number always deals
+the same winnable game.
 
     seed = winnable.seed_for("aces_up", 7)     # -1 when the game has no table
 """
+
+from engine_core import games
 
 _NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
 
@@ -14,20 +17,16 @@ _NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x0
 def table(name):
     """The table module of a game, or None (imports it: call when the game is chosen).
 
-    Aces Up, Sir Tommy and Casket have tables (Casket's proven under rule profile 2, the
-    default: its RULES); Spite & Malice and Nerts have none. A build that leaves a table
-    module out (ImportError) or a table in which the solver won no deal (COUNT 0) counts as
-    none.
+    The game's registry line names the module (engine_core/games/__init__.py): Aces Up, Sir
+    Tommy and Casket have tables (Casket's proven under rule profile 2, the default: its
+    RULES); Spite & Malice and Nerts have none. A build that leaves a table module out
+    (ImportError) or a table in which the solver won no deal (COUNT 0) counts as none.
     """
+    path = games.winnable_module(name)
+    if path is None:
+        return None
     try:
-        if name == "aces_up":
-            from engine_core.ai import winnable_aces_up as t
-        elif name == "sir_tommy":
-            from engine_core.ai import winnable_sir_tommy as t
-        elif name == "casket":
-            from engine_core.ai import winnable_casket as t
-        else:
-            return None
+        t = games.module(path)
     except ImportError:
         return None
     if t.COUNT == 0:

@@ -75,10 +75,10 @@ class App(Screens):
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
         self.seed_pos = SEED_DIGITS - 1
-        self.played = array("i", [0] * len(games.NAMES))
-        self.won = array("i", [0] * len(games.NAMES))
-        self.streak = array("i", [0] * len(games.NAMES))
-        self.best = array("i", [0] * len(games.NAMES))  # the best winning streak
+        self.played = array("i", [0] * len(self.names))
+        self.won = array("i", [0] * len(self.names))
+        self.streak = array("i", [0] * len(self.names))
+        self.best = array("i", [0] * len(self.names))  # the best winning streak
         self.left = 0  # unfinished games the player has left (each counts as a loss)
         self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
@@ -242,7 +242,7 @@ class App(Screens):
             decl = layouts.declaration(name)
             players = decl.get("players", cls.MIN_PLAYERS)
             game = cls(players, opts)
-            table = Table(self.painter, game, decl, self.size, texts.TITLES[name])
+            table = Table(self.painter, game, decl, self.size, games.title(name))
             self.tables[name] = table
         self.table = table
         self.configure_computer(table.game)
@@ -259,8 +259,9 @@ class App(Screens):
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket: the
-        Casket rules setting). A resumed game keeps the profile it was saved under."""
-        if game.NAME == "casket":
+        Casket rules setting, for a game whose registry line has RULES_SETTING). A resumed game
+        keeps the profile it was saved under."""
+        if games.has_flag(game.NAME, games.RULES_SETTING):
             game.set_rules(CASKET_PROFILES[self.settings[S_CASKET_RULES]])
 
     def win_table(self, name):

@@ -17,6 +17,7 @@ per screen class, such as whose piles a row holds), and optionally when the game
 must be empty, piles whose cards must fall in rank), so that auto-play can finish it.
 """
 
+from engine_core import games
 from engine_core.gfx.paint import LARGE, MEDIUM, MINI, SMALL
 
 try:
@@ -245,15 +246,6 @@ NERTS = {
     },
 }
 
-DECLARATIONS = {
-    "aces_up": ACES_UP,
-    "sir_tommy": SIR_TOMMY,
-    "casket": CASKET,
-    "spite_malice": SPITE_MALICE,
-    "nerts": NERTS,
-}
-
-
 def declaration(name):
-    """The layout declaration of a game, or None when it has none yet."""
-    return DECLARATIONS.get(name)
+    """The layout declaration of a game (its registry line names it), or None when it has none."""
+    return games.layout(name)

@@ -4,7 +4,7 @@ end of a game (App in app.py decides what the buttons do; the table draws play i
 Everything is drawn from bytes and small ints into the preallocated screen: no allocation.
 """
 
-from engine_core import LOST
+from engine_core import LOST, games
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
 from engine_core.ui import texts
@@ -147,7 +147,7 @@ class Screens:
         elif item == T_NEW:
             x = p.text(b"New game: ", x, ty, colour)
         if item <= T_NEW:
-            p.text(texts.TITLES[self.names[self.game_index]], x, ty, colour)
+            p.text(games.title(self.names[self.game_index]), x, ty, colour)
         else:
             p.text(texts.TITLE_ITEMS[item], x, ty, colour)
 
@@ -180,7 +180,7 @@ class Screens:
             p.text(label, 88 + (k + 1) * col - p.text_width(label), y, pal.DIM)
         for i in range(len(self.names)):
             y += LINE_H + 2
-            p.text(texts.TITLES[self.names[i]], 4, y, pal.WHITE)
+            p.text(games.title(self.names[i]), 4, y, pal.WHITE)
             for k in range(4):
                 if k == 0:
                     v = self.played[i]
@@ -245,7 +245,7 @@ class Screens:
         colour = pal.BLACK if chosen else pal.WHITE
         ty = y + (row - CHAR_H) // 2
         if self.mode == CHOOSE:
-            p.text(texts.TITLES[self.names[i]], px + 8, ty, colour)
+            p.text(games.title(self.names[i]), px + 8, ty, colour)
         elif self.mode == PAUSE:
             p.text(texts.PAUSE[i], px + 8, ty, colour)
         else:
@@ -281,7 +281,7 @@ class Screens:
         if self.full:
             fb.fill(pal.FELT)
             self.screen.mark_all()
-            p.text_centred(texts.TITLES[self.names[self.pending_game]], w // 2, 6, pal.GOLD)
+            p.text_centred(games.title(self.names[self.pending_game]), w // 2, 6, pal.GOLD)
             p.text_centred(b"New deal: seed", w // 2, dy - 3 * LINE_H, pal.WHITE)
             p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
             p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
@@ -299,11 +299,11 @@ class Screens:
         self.fb.fill(pal.PANEL)
         self.screen.mark_all()
         name = self.names[self.game_index]
-        p.text(texts.TITLES[name], 4, 3, pal.GOLD)
+        p.text(games.title(name), 4, 3, pal.GOLD)
         p.text(b"Up/down", self.width - 46, 3, pal.DIM)
         lines = (self.height - LINE_H - 6) // LINE_H
-        line = self.wrap(texts.RULES[name], -self.scroll, lines, pal.WHITE)
-        if name == "aces_up" or name == "sir_tommy" or name == "casket":
+        line = self.wrap(games.rules_text(name), -self.scroll, lines, pal.WHITE)
+        if games.winnable_module(name) is not None:
             line = self.wrap(texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE)
         line = self.wrap(texts.RULES_KEYS, line + 1, lines, pal.DIM)
         if line <= 0 and self.scroll > 0:  # scrolled past the end: back to the last line
