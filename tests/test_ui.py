@@ -198,6 +198,19 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     assert app.mode == app_mod.TITLE
 
 
+def test_the_pause_menu_returns_from_rules_and_settings_to_the_item_that_opened_them():
+    from engine_core.ui import texts
+    app = make_app(240, 240, "aces_up", 7)
+    run(app, "START DOWN DOWN DOWN DOWN DOWN DOWN A")  # Rules
+    assert app.mode == app_mod.RULES
+    run(app, "B")
+    assert app.mode == app_mod.PAUSE and texts.PAUSE[app.selected] == b"Rules"
+    run(app, "DOWN A")  # Settings
+    assert app.mode == app_mod.SETTINGS
+    run(app, "B")
+    assert app.mode == app_mod.PAUSE and texts.PAUSE[app.selected] == b"Settings"
+
+
 def test_card_back_setting_recolours_the_backs():
     app = make_app(240, 240, "aces_up", 7)
     blue = app.screen.palette[pal.BACK]

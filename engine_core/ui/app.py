@@ -32,6 +32,16 @@ except ImportError:
 NEXT = const(10)
 LONG_A = const(11)
 
+# The pause menu's items (texts.PAUSE), by row.
+_P_RESUME = const(0)
+_P_HINT = const(1)
+_P_UNDO = const(2)
+_P_REDO = const(3)
+_P_RESTART = const(4)
+_P_NEW = const(5)
+_P_RULES = const(6)
+_P_SETTINGS = const(7)
+
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
 
@@ -404,7 +414,7 @@ class App(Screens):
             else:
                 self.go(self.back_mode)
                 if self.back_mode == PAUSE:
-                    self.selected = 7
+                    self.selected = _P_SETTINGS
                 elif self.back_mode == TITLE:
                     self.selected = self.title_index(T_SETTINGS)
         elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
@@ -422,28 +432,28 @@ class App(Screens):
 
     def choose_pause(self, item):
         table = self.table
-        if item == 0:
+        if item == _P_RESUME:
             self.resume()
-        elif item == 1:
+        elif item == _P_HINT:
             self.resume()
             table.press_hint()
-        elif item == 2:
+        elif item == _P_UNDO:
             self.resume()
             table.press_undo()
-        elif item == 3:
+        elif item == _P_REDO:
             self.resume()
             table.press_redo()
-        elif item == 4:
+        elif item == _P_RESTART:
             self.ask(A_RESTART, PAUSE)
             self.selected = 0
-        elif item == 5:
+        elif item == _P_NEW:
             self.pending_game = self.game_index
             self.ask(A_NEW, PAUSE)
             self.selected = 0
-        elif item == 6:
+        elif item == _P_RULES:
             self.back_mode = PAUSE
             self.go(RULES)
-        elif item == 7:
+        elif item == _P_SETTINGS:
             self.back_mode = PAUSE
             self.go(SETTINGS)
         else:
@@ -507,7 +517,7 @@ class App(Screens):
             back = self.back_mode
             self.go(back)
             if back == PAUSE:
-                self.selected = 6
+                self.selected = _P_RULES
             elif back == PLAY:
                 self.resume()
             elif back == TITLE:
