@@ -1,0 +1,67 @@
+"""The registry of games (engine_core/games/__init__.py): one line per game."""
+
+import subprocess
+import sys
+
+from engine_core import games
+from engine_core import records as r
+from tests.helpers import run_mpy_ok
+
+ROOT = __file__.rsplit("/tests/", 1)[0]
+
+
+def test_the_menu_order_is_the_order_of_the_lines():
+    assert games.names() == ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+
+
+def test_record_ids_are_pinned_and_are_not_positions_in_the_list():
+    # The ids are written in saved games and statistics: they never change. Those of the five
+    # games equal the positions records used before the registry (tests/test_record_migration.py).
+    ids = {name: games.game_id(name) for name in games.names()}
+    assert ids == {"aces_up": 0, "sir_tommy": 1, "casket": 2, "spite_malice": 3, "nerts": 4}
+    assert games.ID_LIMIT == r.STAT_GAMES
+    assert games.game_id("klondike") == games.NO_ID and games.name_of(6) is None
+
+
+def test_every_line_names_a_class_a_layout_a_rules_page_and_a_title_that_exist():
+    for name in games.names():
+        cls = games.load(name)
+        assert cls.NAME == name and cls.RULES_VERSION in cls.RULES_PROFILES
+        assert games.layout(name)["status"] and games.winnable_module(name) != ""
+        assert games.title(name) and len(games.rules_text(name)) > 200
+
+
+def test_importing_the_registry_imports_no_game():
+    code = ("import sys; import engine_core.games as g; "
+            "print([m for m in sys.modules if m.startswith('engine_core.') and m != 'engine_core.games'])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_registry_lookups_allocate_nothing_on_micropython():
+    # The screens look titles and rules pages up while they draw; saves look ids up.
+    out = run_mpy_ok(
+        "import gc, micropython\n"
+        "from engine_core import games\n"
+        "from engine_core.ui import texts\n"
+        "NAMES = ('aces_up', 'sir_tommy', 'casket', 'spite_malice', 'nerts')\n"
+        "def look_up():\n"
+        "    n = 0\n"
+        "    for i in range(len(NAMES)):\n"
+        "        name = NAMES[i]\n"
+        "        n += len(games.title(name)) + len(games.rules_text(name)) + games.game_id(name)\n"
+        "        n += 1 if games.winnable_module(name) is None else 0\n"
+        "        n += 1 if games.has_flag(name, games.RULES_SETTING) else 0\n"
+        "        n += len(games.name_of(games.game_id(name)))\n"
+        "    return n\n"
+        "result = 'not run'\n"  # every global exists before the lock: a new one would allocate
+        "gc.collect()\n"
+        "micropython.heap_lock()\n"
+        "try:\n"
+        "    look_up()\n"
+        "    result = 'no allocation'\n"
+        "except MemoryError:\n"
+        "    result = 'allocated'\n"
+        "micropython.heap_unlock()\n"
+        "print(result, look_up() > 0)\n")
+    assert out.split() == ["no", "allocation", "True"]
