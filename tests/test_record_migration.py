@@ -45,6 +45,20 @@ def test_an_old_saved_game_resumes_as_the_game_that_saved_it(name):
     assert state_json(game) + "\n" == golden(name + ".state.json").decode()
 
 
+@pytest.mark.parametrize("name", OLD_ORDER)
+def test_a_game_saved_again_is_the_same_record_byte_for_byte(name):
+    # The record's layout did not change: the byte that was a position is now the game's id,
+    # and the ids of these games are those positions.
+    old = golden(name + ".game.dat")
+    disk = storage_with("game.dat", old)
+    keeper = Keeper(disk)
+    keeper.start()
+    game = keeper.resume()
+    assert keeper.save_game(game) == r.SAVED
+    buf = bytearray(2048)
+    assert bytes(buf[:disk.read("game.dat", buf)]) == old
+
+
 def test_old_statistics_count_for_the_game_that_played_them():
     console = Console(App(Screen(240, 240, framebuf)), storage_with("stats.dat", golden("stats.dat")))
     console.start()
