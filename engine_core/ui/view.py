@@ -7,7 +7,6 @@ differs and marks just that rectangle. Piles to look at are *touched*: those a m
 entries name, and those whose highlight changed.
 """
 
-from engine_core import history as hist
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
 from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
@@ -289,23 +288,7 @@ class TableView:
     def touch_entries(self, start, end):
         """Touch the piles that the journal entries start .. end (ring positions) changed:
         a move, the computer's answers, or (read backwards) what an undo took back."""
-        h = self.game.history
-        log = h.log
-        cap = h.capacity
-        slot_of = self.slot_of
-        touched = self.touched
-        i = start
-        while i != end:
-            e = log[i]
-            tag = e >> 24
-            # A pile in bits 16-23 (MOVE's source, REMOVE's pile), in bits 8-15 for the other
-            # pile changes (PUSH, POP, MOVE's destination, and any later tag of that shape).
-            # slot_of and touched have 256 entries, so any byte indexes them safely.
-            if tag == hist.MOVE or tag == hist.REMOVE:
-                touched[slot_of[(e >> 16) & 0xFF]] = 1
-            if tag != hist.MARK and tag != hist.VAR_LO and tag != hist.VAR_HI and tag != hist.REMOVE:
-                touched[slot_of[(e >> 8) & 0xFF]] = 1
-            i = (i + 1) % cap
+        self.game.history.mark_piles(start, end, self.touched, self.slot_of)
 
     def mark_journal(self):
         """Note where the journal stands, before a move or a tick (see touch_since)."""
