@@ -470,9 +470,11 @@ class TableView:
         """The first card of slot s (n cards, fan step `step`, shaken by `shake` now) that must
         be drawn again, or UNCHANGED when it looks as drawn."""
         drawn_count = self.drawn_count[s]
-        highlight_moved = (self.highlight_from != self.drawn_highlight_from[s]
-                           or self.highlight_colour != self.drawn_highlight_colour[s])
-        shake_moved = shake + SHAKE_BIAS != self.drawn_shake[s]
+        highlight_from = self.highlight_from
+        drawn_from = self.drawn_highlight_from[s]
+        drawn_shake = self.drawn_shake[s]
+        highlight_moved = highlight_from != drawn_from or self.highlight_colour != self.drawn_highlight_colour[s]
+        shake_moved = shake + SHAKE_BIAS != drawn_shake
         if self.how[s] & FAN_MASK == STACK:  # only its top card shows
             top = self.game.piles.start[self.pile[s]] + n - 1
             if (n == drawn_count and not highlight_moved and not shake_moved
@@ -483,14 +485,13 @@ class TableView:
             return 0  # every card moved
         first = self.first_new_card(s, n, drawn_count)
         if highlight_moved:  # the old and the new highlighted cards are both redrawn
-            if self.highlight_from < first:
-                first = self.highlight_from
-            if self.drawn_highlight_from[s] < first:
-                first = self.drawn_highlight_from[s]
+            if highlight_from < first:
+                first = highlight_from
+            if drawn_from < first:
+                first = drawn_from
         if n == drawn_count and first >= n and not highlight_moved and not shake_moved:
             return UNCHANGED
-        shaking = shake != 0 or self.drawn_shake[s] != SHAKE_BIAS
-        return self.widen_for_shake(s, n, drawn_count, first, shaking)
+        return self.widen_for_shake(s, n, drawn_count, first, shake != 0 or drawn_shake != SHAKE_BIAS)
 
     def first_new_card(self, s, n, drawn_count):
         """The first of slot s's n cards that differs from the drawn_count drawn; at most the
