@@ -146,16 +146,16 @@ class Game:
     # --- journaled changes ---
 
     def push(self, p, card):
-        self.history.add(h.PUSH, p << 8 | card)
+        self.history.note_push(p, card)
         self.piles.push(p, card)
 
     def pop(self, p):
         card = self.piles.pop(p)
-        self.history.add(h.POP, p << 8 | card)
+        self.history.note_pop(p, card)
         return card
 
     def move_cards(self, src, dst, count):
-        self.history.add(h.MOVE, src << 16 | dst << 8 | count)
+        self.history.note_move(src, dst, count)
         self.piles.move(src, dst, count)
 
     def move_top(self, src, dst):
@@ -163,25 +163,17 @@ class Game:
 
     def remove_at(self, p, i):
         card = self.piles.remove_at(p, i)
-        self.history.add(h.REMOVE, p << 16 | i << 8 | card)
+        self.history.note_remove(p, i, card)
         return card
 
     def reverse_top(self, p, count):
         """Turn the top `count` cards of pile p over as one packet (a stock turned onto the
         waste, a waste turned over): one journal entry however many cards."""
-        self.history.add(h.REVERSE, p << 8 | count)
+        self.history.note_reverse(p, count)
         self.piles.reverse(p, count)
 
     def set_var(self, i, value):
-        # The old value in two 15-bit halves, and a sign bit: values from 2**29 up (a random
-        # state) and negative ones (a score) both come back exactly.
-        old = self.vars[i]
-        sign = 0
-        if old < 0:
-            sign = 0x8000
-            old &= 0x3FFFFFFF
-        self.history.add(h.VAR_LO, i << 16 | (old & 0x7FFF))
-        self.history.add(h.VAR_HI, i << 16 | sign | (old >> 15))
+        self.history.note_var(i, self.vars[i])
         self.vars[i] = value
 
     def random_below(self, n):
@@ -196,10 +188,10 @@ class Game:
         n = piles.size[p]
         s = piles.start[p]
         for i in range(n):  # undo pops these back in reverse, then pushes the old order
-            self.history.add(h.POP, p << 8 | piles.cards[s + n - 1 - i])
+            self.history.note_pop(p, piles.cards[s + n - 1 - i])
         x = rng.shuffle(piles.cards, s, n, self.vars[V_RNG])
         for i in range(n):
-            self.history.add(h.PUSH, p << 8 | piles.cards[s + i])
+            self.history.note_push(p, piles.cards[s + i])
         self.set_var(V_RNG, x)
 
     # --- the game interface ---
@@ -250,34 +242,7 @@ class Game:
 
     def undo(self):
         """Revert the last move; False when there is nothing to undo. No allocation."""
-        hist = self.history
-        if hist.moves == 0:
-            return False
-        piles = self.piles
-        while hist.used > 0:
-            e = hist.pop_entry()
-            tag = e >> 24
-            if tag == h.MARK:
-                break
-            if tag == h.PUSH:
-                piles.pop((e >> 8) & 0xFF)
-            elif tag == h.POP:
-                piles.push((e >> 8) & 0xFF, e & 0xFF)
-            elif tag == h.MOVE:
-                piles.move((e >> 8) & 0xFF, (e >> 16) & 0xFF, e & 0xFF)
-            elif tag == h.VAR_HI:
-                lo = hist.pop_entry()
-                value = (e & 0x7FFF) << 15 | (lo & 0x7FFF)
-                if e & 0x8000:
-                    value -= 0x20000000  # minus 2**30 in two steps: 2**30 is no small int
-                    value -= 0x20000000
-                self.vars[(e >> 16) & 0xFF] = value
-            elif tag == h.REMOVE:
-                piles.insert_at((e >> 16) & 0xFF, (e >> 8) & 0xFF, e & 0xFF)
-            elif tag == h.REVERSE:
-                piles.reverse((e >> 8) & 0xFF, e & 0xFF)
-        hist.moves -= 1
-        return True
+        return self.history.revert_move(self.piles, self.vars)
 
     def can_undo(self):
         return self.history.moves > 0

@@ -9,7 +9,7 @@ and the game resumes with nothing to undo, never with a wrong undo).
 Payload (version 1):
     the game record's CRC                      four bytes, as the record ends
     entry count                                two bytes
-    each entry, oldest first                   four bytes (TAG << 24 | payload, below 2**30)
+    each entry, oldest first                   four bytes (a journal entry, below 2**30)
 The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game.
 """
 
@@ -42,7 +42,7 @@ def encode_journal(history, crc, buf):
     count = history.used if history.used < room else room
     start = (history.head - count) % cap
     # Begin at a move's MARK: a move cut in half could not be undone.
-    while count > 0 and log[start] >> 24 != hist.MARK:
+    while count > 0 and hist.kind(log[start]) != hist.MARK:
         start = (start + 1) % cap
         count -= 1
     pos = r.begin(buf, KIND_UNDO, UNDO_VERSION)
@@ -73,10 +73,9 @@ def restore_journal(history, buf, n, crc):
     moves = 0
     for k in range(count):
         e = r.get_i32(buf, first + 4 * k)
-        tag = e >> 24
-        if e < 0 or tag < hist.MARK or tag > hist.REVERSE or (k == 0 and tag != hist.MARK):
+        if not hist.is_entry(e) or (k == 0 and hist.kind(e) != hist.MARK):
             return r.INVALID
-        if tag == hist.MARK:
+        if hist.kind(e) == hist.MARK:
             moves += 1
     history.clear()
     log = history.log

@@ -6,6 +6,7 @@ from array import array
 import pytest
 
 from engine_core import PLAYING, cards, games, rng
+from engine_core import history as journal
 from engine_core.game import HISTORY_SIZE
 from engine_core.history import History
 
@@ -106,12 +107,12 @@ def test_history_forgets_the_oldest_moves_when_full_and_keeps_the_newest():
     hist = History(10)
     for move in range(6):
         hist.begin(move)
-        hist.add(2, move)  # one change per move: two entries a move
+        hist.note_push(0, move)  # one change per move: two entries a move
     assert hist.moves == 5 and hist.used == 10
     assert hist.last_move() == 5
     for move in (5, 4, 3, 2, 1):
-        assert hist.pop_entry() == 2 << 24 | move
-        assert hist.pop_entry() == 1 << 24 | move
+        assert hist.pop_entry() == journal.push_entry(0, move)
+        assert hist.pop_entry() == journal.mark_entry(move)
         hist.moves -= 1
     assert hist.used == 0 and hist.moves == 0
 

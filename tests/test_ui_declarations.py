@@ -73,7 +73,7 @@ def test_a_run_is_framed_from_the_picked_card_to_the_top():
     t = app.table
     t.cursor = slot(app, "col1")
     run(app, "UP")
-    assert t.drawn_hl_from[slot(app, "col1")] == 1 and t.drawn_hl_col[slot(app, "col1")] == pal.CURSOR
+    assert t.drawn_highlight_from[slot(app, "col1")] == 1 and t.drawn_highlight_colour[slot(app, "col1")] == pal.CURSOR
 
 
 def test_theirs_piles_cannot_be_picked_up():

@@ -18,7 +18,6 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core import reasons as why
-from engine_core import history as h
 from engine_core import rng
 from engine_core.ai.spite_malice import Bot
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, Game, move_code
@@ -251,33 +250,15 @@ class SpiteMalice(Game):
         back too, down to p1's own move, so that p1 is to move in the position it left. When
         that move is not in the journal (the computer opened the game, or a long game's
         journal forgot it), there is nothing to undo."""
-        if self.bots and self._journal_find(h.VAR_LO, V_TURN << 16 | 1, True) >= 0:
+        if self.bots and self.history.find_var_change(V_TURN, 1, True) >= 0:
             # the last move handed the turn back to p1: the computer's reply
-            if self._journal_find(h.VAR_LO, V_TURN << 16 | 0, False) < 0:
+            if self.history.find_var_change(V_TURN, 0, False) < 0:
                 return False  # p1's move that led to it is not in the journal
         if not Game.undo(self):
             return False
         while self.bots and self.vars[V_TURN] == 1 and Game.undo(self):
             pass
         return True
-
-    def _journal_find(self, tag, payload, last_move_only):
-        """How far back the newest journal entry tag << 24 | payload is, or -1; within the
-        last move only, or the whole journal (a turn's end journals V_TURN's old value)."""
-        hist = self.history
-        log = hist.log
-        want = tag << 24 | payload
-        i = hist.head
-        for k in range(hist.used):
-            i -= 1
-            if i < 0:
-                i = hist.capacity - 1
-            e = log[i]
-            if e == want:
-                return k
-            if last_move_only and e >> 24 == h.MARK:
-                return -1
-        return -1
 
     # --- the computer player ---
 

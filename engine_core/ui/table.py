@@ -14,7 +14,7 @@ from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
 from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
-                                 NONE, SLIDE_LEFT, SLIDE_ON, TableView)  # (MARGIN: the layouts' gap, for tests)
+                                 NONE, SHAKE_BIAS, SLIDE_LEFT, SLIDE_ON, TableView)  # (MARGIN: the layouts' gap, for tests)
 
 try:
     from micropython import const
@@ -104,14 +104,15 @@ class Table(TableView):
                 k -= 1
             self.order[k] = s
         # What was drawn.
-        self.drawn_n = bytearray(n)
+        self.drawn_count = bytearray(n)
         self.drawn_step = bytearray(n)
-        self.drawn_hl_from = bytearray(n)
-        self.drawn_hl_col = bytearray(n)
-        self.drawn_ext = array("h", [0] * n)
-        self.drawn_dx = bytearray([8] * n)
+        self.drawn_highlight_from = bytearray(n)
+        self.drawn_highlight_colour = bytearray(n)
+        self.drawn_extent = array("h", [0] * n)
+        self.drawn_shake = bytearray([SHAKE_BIAS] * n)
         self.drawn_cards = bytearray(len(game.piles.cards))
         self.drawn_moves = -1
+        self.drawn_scores = -1  # competitive games: a hash of every player's score
         self.drawn_msg = NONE
         self.valid = False
         self.pending = False  # touched piles wait for the next frame
@@ -151,8 +152,8 @@ class Table(TableView):
         self.shake_slot = NONE
         self.shake_ms = 0
         self.shake_dx = 0
-        self.hl_from = NONE
-        self.hl_col = GREY
+        self.highlight_from = NONE
+        self.highlight_colour = GREY
         # A computer's turn shown move by move (games with respond_step: Spite & Malice).
         self.step_computer = game.STEPS_COMPUTER
         if self.step_computer:

@@ -7,7 +7,6 @@ differs and marks just that rectangle. Piles to look at are *touched*: those a m
 entries name, and those whose highlight changed.
 """
 
-from engine_core import history as hist
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
 from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, PANEL, SLOT, WHITE
@@ -26,6 +25,8 @@ NONE = const(255)
 # finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench_screens.py).
 SLOTS_PER_FRAME = const(2)
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
+SHAKE_BIAS = const(8)  # drawn_shake holds a slot's shake plus this, to fit a bytearray
+UNCHANGED = const(-1)  # first_to_redraw: the slot looks as drawn
 
 # What the strip at the foot of the table says (a code of engine_core/reasons.py), and how long.
 MSG_NONE = const(0)
@@ -206,7 +207,6 @@ class TableView:
             if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
                 self.painter.text(label[0], label[1], label[2], SLOT)
         if self.status_x < gx + w and gx < self.status_x + self.status_w and self.status_y < gy + h and gy < self.status_y + 3 * LINE_H:
-            self.drawn_moves = -1
             self.draw_status(True)
             if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
                 self.strip_damage(self.status_x, self.status_x + self.status_w)
@@ -234,21 +234,22 @@ class TableView:
         return n - 1 if n > 0 else 0
 
     def highlight(self, s):
-        """Set hl_from (first highlighted card, NONE) and hl_col for slot s."""
-        self.hl_from = NONE
-        self.hl_col = GREY
+        """Set highlight_from (the first highlighted card, or NONE) and highlight_colour for
+        slot s."""
+        self.highlight_from = NONE
+        self.highlight_colour = GREY
         if s == self.cursor and s != self.held:
-            self.hl_col = CURSOR
-            self.hl_from = self.cursor_index if self.cursor_index != NONE else self.top_index(s)
+            self.highlight_colour = CURSOR
+            self.highlight_from = self.cursor_index if self.cursor_index != NONE else self.top_index(s)
         elif s == self.held:
-            self.hl_col = HELD
-            self.hl_from = self.held_index
+            self.highlight_colour = HELD
+            self.highlight_from = self.held_index
         elif s == self.hint_slot:
-            self.hl_col = HINT
-            self.hl_from = self.top_index(s)
+            self.highlight_colour = HINT
+            self.highlight_from = self.top_index(s)
         elif s == self.last_slot:
-            self.hl_col = LAST
-            self.hl_from = self.top_index(s)
+            self.highlight_colour = LAST
+            self.highlight_from = self.top_index(s)
 
     def card_face_up(self, p, i, n):
         if self.how[self.slot_of[p]] & HIDDEN:
@@ -271,7 +272,6 @@ class TableView:
             self.touched[s] = 0
             self.draw_slot(s, True)
         self.remember_highlights()
-        self.drawn_moves = -1
         self.draw_status(True)
         self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
         if self.slide & SLIDE_LEFT:
@@ -289,23 +289,7 @@ class TableView:
     def touch_entries(self, start, end):
         """Touch the piles that the journal entries start .. end (ring positions) changed:
         a move, the computer's answers, or (read backwards) what an undo took back."""
-        h = self.game.history
-        log = h.log
-        cap = h.capacity
-        slot_of = self.slot_of
-        touched = self.touched
-        i = start
-        while i != end:
-            e = log[i]
-            tag = e >> 24
-            # A pile in bits 16-23 (MOVE's source, REMOVE's pile), in bits 8-15 for the other
-            # pile changes (PUSH, POP, MOVE's destination, and any later tag of that shape).
-            # slot_of and touched have 256 entries, so any byte indexes them safely.
-            if tag == hist.MOVE or tag == hist.REMOVE:
-                touched[slot_of[(e >> 16) & 0xFF]] = 1
-            if tag != hist.MARK and tag != hist.VAR_LO and tag != hist.VAR_HI and tag != hist.REMOVE:
-                touched[slot_of[(e >> 8) & 0xFF]] = 1
-            i = (i + 1) % cap
+        self.game.history.mark_piles(start, end, self.touched, self.slot_of)
 
     def mark_journal(self):
         """Note where the journal stands, before a move or a tick (see touch_since)."""
@@ -367,9 +351,7 @@ class TableView:
                 self.restore_ghost()
             elif budget == SLOTS_PER_FRAME:
                 ghost = False  # where it was drawn, and nothing drawn over it since
-        shown = self.drawn_moves
-        self.draw_status()
-        if shown != self.drawn_moves:
+        if self.draw_status():
             if self.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
                 self.strip_damage(self.status_x, self.status_x + self.status_w)  # the status corner
             ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
@@ -427,142 +409,192 @@ class TableView:
         self.r_hint = self.hint_slot
         self.r_last = self.last_slot
 
-    def slot_dx(self, s):
-        """How far slot s is shaken sideways now (+ 8, to fit a bytearray)."""
+    def shake_of(self, s):
+        """How far slot s is shaken sideways now (pixels, either way)."""
         if s == self.shake_slot:
-            return self.shake_dx + 8
-        return 8
+            return self.shake_dx
+        return 0
 
     def draw_slot(self, s, force):
         """Redraw slot s where it differs from what was drawn (all of it when forced).
 
         A shake moves a stack, an empty pile or a row sideways as a whole, but only the top
         card of a column fanned down: a long column is not redrawn on every frame of a
-        shake. (In a row the top card's neighbour shows beside it, so the row moves whole.)"""
+        shake. (In a row the top card's neighbour shows beside it, so the row moves whole.)
+        Its parts are called once a slot, never once a card, and are passed what draw_slot
+        has read: on MicroPython a call costs about 2,000 fuel and an attribute read a few
+        hundred (as split, a full redraw costs 3-5% more than drawn in one piece)."""
         piles = self.game.piles
         p = self.pile[s]
         n = piles.size[p]
         step = self.step(s, n)
         self.highlight(s)
-        hl_from = self.hl_from
-        hl_col = self.hl_col
-        dn = self.drawn_n[s]
+        shake = self.shake_of(s)
+        first = 0 if force else self.first_to_redraw(s, n, step, shake)
+        if first == UNCHANGED:
+            return
+        shaking = shake != 0 or self.drawn_shake[s] != SHAKE_BIAS  # the way back is drawn too
+        extent = self.extent(s, n, step)
         fan = self.how[s] & FAN_MASK
-        base = piles.start[p]
-        cards_now = piles.cards
-        drawn = self.drawn_cards
-        dx = self.slot_dx(s) - 8
-        ddx = self.drawn_dx[s] - 8
-        shaking = dx != 0 or ddx != 0
-        first = 0
-        if not force and step == self.drawn_step[s] and fan != STACK:
-            m = n if n < dn else dn
-            while first < m and drawn[base + first] == cards_now[base + first]:
-                first += 1
-            if n != dn and first > n - 1:
-                first = n - 1
-            if hl_from != self.drawn_hl_from[s] or hl_col != self.drawn_hl_col[s]:
-                old = self.drawn_hl_from[s]
-                if hl_from < first:
-                    first = hl_from
-                if old < first:
-                    first = old
-            changed = (n != dn or first < m or hl_from != self.drawn_hl_from[s]
-                       or hl_col != self.drawn_hl_col[s] or dx != ddx)
-            if not changed:
-                return
-            if shaking and fan == RIGHT:
-                first = 0  # a row shakes whole
-            elif shaking:  # the old top card, drawn aside, and the new one are both redrawn
-                if first > n - 1:
-                    first = n - 1
-                if first > dn - 1:
-                    first = dn - 1
-            if first < 0 or n == 0 or dn == 0:
-                first = 0
-        elif not force and fan == STACK:
-            if (n == dn and hl_from == self.drawn_hl_from[s] and hl_col == self.drawn_hl_col[s]
-                    and dx == ddx and (n == 0 or drawn[base + n - 1] == cards_now[base + n - 1])):
-                return
-        st = self.style
         x = self.x[s]
         y = self.y[s]
-        old_ext = self.drawn_ext[s]
-        ext = self.extent(s, n, step)
-        reach = ext if ext > old_ext else old_ext
-        if (y + st.h if fan == RIGHT else y + reach) > self.screen.height - LINE_H - 3:
-            if fan == RIGHT:  # drawn over the message strip: it is mended on top
-                self.strip_damage(x + first * step - MARGIN, x + reach + MARGIN)
-            else:
-                self.strip_damage(x - MARGIN, x + st.w + MARGIN)
-        fb = self.fb
-        margin = MARGIN if shaking else 0  # the room a shake moves into
-        self.drawn_dx[s] = dx + 8
-        # Clear what this redraw covers.
-        if fan == RIGHT:
-            x0 = x + first * step
-            fb.fill_rect(x0 - margin, y, x + reach - x0 + 2 * margin, st.h, FELT)
-            self.screen.mark(x0 - margin, y, x + reach - x0 + 2 * margin, st.h)
-            x += dx  # the whole row moves
-            dx = 0
-        else:
-            y0 = y + first * step
-            fb.fill_rect(x - margin, y0, st.w + 2 * margin, y + reach - y0, FELT)
-            self.screen.mark(x - margin, y0, st.w + 2 * margin, y + reach - y0)
-        # Draw.
+        self.clear_slot(s, x, y, first * step, extent, shaking)
         if n == 0:
-            self.painter.empty_pile(st, x + dx, y, self.labels[s], hl_col)
+            self.painter.empty_pile(self.style, x + shake, y, self.labels[s], self.highlight_colour)
         elif fan == STACK:
-            c = cards_now[base + n - 1]
-            self.painter.card(st, x + dx, y, c, self.card_face_up(p, n - 1, n), hl_col, FELT, False)
-            if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
-                self.draw_wild(st, x + dx, y, n - 1)
-        else:
-            below = fan == RIGHT
-            single = self.arg_mode == ARG_KIND and self.how[s] & PICK
-            face = self.game.pile_faces[p]  # as card_face_up, without a call per card
-            if self.how[s] & HIDDEN:
-                face = FACE_DOWN
-            # A covered card's centre never shows at the usual step or less; a wider step
-            # (a spread hand) shows it.
-            open_fan = step > (st.step_right if below else st.step_down)
-            index_below = below and step < st.w  # cards spread apart look like lone cards
-            for i in range(first, n):
-                # A run is framed from the picked card up; a hand card (named by its
-                # kind) alone.
-                frame = hl_col if i >= hl_from and (i == hl_from or not single) else GREY
-                corner = FELT if i == 0 else GREY
-                c = cards_now[base + i]
-                up = face == FACE_UP or (face == TOP_UP and i == n - 1)
-                top = i == n - 1 or open_fan
-                cx = x
-                cy = y
-                if fan == RIGHT:
-                    cx = x + i * step
-                else:
-                    cy = y + i * step
-                if i == n - 1 and shaking and fan == DOWN:  # the top card alone moves aside
-                    fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
-                    self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
-                    cx += dx
-                self.painter.card(st, cx, cy, c, up, frame, corner, index_below, top)
-        if self.how[s] & COUNT and fan != RIGHT:
-            ty = y + st.h + 2
-            if n > 0:
-                nw = self.painter.number_width(n)
-                self.painter.number(n, x + (st.w - nw) // 2, ty, SLOT)
-        # Remember (cards below `first` are already remembered; a stack shows only its top).
+            self.draw_stack_top(s, n, x + shake, y)
+        elif fan == RIGHT:
+            self.draw_fan(s, n, first, step, x + shake, y, False)  # a row moves whole
+        else:  # a column stays; its top card alone moves aside
+            self.draw_fan(s, n, first, step, x, y, shaking and fan == DOWN)
+        if self.how[s] & COUNT:
+            self.draw_count(s, n)
+        # Remember what shows (cards below `first` are remembered already; a stack shows
+        # only its top).
+        base = piles.start[p]
+        drawn = self.drawn_cards
         if fan == STACK:
             if n > 0:
-                drawn[base + n - 1] = cards_now[base + n - 1]
+                drawn[base + n - 1] = piles.cards[base + n - 1]
         else:
             for i in range(first, n):
-                drawn[base + i] = cards_now[base + i]
-        self.drawn_n[s] = n
+                drawn[base + i] = piles.cards[base + i]
+        self.drawn_count[s] = n
         self.drawn_step[s] = step
-        self.drawn_hl_from[s] = hl_from
-        self.drawn_hl_col[s] = hl_col
-        self.drawn_ext[s] = ext
+        self.drawn_highlight_from[s] = self.highlight_from
+        self.drawn_highlight_colour[s] = self.highlight_colour
+        self.drawn_extent[s] = extent
+        self.drawn_shake[s] = shake + SHAKE_BIAS
+
+    def first_to_redraw(self, s, n, step, shake):
+        """The first card of slot s (n cards, fan step `step`, shaken by `shake` now) that must
+        be drawn again, or UNCHANGED when it looks as drawn."""
+        drawn_count = self.drawn_count[s]
+        highlight_from = self.highlight_from
+        drawn_from = self.drawn_highlight_from[s]
+        drawn_shake = self.drawn_shake[s]
+        highlight_moved = highlight_from != drawn_from or self.highlight_colour != self.drawn_highlight_colour[s]
+        shake_moved = shake + SHAKE_BIAS != drawn_shake
+        if self.how[s] & FAN_MASK == STACK:  # only its top card shows
+            top = self.game.piles.start[self.pile[s]] + n - 1
+            if (n == drawn_count and not highlight_moved and not shake_moved
+                    and (n == 0 or self.drawn_cards[top] == self.game.piles.cards[top])):
+                return UNCHANGED
+            return 0
+        if step != self.drawn_step[s]:
+            return 0  # every card moved
+        first = self.first_new_card(s, n, drawn_count)
+        if highlight_moved:  # the old and the new highlighted cards are both redrawn
+            if highlight_from < first:
+                first = highlight_from
+            if drawn_from < first:
+                first = drawn_from
+        if n == drawn_count and first >= n and not highlight_moved and not shake_moved:
+            return UNCHANGED
+        return self.widen_for_shake(s, n, drawn_count, first, shake != 0 or drawn_shake != SHAKE_BIAS)
+
+    def first_new_card(self, s, n, drawn_count):
+        """The first of slot s's n cards that differs from the drawn_count drawn; at most the
+        top card when cards went (it was covered and now shows whole)."""
+        base = self.game.piles.start[self.pile[s]]
+        cards = self.game.piles.cards
+        drawn = self.drawn_cards
+        same = n if n < drawn_count else drawn_count
+        first = 0
+        while first < same and drawn[base + first] == cards[base + first]:
+            first += 1
+        if n != drawn_count and first > n - 1:
+            first = n - 1
+        return first
+
+    def widen_for_shake(self, s, n, drawn_count, first, shaking):
+        """`first` moved down to take in what a shake of fanned slot s moves (never below 0)."""
+        if shaking:
+            if self.how[s] & FAN_MASK == RIGHT:
+                first = 0  # a row shakes whole
+            else:  # the old top card, drawn aside, and the new one are both redrawn
+                if first > n - 1:
+                    first = n - 1
+                if first > drawn_count - 1:
+                    first = drawn_count - 1
+        if first < 0 or n == 0 or drawn_count == 0:
+            first = 0
+        return first
+
+    def clear_slot(self, s, x, y, offset, extent, shaking):
+        """Paint felt over what the redraw of slot s (at x, y) covers: from `offset` along its
+        fan (where its first redrawn card lies) to the farther of the drawn and the new
+        extent, and the room a shake moves into."""
+        st = self.style
+        row = self.how[s] & FAN_MASK == RIGHT
+        reach = extent if extent > self.drawn_extent[s] else self.drawn_extent[s]
+        if (y + st.h if row else y + reach) > self.screen.height - LINE_H - 3:
+            if row:  # drawn over the message strip: it is mended on top
+                self.strip_damage(x + offset - MARGIN, x + reach + MARGIN)
+            else:
+                self.strip_damage(x - MARGIN, x + st.w + MARGIN)
+        margin = MARGIN if shaking else 0
+        if row:
+            x0 = x + offset
+            self.fb.fill_rect(x0 - margin, y, x + reach - x0 + 2 * margin, st.h, FELT)
+            self.screen.mark(x0 - margin, y, x + reach - x0 + 2 * margin, st.h)
+        else:
+            y0 = y + offset
+            self.fb.fill_rect(x - margin, y0, st.w + 2 * margin, y + reach - y0, FELT)
+            self.screen.mark(x - margin, y0, st.w + 2 * margin, y + reach - y0)
+
+    def draw_stack_top(self, s, n, x, y):
+        """The top card of stack slot s (n cards) at x, y, with a wild king's rank tag."""
+        st = self.style
+        p = self.pile[s]
+        c = self.game.piles.cards[self.game.piles.start[p] + n - 1]
+        self.painter.card(st, x, y, c, self.card_face_up(p, n - 1, n), self.highlight_colour, FELT, False)
+        if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
+            self.draw_wild(st, x, y, n - 1)
+
+    def draw_fan(self, s, n, first, step, x, y, top_aside):
+        """Cards first .. n - 1 of a fanned slot s from x, y; with top_aside, the top card of
+        a column is drawn shaken aside (its old place cleared) and the rest stay."""
+        st = self.style
+        fb = self.fb
+        p = self.pile[s]
+        base = self.game.piles.start[p]
+        cards = self.game.piles.cards
+        row = self.how[s] & FAN_MASK == RIGHT
+        colour = self.highlight_colour
+        highlight_from = self.highlight_from
+        single = self.arg_mode == ARG_KIND and self.how[s] & PICK
+        face = self.game.pile_faces[p]  # as card_face_up, without a call per card
+        if self.how[s] & HIDDEN:
+            face = FACE_DOWN
+        # A covered card's centre never shows at the usual step or less; a wider step
+        # (a spread hand) shows it.
+        open_fan = step > (st.step_right if row else st.step_down)
+        index_below = row and step < st.w  # cards spread apart look like lone cards
+        for i in range(first, n):
+            # A run is framed from the picked card up; a hand card (named by its kind) alone.
+            frame = colour if i >= highlight_from and (i == highlight_from or not single) else GREY
+            corner = FELT if i == 0 else GREY
+            up = face == FACE_UP or (face == TOP_UP and i == n - 1)
+            top = i == n - 1 or open_fan
+            cx = x
+            cy = y
+            if row:
+                cx = x + i * step
+            else:
+                cy = y + i * step
+            if i == n - 1 and top_aside:
+                fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
+                self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
+                cx += self.shake_of(s)
+            self.painter.card(st, cx, cy, cards[base + i], up, frame, corner, index_below, top)
+
+    def draw_count(self, s, n):
+        """The card count under a stack or column that shows it (none for an empty one)."""
+        if self.how[s] & FAN_MASK != RIGHT and n > 0:
+            st = self.style
+            width = self.painter.number_width(n)
+            self.painter.number(n, self.x[s] + (st.w - width) // 2, self.y[s] + st.h + 2, SLOT)
 
     def draw_wild(self, st, x, y, rank):
         """A wild king on a stack built from the ace: the rank it stands for, in a black tag
@@ -580,7 +612,8 @@ class TableView:
 
     def draw_status(self, full=False):
         """The move count (its own small box) and the title or a message; the labels only
-        in a full redraw (full), since they never change."""
+        in a full redraw (full), since they never change. True when the count (or the
+        scores) was drawn again."""
         p = self.painter
         x = self.status_x
         y = self.status_y
@@ -588,6 +621,8 @@ class TableView:
         fb = self.fb
         narrow = w < 100  # a corner: the count under its name, no room for messages
         if full:
+            self.drawn_moves = -1
+            self.drawn_scores = -1
             if narrow:
                 p.text(b"Score" if self.game.COMPETITIVE else b"Moves", x, y, SLOT)
             else:  # the game's name and the deal's number
@@ -598,29 +633,31 @@ class TableView:
                 if tx + 60 <= x + w - room:
                     p.number(self.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
         if self.game.COMPETITIVE:
-            self.draw_scores(x, y, w, narrow)
-            return
-        if self.move_count != self.drawn_moves:
-            self.drawn_moves = self.move_count
-            if narrow:
-                y += LINE_H
-            nx = x + w - 29 if not narrow else x
-            fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
-            self.screen.mark(nx, y, 29, LINE_H - 1)
-            if narrow:
-                p.number(self.move_count, nx, y, WHITE)
-            else:
-                p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
+            return self.draw_scores(x, y, w, narrow)
+        if self.move_count == self.drawn_moves:
+            return False
+        self.drawn_moves = self.move_count
+        if narrow:
+            y += LINE_H
+        nx = x + w - 29 if not narrow else x
+        fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
+        self.screen.mark(nx, y, 29, LINE_H - 1)
+        if narrow:
+            p.number(self.move_count, nx, y, WHITE)
+        else:
+            p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
+        return True
 
     def draw_scores(self, x, y, w, narrow):
-        """Competitive games: each player's score instead of the move count."""
+        """Competitive games: each player's score instead of the move count. True when
+        they were drawn again (a hash of them all tells when they changed)."""
         game = self.game
         total = 0
         for i in range(game.players):
             total = total * 7 + game.score(i) + 3 * i
-        if total == self.drawn_moves:
-            return
-        self.drawn_moves = total
+        if total == self.drawn_scores:
+            return False
+        self.drawn_scores = total
         p = self.painter
         if narrow:
             y += LINE_H
