@@ -94,7 +94,8 @@ def arena():
 
 
 def snapshot(piles, variables):
-    return [bytes(piles.cards[piles.start[p]:piles.start[p] + piles.size[p]]) for p in range(piles.count)], list(variables)
+    cards = [bytes(piles.cards[piles.start[p]:piles.start[p] + piles.size[p]]) for p in range(piles.count)]
+    return cards, list(variables)
 
 
 def test_revert_move_undoes_every_kind_of_change():

@@ -13,8 +13,9 @@ from engine_core.game import ACTION
 from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
+# MARGIN: the layouts' gap, for tests.
 from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
-                                 NONE, SHAKE_BIAS, SLIDE_LEFT, SLIDE_ON, TableView)  # (MARGIN: the layouts' gap, for tests)
+                                 NONE, SHAKE_BIAS, SLIDE_LEFT, SLIDE_ON, TableView)
 
 try:
     from micropython import const
