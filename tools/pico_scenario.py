@@ -86,22 +86,34 @@ class Reference:
         self.console.start()
         self.screen = app.screen
 
-    def press(self, token):
+    def press(self, token, first_ms=0):
+        """The press, then time as the device's loop gives it: its first tick after a press
+        is the whole of the frame that took it, `first_ms` (the app's clock stood at the
+        frame before; what counts a frame, such as a message's first, sees that one tick)."""
         token = token.upper()
         long_press = token.startswith("LONG_")
         name = token[5:] if long_press else token
         self.console.press(bt.NAMES.index(name), long_press)
+        self.first = first_ms
+
+    first = 0
 
     def tick(self, ms):
         while ms > 0:
             step = FRAME_MS if ms > FRAME_MS else ms
+            if self.first > 0:
+                step = self.first if self.first < ms else ms
+                self.first -= step
             self.console.tick(step)
             ms -= step
 
     def step(self):
-        """One millisecond passes; returns 1."""
-        self.console.tick(1)
-        return 1
+        """Time passes to the next millisecond the device could have drawn at; returns how
+        many (1, or the rest of the first tick after a press)."""
+        step = self.first if self.first > 0 else 1
+        self.first = 0
+        self.console.tick(step)
+        return step
 
     def glass(self):
         s = self.screen
@@ -166,9 +178,11 @@ def play(board_name, game):
 
     The reference takes each press at the time the device's app took it (the loop's press
     log: the app's clock then), so a computer player on the clock (Nerts) acts at the same
-    game times on both. Frames are drawn at the device's own frame times, which are not
-    logged: each is compared with the reference's frames over the last FRAME_MS + 10 ms
-    before its marker, and the one the device showed is among them when both agree."""
+    game times on both, and the first tick after a press spans the frame that took it, as on
+    the device. Frames are drawn at the device's own frame times, which are not logged: the
+    glass at a marker is compared with the reference's frames over the FRAME_MS + 10 ms
+    before the device's last byte (the frame that sent it), and the one the device showed is
+    among them when both agree."""
     board = boards.load(board_name)
     script = build_script(board, game)
     result = pico.run(board_name, script)
@@ -184,6 +198,7 @@ def play(board_name, game):
     compared = []
     now = 0
     presses = [t for t, _, _ in log]
+    edges = [m for m in result.markers() if m["name"] == "press"]
     for marker, glass in frames:
         name = marker["name"]
         at = marker["ns"] / 1e6
@@ -191,24 +206,29 @@ def play(board_name, game):
             reference.power_on()
         elif name == "back from hardware":   # the app stood still while it showed...
             now = presses.pop(0)
+            edges.pop(0)
             reference.console.full = True     # ...and redraws everything after it
             reference.console.redraw()
         elif name != "boot":
             t = presses.pop(0)
             reference.tick(t - now)
             now = t
+            edge = edges.pop(0)
             if name != "hardware":
-                reference.press(name)
+                reference.press(name, max(1, int(delivered_ms(board, name, edge)) - t))
         if name == "hardware":
             compared.append((name, glass, None))
             continue
-        window = FRAME_MS + 10
-        if at - window > now:
-            reference.tick(int(at - window - now))
-            now += int(at - window - now)
+        # The glass has not changed since the device's last byte before the marker: it shows
+        # the state of the frame that sent it (a frame can be late, while the game is saved).
+        drawn = max(now, int(marker["last_spi_ns"] / 1e6))
+        start = drawn - (FRAME_MS + 10)
+        if start > now:
+            reference.tick(start - now)
+            now = start
         want = reference.glass()
         seen = bytes(reference.screen.buf)
-        while want != glass and now < at:
+        while want != glass and now < drawn:
             now += reference.step()
             if reference.screen.buf != seen:
                 seen = bytes(reference.screen.buf)
