@@ -10,9 +10,10 @@ import json
 import pytest
 
 from engine_core import OVER, PLAYING, games
-from engine_core.games.nerts import Nerts
 from tests.helpers import RUNTIMES, Driver, protocol, run_mpy_ok
 from tools.mpy import FUEL_PRELUDE
+
+Nerts = games.load("nerts")  # a game gets its computer players through the registry
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -1219,7 +1220,8 @@ STUCK_ROUND = ["new nerts seed=920625504 players=2 jokers=1", "move p1:cycle", "
 
 WORST_TICK = FUEL_PRELUDE + """
 from engine_core.protocol import Session
-from engine_core.games.nerts import Nerts
+from engine_core import games
+Nerts = games.load("nerts")
 s = Session()
 for line in LINES:
     s.command(line)

@@ -11,7 +11,8 @@ sorted in the key.
 
 from tools.solve_run import Limit, run
 
-from engine_core.games.aces_up import AcesUp, DEAL_MOVE, DISCARD, STOCK, value
+from engine_core import games
+from engine_core.games.aces_up import DEAL_MOVE, DISCARD, STOCK, value
 from engine_core.game import move_code
 from engine_core import cards
 
@@ -118,4 +119,4 @@ def solve(game, node_limit, greedy_discards=True):
     return won, (list(solver.line) if won else None), solver.nodes
 
 
-GAME = AcesUp
+GAME = games.load("aces_up")

@@ -244,3 +244,8 @@ class Advisor(PatienceAdvisor):
         if d >= 0:
             return d
         return m
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

@@ -487,3 +487,8 @@ class Advisor(PatienceAdvisor):
         if waste_best >= 0:
             return waste_best
         return -1  # only moves that change nothing for the better remain: none to advise
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

@@ -76,8 +76,8 @@ _CYCLE_SCORE = 20  # when the player's generator says so (1 time in 3)
 _QUIET_CYCLE_SCORE = 5  # otherwise: below a flip
 
 
-def init(game):
-    """Allocate the computer players' settings (start-up only)."""
+def attach(game):
+    """Allocate the computer players' settings (Game.attach_ai, at start-up)."""
     n = game.players
     game.computer = bytearray(n)
     game.speed = bytearray(n)

@@ -259,3 +259,8 @@ class Advisor(PatienceAdvisor):
             if cursor[p]:
                 return False
         return True
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

@@ -194,3 +194,8 @@ class Bot:
         if top < r:
             v -= 10  # a lower card under a higher one waits for the higher one's copy
         return v
+
+
+def attach(game):
+    """The game's computer player (Game.attach_ai, at start-up)."""
+    game.bot = Bot()
