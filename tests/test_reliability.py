@@ -2,9 +2,9 @@
 
 from engine_core import games
 from engine_core import records as r
-from tools import soak
+from tools.reliability import soak
 from tests.helpers import run_mpy_ok
-from tools.mash import Masher, cards_in_place
+from tools.reliability.mash import Masher, cards_in_place
 
 AcesUp = games.load("aces_up")  # a game gets its advisor through the registry
 

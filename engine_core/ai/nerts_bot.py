@@ -44,7 +44,7 @@ changes one (speed -1: the player waits for commands).
 
 Nothing here allocates once init() has run: one action costs at most one move generation
 for the player plus a rating per move; a player known to have no play (game.play_known)
-flips or cycles without looking again (tools/bench_nerts.py has the fuel: about 0.7 M a
+flips or cycles without looking again (tools/bench/bench_nerts.py has the fuel: about 0.7 M a
 move, 1.4 M at worst).
 """
 
