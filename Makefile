@@ -47,13 +47,13 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 test-device: $(STAMP) $(NODE_STAMP)
-	@for b in $(DEVICE_BOARDS); do $(PY) tools/firmware.py $$b || exit 1; done
+	@for b in $(DEVICE_BOARDS); do $(PY) tools/device/firmware.py $$b || exit 1; done
 	PICO_TESTS=1 $(PY) -m pytest -n auto -q tests/test_pico.py
 
 # make firmware BOARD=pico_lcd_13: MicroPython's rp2 port with the console frozen in,
-# build/BOARD/firmware.uf2 (tools/firmware.py; docs/firmware.md).
+# build/BOARD/firmware.uf2 (tools/device/firmware.py; docs/firmware.md).
 firmware: $(STAMP)
-	$(PY) tools/firmware.py $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
+	$(PY) tools/device/firmware.py $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 
 # firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
 STUB_PORTS := rp2 esp32
@@ -68,7 +68,7 @@ $(STUBS)/%/.installed: requirements-stubs.txt $(STAMP)
 typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 	@for port in $(STUB_PORTS); do \
 		echo "typecheck firmware/ boards/ against $$port stubs"; \
-		MYPYPATH=$(STUBS)/$$port $(PY) -m mypy --config-file tools/mypy-device.ini \
+		MYPYPATH=$(STUBS)/$$port $(PY) -m mypy --config-file tools/device/mypy-device.ini \
 			--cache-dir $(STUBS)/.mypy_cache_$$port --custom-typeshed-dir $(STUBS)/$$port \
 			firmware boards || exit 1; \
 	done
@@ -79,18 +79,18 @@ typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 # ODROID-GO the .mpy files over mpremote (PORT= required).
 build: $(STAMP)
 	@case "$(BOARD)" in ""|*x[0-9]*) echo "usage: make build BOARD=name, a board: $$($(PY) -c 'import boards; print(" ".join(boards.NAMES))')"; exit 2;; esac
-	$(PY) tools/deploy.py build $(BOARD)
+	$(PY) tools/device/deploy.py build $(BOARD)
 
 flash: build
-	$(PY) tools/deploy.py flash $(BOARD) $(if $(PORT),--port $(PORT),)
+	$(PY) tools/device/deploy.py flash $(BOARD) $(if $(PORT),--port $(PORT),)
 
 bench: $(STAMP)
-	$(PY) tools/bench.py
+	$(PY) tools/bench/bench.py
 
 # The long reliability run (power cuts, corruption, 1,000,000 button events, 10,000 games on
 # MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
 soak: $(STAMP)
-	$(PY) tools/soak.py --update-docs
+	$(PY) tools/reliability/soak.py --update-docs
 
 # The console on a web page, into build/web/ (docs/web.md): static, every file local, works
 # from file://. web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.

@@ -94,6 +94,7 @@ class Game:
     MAX_PLAYERS = 1
     UNDO_BARRIERS = False  # some moves end what undo can reach (a game's end in Spite & Malice)
     STEPS_COMPUTER = False  # the computer's turn is shown a move at a time (respond_step)
+    AI = None  # its advisor and computer players' module (engine_core/ai): games.load sets it
     SAVED = ()  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)
 
     def __init__(self, players=1, options=0):
@@ -361,6 +362,13 @@ class Game:
         """Recompute derived state after the piles and variables were replaced by `load`."""
         self.history.clear()
         self.vars[V_STATUS] = self._compute_status()
+
+    def attach_ai(self):
+        """Give the game its advisor and computer players (the AI module's attach(game)).
+        The module comes from the registry through games.load: make games that way."""
+        if self.AI is None:
+            raise TypeError(self.NAME + ": make the game with engine_core.games.load(name)")
+        self.AI.attach(self)
 
     def after_restore(self):
         """Rebuild what the game derives from its piles once a saved game is read back

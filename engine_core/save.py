@@ -40,7 +40,7 @@ except ImportError:
 
 KIND_GAME = const(0x47)  # 'G'
 GAME_VERSION = const(1)
-BUFFER_SIZE = const(1024)  # records measured by tools/bench_save.py: an Aces Up game is 186 bytes
+BUFFER_SIZE = const(1024)  # records measured by tools/bench/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
 NOTICES = const(4)
 MAX_SCORE = const(100000)  # as `load` takes scores

@@ -21,7 +21,7 @@ PLAY_MOVE = move_code(WASTE, FOUND)
 
 # The registry line, as a product game's would be in engine_core/games/__init__.py.
 LINE = ("one_pile", 7, "tests.one_pile", "OnePile", b"One Pile",
-        "tests.one_pile", "LAYOUT", "tests.one_pile", "RULES", None, 0)
+        "tests.one_pile", "LAYOUT", "tests.one_pile", "RULES", None, 0, None)
 
 
 class OnePile(Game):

@@ -17,10 +17,10 @@ from engine_core.ui import app as ui
 from engine_core.ui import layouts, view
 from engine_core.ui.app import App
 from simulator.keys import parse
-from tools.faults import FaultyStorage
+from tools.reliability.faults import FaultyStorage
 from tests.helpers import run_mpy_ok
-from tools.mash_ui import mash
-from tools.soak import QUICK
+from tools.reliability.mash_ui import mash
+from tools.reliability.soak import QUICK
 
 SIZE = (240, 240)
 

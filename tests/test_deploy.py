@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import boards
-from tools import deploy
+from tools.device import deploy
 from tools.mpy import ROOT
 
 # mpy v6 header: b"M", version, then the native architecture in the top bits of byte 2.
@@ -45,21 +45,21 @@ def test_flash_copies_the_build_with_mpremote_and_resets():
 
 
 def test_flash_without_a_port_says_how_to_give_one():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", "odroid_go"],
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", "odroid_go"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "PORT=" in run.stderr
 
 
 @pytest.mark.parametrize("name", ["m5stack_core", "tdisplay"])
 def test_flash_refuses_the_mpy_route_on_an_esp32_without_psram(name):
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "flash", name,
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", name,
                           "--port", "/dev/null"], capture_output=True, text=True)
     assert run.returncode != 0
     assert "PSRAM" in run.stderr and "ROMFS" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_flash_puts_the_uf2_on_the_bootsel_drive(tmp_path, monkeypatch, capsys):
-    from tools import firmware
+    from tools.device import firmware
     drive = tmp_path / "RPI-RP2"
     drive.mkdir()
     (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\n")
@@ -82,7 +82,7 @@ def test_flash_puts_the_uf2_on_the_bootsel_drive(tmp_path, monkeypatch, capsys):
 
 
 def test_flash_without_a_bootsel_drive_says_what_to_do(monkeypatch, tmp_path, capsys):
-    from tools import firmware
+    from tools.device import firmware
     monkeypatch.setenv("PICO_DRIVE", str(tmp_path / "not-mounted"))
     monkeypatch.setattr(firmware, "build", lambda name, jobs=None, out_root=None: None)
     assert deploy.flash_rp2("picosystem", None, False, str(tmp_path)) == 1
@@ -92,7 +92,7 @@ def test_flash_without_a_bootsel_drive_says_what_to_do(monkeypatch, tmp_path, ca
 def test_the_uf2_carries_the_image_in_256_byte_blocks_for_the_rp2040():
     import struct
 
-    from tools import firmware
+    from tools.device import firmware
     image = bytes(range(256)) * 2 + b"\xAA" * 10
     data = firmware.uf2_blocks(image)
     assert len(data) == 3 * 512
@@ -106,7 +106,7 @@ def test_the_uf2_carries_the_image_in_256_byte_blocks_for_the_rp2040():
 
 
 def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(monkeypatch):
-    from tools import firmware
+    from tools.device import firmware
     monkeypatch.setattr(firmware.shutil, "which", lambda name: None)
     with pytest.raises(firmware.BuildError) as e:
         firmware.build("pico_lcd_13")
@@ -114,6 +114,6 @@ def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(m
 
 
 def test_firmware_refuses_an_esp32_board():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "firmware.py"), "tdisplay"],
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "firmware.py"), "tdisplay"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "pico_lcd_13" in run.stderr and "Traceback" not in run.stderr

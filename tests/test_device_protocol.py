@@ -1,11 +1,11 @@
 """The protocol over a board's serial REPL gives the same replies as on the host: the host
-side of tools/device_protocol.py against a stand-in transport that runs what it is sent."""
+side of tools/device/device_protocol.py against a stand-in transport that runs what it is sent."""
 
 import contextlib
 import io
 
 from tests.helpers import protocol
-from tools.device_protocol import serve
+from tools.device.device_protocol import serve
 
 
 class PythonTransport:

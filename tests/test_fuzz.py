@@ -1,12 +1,12 @@
-"""The protocol fuzzer (tools/fuzz.py), a short slice: `make soak` runs 100,000 lines a runtime.
+"""The protocol fuzzer (tools/reliability/fuzz.py), a short slice: `make soak` runs 100,000 lines a runtime.
 
 Random and malformed lines on CPython and on MicroPython: one reply a line, no internal error,
 the state unchanged after an error, every card in one pile after an `ok`, the same replies on
 both runtimes. And the checks themselves catch what they look for."""
 
 from engine_core import protocol
-from tools import fuzz
-from tools.fuzz_check import Checker
+from tools.reliability import fuzz
+from tools.reliability.fuzz_check import Checker
 
 
 def test_a_slice_of_the_fuzzer_finds_nothing_on_either_runtime():

@@ -15,7 +15,7 @@ from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
 from simulator.datadir import LOCK, DataDirError, host_storage
 from tools.mpy import ROOT
-from tools.soak import _reseal, played_game, reference_keeper
+from tools.reliability.soak import _reseal, played_game, reference_keeper
 
 
 def notices(keeper):

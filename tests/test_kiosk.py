@@ -6,7 +6,7 @@ from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core.records import Settings
 from tests.helpers import run_mpy_ok
-from tools.mash import cards_in_place
+from tools.reliability.mash import cards_in_place
 
 FRAME = 33
 

@@ -25,9 +25,6 @@ LAYERS = [(name, 0) for name in BASE] + [
     ("firmware", 6), ("simulator", 6), ("web", 6), ("boards", 6),
     ("tools", 7),
 ]
-# The one import against the layers still in the tree: each game makes its own advisor or
-# computer player (engine_core/ai). Nothing may be added here.
-KNOWN_UPWARD = {("engine_core.games", "engine_core.ai")}
 PACKAGES = ("engine_core", "firmware", "simulator", "web", "boards", "tools")
 
 
@@ -87,21 +84,9 @@ def test_every_import_goes_down_the_layers_or_stays_in_its_own():
             continue
         for name, line, _ in found:
             theirs = layer_of(name)
-            if theirs is not None and theirs[1] > mine[1] and (mine[0], theirs[0]) not in KNOWN_UPWARD:
+            if theirs is not None and theirs[1] > mine[1]:
                 upward.append("%s:%d imports %s" % (module, line, name))
     assert upward == []
-
-
-def test_the_known_upward_import_is_still_there_until_it_is_gone():
-    """When the games stop importing engine_core.ai, KNOWN_UPWARD must shrink with them."""
-    seen = set()
-    for module, found in graph().items():
-        mine = layer_of(module)
-        for name, _, _ in found:
-            theirs = layer_of(name)
-            if mine and theirs and (mine[0], theirs[0]) in KNOWN_UPWARD:
-                seen.add((mine[0], theirs[0]))
-    assert seen == KNOWN_UPWARD
 
 
 def test_the_engine_never_imports_an_edge():

@@ -10,9 +10,10 @@ import json
 import pytest
 
 from engine_core import OVER, PLAYING, games
-from engine_core.games.nerts import Nerts
 from tests.helpers import RUNTIMES, Driver, protocol, run_mpy_ok
 from tools.mpy import FUEL_PRELUDE
+
+Nerts = games.load("nerts")  # a game gets its computer players through the registry
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -1065,7 +1066,7 @@ def test_move_generator_agrees_with_the_reference_over_random_play():
 # --- The arena ---
 
 def test_arena_a_faster_or_a_more_skilled_computer_player_scores_clearly_higher():
-    from tools import arena_nerts
+    from tools.players import arena_nerts
     faster = arena_nerts.run([(4, 2), (1, 2)], 30, show_progress=False)
     assert faster["points"][0] > faster["points"][1] + 5
     skilled = arena_nerts.run([(2, 3), (2, 0)], 30, show_progress=False)
@@ -1074,7 +1075,7 @@ def test_arena_a_faster_or_a_more_skilled_computer_player_scores_clearly_higher(
 
 
 def test_arena_py_dispatches_to_the_nerts_arena_and_reports(capsys):
-    from tools import arena
+    from tools.players import arena
     assert arena.main(["nerts", "--rounds", "3", "--seats", "2/2,0/1,4/3"]) == 0
     out = capsys.readouterr()
     assert "| p3 | 4 (300) | 3 |" in out.out and "3 rounds; round length in game seconds" in out.out
@@ -1219,7 +1220,8 @@ STUCK_ROUND = ["new nerts seed=920625504 players=2 jokers=1", "move p1:cycle", "
 
 WORST_TICK = FUEL_PRELUDE + """
 from engine_core.protocol import Session
-from engine_core.games.nerts import Nerts
+from engine_core import games
+Nerts = games.load("nerts")
 s = Session()
 for line in LINES:
     s.command(line)

@@ -244,7 +244,7 @@ def test_hints_auto_play_and_finish_allocate_nothing_under_heap_lock(name):
 def test_a_hint_stops_at_its_work_limit_with_a_legal_move(name):
     import sys
     from engine_core.protocol import load_state
-    from tools.bench_hints import STRESS
+    from tools.bench.bench_hints import STRESS
     game = load_state(STRESS[name], None)
     limit = sys.modules[type(game.advisor).__module__].NODE_LIMIT
     m = game.hint()

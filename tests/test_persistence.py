@@ -17,8 +17,8 @@ from engine_core.protocol import state_json
 from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
 from tests.helpers import run_mpy_ok
-from tools.faults import FaultyStorage
-from tools.soak import card_span, played_game, player_counts, reference_keeper, restart
+from tools.reliability.faults import FaultyStorage
+from tools.reliability.soak import card_span, played_game, player_counts, reference_keeper, restart
 
 GAMES = games.available()
 

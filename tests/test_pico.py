@@ -13,7 +13,7 @@ import os
 import pytest
 
 import boards
-from tools import pico, pico_scenario
+from tools.device import pico, pico_scenario
 
 BOARDS = ("pico_lcd_13", "pico_lcd_114")
 
@@ -63,8 +63,8 @@ def test_every_frame_on_the_chip_equals_the_simulators(board_name, game):
 
 def test_the_chips_figures_meet_their_targets():
     """firmware.bench on the chip (its rows named for what they run), the flushes of card
-    moves, and the heap each game leaves (tools/bench_pico.py, which make bench prints)."""
-    from tools import bench_pico
+    moves, and the heap each game leaves (tools/bench/bench_pico.py, which make bench prints)."""
+    from tools.bench import bench_pico
     need_device(bench_pico.BOARD)
     f = bench_pico.figures()
     assert f["tracebacks"] == 0

@@ -65,3 +65,23 @@ def test_registry_lookups_allocate_nothing_on_micropython():
         "micropython.heap_unlock()\n"
         "print(result, look_up() > 0)\n")
     assert out.split() == ["no", "allocation", "True"]
+
+
+def test_a_game_gets_its_advisor_from_the_registry_and_refuses_to_start_without_one():
+    from engine_core.game import Game
+    cls = games.load("aces_up")
+    assert cls.AI is sys.modules["engine_core.ai.aces_up"]
+    game = cls()
+    game.deal(1)
+    assert game.advisor is not None and game.is_legal(game.hint())
+    assert games.load("nerts").AI is sys.modules["engine_core.ai.nerts_bot"]
+
+    class Bare(Game):
+        NAME = "bare"
+
+    try:
+        Bare().attach_ai()
+    except TypeError as e:
+        assert "bare" in str(e) and "games.load" in str(e)
+    else:
+        raise AssertionError("a game without its AI module started")

@@ -2,10 +2,11 @@
 
 from engine_core import games
 from engine_core import records as r
-from engine_core.games.aces_up import AcesUp
-from tools import soak
+from tools.reliability import soak
 from tests.helpers import run_mpy_ok
-from tools.mash import Masher, cards_in_place
+from tools.reliability.mash import Masher, cards_in_place
+
+AcesUp = games.load("aces_up")  # a game gets its advisor through the registry
 
 QUICK = soak.QUICK
 
@@ -84,7 +85,7 @@ def test_button_mashing_on_micropython_allocates_nothing_and_loses_no_card():
 
 
 def test_the_micropython_masher_catches_an_allocation():
-    leak = ("from engine_core.games.aces_up import AcesUp\n"
+    leak = ("AcesUp = games.load('aces_up')\n"
             "class Leaky(AcesUp):\n"
             "    def undo(self):\n"
             "        self.note = [1]\n"

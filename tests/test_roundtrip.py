@@ -1,5 +1,5 @@
 """What `load` accepts and what play reaches agree: a position reached by play loads again,
-from dealt games and from positions built by mutating valid states (tools/roundtrip.py), on
+from dealt games and from positions built by mutating valid states (tools/reliability/roundtrip.py), on
 both runtimes."""
 
 import json
@@ -8,7 +8,7 @@ import pytest
 
 from engine_core import games
 from tests.helpers import Driver, run_mpy_ok
-from tools import roundtrip
+from tools.reliability import roundtrip
 
 
 def test_a_column_grown_past_13_by_the_deals_of_a_loaded_stock_loads_again():
@@ -42,7 +42,7 @@ def test_every_state_play_reaches_from_dealt_or_mutated_positions_loads_again(na
 def test_the_same_check_on_micropython_for_every_game():
     # A collection at the top between games, where it is safe (tools/mpy.py: one deep inside
     # a call can free live objects on this build), so none falls due in the middle of one.
-    out = run_mpy_ok("import gc\nfrom tools import roundtrip\n"
+    out = run_mpy_ok("import gc\nfrom tools.reliability import roundtrip\n"
                      "for name, players, steps in (('aces_up', 1, 6), ('sir_tommy', 1, 4), ('casket', 1, 4),"
                      " ('spite_malice', 2, 3), ('nerts', 2, 2)):\n"
                      "    gc.collect()\n"

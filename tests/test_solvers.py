@@ -1,4 +1,4 @@
-"""The host solvers (tools/solve.py), the statistics tool and the winnable-deal tables."""
+"""The host solvers (tools/solvers/solve.py), the statistics tool and the winnable-deal tables."""
 
 import csv
 import importlib
@@ -9,10 +9,10 @@ import pytest
 from engine_core import PLAYING, WON, games
 from engine_core.ai import winnable
 from tests.helpers import Driver
-from tools import solve, stats
+from tools.solvers import solve, stats
 
 SOLVABLE = [name for name in solve.SOLVED if name in games.available()]
-# Small samples: (seeds, node limit) per game; the big runs are tools/stats.py's.
+# Small samples: (seeds, node limit) per game; the big runs are tools/solvers/stats.py's.
 SAMPLE = {"aces_up": (60, 200000), "sir_tommy": (25, 2000), "casket": (6, 8000)}
 WITH_TABLE = [name for name in SOLVABLE if winnable.table(name) is not None]
 
@@ -218,7 +218,7 @@ def test_wilson_interval_brackets_the_rate():
 
 
 def test_the_table_writer_round_trips_through_python(tmp_path):
-    from tools import winnable_table
+    from tools.solvers import winnable_table
     seeds = [3, 8, 9, 92, 99]
     literal = winnable_table.wrap(repr(winnable_table.bitmap(0, seeds, 100)), width=7)
     bits = eval(literal)

@@ -748,7 +748,7 @@ def test_the_allocation_check_catches_an_allocating_computer_player():
 
 
 def test_a_whole_computer_turn_stays_within_34_million_fuel_on_micropython():
-    from tools.bench_spite_malice import BUDGET, figures
+    from tools.bench.bench_spite_malice import BUDGET, figures
     f = figures(deals=3)
     for level in ("1", "2", "3"):
         median, p99, worst, turns = f[level]
@@ -756,7 +756,7 @@ def test_a_whole_computer_turn_stays_within_34_million_fuel_on_micropython():
 
 
 def test_a_hint_stays_within_the_17_million_fuel_hint_budget_on_micropython():
-    from tools.bench import micropython_figures
+    from tools.bench.bench import micropython_figures
     median, worst, count = micropython_figures("spite_malice")["hint"]
     assert count > 50 and 0 < median <= worst <= 17000000, (median, worst, count)
 
@@ -783,10 +783,10 @@ def test_a_loaded_game_plays_on_exactly_as_the_game_it_was_saved_from():
         assert b.ok("state") == a.ok("state") and len(moves) > 20
 
 
-# Strength: the figures in docs/ai.md come from tools/arena.py; these are quick guards
+# Strength: the figures in docs/ai.md come from tools/players/arena.py; these are quick guards
 
 def test_every_level_outplays_the_random_player_and_the_levels_are_ordered():
-    from tools.arena_spite_malice import run
+    from tools.players.arena_spite_malice import run
     for level in ("1", "3"):
         f = run(level, "random", 60, seed=100, jobs=1, show_progress=False)
         assert f["losses"] == 0 and f["wins"] >= 20, (level, f)
@@ -795,7 +795,7 @@ def test_every_level_outplays_the_random_player_and_the_levels_are_ordered():
 
 
 def test_arena_command_line_reports_win_rate_interval_length_and_points(capsys):
-    from tools.arena import main
+    from tools.players.arena import main
     assert main(["spite_malice", "--games", "6", "--jobs", "1", "2", "random"]) == 0
     out = capsys.readouterr().out
     assert "2 vs random: 6 games" in out and "95% CI" in out
@@ -862,7 +862,7 @@ def test_with_bots_on_undo_right_after_the_computer_opened_a_new_game_has_nothin
 
 
 def test_the_greedy_reference_player_plays_its_payoff_card_whenever_it_fits_and_loses_to_level_3():
-    from tools.arena_spite_malice import greedy_move, run
+    from tools.players.arena_spite_malice import greedy_move, run
     cls = games.load("spite_malice")
     out = array("i", [0] * cls.MAX_MOVES)
     payoff_plays = 0

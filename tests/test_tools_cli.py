@@ -12,11 +12,20 @@ from tools.mpy import ROOT
 
 def tools_with_a_main():
     names = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "tools", "*.py"))):
+    paths = glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*", "*.py"))
+    for path in sorted(paths):
         with open(path) as f:
             if '__name__ == "__main__"' in f.read():
-                names.append(os.path.basename(path))
+                names.append(os.path.relpath(path, os.path.join(ROOT, "tools")))
     return names
+
+
+def test_the_tools_are_grouped_by_purpose():
+    """Only the everyday tools stay on the top floor; the rest live in folders by purpose."""
+    top = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "tools", "*.py")))
+    assert len(top) <= 12, top
+    for folder in ("solvers", "bench", "device", "players", "reliability"):
+        assert os.path.isfile(os.path.join(ROOT, "tools", folder, "__init__.py"))
 
 
 def git_status():

@@ -127,7 +127,7 @@ def test_games_are_made_and_remade_on_micropython_after_a_collection():
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_the_app_with_a_game_holds_under_64_kb_of_heap_on_the_largest_screen(game):
     # PERFORMANCE.md's budget for the running app: an ESP32 without PSRAM has about 110 KB.
-    from tools.bench_screens import heap_figures
+    from tools.bench.bench_screens import heap_figures
     width, height = max(layouts.SIZES, key=lambda s: s[0] * s[1])
     app, table = heap_figures(game, width, height)
     assert 0 < table and app + table < 64 * 1024, (app, table)

@@ -152,7 +152,7 @@ def build(out, compiled=True):
 
 
 class Server:
-    """A folder on http://127.0.0.1:PORT/ from a thread (the browser tests and tools/web_bench.py;
+    """A folder on http://127.0.0.1:PORT/ from a thread (the browser tests and tools/bench/web_bench.py;
     make web-serve runs Python's http.server the same way)."""
 
     def __init__(self, folder):

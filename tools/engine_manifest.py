@@ -9,7 +9,7 @@ with paths relative to itself (MicroPython runs a manifest from its own folder):
 engine_core/package.json lists every module for `mip` (the "urls" are [destination, source]
 pairs, the sources relative to the package.json):
     mpremote mip install github:OWNER/REPOSITORY/engine_core/package.json
-`make build` (tools/deploy.py) still writes build/BOARD/manifest.py with the firmware and the
+`make build` (tools/device/deploy.py) still writes build/BOARD/manifest.py with the firmware and the
 board around the engine; tests/test_engine_manifest.py holds both files to the tree.
 """
 

@@ -4,7 +4,7 @@ its output on failure).
 
 The repository is preopened as '/', so a script can `import engine_core`. The guest may read
 the WebAssembly fuel spent so far with `import host; host.call("fuel", "")`, which makes
-per-call costs measurable from inside a script (tools/bench.py).
+per-call costs measurable from inside a script (tools/bench/bench.py).
 
     from tools.mpy import run_micropython
     result = run_micropython("import engine_core; print('hi')")

@@ -4,5 +4,5 @@ For the patience games: search.py is a bounded depth-first search over any *mode
 copy of a position with cheap move generation and make/unmake); each game has an advisor
 module here (aces_up.py, sir_tommy.py, casket.py) that the game's hint(), safe_move() and
 finish_move() use, and winnable.py reads the tables of proven-winnable deals. The exact
-solvers are host tools (tools/solve.py).
+solvers are host tools (tools/solvers/solve.py).
 """

@@ -31,7 +31,7 @@ _DISCARD = const(5)
 _DEAL_MOVE = const(0xFF0000)
 _HEIGHT = const(52)  # 13 cards at most in play; a loaded position may deal a column more
 _DEPTH = const(40)  # moves into empty columns before one deal: at most the cards in play
-NODE_LIMIT = const(120)  # fits the hint budget (tools/bench_hints.py)
+NODE_LIMIT = const(120)  # fits the hint budget (tools/bench/bench_hints.py)
 WIN = const(1000000)
 
 # Per card id 0..51: suit, and value with aces high (2 -> 1 .. king -> 12, ace -> 13).
@@ -244,3 +244,8 @@ class Advisor(PatienceAdvisor):
         if d >= 0:
             return d
         return m
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

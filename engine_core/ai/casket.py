@@ -7,7 +7,7 @@ foundation of its own, never onto a two). Reserves and empty body piles take any
 other card depends on anything.
 
 Under rule profile 2 (reserves stack) the hint first follows the order in which the solver
-(tools/solve_casket.py) tries moves, keeping only moves it never needs to take back: cards
+(tools/solvers/solve_casket.py) tries moves, keeping only moves it never needs to take back: cards
 up, cards onto body piles, a lone body card onto another, the waste card where it blocks least
 (an empty body pile, else onto the reserve whose top is needed soonest after it), draw; once the
 stock is out, lid cards into reserves and digging (the reserve whose playable card lies nearest
@@ -24,7 +24,7 @@ does, it draws; when it cannot draw, the least harmful move places the waste car
 only moves that gain nothing remain, it advises none (such moves could go round in circles).
 The number
 of moves scored is capped (NODE_LIMIT), which bounds the fuel of a hint
-(tools/bench_hints.py). Scoring goes through the undo journal; when that is nearly full the
+(tools/bench/bench_hints.py). Scoring goes through the undo journal; when that is nearly full the
 engine's greedy rule answers instead, so a hint never costs the player an undo step.
 """
 
@@ -48,7 +48,7 @@ _RES1 = const(16)
 _FOUND1 = const(19)
 _SOURCES = const(17)  # waste, 5 lids, 8 bodies, 3 reserves: piles 1 and 3..18
 _DRAW_MOVE = const(0xFF0000)
-NODE_LIMIT = const(24)  # moves scored per hint at most: keeps the worst hint in budget (tools/bench_hints.py)
+NODE_LIMIT = const(24)  # moves scored per hint at most: keeps the worst hint in budget (tools/bench/bench_hints.py)
 # Profile 2's score reads the top WINDOW cards of each reserve: reading all of them cost
 # 14.0 M fuel for 24 moves scored in the stress position (63 reserve cards), and a move
 # changes only what lies near a reserve's top.
@@ -348,7 +348,7 @@ class Advisor(PatienceAdvisor):
 
     def choose_stacked(self):
         """The profile-2 hint, close to the order the solver tries first
-        (tools/solve_casket.py), with nothing it would take back: a card up; a lid, reserve
+        (tools/solvers/solve_casket.py), with nothing it would take back: a card up; a lid, reserve
         or waste card onto a body pile; a lone body card onto another (the pile is free
         again); the waste card where it blocks least; draw. Once the stock is out: a lid
         card into a reserve (the casket opens), then digging: the top card of the reserve
@@ -487,3 +487,8 @@ class Advisor(PatienceAdvisor):
         if waste_best >= 0:
             return waste_best
         return -1  # only moves that change nothing for the better remain: none to advise
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

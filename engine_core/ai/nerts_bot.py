@@ -44,7 +44,7 @@ changes one (speed -1: the player waits for commands).
 
 Nothing here allocates once init() has run: one action costs at most one move generation
 for the player plus a rating per move; a player known to have no play (game.play_known)
-flips or cycles without looking again (tools/bench_nerts.py has the fuel: about 0.7 M a
+flips or cycles without looking again (tools/bench/bench_nerts.py has the fuel: about 0.7 M a
 move, 1.4 M at worst).
 """
 
@@ -76,8 +76,8 @@ _CYCLE_SCORE = 20  # when the player's generator says so (1 time in 3)
 _QUIET_CYCLE_SCORE = 5  # otherwise: below a flip
 
 
-def init(game):
-    """Allocate the computer players' settings (start-up only)."""
+def attach(game):
+    """Allocate the computer players' settings (Game.attach_ai, at start-up)."""
     n = game.players
     game.computer = bytearray(n)
     game.speed = bytearray(n)

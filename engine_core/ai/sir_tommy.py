@@ -14,7 +14,7 @@ current card would bury that are needed before it (an *inversion*: a lower rank 
 higher one), plus the expected inversions of the next card, averaged over the ranks still
 unseen (the stock's cards are unknown, but which cards they are is not) and placed at its
 best. Everything is counted from per-pile rank histograms, so a hint costs a fixed amount of
-work whatever the position (tools/bench_hints.py).
+work whatever the position (tools/bench/bench_hints.py).
 """
 
 from array import array
@@ -259,3 +259,8 @@ class Advisor(PatienceAdvisor):
             if cursor[p]:
                 return False
         return True
+
+
+def attach(game):
+    """The game's advisor (Game.attach_ai, at start-up)."""
+    game.advisor = Advisor(game)

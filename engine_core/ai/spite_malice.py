@@ -18,7 +18,7 @@ played, completed stacks, wild kings spent (the last one in hand dearly), how ne
 stack comes to the payoff card, and (level 3) the openings left to the opponent. The search
 stops at a payoff play or a played-out hand, since the next card is unknown; the stage's plan is
 carried out and the next stage starts from what was revealed. The node budgets bound the cost
-(tools/bench_spite_malice.py measures it). The turn ends with the discard that costs least: an
+(tools/bench/bench_spite_malice.py measures it). The turn ends with the discard that costs least: an
 empty side stack first (a card on top of a side stack is as playable as one in the hand), then a
 descending run or a duplicate, else the side card least likely to be needed soon; never a king.
 
@@ -194,3 +194,8 @@ class Bot:
         if top < r:
             v -= 10  # a lower card under a higher one waits for the higher one's copy
         return v
+
+
+def attach(game):
+    """The game's computer player (Game.attach_ai, at start-up)."""
+    game.bot = Bot()

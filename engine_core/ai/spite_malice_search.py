@@ -58,7 +58,7 @@ W_DRY = const(5000)  # the hand played out when the stock cannot refill it: the 
 W_SHORT = const(50)
 # A centre stack the opponent's payoff card could reach while lacking 0, 1, 2 or 3 cards (after
 # its visible side cards), at full eagerness. Three times the earlier (800, 240, 60, 16): against
-# the greedy reference player (tools/arena_spite_malice.py, 1000 deals) 720 wins, 108 losses
+# the greedy reference player (tools/players/arena_spite_malice.py, 1000 deals) 720 wins, 108 losses
 # instead of 701 and 140.
 THREAT_BY_MISSING = (2400, 720, 180, 48)
 

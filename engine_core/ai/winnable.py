@@ -1,6 +1,6 @@
 """Deals the solver proved winnable, for the 'winnable deals only' option.
 
-The device does not solve at deal time: tools/stats.py --write-table ships, per patience game,
+The device does not solve at deal time: tools/solvers/stats.py --write-table ships, per patience game,
 a module engine_core/ai/winnable_GAME.py (which the game's registry line names) with a bitmap
 over a range of seeds (bit i set: seed FIRST + i can be won), 1,250 bytes per 10,000 seeds. A player's
 game number n picks the n-th winnable seed (counting round), so the same number always deals

@@ -19,6 +19,8 @@ A line is a tuple of plain values:
             engine_core/ui/texts.py)
   winnable  the module of its table of proven-winnable deals (engine_core/ai/winnable.py), or None
   flags     RULES_SETTING: the Settings screen's rules choice picks the profile a new deal plays
+  ai        the module of its advisor and computer players (engine_core/ai), or None: `load`
+            gives it to the class (Game.AI), so that a game never imports the layer above it
 The rule profile a game plays and the ones it can play stay class constants (RULES_VERSION,
 RULES_PROFILES): the class is where the rules are.
 
@@ -54,24 +56,25 @@ _RULES = const(7)
 _RULES_NAME = const(8)
 _WINNABLE = const(9)
 _FLAGS = const(10)
+_AI = const(11)
 
 # Literals only: on the device the registry is frozen and its strings stay in flash.
 GAMES = [
     ("aces_up", 0, "engine_core.games.aces_up", "AcesUp", b"Aces Up",
      "engine_core.ui.layouts", "ACES_UP", "engine_core.ui.texts", "RULES_ACES_UP",
-     "engine_core.ai.winnable_aces_up", 0),
+     "engine_core.ai.winnable_aces_up", 0, "engine_core.ai.aces_up"),
     ("sir_tommy", 1, "engine_core.games.sir_tommy", "SirTommy", b"Sir Tommy",
      "engine_core.ui.layouts", "SIR_TOMMY", "engine_core.ui.texts", "RULES_SIR_TOMMY",
-     "engine_core.ai.winnable_sir_tommy", 0),
+     "engine_core.ai.winnable_sir_tommy", 0, "engine_core.ai.sir_tommy"),
     ("casket", 2, "engine_core.games.casket", "Casket", b"Casket",
      "engine_core.ui.layouts", "CASKET", "engine_core.ui.texts", "RULES_CASKET",
-     "engine_core.ai.winnable_casket", RULES_SETTING),
+     "engine_core.ai.winnable_casket", RULES_SETTING, "engine_core.ai.casket"),
     ("spite_malice", 3, "engine_core.games.spite_malice", "SpiteMalice", b"Spite & Malice",
      "engine_core.ui.layouts", "SPITE_MALICE", "engine_core.ui.texts", "RULES_SPITE_MALICE",
-     None, 0),
+     None, 0, "engine_core.ai.spite_malice"),
     ("nerts", 4, "engine_core.games.nerts", "Nerts", b"Nerts",
      "engine_core.ui.layouts", "NERTS", "engine_core.ui.texts", "RULES_NERTS",
-     None, 0),
+     None, 0, "engine_core.ai.nerts_bot"),
 ]
 
 
@@ -80,8 +83,8 @@ def register(line):  # subset: ok (start-up: a game added, and its error message
     taken or its id is out of range. For a game that lives outside this package (a test's);
     the product's games are the lines of GAMES.
     """
-    if len(line) != _FLAGS + 1:
-        raise ValueError("a registry line has 11 fields")
+    if len(line) != _AI + 1:
+        raise ValueError("a registry line has 12 fields")
     if not 0 <= line[_ID] < ID_LIMIT:
         raise ValueError("game id out of range: " + str(line[_ID]))
     for other in GAMES:
@@ -136,7 +139,10 @@ def load(name):
     line = entry(name)
     if line is None:
         raise KeyError(name)
-    return getattr(module(line[_MODULE]), line[_CLASS])
+    cls = getattr(module(line[_MODULE]), line[_CLASS])
+    if cls.AI is None and line[_AI] is not None:
+        cls.AI = module(line[_AI])
+    return cls
 
 
 def available():

@@ -8,7 +8,6 @@ deal four new cards only when nothing else can be done. Won with 48 cards discar
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
 from engine_core import reasons as why
-from engine_core.ai.aces_up import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
 
 try:
@@ -53,7 +52,7 @@ class AcesUp(Game):
         self.add_pile("discard", 52)
         self.end_piles()
         self.best = bytearray(4)  # per suit: the highest exposed value
-        self.advisor = Advisor(self)
+        self.attach_ai()  # hints and auto-play (engine_core/ai/aces_up.py)
 
     def _deal(self):
         self.fill_and_shuffle(STOCK)

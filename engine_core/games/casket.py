@@ -14,7 +14,6 @@ from engine_core import PLAYING
 from engine_core import cards
 from engine_core import reasons as why
 from engine_core import rules
-from engine_core.ai.casket import Advisor
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
 from engine_core.rules import IN_SUIT, KIND_OF, RANK_OF, WANT_ACE, WANT_ANY, WANT_NONE
 
@@ -81,7 +80,7 @@ class Casket(Game):
         self.source_count = 0
         self.aces = bytearray(17)  # the piles whose exposed card is an Ace
         self.ace_count = 0
-        self.advisor = Advisor(self)  # hints and auto-play (engine_core/ai/casket.py)
+        self.attach_ai()  # hints and auto-play (engine_core/ai/casket.py)
 
     def _deal(self):
         piles = self.piles

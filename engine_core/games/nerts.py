@@ -21,7 +21,6 @@ from array import array
 
 from engine_core import OVER, PLAYING
 from engine_core import cards
-from engine_core.ai import nerts_bot
 from engine_core.game import ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game
 from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
@@ -82,7 +81,7 @@ class Nerts(NertsMoves, Game):
         # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
         self.play_known = bytearray(players)
         self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
-        nerts_bot.init(self)
+        self.attach_ai()  # the computer players (engine_core/ai/nerts_bot.py)
 
     # --- cards of this game ---
 
@@ -327,13 +326,13 @@ class Nerts(NertsMoves, Game):
         return Game.is_legal(self, move)
 
     def tick(self, ms):
-        nerts_bot.tick(self, ms)
+        self.AI.tick(self, ms)
 
     def hint(self):
         """The move the strongest computer player would make for p1 ('deal' between rounds)."""
         if self.vars[V_STATUS] != PLAYING:
             return DEAL_MOVE if self.can_deal() else -1
-        return nerts_bot.choose(self, 0, nerts_bot.BEST_SKILL, False)
+        return self.AI.choose(self, 0, self.AI.BEST_SKILL, False)
 
     def set_computer(self, level, speed):
         for p in range(1, self.players):
@@ -342,7 +341,7 @@ class Nerts(NertsMoves, Game):
     def set_bot(self, player, speed, skill):
         """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
         SKILLS); speed -1 makes it a player who waits for commands."""
-        nerts_bot.configure(self, player, speed, skill)
+        self.AI.configure(self, player, speed, skill)
 
     # --- tokens ---
 

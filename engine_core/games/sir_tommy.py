@@ -9,7 +9,6 @@ from engine_core import PLAYING
 from engine_core import cards
 from engine_core import reasons as why
 from engine_core import rules
-from engine_core.ai.sir_tommy import Advisor
 from engine_core.game import FACE_DOWN, V_STATUS, Game
 from engine_core.rules import ANY_SUIT, RANK_OF
 
@@ -44,7 +43,7 @@ class SirTommy(Game):
         for i in range(4):
             self.add_pile("res" + str(i + 1), 52)  # unrestricted: never full
         self.end_piles()
-        self.advisor = Advisor(self)  # hints and auto-play (engine_core/ai/sir_tommy.py)
+        self.attach_ai()  # hints and auto-play (engine_core/ai/sir_tommy.py)
         self.wants = bytearray(4)  # the rank each foundation takes next (rules.foundation_want)
 
     def _deal(self):

@@ -19,7 +19,6 @@ from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core import reasons as why
 from engine_core import rng
-from engine_core.ai.spite_malice import Bot
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
 
@@ -96,7 +95,7 @@ class SpiteMalice(Game):
             self.target = DEFAULT_TARGET
         self.barrier = False  # set by a move after which undo must not reach back
         self.bot_level = 3  # the computer's strength, 1 (easy) .. 3 (hard)
-        self.bot = Bot()
+        self.attach_ai()  # the computer player: self.bot (engine_core/ai/spite_malice.py)
         self.auto_respond = True  # tick() plays the computer's turn; off when an interface steps it
         self.bot_fresh = True  # the next respond_step() starts the computer's turn
         self.bot_card = 0  # the card the computer's last step moved

@@ -180,7 +180,7 @@ class Painter:
         the suit sits under the rank (cards fanned to the right) instead of beside it.
         centre: draw the middle (pip or face panel); a card covered by the next card of a
         fan skips it, since none of it shows. Written with few calls: each Python call
-        costs about as much as blitting 30 pixels (measured with tools/bench_screens.py).
+        costs about as much as blitting 30 pixels (measured with tools/bench/bench_screens.py).
         """
         fb = self.fb
         w = st.w

@@ -22,7 +22,7 @@ except ImportError:
 
 NONE = const(255)
 # Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
-# finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench_screens.py).
+# finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench/bench_screens.py).
 SLOTS_PER_FRAME = const(2)
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 SHAKE_BIAS = const(8)  # drawn_shake holds a slot's shake plus this, to fit a bytearray

@@ -1,0 +1,1 @@
+"""Benchmarks: fuel on MicroPython, flushes, screens, the emulated Pico (make bench)."""

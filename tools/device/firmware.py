@@ -1,0 +1,261 @@
+"""Build MicroPython's rp2 port with the console frozen in: build/BOARD/firmware.uf2.
+
+    python tools/device/firmware.py pico_lcd_13          (make firmware BOARD=pico_lcd_13)
+
+The console's modules (engine_core, firmware, the board's module) and a main.py that starts
+it are frozen into the firmware, so their bytecode runs from flash and the heap is left to
+the games (docs/firmware.md). The MicroPython source is, first found first:
+- MICROPY_SRC: a MicroPython v1.27.0 folder (with the rp2 port's submodules) or a .tar.xz
+  of one;
+- ../shared/micropython/micropython-1.27.0-rp2.tar.xz beside the repository;
+- otherwise a clone of the v1.27.0 tag and the rp2 port's submodules (needs the internet).
+The toolchain is Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi, cmake and
+build-essential. The extracted source and the builds are kept in a cache folder
+(FIRMWARE_CACHE, default ~/.cache/pocket-card-console): a second build after a change to
+the console recompiles only the frozen modules.
+
+Beside firmware.uf2 it writes firmware.bin and firmware.json (the flash layout and the
+addresses the emulated Pico needs, tools/device/pico.py).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+import boards  # noqa: E402
+
+VERSION = "v1.27.0"
+ARCHIVE = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "micropython-1.27.0-rp2.tar.xz")
+REPOSITORY = "https://github.com/micropython/micropython"
+PACKAGES = "gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential"
+MICROPY_BOARD = "RPI_PICO"          # 2 MB flash; every RP2040 board here has at least that
+FS_OFFSET = 0xA0000                 # RPI_PICO's littlefs: the last 1408 KB of the 2 MB flash
+FS_SIZE = 1408 * 1024
+FLASH_BASE = 0x10000000
+
+MAIN = """# Starts the console (frozen into the firmware by tools/device/firmware.py).
+# Frozen modules come first, so that copies of the console left on the filesystem by an
+# older install cannot shadow them. Hold any button while powering on for safe mode.
+import sys
+sys.path.remove('.frozen')
+sys.path.insert(0, '.frozen')
+from firmware.main import start
+start(%r)
+"""
+
+MANIFEST = """# The console frozen into MicroPython's rp2 port (written by tools/device/firmware.py).
+include("$(PORT_DIR)/boards/manifest.py")
+package("engine_core", base_path=%(root)r)
+package("firmware", base_path=%(root)r)
+package("boards", files=["__init__.py", %(board_file)r], base_path=%(root)r)
+module("main.py", base_path=%(here)r)
+"""
+
+UF2_MAGIC_START0 = 0x0A324655
+UF2_MAGIC_START1 = 0x9E5D5157
+UF2_MAGIC_END = 0x0AB16F30
+UF2_FLAG_FAMILY = 0x00002000
+RP2040_FAMILY = 0xE48BFF56
+
+
+class BuildError(Exception):
+    pass
+
+
+def cache_root():
+    return os.environ.get("FIRMWARE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache",
+                                                            "pocket-card-console")
+
+
+def missing_tools():
+    """The Debian packages' commands that are not on PATH."""
+    tools = ("arm-none-eabi-gcc", "arm-none-eabi-nm", "cmake", "make", "cc")
+    missing = [t for t in tools if shutil.which(t) is None]
+    newlib = "/usr/lib/arm-none-eabi/include/stdio.h"
+    if shutil.which("arm-none-eabi-gcc") and not os.path.exists(newlib):
+        missing.append("newlib (" + newlib + ")")
+    return missing
+
+
+def check_toolchain():
+    missing = missing_tools()
+    if missing:
+        raise BuildError("the firmware build needs %s; install them with:\n"
+                         "    sudo apt-get install %s" % (", ".join(missing), PACKAGES))
+
+
+def file_digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def extract(archive, cache):
+    """The archive unpacked once into the cache; returns its micropython/ folder."""
+    folder = os.path.join(cache, "src-" + file_digest(archive))
+    source = os.path.join(folder, "micropython")
+    stamp = os.path.join(folder, ".extracted")
+    if not os.path.exists(stamp):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        print("unpacking %s" % archive, flush=True)
+        subprocess.run(["tar", "xJf", archive, "-C", folder], check=True)
+        if not os.path.isdir(source):
+            raise BuildError("%s holds no micropython/ folder" % archive)
+        open(stamp, "w").close()
+    return source
+
+
+def clone(cache):
+    folder = os.path.join(cache, "git-" + VERSION)
+    source = os.path.join(folder, "micropython")
+    stamp = os.path.join(folder, ".cloned")
+    if not os.path.exists(stamp):
+        if shutil.which("git") is None:
+            raise BuildError("no MicroPython source: set MICROPY_SRC to a v1.27.0 folder or .tar.xz, "
+                             "or install git to clone it")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        print("cloning MicroPython %s (set MICROPY_SRC to use a copy you have)" % VERSION, flush=True)
+        run = subprocess.run(["git", "clone", "--depth", "1", "--branch", VERSION, REPOSITORY, source])
+        if run.returncode != 0:
+            raise BuildError("could not clone %s; set MICROPY_SRC to a MicroPython %s folder or "
+                             ".tar.xz" % (REPOSITORY, VERSION))
+        subprocess.run(["make", "-C", os.path.join(source, "ports", "rp2"), "BOARD=" + MICROPY_BOARD,
+                        "submodules"], check=True)
+        open(stamp, "w").close()
+    return source
+
+
+def find_source(cache):
+    """The MicroPython source folder, as the module's docstring orders the choices."""
+    given = os.environ.get("MICROPY_SRC")
+    if given:
+        given = os.path.abspath(given)
+        if os.path.isdir(given):
+            if not os.path.isdir(os.path.join(given, "ports", "rp2")):
+                raise BuildError("MICROPY_SRC=%s is not a MicroPython source folder (no ports/rp2)" % given)
+            return given
+        if os.path.isfile(given):
+            return extract(given, cache)
+        raise BuildError("MICROPY_SRC=%s does not exist" % given)
+    if os.path.isfile(ARCHIVE):
+        return extract(ARCHIVE, cache)
+    return clone(cache)
+
+
+def uf2_blocks(image, base=FLASH_BASE, family=RP2040_FAMILY):
+    """`image` (bytes at `base`) as UF2 blocks: 256 bytes of payload in each 512-byte block."""
+    count = (len(image) + 255) // 256
+    out = bytearray()
+    for n in range(count):
+        payload = image[n * 256:(n + 1) * 256]
+        block = struct.pack("<8I", UF2_MAGIC_START0, UF2_MAGIC_START1, UF2_FLAG_FAMILY,
+                            base + n * 256, 256, n, count, family)
+        block += payload + bytes(476 - len(payload))
+        block += struct.pack("<I", UF2_MAGIC_END)
+        out += block
+    return bytes(out)
+
+
+def symbols(elf):
+    """Addresses of the SDK's flash write functions (the emulated Pico carries them out)."""
+    out = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in ("flash_range_erase", "flash_range_program"):
+            found[parts[2]] = int(parts[0], 16)
+    if len(found) != 2:
+        raise BuildError("flash_range_erase/flash_range_program not found in " + elf)
+    return {"erase": found["flash_range_erase"], "program": found["flash_range_program"]}
+
+
+def build(board_name, jobs=None, out_root=None):
+    """Build the firmware for an RP2040 board; returns the path of its .uf2."""
+    board = boards.load(board_name)
+    if board.PORT != "rp2":
+        raise BuildError("%s is an ESP32 board: its route is in docs/boards.md (no firmware build here)"
+                         % board_name)
+    check_toolchain()
+    cache = cache_root()
+    source = find_source(cache)
+    key = hashlib.sha256(source.encode()).hexdigest()[:8]
+    work = os.path.join(cache, "build-%s-%s" % (board_name, key))
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "main.py"), "w") as f:
+        f.write(MAIN % board_name)
+    manifest = os.path.join(work, "manifest.py")
+    with open(manifest, "w") as f:
+        f.write(MANIFEST % {"root": ROOT, "board_file": board_name + ".py", "here": work})
+    mp_build = os.path.join(work, "mp")
+    # mpy-cross first, on its own: built from inside the port's make it would inherit BUILD.
+    mpy_cross = os.path.join(source, "mpy-cross")
+    if not os.path.exists(os.path.join(mpy_cross, "build", "mpy-cross")):
+        print("building mpy-cross", flush=True)
+        env = dict(os.environ)
+        env.pop("BUILD", None)
+        subprocess.run(["make", "-C", mpy_cross, "-j%d" % (jobs or os.cpu_count() or 2)],
+                       env=env, stdout=subprocess.DEVNULL, check=True)
+    args = ["make", "-C", os.path.join(source, "ports", "rp2"), "BOARD=" + MICROPY_BOARD,
+            "BUILD=" + mp_build, "-j%d" % (jobs or os.cpu_count() or 2),
+            "CMAKE_ARGS=-DPICO_NO_PICOTOOL=1 -DMICROPY_FROZEN_MANIFEST=" + manifest]
+    print("building MicroPython %s (rp2, %s) with the console frozen in, for %s"
+          % (VERSION, MICROPY_BOARD, board_name), flush=True)
+    log_path = os.path.join(work, "build.log")
+    with open(log_path, "w") as log:
+        run = subprocess.run(args, stdout=log, stderr=subprocess.STDOUT)
+    if run.returncode != 0:
+        with open(log_path) as log:
+            tail = log.read()[-3000:]
+        raise BuildError("the MicroPython build failed (whole log: %s):\n%s" % (log_path, tail))
+    with open(os.path.join(mp_build, "firmware.bin"), "rb") as f:
+        image = f.read()
+    if FLASH_BASE + len(image) > FLASH_BASE + FS_OFFSET:
+        raise BuildError("the firmware (%d bytes) runs into the filesystem at %#x" % (len(image), FS_OFFSET))
+    out = os.path.join(out_root or os.path.join(ROOT, "build"), board_name)
+    os.makedirs(out, exist_ok=True)
+    uf2 = os.path.join(out, "firmware.uf2")
+    with open(uf2, "wb") as f:
+        f.write(uf2_blocks(image))
+    with open(os.path.join(out, "firmware.bin"), "wb") as f:
+        f.write(image)
+    facts = {"board": board_name, "micropython": VERSION, "micropython_board": MICROPY_BOARD,
+             "bytes": len(image), "fs_offset": FS_OFFSET, "fs_size": FS_SIZE,
+             "hooks": symbols(os.path.join(mp_build, "firmware.elf"))}
+    with open(os.path.join(out, "firmware.json"), "w") as f:
+        json.dump(facts, f, indent=1)
+    print("%s: %d bytes of firmware (%d KB left before the filesystem)"
+          % (os.path.relpath(uf2), len(image), (FS_OFFSET - len(image)) // 1024))
+    return uf2
+
+
+def rp2_boards():
+    return [n for n in boards.NAMES if boards.load(n).PORT == "rp2"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("board", nargs="?", help="an RP2040 board: " + ", ".join(rp2_boards()))
+    parser.add_argument("-j", "--jobs", type=int, help="parallel compile jobs (default: every core)")
+    args = parser.parse_args()
+    if args.board not in rp2_boards():
+        parser.error("BOARD must be one of %s (got %r)" % (", ".join(rp2_boards()), args.board))
+    try:
+        build(args.board, args.jobs)
+    except BuildError as e:
+        raise SystemExit("make firmware: %s" % e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""The console's firmware on an emulated Raspberry Pi Pico (rp2040js, tools/device/pico/run.mjs).
+
+    python tools/device/pico.py pico_lcd_13 --keys "A RIGHT A" --png out.png
+
+Boots build/BOARD/firmware.bin (make firmware BOARD=...) with a littlefs filesystem, presses
+the board's buttons on their GPIOs, captures every byte sent to the panel with its DC level,
+decodes them with the panel model (tests/panel_model.py) and reads the USB REPL. What it
+needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_BOOTROM, or
+../shared/micropython/rp2040-bootrom-b1.mjs beside the repository) and a built firmware.
+
+Times are the emulator's (125 MHz, cycles as rp2040js counts them; no flash wait states, XIP
+cache misses or bus contention; SPI bytes take their bits at the bus's clock): estimates.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+import boards  # noqa: E402
+from engine_core.ui import buttons as bt  # noqa: E402
+from tests.panel_model import PanelModel  # noqa: E402
+
+BOOTROM = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "rp2040-bootrom-b1.mjs")
+RUNNER = os.path.join(ROOT, "tools", "device", "pico", "run.mjs")
+SHORT_MS = 60          # a tap: past the 20 ms debounce, short of the 350 ms repeat
+LONG_MS = 600          # a long press: past 400 ms
+QUIET_MS = 300         # the panel is done once it has been quiet this long
+FIRST_MS = 1000        # a press that has drawn nothing by then changed nothing
+BOOT_TIMEOUT_MS = 5000
+PRESS_TIMEOUT_MS = 8000
+
+
+class PicoError(Exception):
+    pass
+
+
+def bootrom_path():
+    return os.environ.get("PICO_BOOTROM") or BOOTROM
+
+
+def missing():
+    """Why the emulated Pico cannot run here (a sentence), or None."""
+    if shutil.which("node") is None:
+        return "node is not installed (Debian: apt-get install nodejs npm)"
+    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
+        return "the npm packages are not installed (npm ci)"
+    if not os.path.isfile(bootrom_path()):
+        return "no RP2040 boot ROM at %s (set PICO_BOOTROM)" % bootrom_path()
+    return None
+
+
+def unavailable(board_name):
+    """Why the emulated Pico cannot run `board_name`'s firmware here (a sentence), or None."""
+    reason = missing()
+    if reason is None:
+        try:
+            firmware_facts(board_name)
+        except PicoError as e:
+            reason = str(e)
+    return reason
+
+
+def firmware_facts(board_name, build_root=None):
+    folder = os.path.join(build_root or os.path.join(ROOT, "build"), board_name)
+    path = os.path.join(folder, "firmware.json")
+    if not os.path.isfile(path):
+        raise PicoError("no firmware for %s: make firmware BOARD=%s" % (board_name, board_name))
+    with open(path) as f:
+        facts = json.load(f)
+    facts["bin"] = os.path.join(folder, "firmware.bin")
+    return facts
+
+
+def button_presses(board, token):
+    """[(gpio, hold_ms)] that make the board report the key-script token (a button name,
+    LONG_<name>); a button the board lacks is reached through its LONG_AS stand-in."""
+    token = token.upper()
+    long_press = token.startswith("LONG_")
+    name = token[5:] if long_press else token
+    if name not in bt.NAMES:
+        raise PicoError("unknown key %r" % token)
+    button = bt.NAMES.index(name)
+    gpios = dict(board.BUTTONS)
+    if button in gpios:
+        return [(gpios[button], LONG_MS if long_press else SHORT_MS)]
+    for held, reported in board.LONG_AS:
+        if reported == button and held in gpios and not long_press:
+            return [(gpios[held], LONG_MS)]
+    raise PicoError("%s has no way to press %s" % (board.NAME, token))
+
+
+class Script:
+    """The steps of one emulated run (tools/device/pico/run.mjs)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.steps = []
+        self.marks = []
+
+    def boot(self):
+        """Power on and wait for the USB REPL to connect, then for the panel to settle."""
+        self.steps.append({"op": "connect", "timeout_ms": BOOT_TIMEOUT_MS})
+        self.settle("boot", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
+
+    def settle(self, name, min_bytes=0, first_ms=FIRST_MS):
+        """Run until the panel has been quiet for QUIET_MS after its first byte (or
+        first_ms without one) and at least min_bytes, then mark the frame `name`."""
+        self.steps.append({"op": "quiet", "quiet_ms": QUIET_MS, "first_ms": first_ms,
+                           "min_bytes": min_bytes, "timeout_ms": PRESS_TIMEOUT_MS})
+        self.mark(name)
+
+    def mark(self, name):
+        self.steps.append({"op": "mark", "name": name})
+        self.marks.append(name)
+
+    def key(self, token, name=None):
+        for gpio, hold in button_presses(self.board, token):
+            self.steps.append({"op": "press", "gpio": gpio, "hold_ms": hold})
+        self.settle(name or token)
+
+    def keys(self, text):
+        for token in text.split():
+            self.key(token)
+
+    def wait(self, ms, name):
+        self.steps.append({"op": "run", "ms": ms})
+        self.mark(name)
+
+    def repl(self, line, expect=">>> ", timeout_ms=BOOT_TIMEOUT_MS):
+        """Type a line at the USB REPL and wait for `expect`."""
+        self.steps.append({"op": "send", "text": line + "\r"})
+        self.steps.append({"op": "text", "text": expect, "timeout_ms": timeout_ms})
+
+    def interrupt(self):
+        """Ctrl-C: the app stops and the REPL is free."""
+        self.steps.append({"op": "send", "text": "\x03"})
+        self.steps.append({"op": "text", "text": ">>> ", "timeout_ms": BOOT_TIMEOUT_MS})
+
+    def soft_reset(self):
+        """Ctrl-D at the REPL: MicroPython restarts and runs main.py again."""
+        self.steps.append({"op": "send", "text": "\x04"})
+        self.steps.append({"op": "text", "text": "soft reboot", "timeout_ms": BOOT_TIMEOUT_MS})
+        self.settle("soft reset", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
+
+
+class Run:
+    """What one emulated run left: the panel's bytes and markers, the REPL's text."""
+
+    def __init__(self, board, records, console, flash_out):
+        self.board = board
+        self.records = records        # [("D", dc, bytes) or ("M", dict)]
+        self.console = console
+        self.flash_out = flash_out
+        self.end = records[-1][1] if records and records[-1][0] == "M" else {}
+
+    def markers(self):
+        return [r[1] for r in self.records if r[0] == "M"]
+
+    def frames(self):
+        """[(marker, glass rows)] at every named marker, decoded by the panel model."""
+        model = PanelModel(self.board.CONTROLLER)
+        out = []
+        for record in self.records:
+            if record[0] == "D":
+                model.feed([(record[1], record[2])])
+            elif record[1]["name"] not in ("press", "end"):
+                out.append((record[1], model.glass_image(self.board.GLASS, self.board.BGR,
+                                                         self.board.INVERT)))
+        self.errors = model.errors
+        return out
+
+    def tracebacks(self):
+        return self.console.count("Traceback")
+
+
+def parse_trace(data):
+    records = []
+    i = 0
+    while i < len(data):
+        kind = data[i:i + 1]
+        if kind == b"D":
+            dc = data[i + 1]
+            n = struct.unpack_from("<I", data, i + 2)[0]
+            records.append(("D", dc, data[i + 6:i + 6 + n]))
+            i += 6 + n
+        elif kind == b"M":
+            n = struct.unpack_from("<I", data, i + 1)[0]
+            records.append(("M", json.loads(data[i + 5:i + 5 + n])))
+            i += 5 + n
+        else:
+            raise PicoError("bad trace record at byte %d" % i)
+    return records
+
+
+def run(board_name, script, flash_image=None, keep_flash=False, max_ms=600000, build_root=None):
+    """Boot the firmware and play `script`; returns a Run. flash_image: a filesystem image
+    to power up with (a Run's flash_out); keep_flash: return the filesystem as it ends."""
+    reason = missing()
+    if reason:
+        raise PicoError(reason)
+    board = boards.load(board_name)
+    facts = firmware_facts(board_name, build_root)
+    with tempfile.TemporaryDirectory() as tmp:
+        job = {
+            "bootrom": bootrom_path(), "firmware": facts["bin"],
+            "fs_offset": facts["fs_offset"], "fs_size": facts["fs_size"], "hooks": facts["hooks"],
+            "spi": board.SPI[0], "dc": board.DC, "cs": board.CS,
+            "buttons": [gpio for _, gpio in board.BUTTONS],
+            "trace": os.path.join(tmp, "trace.bin"), "console": os.path.join(tmp, "console.txt"),
+            "max_ms": max_ms, "steps": script.steps,
+        }
+        if flash_image is not None:
+            job["flash_image"] = os.path.join(tmp, "fs-in.img")
+            with open(job["flash_image"], "wb") as f:
+                f.write(flash_image)
+        if keep_flash:
+            job["flash_out"] = os.path.join(tmp, "fs-out.img")
+        with open(os.path.join(tmp, "job.json"), "w") as f:
+            json.dump(job, f)
+        done = subprocess.run(["node", RUNNER, os.path.join(tmp, "job.json")], capture_output=True,
+                              text=True, cwd=ROOT)
+        console = ""
+        if os.path.exists(job["console"]):
+            with open(job["console"], encoding="latin-1") as f:
+                console = f.read()
+        if done.returncode != 0:
+            raise PicoError("%s\n--- USB REPL ---\n%s" % (done.stderr.strip(), console[-3000:]))
+        with open(job["trace"], "rb") as f:
+            records = parse_trace(f.read())
+        flash_out = None
+        if keep_flash:
+            with open(job["flash_out"], "rb") as f:
+                flash_out = f.read()
+    return Run(board, records, console, flash_out)
+
+
+def glass_to_png(rows, path, board):
+    """The glass as the player sees it (screen orientation), as a PNG."""
+    from PIL import Image
+
+    from tests.panel_model import glass_position
+    image = Image.new("RGB", (board.WIDTH, board.HEIGHT))
+    pixels = []
+    for y in range(board.HEIGHT):
+        for x in range(board.WIDTH):
+            c, r = glass_position(x, y, board.GLASS, board.MADCTL)
+            v = max(rows[r][c], 0)
+            pixels.append((((v >> 11) & 31) * 255 // 31, ((v >> 5) & 63) * 255 // 63, (v & 31) * 255 // 31))
+    image.putdata(pixels)
+    image.save(path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("board", help="an RP2040 board with a built firmware (make firmware BOARD=...)")
+    parser.add_argument("--keys", default="", help="a key script, e.g. \"A RIGHT A LONG_A\"")
+    parser.add_argument("--png", help="write the last frame as a PNG")
+    args = parser.parse_args()
+    try:
+        board = boards.load(args.board)
+        script = Script(board)
+        script.boot()
+        script.keys(args.keys)
+        result = run(args.board, script)
+    except (PicoError, ValueError) as e:
+        raise SystemExit("pico: %s" % e)
+    frames = result.frames()
+    for marker, _ in frames:
+        print("%-12s %9.1f ms" % (marker["name"], marker["ns"] / 1e6))
+    print("panel bytes %d, tracebacks %d" % (result.end.get("spi_bytes", 0), result.tracebacks()))
+    if args.png and frames:
+        glass_to_png(frames[-1][1], args.png, board)
+    sys.stdout.write(result.console[-2000:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Computer players against each other: arenas and their tables (docs/ai.md)."""

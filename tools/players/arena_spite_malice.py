@@ -1,0 +1,277 @@
+"""Spite & Malice computer players against each other.
+
+    python tools/players/arena.py spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
+
+LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
+random legal move each time) or `greedy`, a reference player with fixed rules (greedy_move):
+1. the payoff card, whenever it fits a centre stack (the first that takes it);
+2. else, of the hand and side-stack cards that fit a centre stack without taking it past the
+   payoff card's value, the one that leaves a stack closest below the payoff card (the hand
+   before the side stacks on a tie); a king only when no other card qualifies;
+3. else it discards its highest card (a king only when the hand holds nothing else) onto a
+   side stack whose top has the same rank, or else onto the emptiest side stack (the first of
+   equals), which ends its turn. Each game is one deal; A plays p1 (and so starts) in the even
+games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
+finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
+draws as half, and A's share of the decided games), the draws, the average game length in turns
+and the average points per won game; for the drawn games, what A still had to do (payoff cards
+left) and where the cards that could have fed the stock were held (A's side stacks, the centre,
+B's side stacks). With --matches, each unit is a whole match to 50 points instead (`deal` after
+each game, the loser starting the next), and the average length is in games.
+"""
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from array import array
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+from engine_core import PLAYING, games  # noqa: E402
+
+MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
+LEVELS = ("1", "2", "3", "random", "greedy")
+KING = 12
+PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
+CENTERS = (1, 2, 3)
+
+
+def _rank(game, move):
+    """The rank of the card a move plays (a hand move carries the card's kind)."""
+    src = move >> 16
+    if src in (4, 10):
+        return (move & 0xFF) % 13
+    return game.piles.top(src) % 13
+
+
+def greedy_move(game, out):
+    """The greedy reference player's next move (module docstring, rules 1-3)."""
+    n = game.legal_moves(out)
+    piles = game.piles
+    player = game.turn()
+    payoff = PAYOFF[player]
+    want = piles.top(payoff) % 13  # the value a centre stack needs for the payoff card
+    best = -1
+    best_key = None
+    discard = -1
+    discard_key = None
+    for i in range(n):
+        m = out[i]
+        src = m >> 16
+        dst = (m >> 8) & 0xFF
+        if dst in CENTERS:
+            if src == payoff:
+                return m
+            size = piles.size[dst] + 1  # the stack's value after the play
+            if want == KING or size > want:
+                continue
+            r = _rank(game, m)
+            k = (r == KING, want - size, src != 4 + 6 * player)
+            if best_key is None or k < best_key:
+                best, best_key = m, k
+        else:
+            r = _rank(game, m)
+            top = piles.top(dst)
+            same = top >= 0 and top % 13 == r
+            k = (r == KING, -r, not same, piles.size[dst], dst)
+            if discard_key is None or k < discard_key:
+                discard, discard_key = m, k
+    return best if best >= 0 else discard
+
+
+def play_game(level_a, level_b, seed):
+    """(winner 'a'/'b'/None, turns, points, payoff cards played by a, by b) of one deal."""
+    cls = games.load("spite_malice")
+    game = cls(2)
+    game.bots = False
+    game.deal(seed)
+    out = array("i", [0] * cls.MAX_MOVES)
+    rnd = random.Random(seed)
+    a_seat = seed % 2  # 0: A is p1
+    levels = (level_a, level_b) if a_seat == 0 else (level_b, level_a)
+    turns = 0
+    while game.status() == PLAYING and turns < MAX_TURNS:
+        player = game.turn()
+        level = levels[player]
+        if level == "random":
+            while game.status() == PLAYING and game.turn() == player:
+                n = game.legal_moves(out)
+                game.apply(out[rnd.randrange(n)])
+        elif level == "greedy":
+            while game.status() == PLAYING and game.turn() == player:
+                game.apply(greedy_move(game, out))
+        else:
+            game.bot.play_turn(game, int(level))
+        turns += 1
+    piles = game.piles
+    payoff_left = (piles.size[5], piles.size[11])
+    winner = None
+    points = 0
+    for p in range(2):
+        if game.score(p) > 0:
+            winner = "a" if p == a_seat else "b"
+            points = game.score(p)
+    held = (sum(piles.size[6 + 6 * a_seat + j] for j in range(4)),
+            sum(piles.size[1 + k] for k in range(3)),
+            sum(piles.size[12 - 6 * a_seat + j] for j in range(4)))
+    return winner, turns, points, 20 - payoff_left[a_seat], 20 - payoff_left[1 - a_seat], held
+
+
+MAX_GAMES_PER_MATCH = 500  # a match of nothing but draws stops here (counted as a draw)
+
+
+def play_match(level_a, level_b, seed):
+    """(winner 'a'/'b'/None, games, points of the winner, 0, 0) of one match to 50 points."""
+    cls = games.load("spite_malice")
+    game = cls(2)
+    game.bots = False
+    game.deal(seed)
+    out = array("i", [0] * cls.MAX_MOVES)
+    rnd = random.Random(seed)
+    a_seat = seed % 2
+    levels = (level_a, level_b) if a_seat == 0 else (level_b, level_a)
+    played = 1
+    while played < MAX_GAMES_PER_MATCH:
+        turns = 0
+        while game.status() == PLAYING and turns < MAX_TURNS:
+            player = game.turn()
+            if levels[player] == "random":
+                while game.status() == PLAYING and game.turn() == player:
+                    game.apply(out[rnd.randrange(game.legal_moves(out))])
+            elif levels[player] == "greedy":
+                while game.status() == PLAYING and game.turn() == player:
+                    game.apply(greedy_move(game, out))
+            else:
+                game.bot.play_turn(game, int(levels[player]))
+            turns += 1
+        if game.legal_moves(out) != 1:  # no 'deal': the match is over
+            break
+        game.apply(out[0])
+        played += 1
+    winner = None
+    points = 0
+    for p in range(2):
+        if game.score(p) >= game.target:
+            winner = "a" if p == a_seat else "b"
+            points = game.score(p)
+    return winner, played, points, 0, 0, None
+
+
+def _job(args):
+    if args[3]:
+        return play_match(args[0], args[1], args[2])
+    return play_game(args[0], args[1], args[2])
+
+
+def wilson(wins, n, z=1.96):
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def progress(done, total, start):
+    width = 40
+    filled = width * done // total
+    rate = done / max(time.time() - start, 1e-9)
+    sys.stderr.write("\r[%s%s] %d/%d  %.0f/s " % ("#" * filled, "." * (width - filled), done, total, rate))
+    sys.stderr.flush()
+
+
+def run(level_a, level_b, count, seed=0, jobs=0, show_progress=True, matches=False):
+    """Play `count` games (or matches); returns a dict of the figures."""
+    tasks = [(level_a, level_b, seed + i, matches) for i in range(count)]
+    results = []
+    start = time.time()
+    jobs = jobs or os.cpu_count() or 1
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            for r in pool.imap_unordered(_job, tasks, chunksize=4):
+                results.append(r)
+                if show_progress:
+                    progress(len(results), count, start)
+    else:
+        for t in tasks:
+            results.append(_job(t))
+            if show_progress:
+                progress(len(results), count, start)
+    if show_progress:
+        sys.stderr.write("\n")
+    wins = sum(1 for r in results if r[0] == "a")
+    losses = sum(1 for r in results if r[0] == "b")
+    draws = count - wins - losses
+    won_points = [r[2] for r in results if r[0] is not None]
+    return {
+        "matches": matches,
+        "games": count, "wins": wins, "losses": losses, "draws": draws,
+        "win_rate": wins / count, "interval": wilson(wins, count),
+        "decided_rate": wins / max(wins + losses, 1), "decided_interval": wilson(wins, wins + losses),
+        "score_rate": (wins + draws / 2) / count,
+        "turns": sum(r[1] for r in results) / count,
+        "points": sum(won_points) / len(won_points) if won_points else 0.0,
+        "payoff_a": sum(r[3] for r in results) / count,
+        "payoff_b": sum(r[4] for r in results) / count,
+        "drawn": drawn_figures([r for r in results if r[0] is None and r[5] is not None]),
+    }
+
+
+def drawn_figures(drawn):
+    """(A's payoff cards left: median, lower and upper quartile; average cards held in A's side
+    stacks, the centre, B's side stacks) over the drawn games, or None when there are none."""
+    if not drawn:
+        return None
+    left = sorted(20 - r[3] for r in drawn)
+    n = len(left)
+    return (left[n // 2], left[n // 4], left[(3 * n) // 4],
+            sum(r[5][0] for r in drawn) / n, sum(r[5][1] for r in drawn) / n, sum(r[5][2] for r in drawn) / n)
+
+
+def report(level_a, level_b, f):
+    low, high = f["interval"]
+    lines = [
+        "%s vs %s: %d %s" % (level_a, level_b, f["games"], "matches to 50 points" if f["matches"] else "games"),
+        "  A wins %d, B wins %d, draws %d" % (f["wins"], f["losses"], f["draws"]),
+        "  A win rate %.1f%% (95%% CI %.1f-%.1f%%); counting draws as half, %.1f%%" % (
+            100 * f["win_rate"], 100 * low, 100 * high, 100 * f["score_rate"]),
+        "  of the decided ones, A won %.1f%% (95%% CI %.1f-%.1f%%)" % (
+            100 * f["decided_rate"], 100 * f["decided_interval"][0], 100 * f["decided_interval"][1]),
+    ]
+    if f["matches"]:
+        lines.append("  average match length %.1f games; average points of the winner %.1f" % (f["turns"], f["points"]))
+    else:
+        lines.append("  average game length %.1f turns; average points per won game %.1f" % (f["turns"], f["points"]))
+        lines.append("  payoff cards played per game: A %.1f, B %.1f" % (f["payoff_a"], f["payoff_b"]))
+        if f["drawn"]:
+            lines.append("  drawn games: A had %d payoff cards left (median; quartiles %d-%d); cards held"
+                         " at the draw: %.1f in A's side stacks, %.1f in the centre, %.1f in B's side"
+                         " stacks" % f["drawn"])
+    return "\n".join(lines)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="arena.py spite_malice", description=__doc__.split("\n")[0])
+    parser.add_argument("level_a", choices=LEVELS)
+    parser.add_argument("level_b", choices=LEVELS)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    parser.add_argument("--matches", action="store_true", help="play whole matches to 50 points")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    figures = run(args.level_a, args.level_b, args.games, args.seed, args.jobs, matches=args.matches)
+    print(report(args.level_a, args.level_b, figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""Reliability: soak, power cuts and damaged records, fuzzing, button mashing, round trips."""

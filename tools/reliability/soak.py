@@ -1,0 +1,571 @@
+"""The reliability suite: power cuts, corrupt records, button mashing, a memory soak, and
+the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
+
+    python tools/reliability/soak.py                 the full run (make soak): prints the figures
+    python tools/reliability/soak.py --update-docs   also writes them into docs/reliability.md
+    python tools/reliability/soak.py --quick         the short run that `make test` also makes
+
+Each suite returns a dict of counts with a 'failures' entry and, when it failed, 'first' (what
+went wrong first). tests/test_reliability.py runs them short and checks that each can fail.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+from array import array
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from engine_core import PLAYING, games  # noqa: E402
+from engine_core import records as r  # noqa: E402
+from engine_core.protocol import state_json  # noqa: E402
+from engine_core.save import Keeper  # noqa: E402
+from tools.reliability.faults import FaultyStorage, PowerCut  # noqa: E402
+
+DOCS = os.path.join(ROOT, "docs", "reliability.md")
+BEGIN = "<!-- soak:begin -->"
+END = "<!-- soak:end -->"
+
+FULL = {"cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
+        "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000}
+QUICK = {"cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
+         "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000}
+
+
+def player_counts(cls):
+    return list(range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1))
+
+
+def played_game(name, seed, moves, players=None):
+    """A game of `name` dealt from seed with `moves` random legal moves (and some ticks)."""
+    cls = games.load(name)
+    game = cls(players or cls.MIN_PLAYERS)
+    game.deal(seed)
+    rand = random.Random(seed)
+    out = array("i", [0] * cls.MAX_MOVES)  # every player's moves (the scratch holds one's in Nerts)
+    for _ in range(moves):
+        if game.status() != PLAYING:
+            break
+        n = game.legal_moves(out)
+        if n == 0:
+            game.tick(500)
+            continue
+        game.apply(out[rand.randrange(n)])
+        game.respond()
+        game.tick(rand.randrange(1000))
+    return game
+
+
+# --- the three records, as values that can be compared ---
+
+def settings_values(keeper):
+    return list(keeper.settings.values)
+
+
+def stats_values(keeper):
+    return list(keeper.stats.values)
+
+
+def snapshot(keeper, game):
+    """What a restart must find: each record's values (None for no saved game)."""
+    return {"settings": settings_values(keeper), "stats": stats_values(keeper),
+            "game": state_json(game) if game is not None else None}
+
+
+def reference_keeper(disk, name="aces_up", seed=3):
+    """A Keeper on `disk` with all three records saved (non-default values); returns
+    (keeper, game)."""
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.settings.set("sound", 0)
+    keeper.settings.set("card_back", 3)
+    keeper.settings.set("target", 250)
+    keeper.save_settings()
+    keeper.stats.record_game(0, True, 61000, 80)
+    keeper.stats.record_game(0, False, 0, 12)
+    keeper.stats.record_match(3, True, 42)
+    keeper.save_stats()
+    game = played_game(name, seed, 15)
+    keeper.moves = 15
+    keeper.save_game(game)
+    return keeper, game
+
+
+def restart(disk):
+    """Power on again: a new Keeper loads everything. Returns (keeper, game, notices)."""
+    disk.restart()
+    keeper = Keeper(disk)
+    keeper.start()
+    game = keeper.resume()
+    notices = []
+    while True:
+        text = keeper.take_notice()
+        if not text:
+            break
+        notices.append(text)
+    return keeper, game, notices
+
+
+# --- power cuts ---
+
+def _change(keeper, record, new_game):
+    """Save a new version of one record (the power may go during it)."""
+    if record == "settings":
+        keeper.settings.set("card_back", 7)
+        keeper.settings.set("kiosk", 1)
+        keeper.save_settings()
+    elif record == "stats":
+        keeper.stats.record_game(1, True, 90000, 120)
+        keeper.save_stats()
+    else:
+        keeper.save_game(new_game)
+
+
+def power_cut_suite(names=None, positions=1):
+    """For each game, `positions` pairs of old and new games, each record and both rename
+    styles (replace; FAT's remove-then-rename): cut the power after every byte of the record's
+    write and before every storage operation of the save; after the restart the old or the new
+    state must load, with no message."""
+    names = names or games.available()
+    counts = {"cuts": 0, "old": 0, "new": 0, "failures": 0}
+    for name in names:
+        for pair in range(positions):
+            for fat in (False, True):
+                for record in ("game", "settings", "stats"):
+                    _cut_every_byte(name, fat, record, counts, pair)
+    return counts
+
+
+def _cut_every_byte(name, fat, record, counts, pair=0):
+    old_seed = 3 + 7 * pair
+    new_game = played_game(name, 11 + 13 * pair, 40 + 9 * pair)
+    # Size the experiment: bytes and operations of one uninterrupted save.
+    disk = FaultyStorage()
+    disk.fat = fat
+    keeper, _ = reference_keeper(disk, name, old_seed)
+    disk.bytes_written = 0
+    disk.ops = 0
+    _change(keeper, record, new_game)
+    size, ops = disk.bytes_written, disk.ops
+    new = restart(disk)
+    new_state = snapshot(new[0], new[1])
+    cuts = [("byte", k) for k in range(size + 1)] + [("op", j) for j in range(ops + 1)]
+    for how, at in cuts:
+        disk = FaultyStorage()
+        disk.fat = fat
+        keeper, old_game = reference_keeper(disk, name, old_seed)
+        old_state = snapshot(keeper, old_game)
+        if how == "byte":
+            disk.cut_after_bytes(at)
+        else:
+            disk.cut_after_ops(at)
+        try:
+            _change(keeper, record, new_game)
+        except PowerCut:
+            pass
+        counts["cuts"] += 1
+        try:
+            after_keeper, after_game, notices = restart(disk)
+            state = snapshot(after_keeper, after_game)
+        except Exception as e:  # a crash at power-on is a failure
+            state, notices = None, [type(e).__name__ + ": " + str(e)]
+        if state == old_state and not notices:
+            counts["old"] += 1
+        elif state == new_state and not notices:
+            counts["new"] += 1
+        else:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s %s cut at %s %d (fat=%s): %s" % (
+                name, record, how, at, fat, notices or "neither the old nor the new state"))
+
+
+# --- corruption ---
+
+CORRUPTIONS = ("bit flips", "truncation", "garbage", "appended garbage", "wrong version",
+               "wrong kind", "zeroed", "checksum fine, contents impossible")
+
+
+def _reseal(data):
+    """Recompute a record's checksum after changing it on purpose."""
+    buf = bytearray(data)
+    return bytes(buf[:r.finish(buf, len(buf) - 4)])
+
+
+def corrupt(data, how, rand, record):
+    """`data` changed by `how` (never left as it was)."""
+    while True:
+        bad = _corrupt_once(data, how, rand, record)
+        if bad != data:
+            return bad
+
+
+def _corrupt_once(data, how, rand, record):
+    data = bytearray(data)
+    if how == "bit flips":
+        for _ in range(rand.randint(1, 8)):
+            i = rand.randrange(len(data) * 8)
+            data[i // 8] ^= 1 << (i % 8)
+    elif how == "truncation":
+        data = data[:rand.randrange(len(data))]
+    elif how == "garbage":
+        data = bytearray(rand.randrange(256) for _ in range(rand.randint(1, 600)))
+    elif how == "appended garbage":
+        data += bytearray(rand.randrange(256) for _ in range(rand.randint(1, 40)))
+    elif how == "wrong version":
+        data[3] = rand.choice([0, 2, 3, 99, 255])
+        data = bytearray(_reseal(data))
+    elif how == "wrong kind":
+        data[2] = rand.choice([k for k in (0, 0x41, 0x47, 0x53, 0x54, 0xFF) if k != data[2]])
+        data = bytearray(_reseal(data))
+    elif how == "zeroed":
+        start = rand.randrange(len(data))
+        for i in range(start, min(len(data), start + rand.randint(1, 64))):
+            data[i] = 0
+    else:
+        data = bytearray(_reseal(_impossible(data, rand, record)))
+    return bytes(data)
+
+
+def _impossible(data, rand, record):
+    """Contents no save could hold, under a good checksum."""
+    body = r.HEADER
+    if record == "settings":
+        field = rand.randrange(data[body])
+        r.put_u16(data, body + 1 + 2 * field, 60000)
+    elif record == "stats":
+        r.put_i32(data, body + 2 + 4 * rand.randrange(8), -5)  # a negative 'played'
+    else:
+        start, count = card_span(data)  # the last card becomes a copy of the one before
+        data[start + count - 1] = data[start + count - 2]
+    return data
+
+
+def card_span(data):
+    """Where the cards of a game record start, and how many there are."""
+    pos = r.HEADER + 20
+    pos += 1 + 4 * data[pos]  # the vars
+    piles = data[pos]
+    total = 0
+    for p in range(piles):
+        total += data[pos + 1 + p]
+    return pos + 1 + piles, total
+
+
+FILES = {"game": "game", "settings": "settings", "stats": "stats"}
+TITLES = {"game": "Saved game", "settings": "Settings", "stats": "Statistics"}
+
+
+def corruption_suite(trials, seed=1):
+    """Corrupt one record at random (CORRUPTIONS), power on, and check: no exception, a
+    message naming that record, the record back to defaults and set aside as NAME.bad, and
+    the other two records exactly as saved."""
+    rand = random.Random(seed)
+    counts = {"corruptions": 0, "failures": 0}
+    for how in CORRUPTIONS:
+        counts[how] = 0
+    names = games.available()
+    defaults = Keeper(FaultyStorage())
+    for trial in range(trials):
+        record = ("game", "settings", "stats")[trial % 3]
+        how = CORRUPTIONS[(trial // 3) % len(CORRUPTIONS)]
+        disk = FaultyStorage()
+        keeper, game = reference_keeper(disk, names[trial % len(names)], 1 + trial % 50)
+        saved = snapshot(keeper, game)
+        file = FILES[record] + ".dat"
+        buf = bytearray(2048)
+        n = disk.read(file, buf)
+        bad = corrupt(bytes(buf[:n]), how, rand, record)
+        disk.write(file, bad, len(bad))
+        counts["corruptions"] += 1
+        counts[how] += 1
+        problem = _check_after_corruption(disk, record, saved, defaults, bad)
+        if problem:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s of %s: %s" % (how, record, problem))
+    return counts
+
+
+def _check_after_corruption(disk, record, saved, defaults, bad):
+    try:
+        keeper, game, notices = restart(disk)
+        state = snapshot(keeper, game)
+    except Exception as e:
+        return "raised " + type(e).__name__ + ": " + str(e)
+    expected = dict(saved)
+    expected[record] = None if record == "game" else snapshot(defaults, None)[record]
+    if state != expected:
+        return "the records after power-on are not the saved ones with defaults for this one"
+    if len(notices) != 1 or not notices[0].startswith(TITLES[record]):
+        return "expected one message about it, got %r" % (notices,)
+    buf = bytearray(2048)
+    if disk.exists(FILES[record] + ".dat"):
+        return "the bad file was not set aside"
+    n = disk.read(FILES[record] + ".bad", buf)
+    if bytes(buf[:max(n, 0)]) != bad[:2048]:
+        return "the file set aside is not the bad one"
+    return ""
+
+
+# --- button mashing through the engine ---
+
+def mash_suite(events, seed=1):
+    """`events` random events spread over every game and player count, with the card check
+    after each (tools/reliability/mash.py)."""
+    from tools.reliability.mash import Masher
+    setups = [(name, players) for name in games.available() for players in
+              player_counts(games.load(name))]
+    counts = {"events": 0, "games and player counts": len(setups), "failures": 0}
+    x = seed
+    for k, (name, players) in enumerate(setups):
+        per = events // len(setups) + (1 if k < events % len(setups) else 0)
+        cls = games.load(name)
+        masher = Masher(cls(players))
+        masher.game.deal(seed)
+        try:
+            x = masher.run(per, x + 1)
+        except Exception as e:
+            masher.failure = "raised %s: %s" % (type(e).__name__, e)
+        counts["events"] += masher.events
+        if masher.failure:
+            counts["failures"] += 1
+            counts.setdefault("first", "%s/%d players after %d events: %s" % (
+                name, players, masher.events, masher.failure))
+    return counts
+
+
+MPY_MASH = """
+import gc, micropython
+from engine_core import games
+from tools.reliability.mash import Masher
+names = games.available()
+mashers = []
+for name in names:
+    cls = games.load(name)
+    m = Masher(cls(cls.MIN_PLAYERS))
+    m.game.deal(1)
+    mashers.append(m)
+SETUP
+result = "no allocation"
+i = 0
+x = SEED
+gc.collect()
+micropython.heap_lock()
+try:
+    for i in range(len(mashers)):
+        x = mashers[i].run(PER, x + 1)
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+for m in mashers:
+    print(m.game.NAME, m.events, m.failure or "-")
+print(result)
+"""
+
+
+def mpy_mash_suite(events, seed=1, setup=""):
+    """The masher on real MicroPython under heap_lock: any allocation fails it."""
+    from tools.mpy import run_micropython
+    per = -(-events // len(games.available()))  # rounded up: at least `events` in all
+    script = MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per))
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
+    counts = {"events": 0, "failures": 0}
+    lines = result.stdout.split("\n")
+    if result.exit_code != 0 or "no allocation" not in lines:
+        counts["failures"] += 1
+        counts["first"] = (result.stdout + result.stderr)[-400:]
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit():
+            counts["events"] += int(parts[1])
+            if parts[2] != "-":
+                counts["failures"] += 1
+                counts.setdefault("first", line)
+    return counts
+
+
+MPY_MEMORY = """
+import gc
+from array import array
+from engine_core import PLAYING, games, kiosk, rng
+from engine_core.save import Keeper
+from engine_core.storage import MemoryStorage
+
+names = games.available()
+players = []
+objects = []
+for name in names:
+    cls = games.load(name)
+    objects.append(cls(cls.MIN_PLAYERS))
+out = array("i", [0] * 256)
+keeper = Keeper(MemoryStorage())
+keeper.start()
+SETUP
+x = rng.seed_state(1)
+baseline = 0
+released = 0
+grew = 0
+moves = 0
+i = 0
+steps = 0
+game = None
+first = -1
+for i in range(GAMES):
+    game = objects[i % len(objects)]
+    game.deal(i)
+    keeper.started(game)
+    steps = 0
+    while game.status() == PLAYING and steps < STEPS:
+        x = rng.step(x)
+        if kiosk.demo_step(game, out, x):
+            keeper.moved(game)
+            moves += 1
+        steps += 1
+    if game.status() == PLAYING:
+        keeper.abandoned(game)
+    else:
+        keeper.save_game(game)
+    # Twice: the collector is conservative, and one pass may still keep a block of start-up
+    # garbage that a stale word on the machine stack points at. Such a block can also be let
+    # go of later (seen: 16 to 560 bytes, depending on the script's own layout): free memory
+    # then rises, and the figure to hold becomes the new one. Growth is free memory falling.
+    gc.collect()
+    gc.collect()
+    if i == len(objects) - 1:
+        baseline = gc.mem_free()
+    elif i >= len(objects):
+        if gc.mem_free() < baseline:
+            grew += 1
+            if first < 0:
+                first = i
+        elif gc.mem_free() > baseline:
+            released += gc.mem_free() - baseline
+            baseline = gc.mem_free()
+print("games", GAMES)
+print("moves", moves)
+played = 0
+for i in range(len(names)):
+    played += keeper.stats.get(i, 0)
+print("played", played)
+print("grew", grew, first)
+print("free", baseline, gc.mem_free())
+print("released", released)
+"""
+
+
+def mpy_memory_suite(total, steps=400, setup=""):
+    """`total` games in a row on MicroPython, computer players on every seat (the kiosk's
+    demo player: the hint for the patience games), each result recorded in the statistics and
+    saved; after each game gc.collect() (twice), and gc.mem_free() must never fall below its
+    value after the first round (one game of each kind: the warm-up). It may rise, when the
+    conservative collector lets go of start-up garbage late; the new figure then holds."""
+    from tools.mpy import run_micropython
+    script = MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps))
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
+    counts = {"games": 0, "moves": 0, "failures": 0}
+    if result.exit_code != 0:
+        counts["failures"] = 1
+        counts["first"] = (result.stdout + result.stderr)[-400:]
+        return counts
+    values = {}
+    for line in result.stdout.split("\n"):
+        parts = line.split()
+        if parts:
+            values[parts[0]] = [int(v) for v in parts[1:]]
+    counts["games"] = values["games"][0]
+    counts["moves"] = values["moves"][0]
+    counts["recorded"] = values["played"][0]
+    counts["mem_free"] = values["free"][0]
+    counts["bytes let go of late"] = values["released"][0]
+    grew, first = values["grew"]
+    if grew:
+        counts["failures"] = grew
+        counts["first"] = "gc.mem_free() fell after game %d" % first
+    return counts
+
+
+# --- the whole run ---
+
+def run_all(sizes, seed=1, log=print):
+    from tools.reliability.fuzz import fuzz_suite
+    from tools.reliability.mash_ui import mash
+    suites = (
+        ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
+        ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
+        ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
+        ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
+        ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
+        ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
+        ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
+    )
+    results = {}
+    for i, (name, suite) in enumerate(suites):
+        start = time.time()
+        RUNNING[:] = [name, start]
+        log("[%d/%d] %s ..." % (i + 1, len(suites), name))
+        results[name] = suite()
+        results[name]["time"] = "%.0f s" % (time.time() - start)  # real time, in the docs' table
+        log(name, results[name])
+    RUNNING[:] = []
+    return results
+
+
+RUNNING = []  # the suite running now and when it began (for the heartbeat)
+HEARTBEAT_S = 30
+
+
+def heartbeat(started):
+    """Every HEARTBEAT_S seconds, a line saying which suite runs and for how long."""
+    import threading
+
+    def beat():
+        while True:
+            time.sleep(HEARTBEAT_S)
+            if RUNNING:
+                print("  ... %s: %.0f s (soak: %.0f s)" % (RUNNING[0], time.time() - RUNNING[1],
+                                                          time.time() - started), flush=True)
+
+    threading.Thread(target=beat, daemon=True).start()
+
+
+def table(results):
+    rows = ["| suite | what ran | failures |", "| --- | --- | --- |"]
+    for suite, counts in results.items():
+        what = ", ".join("%s: %s" % (k, "{:,}".format(v) if isinstance(v, int) else v)
+                         for k, v in counts.items() if k not in ("failures", "first"))
+        rows.append("| %s | %s | %d |" % (suite, what, counts["failures"]))
+    return "\n".join(rows)
+
+
+def update_docs(text):
+    with open(DOCS) as f:
+        doc = f.read()
+    a = doc.index(BEGIN) + len(BEGIN)
+    b = doc.index(END)
+    with open(DOCS, "w") as f:
+        f.write(doc[:a] + "\n" + text + "\n" + doc[b:])
+
+
+def main(argv):
+    sizes = QUICK if "--quick" in argv else FULL
+    started = time.time()
+    heartbeat(started)
+    results = run_all(sizes, log=lambda *words: print(*words, flush=True))
+    text = table(results)
+    print(text)
+    print("soak: %.1f minutes" % ((time.time() - started) / 60), flush=True)
+    if "--update-docs" in argv:
+        update_docs(text)
+    if "--json" in argv:
+        print(json.dumps(results))
+    failed = sum(c["failures"] for c in results.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, 'tools/reliability/soak.py [--quick] [--update-docs] [--json]')
+    sys.exit(main(sys.argv[1:]))

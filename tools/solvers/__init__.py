@@ -1,0 +1,1 @@
+"""Solvers and statistics: which deals can be won, and the tables of winnable deals."""
