@@ -201,7 +201,6 @@ def play(board_name, game):
     edges = [m for m in result.markers() if m["name"] == "press"]
     for marker, glass in frames:
         name = marker["name"]
-        at = marker["ns"] / 1e6
         if name == "soft reset":
             reference.power_on()
         elif name == "back from hardware":   # the app stood still while it showed...
