@@ -71,6 +71,7 @@ class Reference:
         from engine_core.storage import MemoryStorage
         self.board = board
         self.storage = MemoryStorage()
+        self.first = 0  # what is left of the first tick after the last press (press())
         self.power_on()
 
     def power_on(self):
@@ -95,8 +96,6 @@ class Reference:
         name = token[5:] if long_press else token
         self.console.press(bt.NAMES.index(name), long_press)
         self.first = first_ms
-
-    first = 0
 
     def tick(self, ms):
         while ms > 0:
