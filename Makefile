@@ -15,9 +15,10 @@ $(STAMP): requirements.txt constraints.txt
 venv: $(STAMP)
 
 # The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
+# LINK=7001: link play over TCP; run it twice, and the two windows play each other (docs/link.md).
 BOARD ?= 240x240
 sim: $(STAMP)
-	$(PY) -m simulator --board $(BOARD)
+	$(PY) -m simulator --board $(BOARD) $(if $(LINK),--link $(LINK),)
 
 # PNGs of every game on every screen class, into docs/screens/ (the README shows them).
 screenshots: $(STAMP)

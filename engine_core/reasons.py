@@ -59,6 +59,12 @@ NO_UNDO = const(43)
 TURN_PLAYED = const(44)
 SAID = const(45)  # not a reason: the table's own line (what the computer played)
 NO_REDO = const(46)
+THEIR_TURN = const(47)  # link play (engine_core/ui/linkplay.py) from here on
+LINK_SILENT = const(48)
+LINK_BACK = const(49)
+LINK_DESYNC = const(50)
+THEIR_DEAL = const(51)
+LINK_NOT_HERE = const(52)
 
 TEXTS = (
     b"",
@@ -108,4 +114,10 @@ TEXTS = (
     b"The computer has played: no undo",
     b"",
     b"Nothing to redo",
+    b"It is the other player's turn",
+    b"No word from the other console...",
+    b"The other console is back",
+    b"Out of step: the host's table is back",
+    b"The other player deals the next game",
+    b"Not in link play",
 )

@@ -11,6 +11,10 @@ in --data-dir (default: the platform's user data folder; docs/reliability.md): c
 window mid-game and the next start resumes it. One console per folder: a second one on the
 same --data-dir stops with a one-line error (simulator/datadir.py). --kiosk turns kiosk mode on
 (and keeps it on).
+Link play (docs/link.md): --link PORT puts the console on a local TCP link: the first window
+listens on 127.0.0.1:PORT, a second one started the same way connects to it (and, when the
+first holds the data folder, keeps its records in a folder of its own); --listen PORT and
+--link HOST:PORT choose the side. The title then offers "Link play".
 Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
 """
@@ -62,7 +66,47 @@ def parse_args(argv):
     parser.add_argument("--data-dir", help="where settings, statistics and the game in progress are kept"
                         " (default: the platform's user data folder)")
     parser.add_argument("--kiosk", action="store_true", help="kiosk mode: demo when idle, settings locked")
+    parser.add_argument("--link", help="link play over TCP: PORT (listen there, or join a console that"
+                        " listens) or HOST:PORT (join)")
+    parser.add_argument("--listen", type=port_arg, help="link play over TCP: wait on this port")
     return parser.parse_args(argv)
+
+
+def port_arg(text):
+    from engine_core.text import parse_number
+    try:
+        return parse_number(text, "port", 1, 65535)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def link_arg(text):
+    """--link: (None, port) for a bare port, (host, port) for HOST:PORT."""
+    host, _, port = text.rpartition(":")
+    try:
+        return (host or None), port_arg(port)
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError("--link %s: %s" % (text, e))
+
+
+def attach_link(app, args):
+    """Give the console its TCP link (simulator/link_socket.py), when asked for one."""
+    if not args.link and not args.listen:
+        return
+    from engine_core.link.channel import Channel
+    from engine_core.link.session import Session
+    from simulator import link_socket
+    try:
+        if args.listen:
+            transport = link_socket.listen(args.listen)
+            label = "listens on %d" % args.listen
+        else:
+            host, port = link_arg(args.link)
+            transport = link_socket.listen_or_connect(port) if host is None else link_socket.connect(host, port)
+            label = transport.label()
+    except (OSError, argparse.ArgumentTypeError) as e:
+        sys.exit("error: link: %s" % e)
+    app.attach_link(Session(Channel(transport)), label.encode())
 
 
 def scale_number(text):
@@ -87,11 +131,19 @@ def check_output(path):
 def keep(app, args):
     """The app with its records kept (engine_core/console.py), started: a saved game resumes."""
     from engine_core.console import Console
-    from simulator.datadir import DataDirError, host_storage
+    from simulator.datadir import DataDirError, default_data_dir, host_storage
     try:
         storage = host_storage(args.data_dir)
     except DataDirError as e:
-        sys.exit("error: " + str(e))
+        if not (args.link or args.listen) or args.data_dir:
+            sys.exit("error: " + str(e))
+        # The second linked console on this machine: a data folder of its own.
+        second = default_data_dir() + "-link"
+        print("a second console here: its records go to " + second)
+        try:
+            storage = host_storage(second)
+        except DataDirError as e:
+            sys.exit("error: " + str(e))
     console = Console(app, storage)
     if args.kiosk:
         console.keeper.start()
@@ -126,6 +178,7 @@ def main(argv=None):
     app = make_app(board.width, board.height)
     if args.two_buttons or board.two_buttons:
         app.settings[7] = 1  # S_TWO_BUTTONS
+    attach_link(app, args)
     if not args.headless or args.data_dir:
         app = keep(app, args)
     if args.game:

@@ -10,16 +10,19 @@ from array import array
 
 from engine_core import PLAYING, WON, games, rng
 from engine_core.ai import winnable
+from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
-from engine_core.ui.screens import (A_NEW, A_QUIT, A_RESTART, A_SEED, CASKET_PROFILES, CHOOSE, CONFIRM, DEAL,  # noqa: F401
-                                    END, PAUSE, PLAY, RULES, S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,
+from engine_core.ui.linkplay import LinkPlay
+from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CASKET_PROFILES, CHOOSE,  # noqa: F401
+                                    CONFIRM, DEAL, END, LINK, LINK_LEFT, PAUSE, PLAY, RULES, S_AUTOPLAY,
+                                    S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,
                                     S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
                                     SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
-                                    T_CONTINUE, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
+                                    T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
 
 try:
@@ -45,7 +48,7 @@ _P_SETTINGS = const(7)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
 
-class App(Screens):
+class App(LinkPlay, Screens):
     def __init__(self, screen, names=None, two_buttons=False):
         """screen: a gfx Screen. names: the games to offer (default: every game built in
         that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
@@ -97,6 +100,11 @@ class App(Screens):
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.finish_ms = 0
         self.noise = 12345
+        self.link = None  # link play's session, when the console has a link (attach_link)
+        self.link_label = b""
+        self.link_status = 0
+        self.linked = False  # a game with the other console is on the table
+        self.link_game = False  # the game on the table began linked: not saved, not counted
         self.redraw()
 
     # --- input ---
@@ -123,6 +131,10 @@ class App(Screens):
             self.press_rules(button)
         elif mode == END:
             self.press_end(button)
+        elif mode == LINK:
+            self.press_link(button)
+        elif mode == LINK_LEFT:
+            self.press_link_left(button)
         else:
             self.press_menu(button)
         self.redraw()
@@ -154,6 +166,11 @@ class App(Screens):
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
         self.clock = (self.clock + ms) % 0x3FFFFFF
+        if self.link is not None:
+            self.link_tick()
+            if self.link_paused():
+                self.redraw()  # the table's line says the link is silent; its clock stands
+                return
         if self.mode == PLAY and self.table is not None:
             table = self.table
             game = table.game
@@ -220,16 +237,17 @@ class App(Screens):
         self.full = True
 
     def player_won(self):
-        """Did the player (p1) win the game just ended? In a match, the one whose score
-        grew most during this game won it."""
+        """Did the player (p1, or the console's seat in link play) win the game just ended?
+        In a match, the one whose score grew most during this game won it."""
         game = self.table.game
         if game.status() == WON:
             return True
         if not game.COMPETITIVE:
             return False
-        mine = game.score(0) - self.start_scores[0]
-        for k in range(1, game.players):
-            if game.score(k) - self.start_scores[k] >= mine:
+        seat = self.table.seat
+        mine = game.score(seat) - self.start_scores[seat]
+        for k in range(game.players):
+            if k != seat and game.score(k) - self.start_scores[k] >= mine:
                 return False
         return mine > 0
 
@@ -239,11 +257,31 @@ class App(Screens):
             self.start_scores[k] = game.score(k)
 
     def start_game(self, seed):
-        """Deal the chosen game. Its objects are made on its first deal, and again only
-        when the jokers or target settings changed since (the game takes them when made)."""
-        name = self.names[self.game_index]
+        """Deal the chosen game, played here against the computer (open_table)."""
+        table = self.open_table(self.names[self.game_index])
+        self.table = table
+        table.set_seat(0, None)
+        self.linked = False
+        self.link_game = False
+        self.configure_computer(table.game)
+        self.configure_rules(table.game)
+        table.slide_on(self.settings[S_SLIDE])
+        table.game.bots = True
+        table.game.deal(seed)
+        table.new_game()
+        self.note_scores()
+        self.deals += 1
+        self.counted = False
+        self.resumable = False
+        self.mode = PLAY
+        self.full = True
+
+    def open_table(self, name, opts=-1):
+        """The game's table, made on its first deal, and again only when the jokers or target
+        settings (or a linked table's options, opts) changed since: the game takes them when made."""
         table = self.tables.get(name)
-        opts = games.options(self.settings[S_JOKERS] == 1, TARGETS[self.settings[S_TARGET]])
+        if opts < 0:
+            opts = games.options(self.settings[S_JOKERS] == 1, TARGETS[self.settings[S_TARGET]])
         if table is None or table.game.options != opts:
             self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
             self.table = None  # the WebAssembly build a collection inside nested calls
@@ -254,18 +292,7 @@ class App(Screens):
             game = cls(players, opts)
             table = Table(self.painter, game, decl, self.size, games.title(name))
             self.tables[name] = table
-        self.table = table
-        self.configure_computer(table.game)
-        self.configure_rules(table.game)
-        table.slide_on(self.settings[S_SLIDE])
-        table.game.deal(seed)
-        table.new_game()
-        self.note_scores()
-        self.deals += 1
-        self.counted = False
-        self.resumable = False
-        self.mode = PLAY
-        self.full = True
+        return table
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket: the
@@ -323,7 +350,9 @@ class App(Screens):
 
     def do(self, action):
         self.leave()
-        if action == A_RESTART:
+        if action == A_LINK:
+            self.open_link()
+        elif action == A_RESTART:
             self.start_game(self.table.game.seed)
         elif action == A_NEW:
             self.game_index = self.pending_game
@@ -372,6 +401,8 @@ class App(Screens):
             elif item == T_SETTINGS:
                 self.back_mode = TITLE
                 self.go(SETTINGS)
+            elif item == T_LINK:
+                self.ask(A_LINK, TITLE)
             return
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""
@@ -392,7 +423,8 @@ class App(Screens):
 
     def menu_length(self):
         if self.mode == TITLE:
-            return 5 if self.resumable else 4
+            n = 5 if self.resumable else 4
+            return n + 1 if self.link is not None else n
         if self.mode == CHOOSE:
             return len(self.names)
         if self.mode == PAUSE:
@@ -443,6 +475,9 @@ class App(Screens):
         elif item == _P_REDO:
             self.resume()
             table.press_redo()
+        elif self.linked and (item == _P_RESTART or item == _P_NEW):
+            self.resume()
+            table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
         elif item == _P_RESTART:
             self.ask(A_RESTART, PAUSE)
             self.selected = 0
@@ -456,6 +491,9 @@ class App(Screens):
         elif item == _P_SETTINGS:
             self.back_mode = PAUSE
             self.go(SETTINGS)
+        elif self.linked:
+            self.leave_link()
+            self.go(TITLE)
         else:
             self.ask(A_QUIT, PAUSE)
 
@@ -528,21 +566,31 @@ class App(Screens):
     def press_end(self, button):
         if button == bt.A:
             table = self.table
-            game = table.game
-            n = game.moves_of(0, table.moves)  # a match goes on: the next game's 'deal'
+            n = table.legal_moves()  # a match goes on: the next game's 'deal' (in link play, if ours)
             for i in range(n):
                 if table.moves[i] >> 16 == ACTION:
                     self.note_scores()
                     table.play(table.moves[i])
-                    self.counted = False
+                    self.counted = self.link_game
                     self.mode = PLAY
                     self.full = True
                     return
+            if self.linked and self.next_deal_waits():
+                table.say(why.THEIR_DEAL)
+                self.resume()
+                return
+            if self.link_game:
+                self.leave_link()
+                self.go(TITLE)
+                return
             self.start_game(self.random_seed())
-        elif button == bt.Y:
+        elif button == bt.Y and not self.linked:
             self.table.press_undo()  # take back the last move and play on
             self.mode = PLAY
             self.full = True
+        elif (button == bt.B or button == bt.START) and self.link_game:
+            self.leave_link()
+            self.go(TITLE)
         elif button == bt.B or button == bt.START:
             self.go(CHOOSE)
             self.selected = self.game_index

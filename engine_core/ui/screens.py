@@ -26,6 +26,8 @@ SETTINGS = const(6)
 END = const(7)
 STATS = const(8)
 CONFIRM = const(9)
+LINK = const(10)  # link play: host or join (engine_core/ui/linkplay.py)
+LINK_LEFT = const(11)  # the other console left the linked game
 
 # The title's menu (Continue only when a saved game waits).
 T_CONTINUE = const(0)
@@ -33,12 +35,14 @@ T_NEW = const(1)
 T_CHOOSE = const(2)
 T_STATS = const(3)
 T_SETTINGS = const(4)
+T_LINK = const(5)  # only on a console with a link
 
 # What the confirmation screen asks about: each leaves the game in progress.
 A_RESTART = const(0)
 A_NEW = const(1)
 A_SEED = const(2)
 A_QUIT = const(3)
+A_LINK = const(4)
 
 # Settings, by index into App.settings.
 S_SOUND = const(0)
@@ -57,7 +61,6 @@ CASKET_PROFILES = (2, 1)  # the Casket rules setting: the rule profile a new dea
 
 SEED_DIGITS = const(7)
 TARGETS = (0, 50, 100, 150)  # the target score setting: 0 is the game's own
-PLAYER_NAMES = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")
 
 
 
@@ -88,6 +91,11 @@ class Screens:
         elif mode == END:
             if self.full:
                 self.draw_end()
+        elif mode == LINK:
+            self.draw_link()
+        elif mode == LINK_LEFT:
+            if self.full:
+                self.draw_link_left()
         else:
             self.draw_menu()
         self.full = False
@@ -164,6 +172,21 @@ class Screens:
         p.text_centred(b"This game is not over:", w // 2, py + 5 + LINE_H + 3, pal.WHITE)
         p.text_centred(b"it counts as a loss.", w // 2, py + 5 + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", w // 2, py + 5 + 3 * LINE_H + 6, pal.CURSOR)
+
+    def draw_link_left(self):
+        """The other console left the game: play on against the computer, or stop."""
+        p = self.painter
+        w = self.width
+        pw = w - 16 if w - 16 < 220 else 220
+        ph = 4 * LINE_H + 8
+        px = (w - pw) // 2
+        py = (self.height - ph) // 2
+        self.table.valid = False
+        self.table.refresh()  # the table stays visible around the panel
+        self.panel(px, py, pw, ph)
+        p.text_centred(b"The other console left", w // 2, py + 5, pal.GOLD)
+        p.text_centred(b"A: play on against the computer", w // 2, py + 5 + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"B: to the title", w // 2, py + 5 + 2 * LINE_H + 6, pal.CURSOR)
 
     def draw_stats(self):
         """Per game: played, won, the current and the best winning streak."""
@@ -376,8 +399,9 @@ class Screens:
         y += LINE_H
         if game.COMPETITIVE:  # the match so far instead of the streak
             tx = x
+            names = self.table.player_tags()
             for k in range(game.players):
-                tx = p.text(PLAYER_NAMES[k], tx, y, pal.DIM)
+                tx = p.text(names[k], tx, y, pal.DIM)
                 score = game.score(k)
                 if score < 0:
                     tx = p.text(b"-", tx, y, pal.WHITE)

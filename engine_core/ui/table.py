@@ -39,6 +39,16 @@ SOUND_LOST = const(4)
 NO_ARG = const(0x100)  # picked_arg: no move's arg (args are 0..255)
 
 
+def other_seat(name):
+    """The same pile of the other player of two: 'p1.hand' <-> 'p2.hand'; shared piles keep
+    their names."""
+    if name[:3] == "p1.":
+        return "p2." + name[3:]
+    if name[:3] == "p2.":
+        return "p1." + name[3:]
+    return name
+
+
 class Table(TableView):
     def __init__(self, painter, game, decl, size, title):
         self.painter = painter
@@ -73,15 +83,17 @@ class Table(TableView):
         self.is_foundation = bytearray(256)  # by pile id
         for f in self.foundations:
             self.is_foundation[f] = 1
-        # Action piles: A on the slot plays the action word (for player 1) when it is legal.
+        # Action piles: A on the slot plays the action word (for the console's seat) when it is legal.
         self.action_pile = bytearray([NONE] * n)  # the first action of each slot, or NONE
         actions = decl["actions"]
         self.action_slot = bytearray(len(actions))
         self.action_word = bytearray(len(actions))
+        self.action_own = bytearray(len(actions))  # 1: a player's own word (':flip'), carries the seat
         for k in range(len(actions)):
             s = self.slot_of[game.pile_id(actions[k][0])]
             self.action_slot[k] = s
             self.action_word[k] = game.ACTIONS.index(actions[k][1])
+            self.action_own[k] = 1 if actions[k][1][0] == ":" else 0
             if self.action_pile[s] == NONE:
                 self.action_pile[s] = self.action_word[k]
         self.arg_mode = decl["arg"]
@@ -92,6 +104,7 @@ class Table(TableView):
         self.finish_falling = bytearray([game.pile_id(f) for f in finish[1]])
         self.can_finish = len(finish[0]) + len(finish[1]) > 0
         self.labels_on_table = decl.get("labels", {}).get(size, ())
+        self.seat_setup(slots, self.labels_on_table, decl.get("players", 1))
         status = decl["status"][size]
         self.status_x = status[0]
         self.status_y = status[1]
@@ -204,6 +217,60 @@ class Table(TableView):
         self.valid = False
 
     # --- geometry ---
+
+    # --- whose side of the table (link play) ---
+
+    def seat_setup(self, slots, labels, players):
+        """Made once: the piles each slot shows from either seat of a two-player game (the slot
+        named p1.hand shows p2.hand from seat 1), and the words for link play ('Them' for the
+        other console's player where the table says 'CPU')."""
+        self.seat = 0  # the player this console plays
+        self.link = None  # the link session in link play (engine_core/link/session.py)
+        self.link_ms = 0  # the app's clock, for what the table tells the session
+        self.labels_home = labels
+        self.labels_link = labels
+        self.seat_piles = None  # a one-player game is seen from seat 0 only
+        if players == 2:
+            self.labels_link = []
+            for t in labels:
+                self.labels_link.append((b"Them" if t[0] == b"CPU" else t[0], t[1], t[2]))
+            other = bytearray(self.count)
+            for s in range(self.count):
+                other[s] = self.game.pile_id(other_seat(slots[s][0]))
+            self.seat_piles = (bytes(self.pile), bytes(other))
+
+    def set_seat(self, seat, link):
+        """Play seat `seat` (0: p1, as ever; link play gives the console that joined p2) with
+        `link` the session that carries the moves, or None. No allocation."""
+        piles = self.seat_piles[seat]
+        slot_of = self.slot_of
+        for p in range(256):
+            slot_of[p] = NONE
+        for s in range(self.count):
+            self.pile[s] = piles[s]
+            slot_of[piles[s]] = s
+        self.seat = seat
+        self.link = link
+        self.labels_on_table = self.labels_home if link is None else self.labels_link
+        self.cached_n = -1
+        self.drawn_scores = -1
+        self.valid = False
+
+    def mine(self, move):
+        """In link play, is `move` this console's to make? The player to move's, in a
+        turn-based game; in Nerts its own seat's, and the next round's deal is the host's."""
+        game = self.game
+        if game.TURN_BASED:
+            return game.turn() == self.seat
+        if move >> 16 == ACTION and move & 0xFF == 0 and not self.is_own_word((move >> 8) & 0xFF):
+            return self.seat == 0
+        return game.mover(move) == self.seat
+
+    def is_own_word(self, word):
+        for k in range(len(self.action_word)):
+            if self.action_word[k] == word:
+                return self.action_own[k] == 1
+        return False
 
     def reads_before(self, a, b):
         ra = self.y[a] // 16
@@ -459,7 +526,9 @@ class Table(TableView):
         if self.moves_fresh():
             return self.cached_n
         h = self.game.history
-        n = self.game.moves_of(0, self.moves)  # p1 is the console's player
+        n = self.game.moves_of(self.seat, self.moves)  # the console's player (p1 but in link play)
+        if self.link is not None and n > 0 and not self.mine(self.moves[0]):
+            n = 0  # the other console's turn, or its deal
         self.cached_n = n
         self.cached_head = h.head
         self.cached_used = h.used
@@ -472,6 +541,8 @@ class Table(TableView):
         game, whose moves change on the clock, is asked directly (Nerts tells a stock flip
         from two pile sizes instead of generating every move: 0.5 M fuel less a flip)."""
         if not self.prefetch and not self.moves_fresh():
+            if self.link is not None and not self.mine(move):
+                return False
             return self.game.is_legal(move)
         n = self.legal_moves()
         for i in range(n):
@@ -519,6 +590,8 @@ class Table(TableView):
         self.mark_journal()
         self.redo_n = 0  # a new move: what was undone cannot come back
         game.apply(move)
+        if self.link is not None:
+            self.link.local_move(move, self.link_ms)  # the other console makes it too
         if self.step_computer and game.computer_to_move():
             self.computer_ms = COMPUTER_STEP_MS  # its moves come one by one (tick)
         else:
@@ -557,6 +630,8 @@ class Table(TableView):
             for k in range(len(self.action_slot)):
                 if self.action_slot[k] == s:
                     action = ACTION << 16 | self.action_word[k] << 8
+                    if self.action_own[k]:
+                        action |= self.seat
                     if self.allows(action):
                         self.play(action)
                         return
@@ -565,6 +640,9 @@ class Table(TableView):
         p = self.pile[s]
         if self.how[s] & THEIRS:
             self.shake(s, why.NOT_YOURS)
+            return
+        if self.link is not None and game.TURN_BASED and game.turn() != self.seat:
+            self.shake(s, why.THEIR_TURN)
             return
         if game.piles.size[p] == 0:
             self.shake(s, game.refusal(refused) if refused >= 0 else why.EMPTY)
@@ -676,10 +754,15 @@ class Table(TableView):
         if self.step_computer and h.clears == floor >> 12 and h.moves <= floor & 0xFFF:
             self.say(why.TURN_PLAYED)
             return
+        if self.link is not None and not self.link.may_undo():
+            self.say(why.TURN_PLAYED if self.game.TURN_BASED else MSG_NO_UNDO)
+            return
         end = self.game.history.head
         self.cached_n = -1
         undone = h.last_move()
         if self.game.undo():
+            if self.link is not None:
+                self.link.local_undo(self.link_ms)
             self.keep_for_redo(undone)
             self.touch_entries(self.game.history.head, end)
             self.move_count -= 1

@@ -11,9 +11,9 @@ PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules"
 SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
             b"Target score", b"Auto-play", b"Two buttons", b"Casket rules", b"Deals", b"Card slide")
 ALL_WINNABLE = (b"Any", b"Winnable")  # the Deals setting (Aces Up, Sir Tommy, Casket)
-TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings")
+TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings", b"Link play")
 CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",
-            b"Quit this game?")
+            b"Quit this game?", b"Leave it for link play?")
 STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 OFF_ON = (b"Off", b"On")
 SPEEDS = (b"Slow", b"Normal", b"Fast")

@@ -48,6 +48,7 @@ KING = const(12)  # rank index of a king (card % 13)
 RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
+LINK_TAGS = ((b"You ", b"Them "), (b"Them ", b"You "))  # link play, from either console's seat
 
 
 class TableView:
@@ -648,6 +649,12 @@ class TableView:
             p.number(self.move_count, x + w - p.number_width(self.move_count), y, WHITE)
         return True
 
+    def player_tags(self):
+        """Each player's name by seat: 'You' and the computer's, or in link play 'Them'."""
+        if self.link is not None and self.game.players == 2:
+            return LINK_TAGS[self.seat]
+        return PLAYER_TAGS
+
     def draw_scores(self, x, y, w, narrow):
         """Competitive games: each player's score instead of the move count. True when
         they were drawn again (a hash of them all tells when they changed)."""
@@ -669,13 +676,14 @@ class TableView:
         bh = LINE_H * game.players if narrow else LINE_H - 1
         self.fb.fill_rect(bx, y, bw, bh, FELT)
         self.screen.mark(bx, y, bw, bh)
+        tags = self.player_tags()
         for i in range(game.players):
-            colour = WHITE if i == 0 else SLOT
+            colour = WHITE if i == self.seat else SLOT
             score = game.score(i)
             if narrow:
-                tx = p.text(PLAYER_TAGS[i], bx, y + i * LINE_H, SLOT)
+                tx = p.text(tags[i], bx, y + i * LINE_H, SLOT)
             else:
-                tx = p.text(PLAYER_TAGS[i], bx + 42 * i, y, SLOT)
+                tx = p.text(tags[i], bx + 42 * i, y, SLOT)
             if score < 0:
                 tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
                 score = -score

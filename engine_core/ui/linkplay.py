@@ -1,0 +1,304 @@
+"""Link play on the console: the screen that hosts a table or joins one, and what changes in
+play when the other player is at another console (engine_core/link/session.py carries the
+moves; docs/link.md).
+
+The App mixes this in. A console has link play when its host (the simulator, the firmware)
+gave it a session (App.attach_link); the title then offers "Link play". A linked game is
+not saved and not counted in the statistics; when the other console leaves, the game can go
+on against the computer.
+"""
+
+from engine_core import PLAYING, games
+from engine_core import reasons as why
+from engine_core.game import ACTION, V_SCORE, V_TURN
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.link import session as ls
+from engine_core.ui import buttons as bt
+from engine_core.ui.screens import END, LINK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK, TITLE
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+LINK_GAMES = ("spite_malice", "nerts")  # what a console can host, with the row's words
+LINK_ITEMS = (b"Host Spite & Malice", b"Host Nerts", b"Join a table")
+_JOIN = const(2)
+
+# What the link screen says under its rows.
+L_CHOOSE = const(0)
+L_HOSTING = const(1)
+L_JOINING = const(2)
+L_REFUSED = const(3)
+L_LEFT = const(4)
+L_CANNOT = const(5)
+LINK_STATUS = (
+    b"Host a table, or join the other's",
+    b"Waiting for the other console...",
+    b"Waiting for the other's table...",
+    b"The other console cannot play that",
+    b"The other console left",
+    b"This console cannot play that game",
+)
+
+SEATS_TWO = b"\x00\x01"  # the host's person, the other console's person (ls.HERE, ls.THERE)
+
+
+class LinkPlay:
+    """Link play's part of App; App.__init__ sets link = None, link_label, link_status,
+    linked (a game with the other console is on the table) and link_game (the game began
+    linked: not saved, not counted)."""
+
+    def attach_link(self, session, label):
+        """Give the console a link (a Session over a transport) and words saying what it is
+        (b"TCP 127.0.0.1:7001", b"UART 0"). Start-up only."""
+        self.link = session
+        self.link_label = label
+        if session.HERE != ls.HERE:  # the session module the console was built with
+            raise ValueError("link session")
+
+    # --- the link screen ---
+
+    def open_link(self):
+        """From the title (after confirming that a game in progress is left)."""
+        self.go(LINK)
+        self.link_status = L_CHOOSE
+
+    def press_link(self, button):
+        session = self.link
+        waiting = self.link_status == L_HOSTING or self.link_status == L_JOINING
+        if button == bt.B or button == bt.START:
+            if waiting:
+                session.cancel(self.clock)
+                self.link_status = L_CHOOSE
+                self.full = True
+            else:
+                self.go(TITLE)
+                self.selected = self.title_index(T_LINK)
+            return
+        if waiting:
+            return
+        n = len(LINK_ITEMS)
+        if button == bt.UP:
+            self.selected = (self.selected + n - 1) % n
+        elif button == bt.DOWN:
+            self.selected = (self.selected + 1) % n
+        elif button == bt.A:
+            if self.selected == _JOIN:
+                session.join(self.clock)
+                self.link_status = L_JOINING
+            else:
+                self.host_link(LINK_GAMES[self.selected])
+            self.full = True
+
+    def host_link(self, name):
+        if name not in self.names:
+            self.link_status = L_CANNOT
+            return
+        table = self.open_table(name)
+        self.configure_rules(table.game)
+        self.noise = (self.noise * 75 + self.clock + 74) % 65537
+        seed = (self.noise * 7919 + self.clock) % 10000000
+        self.link.host(table.game, seed, table.game.options, SEATS_TWO, self.clock)
+        self.link_status = L_HOSTING
+
+    def take_offer(self):
+        """The other console offers a table: make that game here and accept, or refuse."""
+        session = self.link
+        name = games.name_of(session.offer_game_id)
+        if name is None or name not in self.names or session.offer_players != 2:
+            session.refuse(why.LINK_NOT_HERE)
+            self.link_status = L_CANNOT
+            self.full = True
+            return
+        table = self.open_table(name, session.offer_options)
+        game = table.game
+        try:
+            game.set_rules(session.offer_rules)
+        except ValueError:
+            session.refuse(why.LINK_NOT_HERE)
+            self.link_status = L_CANNOT
+            self.full = True
+            return
+        session.accept(game, self.clock)
+
+    def start_linked(self):
+        """Both consoles agreed: the dealt game goes on the table, seen from this seat."""
+        session = self.link
+        name = session.game.NAME
+        self.game_index = self.names.index(name)
+        table = self.tables[name]
+        self.table = table
+        game = table.game
+        game.bots = False  # the other seat is a person; the session runs any computer seat
+        table.slide_on(self.settings[S_SLIDE])
+        table.set_seat(session.my_seat, session)
+        table.new_game()
+        self.note_scores()
+        self.linked = True
+        self.link_game = True
+        self.counted = True  # not in the statistics
+        self.resumable = False
+        self.mode = PLAY
+        self.full = True
+
+    def draw_link(self):
+        p = self.painter
+        w = self.width
+        n = len(LINK_ITEMS)
+        row = LINE_H + 2
+        pw = w - 16 if w - 16 < 220 else 220
+        ph = (n + 4) * row + 10
+        px = (w - pw) // 2
+        py = (self.height - ph) // 2
+        if self.full:
+            self.fb.fill(pal.FELT)
+            self.screen.mark_all()
+            self.panel(px, py, pw, ph)
+            p.text(b"Link play", px + 6, py + 5, pal.GOLD)
+            label = self.link_label
+            p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
+            status = LINK_STATUS[self.link_status]
+            p.text(status, px + 8, py + 6 + (n + 2) * row, pal.WHITE)
+            keys = b"A: choose  B: back"
+            if self.link_status == L_HOSTING or self.link_status == L_JOINING:
+                keys = b"B: cancel"
+            p.text(keys, px + 8, py + 6 + (n + 3) * row, pal.SLOT)
+            self.drawn_selected = -1
+        if self.drawn_selected == self.selected:
+            return
+        for i in range(n):
+            if self.drawn_selected < 0 or i == self.selected or i == self.drawn_selected:
+                y = py + 4 + (i + 1) * row
+                chosen = i == self.selected
+                self.fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
+                self.screen.mark(px + 3, y, pw - 6, row)
+                p.text(LINK_ITEMS[i], px + 8, y + (row - CHAR_H) // 2, pal.BLACK if chosen else pal.WHITE)
+        self.drawn_selected = self.selected
+
+    # --- time: the session's news ---
+
+    def link_tick(self):
+        """Called from App.tick before the table's own time: what the other console did."""
+        session = self.link
+        table = self.table
+        watch = self.linked and table is not None
+        if watch:
+            table.link_ms = self.clock
+            table.mark_journal()
+        flags = session.poll(self.clock)
+        if flags & ls.OFFER:
+            self.take_offer()
+        if flags & ls.STARTED:
+            self.start_linked()
+            return
+        if flags & ls.REFUSED:
+            self.link_status = L_REFUSED
+            self.full = True
+        if not watch:
+            if flags & ls.LEFT and self.mode == LINK:
+                self.link_status = L_LEFT
+                self.full = True
+            return
+        table.touch_since()
+        if flags & ls.CHANGED:
+            if session.rolled_back:  # Nerts settled a conflict: what was undone shows again
+                table.valid = False
+            if self.mode == END and table.game.status() == PLAYING:
+                self.note_scores()  # the other player dealt the next game
+                self.mode = PLAY
+                self.full = True
+        if flags & ls.DESYNC:
+            table.say(why.LINK_DESYNC)
+            table.valid = False
+        if flags & ls.RESUMED:
+            table.say(why.LINK_BACK)
+        if flags & ls.LEFT:
+            self.linked = False
+            self.go(LINK_LEFT)
+            return
+        if session.state == ls.S_PAUSED and table.message != why.LINK_SILENT:
+            table.say(why.LINK_SILENT)
+        if session.state == ls.S_PAUSED:
+            table.message_ms = 3000  # it stays while the link is silent
+
+    def next_deal_waits(self):
+        """A game of the match ended and the next deal is the other console's to make."""
+        game = self.table.game
+        n = game.legal_moves(game.scratch)
+        for i in range(n):
+            if game.scratch[i] >> 16 == ACTION:
+                return True
+        return False
+
+    def link_paused(self):
+        """True while the game waits for a silent link (its clock stands still)."""
+        return self.linked and self.link.state == ls.S_PAUSED
+
+    # --- leaving ---
+
+    def press_link_left(self, button):
+        """The other console left: A plays on against the computer, B goes to the title."""
+        if button == bt.A:
+            self.play_on_alone()
+        elif button == bt.B or button == bt.START:
+            self.go(TITLE)
+
+    def leave_link(self):
+        """This player leaves the linked game (the pause menu's Quit): the other console is told."""
+        if self.linked:
+            self.link.leave(self.clock)
+            self.linked = False
+
+    def play_on_alone(self):
+        """The computer takes the other console's seat; this console's player plays on. In
+        Spite & Malice the computer plays p2, so a player who joined (p2) changes sides."""
+        table = self.table
+        game = table.game
+        seat = table.seat
+        if game.TURN_BASED and seat == 1:
+            swap_sides(game)
+            seat = 0
+        table.set_seat(seat, None)
+        game.bots = True
+        self.configure_computer(game)
+        if not game.TURN_BASED:
+            for p in range(game.players):
+                if p != seat:
+                    game.set_bot(p, self.settings[S_SPEED], self.settings[S_LEVEL])
+                else:
+                    game.set_bot(p, -1, 0)
+        table.new_game()
+        self.resume()
+        if game.status() == PLAYING and game.computer_to_move():
+            game.respond()
+
+
+def swap_sides(game):
+    """Exchange the two players of a two-player turn-based game (Spite & Malice): their
+    piles, scores and whose turn it is. The journal starts afresh (undo does not reach back
+    across it)."""
+    names = game.pile_names
+    piles = game.piles
+    for a in range(len(names)):
+        name = names[a]
+        if name[:3] == "p1.":
+            b = game.pile_id("p2." + name[3:])
+            na = piles.size[a]
+            nb = piles.size[b]
+            sa = piles.start[a]
+            sb = piles.start[b]
+            for i in range(na if na > nb else nb):
+                x = piles.cards[sa + i]
+                piles.cards[sa + i] = piles.cards[sb + i]
+                piles.cards[sb + i] = x
+            piles.size[a] = nb
+            piles.size[b] = na
+    v = game.vars
+    x = v[V_SCORE]
+    v[V_SCORE] = v[V_SCORE + 1]
+    v[V_SCORE + 1] = x
+    v[V_TURN] = 1 - v[V_TURN]
+    game.history.clear()

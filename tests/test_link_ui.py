@@ -1,0 +1,204 @@
+"""Link play on the console's screens: two Apps, each with its own session, over a seeded
+faulty wire in one process. Host and join from the title, each console sees the table from its
+own seat, the moves a player makes with the buttons reach the other console, a silent link
+pauses both, and a console whose partner left plays on against the computer."""
+
+import pytest
+
+from engine_core import PLAYING
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.session import Session
+from engine_core.link.statehash import state_hash
+from engine_core.ui import buttons as bt
+from engine_core.ui import screens as ui
+from engine_core.ui import texts
+from engine_core.ui.linkplay import LINK_GAMES, swap_sides
+from simulator.keys import make_app
+
+STEP = 20  # ms per tick of both consoles
+
+
+def linked_pair(seed=1, faults=True, size=(240, 240)):
+    rate = 30 if faults else 0
+    wire = Wire(seed, drop=rate, dup=rate, reorder=rate, corrupt=rate)
+    apps = []
+    for side in range(2):
+        app = make_app(size[0], size[1])
+        app.attach_link(Session(Channel(wire.end(side))), b"wire %d" % side)
+        apps.append(app)
+    return wire, apps[0], apps[1]
+
+
+def tick(wire, apps, ms):
+    for _ in range(max(1, ms // STEP)):
+        for app in apps:
+            app.tick(STEP)
+
+
+def to_link_screen(app):
+    app.go(ui.TITLE)
+    app.selected = app.title_index(ui.T_LINK)
+    app.press(bt.A)
+    assert app.mode == ui.LINK
+
+
+def start(game_name, seed=1, faults=True, size=(240, 240)):
+    wire, host, guest = linked_pair(seed, faults, size)
+    for app in (host, guest):
+        to_link_screen(app)
+    host.selected = LINK_GAMES.index(game_name)
+    host.press(bt.A)
+    guest.selected = 2  # Join a table
+    guest.press(bt.A)
+    for _ in range(300):
+        tick(wire, (host, guest), STEP)
+        if host.mode == ui.PLAY and guest.mode == ui.PLAY:
+            break
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY, (host.mode, guest.mode)
+    return wire, host, guest
+
+
+def settle(wire, apps, ms=2000):
+    """Both consoles hear everything the other said: until the channels are idle."""
+    for _ in range(ms // STEP):
+        tick(wire, apps, STEP)
+        if all(app.link.ch.pending() == 0 for app in apps):
+            tick(wire, apps, 200)
+            if all(app.link.ch.pending() == 0 for app in apps):
+                return
+    raise AssertionError("the link did not settle")
+
+
+def test_the_title_offers_link_play_only_on_a_console_with_a_link():
+    plain = make_app(240, 240)
+    assert plain.menu_length() == 4
+    wire, host, guest = linked_pair()
+    assert host.menu_length() == 5
+    to_link_screen(host)
+    host.redraw()  # the link screen draws (its rows and the wire's label)
+    host.press(bt.B)
+    assert host.mode == ui.TITLE
+
+
+def test_spite_and_malice_each_console_sees_its_own_hand_and_the_moves_cross():
+    wire, host, guest = start("spite_malice", seed=3)
+    hg = host.table.game
+    gg = guest.table.game
+    assert host.table.seat == 0 and guest.table.seat == 1
+    assert state_hash(hg) == state_hash(gg)
+    # The slot at the foot of the guest's screen shows p2's hand; p1's sits face down on top.
+    t = guest.table
+    bottom = [s for s in range(t.count) if t.game.pile_names[t.pile[s]].endswith(".hand")]
+    names = sorted((t.y[s], t.game.pile_names[t.pile[s]]) for s in bottom)
+    assert names[0][1] == "p1.hand" and names[-1][1] == "p2.hand"
+    turns = 0
+    while hg.status() == PLAYING and turns < 60:
+        mover = host if hg.turn() == 0 else guest
+        other = guest if mover is host else host
+        m = mover.table.game.hint()
+        assert m >= 0
+        n = mover.table.legal_moves()
+        assert m in list(mover.table.moves[:n])
+        assert other.table.legal_moves() == 0  # not its turn: its buttons move nothing
+        mover.table.play(m)
+        mover.redraw()
+        settle(wire, (host, guest))
+        assert state_hash(hg) == state_hash(gg)
+        turns += 1
+    assert turns > 5
+
+
+def test_undo_reaches_the_other_console_and_only_in_ones_own_turn():
+    wire, host, guest = start("spite_malice", seed=5)
+    hg, gg = host.table.game, guest.table.game
+    mover = host if hg.turn() == 0 else guest
+    other = guest if mover is host else host
+    before = state_hash(hg)
+    moves = mover.table.legal_moves()
+    plays = [mover.table.moves[i] for i in range(moves) if (mover.table.moves[i] >> 8) & 0xFF <= 3]
+    if not plays:
+        pytest.skip("no play to the centre at the start of this deal")
+    mover.table.play(plays[0])
+    settle(wire, (host, guest))
+    assert state_hash(hg) == state_hash(gg) != before
+    other.table.press_undo()  # not the other console's move to take back
+    settle(wire, (host, guest))
+    assert state_hash(hg) == state_hash(gg) != before
+    mover.table.press_undo()
+    settle(wire, (host, guest))
+    assert state_hash(hg) == state_hash(gg) == before
+
+
+def test_a_silent_link_pauses_both_consoles_and_they_resume():
+    wire, host, guest = start("nerts", seed=2, faults=False)
+    clock = host.table.game.clock_ms
+    wire.cut(True)
+    tick(wire, (host, guest), 7000)
+    assert host.link_paused() and guest.link_paused()
+    assert host.table.message != 0
+    frozen = host.table.game.clock_ms
+    tick(wire, (host, guest), 1000)
+    assert host.table.game.clock_ms == frozen > clock  # the game waits while the link is silent
+    wire.cut(False)
+    tick(wire, (host, guest), 3000)
+    assert not host.link_paused() and not guest.link_paused()
+    assert host.table.game.clock_ms > frozen
+
+
+def test_nerts_both_players_play_at_once_and_end_in_step():
+    wire, host, guest = start("nerts", seed=4)
+    hg, gg = host.table.game, guest.table.game
+    ai = hg.AI
+    for step in range(400):
+        for app in (host, guest):
+            t = app.table
+            game = t.game
+            if game.status() != PLAYING:
+                continue
+            if step % 5 == app.table.seat:
+                m = ai.choose(game, t.seat, ai.BEST_SKILL, False)
+                if m >= 0 and t.allows(m):
+                    t.play(m)
+        tick(wire, (host, guest), 60)
+    settle(wire, (host, guest))
+    tick(wire, (host, guest), 1500)  # a hash exchange after the last move
+    settle(wire, (host, guest))
+    assert state_hash(hg) == state_hash(gg)
+    assert host.link.desyncs == 0 and guest.link.desyncs == 0
+
+
+def test_the_other_console_leaves_and_the_game_goes_on_against_the_computer():
+    wire, host, guest = start("spite_malice", seed=7)
+    host.press(bt.START)
+    host.selected = len(texts.PAUSE) - 1  # Quit
+    host.press(bt.A)
+    assert host.mode == ui.TITLE
+    settle(wire, (host, guest))
+    assert guest.mode == ui.LINK_LEFT
+    guest.redraw()
+    gg = guest.table.game
+    cards = sorted(gg.piles.cards[gg.piles.start[p] + i] for p in range(gg.piles.count)
+                   for i in range(gg.piles.size[p]))
+    guest.press(bt.A)
+    assert guest.mode in (ui.PLAY, ui.END)
+    assert guest.table.seat == 0 and guest.table.link is None and gg.bots
+    after = sorted(gg.piles.cards[gg.piles.start[p] + i] for p in range(gg.piles.count)
+                   for i in range(gg.piles.size[p]))
+    assert after == cards  # every card still there, once
+    tick(wire, (guest,), 3000)  # the computer plays its turns; the guest plays on
+    assert gg.turn() == 0 or gg.status() != PLAYING
+
+
+def test_swap_sides_exchanges_the_players_and_back():
+    from engine_core import games
+    game = games.load("spite_malice")(2, 0)
+    game.deal(11)
+    game.apply(game.hint())
+    h = state_hash(game)
+    hand1 = game.piles.size[game.pile_id("p1.hand")]
+    swap_sides(game)
+    assert game.piles.size[game.pile_id("p2.hand")] == hand1
+    assert state_hash(game) != h
+    swap_sides(game)
+    assert state_hash(game) == h
