@@ -220,7 +220,7 @@ def settle(s):
         tl.redo_from(game, i)
         t = s.next_check
         s.next_check += HASH_EVERY_MS
-        s.my_hash(t, h)
+        s.my_hash(t // HASH_EVERY_MS, h)  # keyed by the second: the hash ring's index
         if s.gen != gen or s.asked:
             return  # the hashes disagreed: the state is on its way
     tl.drop_before(final)

@@ -18,7 +18,7 @@ Messages (kind, then the payload; ints big-endian, four-byte ones as records.put
     REFUSE  3  reason
     MOVE    4  gen, seat, move(3) [, time(4), counter(2): Nerts]
     UNDO    5  gen, seat
-    HASH    6  gen, key(4), hash(4)        key: the turn number, or the game time (Nerts)
+    HASH    6  gen, key(4), hash(4)        key: the turn number, or the second of game time (Nerts)
     CLOCK   7  gen, time(4)                Nerts: no move of mine will be older than this
     RESYNC  8  gen, hash(4)                the guest asks for the host's state
     STATE   9  gen, offset(2), total(2), key(4), hash(4), up to 107 bytes of the record
