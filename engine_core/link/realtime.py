@@ -58,7 +58,7 @@ def synced(s):
 
 def lost(s):
     """The window cannot hold what happened (full, or the journal forgot a move): repair."""
-    s._found(state_hash(s.game), 0)
+    s.lost()
 
 
 def send(s, seat, move, t, ctr):
@@ -174,7 +174,7 @@ def peer_move(s, d):
     t = r.get_i32(d, 5)
     if seat >= s.players or s.seats[seat] == _HERE or (s.is_host and s.seats[seat] == _COMPUTER):
         s.refused += 1
-        lost(s)
+        s._found(state_hash(game), 0)
         return
     if t > s.peer_h:
         s.peer_h = t
@@ -185,7 +185,7 @@ def peer_move(s, d):
             return
         if s.is_host or not game.is_legal(DEAL_MOVE):
             s.refused += 1
-            lost(s)
+            s._found(state_hash(game), 0)
             return
         game.apply(DEAL_MOVE)
         if game.clock_ms < t:
@@ -225,7 +225,9 @@ def settle(s):
             return  # the hashes disagreed: the state is on its way
     tl.drop_before(final)
     synced(s)
-    if game.clock_ms - s.sent_h >= CLOCK_EVERY_MS:
+    if game.clock_ms - s.sent_h >= CLOCK_EVERY_MS and s.q_count == 0:
+        # Only when nothing waits: a waiting move carries a horizon of its own, and a link
+        # that takes nothing must not fill the queue with clocks.
         b = s.tx
         b[0] = s.gen
         r.put_i32(b, 1, game.clock_ms)

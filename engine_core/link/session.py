@@ -175,7 +175,9 @@ class Session:
         self.desyncs = 0  # hash disagreements (or refused moves) found here
         self.repairs = 0  # states loaded (guest) or sent (host)
         self.hashes_compared = 0
-        self.dropped = 0  # messages lost because the queue was full
+        self.overflows = 0  # repairs for what could not be kept in step (lost())
+        self.dropped = 0  # messages that found the queue full (a link down for long)
+        self.dropped_seen = 0
 
     # --- what the screens call ---
 
@@ -251,6 +253,7 @@ class Session:
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
         if self.state != S_IDLE and self.state != S_LEFT:
+            self._forget_queue()  # what waits is moot: the goodbye goes first
             self._queue(K_BYE, self.tx, 0)
             self._flush()
             self.ch.poll(now_ms)
@@ -320,6 +323,8 @@ class Session:
         self._silence(now_ms)
         if self.nerts and self._playing():
             rt.settle(self)
+        if self.dropped != self.dropped_seen:
+            self._overflowed()
         self._flush()
         ch.poll(now_ms)
         f = self.flags
@@ -533,6 +538,9 @@ class Session:
         self.desyncs += 1
         self.hash_here = mine
         self.hash_there = theirs
+        self._repair(mine)
+
+    def _repair(self, mine):
         if self.is_host:
             self.send_state()
         elif not self.asked:
@@ -543,6 +551,14 @@ class Session:
             b[0] = self.gen
             r.put_i32(b, 1, mine)
             self._queue(K_RESYNC, b, 5)
+
+    def lost(self):
+        """What happened cannot be kept in step (the queue overflowed while the link was
+        down, or a Nerts window outgrew the journal): the host's state replaces it."""
+        self.overflows += 1
+        self._forget_queue()
+        self.asked = False
+        self._repair(state_hash(self.game))
 
     # --- the host's state, sent and loaded ---
 
@@ -615,11 +631,22 @@ class Session:
             self.resume_state = S_PLAYING
         self.flags |= CHANGED | DESYNC
 
+    def _forget_queue(self):
+        self.q_count = 0
+        self.s_pending = False
+
+    def _overflowed(self):
+        """Messages were lost because the queue was full: what waits is of no more use, the
+        host's state replaces it (a new generation)."""
+        self.dropped_seen = self.dropped
+        if self._playing():
+            self.lost()
+
     # --- messages out ---
 
     def _queue(self, kind, data, n):
         if self.q_count == _QUEUE:
-            self.dropped += 1
+            self.dropped += 1  # poll() repairs: the host's state goes instead
             return
         i = (self.q_head + self.q_count) % _QUEUE
         self.q_kind[i] = kind
