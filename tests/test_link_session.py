@@ -403,8 +403,15 @@ def test_the_state_hash_is_30_bits_and_the_same_on_micropython():
 MPY_GAME = """
 import gc, micropython
 from tools.reliability.link_play import Table
-t = Table(NAME, seed=SEED, faults=(20, 20, 20, 20), delay=40, cuts=CUTS)
+t = Table(NAME, seed=SEED, faults=(20, 20, 20, 20), delay=40, cuts=CUTS, undo_rate=50)
 t.start()
+t.deal_rounds = DEALS
+t.allow_desync = True
+p = t.games[1].piles  # a deliberate desync: the guest's first stock, two cards swapped
+a = p.start[STOCK]
+c = p.cards[a]
+p.cards[a] = p.cards[a + 1]
+p.cards[a + 1] = c
 result = "not run"
 gc.collect()
 micropython.heap_lock()
@@ -416,16 +423,25 @@ except MemoryError:
 micropython.heap_unlock()
 print(result)
 print(t.problem() or "agree", t.turns, t.games[0].clock_ms, t.sessions[0].hashes_compared,
-      t.sessions[1].hashes_compared, t.games[0].status())
+      t.sessions[1].hashes_compared, t.games[0].status(), t.sessions[0].repairs,
+      t.sessions[1].repairs, t.undos, t.sessions[0].gen)
 """
 
 
-@pytest.mark.parametrize("name,seed,cuts", [("spite_malice", 3, 0), ("nerts", 3, 2)])
-def test_both_consoles_play_a_whole_game_on_micropython_under_heap_lock(name, seed, cuts):
-    script = MPY_GAME.replace("NAME", repr(name)).replace("SEED", str(seed)).replace("CUTS", str(cuts))
+@pytest.mark.parametrize("name,seed,cuts,stock,deals", [("spite_malice", 3, 0, 0, 0), ("nerts", 3, 2, 5, 1)])
+def test_both_consoles_play_a_whole_game_on_micropython_under_heap_lock(name, seed, cuts, stock, deals):
+    """A whole game (Nerts: two rounds, the second dealt by the host, with cuts), a desync
+    repaired by the host's state and, in Spite & Malice, undos: nothing allocates."""
+    script = (MPY_GAME.replace("NAME", repr(name)).replace("SEED", str(seed)).replace("CUTS", str(cuts))
+              .replace("STOCK", str(stock)).replace("DEALS", str(deals)))
     result = run_micropython(script, fuel=10 ** 13)
     assert result.exit_code == 0, result
     lines = result.stdout.split("\n")
     assert lines[0] == "no allocation", result
     words = lines[1].split()
-    assert words[0] == "agree" and int(words[3]) > 5 and words[3] == words[4] and int(words[5]) == OVER
+    assert words[0] == "agree" and int(words[3]) > 5 and int(words[5]) == OVER, result.stdout
+    assert int(words[6]) >= 1 and int(words[7]) >= 1  # the host's state sent and loaded
+    if name == "spite_malice":
+        assert int(words[8]) > 0
+    else:
+        assert int(words[9]) >= 2  # a repair and a deal: two new generations
