@@ -84,6 +84,13 @@ def scan(s):
     if h.clears != s.seen_clears:
         synced(s)  # the journal was cleared under us (a deal: local() handles it)
         return
+    for p in range(s.players):  # a settings change must not make a person's seat a computer
+        if game.computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
+            game.set_bot(p, -1, 0)
+    if (h.head - s.seen_head) % h.capacity > h.used:
+        lost(s)  # more happened than the journal holds (a tick of minutes): repair
+        synced(s)
+        return
     k = 0
     i = s.seen_head
     while i != h.head:

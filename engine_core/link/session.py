@@ -616,7 +616,9 @@ class Session:
         before = state_hash(game)
         if r.check(self.sbuf, self.r_total, save.KIND_GAME) != r.OK or \
                 save.restore_game(game, self.sbuf, self.r_total, self.used) != r.OK:
-            return  # a record this game cannot take: the next hash asks again
+            self.asked = False  # a record this game cannot take: ask again
+            self._repair(before)
+            return
         if not self.asked:
             self.hash_here = before
             self.hash_there = host_hash
