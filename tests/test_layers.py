@@ -19,7 +19,7 @@ LAYERS = [(name, 0) for name in BASE] + [
     ("engine_core.games", 1),
     ("engine_core.ai", 2),
     ("engine_core.save", 3), ("engine_core.protocol", 3), ("engine_core.kiosk", 3),
-    ("engine_core.gfx", 3),
+    ("engine_core.gfx", 3), ("engine_core.link", 3),
     ("engine_core.ui", 4),
     ("engine_core.console", 5),
     ("firmware", 6), ("simulator", 6), ("web", 6), ("boards", 6),

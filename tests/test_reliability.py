@@ -160,3 +160,30 @@ def test_games_played_in_a_row_with_their_records_allocate_nothing_on_micropytho
     n = 2 * len(games.available())
     out = run_mpy_ok(MPY_LOCKED_GAMES.replace("GAMES", str(n))).split()
     assert out == ["no", "allocation", str(n)]
+
+
+def test_link_play_over_a_faulty_link_keeps_both_consoles_in_step():
+    for name, units in (("spite_malice", QUICK["link_games"]), ("nerts", QUICK["link_rounds"])):
+        for cuts in (0, soak.LINK_CUTS):
+            counts = soak.link_suite(name, units, cuts, seed=3)
+            assert counts["failures"] == 0, counts.get("first")
+            assert counts["games" if name == "spite_malice" else "rounds"] == units
+            assert counts["hashes compared"] > 10 * units
+
+
+def test_the_link_check_catches_consoles_that_drift_apart(monkeypatch):
+    from engine_core.link.session import Session
+    from tools.reliability.link_play import Table
+    monkeypatch.setattr(Session, "_compare", lambda self, mine, theirs: None)  # hashes unheard
+    start = Table.start
+
+    def start_then_drift(self):
+        ok = start(self)
+        p = self.games[1].piles
+        a = p.start[0]
+        p.cards[a], p.cards[a + 1] = p.cards[a + 1], p.cards[a]  # the guest's stock, reordered
+        return ok
+
+    monkeypatch.setattr(Table, "start", start_then_drift)
+    counts = soak.link_suite("spite_malice", 2, 0, seed=3)
+    assert counts["failures"] == 2

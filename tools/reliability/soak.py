@@ -4,6 +4,9 @@ the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
     python tools/reliability/soak.py                 the full run (make soak): prints the figures
     python tools/reliability/soak.py --update-docs   also writes them into docs/reliability.md
     python tools/reliability/soak.py --quick         the short run that `make test` also makes
+    python tools/reliability/soak.py --link          only the link play runs (1,000 Spite & Malice
+                                                     games and 1,000 Nerts rounds over a faulty link,
+                                                     and the same with the link cut at random times)
 
 Each suite returns a dict of counts with a 'failures' entry and, when it failed, 'first' (what
 went wrong first). tests/test_reliability.py runs them short and checks that each can fail.
@@ -31,9 +34,11 @@ BEGIN = "<!-- soak:begin -->"
 END = "<!-- soak:end -->"
 
 FULL = {"cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
-        "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000}
+        "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
+        "link_games": 1000, "link_rounds": 1000}
 QUICK = {"cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
-         "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000}
+         "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
+         "link_games": 6, "link_rounds": 6}
 
 
 def player_counts(cls):
@@ -487,20 +492,112 @@ def mpy_memory_suite(total, steps=400, setup=""):
     return counts
 
 
+# --- link play: two consoles over a faulty link ---
+
+LINK_FAULTS = (30, 30, 30, 30)  # per mille of chunks dropped, doubled, reordered, corrupted
+LINK_DELAY_MS = 40
+LINK_CUTS = 4  # per mille of 20 ms frames: the wire is cut (1 to 12 s) about every 5 s
+
+
+def link_suite(name, units, cuts=0, seed=1, progress=None):
+    """`units` Spite & Malice games or Nerts rounds (4 seats: 2 people, 2 computer players),
+    each on a new table over a faulty wire (tools/reliability/link_play.py): both consoles
+    must hold the same state hash at every turn (every second of game time in Nerts) and at
+    the end, with every card once. With cuts, the wire is cut and restored at random times."""
+    from tools.reliability.link_play import Table
+    counts = {"games" if name == "spite_malice" else "rounds": 0, "failures": 0}
+    turns = compared = rollbacks = skipped = pauses = cut_count = seconds = repairs = 0
+    faults = [0, 0, 0, 0]
+    for k in range(units):
+        table = Table(name, seed=seed + k, faults=LINK_FAULTS, delay=LINK_DELAY_MS, cuts=cuts)
+        try:
+            if table.start():
+                table.play_game()
+        except Exception as e:  # a crash is a failure, reported with its unit
+            table.fail("raised %s: %s" % (type(e).__name__, e))
+        counts["games" if name == "spite_malice" else "rounds"] += 1
+        if table.problem():
+            counts["failures"] += 1
+            counts.setdefault("first", "%s seed %d: %s" % (name, seed + k, table.problem()))
+        turns += table.turns
+        seconds += table.games[0].clock_ms // 1000
+        compared += min(s.hashes_compared for s in table.sessions)
+        rollbacks += sum(s.timeline.rollbacks for s in table.sessions)
+        skipped += sum(s.timeline.skipped for s in table.sessions)
+        pauses += table.pauses
+        cut_count += table.cut_count
+        repairs += sum(s.overflows for s in table.sessions)
+        w = table.wire
+        for i, v in enumerate((w.dropped, w.duplicated, w.reordered, w.corrupted)):
+            faults[i] += v
+        if progress and (k + 1) % max(1, units // 10) == 0:
+            progress("  %s%s: %d of %d" % (name, " with cuts" if cuts else "", k + 1, units))
+    if name == "spite_malice":
+        counts["turns"] = turns
+        counts["hashes compared"] = compared
+    else:
+        counts["seconds of play"] = seconds
+        counts["hashes compared"] = compared
+        counts["moves rolled back"] = rollbacks
+        counts["moves skipped"] = skipped
+    counts["frames dropped, doubled, reordered, corrupted"] = "/".join(str(v) for v in faults)
+    if cuts:
+        counts["cuts"] = cut_count
+        counts["pauses"] = pauses
+        counts["states re-sent after a queue overflow"] = repairs
+    return counts
+
+
+def link_figures(units=20, seed=500):
+    """What the link carries on a clean wire (20 ms each way): bytes per Spite & Malice turn
+    and per second of Nerts (4 seats), as the sessions hand them to the channel (message
+    and kind byte) and as the wire carries them (frames, acknowledgements, keep-alives)."""
+    from tools.reliability.link_play import Table
+    figures = {}
+    for name in ("spite_malice", "nerts"):
+        per = 0
+        session_bytes = wire_bytes = 0
+        for k in range(units):
+            table = Table(name, seed=seed + k, delay=20)
+            table.start()
+            base_session, base_wire = table.session_bytes(), table.bytes_on_wire()
+            table.play_game()
+            per += table.turns if name == "spite_malice" else table.games[0].clock_ms / 1000.0
+            session_bytes += table.session_bytes() - base_session
+            wire_bytes += table.bytes_on_wire() - base_wire
+        unit = "turn" if name == "spite_malice" else "second"
+        figures["%s: session bytes per %s" % (name, unit)] = "%.0f" % (session_bytes / per)
+        figures["%s: wire bytes per %s" % (name, unit)] = "%.0f" % (wire_bytes / per)
+    return figures
+
+
 # --- the whole run ---
 
-def run_all(sizes, seed=1, log=print):
+def link_suites(sizes, seed, log):
+    return (
+        ("link play, Spite & Malice", lambda: link_suite("spite_malice", sizes["link_games"], 0, seed, log)),
+        ("link play, Nerts", lambda: link_suite("nerts", sizes["link_rounds"], 0, seed, log)),
+        ("link play, Spite & Malice, cuts", lambda: link_suite("spite_malice", sizes["link_games"],
+                                                                LINK_CUTS, seed + 50000, log)),
+        ("link play, Nerts, cuts", lambda: link_suite("nerts", sizes["link_rounds"], LINK_CUTS,
+                                                       seed + 50000, log)),
+    )
+
+
+def run_all(sizes, seed=1, log=print, only_link=False):
     from tools.reliability.fuzz import fuzz_suite
     from tools.reliability.mash_ui import mash
-    suites = (
-        ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
-        ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
-        ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
-        ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
-        ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
-        ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
-        ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
-    )
+    suites = link_suites(sizes, seed, log)
+    if not only_link:
+        suites = (
+            ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
+            ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
+            ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
+            ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
+            ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
+            ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
+            ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
+        ) + suites
     results = {}
     for i, (name, suite) in enumerate(suites):
         start = time.time()
@@ -541,21 +638,52 @@ def table(results):
 
 
 def update_docs(text):
+    """Put the table's rows into docs/reliability.md: a suite's row replaces the one of the
+    same suite, new suites go at the end (a --link run keeps the other suites' rows)."""
     with open(DOCS) as f:
         doc = f.read()
     a = doc.index(BEGIN) + len(BEGIN)
     b = doc.index(END)
+    old = [line for line in doc[a:b].strip().split("\n") if line.startswith("| ")]
+    rows = text.split("\n")
+    by_suite = {row.split(" | ")[0]: row for row in rows[2:]}
+    merged = rows[:2]
+    for row in old[2:]:
+        merged.append(by_suite.pop(row.split(" | ")[0], row))
+    merged += [row for row in rows[2:] if row.split(" | ")[0] in by_suite]
     with open(DOCS, "w") as f:
-        f.write(doc[:a] + "\n" + text + "\n" + doc[b:])
+        f.write(doc[:a] + "\n" + "\n".join(merged) + "\n" + doc[b:])
+
+
+LINK_DOCS = os.path.join(ROOT, "docs", "link.md")
+FIGURES_BEGIN = "<!-- link-figures:begin -->"
+FIGURES_END = "<!-- link-figures:end -->"
+
+
+def update_link_figures(figures):
+    """The bytes per turn and per second into docs/link.md (between its markers)."""
+    with open(LINK_DOCS) as f:
+        doc = f.read()
+    a = doc.index(FIGURES_BEGIN) + len(FIGURES_BEGIN)
+    b = doc.index(FIGURES_END)
+    rows = ["| what | bytes |", "| --- | --- |"] + ["| %s | %s |" % kv for kv in figures.items()]
+    with open(LINK_DOCS, "w") as f:
+        f.write(doc[:a] + "\n" + "\n".join(rows) + "\n" + doc[b:])
 
 
 def main(argv):
     sizes = QUICK if "--quick" in argv else FULL
     started = time.time()
     heartbeat(started)
-    results = run_all(sizes, log=lambda *words: print(*words, flush=True))
+    results = run_all(sizes, log=lambda *words: print(*words, flush=True),
+                      only_link="--link" in argv)
     text = table(results)
     print(text)
+    if "--quick" not in argv:
+        figures = link_figures()
+        print("link figures (clean wire):", figures, flush=True)
+        if "--update-docs" in argv:
+            update_link_figures(figures)
     print("soak: %.1f minutes" % ((time.time() - started) / 60), flush=True)
     if "--update-docs" in argv:
         update_docs(text)
@@ -567,5 +695,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/reliability/soak.py [--quick] [--update-docs] [--json]')
+    help_or_go(__doc__, 'tools/reliability/soak.py [--quick] [--link] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))

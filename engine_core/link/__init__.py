@@ -1,0 +1,16 @@
+"""Link play: two consoles at one table (docs/link.md).
+
+    channel.py    reliable, ordered, de-duplicated delivery of small messages over a byte
+                  stream or datagrams (a UART, ESP-NOW, a socket): frames with a CRC,
+                  acknowledgements, resends, keep-alives, epochs
+    loopback.py   a simulated faulty wire between two channels, for tests
+    session.py    the table over a channel: the hello, the moves, state hashes, the host's
+                  state re-sent on a desync, silence, leaving
+    realtime.py   Nerts over the link: moves in time order, rolled back and replayed
+    timeline.py   the window of recent Nerts moves that realtime.py keeps in order
+    statehash.py  the state hash both consoles compare
+
+Like the rest of the engine this runs on MicroPython and CPython and allocates nothing after
+construction. The transports live at the edges (firmware/link_uart.py, firmware/link_espnow.py,
+simulator/link_socket.py): each is an object with write(buf, n) and readinto(buf) that never blocks.
+"""

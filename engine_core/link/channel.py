@@ -1,0 +1,534 @@
+"""A reliable channel for small messages between two consoles (docs/link.md).
+
+    from engine_core.link.channel import Channel, PAYLOAD_MAX
+    ch = Channel(transport)                 # transport.write(buf, n) -> int, transport.readinto(buf) -> int
+    ch.send(kind, data, length) -> bool     # kind 1..63, length <= PAYLOAD_MAX; False: the window is full
+    ch.poll(now_ms)                         # read, check, acknowledge, resend, keep alive
+    kind = ch.receive()                     # -1 or the next message's kind; its bytes: ch.rx[0:ch.rx_len]
+
+A frame on the wire (every field one byte, the CRC two, big-endian):
+
+    0 SYNC 0xA5   1 LEN 0..60   2 KIND 0..63, +64 MORE   3 SEQ   4 ACK   5 EPOCH 1..255   6 ECHO
+    7 .. 7+LEN-1 the message's bytes   then CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes 1 .. 6+LEN
+
+KIND 0 carries no message: an acknowledgement or a keep-alive. A message longer than FRAGMENT
+bytes travels in two frames, the first with MORE set (so no frame costs more than the budget to
+check: docs/link.md). SEQ numbers frames (mod 256); ACK is the SEQ the sender expects next from
+its peer (a cumulative acknowledgement); EPOCH is the sender's, drawn at start-up and changed by
+reset(); ECHO is the peer's epoch as the sender last heard it (0: not yet). A receiver hunts for
+SYNC, checks LEN, KIND and EPOCH, then the CRC; anything that fails is skipped one byte at a
+time, so a frame after line noise is found.
+
+Go-back-N with a window of WINDOW frames: a message is written at once if the window has room,
+everything unacknowledged is written again RESEND_MS after the last progress, a frame out of
+order is dropped (the sender writes it again), a duplicate is dropped and acknowledged again.
+A frame goes out at least every KEEPALIVE_MS, so silent_ms() tells a quiet peer from a gone one.
+
+Epochs: a frame whose EPOCH differs from the one last heard means the peer restarted: this side
+forgets what it was sending and receiving (the session above starts again with a HELLO). A
+frame whose ECHO names an older epoch of this side was meant for a channel that no longer
+exists: its ACK and message are ignored, and this side answers at once so the peer learns the
+new epoch. For STALE_MS after a peer restarted, late frames of its former epoch are ignored (a
+reordering transport must not make this side flip back). Should the two sides still disagree
+(a power-cycled peer that drew its old epoch again, one time in 255), the sender sees the peer
+talk without acknowledging anything; after STALL_ROUNDS resend rounds it takes a new epoch,
+and both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
+
+No allocation after construction: frames are built in and parsed from preallocated buffers.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+PAYLOAD_MAX = const(120)  # bytes in a message
+FRAGMENT = const(60)  # bytes of a message in one frame
+KIND_MAX = const(63)
+MORE = const(64)  # in KIND: the message goes on in the next frame
+SYNC = const(0xA5)
+HEADER = const(7)  # SYNC LEN KIND SEQ ACK EPOCH ECHO
+OVERHEAD = const(9)  # header + CRC: what a frame costs on the wire beyond the message's bytes
+FRAME_MAX = const(69)  # OVERHEAD + FRAGMENT
+WINDOW = const(8)  # frames in flight; a power of two that divides 256
+QUEUE = const(8)  # messages received and not yet taken by receive()
+RESEND_MS = const(200)
+KEEPALIVE_MS = const(500)
+STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
+STALL_ROUNDS = const(15)  # resend rounds with the peer heard and nothing acknowledged: start over
+_IN_SIZE = const(200)  # a partial frame (< FRAME_MAX) plus one read
+_MASK = const(0x3FFFFFFF)  # clocks and counters wrap at 2**30
+
+
+def _tables():  # subset: ok (start-up: the CRC tables, built once at import)
+    # The table of CRC-16/CCITT split into its high and low bytes: the running CRC is kept as
+    # two bytes too, which saves the shifts and masks of each step (about 2,000 fuel a byte).
+    high = bytearray(256)
+    low = bytearray(256)
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
+        high[i] = (c >> 8) & 0xFF
+        low[i] = c & 0xFF
+    return high, low
+
+
+CRC_HIGH, CRC_LOW = _tables()
+
+
+def crc16(buf, start, end, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of buf[start:end], going on from `crc` (b"123456789" gives 0x29B1).
+
+    No allocation.
+    """
+    hi = crc >> 8
+    lo = crc & 0xFF
+    th = CRC_HIGH
+    tl = CRC_LOW
+    i = start
+    while i + 4 <= end:
+        x = hi ^ buf[i]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 1]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 2]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 3]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        i += 4
+    while i < end:
+        x = hi ^ buf[i]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        i += 1
+    return hi << 8 | lo
+
+
+def _check(buf, p, end):
+    # The CRC of the frame at buf[p:end] (of bytes p+1 .. end-3): the header's six steps
+    # written out, then four bytes a turn (about 1,850 fuel a byte on MicroPython).
+    th = CRC_HIGH
+    tl = CRC_LOW
+    x = 0xFF ^ buf[p + 1]
+    hi = 0xFF ^ th[x]
+    lo = tl[x]
+    x = hi ^ buf[p + 2]
+    hi = lo ^ th[x]
+    lo = tl[x]
+    x = hi ^ buf[p + 3]
+    hi = lo ^ th[x]
+    lo = tl[x]
+    x = hi ^ buf[p + 4]
+    hi = lo ^ th[x]
+    lo = tl[x]
+    x = hi ^ buf[p + 5]
+    hi = lo ^ th[x]
+    lo = tl[x]
+    x = hi ^ buf[p + 6]
+    hi = lo ^ th[x]
+    lo = tl[x]
+    i = p + HEADER
+    end -= 2
+    while i + 4 <= end:
+        x = hi ^ buf[i]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 1]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 2]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        x = hi ^ buf[i + 3]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        i += 4
+    while i < end:
+        x = hi ^ buf[i]
+        hi = lo ^ th[x]
+        lo = tl[x]
+        i += 1
+    return hi << 8 | lo
+
+
+def _new_epoch():  # subset: ok (start-up: called from __init__)
+    # A power cycle must give a different epoch from the last one, so something that varies
+    # between boots: os.urandom where the port has it, else the microsecond clock.
+    e = 0
+    try:
+        import os
+        e = os.urandom(1)[0]
+    except Exception:  # no urandom (ImportError, AttributeError), or one that fails (WASI)
+        import time
+        e = time.ticks_us() & 0xFF
+    return e % 255 + 1
+
+
+class Channel:
+    """Reliable, ordered, de-duplicated messages of up to PAYLOAD_MAX bytes over `transport`.
+
+    Counters: sent (messages accepted by send()), resent (frames written again), received
+    (messages delivered in order), bad (frames or noise rejected: header or CRC), duplicates
+    (frames already had), dropped (frames out of order or with no room to queue them), restarts
+    (the link started over: the peer's epoch changed, or this side found the link stuck).
+    epoch: this side's current epoch (1..255); pass one for a repeatable test.
+    window: frames in flight (2, 4, 8 or 16).
+    """
+
+    def __init__(self, transport, epoch=0, window=WINDOW):
+        if window not in (2, 4, 8, 16):
+            raise ValueError("window must be 2, 4, 8 or 16")
+        self._t = transport
+        self._window = window
+        self.epoch = epoch if 0 < epoch < 256 else _new_epoch()
+        # Send side: one frame buffer per frame in flight (slot = seq % window).
+        self._slots = [bytearray(FRAME_MAX) for _ in range(window)]
+        self._ackbuf = bytearray(OVERHEAD)
+        self._out = bytearray(FRAME_MAX)  # the unwritten rest of a frame the transport took in part
+        # Receive side.
+        self._in = bytearray(_IN_SIZE)
+        self._chunk = bytearray(_IN_SIZE - FRAME_MAX)
+        self._queue = [bytearray(PAYLOAD_MAX) for _ in range(QUEUE + 1)]  # + the one ch.rx shows
+        self._qkind = bytearray(QUEUE + 1)
+        self._qlen = bytearray(QUEUE + 1)
+        self.rx = self._queue[0]
+        try:  # MicroPython: copies done by framebuf (byte-wide, one row) where the port has it
+            import framebuf
+            self._fb_in = framebuf.FrameBuffer(self._in, _IN_SIZE, 1, framebuf.GS8)
+            self._fb_head = [framebuf.FrameBuffer(q, PAYLOAD_MAX, 1, framebuf.GS8) for q in self._queue]
+            self._fb_tail = [framebuf.FrameBuffer(memoryview(q)[FRAGMENT:], PAYLOAD_MAX - FRAGMENT, 1,
+                                                  framebuf.GS8) for q in self._queue]
+        except ImportError:
+            self._fb_in = None
+        self.rx_len = 0
+        self.sent = 0
+        self.resent = 0
+        self.received = 0
+        self.bad = 0
+        self.duplicates = 0
+        self.dropped = 0
+        self.restarts = 0
+        self._now = 0
+        self._clear()
+
+    def _clear(self):
+        self._base = 0  # the oldest unacknowledged seq
+        self._count = 0  # frames in flight
+        self._upto = 0  # of those, how many have been written in this round
+        self._tx_max = 0  # of those, how many have been written at least once
+        self._t_data = 0  # when a frame was last written or acknowledged
+        self._out_len = 0
+        self._expect = 0  # the next seq wanted from the peer
+        self._asm = 0  # bytes of a message in two frames had so far
+        self._qhead = 0
+        self._qcount = 0
+        self._held = False  # the head of the queue is the message ch.rx shows
+        self.rx_len = 0
+        self._have = 0
+        self._peer = 0  # the peer's epoch (0: not heard yet)
+        self._old_peer = 0  # the peer's epoch before it restarted
+        self._t_adopt = 0  # when the peer's epoch was taken
+        self._stalls = 0  # resend rounds in a row with the peer heard and no progress
+        self._ack_due = False
+        self._t_in = -1  # when a valid frame last came (-1: since the first poll)
+        self._t_out = -1  # when a frame last went (-1: never: send one at once)
+
+    def reset(self):
+        """Forget both queues and the sequence numbers and take a new epoch: a new link.
+
+        The peer notices the new epoch in the next frame and resets its side too.
+        """
+        self.epoch = self.epoch % 255 + 1
+        self._clear()
+
+    # --- sending ---
+
+    def send(self, kind, data, length):
+        """Queue data[0:length] as a message of `kind`; False (nothing queued) when the window is full.
+
+        Raises ValueError for a kind outside 1..63 or a length outside 0..PAYLOAD_MAX.
+        The message is written at once if the transport takes it.
+        """
+        if kind < 1 or kind > KIND_MAX:
+            raise ValueError("kind must be 1..63")
+        if length < 0 or length > PAYLOAD_MAX:
+            raise ValueError("length must be 0..PAYLOAD_MAX")
+        frames = 1 if length <= FRAGMENT else 2
+        if self._count + frames > self._window:
+            return False
+        mask = self._window - 1
+        i = 0
+        while True:
+            seq = (self._base + self._count) & 0xFF
+            buf = self._slots[seq & mask]
+            n = length - i
+            flag = 0
+            if n > FRAGMENT:
+                n = FRAGMENT
+                flag = MORE
+            buf[1] = n
+            buf[2] = kind | flag
+            buf[3] = seq
+            j = HEADER
+            end = i + n
+            while i < end:
+                buf[j] = data[i]
+                i += 1
+                j += 1
+            self._count += 1
+            if not flag:
+                break
+        self.sent = (self.sent + 1) & _MASK
+        self._pump(self._now)
+        return True
+
+    def pending(self):
+        """Messages sent and not yet acknowledged."""
+        n = 0
+        mask = self._window - 1
+        for i in range(self._count):
+            if not self._slots[(self._base + i) & mask][2] & MORE:
+                n += 1
+        return n
+
+    def _write(self, buf, n, now):
+        # Fills in ACK, EPOCH, ECHO and the CRC, hands the frame to the transport and keeps
+        # whatever it did not take.
+        buf[0] = SYNC
+        buf[4] = self._expect
+        buf[5] = self.epoch
+        buf[6] = self._peer
+        c = _check(buf, 0, n)
+        buf[n - 2] = c >> 8
+        buf[n - 1] = c & 0xFF
+        w = self._t.write(buf, n)
+        if w is None or w < 0:
+            w = 0
+        out = self._out
+        i = 0
+        while w < n:
+            out[i] = buf[w]
+            i += 1
+            w += 1
+        self._out_len = i
+        self._t_out = now
+        self._ack_due = False
+
+    def _flush(self):
+        n = self._out_len
+        if n == 0:
+            return
+        out = self._out
+        w = self._t.write(out, n)
+        if w is None or w <= 0:
+            return
+        i = 0
+        while w < n:
+            out[i] = out[w]
+            i += 1
+            w += 1
+        self._out_len = i
+
+    def _pump(self, now):
+        # Writes the frames in flight not yet written in this round, oldest first.
+        if self._out_len:
+            self._flush()
+        mask = self._window - 1
+        while self._out_len == 0 and self._upto < self._count:
+            seq = (self._base + self._upto) & 0xFF
+            buf = self._slots[seq & mask]
+            if self._upto < self._tx_max:
+                self.resent = (self.resent + 1) & _MASK
+            else:
+                self._tx_max += 1
+            self._upto += 1
+            self._t_data = now
+            self._write(buf, buf[1] + OVERHEAD, now)
+
+    # --- receiving ---
+
+    def poll(self, now_ms):
+        """Read the transport, deliver, acknowledge, resend and keep alive (no allocation).
+
+        now_ms: a millisecond clock below 2**30 (time.ticks_ms()); it may wrap at 2**30.
+        """
+        now = now_ms
+        self._now = now
+        if self._t_in < 0:
+            self._t_in = now
+        t = self._t
+        for _ in range(8):  # a bounded number of reads per poll
+            if self._have == 0:
+                n = t.readinto(self._in)
+                if not n:
+                    break
+                self._have = n
+            else:
+                n = t.readinto(self._chunk)
+                if not n:
+                    break
+                buf = self._in
+                chunk = self._chunk
+                have = self._have
+                i = 0
+                while i < n:
+                    buf[have + i] = chunk[i]
+                    i += 1
+                self._have = have + n
+            self._parse(now)
+        if self._count and ((now - self._t_data) & _MASK) >= RESEND_MS:
+            self._upto = 0  # go back: everything unacknowledged again
+            self._t_data = now
+            if ((now - self._t_in) & _MASK) < 2 * RESEND_MS:
+                self._stalls += 1
+                if self._stalls >= STALL_ROUNDS:
+                    # The peer talks but takes nothing: the two sides disagree about the link
+                    # (say a power-cycled peer drew its old epoch again). Start over; the peer
+                    # sees the new epoch and starts over too.
+                    self.restarts = (self.restarts + 1) & _MASK
+                    self.reset()
+                    self._t_in = now
+        if self._upto < self._count or self._out_len:
+            self._pump(now)
+        if self._out_len == 0 and (self._ack_due or self._t_out < 0
+                                   or ((now - self._t_out) & _MASK) >= KEEPALIVE_MS):
+            b = self._ackbuf
+            b[1] = 0
+            b[2] = 0
+            b[3] = (self._base + self._count) & 0xFF
+            self._write(b, OVERHEAD, now)
+
+    def _parse(self, now):
+        buf = self._in
+        have = self._have
+        p = 0
+        while True:
+            while p < have and buf[p] != SYNC:
+                p += 1
+            if have - p < HEADER:
+                break
+            ln = buf[p + 1]
+            kind = buf[p + 2]
+            if ln > FRAGMENT or kind > KIND_MAX + MORE or buf[p + 5] == 0:
+                self.bad = (self.bad + 1) & _MASK
+                p += 1
+                continue
+            end = p + HEADER + ln + 2
+            if end > have:
+                break
+            c = _check(buf, p, end)
+            if c != (buf[end - 2] << 8 | buf[end - 1]):
+                self.bad = (self.bad + 1) & _MASK
+                p += 1
+                continue
+            self._frame(buf, p, ln, now)
+            p = end
+        # Keep the partial frame (or nothing) at the front for the next read.
+        i = 0
+        while p < have:
+            buf[i] = buf[p]
+            i += 1
+            p += 1
+        self._have = i
+
+    def _frame(self, buf, p, ln, now):
+        epoch = buf[p + 5]
+        if epoch != self._peer:
+            if epoch == self._old_peer and ((now - self._t_adopt) & _MASK) < STALE_MS:
+                return  # a late frame of the peer's former self
+            if self._peer:
+                self._peer_restarted()
+                self._old_peer = self._peer
+            self._peer = epoch
+            self._t_adopt = now
+        self._t_in = now
+        echo = buf[p + 6]
+        if echo and echo != self.epoch:
+            self._ack_due = True  # meant for an older epoch of this side: say who we are now
+            return
+        n = (buf[p + 4] - self._base) & 0xFF  # frames the peer acknowledges now
+        if n and n <= self._count:
+            self._base = buf[p + 4]
+            self._count -= n
+            self._upto = self._upto - n if self._upto > n else 0
+            self._tx_max = self._tx_max - n if self._tx_max > n else 0
+            self._t_data = now
+            self._stalls = 0
+        kind = buf[p + 2]
+        if kind == 0:
+            return
+        self._ack_due = True
+        seq = buf[p + 3]
+        if seq != self._expect:
+            if ((self._expect - seq) & 0xFF) <= 16:
+                self.duplicates = (self.duplicates + 1) & _MASK
+            else:
+                self.dropped = (self.dropped + 1) & _MASK
+            return
+        at = self._asm
+        if at + ln > PAYLOAD_MAX or (at == 0 and self._qcount >= (QUEUE + 1 if self._held else QUEUE)):
+            self.dropped = (self.dropped + 1) & _MASK  # no room: the peer writes it again
+            return
+        slot = (self._qhead + self._qcount) % (QUEUE + 1)
+        src = p + HEADER
+        if self._fb_in is not None and (at == 0 or at == FRAGMENT):
+            # framebuf's blit copies in C without allocating (a quarter of the fuel of a loop);
+            # it copies as far as the slot goes, and the rest of a message comes after.
+            (self._fb_head if at == 0 else self._fb_tail)[slot].blit(self._fb_in, -src, 0)
+        else:
+            dst = self._queue[slot]
+            for i in range(ln):
+                dst[at + i] = buf[src + i]
+        self._expect = (seq + 1) & 0xFF
+        if kind & MORE:
+            self._asm = at + ln
+            return
+        self._asm = 0
+        self._qkind[slot] = kind
+        self._qlen[slot] = at + ln
+        self._qcount += 1
+        self.received = (self.received + 1) & _MASK
+
+    def _peer_restarted(self):
+        # The peer is a new channel: nothing sent to or received from its old self matters.
+        self.restarts = (self.restarts + 1) & _MASK
+        self._stalls = 0
+        self._base = 0
+        self._count = 0
+        self._upto = 0
+        self._tx_max = 0
+        self._out_len = 0
+        self._expect = 0
+        self._asm = 0
+        self._qhead = 0
+        self._qcount = 0
+        self._held = False
+        self.rx_len = 0
+
+    def receive(self):
+        """The kind of the next message in order, or -1; its bytes are self.rx[0:self.rx_len],
+        valid until the next receive()."""
+        if self._held:
+            self._held = False
+            self._qhead = (self._qhead + 1) % (QUEUE + 1)
+            self._qcount -= 1
+        if self._qcount == 0:
+            self.rx_len = 0
+            return -1
+        h = self._qhead
+        self._held = True
+        self.rx = self._queue[h]
+        self.rx_len = self._qlen[h]
+        return self._qkind[h]
+
+    def silent_ms(self, now_ms):
+        """Milliseconds since the last valid frame from the peer (since the first poll if none)."""
+        if self._t_in < 0:
+            return 0
+        return (now_ms - self._t_in) & _MASK
