@@ -105,6 +105,7 @@ class App(LinkPlay, Screens):
         self.link_status = 0
         self.linked = False  # a game with the other console is on the table
         self.link_game = False  # the game on the table began linked: not saved, not counted
+        self.link_rollbacks = 0
         self.redraw()
 
     # --- input ---
@@ -168,6 +169,8 @@ class App(LinkPlay, Screens):
         self.clock = (self.clock + ms) % 0x3FFFFFF
         if self.link is not None:
             self.link_tick()
+            if self.full:
+                self.redraw()  # the link changed the screen: a status, the table, a panel
             if self.link_paused():
                 self.redraw()  # the table's line says the link is silent; its clock stands
                 return

@@ -43,21 +43,19 @@ LINK_STATUS = (
     b"This console cannot play that game",
 )
 
-SEATS_TWO = b"\x00\x01"  # the host's person, the other console's person (ls.HERE, ls.THERE)
+SEATS_TWO = bytes((ls.HERE, ls.THERE))  # the host's person, the other console's person
 
 
 class LinkPlay:
     """Link play's part of App; App.__init__ sets link = None, link_label, link_status,
-    linked (a game with the other console is on the table) and link_game (the game began
-    linked: not saved, not counted)."""
+    linked (a game with the other console is on the table), link_game (the game began
+    linked: not saved, not counted) and link_rollbacks (the session's count when last drawn)."""
 
     def attach_link(self, session, label):
         """Give the console a link (a Session over a transport) and words saying what it is
         (b"TCP 127.0.0.1:7001", b"UART 0"). Start-up only."""
         self.link = session
         self.link_label = label
-        if session.HERE != ls.HERE:  # the session module the console was built with
-            raise ValueError("link session")
 
     # --- the link screen ---
 
@@ -109,7 +107,7 @@ class LinkPlay:
         session = self.link
         name = games.name_of(session.offer_game_id)
         if name is None or name not in self.names or session.offer_players != 2:
-            session.refuse(why.LINK_NOT_HERE)
+            session.refuse(ls.R_GAME)
             self.link_status = L_CANNOT
             self.full = True
             return
@@ -118,7 +116,7 @@ class LinkPlay:
         try:
             game.set_rules(session.offer_rules)
         except ValueError:
-            session.refuse(why.LINK_NOT_HERE)
+            session.refuse(ls.R_RULES)
             self.link_status = L_CANNOT
             self.full = True
             return
@@ -204,7 +202,8 @@ class LinkPlay:
             return
         table.touch_since()
         if flags & ls.CHANGED:
-            if session.rolled_back:  # Nerts settled a conflict: what was undone shows again
+            if session.timeline.rollbacks != self.link_rollbacks:  # Nerts put a move in its place:
+                self.link_rollbacks = session.timeline.rollbacks  # what was undone shows again
                 table.valid = False
             if self.mode == END and table.game.status() == PLAYING:
                 self.note_scores()  # the other player dealt the next game

@@ -222,18 +222,19 @@ class Table(TableView):
 
     def seat_setup(self, slots, labels, players):
         """Made once: the piles each slot shows from either seat of a two-player game (the slot
-        named p1.hand shows p2.hand from seat 1), and the words for link play ('Them' for the
-        other console's player where the table says 'CPU')."""
+        named p1.hand shows p2.hand from seat 1), and the words for link play (the other
+        console's player by seat, P1 or P2, where the table says 'CPU')."""
         self.seat = 0  # the player this console plays
         self.link = None  # the link session in link play (engine_core/link/session.py)
         self.link_ms = 0  # the app's clock, for what the table tells the session
         self.labels_home = labels
-        self.labels_link = labels
+        self.labels_link = None  # per seat: the other player's seat where the table says 'CPU'
         self.seat_piles = None  # a one-player game is seen from seat 0 only
         if players == 2:
-            self.labels_link = []
+            self.labels_link = ([], [])
             for t in labels:
-                self.labels_link.append((b"Them" if t[0] == b"CPU" else t[0], t[1], t[2]))
+                self.labels_link[0].append((b"P2" if t[0] == b"CPU" else t[0], t[1], t[2]))
+                self.labels_link[1].append((b"P1" if t[0] == b"CPU" else t[0], t[1], t[2]))
             other = bytearray(self.count)
             for s in range(self.count):
                 other[s] = self.game.pile_id(other_seat(slots[s][0]))
@@ -251,7 +252,7 @@ class Table(TableView):
             slot_of[piles[s]] = s
         self.seat = seat
         self.link = link
-        self.labels_on_table = self.labels_home if link is None else self.labels_link
+        self.labels_on_table = self.labels_home if link is None else self.labels_link[seat]
         self.cached_n = -1
         self.drawn_scores = -1
         self.valid = False

@@ -48,7 +48,7 @@ KING = const(12)  # rank index of a king (card % 13)
 RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
-LINK_TAGS = ((b"You ", b"Them "), (b"Them ", b"You "))  # link play, from either console's seat
+LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
 
 
 class TableView:
@@ -650,7 +650,7 @@ class TableView:
         return True
 
     def player_tags(self):
-        """Each player's name by seat: 'You' and the computer's, or in link play 'Them'."""
+        """Each player's name by seat: 'You' and the computer's, or in link play the other's seat."""
         if self.link is not None and self.game.players == 2:
             return LINK_TAGS[self.seat]
         return PLAYER_TAGS
