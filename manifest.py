@@ -58,6 +58,7 @@ package(
         "ui/app.py",
         "ui/buttons.py",
         "ui/layouts.py",
+        "ui/linkplay.py",
         "ui/screens.py",
         "ui/table.py",
         "ui/texts.py",

@@ -183,7 +183,7 @@ class Console:
         self.notice_time(ms)
         self.app.tick(ms)
         self.after_input()
-        if self.game is not None and not self.app.link_game:
+        if self.game is not None and not self.app.link_game():
             self.keeper.tick(self.game, ms)
         if self.kiosk_on:
             self.run_kiosk(ms)
@@ -220,7 +220,7 @@ class Console:
                 if self.kiosk_on:
                     self.kiosk.playing()
         game = self.game
-        if game is not None and not app.link_game:  # a linked game is not kept (docs/link.md)
+        if game is not None and not app.link_game():  # a linked game is not kept (docs/link.md)
             hist = game.history
             if hist.head != self.head or hist.used != self.used:
                 self.head = hist.head

@@ -62,9 +62,9 @@ def settle(wire, apps, ms=2000):
     """Both consoles hear everything the other said: until the channels are idle."""
     for _ in range(ms // STEP):
         tick(wire, apps, STEP)
-        if all(app.link.ch.pending() == 0 for app in apps):
+        if all(app.link.session.ch.pending() == 0 for app in apps):
             tick(wire, apps, 200)
-            if all(app.link.ch.pending() == 0 for app in apps):
+            if all(app.link.session.ch.pending() == 0 for app in apps):
                 return
     raise AssertionError("the link did not settle")
 
@@ -166,7 +166,7 @@ def test_nerts_both_players_play_at_once_and_end_in_step():
     tick(wire, (host, guest), 1500)  # a hash exchange after the last move
     settle(wire, (host, guest))
     assert state_hash(hg) == state_hash(gg)
-    assert host.link.desyncs == 0 and guest.link.desyncs == 0
+    assert host.link.session.desyncs == 0 and guest.link.session.desyncs == 0
 
 
 def test_the_other_console_leaves_and_the_game_goes_on_against_the_computer():

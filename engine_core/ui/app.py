@@ -100,12 +100,7 @@ class App(LinkPlay, Screens):
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.finish_ms = 0
         self.noise = 12345
-        self.link = None  # link play's session, when the console has a link (attach_link)
-        self.link_label = b""
-        self.link_status = 0
-        self.linked = False  # a game with the other console is on the table
-        self.link_game = False  # the game on the table began linked: not saved, not counted
-        self.link_rollbacks = 0
+        self.link = None  # link play, on a console that has a link (linkplay.py: attach_link)
         self.redraw()
 
     # --- input ---
@@ -263,9 +258,11 @@ class App(LinkPlay, Screens):
         """Deal the chosen game, played here against the computer (open_table)."""
         table = self.open_table(self.names[self.game_index])
         self.table = table
-        table.set_seat(0, None)
-        self.linked = False
-        self.link_game = False
+        if table.seat != 0 or table.link is not None:
+            table.set_seat(0, None)  # the last game on this table was a linked one
+        if self.link is not None:
+            self.link.linked = False
+            self.link.began_linked = False
         self.configure_computer(table.game)
         self.configure_rules(table.game)
         table.slide_on(self.settings[S_SLIDE])
@@ -478,7 +475,7 @@ class App(LinkPlay, Screens):
         elif item == _P_REDO:
             self.resume()
             table.press_redo()
-        elif self.linked and (item == _P_RESTART or item == _P_NEW):
+        elif self.linked() and (item == _P_RESTART or item == _P_NEW):
             self.resume()
             table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
         elif item == _P_RESTART:
@@ -494,7 +491,7 @@ class App(LinkPlay, Screens):
         elif item == _P_SETTINGS:
             self.back_mode = PAUSE
             self.go(SETTINGS)
-        elif self.linked:
+        elif self.linked():
             self.leave_link()
             self.go(TITLE)
         else:
@@ -574,24 +571,24 @@ class App(LinkPlay, Screens):
                 if table.moves[i] >> 16 == ACTION:
                     self.note_scores()
                     table.play(table.moves[i])
-                    self.counted = self.link_game
+                    self.counted = self.link_game()
                     self.mode = PLAY
                     self.full = True
                     return
-            if self.linked and self.next_deal_waits():
+            if self.linked() and self.next_deal_waits():
                 table.say(why.THEIR_DEAL)
                 self.resume()
                 return
-            if self.link_game:
+            if self.link_game():
                 self.leave_link()
                 self.go(TITLE)
                 return
             self.start_game(self.random_seed())
-        elif button == bt.Y and not self.linked:
+        elif button == bt.Y and not self.linked():
             self.table.press_undo()  # take back the last move and play on
             self.mode = PLAY
             self.full = True
-        elif (button == bt.B or button == bt.START) and self.link_game:
+        elif (button == bt.B or button == bt.START) and self.link_game():
             self.leave_link()
             self.go(TITLE)
         elif button == bt.B or button == bt.START:

@@ -46,31 +46,49 @@ LINK_STATUS = (
 SEATS_TWO = bytes((ls.HERE, ls.THERE))  # the host's person, the other console's person
 
 
+class Link:
+    """A console's link: its session and what the screens keep of it."""
+
+    def __init__(self, session, label):
+        self.session = session
+        self.label = label  # what the link is (b"TCP 127.0.0.1:7001", b"UART 1")
+        self.status = L_CHOOSE  # what the link screen says (LINK_STATUS)
+        self.linked = False  # a game with the other console is on the table
+        self.began_linked = False  # the game on the table began linked: not saved, not counted
+        self.rollbacks = 0  # the session's count of moves put in their place, when last drawn
+
+
 class LinkPlay:
-    """Link play's part of App; App.__init__ sets link = None, link_label, link_status,
-    linked (a game with the other console is on the table), link_game (the game began
-    linked: not saved, not counted) and link_rollbacks (the session's count when last drawn)."""
+    """Link play's part of App (whose link is None on a console without one)."""
 
     def attach_link(self, session, label):
-        """Give the console a link (a Session over a transport) and words saying what it is
-        (b"TCP 127.0.0.1:7001", b"UART 0"). Start-up only."""
-        self.link = session
-        self.link_label = label
+        """Give the console a link (a Session over a transport) and words saying what it is.
+        Start-up only."""
+        self.link = Link(session, label)
+
+    def linked(self):
+        """A game with the other console is on the table."""
+        return self.link is not None and self.link.linked
+
+    def link_game(self):
+        """The game on the table began linked (it is not saved and not counted)."""
+        return self.link is not None and self.link.began_linked
 
     # --- the link screen ---
 
     def open_link(self):
         """From the title (after confirming that a game in progress is left)."""
         self.go(LINK)
-        self.link_status = L_CHOOSE
+        self.link.status = L_CHOOSE
 
     def press_link(self, button):
-        session = self.link
-        waiting = self.link_status == L_HOSTING or self.link_status == L_JOINING
+        link = self.link
+        session = link.session
+        waiting = link.status == L_HOSTING or link.status == L_JOINING
         if button == bt.B or button == bt.START:
             if waiting:
                 session.cancel(self.clock)
-                self.link_status = L_CHOOSE
+                self.link.status = L_CHOOSE
                 self.full = True
             else:
                 self.go(TITLE)
@@ -86,29 +104,29 @@ class LinkPlay:
         elif button == bt.A:
             if self.selected == _JOIN:
                 session.join(self.clock)
-                self.link_status = L_JOINING
+                self.link.status = L_JOINING
             else:
                 self.host_link(LINK_GAMES[self.selected])
             self.full = True
 
     def host_link(self, name):
         if name not in self.names:
-            self.link_status = L_CANNOT
+            self.link.status = L_CANNOT
             return
         table = self.open_table(name)
         self.configure_rules(table.game)
         self.noise = (self.noise * 75 + self.clock + 74) % 65537
         seed = (self.noise * 7919 + self.clock) % 10000000
-        self.link.host(table.game, seed, table.game.options, SEATS_TWO, self.clock)
-        self.link_status = L_HOSTING
+        self.link.session.host(table.game, seed, table.game.options, SEATS_TWO, self.clock)
+        self.link.status = L_HOSTING
 
     def take_offer(self):
         """The other console offers a table: make that game here and accept, or refuse."""
-        session = self.link
+        session = self.link.session
         name = games.name_of(session.offer_game_id)
         if name is None or name not in self.names or session.offer_players != 2:
             session.refuse(ls.R_GAME)
-            self.link_status = L_CANNOT
+            self.link.status = L_CANNOT
             self.full = True
             return
         table = self.open_table(name, session.offer_options)
@@ -117,14 +135,14 @@ class LinkPlay:
             game.set_rules(session.offer_rules)
         except ValueError:
             session.refuse(ls.R_RULES)
-            self.link_status = L_CANNOT
+            self.link.status = L_CANNOT
             self.full = True
             return
         session.accept(game, self.clock)
 
     def start_linked(self):
         """Both consoles agreed: the dealt game goes on the table, seen from this seat."""
-        session = self.link
+        session = self.link.session
         name = session.game.NAME
         self.game_index = self.names.index(name)
         table = self.tables[name]
@@ -135,8 +153,8 @@ class LinkPlay:
         table.set_seat(session.my_seat, session)
         table.new_game()
         self.note_scores()
-        self.linked = True
-        self.link_game = True
+        self.link.linked = True
+        self.link.began_linked = True
         self.counted = True  # not in the statistics
         self.resumable = False
         self.mode = PLAY
@@ -156,12 +174,12 @@ class LinkPlay:
             self.screen.mark_all()
             self.panel(px, py, pw, ph)
             p.text(b"Link play", px + 6, py + 5, pal.GOLD)
-            label = self.link_label
+            label = self.link.label
             p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
-            status = LINK_STATUS[self.link_status]
+            status = LINK_STATUS[self.link.status]
             p.text(status, px + 8, py + 6 + (n + 2) * row, pal.WHITE)
             keys = b"A: choose  B: back"
-            if self.link_status == L_HOSTING or self.link_status == L_JOINING:
+            if self.link.status == L_HOSTING or self.link.status == L_JOINING:
                 keys = b"B: cancel"
             p.text(keys, px + 8, py + 6 + (n + 3) * row, pal.SLOT)
             self.drawn_selected = -1
@@ -180,9 +198,10 @@ class LinkPlay:
 
     def link_tick(self):
         """Called from App.tick before the table's own time: what the other console did."""
-        session = self.link
+        link = self.link
+        session = link.session
         table = self.table
-        watch = self.linked and table is not None
+        watch = link.linked and table is not None
         if watch:
             table.link_ms = self.clock
             table.mark_journal()
@@ -193,17 +212,17 @@ class LinkPlay:
             self.start_linked()
             return
         if flags & ls.REFUSED:
-            self.link_status = L_REFUSED
+            self.link.status = L_REFUSED
             self.full = True
         if not watch:
             if flags & ls.LEFT and self.mode == LINK:
-                self.link_status = L_LEFT
+                self.link.status = L_LEFT
                 self.full = True
             return
         table.touch_since()
         if flags & ls.CHANGED:
-            if session.timeline.rollbacks != self.link_rollbacks:  # Nerts put a move in its place:
-                self.link_rollbacks = session.timeline.rollbacks  # what was undone shows again
+            if session.timeline.rollbacks != link.rollbacks:  # Nerts put a move in its place:
+                link.rollbacks = session.timeline.rollbacks  # what was undone shows again
                 table.valid = False
             if self.mode == END and table.game.status() == PLAYING:
                 self.note_scores()  # the other player dealt the next game
@@ -215,7 +234,7 @@ class LinkPlay:
         if flags & ls.RESUMED:
             table.say(why.LINK_BACK)
         if flags & ls.LEFT:
-            self.linked = False
+            link.linked = False
             self.go(LINK_LEFT)
             return
         if session.state == ls.S_PAUSED and table.message != why.LINK_SILENT:
@@ -234,7 +253,7 @@ class LinkPlay:
 
     def link_paused(self):
         """True while the game waits for a silent link (its clock stands still)."""
-        return self.linked and self.link.state == ls.S_PAUSED
+        return self.linked() and self.link.session.state == ls.S_PAUSED
 
     # --- leaving ---
 
@@ -247,9 +266,9 @@ class LinkPlay:
 
     def leave_link(self):
         """This player leaves the linked game (the pause menu's Quit): the other console is told."""
-        if self.linked:
-            self.link.leave(self.clock)
-            self.linked = False
+        if self.linked():
+            self.link.session.leave(self.clock)
+            self.link.linked = False
 
     def play_on_alone(self):
         """The computer takes the other console's seat; this console's player plays on. In
