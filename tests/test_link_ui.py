@@ -3,6 +3,8 @@ faulty wire in one process. Host and join from the title, each console sees the 
 own seat, the moves a player makes with the buttons reach the other console, a silent link
 pauses both, and a console whose partner left plays on against the computer."""
 
+import pytest
+
 from engine_core import PLAYING
 from engine_core.link.channel import Channel
 from engine_core.link.loopback import Wire
@@ -203,3 +205,73 @@ def test_swap_sides_exchanges_the_players_and_back():
     assert state_hash(game) != h
     swap_sides(game)
     assert state_hash(game) == h
+
+
+LINKED_HEAP_LOCK = """
+import gc, micropython
+from simulator.keys import make_app
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.session import Session
+from engine_core.ui import buttons as bt
+
+wire = Wire(5, drop=20, dup=20, reorder=20, corrupt=20)
+apps = []
+for side in range(2):
+    app = make_app(240, 240)
+    app.attach_link(Session(Channel(wire.end(side))), b"wire")
+    apps.append(app)
+host = apps[0]
+guest = apps[1]
+host.open_link()
+guest.open_link()
+host.selected = ROW
+host.press(bt.A)
+guest.selected = 2
+guest.press(bt.A)
+
+def ticks(n):
+    for i in range(n):
+        host.tick(20)
+        guest.tick(20)
+
+ticks(200)
+
+def play(steps):
+    for step in range(steps):
+        for app in apps:
+            t = app.table
+            game = t.game
+            if game.TURN_BASED and game.turn() != t.seat:
+                continue
+            if not game.TURN_BASED and step % 3 != t.seat:
+                continue
+            app.press(bt.X)
+            app.press(bt.A)
+            app.press(bt.A)
+        ticks(8)
+
+play(30)                      # every path once before the lock
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    play(STEPS)
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, host.mode, guest.mode, host.table.seat, guest.table.seat,
+      host.link.session.desyncs + guest.link.session.desyncs, host.table.move_count + guest.table.move_count,
+      host.link.session.moves_sent + guest.link.session.moves_sent)
+"""
+
+
+@pytest.mark.parametrize("game", LINK_GAMES)
+def test_two_linked_consoles_play_on_micropython_without_allocating(game):
+    from tests.helpers import run_mpy_ok
+    code = LINKED_HEAP_LOCK.replace("ROW", str(LINK_GAMES.index(game))).replace("STEPS", "60")
+    out = run_mpy_ok(code).split()
+    assert out[0:3] == ["no", "allocation", "3"], out
+    assert out[4:7] == ["0", "1", "0"], out  # both in play, each from its own seat, in step
+    assert int(out[7]) >= 20 and int(out[8]) >= 20, out  # the buttons made moves, and they crossed
