@@ -168,6 +168,24 @@ def throughput(faults, delay=0, total=600, seed=1):
     return total * 1000 / now, size * 1000 / now
 
 
+CHANNEL_HEAP = """
+import gc
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+wire = Wire(1)
+gc.collect()
+before = gc.mem_alloc()
+ch = Channel(wire.end(0), epoch=1)
+gc.collect()
+print(gc.mem_alloc() - before)
+"""
+
+
+def channel_heap():
+    """Bytes a Channel holds on MicroPython (its buffers and framebuf views)."""
+    return int(run_micropython(CHANNEL_HEAP).stdout.split()[-1])
+
+
 def measure():
     costs = frame_costs()
     lines = ["| a poll in which arrives | fuel, median / worst | RP2040, worst |",
@@ -180,6 +198,8 @@ def measure():
     lines.append("Budget: %s fuel per frame received (a poll and the receive() after it, the transport's "
                  "copy included). A message costs 9 bytes on the wire beyond its own, 18 when it has more "
                  "than 60 (two frames)." % format(BUDGET, ","))
+    lines.append("")
+    lines.append("Heap held by a Channel (send window, receive queue, buffers): %s bytes." % format(channel_heap(), ","))
     lines.append("")
     lines.append("| faults per chunk on the wire | messages/s, no delay | bytes/s | messages/s, 20 ms delay | bytes/s |")
     lines.append("| --- | --- | --- | --- | --- |")
