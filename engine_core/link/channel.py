@@ -37,6 +37,8 @@ talk without acknowledging anything; after STALL_ROUNDS resend rounds it takes a
 and both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
 
 No allocation after construction: frames are built in and parsed from preallocated buffers.
+Call receive() until it gives -1 after each poll: a side that polls but leaves its messages
+queued holds the sender back, and after STALL_ROUNDS the sender takes it for a stuck link.
 """
 
 try:
@@ -371,8 +373,9 @@ class Channel:
         """
         now = now_ms
         self._now = now
-        if self._t_in < 0:
+        if self._t_in < 0:  # the first poll (since start-up or a reset) starts the clocks
             self._t_in = now
+            self._t_data = now
         t = self._t
         for _ in range(8):  # a bounded number of reads per poll
             if self._have == 0:
