@@ -498,11 +498,13 @@ def test_two_channels_over_a_faulty_wire_allocate_nothing_on_micropython():
     assert words[6] == "1" and int(words[7]) > 0 and int(words[8]) > 0  # a restart; cuts; resends
 
 
-def test_a_channel_draws_its_epoch_on_micropython():
+def test_a_channel_draws_its_epoch_and_copies_with_framebuf_on_micropython():
     out = run_mpy_ok("from engine_core.link.channel import Channel\n"
                      "from engine_core.link.loopback import Wire\n"
-                     "print(Channel(Wire(1).end(0)).epoch)\n")
-    assert 1 <= int(out) <= 255
+                     "ch = Channel(Wire(1).end(0))\n"
+                     "print(ch.epoch, ch._fb_in is not None)\n").split()
+    assert 1 <= int(out[0]) <= 255 and out[1] == "True"
+    assert Channel(Wire(1).end(0))._fb_in is None  # CPython: the loop
 
 
 def test_handling_a_received_frame_costs_at_most_0_3_m_fuel_on_micropython():

@@ -41,6 +41,8 @@ Call receive() until it gives -1 after each poll: a side that polls but leaves i
 queued holds the sender back, and after STALL_ROUNDS the sender takes it for a stuck link.
 """
 
+import sys
+
 try:
     from micropython import const
 except ImportError:
@@ -203,14 +205,16 @@ class Channel:
         self._qkind = bytearray(QUEUE + 1)
         self._qlen = bytearray(QUEUE + 1)
         self.rx = self._queue[0]
-        try:  # MicroPython: copies done by framebuf (byte-wide, one row) where the port has it
-            import framebuf
-            self._fb_in = framebuf.FrameBuffer(self._in, _IN_SIZE, 1, framebuf.GS8)
-            self._fb_head = [framebuf.FrameBuffer(q, PAYLOAD_MAX, 1, framebuf.GS8) for q in self._queue]
-            self._fb_tail = [framebuf.FrameBuffer(memoryview(q)[FRAGMENT:], PAYLOAD_MAX - FRAGMENT, 1,
-                                                  framebuf.GS8) for q in self._queue]
-        except ImportError:
-            self._fb_in = None
+        self._fb_in = None
+        if sys.implementation.name == "micropython":
+            try:  # copies done by framebuf (byte-wide, one row), in C, where the port has it
+                import framebuf
+                self._fb_in = framebuf.FrameBuffer(self._in, _IN_SIZE, 1, framebuf.GS8)
+                self._fb_head = [framebuf.FrameBuffer(q, PAYLOAD_MAX, 1, framebuf.GS8) for q in self._queue]
+                self._fb_tail = [framebuf.FrameBuffer(memoryview(q)[FRAGMENT:], PAYLOAD_MAX - FRAGMENT, 1,
+                                                      framebuf.GS8) for q in self._queue]
+            except Exception:  # no framebuf, or one without GS8: the copy loop
+                self._fb_in = None
         self.rx_len = 0
         self.sent = 0
         self.resent = 0
