@@ -123,6 +123,19 @@ costs = []
 for i in range(COUNT + 2):  # nothing arrives: the poll of an idle link
     costs.append(feed(None))
 result["nothing (an idle poll)"] = [median(costs[2:]), max(costs[2:])]
+sender = Channel(Replay(), epoch=33)
+sender.poll(now)
+data = bytearray(120)
+for ln in (8, 60, 120):
+    costs = []
+    for i in range(COUNT + 2):
+        a = fuel()
+        sender.send(1, data, ln)
+        b = fuel()
+        costs.append(b - a - overhead)
+        sender.reset()  # an empty window again (outside the measure)
+        sender.poll(now)
+    result["send() of %d B" % ln] = [median(costs[2:]), max(costs[2:])]
 print(json.dumps(result))
 """
 
@@ -194,6 +207,13 @@ def measure():
         med, worst = costs[what]
         lines.append("| %s | %s / %s | %.2f ms |" % (what, format(med, ","), format(worst, ","),
                                                     worst / FUEL_PER_US_RP2040 / 1000))
+    lines.append("")
+    lines.append("| sending | fuel, median / worst | RP2040, worst |")
+    lines.append("| --- | --- | --- |")
+    for ln in (8, 60, 120):
+        med, worst = costs["send() of %d B" % ln]
+        lines.append("| send() of %d B, written at once | %s / %s | %.2f ms |" % (
+            ln, format(med, ","), format(worst, ","), worst / FUEL_PER_US_RP2040 / 1000))
     lines.append("")
     lines.append("Budget: %s fuel per frame received (a poll and the receive() after it, the transport's "
                  "copy included). A message costs 9 bytes on the wire beyond its own, 18 when it has more "
