@@ -511,7 +511,8 @@ def test_handling_a_received_frame_costs_at_most_0_3_m_fuel_on_micropython():
     from tools.bench.bench_link import BUDGET, frame_costs
     costs = frame_costs(count=4)
     assert BUDGET == 300_000
-    over = {what: worst for what, (median, worst) in costs.items() if worst > BUDGET}
+    over = {what: worst for what, (median, worst) in costs.items()
+            if worst > BUDGET and not what.startswith("send()")}  # the budget is for frames received
     assert not over, over
     assert costs["message of 60 B"][1] > costs["message of 0 B"][1]  # the measure sees the bytes
 
