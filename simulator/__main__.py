@@ -99,11 +99,15 @@ def attach_link(app, args):
     try:
         if args.listen:
             transport = link_socket.listen(args.listen)
-            label = "listens on %d" % args.listen
+            label = "TCP :%d" % args.listen
         else:
             host, port = link_arg(args.link)
-            transport = link_socket.listen_or_connect(port) if host is None else link_socket.connect(host, port)
-            label = transport.label()
+            if host is None:
+                transport = link_socket.listen_or_connect(port)
+                label = ("TCP :%d" if transport.server is not None else "TCP to :%d") % port
+            else:
+                transport = link_socket.connect(host, port)
+                label = "TCP to %s:%d" % (host, port)
     except (OSError, argparse.ArgumentTypeError) as e:
         sys.exit("error: link: %s" % e)
     app.attach_link(Session(Channel(transport)), label.encode())

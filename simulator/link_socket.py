@@ -5,6 +5,7 @@ pipe (docs/link.md): transports for engine_core/link/channel.py.
     link = listen(5599)                  # waits (without blocking) for one peer on port 5599
     link = connect("127.0.0.1", 5599)    # tries again every RETRY_S until the other side listens
     link = open_link("127.0.0.1:5599")   # --link host:port;  open_link(":5599") or "5599": --listen
+    link = listen_or_connect(5599)       # --link 5599: listen there, or join the console that does
     a, b = socket_pair()                 # two ends joined in this process (tests)
     link = PipeLink(read_fd, write_fd)   # a pipe, or stdin/stdout: PipeLink(0, 1)
 
@@ -121,6 +122,17 @@ def listen(port, host=HOST):
 def connect(host, port):
     """A link that connects to host:port, trying again every RETRY_S until the other side listens."""
     return SocketLink(host=host, port=port)
+
+
+def listen_or_connect(port, host=HOST):
+    """The first console on this machine listens on port; a second one, finding it taken,
+    connects to the first (--link PORT: `make sim LINK=PORT` twice)."""
+    try:
+        return listen(port, host)
+    except OSError as e:
+        if e.errno != errno.EADDRINUSE:
+            raise
+    return connect(host, port)
 
 
 def open_link(spec):
