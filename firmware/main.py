@@ -213,9 +213,50 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     app = App(screen)
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
+    attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1, hw.buttons)
     console.start()
     return Shell(console, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+
+
+class LinkOnDemand:
+    """A link's transport opened the first time it is used: the session is made when the
+    player first opens Link play, and the UART or the radio (Wi-Fi on for ESP-NOW costs power)
+    starts only then."""
+
+    def __init__(self, board):
+        self.board = board
+        self.link = None
+
+    def open(self):
+        if self.link is None:
+            if self.board.PORT == "esp32":
+                from firmware import link_espnow
+                self.link = link_espnow.open_link()
+            else:
+                from firmware import link_uart
+                self.link = link_uart.open_link(self.board)
+        return self.link
+
+    def write(self, buf, n):
+        return self.open().write(buf, n)
+
+    def readinto(self, buf):
+        return self.open().readinto(buf)
+
+
+def attach_link(app, board):
+    """Link play (docs/link.md): ESP-NOW between ESP32 boards, else the board's LINK_UART; a
+    board with neither has no Link play on its title."""
+    if board.PORT != "esp32" and getattr(board, "LINK_UART", None) is None:
+        return
+    transport = LinkOnDemand(board)
+
+    def make_session():
+        from engine_core.link.channel import Channel
+        from engine_core.link.session import Session
+        return Session(Channel(transport))
+    app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART")
 
 
 def has_dpad(board):

@@ -110,7 +110,7 @@ def attach_link(app, args):
                 label = "TCP to %s:%d" % (host, port)
     except (OSError, argparse.ArgumentTypeError) as e:
         sys.exit("error: link: %s" % e)
-    app.attach_link(Session(Channel(transport)), label.encode())
+    app.attach_link(lambda: Session(Channel(transport)), label.encode())
 
 
 def scale_number(text):

@@ -25,7 +25,7 @@ def linked_pair(seed=1, faults=True, size=(240, 240)):
     apps = []
     for side in range(2):
         app = make_app(size[0], size[1])
-        app.attach_link(Session(Channel(wire.end(side))), b"wire %d" % side)
+        app.attach_link(lambda end=wire.end(side): Session(Channel(end)), b"wire %d" % side)
         apps.append(app)
     return wire, apps[0], apps[1]
 
@@ -219,7 +219,8 @@ wire = Wire(5, drop=20, dup=20, reorder=20, corrupt=20)
 apps = []
 for side in range(2):
     app = make_app(240, 240)
-    app.attach_link(Session(Channel(wire.end(side))), b"wire")
+    end = wire.end(side)
+    app.attach_link(lambda end=end: Session(Channel(end)), b"wire")
     apps.append(app)
 host = apps[0]
 guest = apps[1]

@@ -162,7 +162,7 @@ class App(LinkPlay, Screens):
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
         self.clock = (self.clock + ms) % 0x3FFFFFF
-        if self.link is not None:
+        if self.link_in_use():
             self.link_tick()
             if self.full:
                 self.redraw()  # the link changed the screen: a status, the table, a panel

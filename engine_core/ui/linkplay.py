@@ -47,10 +47,12 @@ SEATS_TWO = bytes((ls.HERE, ls.THERE))  # the host's person, the other console's
 
 
 class Link:
-    """A console's link: its session and what the screens keep of it."""
+    """A console's link: its session (made when Link play is first opened) and what the
+    screens keep of it."""
 
-    def __init__(self, session, label):
-        self.session = session
+    def __init__(self, make_session, label):
+        self.make_session = make_session
+        self.session = None
         self.label = label  # what the link is (b"TCP 127.0.0.1:7001", b"UART 1")
         self.status = L_CHOOSE  # what the link screen says (LINK_STATUS)
         self.linked = False  # a game with the other console is on the table
@@ -61,10 +63,18 @@ class Link:
 class LinkPlay:
     """Link play's part of App (whose link is None on a console without one)."""
 
-    def attach_link(self, session, label):
-        """Give the console a link (a Session over a transport) and words saying what it is.
-        Start-up only."""
-        self.link = Link(session, label)
+    def attach_link(self, make_session, label):
+        """Give the console a link: make_session() makes its Session over a transport (called
+        once, when the player first opens Link play: a console that never links spends no memory
+        on it, and a radio stays off until then); label says what the link is. Start-up only."""
+        self.link = Link(make_session, label)
+
+    def link_in_use(self):
+        """The link is polled only while its screen is open or a game or a goodbye is under way."""
+        link = self.link
+        if link is None or link.session is None:
+            return False
+        return self.mode == LINK or link.linked or link.session.state != ls.S_IDLE
 
     def linked(self):
         """A game with the other console is on the table."""
@@ -78,8 +88,11 @@ class LinkPlay:
 
     def open_link(self):
         """From the title (after confirming that a game in progress is left)."""
+        link = self.link
+        if link.session is None:
+            link.session = link.make_session()
         self.go(LINK)
-        self.link.status = L_CHOOSE
+        link.status = L_CHOOSE
 
     def press_link(self, button):
         link = self.link
