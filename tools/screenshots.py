@@ -41,6 +41,47 @@ def shoot(path, width, height, game, seed, keys):
     save_png(path, s.buf, s.width, s.height, s.palette, 2)
 
 
+def shoot_link(out):
+    """Link play on 240x240: the link screen waiting, then one deal from both consoles' seats
+    after a few turns (two consoles in this process over a simulated wire)."""
+    from engine_core.link.channel import Channel
+    from engine_core.link.loopback import Wire
+    from engine_core.link.session import Session
+    from engine_core.ui import buttons as bt
+    wire = Wire(1)
+    apps = []
+    for side in range(2):
+        app = make_app(240, 240)
+        end = wire.end(side)
+        app.attach_link(lambda end=end: Session(Channel(end)), b"UART")
+        app.open_link()
+        apps.append(app)
+    host, guest = apps
+    host.press(bt.A)  # host Spite & Malice
+    written = [os.path.join(out, "link-240x240.png")]
+    save_png(written[0], host.screen.buf, 240, 240, host.screen.palette, 2)
+    guest.selected = 2  # join
+    guest.press(bt.A)
+
+    def ticks(n):
+        for _ in range(n):
+            host.tick(20)
+            guest.tick(20)
+    ticks(50)
+    for _ in range(7):  # the player to move follows the hints
+        for app in apps:
+            if app.table.game.turn() == app.table.seat:
+                for key in (bt.X, bt.A, bt.A):
+                    app.press(key)
+        ticks(40)
+    for name, app in (("link-host", host), ("link-guest", guest)):
+        land(app)
+        path = os.path.join(out, name + "-240x240.png")
+        save_png(path, app.screen.buf, 240, 240, app.screen.palette, 2)
+        written.append(path)
+    return written
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     written = []
@@ -56,6 +97,7 @@ def main():
         path = os.path.join(OUT, "%s-240x240.png" % name)
         shoot(path, 240, 240, game, seed, keys)
         written.append(path)
+    written += shoot_link(OUT)
     path = os.path.join(OUT, "simulator-320x240.png")  # the window: skin and keyboard map
     env = dict(os.environ, SDL_VIDEODRIVER="dummy")
     subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "320x240",
