@@ -15,7 +15,7 @@ def blocks():
 
 
 def test_the_readme_has_the_blocks_this_test_knows():
-    assert len(blocks()) == 5
+    assert len(blocks()) == 6
 
 
 def test_the_make_verbs_of_the_readme_exist():
