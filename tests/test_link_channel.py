@@ -164,6 +164,32 @@ def test_a_transport_that_takes_part_of_a_frame_gets_the_rest_later():
     run(wire, a, b, 100)
 
 
+class Refusing:
+    """A transport that takes nothing every other write (a UART still sending the last frame)."""
+
+    def __init__(self, end):
+        self.end = end
+        self.writes = 0
+        self.refused = 0
+
+    def write(self, buf, n):
+        self.writes += 1
+        if self.writes % 2:
+            self.refused += 1
+            return 0
+        return self.end.write(buf, n)
+
+    def readinto(self, buf):
+        return self.end.readinto(buf)
+
+
+def test_a_transport_that_takes_nothing_at_times_loses_nothing():
+    wire = Wire(10, drop=30)
+    ta, tb = Refusing(wire.end(0)), Refusing(wire.end(1))
+    run(wire, Channel(ta, epoch=11), Channel(tb, epoch=22), 150)
+    assert ta.refused > 100 and tb.refused > 100
+
+
 def test_a_full_window_refuses_and_loses_nothing():
     wire, a, b = pair()
     buf = bytearray(b"abc")

@@ -310,23 +310,24 @@ class Channel:
         return n
 
     def _write(self, buf, n, now):
-        # Fills in ACK, EPOCH, ECHO and the CRC, hands the frame to the transport and keeps
-        # whatever it did not take.
+        # Fills in ACK, EPOCH, ECHO and the CRC and hands the frame to the transport; keeps
+        # the rest of it if the transport took a part. Returns the bytes taken (0: nothing,
+        # the frame stays where it is for the next try).
         buf[0] = SYNC
         buf[4] = self._expect
         buf[5] = self.epoch
         buf[6] = self._peer
         if self._gap:
             buf[2] |= GAP
-            self._gap = False
         else:
             buf[2] &= 0x7F
         c = _check(buf, 0, n)
         buf[n - 2] = c >> 8
         buf[n - 1] = c & 0xFF
         w = self._t.write(buf, n)
-        if w is None or w < 0:
-            w = 0
+        if not w or w < 0:
+            return 0
+        taken = w
         out = self._out
         i = 0
         while w < n:
@@ -336,6 +337,8 @@ class Channel:
         self._out_len = i
         self._t_out = now
         self._ack_due = False
+        self._gap = False
+        return taken
 
     def _flush(self):
         n = self._out_len
@@ -360,13 +363,14 @@ class Channel:
         while self._out_len == 0 and self._upto < self._count:
             seq = (self._base + self._upto) & 0xFF
             buf = self._slots[seq & mask]
+            if not self._write(buf, buf[1] + OVERHEAD, now):
+                return  # the transport takes nothing now (a UART still sending): next poll
             if self._upto < self._tx_max:
                 self.resent = (self.resent + 1) & _MASK
             else:
                 self._tx_max += 1
             self._upto += 1
             self._t_data = now
-            self._write(buf, buf[1] + OVERHEAD, now)
 
     # --- receiving ---
 
