@@ -473,14 +473,16 @@ class Channel:
             if epoch == self._old_peer and ((now - self._t_adopt) & _MASK) < STALE_MS:
                 return  # a late frame of the peer's former self
             self._ack_due = True  # answer at once: the peer learns this side's epoch from it
-            if epoch != self._candidate:
-                # A new epoch is taken from the second valid frame that carries it, so that
-                # line noise passing the CRC (one candidate in 65,536) cannot restart the link.
-                self._candidate = epoch
-                return
             if self._peer:
+                if epoch != self._candidate:
+                    # A peer's new epoch is taken from the second valid frame that carries it,
+                    # so that line noise passing the CRC (one candidate in 65,536) cannot
+                    # restart the link. (The first epoch heard is taken at once.)
+                    self._candidate = epoch
+                    return
                 self._peer_restarted()
                 self._old_peer = self._peer
+                self._gap = True  # the answer asks the new peer to write again at once what it has in flight
             self._peer = epoch
             self._t_adopt = now
         self._candidate = 0
