@@ -26,16 +26,17 @@ out of order sets GAP in the next frame it writes: the sender then writes again 
 is unacknowledged instead of waiting for RESEND_MS (five times the throughput at 5% loss).
 A frame goes out at least every KEEPALIVE_MS, so silent_ms() tells a quiet peer from a gone one.
 
-Epochs: an EPOCH that differs from the one last heard, in two valid frames whose ECHO is 0 or
-this side's epoch (one could be line noise that passed the CRC), means the peer restarted: this
-side forgets what it was sending and receiving (the session above starts again with a HELLO). A
+Epochs: the first EPOCH a fresh channel hears is its peer's. One that differs from it, in two
+valid frames whose ECHO is 0 or this side's epoch (one could be line noise that passed the CRC),
+means the peer restarted: this side forgets what it was sending and receiving (the session
+above starts again with a HELLO) and asks the new peer (GAP) to write its frames again. A
 frame whose ECHO names an older epoch of this side was meant for a channel that no longer
 exists: its ACK and message are ignored, and this side answers at once so the peer learns the
 new epoch. For STALE_MS after a peer restarted, late frames of its former epoch are ignored (a
 reordering transport must not make this side flip back). Should the two sides still disagree
-(a power-cycled peer that drew its old epoch again, one time in 255), the sender sees the peer
-acknowledge only what this side never sent; after STALL_MS (3 s) of that it takes a new epoch,
-and both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
+(a power-cycled peer that drew its old epoch again, one time in 255), this side hears the peer
+acknowledge only what it never sent; after STALL_MS (3 s) of that it takes a new epoch, and
+both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
 
 No allocation after construction: frames are built in and parsed from preallocated buffers.
 Call receive() until it gives -1 after each poll: a side that polls but leaves its messages
