@@ -6,6 +6,7 @@ pauses both, and a console whose partner left plays on against the computer."""
 import pytest
 
 from engine_core import PLAYING
+from engine_core import reasons as why
 from engine_core.link.channel import Channel
 from engine_core.link.loopback import Wire
 from engine_core.link.session import Session
@@ -276,3 +277,42 @@ def test_two_linked_consoles_play_on_micropython_without_allocating(game):
     assert out[0:3] == ["no", "allocation", "3"], out
     assert out[4:7] == ["0", "1", "0"], out  # both in play, each from its own seat, in step
     assert int(out[7]) >= 20 and int(out[8]) >= 20, out  # the buttons made moves, and they crossed
+
+
+def test_a_whole_game_ends_on_both_and_the_loser_deals_the_next():
+    wire, host, guest = start("spite_malice", seed=3, faults=True)
+    hg, gg = host.table.game, guest.table.game
+    turns = 0
+    while hg.status() == PLAYING and turns < 3000:
+        mover = host if hg.turn() == 0 else guest
+        for key in (bt.X, bt.A, bt.A):
+            mover.press(key)
+        tick(wire, (host, guest), 60)
+        turns += 1
+    settle(wire, (host, guest))
+    assert hg.status() != PLAYING and state_hash(hg) == state_hash(gg)
+    assert host.mode == ui.END and guest.mode == ui.END
+    dealer = host if hg.turn() == 0 else guest  # the loser of the game
+    other = guest if dealer is host else host
+    other.press(bt.A)  # not the other's deal: nothing happens
+    settle(wire, (host, guest))
+    assert hg.status() != PLAYING and other.mode == ui.END
+    dealer.press(bt.A)
+    settle(wire, (host, guest))
+    tick(wire, (host, guest), 200)
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    assert hg.status() == PLAYING and state_hash(hg) == state_hash(gg)
+    assert (hg.score(0), hg.score(1)) == (gg.score(0), gg.score(1)) != (0, 0)
+
+
+def test_keys_wait_while_the_link_is_silent():
+    wire, host, guest = start("spite_malice", seed=9, faults=False)
+    mover = host if host.table.game.turn() == 0 else guest
+    wire.cut(True)
+    tick(wire, (host, guest), 6000)
+    assert mover.link_paused()
+    before = state_hash(mover.table.game)
+    for key in (bt.X, bt.A, bt.A, bt.LEFT, bt.A, bt.A):
+        mover.press(key)
+    assert state_hash(mover.table.game) == before
+    assert mover.table.message == why.LINK_SILENT

@@ -206,6 +206,9 @@ class App(LinkPlay, Screens):
             self.back_mode = PLAY
             self.go(RULES)
             return
+        if self.link_paused():
+            table.say(why.LINK_SILENT)  # the game waits for the other console
+            return
         if button == LONG_A:
             table.press_long_a()
         elif button == NEXT:

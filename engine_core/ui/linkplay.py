@@ -264,6 +264,15 @@ class LinkPlay:
                 return True
         return False
 
+    def next_deal_mine(self):
+        """The match goes on and its next deal is this console's to make."""
+        table = self.table
+        n = table.legal_moves()
+        for i in range(n):
+            if table.moves[i] >> 16 == ACTION:
+                return True
+        return False
+
     def link_paused(self):
         """True while the game waits for a silent link (its clock stands still)."""
         return self.linked() and self.link.session.state == ls.S_PAUSED

@@ -394,8 +394,11 @@ class Screens:
         x = px + 8
         p.number(self.table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H
-        x2 = p.number(self.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
-        p.number(self.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
+        if self.link_game():  # not in the statistics: the match's own score below says it
+            p.text(b"Link play", x, y, pal.DIM)
+        else:
+            x2 = p.number(self.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
+            p.number(self.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
         y += LINE_H
         if game.COMPETITIVE:  # the match so far instead of the streak
             tx = x
@@ -410,5 +413,9 @@ class Screens:
         else:
             p.number(self.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H + 3
+        if self.linked():
+            p.text(b"A: next deal" if self.next_deal_mine() else b"The other player deals", x, y, pal.CURSOR)
+            p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
+            return
         p.text(b"A: next deal", x, y, pal.CURSOR)
         p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)
