@@ -35,6 +35,7 @@ CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
 _K_MOVE = const(4)  # session.K_MOVE
 _K_CLOCK = const(7)  # session.K_CLOCK
+RECORD = const(10)  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 _HERE = const(1)
 _COMPUTER = const(3)
 
@@ -172,13 +173,13 @@ def peer_clock(s, t):
         s.peer_h = t
 
 
-def peer_move(s, d):
-    """A move from the link: put in its place (or, the host's deal, applied once the round's
-    end is final here too)."""
+def peer_move(s, d, at):
+    """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
+    its place (or, the host's deal, applied once the round's end is final here too)."""
     game = s.game
-    seat = d[1]
-    move = d[2] << 16 | d[3] << 8 | d[4]
-    t = r.get_i32(d, 5)
+    seat = d[at]
+    move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
+    t = r.get_i32(d, at + 4)
     if seat >= s.players or s.seats[seat] == _HERE or (s.is_host and s.seats[seat] == _COMPUTER):
         s.refused += 1
         s._found(state_hash(game), 0)
@@ -200,7 +201,7 @@ def peer_move(s, d):
         new_round(s, t)
         s.flags |= 4
         return
-    if not s.timeline.insert(game, move, t, seat, r.get_u16(d, 9)):
+    if not s.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
         lost(s)
         return
     synced(s)

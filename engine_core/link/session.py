@@ -16,7 +16,7 @@ Messages (kind, then the payload; ints big-endian, four-byte ones as records.put
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
     ACCEPT  2  version, game id, rules, seed(4)
     REFUSE  3  reason
-    MOVE    4  gen, seat, move(3) [, time(4), counter(2): Nerts]
+    MOVE    4  gen, then one or more records: seat, move(3) [, time(4), counter(2): Nerts]
     UNDO    5  gen, seat
     HASH    6  gen, key(4), hash(4)        key: the turn number, or the second of game time (Nerts)
     CLOCK   7  gen, time(4)                Nerts: no move of mine will be older than this
@@ -99,6 +99,7 @@ _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 _RING = const(16)  # hashes kept per side, waiting for the other's
 _PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
+_RECORD = const(4)  # a Spite & Malice move record: seat, move(3)
 
 
 class Session:
@@ -425,10 +426,7 @@ class Session:
                 self._on_state(d, n)
         elif self._playing() and d[0] == self.gen and not self.asked:
             if kind == K_MOVE:
-                if self.nerts:
-                    rt.peer_move(self, d)
-                else:
-                    self._on_move(d[1], d[2] << 16 | d[3] << 8 | d[4])
+                self._on_moves(d, n)
             elif kind == K_UNDO:
                 self._on_undo(d[1])
             elif kind == K_HASH:
@@ -459,6 +457,19 @@ class Session:
         else:
             self.state = S_WAITING
             self.flags |= OFFER
+
+    def _on_moves(self, d, n):
+        """A MOVE message: one or more move records after the generation byte (moves that
+        waited for the channel travel together)."""
+        size = rt.RECORD if self.nerts else _RECORD
+        gen = self.gen
+        at = 1
+        while at + size <= n and self.gen == gen and not self.asked:
+            if self.nerts:
+                rt.peer_move(self, d, at)
+            else:
+                self._on_move(d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
+            at += size
 
     # --- lockstep: Spite & Malice ---
 
@@ -676,14 +687,27 @@ class Session:
                 self.s_pending = False
                 if self.state == S_DESYNC and self.is_host:
                     self.state = S_PLAYING
-            else:
-                n = self.q_len[i]
-                at = i * _SLOT
-                for k in range(n):
-                    b[k] = self.q_data[at + k]
-                if not ch.send(kind, b, n):
-                    return
-                self.bytes_sent += n + 1
-                self.messages_sent += 1
-            self.q_head = (i + 1) % _QUEUE
-            self.q_count -= 1
+                self.q_head = (i + 1) % _QUEUE
+                self.q_count -= 1
+                continue
+            n = self.q_len[i]
+            at = i * _SLOT
+            for k in range(n):
+                b[k] = self.q_data[at + k]
+            taken = 1
+            if kind == K_MOVE:  # the moves waiting behind it, of the same generation, join it
+                j = (i + 1) % _QUEUE
+                while taken < self.q_count and self.q_kind[j] == K_MOVE and \
+                        self.q_data[j * _SLOT] == b[0] and n + self.q_len[j] - 1 <= STATE_HEAD + STATE_DATA:
+                    at = j * _SLOT
+                    for k in range(1, self.q_len[j]):
+                        b[n] = self.q_data[at + k]
+                        n += 1
+                    taken += 1
+                    j = (j + 1) % _QUEUE
+            if not ch.send(kind, b, n):
+                return
+            self.bytes_sent += n + 1
+            self.messages_sent += 1
+            self.q_head = (i + taken) % _QUEUE
+            self.q_count -= taken
