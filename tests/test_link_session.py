@@ -383,6 +383,35 @@ def test_leaving_says_goodbye_and_which_seats_go_to_the_computer(name):
     assert host.orphans == (1 << seats) - 1 - 1
 
 
+def test_a_guest_switched_off_and_on_leaves_the_table_and_may_take_a_new_offer():
+    table = started("spite_malice", faults=(0, 0, 0, 0))
+    run(table, 30)
+    host = table.sessions[0]
+    # The guest's console restarts: a new channel (another epoch) and session on its end.
+    channel = Channel(table.ends[1], 77)
+    guest = ls.Session(channel)
+    guest.join(table.now)
+    table.channels[1] = channel
+    table.sessions[1] = guest
+    table.acting = False
+    run(table, 30)
+    assert table.flags[0] & ls.LEFT and host.state == ls.S_LEFT
+    host.host(table.games[0], 99, 0, bytes([ls.HERE, ls.THERE]), table.now)
+    for _ in range(30):
+        table.step()
+        if guest.state == ls.S_WAITING and guest.offer_seed == 99:
+            break
+    assert guest.offer_seed == 99
+    guest.accept(table.games[1], table.now)
+    run(table, 30)
+    assert host.state == guest.state == ls.S_PLAYING
+    assert state_hash(table.games[0]) == state_hash(table.games[1])
+    table.fresh[0] = table.fresh[1] = 1  # the players plan their turns afresh: a new deal
+    table.acting = True
+    table.play_game()
+    assert table.problem() == ""
+
+
 # --- hashes and figures ---
 
 def test_the_state_hash_is_30_bits_and_the_same_on_micropython():

@@ -178,6 +178,7 @@ class Session:
         self.hashes_compared = 0
         self.overflows = 0  # repairs for what could not be kept in step (lost())
         self.dropped = 0  # messages that found the queue full (a link down for long)
+        self.restarts = getattr(channel, "restarts", 0)  # the channel's start-overs seen
         self.dropped_seen = 0
 
     # --- what the screens call ---
@@ -187,6 +188,7 @@ class Session:
         and a seat kind per player (this console's view: HERE at seat 0, one THERE)."""
         self._attach(game)
         self.is_host = True
+        self.asked = False
         self.seed = seed & 0x3FFFFFFF
         self.my_seat = 0
         self.peer_seat = 0
@@ -210,6 +212,7 @@ class Session:
     def join(self, now_ms):
         """Wait for an offer (poll() says OFFER when one comes)."""
         self.is_host = False
+        self.asked = False
         self.game = None
         self.state = S_WAITING
 
@@ -315,6 +318,14 @@ class Session:
         STARTED, CHANGED, PAUSED, RESUMED, DESYNC, LEFT, REFUSED). No allocation."""
         ch = self.ch
         ch.poll(now_ms)
+        if ch.restarts != self.restarts:
+            # The link started over (the peer was switched off and on): what was on its way is
+            # gone, and the peer knows nothing of this table. It left; a new offer may come.
+            self.restarts = ch.restarts
+            if self._playing() or (self.is_host and self.state == S_WAITING):
+                self._forget_queue()
+                self._left()
+                self.flags |= LEFT
         if self.nerts and self._playing():
             rt.scan(self)
         kind = ch.receive()
