@@ -24,6 +24,8 @@ A board module is plain constants (docs/boards.md lists them with their sources)
     BATTERY         (adc gpio, divider ratio) or None (BATTERY_ENABLE: a pin held high
                     while measuring, where a board has one)
     CPU_FREQ        machine.freq() set at start-up, or 0 to leave it
+    LINK_UART       (uart id, tx gpio, rx gpio) for link play between two boards, or None
+                    (firmware/link_uart.py; docs/link.md says which pins and why)
 
 Adding a board is adding one module here and its name to NAMES.
 """

@@ -33,3 +33,7 @@ LONG_AS = ((START, SELECT),)         # long C
 BUZZER = 25          # speaker through the DAC pin's amplifier; PWM works on it too
 BATTERY = None       # read over I2C from the IP5306 power chip: not done here
 CPU_FREQ = 240_000_000
+
+# Link play (docs/link.md): UART2 on GPIO17 (TX) and GPIO16 (RX), M5Stack's own UART2 pins on the
+# M-Bus and the side header of the Core Basic / Gray (a Fire uses them for PSRAM).
+LINK_UART = (2, 17, 16)

@@ -35,3 +35,8 @@ BUZZER = 26          # the speaker amplifier's IN+; its IN- (GPIO25) is held hig
 BUZZER_ENABLE = 25   # as we recall Hardkernel's Arduino library doing; retro-go uses both DACs)
 BATTERY = (36, 2)    # ADC1 channel 0 behind a 1:2 divider
 CPU_FREQ = 240_000_000
+
+# Link play (docs/link.md): UART1 on the 10-pin expansion header: TX GPIO4 (EXT5, header pin 5),
+# RX GPIO15 (EXT4, pin 4), GND on pin 1. Not GPIO12 (EXT3): a strapping pin that must be low at
+# boot, and an idle UART line is high. Pins: CircuitPython's hardkernel_odroid_go/pins.c.
+LINK_UART = (1, 4, 15)

@@ -33,3 +33,7 @@ BUZZER = None
 BATTERY = (34, 2)    # only while GPIO14 (ADC_EN) is high; a 1:2 divider
 BATTERY_ENABLE = 14
 CPU_FREQ = 240_000_000
+
+# Link play (docs/link.md): UART1 on GPIO26 (TX) and GPIO27 (RX), side by side on the header that
+# carries 36-39, 32, 33 and 25 (LILYGO's pin map), next to its GND pin; neither is a strapping pin.
+LINK_UART = (1, 26, 27)

@@ -164,6 +164,32 @@ def test_a_transport_that_takes_part_of_a_frame_gets_the_rest_later():
     run(wire, a, b, 100)
 
 
+class Refusing:
+    """A transport that takes nothing every other write (a UART still sending the last frame)."""
+
+    def __init__(self, end):
+        self.end = end
+        self.writes = 0
+        self.refused = 0
+
+    def write(self, buf, n):
+        self.writes += 1
+        if self.writes % 2:
+            self.refused += 1
+            return 0
+        return self.end.write(buf, n)
+
+    def readinto(self, buf):
+        return self.end.readinto(buf)
+
+
+def test_a_transport_that_takes_nothing_at_times_loses_nothing():
+    wire = Wire(10, drop=30)
+    ta, tb = Refusing(wire.end(0)), Refusing(wire.end(1))
+    run(wire, Channel(ta, epoch=11), Channel(tb, epoch=22), 150)
+    assert ta.refused > 100 and tb.refused > 100
+
+
 def test_a_full_window_refuses_and_loses_nothing():
     wire, a, b = pair()
     buf = bytearray(b"abc")
@@ -455,7 +481,7 @@ def exchange(total, x):
             errors += check(a, got_a)
             got_a += 1
             k = a.receive()
-        if a.silent_ms(now) > 100000:
+        if a.silent_ms(now) > 100000 or a.pending() > 8:
             errors += 1
     wire.cut(False)
     result[0] = got_a
@@ -498,18 +524,21 @@ def test_two_channels_over_a_faulty_wire_allocate_nothing_on_micropython():
     assert words[6] == "1" and int(words[7]) > 0 and int(words[8]) > 0  # a restart; cuts; resends
 
 
-def test_a_channel_draws_its_epoch_on_micropython():
+def test_a_channel_draws_its_epoch_and_copies_with_framebuf_on_micropython():
     out = run_mpy_ok("from engine_core.link.channel import Channel\n"
                      "from engine_core.link.loopback import Wire\n"
-                     "print(Channel(Wire(1).end(0)).epoch)\n")
-    assert 1 <= int(out) <= 255
+                     "ch = Channel(Wire(1).end(0))\n"
+                     "print(ch.epoch, ch._fb_in is not None)\n").split()
+    assert 1 <= int(out[0]) <= 255 and out[1] == "True"
+    assert Channel(Wire(1).end(0))._fb_in is None  # CPython: the loop
 
 
 def test_handling_a_received_frame_costs_at_most_0_3_m_fuel_on_micropython():
     from tools.bench.bench_link import BUDGET, frame_costs
     costs = frame_costs(count=4)
     assert BUDGET == 300_000
-    over = {what: worst for what, (median, worst) in costs.items() if worst > BUDGET}
+    over = {what: worst for what, (median, worst) in costs.items()
+            if worst > BUDGET and not what.startswith("send()")}  # the budget is for frames received
     assert not over, over
     assert costs["message of 60 B"][1] > costs["message of 0 B"][1]  # the measure sees the bytes
 
@@ -535,3 +564,41 @@ def test_a_long_message_travels_in_two_frames_the_first_marked_more():
     assert first[1:4] == bytes([chmod.FRAGMENT, 3 | chmod.MORE, 0]) and first[7:-2] == data[:60]
     assert second[1:4] == bytes([PAYLOAD_MAX - chmod.FRAGMENT, 3, 1]) and second[7:-2] == data[60:]
     assert ch.pending() == 1
+
+
+class DropFirst:
+    """A transport that loses the first frame carrying a message."""
+
+    def __init__(self, end):
+        self.end = end
+        self.lost = False
+
+    def write(self, buf, n):
+        if not self.lost and buf[2] & chmod.KIND_MAX:
+            self.lost = True
+            return n
+        return self.end.write(buf, n)
+
+    def readinto(self, buf):
+        return self.end.readinto(buf)
+
+
+def test_a_hole_is_filled_at_once_not_after_the_resend_time():
+    wire = Wire(1)
+    a, b = Channel(DropFirst(wire.end(0)), epoch=1), Channel(wire.end(1), epoch=2)
+    now = 5
+    a.poll(now)
+    b.poll(now)
+    for i in range(3):
+        assert a.send(1 + i, b"m", 1)
+    kinds = []
+    while len(kinds) < 3:
+        now += 5
+        assert now < chmod.RESEND_MS // 2, kinds  # long before a resend by time
+        a.poll(now)
+        b.poll(now)
+        k = b.receive()
+        while k >= 0:
+            kinds.append(k)
+            k = b.receive()
+    assert kinds == [1, 2, 3] and a.resent >= 1 and b.dropped >= 1

@@ -1,0 +1,184 @@
+"""Link play between two simulators (or a simulator and a test) over a local TCP socket or a
+pipe (docs/link.md): transports for engine_core/link/channel.py.
+
+    from simulator.link_socket import listen, connect, open_link
+    link = listen(5599)                  # waits (without blocking) for one peer on port 5599
+    link = connect("127.0.0.1", 5599)    # tries again every RETRY_S until the other side listens
+    link = open_link("127.0.0.1:5599")   # --link host:port;  open_link(":5599") or "5599": --listen
+    a, b = socket_pair()                 # two ends joined in this process (tests)
+    link = PipeLink(read_fd, write_fd)   # a pipe, or stdin/stdout: PipeLink(0, 1)
+
+Every call returns at once. Until a peer is there, writes are taken and lost (as on a cut cable:
+the channel writes again) and reads give 0; when the peer goes away, a listener takes the next
+one and a connector dials again, and the channels' epochs start the link over.
+"""
+
+import errno
+import os
+import socket
+import time
+
+RETRY_S = 0.5
+HOST = "127.0.0.1"
+
+
+class SocketLink:
+    """A transport over TCP: listening for one peer, or connecting to one."""
+
+    def __init__(self, listen_port=None, host=HOST, port=None):
+        self.host = host
+        self.port = port
+        self.server = None
+        self.sock = None
+        self.next_try = 0.0
+        self.connects = 0  # peers connected so far
+        if listen_port is not None:
+            self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.server.bind((host, listen_port))
+            self.server.listen(1)
+            self.server.setblocking(False)
+            self.port = self.server.getsockname()[1]
+
+    @property
+    def connected(self):
+        return self._ready() is not None
+
+    def _ready(self):
+        if self.sock is not None:
+            return self.sock
+        if self.server is not None:
+            try:
+                sock, _ = self.server.accept()
+            except (BlockingIOError, InterruptedError):
+                return None
+            self._use(sock)
+        elif time.monotonic() >= self.next_try:
+            self.next_try = time.monotonic() + RETRY_S
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.settimeout(0.2)
+            try:
+                sock.connect((self.host, self.port))
+            except OSError:
+                sock.close()
+                return None
+            self._use(sock)
+        return self.sock
+
+    def _use(self, sock):
+        sock.setblocking(False)
+        if sock.family == socket.AF_INET:  # a frame goes out at once, not batched (Nagle)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock
+        self.connects += 1
+
+    def _lost(self):
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = None
+
+    def write(self, buf, n):
+        """Send buf[0:n]; bytes taken (all of them while no peer is there: lost, as on a cut cable)."""
+        sock = self._ready()
+        if sock is None:
+            return n
+        try:
+            return sock.send(memoryview(buf)[:n])
+        except (BlockingIOError, InterruptedError):
+            return 0
+        except OSError:
+            self._lost()
+            return n
+
+    def readinto(self, buf):
+        """Copy what has arrived into buf; 0 when nothing has (or no peer is there)."""
+        sock = self._ready()
+        if sock is None:
+            return 0
+        try:
+            n = sock.recv_into(buf)
+        except (BlockingIOError, InterruptedError):
+            return 0
+        except OSError:
+            self._lost()
+            return 0
+        if n == 0:  # the peer closed its end
+            self._lost()
+        return n
+
+    def close(self):
+        self._lost()
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+
+
+def listen(port, host=HOST):
+    """A link that accepts one peer on host:port (port 0: any free port, then see .port)."""
+    return SocketLink(listen_port=port, host=host)
+
+
+def connect(host, port):
+    """A link that connects to host:port, trying again every RETRY_S until the other side listens."""
+    return SocketLink(host=host, port=port)
+
+
+def open_link(spec):
+    """--link host:port (connect) or --listen port / ':port' (listen)."""
+    host, _, port = spec.rpartition(":")
+    if not port.isdigit():
+        raise ValueError("a link is host:port or a port, not %r" % spec)
+    return connect(host, int(port)) if host else listen(int(port))
+
+
+class _Connected(SocketLink):
+    def __init__(self, sock):
+        super().__init__()
+        self._use(sock)
+        self.connects = 1
+
+    def _ready(self):
+        return self.sock
+
+
+def socket_pair():
+    """Two transports joined to each other through a local socket pair."""
+    a, b = socket.socketpair()
+    return _Connected(a), _Connected(b)
+
+
+class PipeLink:
+    """A transport over two file descriptors (a pipe each way, or stdin and stdout)."""
+
+    def __init__(self, read_fd, write_fd):
+        self.read_fd = read_fd
+        self.write_fd = write_fd
+        os.set_blocking(read_fd, False)
+        os.set_blocking(write_fd, False)
+        self.closed = False
+
+    def write(self, buf, n):
+        if self.closed:
+            return n
+        try:
+            return os.write(self.write_fd, memoryview(buf)[:n])
+        except BlockingIOError:
+            return 0
+        except OSError as e:
+            if e.errno != errno.EAGAIN:
+                self.closed = True
+            return 0
+
+    def readinto(self, buf):
+        if self.closed:
+            return 0
+        try:
+            n = os.readv(self.read_fd, [buf])
+        except BlockingIOError:
+            return 0
+        except OSError:
+            self.closed = True
+            return 0
+        if n == 0:
+            self.closed = True
+        return n

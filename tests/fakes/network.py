@@ -1,0 +1,23 @@
+"""A stand-in for MicroPython's `network` module: the station interface ESP-NOW needs."""
+
+STA_IF = 0
+AP_IF = 1
+
+
+class WLAN:
+    def __init__(self, interface=STA_IF):
+        self.interface = interface
+        self.on = False
+        self.settings = {}
+
+    def active(self, on=None):
+        if on is None:
+            return self.on
+        self.on = on
+        return None
+
+    def disconnect(self):
+        pass
+
+    def config(self, **settings):
+        self.settings.update(settings)
