@@ -85,6 +85,19 @@ def test_an_offer_in_another_message_version_is_refused_without_asking():
     assert host.poll(20) & ls.REFUSED and host.refusal == ls.R_VERSION
 
 
+@pytest.mark.parametrize("game_id,rules,reason", [(3, 9, ls.R_RULES), (7, 1, ls.R_GAME)])
+def test_an_offer_of_rules_or_a_game_this_console_lacks_is_refused_without_asking(game_id, rules, reason):
+    wire = FakeWire()
+    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
+    guest.join(0)
+    wire.end(0).send(ls.K_OFFER, bytes([ls.VERSION, game_id, rules, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]), 14)
+    assert not guest.poll(10) & ls.OFFER
+    host.state = ls.S_WAITING
+    host.is_host = True
+    host.game = games.load("spite_malice")(2)
+    assert host.poll(20) & ls.REFUSED and host.refusal == reason
+
+
 def test_the_host_may_cancel_its_offer():
     wire = FakeWire()
     host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))

@@ -461,13 +461,30 @@ class Session:
         self.offer_seed = r.get_i32(d, 8)
         for p in range(MAX_SEATS):
             self.offer_seats[p] = d[12 + p] if p < d[3] and 12 + p < n else 0
-        if d[0] != VERSION:
-            self.refuse(R_VERSION)
-        elif games.name_of(d[1]) is None:
-            self.refuse(R_GAME)
+        reason = self._check_offer()
+        if reason:
+            self.refuse(reason)
         else:
             self.state = S_WAITING
             self.flags |= OFFER
+
+    def _check_offer(self):
+        """0 when this console can play the offer, else the reason to refuse it."""
+        if self.offer_version != VERSION:
+            return R_VERSION
+        name = games.name_of(self.offer_game_id)
+        if name is None:
+            return R_GAME
+        try:
+            cls = games.load(name)  # imported once, when the first offer of it comes
+        except ImportError:
+            return R_GAME  # a build without this game
+        if not cls.MIN_PLAYERS <= self.offer_players <= cls.MAX_PLAYERS or self.offer_players > MAX_SEATS:
+            return R_GAME
+        for v in cls.RULES_PROFILES:
+            if v == self.offer_rules:
+                return 0
+        return R_RULES
 
     def _on_moves(self, d, n):
         """A MOVE message: one or more move records after the generation byte (moves that
