@@ -372,6 +372,18 @@ def test_a_link_silent_for_5_s_pauses_the_game_and_resumes_when_it_comes_back(na
     assert table.problem() == ""
 
 
+def test_the_sessions_tick_holds_the_game_clock_while_the_link_is_silent():
+    table = started("nerts", faults=(0, 0, 0, 0))
+    host = table.sessions[0]
+    g0 = table.games[0]
+    clock = g0.clock_ms
+    host.tick(100)
+    assert g0.clock_ms == clock + 100
+    host.state = ls.S_PAUSED
+    host.tick(100)
+    assert g0.clock_ms == clock + 100
+
+
 @pytest.mark.parametrize("name,seed", [("spite_malice", 22), ("nerts", 22), ("nerts", 23)])
 def test_cut_and_restored_at_random_times_the_consoles_still_agree(name, seed):
     table = started(name, seed=seed, cuts=8)
