@@ -26,19 +26,21 @@ out of order sets GAP in the next frame it writes: the sender then writes again 
 is unacknowledged instead of waiting for RESEND_MS (five times the throughput at 5% loss).
 A frame goes out at least every KEEPALIVE_MS, so silent_ms() tells a quiet peer from a gone one.
 
-Epochs: a frame whose EPOCH differs from the one last heard means the peer restarted: this side
-forgets what it was sending and receiving (the session above starts again with a HELLO). A
+Epochs: the first EPOCH a fresh channel hears is its peer's. One that differs from it, in two
+valid frames whose ECHO is 0 or this side's epoch (one could be line noise that passed the CRC),
+means the peer restarted: this side forgets what it was sending and receiving (the session
+above starts again with a HELLO) and asks the new peer (GAP) to write its frames again. A
 frame whose ECHO names an older epoch of this side was meant for a channel that no longer
 exists: its ACK and message are ignored, and this side answers at once so the peer learns the
 new epoch. For STALE_MS after a peer restarted, late frames of its former epoch are ignored (a
 reordering transport must not make this side flip back). Should the two sides still disagree
-(a power-cycled peer that drew its old epoch again, one time in 255), the sender sees the peer
-talk without acknowledging anything; after STALL_ROUNDS resend rounds it takes a new epoch,
-and both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
+(a power-cycled peer that drew its old epoch again, one time in 255), this side hears the peer
+acknowledge only what it never sent; after STALL_MS (3 s) of that it takes a new epoch, and
+both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
 
 No allocation after construction: frames are built in and parsed from preallocated buffers.
 Call receive() until it gives -1 after each poll: a side that polls but leaves its messages
-queued holds the sender back, and after STALL_ROUNDS the sender takes it for a stuck link.
+queued holds the sender back (flow control).
 """
 
 import sys
@@ -63,7 +65,7 @@ QUEUE = const(8)  # messages received and not yet taken by receive()
 RESEND_MS = const(200)
 KEEPALIVE_MS = const(500)
 STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
-STALL_ROUNDS = const(15)  # resend rounds with the peer heard and nothing acknowledged: start over
+STALL_MS = const(3000)  # the peer heard and nothing acknowledged this long: start over
 _IN_SIZE = const(200)  # a partial frame (< FRAME_MAX) plus one read
 _MASK = const(0x3FFFFFFF)  # clocks and counters wrap at 2**30
 
@@ -242,8 +244,9 @@ class Channel:
         self._have = 0
         self._peer = 0  # the peer's epoch (0: not heard yet)
         self._old_peer = 0  # the peer's epoch before it restarted
+        self._candidate = 0  # a new epoch heard once (taken when heard again)
         self._t_adopt = 0  # when the peer's epoch was taken
-        self._stalls = 0  # resend rounds in a row with the peer heard and no progress
+        self._t_sane = 0  # when the peer last acknowledged something inside this side's window
         self._ack_due = False
         self._gap = False  # a frame was dropped out of order: say so in the next frame written
         self._gap_base = -1  # the hole the last early resend was for
@@ -384,6 +387,7 @@ class Channel:
         if self._t_in < 0:  # the first poll (since start-up or a reset) starts the clocks
             self._t_in = now
             self._t_data = now
+            self._t_sane = now
         t = self._t
         for _ in range(8):  # a bounded number of reads per poll
             if self._have == 0:
@@ -407,15 +411,16 @@ class Channel:
         if self._count and ((now - self._t_data) & _MASK) >= RESEND_MS:
             self._upto = 0  # go back: everything unacknowledged again
             self._t_data = now
-            if ((now - self._t_in) & _MASK) < 2 * RESEND_MS:
-                self._stalls += 1
-                if self._stalls >= STALL_ROUNDS:
-                    # The peer talks but takes nothing: the two sides disagree about the link
-                    # (say a power-cycled peer drew its old epoch again). Start over; the peer
-                    # sees the new epoch and starts over too.
-                    self.restarts = (self.restarts + 1) & _MASK
-                    self.reset()
-                    self._t_in = now
+        # A peer that talks but acknowledges only what this side never sent (an ACK outside
+        # base .. base + count, which a consistent link cannot give) disagrees about the link.
+        # A silent peer is a cut, not a disagreement: it stops the clock.
+        if ((now - self._t_in) & _MASK) > 2 * KEEPALIVE_MS:
+            self._t_sane = now
+        elif ((now - self._t_sane) & _MASK) >= STALL_MS:
+            # Say a power-cycled peer drew its old epoch again. Start over; the peer sees the
+            # new epoch and starts over too.
+            self.restarts = (self.restarts + 1) & _MASK
+            self.reset()  # (the next poll starts the clocks again)
         if self._upto < self._count or self._out_len:
             self._pump(now)
         if self._out_len == 0 and (self._ack_due or self._t_out < 0
@@ -461,27 +466,41 @@ class Channel:
 
     def _frame(self, buf, p, ln, now):
         epoch = buf[p + 5]
+        echo = buf[p + 6]
         if epoch != self._peer:
+            if echo and echo != self.epoch:
+                self._ack_due = True  # from a former link (or noise): answer with who we are now
+                return
             if epoch == self._old_peer and ((now - self._t_adopt) & _MASK) < STALE_MS:
                 return  # a late frame of the peer's former self
+            self._ack_due = True  # answer at once: the peer learns this side's epoch from it
             if self._peer:
+                if epoch != self._candidate:
+                    # A peer's new epoch is taken from the second valid frame that carries it,
+                    # so that line noise passing the CRC (one candidate in 65,536) cannot
+                    # restart the link. (The first epoch heard is taken at once.)
+                    self._candidate = epoch
+                    return
                 self._peer_restarted()
                 self._old_peer = self._peer
+                self._gap = True  # the answer asks the new peer to write again at once what it has in flight
             self._peer = epoch
             self._t_adopt = now
+        self._candidate = 0
         self._t_in = now
-        echo = buf[p + 6]
-        if echo and echo != self.epoch:
-            self._ack_due = True  # meant for an older epoch of this side: say who we are now
-            return
+        if echo != self.epoch:
+            self._ack_due = True  # the peer has not heard this side's epoch yet: tell it now
+            if echo:
+                return  # meant for an older epoch of this side
         n = (buf[p + 4] - self._base) & 0xFF  # frames the peer acknowledges now
-        if n and n <= self._count:
-            self._base = buf[p + 4]
-            self._count -= n
-            self._upto = self._upto - n if self._upto > n else 0
-            self._tx_max = self._tx_max - n if self._tx_max > n else 0
-            self._t_data = now
-            self._stalls = 0
+        if n <= self._count:
+            self._t_sane = now
+            if n:
+                self._base = buf[p + 4]
+                self._count -= n
+                self._upto = self._upto - n if self._upto > n else 0
+                self._tx_max = self._tx_max - n if self._tx_max > n else 0
+                self._t_data = now
         kind = buf[p + 2]
         if kind & GAP:
             kind &= 0x7F
@@ -531,7 +550,6 @@ class Channel:
     def _peer_restarted(self):
         # The peer is a new channel: nothing sent to or received from its old self matters.
         self.restarts = (self.restarts + 1) & _MASK
-        self._stalls = 0
         self._base = 0
         self._count = 0
         self._upto = 0
