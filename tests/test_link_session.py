@@ -437,6 +437,16 @@ def test_a_guest_switched_off_and_on_leaves_the_table_and_may_take_a_new_offer()
     assert table.problem() == ""
 
 
+def test_the_link_modules_agree_on_their_codes():
+    from engine_core.link import lockstep, realtime, transfer
+    assert lockstep._CHANGED == ls.CHANGED
+    assert (realtime._K_MOVE, realtime._K_CLOCK, realtime._CHANGED, realtime._HERE, realtime._COMPUTER) == (
+        ls.K_MOVE, ls.K_CLOCK, ls.CHANGED, ls.HERE, ls.COMPUTER)
+    assert (transfer._CHANGED, transfer._DESYNC, transfer._S_PLAYING, transfer._S_PAUSED,
+            transfer._S_DESYNC) == (ls.CHANGED, ls.DESYNC, ls.S_PLAYING, ls.S_PAUSED, ls.S_DESYNC)
+    assert transfer.HEAD + transfer.DATA == 120
+
+
 # --- hashes and figures ---
 
 def test_the_state_hash_is_30_bits_and_the_same_on_micropython():

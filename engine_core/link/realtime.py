@@ -35,6 +35,7 @@ CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
 _K_MOVE = const(4)  # session.K_MOVE
 _K_CLOCK = const(7)  # session.K_CLOCK
+_CHANGED = const(4)  # session.CHANGED
 RECORD = const(10)  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 _HERE = const(1)
 _COMPUTER = const(3)
@@ -140,7 +141,7 @@ def scan(s):
             return
         send(s, seat, move, t, s.ctr[seat])
     if not in_order:
-        s.flags |= 4  # CHANGED: our own moves went behind older ones of the peer
+        s.flags |= _CHANGED  # our own moves went behind older ones of the peer
     synced(s)
 
 
@@ -199,13 +200,13 @@ def peer_move(s, d, at):
         if game.clock_ms < t:
             game.advance_clock(t - game.clock_ms)
         new_round(s, t)
-        s.flags |= 4
+        s.flags |= _CHANGED
         return
     if not s.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
         lost(s)
         return
     synced(s)
-    s.flags |= 4
+    s.flags |= _CHANGED
 
 
 def settle(s):

@@ -37,7 +37,9 @@ from engine_core import games
 from engine_core import records as r
 from engine_core import save
 from engine_core.game import V_STATUS, V_TURN
+from engine_core.link import lockstep
 from engine_core.link import realtime as rt
+from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
 
@@ -93,8 +95,8 @@ R_BUSY = const(5)
 
 SILENCE_MS = const(5000)  # a link silent this long pauses the game
 MAX_SEATS = const(4)
-STATE_HEAD = const(13)  # a STATE chunk's header
-STATE_DATA = const(107)  # record bytes per chunk (13 + 107 = 120, the channel's payload)
+STATE_HEAD = transfer.HEAD  # a STATE chunk's header
+STATE_DATA = transfer.DATA  # record bytes per chunk
 _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 _RING = const(16)  # hashes kept per side, waiting for the other's
@@ -298,7 +300,7 @@ class Session:
         else:
             self._send_move(self.my_seat, move)
             self.own_moves += 1
-            self._after_move()
+            lockstep.after_move(self)
         self._flush()
 
     def local_undo(self, now_ms):
@@ -434,12 +436,12 @@ class Session:
                 self.flags |= LEFT
         elif kind == K_STATE:
             if not self.is_host and self._playing():
-                self._on_state(d, n)
+                transfer.receive(self, d, n)
         elif self._playing() and d[0] == self.gen and not self.asked:
             if kind == K_MOVE:
                 self._on_moves(d, n)
             elif kind == K_UNDO:
-                self._on_undo(d[1])
+                lockstep.peer_undo(self, d[1])
             elif kind == K_HASH:
                 self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
             elif kind == K_CLOCK:
@@ -496,44 +498,10 @@ class Session:
             if self.nerts:
                 rt.peer_move(self, d, at)
             else:
-                self._on_move(d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
+                lockstep.peer_move(self, d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
             at += size
 
-    # --- lockstep: Spite & Malice ---
-
-    def _on_move(self, seat, move):
-        game = self.game
-        if seat != self.peer_seat or game.vars[V_TURN] != seat or not game.is_legal(move):
-            self.refused += 1
-            self._found(state_hash(game), 0)
-            return
-        game.apply(move)
-        self.peer_moves += 1
-        self.flags |= CHANGED
-        self._after_move()
-
-    def _on_undo(self, seat):
-        game = self.game
-        if self.nerts or seat != self.peer_seat or game.vars[V_TURN] != seat or self.peer_moves == 0 \
-                or not game.undo():
-            self.refused += 1
-            self._found(state_hash(game), 0)
-            return
-        self.peer_moves -= 1
-        self.flags |= CHANGED
-
-    def _after_move(self):
-        """After a move on either side: a turn that ended (the turn passed, a game ended or
-        was dealt) is counted, and both consoles send the hash of the state it left."""
-        game = self.game
-        if game.vars[V_TURN] == self.last_turn and game.vars[V_STATUS] == self.last_status:
-            return
-        self.last_turn = game.vars[V_TURN]
-        self.last_status = game.vars[V_STATUS]
-        self.turn_no += 1
-        self.own_moves = 0
-        self.peer_moves = 0
-        self.my_hash(self.turn_no, state_hash(game))
+    # --- lockstep: Spite & Malice (lockstep.py) ---
 
     def _send_move(self, seat, move):
         b = self.tx
@@ -599,78 +567,14 @@ class Session:
         self.asked = False
         self._repair(state_hash(self.game))
 
-    # --- the host's state, sent and loaded ---
+    # --- the host's state, sent and loaded (transfer.py) ---
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
-        game = self.game
-        self.gen = (self.gen + 1) & 0xFF
-        game.history.clear()  # the guest's undo starts here too
-        self.s_len = save.encode_game(game, 0, self.sbuf)
-        self.s_pos = 0
-        self.s_hash = state_hash(game)
-        self.s_key = game.clock_ms if self.nerts else self.turn_no
-        self._reset_play(self.s_key)
-        self.repairs += 1
-        self.flags |= DESYNC
-        if self.state == S_PLAYING:
-            self.state = S_DESYNC
+        transfer.send(self)
         if not self.s_pending:
             self.s_pending = True
             self._queue(_PLACEHOLDER, self.tx, 0)
-
-    def _chunk(self):
-        """The next chunk of the state into tx; its length."""
-        b = self.tx
-        n = self.s_len - self.s_pos
-        if n > STATE_DATA:
-            n = STATE_DATA
-        b[0] = self.gen
-        r.put_u16(b, 1, self.s_pos)
-        r.put_u16(b, 3, self.s_len)
-        r.put_i32(b, 5, self.s_key)
-        r.put_i32(b, 9, self.s_hash)
-        for i in range(n):
-            b[STATE_HEAD + i] = self.sbuf[self.s_pos + i]
-        return STATE_HEAD + n
-
-    def _on_state(self, d, n):
-        at = r.get_u16(d, 1)
-        if at == 0:
-            self.r_gen = d[0]
-            self.r_total = r.get_u16(d, 3)
-            self.r_pos = 0
-        elif d[0] != self.r_gen or at != self.r_pos:
-            return
-        if self.r_total > len(self.sbuf):
-            return
-        for i in range(STATE_HEAD, n):
-            self.sbuf[self.r_pos] = d[i]
-            self.r_pos += 1
-        if self.r_pos == self.r_total:
-            self._load(r.get_i32(d, 5), r.get_i32(d, 9))
-
-    def _load(self, key, host_hash):
-        game = self.game
-        before = state_hash(game)
-        if r.check(self.sbuf, self.r_total, save.KIND_GAME) != r.OK or \
-                save.restore_game(game, self.sbuf, self.r_total, self.used) != r.OK:
-            self.asked = False  # a record this game cannot take: ask again
-            self._repair(before)
-            return
-        if not self.asked:
-            self.hash_here = before
-            self.hash_there = host_hash
-        self.asked = False
-        self.gen = self.r_gen
-        self._configure()
-        self._reset_play(key)
-        self.repairs += 1
-        if self.state == S_DESYNC:
-            self.state = S_PLAYING
-        elif self.state == S_PAUSED:
-            self.resume_state = S_PLAYING
-        self.flags |= CHANGED | DESYNC
 
     def _forget_queue(self):
         self.q_count = 0
@@ -706,7 +610,7 @@ class Session:
             kind = self.q_kind[i]
             if kind == _PLACEHOLDER:
                 while self.s_pos < self.s_len:
-                    n = self._chunk()
+                    n = transfer.chunk(self)
                     if not ch.send(K_STATE, b, n):
                         return
                     self.s_pos += n - STATE_HEAD
