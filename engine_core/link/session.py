@@ -6,11 +6,12 @@ and both deal the same game from the seed. From then on each console sends the m
 it, and both check that they hold the same state by exchanging a 30-bit hash of it
 (statehash.py): after every turn in Spite & Malice, every second of game time in Nerts. A
 disagreement, or a move from the link that is not legal, is repaired by the host sending its
-whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads.
+whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads
+(transfer.py).
 
 Spite & Malice is played in lockstep: one seat moves at a time, a move from the link is
-checked before it is applied, and undo reaches only one's own moves of the turn under way.
-Nerts is played in time order: engine_core/link/realtime.py.
+checked before it is applied, and undo reaches only one's own moves of the turn under way
+(lockstep.py). Nerts is played in time order: realtime.py and timeline.py.
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
