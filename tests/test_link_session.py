@@ -85,6 +85,19 @@ def test_an_offer_in_another_message_version_is_refused_without_asking():
     assert host.poll(20) & ls.REFUSED and host.refusal == ls.R_VERSION
 
 
+@pytest.mark.parametrize("game_id,rules,reason", [(3, 9, ls.R_RULES), (7, 1, ls.R_GAME)])
+def test_an_offer_of_rules_or_a_game_this_console_lacks_is_refused_without_asking(game_id, rules, reason):
+    wire = FakeWire()
+    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
+    guest.join(0)
+    wire.end(0).send(ls.K_OFFER, bytes([ls.VERSION, game_id, rules, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]), 14)
+    assert not guest.poll(10) & ls.OFFER
+    host.state = ls.S_WAITING
+    host.is_host = True
+    host.game = games.load("spite_malice")(2)
+    assert host.poll(20) & ls.REFUSED and host.refusal == reason
+
+
 def test_the_host_may_cancel_its_offer():
     wire = FakeWire()
     host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
@@ -359,6 +372,18 @@ def test_a_link_silent_for_5_s_pauses_the_game_and_resumes_when_it_comes_back(na
     assert table.problem() == ""
 
 
+def test_the_sessions_tick_holds_the_game_clock_while_the_link_is_silent():
+    table = started("nerts", faults=(0, 0, 0, 0))
+    host = table.sessions[0]
+    g0 = table.games[0]
+    clock = g0.clock_ms
+    host.tick(100)
+    assert g0.clock_ms == clock + 100
+    host.state = ls.S_PAUSED
+    host.tick(100)
+    assert g0.clock_ms == clock + 100
+
+
 @pytest.mark.parametrize("name,seed", [("spite_malice", 22), ("nerts", 22), ("nerts", 23)])
 def test_cut_and_restored_at_random_times_the_consoles_still_agree(name, seed):
     table = started(name, seed=seed, cuts=8)
@@ -381,6 +406,45 @@ def test_leaving_says_goodbye_and_which_seats_go_to_the_computer(name):
     seats = 4 if name == "nerts" else 2
     assert guest.orphans == (1 << seats) - 1 - (1 << 1)  # every seat but the guest's own
     assert host.orphans == (1 << seats) - 1 - 1
+
+
+def test_a_guest_switched_off_and_on_leaves_the_table_and_may_take_a_new_offer():
+    table = started("spite_malice", faults=(0, 0, 0, 0))
+    run(table, 30)
+    host = table.sessions[0]
+    # The guest's console restarts: a new channel (another epoch) and session on its end.
+    channel = Channel(table.ends[1], 77)
+    guest = ls.Session(channel)
+    guest.join(table.now)
+    table.channels[1] = channel
+    table.sessions[1] = guest
+    table.acting = False
+    run(table, 30)
+    assert table.flags[0] & ls.LEFT and host.state == ls.S_LEFT
+    host.host(table.games[0], 99, 0, bytes([ls.HERE, ls.THERE]), table.now)
+    for _ in range(30):
+        table.step()
+        if guest.state == ls.S_WAITING and guest.offer_seed == 99:
+            break
+    assert guest.offer_seed == 99
+    guest.accept(table.games[1], table.now)
+    run(table, 30)
+    assert host.state == guest.state == ls.S_PLAYING
+    assert state_hash(table.games[0]) == state_hash(table.games[1])
+    table.fresh[0] = table.fresh[1] = 1  # the players plan their turns afresh: a new deal
+    table.acting = True
+    table.play_game()
+    assert table.problem() == ""
+
+
+def test_the_link_modules_agree_on_their_codes():
+    from engine_core.link import lockstep, realtime, transfer
+    assert lockstep._CHANGED == ls.CHANGED
+    assert (realtime._K_MOVE, realtime._K_CLOCK, realtime._CHANGED, realtime._HERE, realtime._COMPUTER) == (
+        ls.K_MOVE, ls.K_CLOCK, ls.CHANGED, ls.HERE, ls.COMPUTER)
+    assert (transfer._CHANGED, transfer._DESYNC, transfer._S_PLAYING, transfer._S_PAUSED,
+            transfer._S_DESYNC) == (ls.CHANGED, ls.DESYNC, ls.S_PLAYING, ls.S_PAUSED, ls.S_DESYNC)
+    assert transfer.HEAD + transfer.DATA == 120
 
 
 # --- hashes and figures ---

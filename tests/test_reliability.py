@@ -187,3 +187,10 @@ def test_the_link_check_catches_consoles_that_drift_apart(monkeypatch):
     monkeypatch.setattr(Table, "start", start_then_drift)
     counts = soak.link_suite("spite_malice", 2, 0, seed=3)
     assert counts["failures"] == 2
+
+
+def test_the_bytes_the_link_carries_are_measured():
+    figures = soak.link_figures(units=2)
+    assert len(figures) == 4
+    for what, value in figures.items():
+        assert int(value) > 0, what

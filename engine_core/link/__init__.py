@@ -6,7 +6,9 @@
     loopback.py   a simulated faulty wire between two channels, for tests
     session.py    the table over a channel: the hello, the moves, state hashes, the host's
                   state re-sent on a desync, silence, leaving
+    lockstep.py   Spite & Malice over the link: one seat at a time, every move checked
     realtime.py   Nerts over the link: moves in time order, rolled back and replayed
+    transfer.py   the host's whole state, sent and loaded: the repair after a desync
     timeline.py   the window of recent Nerts moves that realtime.py keeps in order
     statehash.py  the state hash both consoles compare
 

@@ -35,6 +35,8 @@ CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
 _K_MOVE = const(4)  # session.K_MOVE
 _K_CLOCK = const(7)  # session.K_CLOCK
+_CHANGED = const(4)  # session.CHANGED
+RECORD = const(10)  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 _HERE = const(1)
 _COMPUTER = const(3)
 
@@ -139,7 +141,7 @@ def scan(s):
             return
         send(s, seat, move, t, s.ctr[seat])
     if not in_order:
-        s.flags |= 4  # CHANGED: our own moves went behind older ones of the peer
+        s.flags |= _CHANGED  # our own moves went behind older ones of the peer
     synced(s)
 
 
@@ -172,13 +174,13 @@ def peer_clock(s, t):
         s.peer_h = t
 
 
-def peer_move(s, d):
-    """A move from the link: put in its place (or, the host's deal, applied once the round's
-    end is final here too)."""
+def peer_move(s, d, at):
+    """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
+    its place (or, the host's deal, applied once the round's end is final here too)."""
     game = s.game
-    seat = d[1]
-    move = d[2] << 16 | d[3] << 8 | d[4]
-    t = r.get_i32(d, 5)
+    seat = d[at]
+    move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
+    t = r.get_i32(d, at + 4)
     if seat >= s.players or s.seats[seat] == _HERE or (s.is_host and s.seats[seat] == _COMPUTER):
         s.refused += 1
         s._found(state_hash(game), 0)
@@ -198,13 +200,13 @@ def peer_move(s, d):
         if game.clock_ms < t:
             game.advance_clock(t - game.clock_ms)
         new_round(s, t)
-        s.flags |= 4
+        s.flags |= _CHANGED
         return
-    if not s.timeline.insert(game, move, t, seat, r.get_u16(d, 9)):
+    if not s.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
         lost(s)
         return
     synced(s)
-    s.flags |= 4
+    s.flags |= _CHANGED
 
 
 def settle(s):

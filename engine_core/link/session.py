@@ -6,17 +6,18 @@ and both deal the same game from the seed. From then on each console sends the m
 it, and both check that they hold the same state by exchanging a 30-bit hash of it
 (statehash.py): after every turn in Spite & Malice, every second of game time in Nerts. A
 disagreement, or a move from the link that is not legal, is repaired by the host sending its
-whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads.
+whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads
+(transfer.py).
 
 Spite & Malice is played in lockstep: one seat moves at a time, a move from the link is
-checked before it is applied, and undo reaches only one's own moves of the turn under way.
-Nerts is played in time order: engine_core/link/realtime.py.
+checked before it is applied, and undo reaches only one's own moves of the turn under way
+(lockstep.py). Nerts is played in time order: realtime.py and timeline.py.
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
     ACCEPT  2  version, game id, rules, seed(4)
     REFUSE  3  reason
-    MOVE    4  gen, seat, move(3) [, time(4), counter(2): Nerts]
+    MOVE    4  gen, then one or more records: seat, move(3) [, time(4), counter(2): Nerts]
     UNDO    5  gen, seat
     HASH    6  gen, key(4), hash(4)        key: the turn number, or the second of game time (Nerts)
     CLOCK   7  gen, time(4)                Nerts: no move of mine will be older than this
@@ -37,7 +38,9 @@ from engine_core import games
 from engine_core import records as r
 from engine_core import save
 from engine_core.game import V_STATUS, V_TURN
+from engine_core.link import lockstep
 from engine_core.link import realtime as rt
+from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
 
@@ -93,12 +96,13 @@ R_BUSY = const(5)
 
 SILENCE_MS = const(5000)  # a link silent this long pauses the game
 MAX_SEATS = const(4)
-STATE_HEAD = const(13)  # a STATE chunk's header
-STATE_DATA = const(107)  # record bytes per chunk (13 + 107 = 120, the channel's payload)
+STATE_HEAD = transfer.HEAD  # a STATE chunk's header
+STATE_DATA = transfer.DATA  # record bytes per chunk
 _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 _RING = const(16)  # hashes kept per side, waiting for the other's
 _PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
+_RECORD = const(4)  # a Spite & Malice move record: seat, move(3)
 
 
 class Session:
@@ -177,6 +181,7 @@ class Session:
         self.hashes_compared = 0
         self.overflows = 0  # repairs for what could not be kept in step (lost())
         self.dropped = 0  # messages that found the queue full (a link down for long)
+        self.restarts = getattr(channel, "restarts", 0)  # the channel's start-overs seen
         self.dropped_seen = 0
 
     # --- what the screens call ---
@@ -186,6 +191,7 @@ class Session:
         and a seat kind per player (this console's view: HERE at seat 0, one THERE)."""
         self._attach(game)
         self.is_host = True
+        self.asked = False
         self.seed = seed & 0x3FFFFFFF
         self.my_seat = 0
         self.peer_seat = 0
@@ -209,6 +215,7 @@ class Session:
     def join(self, now_ms):
         """Wait for an offer (poll() says OFFER when one comes)."""
         self.is_host = False
+        self.asked = False
         self.game = None
         self.state = S_WAITING
 
@@ -294,7 +301,7 @@ class Session:
         else:
             self._send_move(self.my_seat, move)
             self.own_moves += 1
-            self._after_move()
+            lockstep.after_move(self)
         self._flush()
 
     def local_undo(self, now_ms):
@@ -314,6 +321,14 @@ class Session:
         STARTED, CHANGED, PAUSED, RESUMED, DESYNC, LEFT, REFUSED). No allocation."""
         ch = self.ch
         ch.poll(now_ms)
+        if ch.restarts != self.restarts:
+            # The link started over (the peer was switched off and on): what was on its way is
+            # gone, and the peer knows nothing of this table. It left; a new offer may come.
+            self.restarts = ch.restarts
+            if self._playing() or (self.is_host and self.state == S_WAITING):
+                self._forget_queue()
+                self._left()
+                self.flags |= LEFT
         if self.nerts and self._playing():
             rt.scan(self)
         kind = ch.receive()
@@ -422,15 +437,12 @@ class Session:
                 self.flags |= LEFT
         elif kind == K_STATE:
             if not self.is_host and self._playing():
-                self._on_state(d, n)
+                transfer.receive(self, d, n)
         elif self._playing() and d[0] == self.gen and not self.asked:
             if kind == K_MOVE:
-                if self.nerts:
-                    rt.peer_move(self, d)
-                else:
-                    self._on_move(d[1], d[2] << 16 | d[3] << 8 | d[4])
+                self._on_moves(d, n)
             elif kind == K_UNDO:
-                self._on_undo(d[1])
+                lockstep.peer_undo(self, d[1])
             elif kind == K_HASH:
                 self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
             elif kind == K_CLOCK:
@@ -452,49 +464,45 @@ class Session:
         self.offer_seed = r.get_i32(d, 8)
         for p in range(MAX_SEATS):
             self.offer_seats[p] = d[12 + p] if p < d[3] and 12 + p < n else 0
-        if d[0] != VERSION:
-            self.refuse(R_VERSION)
-        elif games.name_of(d[1]) is None:
-            self.refuse(R_GAME)
+        reason = self._check_offer()
+        if reason:
+            self.refuse(reason)
         else:
             self.state = S_WAITING
             self.flags |= OFFER
 
-    # --- lockstep: Spite & Malice ---
+    def _check_offer(self):
+        """0 when this console can play the offer, else the reason to refuse it."""
+        if self.offer_version != VERSION:
+            return R_VERSION
+        name = games.name_of(self.offer_game_id)
+        if name is None:
+            return R_GAME
+        try:
+            cls = games.load(name)  # imported once, when the first offer of it comes
+        except ImportError:
+            return R_GAME  # a build without this game
+        if not cls.MIN_PLAYERS <= self.offer_players <= cls.MAX_PLAYERS or self.offer_players > MAX_SEATS:
+            return R_GAME
+        for v in cls.RULES_PROFILES:
+            if v == self.offer_rules:
+                return 0
+        return R_RULES
 
-    def _on_move(self, seat, move):
-        game = self.game
-        if seat != self.peer_seat or game.vars[V_TURN] != seat or not game.is_legal(move):
-            self.refused += 1
-            self._found(state_hash(game), 0)
-            return
-        game.apply(move)
-        self.peer_moves += 1
-        self.flags |= CHANGED
-        self._after_move()
+    def _on_moves(self, d, n):
+        """A MOVE message: one or more move records after the generation byte (moves that
+        waited for the channel travel together)."""
+        size = rt.RECORD if self.nerts else _RECORD
+        gen = self.gen
+        at = 1
+        while at + size <= n and self.gen == gen and not self.asked:
+            if self.nerts:
+                rt.peer_move(self, d, at)
+            else:
+                lockstep.peer_move(self, d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
+            at += size
 
-    def _on_undo(self, seat):
-        game = self.game
-        if self.nerts or seat != self.peer_seat or game.vars[V_TURN] != seat or self.peer_moves == 0 \
-                or not game.undo():
-            self.refused += 1
-            self._found(state_hash(game), 0)
-            return
-        self.peer_moves -= 1
-        self.flags |= CHANGED
-
-    def _after_move(self):
-        """After a move on either side: a turn that ended (the turn passed, a game ended or
-        was dealt) is counted, and both consoles send the hash of the state it left."""
-        game = self.game
-        if game.vars[V_TURN] == self.last_turn and game.vars[V_STATUS] == self.last_status:
-            return
-        self.last_turn = game.vars[V_TURN]
-        self.last_status = game.vars[V_STATUS]
-        self.turn_no += 1
-        self.own_moves = 0
-        self.peer_moves = 0
-        self.my_hash(self.turn_no, state_hash(game))
+    # --- lockstep: Spite & Malice (lockstep.py) ---
 
     def _send_move(self, seat, move):
         b = self.tx
@@ -560,78 +568,14 @@ class Session:
         self.asked = False
         self._repair(state_hash(self.game))
 
-    # --- the host's state, sent and loaded ---
+    # --- the host's state, sent and loaded (transfer.py) ---
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
-        game = self.game
-        self.gen = (self.gen + 1) & 0xFF
-        game.history.clear()  # the guest's undo starts here too
-        self.s_len = save.encode_game(game, 0, self.sbuf)
-        self.s_pos = 0
-        self.s_hash = state_hash(game)
-        self.s_key = game.clock_ms if self.nerts else self.turn_no
-        self._reset_play(self.s_key)
-        self.repairs += 1
-        self.flags |= DESYNC
-        if self.state == S_PLAYING:
-            self.state = S_DESYNC
+        transfer.send(self)
         if not self.s_pending:
             self.s_pending = True
             self._queue(_PLACEHOLDER, self.tx, 0)
-
-    def _chunk(self):
-        """The next chunk of the state into tx; its length."""
-        b = self.tx
-        n = self.s_len - self.s_pos
-        if n > STATE_DATA:
-            n = STATE_DATA
-        b[0] = self.gen
-        r.put_u16(b, 1, self.s_pos)
-        r.put_u16(b, 3, self.s_len)
-        r.put_i32(b, 5, self.s_key)
-        r.put_i32(b, 9, self.s_hash)
-        for i in range(n):
-            b[STATE_HEAD + i] = self.sbuf[self.s_pos + i]
-        return STATE_HEAD + n
-
-    def _on_state(self, d, n):
-        at = r.get_u16(d, 1)
-        if at == 0:
-            self.r_gen = d[0]
-            self.r_total = r.get_u16(d, 3)
-            self.r_pos = 0
-        elif d[0] != self.r_gen or at != self.r_pos:
-            return
-        if self.r_total > len(self.sbuf):
-            return
-        for i in range(STATE_HEAD, n):
-            self.sbuf[self.r_pos] = d[i]
-            self.r_pos += 1
-        if self.r_pos == self.r_total:
-            self._load(r.get_i32(d, 5), r.get_i32(d, 9))
-
-    def _load(self, key, host_hash):
-        game = self.game
-        before = state_hash(game)
-        if r.check(self.sbuf, self.r_total, save.KIND_GAME) != r.OK or \
-                save.restore_game(game, self.sbuf, self.r_total, self.used) != r.OK:
-            self.asked = False  # a record this game cannot take: ask again
-            self._repair(before)
-            return
-        if not self.asked:
-            self.hash_here = before
-            self.hash_there = host_hash
-        self.asked = False
-        self.gen = self.r_gen
-        self._configure()
-        self._reset_play(key)
-        self.repairs += 1
-        if self.state == S_DESYNC:
-            self.state = S_PLAYING
-        elif self.state == S_PAUSED:
-            self.resume_state = S_PLAYING
-        self.flags |= CHANGED | DESYNC
 
     def _forget_queue(self):
         self.q_count = 0
@@ -667,7 +611,7 @@ class Session:
             kind = self.q_kind[i]
             if kind == _PLACEHOLDER:
                 while self.s_pos < self.s_len:
-                    n = self._chunk()
+                    n = transfer.chunk(self)
                     if not ch.send(K_STATE, b, n):
                         return
                     self.s_pos += n - STATE_HEAD
@@ -676,14 +620,27 @@ class Session:
                 self.s_pending = False
                 if self.state == S_DESYNC and self.is_host:
                     self.state = S_PLAYING
-            else:
-                n = self.q_len[i]
-                at = i * _SLOT
-                for k in range(n):
-                    b[k] = self.q_data[at + k]
-                if not ch.send(kind, b, n):
-                    return
-                self.bytes_sent += n + 1
-                self.messages_sent += 1
-            self.q_head = (i + 1) % _QUEUE
-            self.q_count -= 1
+                self.q_head = (i + 1) % _QUEUE
+                self.q_count -= 1
+                continue
+            n = self.q_len[i]
+            at = i * _SLOT
+            for k in range(n):
+                b[k] = self.q_data[at + k]
+            taken = 1
+            if kind == K_MOVE:  # the moves waiting behind it, of the same generation, join it
+                j = (i + 1) % _QUEUE
+                while taken < self.q_count and self.q_kind[j] == K_MOVE and \
+                        self.q_data[j * _SLOT] == b[0] and n + self.q_len[j] - 1 <= STATE_HEAD + STATE_DATA:
+                    at = j * _SLOT
+                    for k in range(1, self.q_len[j]):
+                        b[n] = self.q_data[at + k]
+                        n += 1
+                    taken += 1
+                    j = (j + 1) % _QUEUE
+            if not ch.send(kind, b, n):
+                return
+            self.bytes_sent += n + 1
+            self.messages_sent += 1
+            self.q_head = (i + taken) % _QUEUE
+            self.q_count -= taken

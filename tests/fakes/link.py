@@ -25,7 +25,7 @@ class FakeChannel:
         self.rx_len = 0
         self.inbox = []
         self.heard = 0
-        self.sent = self.resent = self.received = self.bad = self.duplicates = 0
+        self.sent = self.resent = self.received = self.bad = self.duplicates = self.restarts = 0
         self.payload_bytes = 0
         self.window = 1000  # messages in flight before send() says no
         self.now = 0

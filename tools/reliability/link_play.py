@@ -200,12 +200,14 @@ class Table:
     # --- whole games ---
 
     def quiet(self):
-        """Nothing on its way: both sessions' queues and both channels are empty."""
+        """Nothing on its way that could change a game: Spite & Malice, both sessions' queues
+        and both channels empty; Nerts, every move final on both consoles (the clocks and
+        hashes that keep flowing change nothing)."""
         for i in range(2):
             s = self.sessions[i]
-            if s.q_count or self.channels[i].pending() or s.timeline.count or s.asked:
+            if s.timeline.count or s.asked or s.state != ls.S_PLAYING:
                 return False
-            if s.state != ls.S_PLAYING:
+            if not self.nerts and (s.q_count or self.channels[i].pending()):
                 return False
         return True
 

@@ -540,7 +540,7 @@ def link_suite(name, units, cuts=0, seed=1, progress=None):
         counts["hashes compared"] = compared
         counts["moves rolled back"] = rollbacks
         counts["moves skipped"] = skipped
-    counts["frames dropped, doubled, reordered, corrupted"] = "/".join(str(v) for v in faults)
+    counts["wire chunks dropped, doubled, reordered, corrupted"] = "/".join(str(v) for v in faults)
     if cuts:
         counts["cuts"] = cut_count
         counts["pauses"] = pauses
