@@ -310,6 +310,20 @@ class History:
                 return -1
         return -1
 
+    def moves_since(self, start, out):
+        """The move codes begun from ring position start up to the head, oldest first, into
+        out (as many as fit); how many there are. No allocation."""
+        n = 0
+        i = start
+        while i != self.head:
+            e = self.log[i]
+            if e >> 24 == MARK:
+                if n < len(out):
+                    out[n] = e & _PAYLOAD
+                n += 1
+            i = (i + 1) % self.capacity
+        return n
+
     def last_move(self):
         """The move code of the newest move, or -1."""
         i = self.head

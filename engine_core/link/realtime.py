@@ -22,7 +22,6 @@ always compare the same point. Nothing here allocates.
 from engine_core import OVER
 from engine_core import records as r
 from engine_core.games.nerts_moves import DEAL_MOVE
-from engine_core.history import MARK
 from engine_core.link.statehash import state_hash
 
 try:
@@ -93,15 +92,7 @@ def scan(s):
         lost(s)  # more happened than the journal holds (a tick of minutes): repair
         synced(s)
         return
-    k = 0
-    i = s.seen_head
-    while i != h.head:
-        e = h.log[i]
-        if e >> 24 == MARK:
-            if k < len(s.fresh):
-                s.fresh[k] = e & 0xFFFFFF
-            k += 1
-        i = (i + 1) % h.capacity
+    k = h.moves_since(s.seen_head, s.fresh)
     s.seen_head = h.head
     if k == 0 or s.asked:
         return  # moves made while the host's state is on its way go with the old state
