@@ -63,8 +63,7 @@ THEIR_TURN = const(47)  # link play (engine_core/ui/linkplay.py) from here on
 LINK_SILENT = const(48)
 LINK_BACK = const(49)
 LINK_DESYNC = const(50)
-THEIR_DEAL = const(51)
-LINK_NOT_HERE = const(52)
+LINK_NOT_HERE = const(51)
 
 TEXTS = (
     b"",
@@ -118,6 +117,5 @@ TEXTS = (
     b"No word from the other console...",
     b"The other console is back",
     b"Out of step: the host's table is back",
-    b"The other player deals the next game",
     b"Not in link play",
 )

@@ -316,3 +316,28 @@ def test_keys_wait_while_the_link_is_silent():
         mover.press(key)
     assert state_hash(mover.table.game) == before
     assert mover.table.message == why.LINK_SILENT
+
+
+def test_nerts_the_host_deals_the_next_round_when_both_have_the_last_ones_end():
+    wire, host, guest = start("nerts", seed=4)
+    hg, gg = host.table.game, guest.table.game
+    ai = hg.AI
+    for step in range(5000):
+        if hg.status() != PLAYING:
+            break
+        for app in (host, guest):
+            t = app.table
+            if t.game.status() == PLAYING and step % 3 == t.seat:
+                m = ai.choose(t.game, t.seat, ai.BEST_SKILL, False)
+                if m >= 0 and t.allows(m):
+                    t.play(m)
+        tick(wire, (host, guest), 60)
+    assert hg.status() != PLAYING
+    guest.press(bt.A)  # the host deals: the guest's A does nothing
+    host.press(bt.A)  # at once: dealt once both consoles have the round's end
+    assert hg.status() != PLAYING
+    settle(wire, (host, guest))
+    tick(wire, (host, guest), 2000)
+    settle(wire, (host, guest))
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    assert hg.status() == PLAYING and state_hash(hg) == state_hash(gg)

@@ -169,6 +169,8 @@ class App(LinkPlay, Screens):
             if self.link_paused():
                 self.redraw()  # the table's line says the link is silent; its clock stands
                 return
+            if self.linked() and self.mode != PLAY:
+                self.table.game.tick(ms)  # the shared clock runs under a menu or the end panel
         if self.mode == PLAY and self.table is not None:
             table = self.table
             game = table.game
@@ -566,21 +568,30 @@ class App(LinkPlay, Screens):
             return
         self.full = True
 
+    def deal_next(self):
+        """The match goes on: play its next game's deal, when it is this console's to make now.
+        True when dealt."""
+        table = self.table
+        if self.linked():
+            table.cached_n = -1  # whose deal it is changes with the link, not the journal
+        n = table.legal_moves()
+        for i in range(n):
+            if table.moves[i] >> 16 == ACTION:
+                self.note_scores()
+                table.play(table.moves[i])
+                self.counted = self.link_game()
+                self.mode = PLAY
+                self.full = True
+                return True
+        return False
+
     def press_end(self, button):
         if button == bt.A:
-            table = self.table
-            n = table.legal_moves()  # a match goes on: the next game's 'deal' (in link play, if ours)
-            for i in range(n):
-                if table.moves[i] >> 16 == ACTION:
-                    self.note_scores()
-                    table.play(table.moves[i])
-                    self.counted = self.link_game()
-                    self.mode = PLAY
-                    self.full = True
-                    return
+            if self.deal_next():
+                return
             if self.linked() and self.next_deal_waits():
-                table.say(why.THEIR_DEAL)
-                self.resume()
+                if self.deals_next():
+                    self.link.deal_asked = True  # dealt as soon as both consoles have the round's end
                 return
             if self.link_game():
                 self.leave_link()

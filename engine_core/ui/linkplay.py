@@ -58,6 +58,7 @@ class Link:
         self.linked = False  # a game with the other console is on the table
         self.began_linked = False  # the game on the table began linked: not saved, not counted
         self.rollbacks = 0  # the session's count of moves put in their place, when last drawn
+        self.deal_asked = False  # A on the end panel before the next deal was ours to make
 
 
 class LinkPlay:
@@ -168,6 +169,7 @@ class LinkPlay:
         self.note_scores()
         self.link.linked = True
         self.link.began_linked = True
+        self.link.deal_asked = False
         self.counted = True  # not in the statistics
         self.resumable = False
         self.mode = PLAY
@@ -233,6 +235,9 @@ class LinkPlay:
                 self.full = True
             return
         table.touch_since()
+        if link.deal_asked and self.mode == END and session.may_deal():
+            link.deal_asked = False
+            self.deal_next()
         if flags & ls.CHANGED:
             if session.timeline.rollbacks != link.rollbacks:  # Nerts put a move in its place:
                 link.rollbacks = session.timeline.rollbacks  # what was undone shows again
@@ -264,14 +269,13 @@ class LinkPlay:
                 return True
         return False
 
-    def next_deal_mine(self):
-        """The match goes on and its next deal is this console's to make."""
+    def deals_next(self):
+        """This console makes the next deal of the match: in Spite & Malice the loser of the
+        game, in Nerts the host (once both consoles have the round's end: deal_asked waits)."""
         table = self.table
-        n = table.legal_moves()
-        for i in range(n):
-            if table.moves[i] >> 16 == ACTION:
-                return True
-        return False
+        if table.game.TURN_BASED:
+            return table.game.turn() == table.seat
+        return table.seat == 0
 
     def link_paused(self):
         """True while the game waits for a silent link (its clock stands still)."""

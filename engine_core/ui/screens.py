@@ -414,7 +414,7 @@ class Screens:
             p.number(self.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H + 3
         if self.linked():
-            p.text(b"A: next deal" if self.next_deal_mine() else b"The other player deals", x, y, pal.CURSOR)
+            p.text(b"A: next deal" if self.deals_next() else b"The other player deals", x, y, pal.CURSOR)
             p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
             return
         p.text(b"A: next deal", x, y, pal.CURSOR)

@@ -259,12 +259,13 @@ class Table(TableView):
 
     def mine(self, move):
         """In link play, is `move` this console's to make? The player to move's, in a
-        turn-based game; in Nerts its own seat's, and the next round's deal is the host's."""
+        turn-based game; in Nerts its own seat's; the next game's deal as the session says
+        (the loser's in Spite & Malice, the host's in Nerts once the round's end is final)."""
         game = self.game
+        if move >> 16 == ACTION and not self.is_own_word((move >> 8) & 0xFF):
+            return self.link.may_deal()  # the next game's deal: the session knows whose it is
         if game.TURN_BASED:
             return game.turn() == self.seat
-        if move >> 16 == ACTION and move & 0xFF == 0 and not self.is_own_word((move >> 8) & 0xFF):
-            return self.seat == 0
         return game.mover(move) == self.seat
 
     def is_own_word(self, word):
