@@ -341,3 +341,20 @@ def test_nerts_the_host_deals_the_next_round_when_both_have_the_last_ones_end():
     settle(wire, (host, guest))
     assert host.mode == ui.PLAY and guest.mode == ui.PLAY
     assert hg.status() == PLAYING and state_hash(hg) == state_hash(gg)
+
+
+def test_nerts_the_one_who_stays_plays_on_against_the_computer():
+    wire, host, guest = start("nerts", seed=6)
+    guest.press(bt.START)
+    guest.selected = len(texts.PAUSE) - 1  # Quit
+    guest.press(bt.A)
+    settle(wire, (host, guest))
+    assert host.mode == ui.LINK_LEFT
+    host.press(bt.A)
+    hg = host.table.game
+    assert host.mode == ui.PLAY and host.table.link is None and host.table.seat == 0
+    waste = hg.pile_id("p2.waste")
+    stock = hg.pile_id("p2.stock")
+    before = (hg.piles.size[waste], hg.piles.size[stock])
+    tick(wire, (host,), 5000)  # the computer now plays p2
+    assert (hg.piles.size[waste], hg.piles.size[stock]) != before

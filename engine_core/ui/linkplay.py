@@ -314,10 +314,8 @@ class LinkPlay:
                     game.set_bot(p, self.settings[S_SPEED], self.settings[S_LEVEL])
                 else:
                     game.set_bot(p, -1, 0)
-        table.new_game()
+        table.new_game()  # a computer whose turn it is (Spite & Malice) plays it step by step
         self.resume()
-        if game.status() == PLAYING and game.computer_to_move():
-            game.respond()
 
 
 def swap_sides(game):
