@@ -62,8 +62,7 @@ NO_REDO = const(46)
 THEIR_TURN = const(47)  # link play (engine_core/ui/linkplay.py) from here on
 LINK_SILENT = const(48)
 LINK_BACK = const(49)
-LINK_DESYNC = const(50)
-LINK_NOT_HERE = const(51)
+LINK_NOT_HERE = const(50)
 
 TEXTS = (
     b"",
@@ -116,6 +115,5 @@ TEXTS = (
     b"It is the other player's turn",
     b"No word from the other console...",
     b"The other console is back",
-    b"Out of step: the host's table is back",
     b"Not in link play",
 )

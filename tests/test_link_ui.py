@@ -358,3 +358,26 @@ def test_nerts_the_one_who_stays_plays_on_against_the_computer():
     before = (hg.piles.size[waste], hg.piles.size[stock])
     tick(wire, (host,), 5000)  # the computer now plays p2
     assert (hg.piles.size[waste], hg.piles.size[stock]) != before
+
+
+def test_consoles_out_of_step_say_both_hashes_and_take_the_hosts_table():
+    wire, host, guest = start("spite_malice", seed=8, faults=False)
+    hg, gg = host.table.game, guest.table.game
+    stock = gg.pile_id("stock")
+    gg.piles.cards[gg.piles.start[stock]] ^= 1  # one card changed on the guest alone
+    wrong = state_hash(gg)
+    mover = host if hg.turn() == 0 else guest
+    for _ in range(3):  # a turn ends: the hashes are compared
+        for key in (bt.X, bt.A, bt.A):
+            mover.press(key)
+        settle(wire, (host, guest))
+        if hg.turn() != mover.table.seat:
+            break
+    while hg.turn() == mover.table.seat:
+        mover.table.play(mover.table.game.hint())
+        settle(wire, (host, guest))
+    tick(wire, (host, guest), 1000)
+    settle(wire, (host, guest))
+    assert state_hash(gg) == state_hash(hg) != wrong
+    said = [bytes(app.table.said[1:app.table.said[0] + 1]) for app in (host, guest) if app.table.message == why.SAID]
+    assert said and said[0].startswith(b"Out of step: ") and b" vs " in said[0], said

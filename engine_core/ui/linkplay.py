@@ -247,7 +247,7 @@ class LinkPlay:
                 self.mode = PLAY
                 self.full = True
         if flags & ls.DESYNC:
-            table.say(why.LINK_DESYNC)
+            table.say_out_of_step(session.hash_here, session.hash_there)
             table.valid = False
         if flags & ls.RESUMED:
             table.say(why.LINK_BACK)

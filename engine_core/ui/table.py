@@ -382,6 +382,24 @@ class Table(TableView):
         self.message_ms = MESSAGE_MS
         self.drawn_msg = NONE
 
+    def say_out_of_step(self, here, there):
+        """'Out of step: 0A1B2C3D vs 3E4F5A6B' in the message strip: the two consoles' state
+        hashes when they disagreed (the host's table is then loaded here). No allocation."""
+        n = self.put_said(1, b"Out of step: ")
+        n = self.put_hex(n, here)
+        n = self.put_said(n, b" vs ")
+        n = self.put_hex(n, there)
+        self.said[0] = n - 1
+        self.message = why.SAID
+        self.message_ms = MESSAGE_MS
+        self.drawn_msg = NONE
+
+    def put_hex(self, n, value):
+        for k in range(8):
+            d = (value >> (28 - 4 * k)) & 15
+            self.said[n + k] = 48 + d if d < 10 else 55 + d
+        return n + 8
+
     def put_said(self, n, text):
         for i in range(len(text)):
             self.said[n + i] = text[i]
