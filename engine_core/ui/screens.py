@@ -159,34 +159,35 @@ class Screens:
         else:
             p.text(texts.TITLE_ITEMS[item], x, ty, colour)
 
+    def centred_panel(self, lines):
+        """A panel for `lines` lines of text in the middle of the screen; the y of its first."""
+        w = self.width
+        pw = w - 16 if w - 16 < 220 else 220
+        ph = lines * LINE_H + 8
+        py = (self.height - ph) // 2
+        self.panel((w - pw) // 2, py, pw, ph)
+        return py + 5
+
     def draw_confirm(self):
         """Leave the game in progress? It counts as a loss (A: yes, B: no)."""
         p = self.painter
-        w = self.width
-        pw = w - 16 if w - 16 < 220 else 220
-        ph = 5 * LINE_H + 8
-        px = (w - pw) // 2
-        py = (self.height - ph) // 2
-        self.panel(px, py, pw, ph)
-        p.text_centred(texts.CONFIRMS[self.confirm_action], w // 2, py + 5, pal.GOLD)
-        p.text_centred(b"This game is not over:", w // 2, py + 5 + LINE_H + 3, pal.WHITE)
-        p.text_centred(b"it counts as a loss.", w // 2, py + 5 + 2 * LINE_H + 3, pal.WHITE)
-        p.text_centred(b"A: yes  B: no", w // 2, py + 5 + 3 * LINE_H + 6, pal.CURSOR)
+        x = self.width // 2
+        y = self.centred_panel(5)
+        p.text_centred(texts.CONFIRMS[self.confirm_action], x, y, pal.GOLD)
+        p.text_centred(b"This game is not over:", x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"it counts as a loss.", x, y + 2 * LINE_H + 3, pal.WHITE)
+        p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
     def draw_link_left(self):
         """The other console left the game: play on against the computer, or stop."""
         p = self.painter
-        w = self.width
-        pw = w - 16 if w - 16 < 220 else 220
-        ph = 4 * LINE_H + 8
-        px = (w - pw) // 2
-        py = (self.height - ph) // 2
+        x = self.width // 2
         self.table.valid = False
         self.table.refresh()  # the table stays visible around the panel
-        self.panel(px, py, pw, ph)
-        p.text_centred(b"The other console left", w // 2, py + 5, pal.GOLD)
-        p.text_centred(b"A: play on against the computer", w // 2, py + 5 + LINE_H + 3, pal.WHITE)
-        p.text_centred(b"B: to the title", w // 2, py + 5 + 2 * LINE_H + 6, pal.CURSOR)
+        y = self.centred_panel(4)
+        p.text_centred(b"The other console left", x, y, pal.GOLD)
+        p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR)
 
     def draw_stats(self):
         """Per game: played, won, the current and the best winning streak."""
