@@ -31,6 +31,8 @@ cross-check in tests/test_solvers.py compares the verdicts with a plain search o
 engine's own moves on such positions). docs/statistics.md has the measured rates.
 """
 
+import random
+
 from tools.solvers.solve_run import Limit, run
 
 from engine_core.games.sir_tommy import CURRENT, DRAW_MOVE, FOUND1, RES1, STOCK
@@ -38,36 +40,6 @@ from engine_core.game import move_code
 
 RANK = [c % 13 for c in range(52)]
 PROOF_NODES = 1000  # the search over every choice, first: proves endings lost, finds easy wins
-DFS_NODES = 2000  # then the depth-first search with every foundation move made at once
-WIDTHS = (16, 64, 256, 1024, 4096, 16384)
-
-# The beam's score, tuned on seeds 10000..10099 at width 64 (docs/statistics.md).
-PLAYED = 15  # per card on the foundations
-PAIR = 8  # per higher card above a card in its holding pile
-BLOCKED = 3  # per card with a higher card above it
-URGENT = 2  # times how near the lowest foundation a blocked card's rank is (0..13)
-EMPTY = 8  # per empty holding pile
-
-
-def score(heights, piles):
-    """Higher is better."""
-    s = PLAYED * sum(heights)
-    low = min(heights)
-    for pile in piles:
-        n = len(pile)
-        if n == 0:
-            s += EMPTY
-            continue
-        for i in range(n - 1):
-            x = pile[i]
-            above = 0
-            for j in range(i + 1, n):
-                if pile[j] > x:
-                    above += 1
-            if above:
-                near = 13 - (x - low)
-                s -= PAIR * above + BLOCKED + (URGENT * near if near > 0 else 0)
-    return s
 
 
 def safe(heights, rank):
@@ -98,43 +70,6 @@ def settle(heights, piles, moves):
                 moved = True
 
 
-def settle_all(heights, piles, moves, out):
-    """Make every foundation move from the holding piles, safe or not (the beam's shortcut:
-    it can lose a win, never invent one); `out` gets one (heights, piles, moves) per way of
-    settling a rank more cards compete for than foundations take."""
-    while True:
-        moved = False
-        for p in range(4):
-            pile = piles[p]
-            if not pile:
-                continue
-            t = pile[-1]
-            if t not in heights:
-                continue
-            sources = 0
-            for q in range(4):
-                if piles[q] and piles[q][-1] == t:
-                    sources += 1
-            if sources > heights.count(t):
-                for q in range(4):
-                    if piles[q] and piles[q][-1] == t:
-                        h2 = list(heights)
-                        f = h2.index(t)
-                        h2[f] += 1
-                        p2 = list(piles)
-                        p2[q] = piles[q][:-1]
-                        settle_all(h2, p2, moves + [move_code(RES1 + q, FOUND1 + f)], out)
-                return
-            f = heights.index(t)
-            heights[f] += 1
-            piles[p] = pile[:-1]
-            moves.append(move_code(RES1 + p, FOUND1 + f))
-            moved = True
-        if not moved:
-            out.append((heights, piles, moves))
-            return
-
-
 def burial(pile, card):
     """Order of the holding piles for a card: fewest cards of lower rank underneath, then
     the nearest top at or above the card."""
@@ -151,24 +86,45 @@ def key(heights, piles):
 
 
 def dead_end(heights, piles, pool):
-    """True when even with every card of `pool` (counts by rank) free to play at any moment,
-    and any foundation taking any rank up to the highest foundation, some holding-pile card
-    could never be played: then no continuation wins."""
-    top = max(heights)
-    avail = list(pool)
-    stacks = [list(p) for p in piles]
+    """True when some holding-pile card can never reach a foundation, whatever is played.
+
+    Counting rule: a card of rank r played as the i-th of its rank needs i cards of rank r-1
+    already played, so it needs, of rank r-1, at least (cards of rank r on the foundations)
+    + 1 + (cards of rank r above it in its pile: they leave before it). Every card of rank
+    r-1 that can ever be played counts for it: those on the foundations, those still to be
+    drawn (`pool`, counts by rank, as if free at any moment), and the holding-pile cards this
+    rule itself frees (all cards above them freed first). Freed counts only grow, so the
+    freeing runs to a fixed point; a card it never frees is never played in any line
+    (induction along a winning line: each card played there satisfies the rule with the cards
+    played before it, all of them freed), so the position is lost."""
+    played = [0] * 13
+    for h in heights:
+        for r in range(h):
+            played[r] += 1
+    free = [4] * 14  # free[r + 1]: cards of rank r that can reach a foundation; free[0]: Aces' need
+    for r in range(13):
+        free[r + 1] = played[r] + pool[r]
+    depth = [len(p) for p in piles]
     changed = True
     while changed:
         changed = False
-        for s in stacks:
-            while s and s[-1] <= top:
-                avail[s.pop()] += 1
+        for i in range(4):
+            pile = piles[i]
+            n = depth[i]
+            while n:
+                x = pile[n - 1]
+                need = played[x] + 1
+                for j in range(n, len(pile)):
+                    if pile[j] == x:
+                        need += 1
+                if free[x] < need:
+                    break
+                free[x + 1] += 1
+                n -= 1
                 changed = True
-        while top < 13 and avail[top] > 0:
-            top += 1
-            changed = True
-    for s in stacks:
-        if s:
+            depth[i] = n
+    for n in depth:
+        if n:
             return True
     return False
 
@@ -227,30 +183,6 @@ class Deal:
         settle(h, p, moves)
         return [(h, p, moves)]
 
-    def place_greedy(self, heights, piles, step, out):
-        """The beam's moves for a step: the card goes to a foundation when one takes it, else
-        onto each distinct holding pile; every foundation move is then made (settle_all)."""
-        card = self.card(step)
-        moves = [DRAW_MOVE] if step > 0 else []
-        if card < 0:
-            settle_all(list(heights), list(piles), moves, out)
-            return
-        if card in heights:
-            h = list(heights)
-            f = h.index(card)
-            h[f] += 1
-            moves.append(move_code(CURRENT, FOUND1 + f))
-            settle_all(h, list(piles), moves, out)
-            return
-        tried = []
-        for p in sorted(range(4), key=lambda q: burial(piles[q], card)):
-            if piles[p] in tried:
-                continue
-            tried.append(piles[p])
-            p2 = list(piles)
-            p2[p] = piles[p] + (card,)
-            settle_all(list(heights), p2, moves + [move_code(CURRENT, RES1 + p)], out)
-
     def place(self, heights, piles, step, out):
         """Every way of drawing (after step 0), making foundation moves and putting the card
         away: (heights, piles, moves) appended to out, each position once."""
@@ -301,39 +233,6 @@ class Deal:
                 self._plays(h2, p2, card, moves + [move_code(RES1 + p, FOUND1 + f)], seen, out)
 
 
-def beam(deal, width):
-    """A winning line found keeping the best `width` positions after each step, or None."""
-    layer = []
-    seen = set()
-    for h, p, m in deal.start():
-        k = key(h, p)
-        if k not in seen:
-            seen.add(k)
-            layer.append((h, p, (None, m)))
-    for step in range(deal.steps):
-        nxt = []
-        seen = set()
-        for h, p, line in layer:
-            out = []
-            deal.place_greedy(h, p, step, out)
-            for h2, p2, m2 in out:
-                deal.count()
-                k = key(h2, p2)
-                if k not in seen:
-                    seen.add(k)
-                    nxt.append((h2, p2, (line, m2)))
-        if not nxt:
-            return None
-        if len(nxt) > width:
-            nxt.sort(key=lambda s: -score(s[0], s[1]))
-            del nxt[width:]
-        layer = nxt
-    for h, p, line in layer:
-        if sum(h) == 52:
-            return flatten(line)
-    return None
-
-
 class Prover:
     """Depth-first search: True (a win, self.line) or False. Over every choice (`place`) a
     False is a proof that no win exists; with greedy=True (`place_greedy`) it only means
@@ -374,7 +273,229 @@ class Prover:
         return False
 
 
-def solve(game, node_limit, widths=WIDTHS, proof_nodes=PROOF_NODES, dfs_nodes=DFS_NODES):
+
+# Operations of a rollout line (converted to engine moves by `moves_of`): the holding pile in
+# the low bits.
+_OP_PILE = 0  # + p: top of holding pile p to a foundation
+_OP_CURRENT = 8  # the current card to a foundation
+_OP_HOLD = 16  # + p: the current card onto holding pile p
+_OP_DRAW = 24
+_EMPTY_PILE = 20  # rank of an empty pile's place in the placing order (after every cover)
+_INVERSION = 40  # start of the placing order of piles whose top is lower than the card
+
+
+class Rollouts:
+    """Nested rollouts (nested Monte Carlo search, level 1) for a win.
+
+    A rollout plays the deal to its end by a fixed policy: every foundation move at once
+    (from the holding piles first, the pile whose next card is lowest first; then the current
+    card), else the current card onto the lowest top at or above it, else an empty pile, else
+    the pile it hurts least (POLICIES). The search walks the deal card by card: it rolls out
+    every distinct placing of the card, keeps the best line found so far (most cards on the
+    foundations) and follows it one card further. Each rollout step is a node."""
+
+    def __init__(self, deal, policy, noise, seed):
+        self.cards = ([deal.current] if deal.current >= 0 else []) + deal.draws
+        self.n = len(self.cards)
+        self.deal = deal
+        self.policy = policy
+        self.noise = noise
+        self.random = random.Random(seed).random
+
+    def play(self, piles, cnt, line):
+        """Every foundation move from the holding piles (the pile whose card below the top is
+        lowest first: it frees the most)."""
+        while True:
+            best = -1
+            below = 99
+            for p in range(4):
+                pile = piles[p]
+                if pile:
+                    r = pile[-1]
+                    if (cnt[r - 1] if r else 4) > cnt[r]:
+                        b = pile[-2] if len(pile) > 1 else -1
+                        if b < below:
+                            below = b
+                            best = p
+            if best < 0:
+                return
+            cnt[piles[best].pop()] += 1
+            line.append(_OP_PILE + best)
+
+    def choose(self, piles, q):
+        """The holding pile for card q: the lowest top at or above q, else an empty pile, else
+        (policy 0) the nearest top below q or (policy 1) the pile with the fewest cards below
+        q, the other count breaking ties; `noise` adds up to that much at random to each
+        pile's place in this order."""
+        best = -1
+        best_key = 1000.0
+        noise = self.noise
+        for p in range(4):
+            pile = piles[p]
+            if not pile:
+                key = _EMPTY_PILE
+            elif pile[-1] >= q:
+                key = pile[-1] - q
+            else:
+                continue
+            if noise:
+                key += noise * self.random()
+            if key < best_key:
+                best_key = key
+                best = p
+        if best >= 0:
+            return best  # noise stays below the gap to the piles it would cover (NOISE_MAX)
+        for p in range(4):
+            pile = piles[p]
+            if pile and pile[-1] < q:
+                lower = 0
+                for r in pile:
+                    if r < q:
+                        lower += 1
+                if lower > 15:
+                    lower = 15
+                if self.policy:
+                    key = _INVERSION + lower * 16 + q - pile[-1]
+                else:
+                    key = _INVERSION + (q - pile[-1]) * 16 + lower
+                if noise:
+                    key += noise * self.random()
+                if key < best_key:
+                    best_key = key
+                    best = p
+        return best
+
+    def rollout(self, k, piles, cnt, line):
+        """Play from card k to the end by the policy (piles, cnt, line changed in place): the
+        cards on the foundations at the end."""
+        cards = self.cards
+        n = self.n
+        # want[r]: a foundation takes rank r (kept up to date as cards are played)
+        want = [(cnt[r - 1] if r else 4) > cnt[r] for r in range(13)] + [False]
+        steps = 0
+        while True:
+            steps += 1
+            while True:  # foundation moves from the holding piles (as play())
+                best = -1
+                below = 99
+                for p in range(4):
+                    pile = piles[p]
+                    if pile and want[pile[-1]]:
+                        b = pile[-2] if len(pile) > 1 else -1
+                        if b < below:
+                            below = b
+                            best = p
+                if best < 0:
+                    break
+                r = piles[best].pop()
+                cnt[r] += 1
+                want[r] = (cnt[r - 1] if r else 4) > cnt[r]
+                if r < 12:
+                    want[r + 1] = cnt[r] > cnt[r + 1]
+                line.append(_OP_PILE + best)
+            if k == n:
+                break
+            q = cards[k]
+            if want[q]:
+                cnt[q] += 1
+                want[q] = (cnt[q - 1] if q else 4) > cnt[q]
+                if q < 12:
+                    want[q + 1] = cnt[q] > cnt[q + 1]
+                line.append(_OP_CURRENT)
+            else:
+                p = self.choose(piles, q)
+                piles[p].append(q)
+                line.append(_OP_HOLD + p)
+            k += 1
+            if k < n:
+                line.append(_OP_DRAW)
+        self.deal.nodes += steps
+        return sum(cnt)
+
+    def search(self):
+        """A winning line of operations, or None (the deal's node limit: Limit)."""
+        deal = self.deal
+        cnt = [0] * 13
+        for h in deal.heights:
+            for r in range(h):
+                cnt[r] += 1
+        piles = [list(p) for p in deal.piles]
+        line = [_OP_DRAW] if deal.current < 0 and self.n else []
+        best = -1
+        best_line = None
+        for k in range(self.n + 1):
+            if deal.nodes > deal.node_limit:
+                raise Limit()
+            base = list(line)
+            self.play(piles, cnt, base)
+            if k == self.n:
+                return base if sum(cnt) == 52 else None
+            q = self.cards[k]
+            tails = []
+            if (cnt[q - 1] if q else 4) > cnt[q]:
+                tails.append(_OP_CURRENT)
+            tried = []
+            for p in range(4):
+                if piles[p] not in tried:
+                    tried.append(piles[p])
+                    tails.append(_OP_HOLD + p)
+            for op in tails:
+                trial = base + [op]
+                p2 = [list(x) for x in piles]
+                c2 = list(cnt)
+                if op == _OP_CURRENT:
+                    c2[q] += 1
+                else:
+                    p2[op - _OP_HOLD].append(q)
+                if k + 1 < self.n:
+                    trial.append(_OP_DRAW)
+                score = self.rollout(k + 1, p2, c2, trial)
+                if score > best:
+                    best = score
+                    best_line = trial
+                    if score == 52:
+                        return best_line
+            # Follow the best line one card further (its foundation moves are `base`'s).
+            op = best_line[len(base)]
+            if op == _OP_CURRENT:
+                cnt[q] += 1
+            else:
+                piles[op - _OP_HOLD].append(q)
+            line = best_line[:len(base) + (2 if k + 1 < self.n else 1)]
+        return None
+
+
+def moves_of(deal, ops):
+    """The engine moves of a rollout line (foundation N: the first one the rank is next on)."""
+    heights = list(deal.heights)
+    piles = [list(p) for p in deal.piles]
+    cards = ([deal.current] if deal.current >= 0 else []) + deal.draws
+    k = 0 if deal.current >= 0 else -1
+    moves = []
+    for op in ops:
+        if op == _OP_DRAW:
+            k += 1
+            moves.append(DRAW_MOVE)
+        elif op == _OP_CURRENT:
+            f = heights.index(cards[k])
+            heights[f] += 1
+            moves.append(move_code(CURRENT, FOUND1 + f))
+        elif op >= _OP_HOLD:
+            piles[op - _OP_HOLD].append(cards[k])
+            moves.append(move_code(CURRENT, RES1 + op - _OP_HOLD))
+        else:
+            f = heights.index(piles[op].pop())
+            heights[f] += 1
+            moves.append(move_code(RES1 + op, FOUND1 + f))
+    return moves
+
+
+# The rollout searches tried in turn after the proof search: (policy, noise); noisy ones
+# differ by their random seed, so the list repeats its last entry.
+POLICIES = ((0, 0), (1, 0), (0, 4.0), (1, 4.0), (0, 12.0))
+
+
+def solve(game, node_limit, proof_nodes=PROOF_NODES, policies=POLICIES):
     """(True, moves) for a win, (False, None) when none exists, (None, None) past the limit;
     and the nodes searched."""
     deal = Deal(game, min(node_limit, proof_nodes))
@@ -382,20 +503,17 @@ def solve(game, node_limit, widths=WIDTHS, proof_nodes=PROOF_NODES, dfs_nodes=DF
     won = run(prover.prove, 20000)
     if won is not None:
         return won, prover.line, deal.nodes
-    for greedy_nodes in (dfs_nodes, node_limit):
-        if deal.nodes >= node_limit:
-            return None, None, deal.nodes
-        deal.node_limit = min(node_limit, deal.nodes + greedy_nodes)
-        if greedy_nodes == dfs_nodes:
-            quick = Prover(deal, greedy=True)
-            if run(quick.prove, 20000):
-                return True, quick.line, deal.nodes
-            continue
-        try:
-            for width in widths:
-                line = beam(deal, width)
-                if line is not None:
-                    return True, line, deal.nodes
-        except Limit:
-            pass
+    deal.node_limit = node_limit
+    try:
+        attempt = 0
+        while deal.nodes < node_limit:
+            policy, noise = policies[min(attempt, len(policies) - 1)]
+            ops = Rollouts(deal, policy, noise, attempt).search()
+            if ops is not None:
+                return True, moves_of(deal, ops), deal.nodes
+            attempt += 1
+            if noise == 0 and attempt >= len(policies):
+                break
+    except Limit:
+        pass
     return None, None, deal.nodes
