@@ -1,34 +1,36 @@
 """Sir Tommy solver: the stock order is known from the seed, suits never matter.
 
 The search works on ranks only; a position is the foundation heights, the four holding piles
-and how many cards have been drawn. Between two draws:
-- foundation moves no other exposed card competes for are made at once (a card on a
-  foundation is never needed again, engine_core/ai/sir_tommy.py);
-- when more cards of a rank are exposed than foundations take it, each holding-pile card is
-  tried (the current card is never better: putting it back where the pile's card was gives
-  the same position);
-- otherwise the current card goes onto each holding pile in turn (piles with the same cards
-  are tried once), and the next card is drawn.
-Positions are compared with the four foundations and the four holding piles sorted (they are
-interchangeable).
+and how many cards have been drawn (that fixes the foundations too: every other card is on
+them). Two searches share the node limit, in turn:
 
-Two searches share the node limit (a node is one position after a placement):
-1. **Depth-first search** over every placement, least-burying pile first (fewest cards below
-   the current card's rank underneath, then the nearest top), with a table of positions shown
-   lost and a dead-end test (`dead_end`: even if every card not yet drawn were free to play
-   at any moment, and any foundation took any rank up to the highest one, some holding-pile
-   card could never be played). It finds the easy wins, and when it runs to the end without
-   one the deal is proven lost: nothing is pruned that could win. It gets at most
-   DFS_NODES nodes.
-2. **Beam search for a win**, widening: after each draw the positions are ranked by `score`
-   and the best WIDTH kept, WIDTH = 16, 64, 256, ... until a win or the limit. Depth-first
-   search keeps an early misplacement for ever; the beam compares whole positions at the
-   same draw.
+1. **Proof search** (`Prover`, PROOF_NODES nodes): depth-first over every choice, so running
+   out without a win proves the position lost. Between two draws
+   - a foundation move is made at once only when every foundation short of that rank waits
+     for exactly it (`safe`): then every other card of the rank finds a foundation the
+     moment it is free, so the move takes nothing any later line needs;
+   - every other foundation move is a choice, each distinct one tried; the current card
+     goes onto each holding pile in turn (piles with the same cards are tried once).
+   Pruning, each rule sound (it never calls a winnable position lost):
+   - transposition table: positions shown lost, keyed on the draw count and the holding
+     piles sorted (holding piles are interchangeable, and so are foundations, whose heights
+     follow from the rest);
+   - dead-end test (`dead_end`): a card of rank r played as the i-th of its rank needs i
+     cards of rank r-1 played before it, and the cards above it in its pile leave first; a
+     holding-pile card that cannot meet this even with every undrawn card free to play at
+     any moment is never played (proof in `dead_end`).
+   It decides endings (tests/test_solvers.py checks its verdicts, lost and won, against a
+   plain search over the engine's own moves with no rule at all, and that an unsound rule
+   is caught); from the deal's first card it runs out of nodes, and no deal has been proven
+   lost this way (docs/statistics.md).
+2. **Rollouts for a win** (`Rollouts`, the rest of the limit): a rollout plays the deal to
+   its end by a fixed policy; a nested Monte Carlo search (level 1) over the placings of
+   each card, then beams of positions ranked by their rollouts, 4, 16 and 64 wide, for each
+   of two policies (SEARCHES). A position's first child is the policy's own choice and keeps
+   the position's rollout, so only the other children are rolled out.
 
-Every reported win is a line of engine moves; tools/solvers/solve.py replays it on the engine.
-Proving a loss is rare: the relaxation only bites late, when the stock is nearly out (the
-cross-check in tests/test_solvers.py compares the verdicts with a plain search over the
-engine's own moves on such positions). docs/statistics.md has the measured rates.
+Every reported win is a line of engine moves (`moves_of`); tools/solvers/solve.py and
+tools/solvers/stats.py replay it on the engine. docs/statistics.md has the measured rates.
 """
 
 from tools.solvers.solve_run import Limit, run

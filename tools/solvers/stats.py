@@ -67,15 +67,18 @@ def progress(done, total, hint_wins, solver_wins, seconds):
 
 def deal_row(name, seed, node_limit):
     """The row of one deal: seed, hint_won, solver (won/lost/unknown), nodes, solve_ms, hint_ms
-    (CPU time of the process that played it)."""
+    (CPU time of the process that played it). A win is replayed on the engine first (not
+    timed): one that does not replay stops the run (RuntimeError)."""
     cls = games.load(name)
     t0 = time.process_time()
     hint_won = play_hints(cls(), seed)
     t1 = time.process_time()
     deal = cls()
     deal.deal(seed)
-    won, _, nodes = solve.solver_module(name).solve(deal, node_limit)
+    won, moves, nodes = solve.solver_module(name).solve(deal, node_limit)
     t2 = time.process_time()
+    if won and not solve.replay_wins(name, seed, moves):
+        raise RuntimeError("%s seed %d: the solver's win does not replay on the engine" % (name, seed))
     verdict = {True: "won", False: "lost", None: "unknown"}[won]
     return {"seed": seed, "hint_won": int(hint_won), "solver": verdict, "nodes": nodes,
             "solve_ms": round((t2 - t1) * 1000, 3), "hint_ms": round((t1 - t0) * 1000, 3)}
