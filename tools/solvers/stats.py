@@ -122,6 +122,7 @@ def summary(name, rows, node_limit):
     hint = sum(r["hint_won"] for r in rows)
     won = sum(r["solver"] == "won" for r in rows)
     unknown = sum(r["solver"] == "unknown" for r in rows)
+    lost = sum(r["solver"] == "lost" for r in rows)
     solve_s = sum(r["solve_ms"] for r in rows) / 1000.0
     hint_s = sum(r["hint_ms"] for r in rows) / 1000.0
     decided = n - unknown
@@ -129,6 +130,8 @@ def summary(name, rows, node_limit):
         "%s, seeds %d..%d, solver node limit %d" % (name, rows[0]["seed"], rows[-1]["seed"], node_limit),
         "hint player:  " + rate_text(hint, n) + ", %.2f ms per deal" % (1000 * hint_s / n),
         "solver:       " + rate_text(won, n) + " proven winnable; %d undecided at the limit" % unknown,
+        "              " + rate_text(lost, n) + " proven lost; " + rate_text(unknown, n) + " undecided",
+        "decided:      " + rate_text(decided, n),
     ]
     if unknown:
         lines.append("  (if every undecided deal were winnable: %.2f%%)" % (100.0 * (won + unknown) / n))
