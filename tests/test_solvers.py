@@ -335,3 +335,27 @@ def test_sir_tommy_wins_replay_through_the_protocol_tokens():
             game.apply(m)
         assert d.state()["status"] == "won", seed
     assert wins >= 6
+
+
+def test_sir_tommy_rollouts_win_from_part_way_through_a_deal():
+    # From a position the hint player reached, with or without a current card (then the
+    # line starts with a draw), the rollout searches alone (no proof search) find wins that
+    # play out on the engine.
+    module = solve.solver_module("sir_tommy")
+    starts = {True: 0, False: 0}
+    wins = 0
+    for seed in range(10):
+        game = games.load("sir_tommy")()
+        game.deal(seed)
+        for _ in range(12 + seed % 2):
+            game.apply(game.hint())
+        with_current = game.piles.size[1] > 0
+        starts[with_current] += 1
+        won, moves, _ = module.solve(game, 60000, proof_nodes=0)
+        if won:
+            wins += 1
+            for m in moves:
+                assert game.is_legal(m), seed
+                game.apply(m)
+            assert game.status() == WON, seed
+    assert starts[True] and starts[False] and wins >= 4, (starts, wins)
