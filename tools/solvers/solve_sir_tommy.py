@@ -81,10 +81,6 @@ def burial(pile, card):
     return (below, gap)
 
 
-def key(heights, piles):
-    return (tuple(sorted(heights)), tuple(sorted(piles)))
-
-
 def dead_end(heights, piles, pool):
     """True when some holding-pile card can never reach a foundation, whatever is played.
 
@@ -234,15 +230,14 @@ class Deal:
 
 
 class Prover:
-    """Depth-first search: True (a win, self.line) or False. Over every choice (`place`) a
-    False is a proof that no win exists; with greedy=True (`place_greedy`) it only means
-    that this search found none."""
+    """Depth-first search over every choice (`Deal.place`): True (a win, self.line) or False,
+    a proof that no win exists (Limit past the deal's node limit)."""
 
-    def __init__(self, deal, greedy=False):
+    def __init__(self, deal):
         self.deal = deal
         self.lost = set()
         self.line = None
-        self.place = deal.place_greedy if greedy else deal.place
+        self.place = deal.place
 
     def search(self, heights, piles, step, line):
         deal = self.deal
@@ -252,6 +247,10 @@ class Prover:
                 self.line = flatten(line)
                 return True
             return False
+        # The table of positions shown lost: the step and the holding piles fix the position
+        # (every card neither drawn later nor on a pile is on a foundation, and foundations
+        # are interchangeable, so the heights as a multiset follow); piles are sorted, as any
+        # line from one order of the piles is a line from another with the piles renamed.
         k = (step, tuple(sorted(piles)))
         if k in self.lost:
             return False
