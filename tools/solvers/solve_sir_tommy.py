@@ -272,15 +272,16 @@ class Prover:
         return False
 
 
-
 # Operations of a rollout line (converted to engine moves by `moves_of`): the holding pile in
 # the low bits.
 _OP_PILE = 0  # + p: top of holding pile p to a foundation
 _OP_CURRENT = 8  # the current card to a foundation
 _OP_HOLD = 16  # + p: the current card onto holding pile p
 _OP_DRAW = 24
-_EMPTY_PILE = 20  # rank of an empty pile's place in the placing order (after every cover)
-_INVERSION = 40  # start of the placing order of piles whose top is lower than the card
+# A holding pile's place in the placing order of a card (lowest first): a top at or above the
+# card by its distance (0..12), then an empty pile, then the tops below the card.
+_EMPTY_PILE = 20
+_INVERSION = 40
 
 
 class Rollouts:
