@@ -256,14 +256,19 @@ SIR_TOMMY_ENDINGS = {2: False, 5: False, 7: False, 12: False, 13: True, 14: Fals
                      19: True, 24: True, 27: True}
 
 
+def sir_tommy_ending(seed, stock_left=4):
+    """The hint player's deal of `seed`, played until `stock_left` cards are in the stock."""
+    game = games.load("sir_tommy")()
+    game.deal(seed)
+    while game.status() == PLAYING and game.piles.size[0] > stock_left:
+        game.apply(game.hint())
+    return game
+
+
 def test_sir_tommy_verdicts_agree_with_a_plain_search_over_the_engine_moves():
     module = solve.solver_module("sir_tommy")
-    cls = games.load("sir_tommy")
     for seed, expected in SIR_TOMMY_ENDINGS.items():
-        game = cls()
-        game.deal(seed)
-        while game.status() == PLAYING and game.piles.size[0] > 4:
-            game.apply(game.hint())
+        game = sir_tommy_ending(seed)
         won, moves, _ = module.solve(game, 10 ** 6, proof_nodes=10 ** 6)
         assert _exhaustive_wins(game, set()) == expected, seed
         assert won == expected, seed
@@ -272,3 +277,85 @@ def test_sir_tommy_verdicts_agree_with_a_plain_search_over_the_engine_moves():
                 assert game.is_legal(m), seed
                 game.apply(m)
             assert game.status() == WON, seed
+
+
+# Lost endings (as above) in which a holding-pile card can never pass: the dead-end rule
+# calls them lost at once; the plain search takes under half a second on each.
+SIR_TOMMY_DEAD_ENDINGS = (1, 2, 5, 7, 11, 12, 14, 18, 20, 23)
+
+
+def test_sir_tommy_dead_end_rule_calls_only_lost_endings_lost():
+    module = solve.solver_module("sir_tommy")
+    for seed in SIR_TOMMY_DEAD_ENDINGS:
+        game = sir_tommy_ending(seed)
+        deal = module.Deal(game, 1)
+        assert module.dead_end(deal.heights, deal.piles, deal.pools[0]), seed
+        assert not _exhaustive_wins(game, set()), seed
+    for seed, won in SIR_TOMMY_ENDINGS.items():
+        if won:
+            deal = module.Deal(sir_tommy_ending(seed), 1)
+            assert not module.dead_end(deal.heights, deal.piles, deal.pools[0]), seed
+
+
+def test_an_unsound_sir_tommy_dead_end_rule_is_caught_by_the_plain_search(monkeypatch):
+    # The cross-check above can fail: a rule that forgets the other cards of a rank (any card
+    # above a lower one is stuck) calls won endings lost.
+    module = solve.solver_module("sir_tommy")
+    sound = module.dead_end
+
+    def eager(heights, piles, pool):
+        if sound(heights, piles, pool):
+            return True
+        return any(pile[i] > pile[i - 1] for pile in piles for i in range(1, len(pile)))
+
+    monkeypatch.setattr(module, "dead_end", eager)
+    wrong = []
+    for seed, expected in SIR_TOMMY_ENDINGS.items():
+        game = sir_tommy_ending(seed)
+        if module.solve(game, 10 ** 6, proof_nodes=10 ** 6)[0] != _exhaustive_wins(game, set()):
+            wrong.append(seed)
+    assert wrong
+
+
+def test_sir_tommy_wins_replay_through_the_protocol_tokens():
+    # Each win is sent move by move as the protocol's own words and ends the game won.
+    wins = 0
+    for seed in range(12):
+        won, moves, _ = solve.solve_seed("sir_tommy", seed, 60000)
+        if not won:
+            continue
+        wins += 1
+        game = games.load("sir_tommy")()
+        game.deal(seed)
+        d = Driver("new sir_tommy seed=%d" % seed)
+        for m in moves:
+            token = game.move_token(m)
+            assert token == "draw" or token.startswith(("current>found", "current>res", "res")), token
+            assert d.ok("move " + token) == "ok", (seed, token)
+            game.apply(m)
+        assert d.state()["status"] == "won", seed
+    assert wins >= 6
+
+
+def test_sir_tommy_rollouts_win_from_part_way_through_a_deal():
+    # From a position the hint player reached, with or without a current card (then the
+    # line starts with a draw), the rollout searches alone (no proof search) find wins that
+    # play out on the engine.
+    module = solve.solver_module("sir_tommy")
+    starts = {True: 0, False: 0}
+    wins = 0
+    for seed in range(10):
+        game = games.load("sir_tommy")()
+        game.deal(seed)
+        for _ in range(12 + seed % 2):
+            game.apply(game.hint())
+        with_current = game.piles.size[1] > 0
+        starts[with_current] += 1
+        won, moves, _ = module.solve(game, 60000, proof_nodes=0)
+        if won:
+            wins += 1
+            for m in moves:
+                assert game.is_legal(m), seed
+                game.apply(m)
+            assert game.status() == WON, seed
+    assert starts[True] and starts[False] and wins >= 4, (starts, wins)

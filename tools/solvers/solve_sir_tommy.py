@@ -1,34 +1,36 @@
 """Sir Tommy solver: the stock order is known from the seed, suits never matter.
 
 The search works on ranks only; a position is the foundation heights, the four holding piles
-and how many cards have been drawn. Between two draws:
-- foundation moves no other exposed card competes for are made at once (a card on a
-  foundation is never needed again, engine_core/ai/sir_tommy.py);
-- when more cards of a rank are exposed than foundations take it, each holding-pile card is
-  tried (the current card is never better: putting it back where the pile's card was gives
-  the same position);
-- otherwise the current card goes onto each holding pile in turn (piles with the same cards
-  are tried once), and the next card is drawn.
-Positions are compared with the four foundations and the four holding piles sorted (they are
-interchangeable).
+and how many cards have been drawn (that fixes the foundations too: every other card is on
+them). Two searches share the node limit, in turn:
 
-Two searches share the node limit (a node is one position after a placement):
-1. **Depth-first search** over every placement, least-burying pile first (fewest cards below
-   the current card's rank underneath, then the nearest top), with a table of positions shown
-   lost and a dead-end test (`dead_end`: even if every card not yet drawn were free to play
-   at any moment, and any foundation took any rank up to the highest one, some holding-pile
-   card could never be played). It finds the easy wins, and when it runs to the end without
-   one the deal is proven lost: nothing is pruned that could win. It gets at most
-   DFS_NODES nodes.
-2. **Beam search for a win**, widening: after each draw the positions are ranked by `score`
-   and the best WIDTH kept, WIDTH = 16, 64, 256, ... until a win or the limit. Depth-first
-   search keeps an early misplacement for ever; the beam compares whole positions at the
-   same draw.
+1. **Proof search** (`Prover`, PROOF_NODES nodes): depth-first over every choice, so running
+   out without a win proves the position lost. Between two draws
+   - a foundation move is made at once only when every foundation short of that rank waits
+     for exactly it (`safe`): then every other card of the rank finds a foundation the
+     moment it is free, so the move takes nothing any later line needs;
+   - every other foundation move is a choice, each distinct one tried; the current card
+     goes onto each holding pile in turn (piles with the same cards are tried once).
+   Pruning, each rule sound (it never calls a winnable position lost):
+   - transposition table: positions shown lost, keyed on the draw count and the holding
+     piles sorted (holding piles are interchangeable, and so are foundations, whose heights
+     follow from the rest);
+   - dead-end test (`dead_end`): a card of rank r played as the i-th of its rank needs i
+     cards of rank r-1 played before it, and the cards above it in its pile leave first; a
+     holding-pile card that cannot meet this even with every undrawn card free to play at
+     any moment is never played (proof in `dead_end`).
+   It decides endings (tests/test_solvers.py checks its verdicts, lost and won, against a
+   plain search over the engine's own moves with no rule at all, and that an unsound rule
+   is caught); from the deal's first card it runs out of nodes, and no deal has been proven
+   lost this way (docs/statistics.md).
+2. **Rollouts for a win** (`Rollouts`, the rest of the limit): a rollout plays the deal to
+   its end by a fixed policy; a nested Monte Carlo search (level 1) over the placings of
+   each card, then beams of positions ranked by their rollouts, 4, 16 and 64 wide, for each
+   of two policies (SEARCHES). A position's first child is the policy's own choice and keeps
+   the position's rollout, so only the other children are rolled out.
 
-Every reported win is a line of engine moves; tools/solvers/solve.py replays it on the engine.
-Proving a loss is rare: the relaxation only bites late, when the stock is nearly out (the
-cross-check in tests/test_solvers.py compares the verdicts with a plain search over the
-engine's own moves on such positions). docs/statistics.md has the measured rates.
+Every reported win is a line of engine moves (`moves_of`); tools/solvers/solve.py and
+tools/solvers/stats.py replay it on the engine. docs/statistics.md has the measured rates.
 """
 
 from tools.solvers.solve_run import Limit, run
@@ -37,37 +39,7 @@ from engine_core.games.sir_tommy import CURRENT, DRAW_MOVE, FOUND1, RES1, STOCK
 from engine_core.game import move_code
 
 RANK = [c % 13 for c in range(52)]
-PROOF_NODES = 1000  # the search over every choice, first: proves endings lost, finds easy wins
-DFS_NODES = 2000  # then the depth-first search with every foundation move made at once
-WIDTHS = (16, 64, 256, 1024, 4096, 16384)
-
-# The beam's score, tuned on seeds 10000..10099 at width 64 (docs/statistics.md).
-PLAYED = 15  # per card on the foundations
-PAIR = 8  # per higher card above a card in its holding pile
-BLOCKED = 3  # per card with a higher card above it
-URGENT = 2  # times how near the lowest foundation a blocked card's rank is (0..13)
-EMPTY = 8  # per empty holding pile
-
-
-def score(heights, piles):
-    """Higher is better."""
-    s = PLAYED * sum(heights)
-    low = min(heights)
-    for pile in piles:
-        n = len(pile)
-        if n == 0:
-            s += EMPTY
-            continue
-        for i in range(n - 1):
-            x = pile[i]
-            above = 0
-            for j in range(i + 1, n):
-                if pile[j] > x:
-                    above += 1
-            if above:
-                near = 13 - (x - low)
-                s -= PAIR * above + BLOCKED + (URGENT * near if near > 0 else 0)
-    return s
+PROOF_NODES = 200  # the search over every choice, first: proves endings lost, finds easy wins
 
 
 def safe(heights, rank):
@@ -98,43 +70,6 @@ def settle(heights, piles, moves):
                 moved = True
 
 
-def settle_all(heights, piles, moves, out):
-    """Make every foundation move from the holding piles, safe or not (the beam's shortcut:
-    it can lose a win, never invent one); `out` gets one (heights, piles, moves) per way of
-    settling a rank more cards compete for than foundations take."""
-    while True:
-        moved = False
-        for p in range(4):
-            pile = piles[p]
-            if not pile:
-                continue
-            t = pile[-1]
-            if t not in heights:
-                continue
-            sources = 0
-            for q in range(4):
-                if piles[q] and piles[q][-1] == t:
-                    sources += 1
-            if sources > heights.count(t):
-                for q in range(4):
-                    if piles[q] and piles[q][-1] == t:
-                        h2 = list(heights)
-                        f = h2.index(t)
-                        h2[f] += 1
-                        p2 = list(piles)
-                        p2[q] = piles[q][:-1]
-                        settle_all(h2, p2, moves + [move_code(RES1 + q, FOUND1 + f)], out)
-                return
-            f = heights.index(t)
-            heights[f] += 1
-            piles[p] = pile[:-1]
-            moves.append(move_code(RES1 + p, FOUND1 + f))
-            moved = True
-        if not moved:
-            out.append((heights, piles, moves))
-            return
-
-
 def burial(pile, card):
     """Order of the holding piles for a card: fewest cards of lower rank underneath, then
     the nearest top at or above the card."""
@@ -146,29 +81,46 @@ def burial(pile, card):
     return (below, gap)
 
 
-def key(heights, piles):
-    return (tuple(sorted(heights)), tuple(sorted(piles)))
-
-
 def dead_end(heights, piles, pool):
-    """True when even with every card of `pool` (counts by rank) free to play at any moment,
-    and any foundation taking any rank up to the highest foundation, some holding-pile card
-    could never be played: then no continuation wins."""
-    top = max(heights)
-    avail = list(pool)
-    stacks = [list(p) for p in piles]
+    """True when some holding-pile card can never reach a foundation, whatever is played.
+
+    Counting rule: a card of rank r played as the i-th of its rank needs i cards of rank r-1
+    already played, so it needs, of rank r-1, at least (cards of rank r on the foundations)
+    + 1 + (cards of rank r above it in its pile: they leave before it). Every card of rank
+    r-1 that can ever be played counts for it: those on the foundations, those still to be
+    drawn (`pool`, counts by rank, as if free at any moment), and the holding-pile cards this
+    rule itself frees (all cards above them freed first). Freed counts only grow, so the
+    freeing runs to a fixed point; a card it never frees is never played in any line
+    (induction along a winning line: each card played there satisfies the rule with the cards
+    played before it, all of them freed), so the position is lost."""
+    played = [0] * 13
+    for h in heights:
+        for r in range(h):
+            played[r] += 1
+    free = [4] * 14  # free[r + 1]: cards of rank r that can reach a foundation; free[0]: Aces' need
+    for r in range(13):
+        free[r + 1] = played[r] + pool[r]
+    depth = [len(p) for p in piles]
     changed = True
     while changed:
         changed = False
-        for s in stacks:
-            while s and s[-1] <= top:
-                avail[s.pop()] += 1
+        for i in range(4):
+            pile = piles[i]
+            n = depth[i]
+            while n:
+                x = pile[n - 1]
+                need = played[x] + 1
+                for j in range(n, len(pile)):
+                    if pile[j] == x:
+                        need += 1
+                if free[x] < need:
+                    break
+                free[x + 1] += 1
+                n -= 1
                 changed = True
-        while top < 13 and avail[top] > 0:
-            top += 1
-            changed = True
-    for s in stacks:
-        if s:
+            depth[i] = n
+    for n in depth:
+        if n:
             return True
     return False
 
@@ -227,30 +179,6 @@ class Deal:
         settle(h, p, moves)
         return [(h, p, moves)]
 
-    def place_greedy(self, heights, piles, step, out):
-        """The beam's moves for a step: the card goes to a foundation when one takes it, else
-        onto each distinct holding pile; every foundation move is then made (settle_all)."""
-        card = self.card(step)
-        moves = [DRAW_MOVE] if step > 0 else []
-        if card < 0:
-            settle_all(list(heights), list(piles), moves, out)
-            return
-        if card in heights:
-            h = list(heights)
-            f = h.index(card)
-            h[f] += 1
-            moves.append(move_code(CURRENT, FOUND1 + f))
-            settle_all(h, list(piles), moves, out)
-            return
-        tried = []
-        for p in sorted(range(4), key=lambda q: burial(piles[q], card)):
-            if piles[p] in tried:
-                continue
-            tried.append(piles[p])
-            p2 = list(piles)
-            p2[p] = piles[p] + (card,)
-            settle_all(list(heights), p2, moves + [move_code(CURRENT, RES1 + p)], out)
-
     def place(self, heights, piles, step, out):
         """Every way of drawing (after step 0), making foundation moves and putting the card
         away: (heights, piles, moves) appended to out, each position once."""
@@ -301,49 +229,15 @@ class Deal:
                 self._plays(h2, p2, card, moves + [move_code(RES1 + p, FOUND1 + f)], seen, out)
 
 
-def beam(deal, width):
-    """A winning line found keeping the best `width` positions after each step, or None."""
-    layer = []
-    seen = set()
-    for h, p, m in deal.start():
-        k = key(h, p)
-        if k not in seen:
-            seen.add(k)
-            layer.append((h, p, (None, m)))
-    for step in range(deal.steps):
-        nxt = []
-        seen = set()
-        for h, p, line in layer:
-            out = []
-            deal.place_greedy(h, p, step, out)
-            for h2, p2, m2 in out:
-                deal.count()
-                k = key(h2, p2)
-                if k not in seen:
-                    seen.add(k)
-                    nxt.append((h2, p2, (line, m2)))
-        if not nxt:
-            return None
-        if len(nxt) > width:
-            nxt.sort(key=lambda s: -score(s[0], s[1]))
-            del nxt[width:]
-        layer = nxt
-    for h, p, line in layer:
-        if sum(h) == 52:
-            return flatten(line)
-    return None
-
-
 class Prover:
-    """Depth-first search: True (a win, self.line) or False. Over every choice (`place`) a
-    False is a proof that no win exists; with greedy=True (`place_greedy`) it only means
-    that this search found none."""
+    """Depth-first search over every choice (`Deal.place`): True (a win, self.line) or False,
+    a proof that no win exists (Limit past the deal's node limit)."""
 
-    def __init__(self, deal, greedy=False):
+    def __init__(self, deal):
         self.deal = deal
         self.lost = set()
         self.line = None
-        self.place = deal.place_greedy if greedy else deal.place
+        self.place = deal.place
 
     def search(self, heights, piles, step, line):
         deal = self.deal
@@ -353,6 +247,10 @@ class Prover:
                 self.line = flatten(line)
                 return True
             return False
+        # The table of positions shown lost: the step and the holding piles fix the position
+        # (every card neither drawn later nor on a pile is on a foundation, and foundations
+        # are interchangeable, so the heights as a multiset follow); piles are sorted, as any
+        # line from one order of the piles is a line from another with the piles renamed.
         k = (step, tuple(sorted(piles)))
         if k in self.lost:
             return False
@@ -374,7 +272,286 @@ class Prover:
         return False
 
 
-def solve(game, node_limit, widths=WIDTHS, proof_nodes=PROOF_NODES, dfs_nodes=DFS_NODES):
+# Operations of a rollout line (converted to engine moves by `moves_of`): the holding pile in
+# the low bits.
+_OP_PILE = 0  # + p: top of holding pile p to a foundation
+_OP_CURRENT = 8  # the current card to a foundation
+_OP_HOLD = 16  # + p: the current card onto holding pile p
+_OP_DRAW = 24
+# A holding pile's place in the placing order of a card (lowest first): a top at or above the
+# card by its distance (0..12), then an empty pile, then the tops below the card.
+_EMPTY_PILE = 20
+_INVERSION = 40
+
+
+class Rollouts:
+    """Searches for a win guided by rollouts (nested Monte Carlo search and a beam).
+
+    A rollout plays the deal to its end by a fixed policy: every foundation move at once
+    (from the holding piles first, the pile whose next card is lowest first, then the current
+    card), else the current card onto the lowest top at or above it, else onto an empty pile,
+    else onto the pile it hurts least: policy 0 the nearest top below it, policy 1 the pile
+    with the fewest cards below it, the other count breaking ties. Its result is the cards
+    on the foundations at the end, less a little for each card left on a lower one.
+    Each rollout step is a node of the deal's count."""
+
+    def __init__(self, deal, policy):
+        self.cards = ([deal.current] if deal.current >= 0 else []) + deal.draws
+        self.n = len(self.cards)
+        self.deal = deal
+        self.policy = policy
+
+    def start(self):
+        """(piles, counts of each rank on the foundations, line) of the deal's position."""
+        deal = self.deal
+        cnt = [0] * 13
+        for h in deal.heights:
+            for r in range(h):
+                cnt[r] += 1
+        return [list(p) for p in deal.piles], cnt, [_OP_DRAW] if deal.current < 0 and self.n else []
+
+    def play(self, piles, cnt, line):
+        """Every foundation move from the holding piles (the pile whose card below the top is
+        lowest first: it frees the most)."""
+        while True:
+            best = -1
+            below = 99
+            for p in range(4):
+                pile = piles[p]
+                if pile:
+                    r = pile[-1]
+                    if (cnt[r - 1] if r else 4) > cnt[r]:
+                        b = pile[-2] if len(pile) > 1 else -1
+                        if b < below:
+                            below = b
+                            best = p
+            if best < 0:
+                return
+            cnt[piles[best].pop()] += 1
+            line.append(_OP_PILE + best)
+
+    def pile_key(self, pile, q):
+        """The place of a holding pile in the policy's order for card q (lowest first)."""
+        if not pile:
+            return _EMPTY_PILE
+        if pile[-1] >= q:
+            return pile[-1] - q
+        lower = 0
+        for r in pile:
+            if r < q:
+                lower += 1
+        if lower > 15:
+            lower = 15
+        if self.policy:
+            return _INVERSION + lower * 16 + q - pile[-1]
+        return _INVERSION + (q - pile[-1]) * 16 + lower
+
+    def children(self, piles, cnt, line, k):
+        """The positions after card k, each distinct placing once, the policy's own choice
+        first: [(piles, cnt, line)]."""
+        q = self.cards[k]
+        base = list(line)
+        self.play(piles, cnt, base)
+        draw = [_OP_DRAW] if k + 1 < self.n else []
+        out = []
+        if (cnt[q - 1] if q else 4) > cnt[q]:
+            c2 = list(cnt)
+            c2[q] += 1
+            out.append(([list(x) for x in piles], c2, base + [_OP_CURRENT] + draw))
+        tried = []
+        for _, p in sorted((self.pile_key(piles[p], q), p) for p in range(4)):
+            if piles[p] not in tried:
+                tried.append(piles[p])
+                p2 = [list(x) for x in piles]
+                p2[p].append(q)
+                out.append((p2, list(cnt), base + [_OP_HOLD + p] + draw))
+        return out
+
+    def score(self, k, piles, cnt):
+        """A rollout from card k (piles and cnt are left as they were): 52 * 64 for a win,
+        else 64 per card on the foundations less one per card on a lower one in a holding
+        pile. The same moves as finish(), written for speed: each pile gets a bottom card
+        of rank 13, which no foundation takes and which sorts an empty pile after every top
+        at or above the card and before every top below it (measured: 2 us a step)."""
+        deal = self.deal
+        if deal.nodes >= deal.node_limit:
+            raise Limit()
+        cards = self.cards
+        n = self.n
+        policy = self.policy
+        cnt = list(cnt)
+        stacks = [[13] + x for x in piles]
+        s0, s1, s2, s3 = stacks
+        want = [(cnt[r - 1] if r else 4) > cnt[r] for r in range(13)] + [False]
+        steps = 0
+        while True:
+            steps += 1
+            while want[s0[-1]] or want[s1[-1]] or want[s2[-1]] or want[s3[-1]]:
+                best = None
+                below = 99
+                for pile in stacks:
+                    if want[pile[-1]]:
+                        b = pile[-2] if len(pile) > 2 else -1
+                        if b < below:
+                            below = b
+                            best = pile
+                r = best.pop()
+                cnt[r] += 1
+                want[r] = (cnt[r - 1] if r else 4) > cnt[r]
+                if r < 12:
+                    want[r + 1] = cnt[r] > cnt[r + 1]
+            if k == n:
+                break
+            q = cards[k]
+            k += 1
+            if want[q]:
+                cnt[q] += 1
+                want[q] = (cnt[q - 1] if q else 4) > cnt[q]
+                if q < 12:
+                    want[q + 1] = cnt[q] > cnt[q + 1]
+                continue
+            # the holding pile for q, in pile_key()'s order
+            best = None
+            best_key = 99
+            for pile in stacks:
+                t = pile[-1]
+                if q <= t < q + best_key:
+                    best_key = t - q
+                    best = pile
+            if best is None:
+                best_key = 1000
+                for pile in stacks:
+                    lower = 0
+                    for r in pile:
+                        if r < q:
+                            lower += 1
+                    if lower > 15:
+                        lower = 15
+                    if policy:
+                        key = lower * 16 + q - pile[-1]
+                    else:
+                        key = (q - pile[-1]) * 16 + lower
+                    if key < best_key:
+                        best_key = key
+                        best = pile
+            best.append(q)
+        deal.nodes += steps
+        played = sum(cnt)
+        if played == 52:
+            return 52 * 64
+        blocked = 0
+        for pile in stacks:
+            for i in range(2, len(pile)):
+                if pile[i] > pile[i - 1]:
+                    blocked += 1
+        return played * 64 - blocked
+
+    def finish(self, k, piles, cnt, line):
+        """The line of a rollout from card k (score() with its moves kept)."""
+        n = self.n
+        while True:
+            self.play(piles, cnt, line)
+            if k == n:
+                return line
+            q = self.cards[k]
+            if (cnt[q - 1] if q else 4) > cnt[q]:
+                cnt[q] += 1
+                line.append(_OP_CURRENT)
+            else:
+                p = min(range(4), key=lambda p: (self.pile_key(piles[p], q), p))
+                piles[p].append(q)
+                line.append(_OP_HOLD + p)
+            k += 1
+            if k < n:
+                line.append(_OP_DRAW)
+
+    def search(self):
+        """Nested Monte Carlo search, level 1: a winning line of operations, or None (Limit
+        at the deal's node limit). After each card it follows the child whose rollout did
+        best so far; ties go to the policy's own choice, whose rollout is the best line's
+        own continuation (the policy is deterministic), so this is the usual search that
+        keeps the best line found."""
+        piles, cnt, line = self.start()
+        best = self.score(0, piles, cnt)
+        if best == 52 * 64:
+            return self.finish(0, piles, cnt, line)
+        for k in range(self.n):
+            kids = self.children(piles, cnt, line, k)
+            follow = kids[0]  # the policy's choice: its rollout is the best line's
+            for p2, c2, l2 in kids[1:]:
+                s = self.score(k + 1, p2, c2)
+                if s == 52 * 64:
+                    return self.finish(k + 1, p2, c2, l2)
+                if s > best:
+                    best = s
+                    follow = (p2, c2, l2)
+            piles, cnt, line = follow
+        return None
+
+    def beam(self, width):
+        """A winning line of operations, or None: after each card, the `width` positions
+        whose rollouts did best are kept. A position's first child (the policy's choice)
+        has the position's own rollout, which is not played again."""
+        piles, cnt, line = self.start()
+        s = self.score(0, piles, cnt)
+        if s == 52 * 64:
+            return self.finish(0, piles, cnt, line)
+        layer = [(-s, 0, piles, cnt, line)]
+        for k in range(self.n):
+            scored = []
+            seen = set()
+            for parent, _, piles, cnt, line in layer:
+                first = True
+                for p2, c2, l2 in self.children(piles, cnt, line, k):
+                    key = tuple(sorted(tuple(x) for x in p2))
+                    if key in seen:
+                        first = False
+                        continue
+                    seen.add(key)
+                    if first:
+                        s = -parent
+                        first = False
+                    else:
+                        s = self.score(k + 1, p2, c2)
+                        if s == 52 * 64:
+                            return self.finish(k + 1, p2, c2, l2)
+                    scored.append((-s, len(scored), p2, c2, l2))
+            scored.sort()
+            layer = scored[:width]
+        return None
+
+
+def moves_of(deal, ops):
+    """The engine moves of a rollout line (foundation N: the first one the rank is next on)."""
+    heights = list(deal.heights)
+    piles = [list(p) for p in deal.piles]
+    cards = ([deal.current] if deal.current >= 0 else []) + deal.draws
+    k = 0 if deal.current >= 0 else -1
+    moves = []
+    for op in ops:
+        if op == _OP_DRAW:
+            k += 1
+            moves.append(DRAW_MOVE)
+        elif op == _OP_CURRENT:
+            f = heights.index(cards[k])
+            heights[f] += 1
+            moves.append(move_code(CURRENT, FOUND1 + f))
+        elif op >= _OP_HOLD:
+            piles[op - _OP_HOLD].append(cards[k])
+            moves.append(move_code(CURRENT, RES1 + op - _OP_HOLD))
+        else:
+            f = heights.index(piles[op].pop())
+            heights[f] += 1
+            moves.append(move_code(RES1 + op, FOUND1 + f))
+    return moves
+
+
+# The rollout searches tried in turn after the proof search: (policy, beam width; 0 for the
+# nested search).
+SEARCHES = ((0, 0), (1, 0), (0, 4), (1, 4), (0, 16), (1, 16), (0, 64), (1, 64))
+
+
+def solve(game, node_limit, proof_nodes=PROOF_NODES, searches=SEARCHES):
     """(True, moves) for a win, (False, None) when none exists, (None, None) past the limit;
     and the nodes searched."""
     deal = Deal(game, min(node_limit, proof_nodes))
@@ -382,20 +559,13 @@ def solve(game, node_limit, widths=WIDTHS, proof_nodes=PROOF_NODES, dfs_nodes=DF
     won = run(prover.prove, 20000)
     if won is not None:
         return won, prover.line, deal.nodes
-    for greedy_nodes in (dfs_nodes, node_limit):
-        if deal.nodes >= node_limit:
-            return None, None, deal.nodes
-        deal.node_limit = min(node_limit, deal.nodes + greedy_nodes)
-        if greedy_nodes == dfs_nodes:
-            quick = Prover(deal, greedy=True)
-            if run(quick.prove, 20000):
-                return True, quick.line, deal.nodes
-            continue
-        try:
-            for width in widths:
-                line = beam(deal, width)
-                if line is not None:
-                    return True, line, deal.nodes
-        except Limit:
-            pass
+    deal.node_limit = node_limit
+    try:
+        for policy, width in searches:
+            rollouts = Rollouts(deal, policy)
+            ops = rollouts.beam(width) if width else rollouts.search()
+            if ops is not None:
+                return True, moves_of(deal, ops), deal.nodes
+    except Limit:
+        pass
     return None, None, deal.nodes

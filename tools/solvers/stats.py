@@ -67,15 +67,18 @@ def progress(done, total, hint_wins, solver_wins, seconds):
 
 def deal_row(name, seed, node_limit):
     """The row of one deal: seed, hint_won, solver (won/lost/unknown), nodes, solve_ms, hint_ms
-    (CPU time of the process that played it)."""
+    (CPU time of the process that played it). A win is replayed on the engine first (not
+    timed): one that does not replay stops the run (RuntimeError)."""
     cls = games.load(name)
     t0 = time.process_time()
     hint_won = play_hints(cls(), seed)
     t1 = time.process_time()
     deal = cls()
     deal.deal(seed)
-    won, _, nodes = solve.solver_module(name).solve(deal, node_limit)
+    won, moves, nodes = solve.solver_module(name).solve(deal, node_limit)
     t2 = time.process_time()
+    if won and not solve.replay_wins(name, seed, moves):
+        raise RuntimeError("%s seed %d: the solver's win does not replay on the engine" % (name, seed))
     verdict = {True: "won", False: "lost", None: "unknown"}[won]
     return {"seed": seed, "hint_won": int(hint_won), "solver": verdict, "nodes": nodes,
             "solve_ms": round((t2 - t1) * 1000, 3), "hint_ms": round((t1 - t0) * 1000, 3)}
@@ -119,6 +122,7 @@ def summary(name, rows, node_limit):
     hint = sum(r["hint_won"] for r in rows)
     won = sum(r["solver"] == "won" for r in rows)
     unknown = sum(r["solver"] == "unknown" for r in rows)
+    lost = sum(r["solver"] == "lost" for r in rows)
     solve_s = sum(r["solve_ms"] for r in rows) / 1000.0
     hint_s = sum(r["hint_ms"] for r in rows) / 1000.0
     decided = n - unknown
@@ -126,6 +130,8 @@ def summary(name, rows, node_limit):
         "%s, seeds %d..%d, solver node limit %d" % (name, rows[0]["seed"], rows[-1]["seed"], node_limit),
         "hint player:  " + rate_text(hint, n) + ", %.2f ms per deal" % (1000 * hint_s / n),
         "solver:       " + rate_text(won, n) + " proven winnable; %d undecided at the limit" % unknown,
+        "              " + rate_text(lost, n) + " proven lost; " + rate_text(unknown, n) + " undecided",
+        "decided:      " + rate_text(decided, n),
     ]
     if unknown:
         lines.append("  (if every undecided deal were winnable: %.2f%%)" % (100.0 * (won + unknown) / n))
