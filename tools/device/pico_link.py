@@ -34,7 +34,7 @@ RUNNER = os.path.join(ROOT, "tools", "device", "pico", "link.mjs")
 NAMES = ("host", "guest")
 HOST, GUEST = 0, 1
 SLICE_US = 50               # each chip runs this much emulated time in turn
-ROUNDS = 4                  # rounds of X A A on each console
+ROUNDS = 3                  # rounds of X A A on each console
 TURN_KEYS = "X A A"
 TABLE_TIMEOUT_MS = 10000    # from the host's A to both tables drawn and quiet
 SETTLE_MS = 1500            # after the last press: the last move, its acknowledgement, the hashes
@@ -141,9 +141,11 @@ def run(board_name=BOARD, rounds=ROUNDS, max_ms=MAX_MS, build_root=None):
 def figures(result):
     """Bytes on the wire per Spite & Malice turn and the chips' time per received frame."""
     host, guest = result.states
-    table_ns = [m for m in result.runs[HOST].markers() if m["name"] == "table"][0]["ns"]
+    marks = dict((m["name"], m["ns"]) for m in result.runs[HOST].markers())
+    table_ns = marks["table"]
     turns = host["turn"]
-    out = {"turns": turns, "moves": host["moves_sent"] + guest["moves_sent"]}
+    out = {"turns": turns, "moves": host["moves_sent"] + guest["moves_sent"],
+           "play_ms": (marks["settled"] - table_ns) / 1e6}
     total = 0
     message = 0
     kinds = {}
@@ -157,7 +159,10 @@ def figures(result):
     out["message_frame_bytes"] = message
     out["frames_by_kind"] = kinds
     out["bytes_per_turn"] = total / turns if turns else None
-    received = [len(frames(result.wire_bytes(1 - chip))) for chip in (0, 1)]
+    # What a chip heard is the tail of what the other sent: the bytes it read (before it opened
+    # its UART, nothing listened).
+    received = [len(frames(result.wire_bytes(1 - chip)[-s["bytes_read"]:])) if s["bytes_read"] else 0
+                for chip, s in enumerate(result.states)]
     out["frames_received"] = received
     out["us_per_frame"] = [s["busy_us"] / n if n else None for s, n in zip(result.states, received)]
     out["us_per_busy_poll"] = [s["busy_us"] / s["busy_polls"] if s["busy_polls"] else None
@@ -179,8 +184,9 @@ def main():
         print("%-5s %s" % (name, state))
         print("      tracebacks %d, emulated %.1f s" % (r.tracebacks(), r.end.get("ns", 0) / 1e9))
     for w, direction in zip(result.wire, ("host->guest", "guest->host")):
-        print("%s: %d bytes, late %d, overruns %d, unheard %d"
-              % (direction, len(w["bytes"]) // 2, w["late"], w["overruns"], w["unheard"]))
+        print("%s: %d bytes, late %d (at most %.1f us), overruns %d, unheard %d"
+              % (direction, len(w["bytes"]) // 2, w["late"], w["late_max_ns"] / 1e3, w["overruns"],
+                 w["unheard"]))
     for key, value in figures(result).items():
         print("%-20s %s" % (key, value))
     print("wall time %.1f s" % result.wall_s)
