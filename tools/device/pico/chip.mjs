@@ -58,6 +58,7 @@ export class Chip {
     this.lastSpiNs = 0;
     this.firstSpiNs = -1;   // first byte since the last marker
     this.pressBytes = 0;    // spiBytes when the last press began
+    this.pressNs = 0;       // when it began
     this.bursts = [];       // [first byte ns, last byte end ns, bytes] since the last marker
     this.burst = null;
 
@@ -251,6 +252,7 @@ export function runSteps(steps, chips, runFor) {
         const pressNs = chip.clock.nanos;
         chip.firstSpiNs = -1;
         chip.pressBytes = chip.spiBytes;
+        chip.pressNs = pressNs;
         pin.setInputValue(false);
         runFor(step.hold_ms * ms);
         pin.setInputValue(true);
@@ -259,15 +261,15 @@ export function runSteps(steps, chips, runFor) {
       }
       case 'quiet': {
         // Until the panel of each chip named (step.chips, else step.chip) has had no byte for
-        // quiet_ms, after at least min_bytes since the step began (since the chip's last press
-        // began, with since_press) and, when first_ms is given, after its first byte or
-        // first_ms without one: a press that changes nothing draws nothing.
+        // quiet_ms, after at least min_bytes since the step began and, when first_ms is given,
+        // after its first byte or first_ms without one: a press that changes nothing draws
+        // nothing. With since_press, all of that counts from when the chip's last press began.
         const quiet = step.quiet_ms * ms;
         const waiting = (step.chips || [step.chip || 0]).map((i) => {
           const c = chips[i];
-          const start = c.clock.nanos;
-          return { c, start, sent: c.spiBytes, firstBy: start + (step.first_ms || 0) * ms,
-            bytes: (step.since_press ? c.pressBytes : c.spiBytes) + (step.min_bytes || 0) };
+          const start = step.since_press ? c.pressNs : c.clock.nanos;
+          const sent = step.since_press ? c.pressBytes : c.spiBytes;
+          return { c, start, sent, firstBy: start + (step.first_ms || 0) * ms, bytes: sent + (step.min_bytes || 0) };
         });
         const settled = (w) => {
           const c = w.c;
