@@ -39,7 +39,7 @@ CLICK_MS = 8
 PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
-_running = [None]                              # the Loop start() runs (link_state(), at the REPL)
+_running = [None]  # type: list               # the Loop start() runs (link_state(), at the REPL)
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
