@@ -2,7 +2,8 @@
 `make firmware` builds boots, every game plays through the real rp2 port of MicroPython with
 its bytes decoded by the panel model, every frame equals the simulator's, no press is lost
 or doubled (the loop's press log), no traceback reaches the USB REPL, and a soft reset
-resumes the game from the flash's filesystem.
+resumes the game from the flash's filesystem. Two chips joined by their UARTs play Spite &
+Malice against each other (tools/device/pico_link.py).
 
 These run with `make test-device` (PICO_TESTS=1), which builds the firmware first; `make test`
 skips them and says why. PICO_REQUIRED=1 (CI) turns a skip into a failure.
@@ -105,4 +106,5 @@ def test_two_chips_play_spite_and_malice_over_their_uarts():
     # Every message one side sent, the other took; the wire lost nothing while both listened.
     assert host["sent"] == guest["received"] and guest["sent"] == host["received"]
     for w in result.wire:
-        assert w["overruns"] == 0 and w["late_max_ns"] <= pico_link.SLICE_US * 1000
+        assert w["overruns"] == 0
+        assert w["late_max_ns"] <= pico_link.SLICE_US * 1000 + 1000   # a slice, and an instruction
