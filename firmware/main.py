@@ -39,7 +39,7 @@ CLICK_MS = 8
 PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
-_running = [None]  # type: list               # the Loop start() runs (link_state(), at the REPL)
+_link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -145,24 +145,16 @@ def press_log():
     return out
 
 
-def running_app():
-    """The games' App that start() runs (under the shell and the records' Console), or None."""
-    loop = _running[0]
-    app = loop.app if loop is not None else None
-    while app is not None and not hasattr(app, "link") and hasattr(app, "app"):
-        app = app.app
-    return app
-
-
 def link_state():
-    """The running console's link play (docs/link.md), at the REPL after Ctrl-C; None until
-    Link play was first opened:
+    """The console's link play (docs/link.md), at the REPL after Ctrl-C; None until Link play
+    was first opened:
         >>> from firmware.main import link_state; link_state()
     The session's state and seat, the hash of the game on the table (statehash.state_hash),
     what the session sent and found, the channel's counters, and the polls in which bytes
-    arrived with their time on this board (firmware/link_timed.py)."""
-    app = running_app()
-    link = getattr(app, "link", None)
+    arrived with their time on this board (firmware/link_timed.py). Only the link is kept for
+    it (its session holds the linked game), not the stopped app: a new app made at the REPL
+    (firmware.bench.heap, protocol()) has the rest of the heap."""
+    link = _link[0]
     if link is None or link.session is None:
         return None
     from engine_core.link.statehash import state_hash
@@ -298,6 +290,7 @@ def attach_link(app, board):
         from firmware.link_timed import TimedChannel
         return Session(TimedChannel(transport))
     app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART")
+    _link[0] = app.link
 
 
 def has_dpad(board):
@@ -329,7 +322,6 @@ def start(board_name, hardware=False, frames=-1):
     hw.panel.show(screen)                               # the title is the boot splash
     hw.brightness(100)
     loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, Clock(), stats)
-    _running[0] = loop
     gc.collect()
     try:
         loop.run(frames)

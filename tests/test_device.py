@@ -338,16 +338,14 @@ def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
     fake_machine.UART.join(u1, u2)
     links = iter([link_uart.UartLink(u1), link_uart.UartLink(u2)])
     monkeypatch.setattr(link_uart, "open_link", lambda board: next(links))
+    monkeypatch.setattr(main, "_link", [None])
     shells = [main.make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), main.Stats(),
                             False) for _ in range(2)]
     host, guest = shells
 
-    class Running:
-        app = None
-    monkeypatch.setattr(main, "_running", [Running])
 
     def state(shell):
-        Running.app = shell
+        main._link[0] = shell.app.app.link   # the shell's Console's App's: as attach_link keeps it
         return main.link_state()
 
     def play(shell, buttons):
