@@ -112,3 +112,58 @@ def heap(board_name, seed=1):
         print("%-12s %7d %16d" % (name, free, block))
         results.append((name, free, block))
     return results
+
+
+class _Replay:
+    """A link transport that hands over one prepared frame per read (copied in C, as a
+    UART's readinto copies) and takes every write."""
+
+    def __init__(self):
+        self.frame = None
+
+    def readinto(self, buf):
+        f = self.frame
+        if f is None:
+            return 0
+        self.frame = None
+        buf[0:len(f)] = f
+        return len(f)
+
+    def write(self, buf, n):
+        return n
+
+
+def link_frames(count=8):
+    """The time of a link channel's poll in which one frame arrives, and the receive() after
+    it, on this board (tools/bench/bench_link.py counts the same in fuel on the host):
+    a message of 8 and of 60 bytes, an acknowledgement; median and worst, in microseconds."""
+    from engine_core.link.channel import HEADER, OVERHEAD, SYNC, Channel, crc16
+    replay = _Replay()
+    ch = Channel(replay, epoch=22)
+    ch.poll(0)
+    now = 0
+    seq = 0
+    print("link frame       median us  worst us")
+    for name, ln, kind in (("message 8 B", 8, 1), ("message 60 B", 60, 1), ("acknowledgement", 0, 0)):
+        times = []
+        for i in range(count + 2):      # the first two fill MicroPython's caches: not counted
+            f = bytearray(ln + OVERHEAD)
+            f[0] = SYNC
+            f[1] = ln
+            f[2] = kind
+            f[3] = seq & 0xFF
+            f[5] = 11
+            f[6] = 22
+            c = crc16(f, 1, HEADER + ln)
+            f[HEADER + ln] = c >> 8
+            f[HEADER + ln + 1] = c & 0xFF
+            if kind:
+                seq += 1
+            now += 5
+            replay.frame = f
+            start = time.ticks_us()
+            ch.poll(now)
+            ch.receive()
+            times.append(elapsed(time.ticks_us(), start))
+        times = sorted(times[2:])
+        print("%-16s %9d %9d" % (name, times[len(times) // 2], times[-1]))

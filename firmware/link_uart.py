@@ -10,8 +10,9 @@ sides are 3.3 V logic (never 5 V). The pins are the board module's LINK_UART = (
 
 Neither call blocks: write() hands the UART at most what its transmit buffer holds, and only
 once the last frame has left (txdone), so the app's frame never waits for the wire; readinto()
-takes what has arrived (any()). Nothing allocates: MicroPython's stream write takes a length,
-uart.write(buf, n), so no slice is made.
+takes what has arrived (any()), and no more: asked for more, the UART would wait for it.
+Nothing allocates: MicroPython's stream calls take a length, uart.write(buf, n) and
+uart.readinto(buf, n), so no slice is made.
 """
 
 BAUDRATE = 115_200  # 11.5 KB/s: a 69-byte frame (60 bytes of message) in 6 ms
@@ -35,10 +36,16 @@ class UartLink:
         return w if w else 0
 
     def readinto(self, buf):
-        """Copy what has arrived into buf; 0 when nothing has."""
-        if not self.uart.any():
+        """Copy what has arrived into buf; 0 when nothing has. The UART is asked for no more than
+        it holds: MicroPython's, asked for more, waits for the rest for timeout_char, which the
+        rp2 port raises to a character's time at least (1-2 ms at 115,200 baud), timeout=0 or
+        not, and a byte that comes meanwhile starts the wait again."""
+        n = self.uart.any()
+        if not n:
             return 0
-        n = self.uart.readinto(buf)
+        if n > len(buf):
+            n = len(buf)
+        n = self.uart.readinto(buf, n)
         return n if n else 0
 
 

@@ -39,6 +39,7 @@ CLICK_MS = 8
 PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
+_link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -144,6 +145,35 @@ def press_log():
     return out
 
 
+def link_state():
+    """The console's link play (docs/link.md), at the REPL after Ctrl-C; None until Link play
+    was first opened:
+        >>> from firmware.main import link_state; link_state()
+    The session's state and seat, the hash of the game on the table (statehash.state_hash),
+    what the session sent and found, the channel's counters, and the polls in which bytes
+    arrived with their time on this board (firmware/link_timed.py). Only the link is kept for
+    it (its session holds the linked game), not the stopped app: a new app made at the REPL
+    (firmware.bench.heap, protocol()) has the rest of the heap."""
+    link = _link[0]
+    if link is None or link.session is None:
+        return None
+    from engine_core.link.statehash import state_hash
+    s = link.session
+    ch = s.ch
+    return {
+        "state": s.state, "seat": s.my_seat, "host": s.is_host, "linked": link.linked,
+        "game": s.game.NAME if s.game is not None else None,
+        "hash": state_hash(s.game) if s.game is not None else None,
+        "turn": s.turn_no, "moves_sent": s.moves_sent, "messages_sent": s.messages_sent,
+        "bytes_sent": s.bytes_sent, "hashes_compared": s.hashes_compared, "desyncs": s.desyncs,
+        "refused": s.refused, "repairs": s.repairs,
+        "sent": ch.sent, "received": ch.received, "resent": ch.resent, "bad": ch.bad,
+        "duplicates": ch.duplicates, "dropped": ch.dropped, "restarts": ch.restarts,
+        "bytes_read": ch.transport.bytes_read, "busy_polls": ch.busy_polls, "busy_us": ch.busy_us,
+        "busy_us_max": ch.busy_us_max,
+    }
+
+
 def splash(screen, panel, painter, title, line):
     """A title and a line of text (bytes), centred, sent at once."""
     screen.fb.fill(BACKGROUND)
@@ -227,6 +257,7 @@ class LinkOnDemand:
     def __init__(self, board):
         self.board = board
         self.link = None
+        self.bytes_read = 0  # since start-up (link_state())
 
     def open(self):
         if self.link is None:
@@ -242,7 +273,9 @@ class LinkOnDemand:
         return self.open().write(buf, n)
 
     def readinto(self, buf):
-        return self.open().readinto(buf)
+        n = self.open().readinto(buf)
+        self.bytes_read += n
+        return n
 
 
 def attach_link(app, board):
@@ -253,10 +286,11 @@ def attach_link(app, board):
     transport = LinkOnDemand(board)
 
     def make_session():
-        from engine_core.link.channel import Channel
         from engine_core.link.session import Session
-        return Session(Channel(transport))
+        from firmware.link_timed import TimedChannel
+        return Session(TimedChannel(transport))
     app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART")
+    _link[0] = app.link
 
 
 def has_dpad(board):

@@ -316,3 +316,53 @@ def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     board = boards.load("tdisplay")
     app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
     assert isinstance(app, HardwareScreen)
+
+
+def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
+    """Two consoles as the firmware makes them (make_app), their UARTs joined: link_state() is
+    None until Link play opens, then shows each seat, the same state hash, and the polls in
+    which bytes arrived (firmware/link_timed.py)."""
+    import time
+    from firmware import link_uart, main
+    from firmware.buttons import DOWN, UP, X
+    us = [0]
+
+    def ticks_us():   # MicroPython's; each reading 100 us after the last
+        us[0] += 100
+        return us[0]
+    monkeypatch.setattr(time, "ticks_us", ticks_us, raising=False)
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    board = boards.load("pico_lcd_13")
+    u1 = fake_machine.UART(0, rxbuf=1024)
+    u2 = fake_machine.UART(0, rxbuf=1024)
+    fake_machine.UART.join(u1, u2)
+    links = iter([link_uart.UartLink(u1), link_uart.UartLink(u2)])
+    monkeypatch.setattr(link_uart, "open_link", lambda board: next(links))
+    monkeypatch.setattr(main, "_link", [None])
+    shells = [main.make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), main.Stats(),
+                            False) for _ in range(2)]
+    host, guest = shells
+
+
+    def state(shell):
+        main._link[0] = shell.app.app.link   # the shell's Console's App's: as attach_link keeps it
+        return main.link_state()
+
+    def play(shell, buttons):
+        for button in buttons:
+            shell.press(button, False)
+            for _ in range(6):
+                for s in shells:
+                    s.tick(33)
+    assert state(host) is None
+    play(guest, (UP, A, DOWN, DOWN, A))   # Link play, "Join a table"
+    play(host, (UP, A, A))                # Link play, "Host Spite & Malice"
+    for shell in shells:
+        play(shell, (X, A, A))            # the hinted move of the console to move
+    here, there = state(host), state(guest)
+    assert (here["seat"], there["seat"]) == (0, 1) and here["host"] and not there["host"]
+    assert here["state"] == there["state"] == 2 and here["game"] == "spite_malice"
+    assert here["hash"] == there["hash"] and here["moves_sent"] + there["moves_sent"] >= 1
+    for s in (here, there):
+        assert s["busy_polls"] > 0 and s["bytes_read"] > 0 and s["desyncs"] == 0
+        assert s["busy_us"] == 100 * s["busy_polls"] and s["busy_us_max"] == 100   # one reading apart

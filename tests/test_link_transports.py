@@ -150,6 +150,21 @@ def test_two_channels_over_a_uart():
     u1, u2 = uart_pair()
     exchange(Channel(link_uart.UartLink(u1), epoch=1), Channel(link_uart.UartLink(u2), epoch=2), total=200)
     assert u1.overflow == 0 and u2.overflow == 0
+    assert u1.waits == 0 and u2.waits == 0   # never asked for more than had come
+
+
+def test_the_uart_is_never_asked_for_more_than_has_come():
+    # Asked for more, MicroPython's rp2 UART waits 1-2 ms for the rest (timeout_char) even with
+    # timeout=0: on the emulated Pico that was 4-6 ms a poll in which a frame came.
+    u1, u2 = uart_pair()
+    u1.write(b"abcdefghij", 10)
+    buf = bytearray(4)
+    link = link_uart.UartLink(u2)
+    assert link.readinto(buf) == 4 and buf == b"abcd"
+    big = bytearray(64)
+    assert link.readinto(big) == 6 and big[:6] == b"efghij"
+    assert link.readinto(big) == 0
+    assert u2.waits == 0
 
 
 def test_the_uart_takes_nothing_while_it_still_sends():

@@ -2,7 +2,8 @@
 `make firmware` builds boots, every game plays through the real rp2 port of MicroPython with
 its bytes decoded by the panel model, every frame equals the simulator's, no press is lost
 or doubled (the loop's press log), no traceback reaches the USB REPL, and a soft reset
-resumes the game from the flash's filesystem.
+resumes the game from the flash's filesystem. Two chips joined by their UARTs play Spite &
+Malice against each other (tools/device/pico_link.py).
 
 These run with `make test-device` (PICO_TESTS=1), which builds the firmware first; `make test`
 skips them and says why. PICO_REQUIRED=1 (CI) turns a skip into a failure.
@@ -80,3 +81,30 @@ def test_the_chips_figures_meet_their_targets():
     assert [name for name, _, _ in f["heap"]] == list(pico_scenario.GAMES)
     for name, free, block in f["heap"]:
         assert free > 48 * 1024 and block > 32 * 1024, (name, free, block)
+
+
+def test_two_chips_play_spite_and_malice_over_their_uarts():
+    """Two emulated Picos, UART0 crossed (tools/device/pico_link.py): one hosts Spite & Malice,
+    the other joins, and each plays its own seat with its buttons; then both REPLs show the
+    same game: seats 0 and 1, in play, equal state hashes, moves made on both sides, nothing
+    refused, no desync, no message sent again on a clean wire."""
+    from tools.device import pico_link
+    need_device(pico_link.BOARD)
+    result = pico_link.run()
+    host, guest = result.states
+    for name, state, run in zip(pico_link.NAMES, result.states, result.runs):
+        assert run.tracebacks() == 0, "%s: %s" % (name, run.console[-3000:])
+        assert state["state"] == 2 and state["linked"] and state["game"] == "spite_malice", (name, state)
+        assert state["moves_sent"] > 0, (name, state)
+        assert state["desyncs"] == 0 and state["refused"] == 0 and state["repairs"] == 0, (name, state)
+        assert state["resent"] == 0 and state["restarts"] == 0, (name, state)
+    # The guest listens first: the host may open its UART in the middle of a keep-alive.
+    assert guest["bad"] == 0 and host["bad"] <= 1, (host, guest)
+    assert (host["seat"], guest["seat"]) == (0, 1) and host["host"] and not guest["host"]
+    assert host["hash"] == guest["hash"], (host, guest)
+    assert host["turn"] == guest["turn"] >= 2 and host["hashes_compared"] > 0
+    # Every message one side sent, the other took; the wire lost nothing while both listened.
+    assert host["sent"] == guest["received"] and guest["sent"] == host["received"]
+    for w in result.wire:
+        assert w["overruns"] == 0
+        assert w["late_max_ns"] <= pico_link.SLICE_US * 1000 + 1000   # a slice, and an instruction

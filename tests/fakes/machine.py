@@ -128,6 +128,7 @@ class UART:
         self.peer = None
         self.busy = False
         self.overflow = 0
+        self.waits = 0          # reads that would have waited on a chip (readinto)
 
     @staticmethod
     def join(a, b):
@@ -154,10 +155,16 @@ class UART:
     def any(self):
         return self.count
 
-    def readinto(self, buf):
+    def readinto(self, buf, nbytes=-1):
+        want = len(buf) if nbytes < 0 or nbytes > len(buf) else nbytes
+        if want > self.count:
+            # MicroPython's UART, asked for more than it holds, waits for the rest: timeout_char,
+            # which the rp2 port raises to at least a character's time (1 ms at 115,200 baud:
+            # 1-2 ms in its ticks), even with timeout=0.
+            self.waits += 1
         if self.count == 0:
             return None         # as MicroPython's UART does when nothing comes before the timeout
-        n = min(len(buf), self.count)
+        n = min(want, self.count)
         size = len(self.ring)
         for i in range(n):
             buf[i] = self.ring[self.start]

@@ -98,32 +98,40 @@ def button_presses(board, token):
 
 
 class Script:
-    """The steps of one emulated run (tools/device/pico/run.mjs)."""
+    """The steps of one emulated run (tools/device/pico/run.mjs); or one chip's part of a run of
+    two (tools/device/pico_link.py): `steps` is then the run's list, shared, and `chip` the
+    chip's index in it."""
 
-    def __init__(self, board):
+    def __init__(self, board, steps=None, chip=None):
         self.board = board
-        self.steps = []
+        self.steps = [] if steps is None else steps
+        self.chip = chip
         self.marks = []
+
+    def add(self, step):
+        if self.chip is not None:
+            step["chip"] = self.chip
+        self.steps.append(step)
 
     def boot(self):
         """Power on and wait for the USB REPL to connect, then for the panel to settle."""
-        self.steps.append({"op": "connect", "timeout_ms": BOOT_TIMEOUT_MS})
+        self.add({"op": "connect", "timeout_ms": BOOT_TIMEOUT_MS})
         self.settle("boot", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
 
     def settle(self, name, min_bytes=0, first_ms=FIRST_MS):
         """Run until the panel has been quiet for QUIET_MS after its first byte (or
         first_ms without one) and at least min_bytes, then mark the frame `name`."""
-        self.steps.append({"op": "quiet", "quiet_ms": QUIET_MS, "first_ms": first_ms,
+        self.add({"op": "quiet", "quiet_ms": QUIET_MS, "first_ms": first_ms,
                            "min_bytes": min_bytes, "timeout_ms": PRESS_TIMEOUT_MS})
         self.mark(name)
 
     def mark(self, name):
-        self.steps.append({"op": "mark", "name": name})
+        self.add({"op": "mark", "name": name})
         self.marks.append(name)
 
     def key(self, token, name=None):
         for gpio, hold in button_presses(self.board, token):
-            self.steps.append({"op": "press", "gpio": gpio, "hold_ms": hold})
+            self.add({"op": "press", "gpio": gpio, "hold_ms": hold})
         self.settle(name or token)
 
     def keys(self, text):
@@ -131,23 +139,23 @@ class Script:
             self.key(token)
 
     def wait(self, ms, name):
-        self.steps.append({"op": "run", "ms": ms})
+        self.add({"op": "run", "ms": ms})
         self.mark(name)
 
     def repl(self, line, expect=">>> ", timeout_ms=BOOT_TIMEOUT_MS):
         """Type a line at the USB REPL and wait for `expect`."""
-        self.steps.append({"op": "send", "text": line + "\r"})
-        self.steps.append({"op": "text", "text": expect, "timeout_ms": timeout_ms})
+        self.add({"op": "send", "text": line + "\r"})
+        self.add({"op": "text", "text": expect, "timeout_ms": timeout_ms})
 
     def interrupt(self):
         """Ctrl-C: the app stops and the REPL is free."""
-        self.steps.append({"op": "send", "text": "\x03"})
-        self.steps.append({"op": "text", "text": ">>> ", "timeout_ms": BOOT_TIMEOUT_MS})
+        self.add({"op": "send", "text": "\x03"})
+        self.add({"op": "text", "text": ">>> ", "timeout_ms": BOOT_TIMEOUT_MS})
 
     def soft_reset(self):
         """Ctrl-D at the REPL: MicroPython restarts and runs main.py again."""
-        self.steps.append({"op": "send", "text": "\x04"})
-        self.steps.append({"op": "text", "text": "soft reboot", "timeout_ms": BOOT_TIMEOUT_MS})
+        self.add({"op": "send", "text": "\x04"})
+        self.add({"op": "text", "text": "soft reboot", "timeout_ms": BOOT_TIMEOUT_MS})
         self.settle("soft reset", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
 
 
@@ -200,46 +208,76 @@ def parse_trace(data):
     return records
 
 
+def chip_job(board_name, tmp, flash_image=None, keep_flash=False, build_root=None, name=None):
+    """(board, job) for one chip of a run (tools/device/pico/chip.mjs), its files in `tmp`
+    (named after `name` when given)."""
+    board = boards.load(board_name)
+    facts = firmware_facts(board_name, build_root)
+    prefix = name + "-" if name else ""
+    job = {
+        "bootrom": bootrom_path(), "firmware": facts["bin"],
+        "fs_offset": facts["fs_offset"], "fs_size": facts["fs_size"], "hooks": facts["hooks"],
+        "spi": board.SPI[0], "dc": board.DC, "cs": board.CS,
+        "buttons": [gpio for _, gpio in board.BUTTONS],
+        "trace": os.path.join(tmp, prefix + "trace.bin"),
+        "console": os.path.join(tmp, prefix + "console.txt"),
+    }
+    if name:
+        job["name"] = name
+    if flash_image is not None:
+        job["flash_image"] = os.path.join(tmp, prefix + "fs-in.img")
+        with open(job["flash_image"], "wb") as f:
+            f.write(flash_image)
+    if keep_flash:
+        job["flash_out"] = os.path.join(tmp, prefix + "fs-out.img")
+    return board, job
+
+
+def read_console(job):
+    if not os.path.exists(job["console"]):
+        return ""
+    with open(job["console"], encoding="latin-1") as f:
+        return f.read()
+
+
+def read_run(board, job):
+    """The Run a chip's job left in its files."""
+    with open(job["trace"], "rb") as f:
+        records = parse_trace(f.read())
+    flash_out = None
+    if "flash_out" in job:
+        with open(job["flash_out"], "rb") as f:
+            flash_out = f.read()
+    return Run(board, records, read_console(job), flash_out)
+
+
+def run_node(runner, job, tmp, timeout_s=None):
+    """Run a job with node; (exit status, stderr). A run past timeout_s (wall time) is stopped."""
+    path = os.path.join(tmp, "job.json")
+    with open(path, "w") as f:
+        json.dump(job, f)
+    try:
+        done = subprocess.run(["node", runner, path], capture_output=True, text=True, cwd=ROOT,
+                              timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return -1, "the run took longer than %d s of wall time" % timeout_s
+    return done.returncode, done.stderr.strip()
+
+
 def run(board_name, script, flash_image=None, keep_flash=False, max_ms=600000, build_root=None):
     """Boot the firmware and play `script`; returns a Run. flash_image: a filesystem image
     to power up with (a Run's flash_out); keep_flash: return the filesystem as it ends."""
     reason = missing()
     if reason:
         raise PicoError(reason)
-    board = boards.load(board_name)
-    facts = firmware_facts(board_name, build_root)
     with tempfile.TemporaryDirectory() as tmp:
-        job = {
-            "bootrom": bootrom_path(), "firmware": facts["bin"],
-            "fs_offset": facts["fs_offset"], "fs_size": facts["fs_size"], "hooks": facts["hooks"],
-            "spi": board.SPI[0], "dc": board.DC, "cs": board.CS,
-            "buttons": [gpio for _, gpio in board.BUTTONS],
-            "trace": os.path.join(tmp, "trace.bin"), "console": os.path.join(tmp, "console.txt"),
-            "max_ms": max_ms, "steps": script.steps,
-        }
-        if flash_image is not None:
-            job["flash_image"] = os.path.join(tmp, "fs-in.img")
-            with open(job["flash_image"], "wb") as f:
-                f.write(flash_image)
-        if keep_flash:
-            job["flash_out"] = os.path.join(tmp, "fs-out.img")
-        with open(os.path.join(tmp, "job.json"), "w") as f:
-            json.dump(job, f)
-        done = subprocess.run(["node", RUNNER, os.path.join(tmp, "job.json")], capture_output=True,
-                              text=True, cwd=ROOT)
-        console = ""
-        if os.path.exists(job["console"]):
-            with open(job["console"], encoding="latin-1") as f:
-                console = f.read()
-        if done.returncode != 0:
-            raise PicoError("%s\n--- USB REPL ---\n%s" % (done.stderr.strip(), console[-3000:]))
-        with open(job["trace"], "rb") as f:
-            records = parse_trace(f.read())
-        flash_out = None
-        if keep_flash:
-            with open(job["flash_out"], "rb") as f:
-                flash_out = f.read()
-    return Run(board, records, console, flash_out)
+        board, job = chip_job(board_name, tmp, flash_image, keep_flash, build_root)
+        job["max_ms"] = max_ms
+        job["steps"] = script.steps
+        status, stderr = run_node(RUNNER, job, tmp)
+        if status != 0:
+            raise PicoError("%s\n--- USB REPL ---\n%s" % (stderr, read_console(job)[-3000:]))
+        return read_run(board, job)
 
 
 def glass_to_png(rows, path, board):

@@ -1,0 +1,310 @@
+// An emulated Raspberry Pi Pico (rp2040js) running the console's firmware, and the steps that
+// drive one or more of them: shared by run.mjs (one chip) and link.mjs (two chips whose UARTs
+// are joined).
+//
+// A chip's job (written by tools/device/pico.py) names the firmware image, a littlefs image for
+// the writable part of the flash, the panel's SPI bus and its DC/CS pins and the button GPIOs.
+// A chip keeps a trace: every byte the panel received with the DC level it was sent under,
+// markers with the emulated time, and the USB REPL's output; and, at the end, the flash's
+// filesystem region, so that a later run can power up with the records this one wrote.
+//
+// What rp2040js does not model and this harness supplies:
+// - flash writes: the SDK's flash_range_erase / flash_range_program (addresses from the
+//   firmware's ELF) are carried out on the emulator's flash array when the core reaches them;
+// - pull-ups: every button GPIO is driven high (idle) unless a step presses it;
+// - the SPI wire: each byte completes after its bits at the bus's clock (bits / SPI clock);
+// - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
+//   interrupt handler once MicroPython opens one.
+// Times are the emulator's: 125 MHz, cycles as it counts them (no flash wait states, no XIP
+// cache misses, no bus contention): estimates, not a real Pico's figures.
+
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { UartPort } from './uart.mjs';
+
+export async function loadBootrom(path) {
+  const { bootromB1 } = await import(pathToFileURL(path).href);
+  return bootromB1;
+}
+
+// A step could not be carried out: the run ends with this message (exit status 3).
+export class Failure extends Error {}
+
+// Flushes: runs of bytes with gaps under BURST_GAP_NS between them (a frame's rectangles).
+const BURST_GAP_NS = 2e6;
+
+export class Chip {
+  constructor(job, bootrom) {
+    this.job = job;
+    this.label = job.name ? job.name + ': ' : '';   // how failures name the chip
+    const mcu = new RP2040();
+    this.mcu = mcu;
+    mcu.loadBootrom(bootrom);
+    mcu.logger = new ConsoleLogger(LogLevel.Error);
+    mcu.flash.set(fs.readFileSync(job.firmware), 0);
+    if (job.flash_image) {
+      mcu.flash.set(fs.readFileSync(job.flash_image), job.fs_offset);
+    }
+    this.clock = mcu.clock;
+    this.core = mcu.core;
+
+    // --- the trace ---
+    this.chunks = [];
+    this.run = [];          // bytes of the current run (same DC level)
+    this.runDc = -1;
+    this.spiBytes = 0;
+    this.csHighBytes = 0;
+    this.lastSpiNs = 0;
+    this.firstSpiNs = -1;   // first byte since the last marker
+    this.pressBytes = 0;    // spiBytes when the last press began
+    this.pressNs = 0;       // when it began
+    this.bursts = [];       // [first byte ns, last byte end ns, bytes] since the last marker
+    this.burst = null;
+
+    // --- the panel's bus ---
+    const spi = mcu.spi[job.spi];
+    this.spi = spi;
+    const dcPin = mcu.gpio[job.dc];
+    const csPin = job.cs === null ? null : mcu.gpio[job.cs];
+    const wire = this.clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      const now = this.clock.nanos;
+      if (csPin !== null && csPin.outputValue) {
+        this.csHighBytes++;
+      } else {
+        const dc = dcPin.outputValue ? 1 : 0;
+        if (dc !== this.runDc) {
+          this.flushRun();
+          this.runDc = dc;
+        }
+        this.run.push(value & 255);
+        this.spiBytes++;
+        if (this.burst === null || now - this.lastSpiNs > BURST_GAP_NS) {
+          this.burst = [now, now, 0];
+          this.bursts.push(this.burst);
+        }
+        this.burst[2]++;
+        if (this.firstSpiNs < 0) this.firstSpiNs = now;
+      }
+      const freq = spi.clockFrequency || 1e6;
+      const bitNs = 1e9 / freq;
+      this.lastSpiNs = now + spi.dataBits * bitNs;
+      if (this.burst !== null) this.burst[1] = this.lastSpiNs;
+      wire.schedule(spi.dataBits * bitNs);
+    };
+
+    // --- buttons: idle high (the pull-ups the emulator lacks) ---
+    for (const gpio of job.buttons) {
+      mcu.gpio[gpio].setInputValue(true);
+    }
+
+    // --- the USB REPL ---
+    this.consoleText = '';
+    this.consoleSeen = 0;
+    this.connected = false;
+    this.cdc = new USBCDC(mcu.usbCtrl);
+    this.cdc.onDeviceConnected = () => {
+      this.connected = true;
+    };
+    this.cdc.onSerialData = (value) => {
+      this.consoleText += Buffer.from(value).toString('latin1');
+    };
+
+    // --- the UARTs (uart.mjs): what one sends goes nowhere unless a link joins it ---
+    this.uarts = [new UartPort(this, 0), new UartPort(this, 1)];
+
+    // --- flash writes ---
+    this.ERASE = job.hooks.erase & ~1;
+    this.PROGRAM = job.hooks.program & ~1;
+    this.flashWrites = 0;
+
+    this.core.PC = 0x10000000;
+  }
+
+  flushRun() {
+    if (this.run.length) {
+      const head = Buffer.alloc(6);
+      head.write('D', 0);
+      head.writeUInt8(this.runDc, 1);
+      head.writeUInt32LE(this.run.length, 2);
+      this.chunks.push(head, Buffer.from(this.run));
+      this.run = [];
+    }
+  }
+
+  marker(fields) {
+    this.flushRun();
+    const text = Buffer.from(JSON.stringify(fields));
+    const head = Buffer.alloc(5);
+    head.write('M', 0);
+    head.writeUInt32LE(text.length, 1);
+    this.chunks.push(head, text);
+  }
+
+  flashHook(pc) {
+    const { core, mcu } = this;
+    const offset = core.registers[0] >>> 0;
+    if (pc === this.ERASE) {
+      const count = core.registers[1] >>> 0;
+      mcu.flash.fill(0xff, offset, offset + count);
+    } else {
+      const source = core.registers[1] >>> 0;
+      const count = core.registers[2] >>> 0;
+      for (let i = 0; i < count; i++) {
+        mcu.flash[offset + i] &= mcu.readUint8(source + i);
+      }
+    }
+    this.flashWrites++;
+    core.PC = core.LR & ~1;
+  }
+
+  // Run the chip until its clock reaches `targetNs` (an instruction may take it a few ns past).
+  runUntil(targetNs) {
+    const { core, clock, mcu, ERASE, PROGRAM } = this;
+    while (clock.nanos < targetNs) {
+      if (core.waiting) {
+        const left = targetNs - clock.nanos;
+        const next = clock.nextAlarm ? Math.max(0, clock.nanosToNextAlarm) : left;
+        clock.tick(next < left ? next : left);
+      } else {
+        const pc = core.PC;
+        if (pc === ERASE || pc === PROGRAM) {
+          this.flashHook(pc);
+        }
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * 1e9 / mcu.clkSys);
+      }
+    }
+  }
+
+  sendText(text) {
+    for (const ch of Buffer.from(text, 'latin1')) {
+      this.cdc.sendSerialByte(ch);
+    }
+  }
+
+  fail(message) {
+    throw new Failure(this.label + message);
+  }
+
+  finish() {
+    const { clock, mcu, job } = this;
+    this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
+      spi_hz: this.spi.clockFrequency, clk_sys: mcu.clkSys, flash_writes: this.flashWrites });
+    fs.writeFileSync(job.trace, Buffer.concat(this.chunks));
+    fs.writeFileSync(job.console, this.consoleText, 'latin1');
+    if (job.flash_out) {
+      fs.writeFileSync(job.flash_out, mcu.flash.subarray(job.fs_offset, job.fs_offset + job.fs_size));
+    }
+  }
+}
+
+// runFor(ns, until) for a set of chips: each runs in turn for a slice of emulated time, so
+// that their clocks never differ by more than a slice; `until` is asked after every slice.
+// Returns whether `until` held (true without one). Past `maxMs` of emulated time it fails.
+export function slicedRunner(chips, sliceNs, maxMs) {
+  const deadlineNs = maxMs * 1e6;
+  const now = () => Math.min(...chips.map((c) => c.clock.nanos));
+  return (ns, until) => {
+    let t = now();
+    const end = t + ns;
+    while (t < end) {
+      t = Math.min(t + sliceNs, end);
+      for (const chip of chips) chip.runUntil(t);
+      if (t > deadlineNs) {
+        throw new Failure('the emulated run passed its limit of ' + maxMs + ' ms');
+      }
+      if (until && until()) return true;
+    }
+    return until ? until() : true;
+  };
+}
+
+// The steps of a job, each for chips[step.chip] (0 when not given): press a button, wait for
+// text on the USB REPL, wait until the panel has been quiet for a while, mark the trace...
+// While a step waits, every chip runs (runFor).
+export function runSteps(steps, chips, runFor) {
+  const ms = 1e6;
+  for (const step of steps) {
+    const chip = chips[step.chip || 0];
+    switch (step.op) {
+      case 'run':
+        runFor(step.ms * ms);
+        break;
+      case 'connect':
+        if (!runFor(step.timeout_ms * ms, () => chip.connected)) chip.fail('the USB REPL never connected');
+        break;
+      case 'text': {
+        const found = runFor(step.timeout_ms * ms, () => chip.consoleText.indexOf(step.text, chip.consoleSeen) >= 0);
+        if (!found) {
+          chip.fail('no ' + JSON.stringify(step.text) + ' on the USB REPL within ' + step.timeout_ms + ' ms');
+        }
+        chip.consoleSeen = chip.consoleText.indexOf(step.text, chip.consoleSeen) + step.text.length;
+        break;
+      }
+      case 'send':
+        chip.consoleSeen = chip.consoleText.length;
+        chip.sendText(step.text);
+        break;
+      case 'press': {
+        const pin = chip.mcu.gpio[step.gpio];
+        const pressNs = chip.clock.nanos;
+        chip.firstSpiNs = -1;
+        chip.pressBytes = chip.spiBytes;
+        chip.pressNs = pressNs;
+        pin.setInputValue(false);
+        runFor(step.hold_ms * ms);
+        pin.setInputValue(true);
+        chip.marker({ name: 'press', gpio: step.gpio, ns: pressNs, release_ns: chip.clock.nanos });
+        break;
+      }
+      case 'quiet': {
+        // Until the panel of each chip named (step.chips, else step.chip) has had no byte for
+        // quiet_ms, after at least min_bytes since the step began and, when first_ms is given,
+        // after its first byte or first_ms without one: a press that changes nothing draws
+        // nothing. With since_press, all of that counts from when the chip's last press began.
+        const quiet = step.quiet_ms * ms;
+        const waiting = (step.chips || [step.chip || 0]).map((i) => {
+          const c = chips[i];
+          const start = step.since_press ? c.pressNs : c.clock.nanos;
+          const sent = step.since_press ? c.pressBytes : c.spiBytes;
+          return { c, start, sent, firstBy: start + (step.first_ms || 0) * ms, bytes: sent + (step.min_bytes || 0) };
+        });
+        const settled = (w) => {
+          const c = w.c;
+          if (c.spiBytes < w.bytes) return false;
+          if (c.spiBytes === w.sent) return c.clock.nanos >= w.firstBy && c.clock.nanos - w.start >= quiet;
+          return c.clock.nanos - c.lastSpiNs >= quiet;
+        };
+        if (!runFor(step.timeout_ms * ms, () => waiting.every(settled))) {
+          const late = waiting.filter((w) => !settled(w)).map((w) => w.c);
+          late[0].fail('the panel never went quiet for ' + step.quiet_ms + ' ms within ' + step.timeout_ms
+            + ' ms (' + (late[0].spiBytes - late[0].pressBytes) + ' bytes since the last press)');
+        }
+        break;
+      }
+      case 'mark':
+        chip.marker({ name: step.name, ns: chip.clock.nanos, last_spi_ns: chip.lastSpiNs,
+          first_spi_ns: chip.firstSpiNs, spi_bytes: chip.spiBytes, flushes: chip.bursts });
+        chip.firstSpiNs = -1;
+        chip.bursts = [];
+        break;
+      default:
+        chip.fail('unknown step ' + step.op);
+    }
+  }
+}
+
+// Run a job's steps on its chips; on a failure, write what there is, say why and exit with 3.
+export function main(steps, chips, runFor, finish) {
+  try {
+    runSteps(steps, chips, runFor);
+  } catch (e) {
+    finish();
+    if (!(e instanceof Failure)) throw e;
+    process.stderr.write('pico: ' + e.message + '\n');
+    process.exit(3);
+  }
+  finish();
+}
