@@ -381,3 +381,31 @@ def test_consoles_out_of_step_say_both_hashes_and_take_the_hosts_table():
     assert state_hash(gg) == state_hash(hg) != wrong
     said = [bytes(app.table.said[1:app.table.said[0] + 1]) for app in (host, guest) if app.table.message == why.SAID]
     assert said and said[0].startswith(b"Out of step: ") and b" vs " in said[0], said
+
+
+def test_an_offer_waits_until_the_player_chooses_to_join():
+    wire, host, guest = linked_pair(seed=2)
+    guest.open_link()  # on the link screen, not joining
+    to_link_screen(host)
+    host.press(bt.A)  # Host Spite & Malice
+    tick(wire, (host, guest), 1000)
+    assert guest.mode == ui.LINK and host.mode == ui.LINK  # nobody plays yet
+    assert guest.link.status == 6  # L_OFFERED: the screen says a table waits
+    guest.redraw()
+    guest.selected = 2
+    guest.press(bt.A)  # Join a table
+    tick(wire, (host, guest), 1000)
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    assert state_hash(host.table.game) == state_hash(guest.table.game)
+
+
+def test_an_offer_left_unanswered_is_declined():
+    wire, host, guest = linked_pair(seed=3)
+    guest.open_link()
+    to_link_screen(host)
+    host.press(bt.A)
+    tick(wire, (host, guest), 1000)
+    guest.press(bt.B)  # back to the title: the host hears no
+    tick(wire, (host, guest), 1000)
+    assert guest.mode == ui.TITLE and host.mode == ui.LINK
+    assert host.link.status == 3  # L_REFUSED: "The other console did not take it"

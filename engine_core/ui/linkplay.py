@@ -34,13 +34,15 @@ L_JOINING = const(2)
 L_REFUSED = const(3)
 L_LEFT = const(4)
 L_CANNOT = const(5)
+L_OFFERED = const(6)
 LINK_STATUS = (
     b"Host a table, or join the other's",
     b"Waiting for the other console...",
     b"Waiting for the other's table...",
-    b"The other console cannot play that",
+    b"The other console did not take it",
     b"The other console left",
     b"This console cannot play that game",
+    b"A table waits: Join a table to play",
 )
 
 SEATS_TWO = bytes((ls.HERE, ls.THERE))  # the host's person, the other console's person
@@ -105,6 +107,9 @@ class LinkPlay:
                 self.link.status = L_CHOOSE
                 self.full = True
             else:
+                if link.status == L_OFFERED:
+                    session.refuse(ls.R_DECLINED)  # the player left the offer unanswered
+                    link.status = L_CHOOSE
                 self.go(TITLE)
                 self.selected = self.title_index(T_LINK)
             return
@@ -116,9 +121,13 @@ class LinkPlay:
         elif button == bt.DOWN:
             self.selected = (self.selected + 1) % n
         elif button == bt.A:
-            if self.selected == _JOIN:
+            if self.selected == _JOIN and link.status == L_OFFERED:
+                self.take_offer()  # the other console's table came before the player chose
+            elif self.selected == _JOIN:
                 session.join(self.clock)
                 self.link.status = L_JOINING
+            elif link.status == L_OFFERED:
+                return  # the other console hosts already: join its table
             else:
                 self.host_link(LINK_GAMES[self.selected])
             self.full = True
@@ -222,7 +231,11 @@ class LinkPlay:
             table.mark_journal()
         flags = session.poll(self.clock)
         if flags & ls.OFFER:
-            self.take_offer()
+            if link.status == L_JOINING:
+                self.take_offer()
+            else:  # an offer the player has not asked for: it waits for Join a table
+                link.status = L_OFFERED
+                self.full = True
         if flags & ls.STARTED:
             self.start_linked()
             return
