@@ -8,7 +8,7 @@ not saved and not counted in the statistics; when the other console leaves, the 
 on against the computer.
 """
 
-from engine_core import PLAYING, games
+from engine_core import PLAYING, games, rng
 from engine_core import reasons as why
 from engine_core.game import ACTION, V_SCORE, V_TURN
 from engine_core.gfx import palette as pal
@@ -138,9 +138,8 @@ class LinkPlay:
             return
         table = self.open_table(name)
         self.configure_rules(table.game)
-        self.noise = (self.noise * 75 + self.clock + 74) % 65537
-        seed = (self.noise * 7919 + self.clock) % 10000000
-        self.link.session.host(table.game, seed, table.game.options, SEATS_TWO, self.clock)
+        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)  # as a fresh deal's seed
+        self.link.session.host(table.game, self.noise % 10000000, table.game.options, SEATS_TWO, self.clock)
         self.link.status = L_HOSTING
 
     def take_offer(self):
@@ -170,8 +169,6 @@ class LinkPlay:
         self.game_index = self.names.index(name)
         table = self.tables[name]
         self.table = table
-        game = table.game
-        game.bots = False  # the other seat is a person; the session runs any computer seat
         table.slide_on(self.settings[S_SLIDE])
         table.set_seat(session.my_seat, session)
         table.new_game()
@@ -274,7 +271,7 @@ class LinkPlay:
             table.message_ms = 3000  # it stays while the link is silent
 
     def next_deal_waits(self):
-        """A game of the match ended and the next deal is the other console's to make."""
+        """A game of the match ended and the match goes on: a next deal waits (whoever's)."""
         game = self.table.game
         n = game.legal_moves(game.scratch)
         for i in range(n):
