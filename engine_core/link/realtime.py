@@ -63,12 +63,7 @@ def lost(s):
 
 
 def send(s, seat, move, t, ctr):
-    b = s.tx
-    b[0] = s.gen
-    b[1] = seat
-    b[2] = (move >> 16) & 0xFF
-    b[3] = (move >> 8) & 0xFF
-    b[4] = move & 0xFF
+    b = s.move_record(seat, move)  # then the time and the seat's counter
     r.put_i32(b, 5, t)
     r.put_u16(b, 9, ctr)
     s._queue(_K_MOVE, b, 11)

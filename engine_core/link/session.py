@@ -504,14 +504,18 @@ class Session:
 
     # --- lockstep: Spite & Malice (lockstep.py) ---
 
-    def _send_move(self, seat, move):
+    def move_record(self, seat, move):
+        """A MOVE message's first five bytes in tx (gen, seat, the move's three); tx."""
         b = self.tx
         b[0] = self.gen
         b[1] = seat
         b[2] = (move >> 16) & 0xFF
         b[3] = (move >> 8) & 0xFF
         b[4] = move & 0xFF
-        self._queue(K_MOVE, b, 5)
+        return b
+
+    def _send_move(self, seat, move):
+        self._queue(K_MOVE, self.move_record(seat, move), 5)
         self.moves_sent += 1
 
     # --- hashes ---
