@@ -14,7 +14,7 @@ from engine_core.link.statehash import state_hash
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui import texts
-from engine_core.ui.linkplay import LINK_GAMES, swap_sides
+from engine_core.ui.linkplay import L_OFFERED, L_REFUSED, LINK_GAMES, swap_sides
 from simulator.keys import make_app
 
 STEP = 20  # ms per tick of both consoles
@@ -390,7 +390,7 @@ def test_an_offer_waits_until_the_player_chooses_to_join():
     host.press(bt.A)  # Host Spite & Malice
     tick(wire, (host, guest), 1000)
     assert guest.mode == ui.LINK and host.mode == ui.LINK  # nobody plays yet
-    assert guest.link.status == 6  # L_OFFERED: the screen says a table waits
+    assert guest.link.status == L_OFFERED  # the screen says a table waits
     guest.redraw()
     guest.selected = 2
     guest.press(bt.A)  # Join a table
@@ -408,4 +408,4 @@ def test_an_offer_left_unanswered_is_declined():
     guest.press(bt.B)  # back to the title: the host hears no
     tick(wire, (host, guest), 1000)
     assert guest.mode == ui.TITLE and host.mode == ui.LINK
-    assert host.link.status == 3  # L_REFUSED: "The other console did not take it"
+    assert host.link.status == L_REFUSED  # "The other console did not take it"
