@@ -3,13 +3,14 @@
 import csv
 import importlib
 import json
+import shutil
 
 import pytest
 
 from engine_core import PLAYING, WON, games
 from engine_core.ai import winnable
 from tests.helpers import Driver
-from tools.solvers import solve, stats
+from tools.solvers import native, solve, stats
 
 SOLVABLE = [name for name in solve.SOLVED if name in games.available()]
 # Small samples: (seeds, node limit) per game; the big runs are tools/solvers/stats.py's.
@@ -359,3 +360,34 @@ def test_sir_tommy_rollouts_win_from_part_way_through_a_deal():
                 game.apply(m)
             assert game.status() == WON, seed
     assert starts[True] and starts[False] and wins >= 4, (starts, wins)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler")
+def test_the_compiled_sir_tommy_searches_are_the_python_searches():
+    # tools/solvers/sir_tommy_rollouts.c is the Python Rollouts class compiled: each search,
+    # from the deal's start and from part way through (with and without a current card),
+    # gives the same line and stops after the same number of nodes, at the limit or not.
+    module = solve.solver_module("sir_tommy")
+    lib = native.library()
+    assert lib is not None  # a compiler is here, so the build must work
+    outcomes = set()
+    for seed in range(8):
+        for played in (0, 9, 10):
+            game = games.load("sir_tommy")()
+            game.deal(seed)
+            for _ in range(played):
+                game.apply(game.hint())
+            for policy, width in ((0, 0), (1, 0), (0, 5), (1, 16)):
+                for limit in (700, 40000):
+                    answers = []
+                    for compiled in (None, lib):
+                        deal = module.Deal(game, limit)
+                        try:
+                            line = module.rollout_search(deal, policy, width, compiled)
+                        except module.Limit:
+                            line = "limit"
+                        answers.append((line, deal.nodes))
+                    assert answers[0] == answers[1], (seed, played, policy, width, limit)
+                    line = answers[0][0]
+                    outcomes.add("limit" if line == "limit" else line is not None)
+    assert outcomes == {True, False, "limit"}, outcomes

@@ -33,6 +33,9 @@ Every reported win is a line of engine moves (`moves_of`); tools/solvers/solve.p
 tools/solvers/stats.py replay it on the engine. docs/statistics.md has the measured rates.
 """
 
+import sys
+
+from tools.solvers import native
 from tools.solvers.solve_run import Limit, run
 
 from engine_core.games.sir_tommy import CURRENT, DRAW_MOVE, FOUND1, RES1, STOCK
@@ -551,19 +554,45 @@ def moves_of(deal, ops):
 SEARCHES = ((0, 0), (1, 0), (0, 4), (1, 4), (0, 16), (1, 16), (0, 64), (1, 64))
 
 
-def solve(game, node_limit, proof_nodes=PROOF_NODES, searches=SEARCHES):
+def rollout_search(deal, policy, width, compiled):
+    """One search of SEARCHES: a winning line of operations or None (Limit at the deal's node
+    limit); in C when `compiled` is the library of tools/solvers/native.py, the same search."""
+    rollouts = Rollouts(deal, policy)
+    if compiled is None:
+        return rollouts.beam(width) if width else rollouts.search()
+    piles, cnt, line = rollouts.start()
+    ops, deal.nodes, limited = native.search(compiled, rollouts.cards, piles, cnt, policy, width,
+                                             deal.nodes, deal.node_limit)
+    if limited:
+        raise Limit()
+    return None if ops is None else line + ops
+
+
+def compiled_searches():
+    """The C library of the rollout searches, or None (then they run in Python, said once)."""
+    lib = native.library()
+    if lib is None and not _warned:
+        _warned.append(True)
+        sys.stderr.write("the Sir Tommy rollout searches run in Python: about fifty times slower\n")
+    return lib
+
+
+_warned = []
+
+
+def solve(game, node_limit, proof_nodes=PROOF_NODES, searches=SEARCHES, compiled=True):
     """(True, moves) for a win, (False, None) when none exists, (None, None) past the limit;
-    and the nodes searched."""
+    and the nodes searched. compiled=False runs every search in Python."""
     deal = Deal(game, min(node_limit, proof_nodes))
     prover = Prover(deal)
     won = run(prover.prove, 20000)
     if won is not None:
         return won, prover.line, deal.nodes
     deal.node_limit = node_limit
+    lib = compiled_searches() if compiled else None
     try:
         for policy, width in searches:
-            rollouts = Rollouts(deal, policy)
-            ops = rollouts.beam(width) if width else rollouts.search()
+            ops = rollout_search(deal, policy, width, lib)
             if ops is not None:
                 return True, moves_of(deal, ops), deal.nodes
     except Limit:
