@@ -391,3 +391,22 @@ def test_the_compiled_sir_tommy_searches_are_the_python_searches():
                     line = answers[0][0]
                     outcomes.add("limit" if line == "limit" else line is not None)
     assert outcomes == {True, False, "limit"}, outcomes
+
+
+def test_the_sir_tommy_searches_tool_replays_the_solver_s_own_sequence(capsys):
+    # tools/solvers/sir_tommy_searches.py chose SEARCHES and the limit by replaying each
+    # search's lone run as the solver chains them: that replay must give the solver's verdict.
+    from tools.solvers import sir_tommy_searches
+    module = solve.solver_module("sir_tommy")
+    limit = 30000
+    verdicts = []
+    for seed in range(12):
+        game = games.load("sir_tommy")()
+        game.deal(seed)
+        won = module.solve(game, limit, proof_nodes=0)[0] is True
+        assert sir_tommy_searches.sequence([sir_tommy_searches.runs(seed, limit)], limit) == won, seed
+        verdicts.append(won)
+    assert True in verdicts and False in verdicts
+    assert sir_tommy_searches.main(["--deals", "3", "--node-limit", "5000", "--limits", "5000,9000"]) == 0
+    out = capsys.readouterr().out
+    assert "policy 1, beam  4096 wide" in out and "5000 nodes:" in out and "above --node-limit" in out

@@ -3,8 +3,8 @@
 The C file is built once with the host's C compiler (`cc`) into the cache
 (FIRMWARE_CACHE, default ~/.cache/pocket-card-console, as the firmware build), named by a
 hash of the source so an edit builds it again. Without a compiler, or when the build fails,
-`searcher()` answers None and the solver runs the same searches in Python, some fifty times
-slower (tools/solvers/solve_sir_tommy.py says so once on stderr).
+`library()` answers None (the reason on stderr) and the solver runs the same searches in
+Python, about twenty times slower (tools/solvers/solve_sir_tommy.py says so once on stderr).
 """
 
 import ctypes
@@ -39,17 +39,20 @@ def build(source=SOURCE):
         return target
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
-        sys.stderr.write("no C compiler (cc): the Sir Tommy solver runs its searches in Python\n")
+        sys.stderr.write("no C compiler (cc) to build %s\n" % source)
         return None
-    os.makedirs(cache_dir(), exist_ok=True)
-    fd, temp = tempfile.mkstemp(suffix=".so", dir=cache_dir())
+    try:
+        os.makedirs(cache_dir(), exist_ok=True)
+        fd, temp = tempfile.mkstemp(suffix=".so", dir=cache_dir())
+    except OSError as e:
+        sys.stderr.write("no place to build %s: %s\n" % (source, e))
+        return None
     os.close(fd)
     done = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", temp, source],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if done.returncode != 0:
         os.unlink(temp)
-        sys.stderr.write("building %s failed: the Sir Tommy solver runs its searches in Python\n%s"
-                         % (source, done.stdout))
+        sys.stderr.write("building %s failed:\n%s" % (source, done.stdout))
         return None
     os.replace(temp, target)  # atomic: two processes building at once both end with one file
     return target

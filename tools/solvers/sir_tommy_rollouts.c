@@ -3,7 +3,7 @@
    The same searches move for move: the same rollouts, the same children in the same order,
    the same node count and the same line of operations; tests/test_solvers.py checks that both
    give the same answer and the same node count. The Python class is the reference and says why
-   each rule is as it is; this file only makes it about fifty times faster.
+   each rule is as it is; this file only makes it about twenty times faster.
 
    One call, st_search(), runs one search: width 0 the nested Monte Carlo search (level 1),
    width > 0 the beam. Ranks are 0 (Ace) .. 12 (King); rank 13 is each pile's bottom marker. */

@@ -21,7 +21,7 @@ sys.path.insert(0, ROOT)
 from engine_core import WON, games  # noqa: E402
 
 SOLVED = ("aces_up", "sir_tommy", "casket")
-DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 250000, "casket": 8000}
+DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 20000000, "casket": 8000}
 
 
 def solver_module(name):
