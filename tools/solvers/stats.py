@@ -188,7 +188,9 @@ def plot(path, name, rows):
             d.line((bx + 30, ya, bx + 50, ya), fill="black")
             d.line((bx + 30, yb2, bx + 50, yb2), fill="black")
         d.text((bx, y1 + 8), label, fill="black")
-        d.text((bx, yb - 28 if yb - 28 > y0 else yb + 4), "%.2f%%" % (100 * p), fill="black")
+        inside = yb - 28 <= y0  # no room above a tall bar: the label goes inside it, in white
+        d.text((bx + 4, yb + 14) if inside else (bx, yb - 28), "%.2f%%" % (100 * p),
+               fill="white" if inside else "black")
     # Solver nodes, log2 buckets.
     x0 = 450
     buckets = [0] * 32
