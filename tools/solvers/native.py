@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from tools.device import firmware
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "sir_tommy_rollouts.c")
 LINE_BYTES = 168  # OPS in the C file: the longest line of operations
@@ -24,9 +26,7 @@ _loaded = []  # [library or None], once per process
 
 
 def cache_dir():
-    root = os.environ.get("FIRMWARE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache",
-                                                            "pocket-card-console")
-    return os.path.join(root, "solvers")
+    return os.path.join(firmware.cache_root(), "solvers")
 
 
 def build(source=SOURCE):
