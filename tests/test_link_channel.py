@@ -256,18 +256,21 @@ def test_a_message_longer_than_payload_max_is_refused():
     assert a.send(1, bytearray(PAYLOAD_MAX), PAYLOAD_MAX)
 
 
+class Tap:
+    """A transport that keeps every frame written and never receives."""
+
+    def __init__(self):
+        self.frames = []
+
+    def write(self, buf, n):
+        self.frames.append(bytes(buf[:n]))
+        return n
+
+    def readinto(self, buf):
+        return 0
+
+
 def test_a_frame_is_laid_out_as_documented():
-    class Tap:
-        def __init__(self):
-            self.frames = []
-
-        def write(self, buf, n):
-            self.frames.append(bytes(buf[:n]))
-            return n
-
-        def readinto(self, buf):
-            return 0
-
     tap = Tap()
     ch = Channel(tap, epoch=7)
     ch.poll(0)  # the first poll announces the channel: a keep-alive
@@ -546,17 +549,6 @@ def test_handling_a_received_frame_costs_at_most_0_3_m_fuel_on_micropython():
 
 
 def test_a_long_message_travels_in_two_frames_the_first_marked_more():
-    class Tap:
-        def __init__(self):
-            self.frames = []
-
-        def write(self, buf, n):
-            self.frames.append(bytes(buf[:n]))
-            return n
-
-        def readinto(self, buf):
-            return 0
-
     tap = Tap()
     ch = Channel(tap, epoch=7)
     ch.poll(0)
