@@ -133,7 +133,7 @@ def restore_game(game, buf, n, used):
 
     Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
     a game: a pile over its capacity, a card that is not this game's, missing or twice, a
-    status, generator state, player to move, score, clock or move count out of range). The
+    status, generator state, player to move, score or clock out of range). The
     game changes only on OK. resume() then asks the game's check_position, as `load` does. `used` is a scratch bytearray(256). No allocation.
     """
     if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
@@ -145,8 +145,8 @@ def restore_game(game, buf, n, used):
         return r.INVALID
     seed = r.get_i32(buf, base + 8)
     clock = r.get_i32(buf, base + 12)
-    if seed < 0 or clock < 0 or r.get_i32(buf, base + 16) < 0:
-        return r.INVALID
+    if seed < 0 or clock < 0:
+        return r.INVALID  # (a negative move count, as older builds could save, reads as 0)
     pos = base + _FIXED
     if buf[pos] != N_VARS:
         return r.VERSION
@@ -232,7 +232,10 @@ def saved_rules(buf):
 
 
 def saved_moves(buf):
-    return r.get_i32(buf, r.HEADER + 16)
+    """The moves made, as the record counts them; a count below 0 (an undo of the computer's
+    moves could make one before it was kept from it) is 0: the game itself is sound."""
+    moves = r.get_i32(buf, r.HEADER + 16)
+    return moves if moves > 0 else 0
 
 
 def human_won(game):
@@ -396,6 +399,8 @@ class Keeper:
         self.unsaved = False
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
+        if self.moves < 0:
+            self.moves = 0
         n = encode_game(game, self.moves, self.buf)
         result = self._write_result(self.game_file.save(self.buf, n))
         if result == r.SAVED:
