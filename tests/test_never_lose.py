@@ -4,7 +4,6 @@ Every test here failed on the code before its fix (docs/reliability.md lists the
 """
 
 from engine_core import games
-from engine_core import records as r
 from engine_core import save
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
