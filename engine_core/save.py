@@ -49,6 +49,7 @@ _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
+NOTICE_JOURNAL = "Undo history invalid: set aside, game kept"
 
 
 def game_record_size(game):
@@ -362,12 +363,29 @@ class Keeper:
             return None
         self.moves = saved_moves(self.buf)
         undo.remember_crc(self.buf, self.game_file.size, self.game_crc)
-        if self.undo_file.load(self.buf) == r.OK:  # the undo journal, when it is this game's
-            if undo.restore_journal(game.history, self.buf, self.undo_file.size, self.game_crc) != r.OK:
-                self.undo_file.erase()
+        copy = cls(players, options)  # the saved position again, to replay the journal on
+        copy.set_rules(saved_rules(self.buf))
+        restore_game(copy, self.buf, self.game_file.size, self.used)
+        self.resume_journal(game, copy)
         self.unsaved = False
         self.recorded = game.status() != PLAYING
         return game
+
+    def resume_journal(self, game, copy):
+        """Put the saved undo journal into the resumed game when it is this game's and means
+        what it says (undo_record.replays, on `copy`, a second copy of the saved position).
+        Another save's journal is dropped; one that fails the replay is set aside with a
+        notice: the game is kept, with nothing to undo."""
+        if self.undo_file.load(self.buf) != r.OK:
+            return  # none, or a damaged one (set aside): nothing to undo
+        found = undo.restore_journal(game.history, self.buf, self.undo_file.size, self.game_crc)
+        if found == r.OK and not undo.replays(game.history, copy, game, self.used):
+            game.history.clear()
+            found = r.INVALID
+            self.undo_file.reject(found)
+            self.notify(NOTICE_JOURNAL)
+        elif found != r.OK:
+            self.undo_file.erase()
 
     # --- during play ---
 

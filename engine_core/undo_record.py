@@ -85,3 +85,141 @@ def restore_journal(history, buf, n, crc):
     history.used = count
     history.moves = moves
     return r.OK
+
+
+def replays(history, game, saved, seen):
+    """Whether the journal restored into history means what it says: undone entry by entry on
+    `game` (a copy of the saved position, which it changes), every entry names piles, cards
+    and variables the game has and a change its piles allow (a pop from a pile holding the
+    card, a push onto one with room), the oldest position holds every card once, and done
+    again the entries give back exactly the position of `saved`. A journal that passes can
+    be undone to its end without an error. `seen` is a scratch bytearray(256). No allocation."""
+    piles = game.piles
+    cap = history.capacity
+    log = history.log
+    first = (history.head - history.used) % cap
+    k = history.used - 1
+    while k >= 0:
+        e = log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_HI:
+            if k == 0:
+                return False
+            lo = log[(first + k - 1) % cap]
+            if hist.kind(lo) != hist.VAR_LO or hist.var_index(lo) != hist.var_index(e):
+                return False
+            if hist.var_index(e) >= len(game.vars):
+                return False
+            game.vars[hist.var_index(e)] = hist.var_value(e, lo)
+            k -= 2
+            continue
+        if not _undo_entry(piles, e):
+            return False
+        k -= 1
+    for c in range(256):
+        seen[c] = 0
+    for p in range(piles.count):
+        for i in range(piles.size[p]):
+            c = piles.card(p, i)
+            if seen[c] or not game.is_card(c):
+                return False
+            seen[c] = 1
+    for c in range(256):
+        if game.is_card(c) and not seen[c]:
+            return False
+    for k in range(history.used):
+        e = log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_LO:
+            i = hist.var_index(e)
+            if game.vars[i] != hist.var_value(log[(first + k + 1) % cap], e):
+                return False
+            game.vars[i] = _next_value(history, k + 2, i, saved)
+        elif hist.kind(e) != hist.VAR_HI and not _redo_entry(piles, e):
+            return False
+    for i in range(len(game.vars)):
+        if game.vars[i] != saved.vars[i]:
+            return False
+    for p in range(piles.count):
+        if piles.size[p] != saved.piles.size[p]:
+            return False
+        for i in range(piles.size[p]):
+            if piles.card(p, i) != saved.piles.card(p, i):
+                return False
+    return True
+
+
+def _next_value(history, k, i, saved):
+    """Variable i's value after the change the journal notes before entry k: the old value
+    the next change of it notes, or the saved position's."""
+    cap = history.capacity
+    first = (history.head - history.used) % cap
+    while k < history.used:
+        e = history.log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_LO and hist.var_index(e) == i and k + 1 < history.used:
+            return hist.var_value(history.log[(first + k + 1) % cap], e)
+        k += 1
+    return saved.vars[i]
+
+
+def _undo_entry(piles, e):
+    """Undo entry e on piles as History.revert_move does, after checking it can be; False
+    (piles unchanged) when it cannot. A MARK changes nothing."""
+    tag = hist.kind(e)
+    if tag == hist.MARK:
+        return True
+    p = hist.entry_pile(e)
+    if p >= piles.count:
+        return False
+    if tag == hist.PUSH:
+        if piles.top(p) != hist.entry_card(e):
+            return False
+        piles.pop(p)
+    elif tag == hist.POP:
+        if piles.free(p) < 1:
+            return False
+        piles.push(p, hist.entry_card(e))
+    elif tag == hist.MOVE:
+        dst = hist.entry_dst(e)
+        n = hist.entry_count(e)
+        if dst >= piles.count or piles.size[dst] < n or piles.free(p) < n or p == dst:
+            return False
+        piles.move(dst, p, n)
+    elif tag == hist.REMOVE:
+        if hist.entry_index(e) > piles.size[p] or piles.free(p) < 1:
+            return False
+        piles.insert_at(p, hist.entry_index(e), hist.entry_card(e))
+    elif tag == hist.REVERSE:
+        if hist.entry_count(e) > piles.size[p]:
+            return False
+        piles.reverse(p, hist.entry_count(e))
+    else:
+        return False  # a VAR_LO without its VAR_HI
+    return True
+
+
+def _redo_entry(piles, e):
+    """Do entry e's change again on piles (it passed _undo_entry: the piles are in range)."""
+    tag = hist.kind(e)
+    if tag == hist.MARK:
+        return True
+    p = hist.entry_pile(e)
+    if tag == hist.PUSH:
+        if piles.free(p) < 1:
+            return False
+        piles.push(p, hist.entry_card(e))
+    elif tag == hist.POP:
+        if piles.top(p) != hist.entry_card(e):
+            return False
+        piles.pop(p)
+    elif tag == hist.MOVE:
+        n = hist.entry_count(e)
+        if piles.size[p] < n or piles.free(hist.entry_dst(e)) < n:
+            return False
+        piles.move(p, hist.entry_dst(e), n)
+    elif tag == hist.REMOVE:
+        i = hist.entry_index(e)
+        if i >= piles.size[p] or piles.card(p, i) != hist.entry_card(e):
+            return False
+        piles.remove_at(p, i)
+    elif tag == hist.REVERSE:
+        piles.reverse(p, hist.entry_count(e))
+    return True

@@ -3,7 +3,11 @@
 Every test here failed on the code before its fix (docs/reliability.md lists them).
 """
 
+import pytest
+
 from engine_core import games
+from engine_core import history as hist
+from engine_core import records as r
 from engine_core import save
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
@@ -73,3 +77,84 @@ def test_a_saved_game_whose_move_count_is_negative_is_resumed_not_set_aside():
     assert resumed is not None and state_json(resumed) == state_json(game)
     assert keeper.moves == 0
     assert not disk.exists("game.bad")
+
+
+# --- a crafted undo journal ---
+
+def saved_with_journal(name, moves, seed=4):
+    """A game played `moves` hint moves from deal `seed`, saved with its journal; the disk."""
+    cls = games.load(name)
+    game = cls(cls.MIN_PLAYERS if cls.MIN_PLAYERS > 1 else 1)
+    game.deal(seed)
+    for _ in range(moves):
+        m = game.hint()
+        if m < 0:
+            break
+        game.apply(m)
+        game.respond()
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    assert keeper.save_game(game) == r.SAVED
+    return game, disk
+
+
+def journal_with(disk, change):
+    """Rewrite undo.dat with its entries changed by change(list of entries), CRC made good."""
+    buf = bytearray(save.BUFFER_SIZE)
+    n = disk.read("undo.dat", buf)
+    count = r.get_u16(buf, r.HEADER + 4)
+    first = r.HEADER + 6
+    entries = [r.get_i32(buf, first + 4 * k) for k in range(count)]
+    entries = change(entries)
+    pos = r.put_u16(buf, r.HEADER + 4, len(entries))
+    for e in entries:
+        pos = r.put_i32(buf, pos, e)
+    n = r.finish(buf, pos)
+    disk.write("undo.dat", buf, n)
+
+
+def undo_everything(game):
+    undone = 0
+    while game.undo():
+        undone += 1
+    return undone
+
+
+CRAFTED = [
+    ("a push onto pile 200", lambda es: es[:1] + [hist.push_entry(200, 5)] + es[1:]),
+    ("a pop from an empty pile", lambda es: es + [hist.mark_entry(0)] + [hist.pop_entry(0, 3)] * 60),
+    ("a card that is not the game's", lambda es: es + [hist.mark_entry(0), hist.push_entry(0, 250)]),
+    ("a move of more cards than the pile holds", lambda es: es + [hist.mark_entry(0), hist.move_entry(0, 1, 90)]),
+    ("a variable the game has not", lambda es: es + [hist.mark_entry(0), hist.var_entry_lo(200, 1),
+                                                     hist.var_entry_hi(200, 1)]),
+    ("a variable's high half alone", lambda es: es + [hist.mark_entry(0), hist.var_entry_hi(1, 1)]),
+    ("a card pushed that is not on top", lambda es: es + [hist.mark_entry(0), hist.push_entry(0, 51)]),
+]
+
+
+@pytest.mark.parametrize("what, change", CRAFTED, ids=[c[0] for c in CRAFTED])
+def test_a_crafted_undo_journal_is_set_aside_and_the_game_kept_without_undo(what, change):
+    game, disk = saved_with_journal("aces_up", 12)
+    journal_with(disk, change)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert state_json(resumed) == state_json(game)
+    assert notices(keeper) == [save.NOTICE_JOURNAL]
+    assert not resumed.can_undo() and undo_everything(resumed) == 0
+    assert disk.exists("undo.bad") and not disk.exists("undo.dat")
+
+
+@pytest.mark.parametrize("name", games.available())
+def test_a_sound_journal_passes_the_replay_and_undoes_as_before(name):
+    game, disk = saved_with_journal(name, 25)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert notices(keeper) == [] and state_json(resumed) == state_json(game)
+    assert resumed.can_undo()
+    while resumed.can_undo():  # the newest moves that fit the record
+        assert resumed.undo() and game.undo()
+        assert state_json(resumed) == state_json(game)
+
