@@ -110,6 +110,7 @@ class Console:
         table.slide_on(app.settings[ui.S_SLIDE])
         table.new_game()
         table.move_count = self.keeper.moves
+        self.redo_to_table(table)
         app.set_seed(game.seed)
         app.counted = game.status() != PLAYING
         app.resumable = True
@@ -117,6 +118,13 @@ class Console:
         app.deals += 1
         self.follow(game)
         app.redraw()
+
+    def redo_to_table(self, table):
+        """The moves the player had undone come back for redo, as they were."""
+        keeper = self.keeper
+        for i in range(keeper.redo_n):
+            table.redo_moves[i] = keeper.redo[i]
+        table.redo_n = keeper.redo_n
 
     def stats_to_app(self):
         """The App's end panel shows the Keeper's statistics."""
@@ -229,6 +237,8 @@ class Console:
                 keeper.moves = table.move_count
                 if keeper.recorded:
                     self.stats_to_app()
+            if table.game is game:
+                keeper.keep_redo(table.redo_moves, table.redo_n)
         if not self.demo:
             self.save_changed_settings()
 

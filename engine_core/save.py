@@ -25,6 +25,8 @@ wear the flash), finished()/abandoned() for the statistics. Problems come back a
 for the screen through take_notice(); the game always goes on.
 """
 
+from array import array
+
 from engine_core import OVER, PLAYING, WON
 from engine_core import games
 from engine_core import records as r
@@ -273,6 +275,8 @@ class Keeper:
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move
         self.recorded = False  # the current game's result is in the statistics
+        self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
+        self.redo_n = 0
 
     # --- notices for the screen ---
 
@@ -386,6 +390,8 @@ class Keeper:
             self.notify(NOTICE_JOURNAL)
         elif found != r.OK:
             self.undo_file.erase()
+        else:
+            self.redo_n = undo.restore_redo(self.buf, self.undo_file.size, self.redo)
 
     # --- during play ---
 
@@ -395,6 +401,7 @@ class Keeper:
         self.recorded = False
         self.unsaved = True
         self.quiet_ms = 0
+        self.redo_n = 0
 
     def moved(self, game):
         """After each move (or undo) the player makes: the result is recorded when it ends it."""
@@ -403,6 +410,21 @@ class Keeper:
         self.quiet_ms = 0
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
+
+    def keep_redo(self, moves, n):
+        """The interface's redo list is moves[0:n] (the newest last): kept with the journal
+        at the next save when it changed. No allocation."""
+        if n > undo.REDO_KEPT:
+            n = undo.REDO_KEPT
+        same = n == self.redo_n
+        for i in range(n):
+            if same and self.redo[i] != moves[i]:
+                same = False
+            self.redo[i] = moves[i]
+        self.redo_n = n
+        if not same:
+            self.unsaved = True
+            self.quiet_ms = 0
 
     def tick(self, game, ms):
         """From the app loop: saves the game once play has paused SAVE_DELAY_MS."""
@@ -423,7 +445,7 @@ class Keeper:
         result = self._write_result(self.game_file.save(self.buf, n))
         if result == r.SAVED:
             undo.remember_crc(self.buf, n, self.game_crc)
-            n = undo.encode_journal(game.history, self.game_crc, self.buf)
+            n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n)
             self._write_result(self.undo_file.save(self.buf, n))
         return result
 

@@ -6,11 +6,14 @@ the game record they belong to. At resume the journal is put back only when that
 the saved game's (a power cut between the two writes leaves an older journal: it is dropped,
 and the game resumes with nothing to undo, never with a wrong undo).
 
-Payload (version 1):
+Payload (version 2; version 1 is the same without the redo list, and still read):
     the game record's CRC                      four bytes, as the record ends
     entry count                                two bytes
     each entry, oldest first                   four bytes (a journal entry, below 2**30)
-The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game.
+    redo count                                 one byte (at most REDO_KEPT)
+    each undone move that redo plays again     four bytes, the newest last
+The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game (fewer
+when moves wait to be redone: they come first).
 """
 
 from engine_core import history as hist
@@ -23,8 +26,10 @@ except ImportError:
         return x
 
 KIND_UNDO = const(0x55)  # 'U'
-UNDO_VERSION = const(1)
+UNDO_VERSION = const(2)
 _FIXED = const(6)
+REDO_KEPT = const(16)  # undone moves kept for redo (as engine_core/ui/table.py keeps them)
+_MOVE_LIMIT = const(0x1000000)  # a move code is below 2**24 (a MARK holds it)
 
 
 def remember_crc(buf, n, crc):
@@ -33,10 +38,10 @@ def remember_crc(buf, n, crc):
         crc[i] = buf[n - 4 + i]
 
 
-def encode_journal(history, crc, buf):
-    """Write the newest whole moves of history that fit into buf; returns the record's size.
-    No allocation."""
-    room = (len(buf) - r.OVERHEAD - _FIXED) // 4
+def encode_journal(history, crc, buf, redo, redo_n):
+    """Write the newest whole moves of history that fit into buf, and the redo list
+    redo[0:redo_n]; returns the record's size. No allocation."""
+    room = journal_room(len(buf), redo_n)
     cap = history.capacity
     log = history.log
     count = history.used if history.used < room else room
@@ -53,14 +58,23 @@ def encode_journal(history, crc, buf):
     for _ in range(count):
         pos = r.put_i32(buf, pos, log[i])
         i = (i + 1) % cap
+    buf[pos] = redo_n
+    pos += 1
+    for k in range(redo_n):
+        pos = r.put_i32(buf, pos, redo[k])
     return r.finish(buf, pos)
+
+
+def journal_room(size, redo_n):
+    """How many journal entries a record of `size` bytes holds beside redo_n redo moves."""
+    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n) // 4
 
 
 def restore_journal(history, buf, n, crc):
     """Put a checked journal record buf[0:n] into the (cleared) history of the game whose
     record had CRC crc. r.OK, r.VERSION, or r.INVALID (another game's journal, a bad entry);
     the history changes only on OK. No allocation."""
-    if buf[3] != UNDO_VERSION:
+    if buf[3] != UNDO_VERSION and buf[3] != 1:
         return r.VERSION
     pos = r.HEADER
     for i in range(4):
@@ -68,7 +82,9 @@ def restore_journal(history, buf, n, crc):
             return r.INVALID
     count = r.get_u16(buf, pos + 4)
     first = pos + _FIXED
-    if first + 4 * count + 4 != n or count > history.capacity:
+    if first + 4 * count + 4 > n or count > history.capacity:
+        return r.INVALID
+    if redo_size(buf, n, first + 4 * count) < 0:
         return r.INVALID
     moves = 0
     for k in range(count):
@@ -85,6 +101,32 @@ def restore_journal(history, buf, n, crc):
     history.used = count
     history.moves = moves
     return r.OK
+
+
+def redo_size(buf, n, at):
+    """The redo count of the record buf[0:n] whose journal ends at `at`, or -1 when the
+    record does not end with a whole redo list of moves (version 1 has none: 0)."""
+    if buf[3] == 1:
+        return 0 if at + 4 == n else -1
+    if at + 1 + 4 > n:
+        return -1
+    count = buf[at]
+    if count > REDO_KEPT or at + 1 + 4 * count + 4 != n:
+        return -1
+    for k in range(count):
+        move = r.get_i32(buf, at + 1 + 4 * k)
+        if move < 0 or move >= _MOVE_LIMIT:
+            return -1
+    return count
+
+
+def restore_redo(buf, n, redo):
+    """The redo list of a journal record restore_journal took, into redo; its length."""
+    at = r.HEADER + _FIXED + 4 * r.get_u16(buf, r.HEADER + 4)
+    count = redo_size(buf, n, at)
+    for k in range(count):
+        redo[k] = r.get_i32(buf, at + 1 + 4 * k)
+    return count
 
 
 def replays(history, game, saved, seen):

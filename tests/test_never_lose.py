@@ -3,6 +3,8 @@
 Every test here failed on the code before its fix (docs/reliability.md lists them).
 """
 
+import json
+
 import pytest
 
 from engine_core import games
@@ -32,6 +34,13 @@ def keys(console, text):
             console.tick(-button)
         else:
             console.press(button, long_press)
+
+
+def position(game):
+    """The game's state without its clock (time passes while the console is off and on)."""
+    state = json.loads(state_json(game))
+    del state["clock_ms"]
+    return state
 
 
 def notices(keeper):
@@ -110,7 +119,8 @@ def journal_with(disk, change):
     pos = r.put_u16(buf, r.HEADER + 4, len(entries))
     for e in entries:
         pos = r.put_i32(buf, pos, e)
-    n = r.finish(buf, pos)
+    buf[pos] = 0  # nothing to redo
+    n = r.finish(buf, pos + 1)
     disk.write("undo.dat", buf, n)
 
 
@@ -158,3 +168,36 @@ def test_a_sound_journal_passes_the_replay_and_undoes_as_before(name):
         assert resumed.undo() and game.undo()
         assert state_json(resumed) == state_json(game)
 
+
+
+# --- redo after a restart ---
+
+def test_moves_undone_before_a_restart_can_be_redone_after_it():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game("aces_up", 12)
+    keys(console, "X A A TICK " * 5)
+    before = position(console.app.table.game)
+    keys(console, "Y Y WAIT")  # two moves undone, then play pauses: saved
+    assert console.app.table.redo_n == 2
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    table = again.app.table
+    assert table.redo_n == 2 and list(table.redo_moves[:2]) == list(console.app.table.redo_moves[:2])
+    keys(again, "START DOWN DOWN DOWN A START DOWN DOWN DOWN A")  # the pause menu's Redo, twice
+    assert position(table.game) == before
+
+
+def test_an_undo_journal_written_before_redo_was_kept_is_still_read():
+    game, disk = saved_with_journal("sir_tommy", 10)
+    buf = bytearray(save.BUFFER_SIZE)
+    n = disk.read("undo.dat", buf)
+    assert buf[n - 5] == 0  # no redo moves: drop the count, and call it version 1
+    buf[3] = 1
+    n = r.finish(buf, n - 5)
+    disk.write("undo.dat", buf, n)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert notices(keeper) == [] and resumed.can_undo()
+    assert resumed.undo() and game.undo() and state_json(resumed) == state_json(game)
