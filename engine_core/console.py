@@ -21,6 +21,7 @@ from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.save import Keeper
+from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
 from engine_core.ui import layouts
 from engine_core.ui.table import Table
@@ -120,11 +121,27 @@ class Console:
         app.redraw()
 
     def redo_to_table(self, table):
-        """The moves the player had undone come back for redo, as they were."""
+        """The moves the player had undone come back for redo, as they were, and undo takes
+        back as many moves as it could (Spite & Malice: the turn under way)."""
         keeper = self.keeper
         for i in range(keeper.redo_n):
             table.redo_moves[i] = keeper.redo[i]
         table.redo_n = keeper.redo_n
+        h = table.game.history
+        if table.step_computer and keeper.undoable != ANY_MOVE:  # (older records: none)
+            floor = h.moves - keeper.undoable if keeper.undoable < h.moves else 0
+            table.undo_floor = floor | (h.clears & 0xFFFF) << 12
+
+    def undoable(self, table):
+        """How many of the newest moves the table's undo may take back (undo_record.ANY_MOVE:
+        all)."""
+        h = table.game.history
+        floor = table.undo_floor
+        if not table.step_computer:
+            return ANY_MOVE
+        if h.clears & 0xFFFF != floor >> 12:
+            return h.moves  # the floor is of a journal since cleared: every move held
+        return h.moves - (floor & 0xFFF) if h.moves > floor & 0xFFF else 0
 
     def stats_to_app(self):
         """The App's end panel shows the Keeper's statistics."""
@@ -136,6 +153,12 @@ class Console:
             app.won[i] = stats.get(g, r.WON)
             app.streak[i] = stats.get(g, r.STREAK)
             app.best[i] = stats.get(g, r.BEST_STREAK)
+
+    def close(self):
+        """The console is switched off or its window closed: what play has not saved yet
+        (the moves of the last half second, the time since) is saved now."""
+        if self.game is not None and not self.demo and not self.app.link_game():
+            self.keeper.save_game(self.game)
 
     # --- input and time, as the App takes them ---
 
@@ -238,7 +261,7 @@ class Console:
                 if keeper.recorded:
                     self.stats_to_app()
             if table.game is game:
-                keeper.keep_redo(table.redo_moves, table.redo_n)
+                keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
         if not self.demo:
             self.save_changed_settings()
 

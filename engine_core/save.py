@@ -277,6 +277,7 @@ class Keeper:
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
+        self.undoable = undo.ANY_MOVE  # how many of the newest moves undo may take back
 
     # --- notices for the screen ---
 
@@ -392,6 +393,7 @@ class Keeper:
             self.undo_file.erase()
         else:
             self.redo_n = undo.restore_redo(self.buf, self.undo_file.size, self.redo)
+            self.undoable = undo.restore_undoable(self.buf, self.undo_file.size)
 
     # --- during play ---
 
@@ -402,6 +404,7 @@ class Keeper:
         self.unsaved = True
         self.quiet_ms = 0
         self.redo_n = 0
+        self.undoable = undo.ANY_MOVE
 
     def moved(self, game):
         """After each move (or undo) the player makes: the result is recorded when it ends it."""
@@ -411,12 +414,14 @@ class Keeper:
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
 
-    def keep_redo(self, moves, n):
-        """The interface's redo list is moves[0:n] (the newest last): kept with the journal
-        at the next save when it changed. No allocation."""
+    def keep_redo(self, moves, n, undoable):
+        """The interface's redo list is moves[0:n] (the newest last), and undo may take back
+        the newest `undoable` moves: kept with the journal at the next save when they
+        changed. No allocation."""
         if n > undo.REDO_KEPT:
             n = undo.REDO_KEPT
-        same = n == self.redo_n
+        same = n == self.redo_n and undoable == self.undoable
+        self.undoable = undoable
         for i in range(n):
             if same and self.redo[i] != moves[i]:
                 same = False
@@ -445,7 +450,8 @@ class Keeper:
         result = self._write_result(self.game_file.save(self.buf, n))
         if result == r.SAVED:
             undo.remember_crc(self.buf, n, self.game_crc)
-            n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n)
+            n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n,
+                                     self.undoable)
             self._write_result(self.undo_file.save(self.buf, n))
         return result
 

@@ -12,6 +12,8 @@ Payload (version 2; version 1 is the same without the redo list, and still read)
     each entry, oldest first                   four bytes (a journal entry, below 2**30)
     redo count                                 one byte (at most REDO_KEPT)
     each undone move that redo plays again     four bytes, the newest last
+    how many of the newest moves undo may      two bytes (ANY_MOVE: all; Spite & Malice's
+    take back                                  player undoes only the turn under way)
 The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game (fewer
 when moves wait to be redone: they come first).
 """
@@ -29,6 +31,7 @@ KIND_UNDO = const(0x55)  # 'U'
 UNDO_VERSION = const(2)
 _FIXED = const(6)
 REDO_KEPT = const(16)  # undone moves kept for redo (as engine_core/ui/table.py keeps them)
+ANY_MOVE = const(0xFFFF)  # undo may take back every move the journal holds
 _MOVE_LIMIT = const(0x1000000)  # a move code is below 2**24 (a MARK holds it)
 
 
@@ -38,9 +41,10 @@ def remember_crc(buf, n, crc):
         crc[i] = buf[n - 4 + i]
 
 
-def encode_journal(history, crc, buf, redo, redo_n):
-    """Write the newest whole moves of history that fit into buf, and the redo list
-    redo[0:redo_n]; returns the record's size. No allocation."""
+def encode_journal(history, crc, buf, redo, redo_n, undoable):
+    """Write the newest whole moves of history that fit into buf, the redo list
+    redo[0:redo_n] and how many moves undo may take back; returns the record's size. No
+    allocation."""
     room = journal_room(len(buf), redo_n)
     cap = history.capacity
     log = history.log
@@ -62,12 +66,13 @@ def encode_journal(history, crc, buf, redo, redo_n):
     pos += 1
     for k in range(redo_n):
         pos = r.put_i32(buf, pos, redo[k])
+    pos = r.put_u16(buf, pos, undoable if 0 <= undoable < ANY_MOVE else ANY_MOVE)
     return r.finish(buf, pos)
 
 
 def journal_room(size, redo_n):
     """How many journal entries a record of `size` bytes holds beside redo_n redo moves."""
-    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n) // 4
+    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n - 2) // 4
 
 
 def restore_journal(history, buf, n, crc):
@@ -111,7 +116,7 @@ def redo_size(buf, n, at):
     if at + 1 + 4 > n:
         return -1
     count = buf[at]
-    if count > REDO_KEPT or at + 1 + 4 * count + 4 != n:
+    if count > REDO_KEPT or at + 1 + 4 * count + 2 + 4 != n:
         return -1
     for k in range(count):
         move = r.get_i32(buf, at + 1 + 4 * k)
@@ -127,6 +132,14 @@ def restore_redo(buf, n, redo):
     for k in range(count):
         redo[k] = r.get_i32(buf, at + 1 + 4 * k)
     return count
+
+
+def restore_undoable(buf, n):
+    """How many of the newest moves undo may take back (ANY_MOVE: all), from a journal
+    record restore_journal took."""
+    if buf[3] == 1:
+        return ANY_MOVE
+    return r.get_u16(buf, n - 6)
 
 
 def replays(history, game, saved, seen):

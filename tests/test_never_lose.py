@@ -11,6 +11,7 @@ from engine_core import games
 from engine_core import history as hist
 from engine_core import records as r
 from engine_core import save
+from engine_core import undo_record as undo
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
 from engine_core.protocol import state_json
@@ -120,7 +121,7 @@ def journal_with(disk, change):
     for e in entries:
         pos = r.put_i32(buf, pos, e)
     buf[pos] = 0  # nothing to redo
-    n = r.finish(buf, pos + 1)
+    n = r.finish(buf, r.put_u16(buf, pos + 1, undo.ANY_MOVE))
     disk.write("undo.dat", buf, n)
 
 
@@ -192,9 +193,9 @@ def test_an_undo_journal_written_before_redo_was_kept_is_still_read():
     game, disk = saved_with_journal("sir_tommy", 10)
     buf = bytearray(save.BUFFER_SIZE)
     n = disk.read("undo.dat", buf)
-    assert buf[n - 5] == 0  # no redo moves: drop the count, and call it version 1
+    assert buf[n - 7] == 0  # no redo moves: drop the count and the rest, call it version 1
     buf[3] = 1
-    n = r.finish(buf, n - 5)
+    n = r.finish(buf, n - 7)
     disk.write("undo.dat", buf, n)
     keeper = Keeper(disk)
     keeper.start()
