@@ -39,10 +39,10 @@ from engine_core.ui import buttons as bt  # noqa: E402
 from engine_core.ui.app import App  # noqa: E402
 from tools.reliability.faults import FaultyStorage, PowerCut  # noqa: E402
 
-try:
-    from tools.reliability import nullfb as FRAMEBUF  # CPython: draw nothing (see nullfb.py)
-except ImportError:
-    FRAMEBUF = None
+if sys.implementation.name == "micropython":
+    FRAMEBUF = None  # its own framebuf, in C
+else:
+    from tools.reliability import nullfb as FRAMEBUF  # draw nothing (see nullfb.py)
 
 PRESSES = 36  # per session
 RESTART_PER_MILLE = 60  # of presses: a stop (two of three) or a power cut mid-save
