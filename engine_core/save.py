@@ -52,6 +52,7 @@ _FIXED = const(20)  # the fixed fields of the payload, before the var count
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
 NOTICE_JOURNAL = "Undo history invalid: set aside, game kept"
+NOTICE_CANNOT_KEEP = "Cannot write records: progress not saved"
 
 
 def game_record_size(game):
@@ -271,6 +272,7 @@ class Keeper:
         self.notices = [""] * NOTICES
         self.notice_count = 0
         self.has_saved_game = False
+        self.failing = False  # the last write failed (and said so)
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move
@@ -303,11 +305,19 @@ class Keeper:
         return text
 
     def _write_result(self, result):
-        if result == r.FULL:
-            self.notify(NOTICE_FULL)
-        elif result == r.FAILED:
-            self.notify(NOTICE_FAILED)
+        """Say when writing fails, once: not again until a write has worked."""
+        if result == r.SAVED:
+            self.failing = False
+        elif not self.failing:
+            self.failing = True
+            self.notify(NOTICE_FULL if result == r.FULL else NOTICE_FAILED)
         return result
+
+    def cannot_keep(self):
+        """The storage cannot be written at all (a full or read-only disk found at start):
+        said once; the saves that fail after it say nothing more."""
+        self.failing = True
+        self.notify(NOTICE_CANNOT_KEEP)
 
     # --- power-on ---
 

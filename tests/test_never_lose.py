@@ -3,7 +3,9 @@
 Every test here failed on the code before its fix (docs/reliability.md lists them).
 """
 
+import errno
 import json
+import os
 
 import pytest
 
@@ -202,3 +204,62 @@ def test_an_undo_journal_written_before_redo_was_kept_is_still_read():
     resumed = keeper.resume()
     assert notices(keeper) == [] and resumed.can_undo()
     assert resumed.undo() and game.undo() and state_json(resumed) == state_json(game)
+
+
+# --- a full or read-only disk at start (the simulator) ---
+
+def refuse_writes(monkeypatch, error):
+    """Every file opened for writing by the records or the lock fails as a full disk does."""
+    import builtins
+    from engine_core import storage
+    from simulator import datadir
+
+    def opener(path, mode="r", *args, **kw):
+        if "w" in mode or "a" in mode:
+            raise OSError(error, os.strerror(error), str(path))
+        return builtins.open(path, mode, *args, **kw)
+
+    real_os_open = os.open
+
+    def os_opener(path, flags, *args, **kw):
+        if flags & (os.O_WRONLY | os.O_RDWR):
+            raise OSError(error, os.strerror(error), str(path))
+        return real_os_open(path, flags, *args, **kw)
+
+    monkeypatch.setattr(storage, "open", opener, raising=False)
+    monkeypatch.setattr(datadir, "open", opener, raising=False)
+    monkeypatch.setattr(os, "open", os_opener)
+
+
+def simulator_console(folder):
+    from simulator.__main__ import keep, make_app, parse_args
+    args = parse_args(["--headless", "--data-dir", folder])
+    return keep(make_app(240, 240), args)
+
+
+@pytest.mark.parametrize("error", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
+def test_on_a_full_or_read_only_disk_the_simulator_starts_plays_and_says_once(tmp_path, monkeypatch,
+                                                                               error, capsys):
+    folder = str(tmp_path)
+    first = console_on(FileStorage(folder))
+    first.open_game("aces_up", 31)
+    keys(first, "X A A TICK " * 3 + "WAIT")
+    saved = position(first.app.table.game)
+    refuse_writes(monkeypatch, error)
+    console = simulator_console(folder)  # a full disk: it starts all the same
+    assert console.notice == save.NOTICE_CANNOT_KEEP.encode()  # on screen
+    assert capsys.readouterr().err.count("cannot be kept") == 1
+    assert console.app.resumable  # the records were read: the game is there to continue
+    keys(console, "A")
+    assert position(console.app.table.game) == saved
+    keys(console, "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN DOWN A A WAIT")
+    console.close()
+    assert notices(console.keeper) == []  # said once, not at every save that fails
+    assert not [f for f in os.listdir(folder) if f.startswith("console.lock")]
+
+
+def test_a_lock_file_left_empty_by_a_crash_is_taken_over_at_once(tmp_path):
+    from simulator.datadir import LOCK, host_storage
+    (tmp_path / LOCK).write_text("")  # the build before wrote the id after creating the file
+    host_storage(str(tmp_path))
+    assert (tmp_path / LOCK).read_text().strip() == str(os.getpid())

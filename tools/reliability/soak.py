@@ -33,10 +33,12 @@ DOCS = os.path.join(ROOT, "docs", "reliability.md")
 BEGIN = "<!-- soak:begin -->"
 END = "<!-- soak:end -->"
 
-FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000, "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
+FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
+        "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
         "link_games": 1000, "link_rounds": 1000}
-QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4, "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
+QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
+         "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
          "link_games": 6, "link_rounds": 6}
 
