@@ -23,6 +23,7 @@ from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.save import Keeper
 from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
+from engine_core.ui.buttons import SELECT
 from engine_core.ui import layouts
 from engine_core.ui.table import Table
 
@@ -198,12 +199,16 @@ class Console:
             kiosk.pressed = True
             if kiosk.mode == k.DEMO:
                 return  # the press that ends the demo does nothing else
+            if button == SELECT and kiosk.mode != k.SERVICE:
+                return  # the rules and keys (or the device's hardware screen) stay closed
         app = self.app
         before = app.mode
         app.press(button, long_press)
         if self.kiosk_on and app.mode == ui.SETTINGS and kiosk.settings_locked():
             app.go(before)  # locked: the settings stay closed
             app.redraw()
+        if self.kiosk_on:
+            self.lock_when_left()
         self.after_input()
         if self.notice_ms:
             self.draw_notice()
@@ -218,6 +223,7 @@ class Console:
             self.keeper.tick(self.game, ms)
         if self.kiosk_on:
             self.run_kiosk(ms)
+            self.lock_when_left()
         self.show_notice()
 
     # --- what changed ---
@@ -325,7 +331,41 @@ class Console:
             self.app.full = True  # the strip goes: the screen is drawn again whole
             self.app.redraw()
 
+    # --- the device's hardware screen over the console (firmware/main.py's Shell) ---
+
+    def hardware_allowed(self):
+        """Whether SELECT may open the device's hardware screen: always, except in kiosk
+        mode, where only the service menu reaches it."""
+        return not self.kiosk_on or self.kiosk.mode == k.SERVICE
+
+    def covered_press(self):
+        """A press on the hardware screen, which covers the console's: the kiosk sees that
+        someone is there."""
+        if self.kiosk_on:
+            self.kiosk.pressed = True
+
+    def covered_tick(self, ms):
+        """Time passes while the hardware screen covers the console's: the kiosk's clocks run
+        all the same. True when the kiosk takes the screen back (the service menu left alone
+        locked itself): the hardware screen is to close, and the title shows."""
+        if not self.kiosk_on:
+            return False
+        if self.buttons is not None:
+            self.held_mask = self.buttons.held
+        self.run_kiosk(ms)
+        return self.kiosk.mode != k.SERVICE
+
     # --- kiosk mode ---
+
+    def lock_when_left(self):
+        """The service menu locks again the moment it is left (once the chord's buttons are
+        let go: a chord held again in it resets settings and statistics, and its presses may
+        have gone to the menu)."""
+        if self.buttons is not None:
+            self.held_mask = self.buttons.held
+        if (self.kiosk.mode == k.SERVICE and self.app.mode != ui.SETTINGS
+                and self.held_mask & k.CHORD == 0):
+            self.kiosk.leave_service()
 
     def run_kiosk(self, ms):
         kiosk = self.kiosk

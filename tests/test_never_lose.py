@@ -263,3 +263,18 @@ def test_a_lock_file_left_empty_by_a_crash_is_taken_over_at_once(tmp_path):
     (tmp_path / LOCK).write_text("")  # the build before wrote the id after creating the file
     host_storage(str(tmp_path))
     assert (tmp_path / LOCK).read_text().strip() == str(os.getpid())
+
+
+# --- kiosk mode on the simulator's front end (the device's: tests/test_kiosk_shell.py) ---
+
+def test_in_kiosk_mode_select_does_not_leave_the_table_for_the_rules():
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.settings.set("kiosk", 1)
+    keeper.save_settings()
+    console = console_on(disk)
+    keys(console, "A")
+    assert console.app.mode == ui.PLAY
+    keys(console, "SELECT")
+    assert console.app.mode == ui.PLAY
