@@ -14,29 +14,12 @@ from engine_core import history as hist
 from engine_core import records as r
 from engine_core import save
 from engine_core import undo_record as undo
-from engine_core.console import Console
-from engine_core.gfx.screen import Screen
 from engine_core.protocol import state_json
 from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
 from engine_core.ui import app as ui
-from engine_core.ui.app import App
-from simulator import framebuf
-from simulator.keys import parse
-
-
-def console_on(storage):
-    console = Console(App(Screen(240, 240, framebuf)), storage)
-    console.start()
-    return console
-
-
-def keys(console, text):
-    for button, long_press in parse(text):
-        if button < 0:
-            console.tick(-button)
-        else:
-            console.press(button, long_press)
+from tests.test_console import console_on, keys
+from tests.test_persistence import notices
 
 
 def position(game):
@@ -44,15 +27,6 @@ def position(game):
     state = json.loads(state_json(game))
     del state["clock_ms"]
     return state
-
-
-def notices(keeper):
-    out = []
-    while True:
-        text = keeper.take_notice()
-        if not text:
-            return out
-        out.append(text)
 
 
 # --- Nerts after an undo ---

@@ -2,14 +2,8 @@
 pixels (tools/reliability/restarts.py on CPython, where the pure-Python framebuf would spend
 most of the run drawing). On MicroPython the built-in framebuf is used."""
 
-MONO_VLSB = 0
-MVLSB = 0
-RGB565 = 1
-GS2_HMSB = 5
-GS4_HMSB = 2
-GS8 = 6
-MONO_HLSB = 3
-MONO_HMSB = 4
+from simulator.framebuf import (GS2_HMSB, GS4_HMSB, GS8, MONO_HLSB, MONO_HMSB, MONO_VLSB,  # noqa: F401
+                               MVLSB, RGB565)
 
 
 class FrameBuffer:
