@@ -29,6 +29,7 @@ except (ImportError, AttributeError):  # MicroPython: the repository is its root
     pass
 
 from engine_core import PLAYING, games  # noqa: E402
+from engine_core import history as hist  # noqa: E402
 from engine_core import undo_record as undo  # noqa: E402
 from engine_core.console import Console  # noqa: E402
 from engine_core.gfx.screen import Screen  # noqa: E402
@@ -82,7 +83,7 @@ def kept(entries, redo_n):
     room = undo.journal_room(BUFFER_SIZE, redo_n)
     if len(entries) > room:
         entries = entries[len(entries) - room:]
-        while entries and entries[0] >> 24 != 1:  # begin at a move's MARK
+        while entries and hist.kind(entries[0]) != hist.MARK:  # begin at a move's MARK
             entries = entries[1:]
     return entries
 
@@ -103,7 +104,7 @@ def record(console):
     entries = kept(journal(game.history), len(redo))
     marks = 0
     for e in entries:
-        marks += 1 if e >> 24 == 1 else 0
+        marks += 1 if hist.kind(e) == hist.MARK else 0
     if undoable >= marks:  # every move held
         undoable = ANY_MOVE
     return out + [[game.NAME, game.players, game.options, game.rules, game.seed,
