@@ -21,7 +21,9 @@ from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.save import Keeper
+from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
+from engine_core.ui.buttons import SELECT
 from engine_core.ui import layouts
 from engine_core.ui.table import Table
 
@@ -110,6 +112,7 @@ class Console:
         table.slide_on(app.settings[ui.S_SLIDE])
         table.new_game()
         table.move_count = self.keeper.moves
+        self.redo_to_table(table)
         app.set_seed(game.seed)
         app.counted = game.status() != PLAYING
         app.resumable = True
@@ -117,6 +120,29 @@ class Console:
         app.deals += 1
         self.follow(game)
         app.redraw()
+
+    def redo_to_table(self, table):
+        """The moves the player had undone come back for redo, as they were, and undo takes
+        back as many moves as it could (Spite & Malice: the turn under way)."""
+        keeper = self.keeper
+        for i in range(keeper.redo_n):
+            table.redo_moves[i] = keeper.redo[i]
+        table.redo_n = keeper.redo_n
+        h = table.game.history
+        if table.step_computer and keeper.undoable != ANY_MOVE:  # (older records: none)
+            floor = h.moves - keeper.undoable if keeper.undoable < h.moves else 0
+            table.undo_floor = floor | (h.clears & 0xFFFF) << 12
+
+    def undoable(self, table):
+        """How many of the newest moves the table's undo may take back (undo_record.ANY_MOVE:
+        all)."""
+        h = table.game.history
+        floor = table.undo_floor
+        if not table.step_computer:
+            return ANY_MOVE
+        if h.clears & 0xFFFF != floor >> 12:
+            return h.moves  # the floor is of a journal since cleared: every move held
+        return h.moves - (floor & 0xFFF) if h.moves > floor & 0xFFF else 0
 
     def stats_to_app(self):
         """The App's end panel shows the Keeper's statistics."""
@@ -128,6 +154,12 @@ class Console:
             app.won[i] = stats.get(g, r.WON)
             app.streak[i] = stats.get(g, r.STREAK)
             app.best[i] = stats.get(g, r.BEST_STREAK)
+
+    def close(self):
+        """The console is switched off or its window closed: what play has not saved yet
+        (the moves of the last half second, the time since) is saved now."""
+        if self.game is not None and not self.demo and not self.app.link_game():
+            self.keeper.save_game(self.game)
 
     # --- input and time, as the App takes them ---
 
@@ -167,12 +199,16 @@ class Console:
             kiosk.pressed = True
             if kiosk.mode == k.DEMO:
                 return  # the press that ends the demo does nothing else
+            if button == SELECT and kiosk.mode != k.SERVICE:
+                return  # the rules and keys (or the device's hardware screen) stay closed
         app = self.app
         before = app.mode
         app.press(button, long_press)
         if self.kiosk_on and app.mode == ui.SETTINGS and kiosk.settings_locked():
             app.go(before)  # locked: the settings stay closed
             app.redraw()
+        if self.kiosk_on:
+            self.lock_when_left()
         self.after_input()
         if self.notice_ms:
             self.draw_notice()
@@ -187,6 +223,7 @@ class Console:
             self.keeper.tick(self.game, ms)
         if self.kiosk_on:
             self.run_kiosk(ms)
+            self.lock_when_left()
         self.show_notice()
 
     # --- what changed ---
@@ -229,6 +266,8 @@ class Console:
                 keeper.moves = table.move_count
                 if keeper.recorded:
                     self.stats_to_app()
+            if table.game is game:
+                keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
         if not self.demo:
             self.save_changed_settings()
 
@@ -292,7 +331,41 @@ class Console:
             self.app.full = True  # the strip goes: the screen is drawn again whole
             self.app.redraw()
 
+    # --- the device's hardware screen over the console (firmware/main.py's Shell) ---
+
+    def hardware_allowed(self):
+        """Whether SELECT may open the device's hardware screen: always, except in kiosk
+        mode, where only the service menu reaches it."""
+        return not self.kiosk_on or self.kiosk.mode == k.SERVICE
+
+    def covered_press(self):
+        """A press on the hardware screen, which covers the console's: the kiosk sees that
+        someone is there."""
+        if self.kiosk_on:
+            self.kiosk.pressed = True
+
+    def covered_tick(self, ms):
+        """Time passes while the hardware screen covers the console's: the kiosk's clocks run
+        all the same. True when the kiosk takes the screen back (the service menu left alone
+        locked itself): the hardware screen is to close, and the title shows."""
+        if not self.kiosk_on:
+            return False
+        if self.buttons is not None:
+            self.held_mask = self.buttons.held
+        self.run_kiosk(ms)
+        return self.kiosk.mode != k.SERVICE
+
     # --- kiosk mode ---
+
+    def lock_when_left(self):
+        """The service menu locks again the moment it is left (once the chord's buttons are
+        let go: a chord held again in it resets settings and statistics, and its presses may
+        have gone to the menu)."""
+        if self.buttons is not None:
+            self.held_mask = self.buttons.held
+        if (self.kiosk.mode == k.SERVICE and self.app.mode != ui.SETTINGS
+                and self.held_mask & k.CHORD == 0):
+            self.kiosk.leave_service()
 
     def run_kiosk(self, ms):
         kiosk = self.kiosk

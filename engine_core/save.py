@@ -25,6 +25,8 @@ wear the flash), finished()/abandoned() for the statistics. Problems come back a
 for the screen through take_notice(); the game always goes on.
 """
 
+from array import array
+
 from engine_core import OVER, PLAYING, WON
 from engine_core import games
 from engine_core import records as r
@@ -49,6 +51,8 @@ _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
+NOTICE_JOURNAL = "Undo history invalid: set aside, game kept"
+NOTICE_CANNOT_KEEP = "Cannot write records: progress not saved"
 
 
 def game_record_size(game):
@@ -133,7 +137,7 @@ def restore_game(game, buf, n, used):
 
     Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
     a game: a pile over its capacity, a card that is not this game's, missing or twice, a
-    status, generator state, player to move, score, clock or move count out of range). The
+    status, generator state, player to move, score or clock out of range). The
     game changes only on OK. resume() then asks the game's check_position, as `load` does. `used` is a scratch bytearray(256). No allocation.
     """
     if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
@@ -145,8 +149,8 @@ def restore_game(game, buf, n, used):
         return r.INVALID
     seed = r.get_i32(buf, base + 8)
     clock = r.get_i32(buf, base + 12)
-    if seed < 0 or clock < 0 or r.get_i32(buf, base + 16) < 0:
-        return r.INVALID
+    if seed < 0 or clock < 0:
+        return r.INVALID  # (a negative move count, as older builds could save, reads as 0)
     pos = base + _FIXED
     if buf[pos] != N_VARS:
         return r.VERSION
@@ -232,7 +236,10 @@ def saved_rules(buf):
 
 
 def saved_moves(buf):
-    return r.get_i32(buf, r.HEADER + 16)
+    """The moves made, as the record counts them; a count below 0 (an undo of the computer's
+    moves could make one before it was kept from it) is 0: the game itself is sound."""
+    moves = r.get_i32(buf, r.HEADER + 16)
+    return moves if moves > 0 else 0
 
 
 def human_won(game):
@@ -265,10 +272,14 @@ class Keeper:
         self.notices = [""] * NOTICES
         self.notice_count = 0
         self.has_saved_game = False
+        self.failing = False  # the last write failed (and said so)
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move
         self.recorded = False  # the current game's result is in the statistics
+        self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
+        self.redo_n = 0
+        self.undoable = undo.ANY_MOVE  # how many of the newest moves undo may take back
 
     # --- notices for the screen ---
 
@@ -294,11 +305,19 @@ class Keeper:
         return text
 
     def _write_result(self, result):
-        if result == r.FULL:
-            self.notify(NOTICE_FULL)
-        elif result == r.FAILED:
-            self.notify(NOTICE_FAILED)
+        """Say when writing fails, once: not again until a write has worked."""
+        if result == r.SAVED:
+            self.failing = False
+        elif not self.failing:
+            self.failing = True
+            self.notify(NOTICE_FULL if result == r.FULL else NOTICE_FAILED)
         return result
+
+    def cannot_keep(self):
+        """The storage cannot be written at all (a full or read-only disk found at start):
+        said once; the saves that fail after it say nothing more."""
+        self.failing = True
+        self.notify(NOTICE_CANNOT_KEEP)
 
     # --- power-on ---
 
@@ -359,12 +378,32 @@ class Keeper:
             return None
         self.moves = saved_moves(self.buf)
         undo.remember_crc(self.buf, self.game_file.size, self.game_crc)
-        if self.undo_file.load(self.buf) == r.OK:  # the undo journal, when it is this game's
-            if undo.restore_journal(game.history, self.buf, self.undo_file.size, self.game_crc) != r.OK:
-                self.undo_file.erase()
+        copy = cls(players, options)  # the saved position again, to replay the journal on
+        copy.set_rules(saved_rules(self.buf))
+        restore_game(copy, self.buf, self.game_file.size, self.used)
+        self.resume_journal(game, copy)
         self.unsaved = False
         self.recorded = game.status() != PLAYING
         return game
+
+    def resume_journal(self, game, copy):
+        """Put the saved undo journal into the resumed game when it is this game's and means
+        what it says (undo_record.replays, on `copy`, a second copy of the saved position).
+        Another save's journal is dropped; one that fails the replay is set aside with a
+        notice: the game is kept, with nothing to undo."""
+        if self.undo_file.load(self.buf) != r.OK:
+            return  # none, or a damaged one (set aside): nothing to undo
+        found = undo.restore_journal(game.history, self.buf, self.undo_file.size, self.game_crc)
+        if found == r.OK and not undo.replays(game.history, copy, game, self.used):
+            game.history.clear()
+            found = r.INVALID
+            self.undo_file.reject(found)
+            self.notify(NOTICE_JOURNAL)
+        elif found != r.OK:
+            self.undo_file.erase()
+        else:
+            self.redo_n = undo.restore_redo(self.buf, self.undo_file.size, self.redo)
+            self.undoable = undo.restore_undoable(self.buf, self.undo_file.size)
 
     # --- during play ---
 
@@ -374,6 +413,8 @@ class Keeper:
         self.recorded = False
         self.unsaved = True
         self.quiet_ms = 0
+        self.redo_n = 0
+        self.undoable = undo.ANY_MOVE
 
     def moved(self, game):
         """After each move (or undo) the player makes: the result is recorded when it ends it."""
@@ -382,6 +423,23 @@ class Keeper:
         self.quiet_ms = 0
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
+
+    def keep_redo(self, moves, n, undoable):
+        """The interface's redo list is moves[0:n] (the newest last), and undo may take back
+        the newest `undoable` moves: kept with the journal at the next save when they
+        changed. No allocation."""
+        if n > undo.REDO_KEPT:
+            n = undo.REDO_KEPT
+        same = n == self.redo_n and undoable == self.undoable
+        self.undoable = undoable
+        for i in range(n):
+            if same and self.redo[i] != moves[i]:
+                same = False
+            self.redo[i] = moves[i]
+        self.redo_n = n
+        if not same:
+            self.unsaved = True
+            self.quiet_ms = 0
 
     def tick(self, game, ms):
         """From the app loop: saves the game once play has paused SAVE_DELAY_MS."""
@@ -396,11 +454,14 @@ class Keeper:
         self.unsaved = False
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
+        if self.moves < 0:
+            self.moves = 0
         n = encode_game(game, self.moves, self.buf)
         result = self._write_result(self.game_file.save(self.buf, n))
         if result == r.SAVED:
             undo.remember_crc(self.buf, n, self.game_crc)
-            n = undo.encode_journal(game.history, self.game_crc, self.buf)
+            n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n,
+                                     self.undoable)
             self._write_result(self.undo_file.save(self.buf, n))
         return result
 

@@ -6,11 +6,16 @@ the game record they belong to. At resume the journal is put back only when that
 the saved game's (a power cut between the two writes leaves an older journal: it is dropped,
 and the game resumes with nothing to undo, never with a wrong undo).
 
-Payload (version 1):
+Payload (version 2; version 1 is the same without the redo list, and still read):
     the game record's CRC                      four bytes, as the record ends
     entry count                                two bytes
     each entry, oldest first                   four bytes (a journal entry, below 2**30)
-The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game.
+    redo count                                 one byte (at most REDO_KEPT)
+    each undone move that redo plays again     four bytes, the newest last
+    how many of the newest moves undo may      two bytes (ANY_MOVE: all; Spite & Malice's
+    take back                                  player undoes only the turn under way)
+The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game (fewer
+when moves wait to be redone: they come first).
 """
 
 from engine_core import history as hist
@@ -23,8 +28,11 @@ except ImportError:
         return x
 
 KIND_UNDO = const(0x55)  # 'U'
-UNDO_VERSION = const(1)
+UNDO_VERSION = const(2)
 _FIXED = const(6)
+REDO_KEPT = const(16)  # undone moves kept for redo (as engine_core/ui/table.py keeps them)
+ANY_MOVE = const(0xFFFF)  # undo may take back every move the journal holds
+_MOVE_LIMIT = const(0x1000000)  # a move code is below 2**24 (a MARK holds it)
 
 
 def remember_crc(buf, n, crc):
@@ -33,10 +41,11 @@ def remember_crc(buf, n, crc):
         crc[i] = buf[n - 4 + i]
 
 
-def encode_journal(history, crc, buf):
-    """Write the newest whole moves of history that fit into buf; returns the record's size.
-    No allocation."""
-    room = (len(buf) - r.OVERHEAD - _FIXED) // 4
+def encode_journal(history, crc, buf, redo, redo_n, undoable):
+    """Write the newest whole moves of history that fit into buf, the redo list
+    redo[0:redo_n] and how many moves undo may take back; returns the record's size. No
+    allocation."""
+    room = journal_room(len(buf), redo_n)
     cap = history.capacity
     log = history.log
     count = history.used if history.used < room else room
@@ -53,14 +62,24 @@ def encode_journal(history, crc, buf):
     for _ in range(count):
         pos = r.put_i32(buf, pos, log[i])
         i = (i + 1) % cap
+    buf[pos] = redo_n
+    pos += 1
+    for k in range(redo_n):
+        pos = r.put_i32(buf, pos, redo[k])
+    pos = r.put_u16(buf, pos, undoable if 0 <= undoable < ANY_MOVE else ANY_MOVE)
     return r.finish(buf, pos)
+
+
+def journal_room(size, redo_n):
+    """How many journal entries a record of `size` bytes holds beside redo_n redo moves."""
+    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n - 2) // 4
 
 
 def restore_journal(history, buf, n, crc):
     """Put a checked journal record buf[0:n] into the (cleared) history of the game whose
     record had CRC crc. r.OK, r.VERSION, or r.INVALID (another game's journal, a bad entry);
     the history changes only on OK. No allocation."""
-    if buf[3] != UNDO_VERSION:
+    if buf[3] != UNDO_VERSION and buf[3] != 1:
         return r.VERSION
     pos = r.HEADER
     for i in range(4):
@@ -68,7 +87,9 @@ def restore_journal(history, buf, n, crc):
             return r.INVALID
     count = r.get_u16(buf, pos + 4)
     first = pos + _FIXED
-    if first + 4 * count + 4 != n or count > history.capacity:
+    if first + 4 * count + 4 > n or count > history.capacity:
+        return r.INVALID
+    if redo_size(buf, n, first + 4 * count) < 0:
         return r.INVALID
     moves = 0
     for k in range(count):
@@ -85,3 +106,175 @@ def restore_journal(history, buf, n, crc):
     history.used = count
     history.moves = moves
     return r.OK
+
+
+def redo_size(buf, n, at):
+    """The redo count of the record buf[0:n] whose journal ends at `at`, or -1 when the
+    record does not end with a whole redo list of moves (version 1 has none: 0)."""
+    if buf[3] == 1:
+        return 0 if at + 4 == n else -1
+    if at + 1 + 4 > n:
+        return -1
+    count = buf[at]
+    if count > REDO_KEPT or at + 1 + 4 * count + 2 + 4 != n:
+        return -1
+    for k in range(count):
+        move = r.get_i32(buf, at + 1 + 4 * k)
+        if move < 0 or move >= _MOVE_LIMIT:
+            return -1
+    return count
+
+
+def restore_redo(buf, n, redo):
+    """The redo list of a journal record restore_journal took, into redo; its length."""
+    at = r.HEADER + _FIXED + 4 * r.get_u16(buf, r.HEADER + 4)
+    count = redo_size(buf, n, at)
+    for k in range(count):
+        redo[k] = r.get_i32(buf, at + 1 + 4 * k)
+    return count
+
+
+def restore_undoable(buf, n):
+    """How many of the newest moves undo may take back (ANY_MOVE: all), from a journal
+    record restore_journal took."""
+    if buf[3] == 1:
+        return ANY_MOVE
+    return r.get_u16(buf, n - 6)
+
+
+def replays(history, game, saved, seen):
+    """Whether the journal restored into history means what it says: undone entry by entry on
+    `game` (a copy of the saved position, which it changes), every entry names piles, cards
+    and variables the game has and a change its piles allow (a pop from a pile holding the
+    card, a push onto one with room), the oldest position holds every card once, and done
+    again the entries give back exactly the position of `saved`. A journal that passes can
+    be undone to its end without an error. `seen` is a scratch bytearray(256). No allocation."""
+    piles = game.piles
+    cap = history.capacity
+    log = history.log
+    first = (history.head - history.used) % cap
+    k = history.used - 1
+    while k >= 0:
+        e = log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_HI:
+            if k == 0:
+                return False
+            lo = log[(first + k - 1) % cap]
+            if hist.kind(lo) != hist.VAR_LO or hist.var_index(lo) != hist.var_index(e):
+                return False
+            if hist.var_index(e) >= len(game.vars):
+                return False
+            game.vars[hist.var_index(e)] = hist.var_value(e, lo)
+            k -= 2
+            continue
+        if not _undo_entry(piles, e):
+            return False
+        k -= 1
+    for c in range(256):
+        seen[c] = 0
+    for p in range(piles.count):
+        for i in range(piles.size[p]):
+            c = piles.card(p, i)
+            if seen[c] or not game.is_card(c):
+                return False
+            seen[c] = 1
+    for c in range(256):
+        if game.is_card(c) and not seen[c]:
+            return False
+    for k in range(history.used):
+        e = log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_LO:
+            i = hist.var_index(e)
+            if game.vars[i] != hist.var_value(log[(first + k + 1) % cap], e):
+                return False
+            game.vars[i] = _next_value(history, k + 2, i, saved)
+        elif hist.kind(e) != hist.VAR_HI and not _redo_entry(piles, e):
+            return False
+    for i in range(len(game.vars)):
+        if game.vars[i] != saved.vars[i]:
+            return False
+    for p in range(piles.count):
+        if piles.size[p] != saved.piles.size[p]:
+            return False
+        for i in range(piles.size[p]):
+            if piles.card(p, i) != saved.piles.card(p, i):
+                return False
+    return True
+
+
+def _next_value(history, k, i, saved):
+    """Variable i's value after the change the journal notes before entry k: the old value
+    the next change of it notes, or the saved position's."""
+    cap = history.capacity
+    first = (history.head - history.used) % cap
+    while k < history.used:
+        e = history.log[(first + k) % cap]
+        if hist.kind(e) == hist.VAR_LO and hist.var_index(e) == i and k + 1 < history.used:
+            return hist.var_value(history.log[(first + k + 1) % cap], e)
+        k += 1
+    return saved.vars[i]
+
+
+def _undo_entry(piles, e):
+    """Undo entry e on piles as History.revert_move does, after checking it can be; False
+    (piles unchanged) when it cannot. A MARK changes nothing."""
+    tag = hist.kind(e)
+    if tag == hist.MARK:
+        return True
+    p = hist.entry_pile(e)
+    if p >= piles.count:
+        return False
+    if tag == hist.PUSH:
+        if piles.top(p) != hist.entry_card(e):
+            return False
+        piles.pop(p)
+    elif tag == hist.POP:
+        if piles.free(p) < 1:
+            return False
+        piles.push(p, hist.entry_card(e))
+    elif tag == hist.MOVE:
+        dst = hist.entry_dst(e)
+        n = hist.entry_count(e)
+        if dst >= piles.count or piles.size[dst] < n or piles.free(p) < n or p == dst:
+            return False
+        piles.move(dst, p, n)
+    elif tag == hist.REMOVE:
+        if hist.entry_index(e) > piles.size[p] or piles.free(p) < 1:
+            return False
+        piles.insert_at(p, hist.entry_index(e), hist.entry_card(e))
+    elif tag == hist.REVERSE:
+        if hist.entry_count(e) > piles.size[p]:
+            return False
+        piles.reverse(p, hist.entry_count(e))
+    else:
+        return False  # a VAR_LO without its VAR_HI
+    return True
+
+
+def _redo_entry(piles, e):
+    """Do entry e's change again on piles (it passed _undo_entry: the piles are in range)."""
+    tag = hist.kind(e)
+    if tag == hist.MARK:
+        return True
+    p = hist.entry_pile(e)
+    if tag == hist.PUSH:
+        if piles.free(p) < 1:
+            return False
+        piles.push(p, hist.entry_card(e))
+    elif tag == hist.POP:
+        if piles.top(p) != hist.entry_card(e):
+            return False
+        piles.pop(p)
+    elif tag == hist.MOVE:
+        n = hist.entry_count(e)
+        if piles.size[p] < n or piles.free(hist.entry_dst(e)) < n:
+            return False
+        piles.move(p, hist.entry_dst(e), n)
+    elif tag == hist.REMOVE:
+        i = hist.entry_index(e)
+        if i >= piles.size[p] or piles.card(p, i) != hist.entry_card(e):
+            return False
+        piles.remove_at(p, i)
+    elif tag == hist.REVERSE:
+        piles.reverse(p, hist.entry_count(e))
+    return True

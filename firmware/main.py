@@ -190,7 +190,9 @@ DATA_DIR = "/data"  # settings, statistics and the game in progress (docs/reliab
 class Shell:
     """The games' app with the hardware screen a SELECT away (a long press on boards without
     SELECT, docs/boards.md); SELECT or long B leaves it, and the app redraws everything
-    (its `full` flag and redraw(), as engine_core/ui's App has them)."""
+    (its `full` flag and redraw(), as engine_core/ui's App has them). In kiosk mode the
+    console (engine_core/console.py) says when SELECT may open it (only from the service
+    menu), its kiosk keeps time meanwhile, and it may take the screen back."""
 
     def __init__(self, app, hardware):
         self.app = app
@@ -200,32 +202,40 @@ class Shell:
     def press(self, button, long):
         hardware = self.hardware
         if self.showing_hardware:
+            self.app.covered_press()
             if button == SELECT:
                 hardware.done = True
             else:
                 hardware.press(button, long)
             if hardware.done:
-                self.showing_hardware = False
-                hardware.close()
-                self.app.full = True
-                self.app.redraw()
+                self.close_hardware()
             return
-        if button == SELECT:
+        if button == SELECT and self.app.hardware_allowed():
             self.showing_hardware = True
             hardware.open()
             return
         self.app.press(button, long)
 
+    def close_hardware(self):
+        self.showing_hardware = False
+        self.hardware.close()
+        self.app.full = True
+        self.app.redraw()
+
     def tick(self, ms):
         if self.showing_hardware:
             self.hardware.tick(ms)
+            if self.app.covered_tick(ms):  # the kiosk takes its screen back
+                self.close_hardware()
         else:
             self.app.tick(ms)
 
     def sound_on(self):
-        """The hardware screen always clicks (it tests the buzzer); the games as their sound
-        setting says."""
-        return self.showing_hardware or self.app.settings[S_SOUND] != 0
+        """The hardware screen clicks (it tests the buzzer), except in kiosk mode, where sound
+        stays off; the games as their sound setting says."""
+        if self.showing_hardware and not self.app.kiosk_on:
+            return True
+        return self.app.settings[S_SOUND] != 0
 
 
 def make_app(screen, hw, stats, hardware_only, storage=None):

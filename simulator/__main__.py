@@ -154,6 +154,11 @@ def keep(app, args):
         console.keeper.settings.set("kiosk", 1)
         console.keeper.save_settings()
     console.start()
+    if storage.cannot_keep:  # a full or read-only disk: play on, say so once
+        print("warning: records in %s cannot be kept: %s" % (storage.root, storage.cannot_keep),
+              file=sys.stderr)
+        console.keeper.cannot_keep()
+        console.show_notice()
     return console
 
 
@@ -194,6 +199,8 @@ def main(argv=None):
         run(app, args.keys)
     except ValueError as e:
         sys.exit("error: " + str(e))
+    if args.headless and hasattr(app, "close"):
+        app.close()  # the console saves what play has not saved yet
     if args.headless:
         land(app)  # a screenshot shows the cards where they landed
         if not args.screenshot:
@@ -344,6 +351,8 @@ def interactive(app, board, args):
         app.tick(clock.get_time() or 16)
         window.update()
         clock.tick(60)
+    if hasattr(app, "close"):
+        app.close()  # the console saves what play has not saved yet
     window.close()
 
 

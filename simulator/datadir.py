@@ -4,13 +4,18 @@
     keeper = Keeper(host_storage(args.data_dir))
 
 One console per data folder: host_storage() takes the folder's lock file (console.lock, the
-process id in it) and gives it back when the process ends. A second console on the same folder
-gets DataDirError with a clear message; a lock whose process has gone (a crash, a kill) is
-taken over. Anything that keeps the folder from being used (a file where the folder should
-be, a folder that cannot be written) is a DataDirError too, never a traceback.
+process id in it) and gives it back when the process ends. The lock file is written whole
+under a name of its own and then linked to console.lock, so a lock file never lacks its
+process id: one whose process has gone (a crash, a kill), or that is empty or unreadable, is
+taken over at once. A second console on the same folder gets DataDirError with a clear
+message; so does a folder that cannot be used at all (a file where it should be, one that
+cannot be made). A folder that can be read but not written (a full disk, a read-only one)
+is used as it is: the records are read, nothing is written, no lock is left behind, and the
+storage's `cannot_keep` says why (the simulator says it once; the console plays on).
 """
 
 import atexit
+import errno
 import os
 import sys
 
@@ -18,6 +23,10 @@ from engine_core.storage import FileStorage
 
 APP = "pocket-cards"
 LOCK = "console.lock"
+
+
+# What keeps a readable folder from being written: full, read-only, not ours to write.
+CANNOT_WRITE = (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT)
 
 
 class DataDirError(Exception):
@@ -44,36 +53,61 @@ def host_storage(data_dir=None, lock=True):
         storage = FileStorage(root)
         if not os.path.isdir(root):
             raise NotADirectoryError("not a folder")
-        if lock:
-            take_lock(root)
     except OSError as e:
         raise DataDirError("cannot keep records in %s: %s" % (root, e.strerror or e))
+    storage.cannot_keep = ""  # why records cannot be written here ('' when they can)
+    if lock:
+        try:
+            take_lock(root)
+        except OSError as e:
+            if e.errno not in CANNOT_WRITE:
+                raise DataDirError("cannot keep records in %s: %s" % (root, e.strerror or e))
+            storage.cannot_keep = e.strerror or str(e)
     return storage
 
 
 def take_lock(root):
-    """Make this process the folder's one console; DataDirError when another one is."""
+    """Make this process the folder's one console; DataDirError when another one is. OSError
+    when the lock cannot be written (nothing is left behind then)."""
     path = os.path.join(root, LOCK)
-    for _ in range(3):
+    mine = path + "." + str(os.getpid())  # written whole, then linked: never half a lock
+    try:
+        with open(mine, "w") as f:
+            f.write("%d\n" % os.getpid())
+            f.flush()
+        for _ in range(3):
+            try:
+                place_lock(mine, path)
+            except FileExistsError:
+                owner = lock_owner(path)
+                if owner is not None and owner != os.getpid() and alive(owner):
+                    raise DataDirError("%s is in use by another console (process %d): close it, "
+                                       "or give this one another --data-dir" % (root, owner))
+                try:  # a stale lock (its process has gone, or no id in it) or our own
+                    os.remove(path)
+                except FileNotFoundError:
+                    pass
+                continue
+            atexit.register(release_lock, path, os.getpid())
+            return
+    finally:
         try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            owner = lock_owner(path)
-            if owner is None and fresh(path):
-                raise DataDirError("%s is being opened by another console" % root)
-            if owner is not None and owner != os.getpid() and alive(owner):
-                raise DataDirError("%s is in use by another console (process %d): close it, or "
-                                   "give this one another --data-dir" % (root, owner))
-            try:  # a stale lock (its process has gone) or our own: take it over
-                os.remove(path)
-            except FileNotFoundError:
-                pass
-            continue
+            os.remove(mine)
+        except OSError:
+            pass
+    raise DataDirError("%s: could not take %s" % (root, LOCK))
+
+
+def place_lock(mine, path):
+    """Link the written lock file `mine` to path; FileExistsError when a lock is there."""
+    try:
+        os.link(mine, path)
+    except FileExistsError:
+        raise
+    except OSError:  # a filesystem without hard links (FAT): create it in place
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         with os.fdopen(fd, "w") as f:
             f.write("%d\n" % os.getpid())
-        atexit.register(release_lock, path, os.getpid())
-        return
-    raise DataDirError("%s: could not take %s" % (root, LOCK))
 
 
 def lock_owner(path):
@@ -84,15 +118,6 @@ def lock_owner(path):
     except (OSError, UnicodeError):
         return None
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
-
-
-def fresh(path):
-    """A lock file written in the last few seconds (its owner may still be writing its id)."""
-    import time
-    try:
-        return time.time() - os.stat(path).st_mtime < 5
-    except OSError:
-        return False
 
 
 def alive(pid):

@@ -110,6 +110,16 @@ class RecordingApp:
         return self.sound
 
     sound = False
+    kiosk_on = False  # the console's kiosk, as firmware.main.Shell asks it
+
+    def hardware_allowed(self):
+        return True
+
+    def covered_press(self):
+        pass
+
+    def covered_tick(self, ms):
+        return False
 
 
 class ScriptedReader:

@@ -302,3 +302,71 @@ def test_in_real_time_the_page_runs_at_the_devices_frame_rate_and_the_computer_p
     rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
     assert 15 <= rate <= 31, rate  # FRAME_MS = 33: 30 a second, fewer when the machine is busy
     assert console.canvas() != before  # the computer players moved with no key pressed
+
+
+# --- a full or hostile storage: the origin's real quota ---
+
+FILL_QUOTA = """() => {
+  // The origin's localStorage filled to its quota: big items, then smaller, down to one character.
+  let n = 0;
+  for (let size = 1 << 20; size >= 1; size >>= 2) {
+    const text = "x".repeat(size);
+    for (;;) {
+      try { localStorage.setItem("filler/" + n, text); n++; } catch (error) { break; }
+    }
+  }
+  return n;
+}"""
+
+FILL_WITH_ONE_ITEM = """key => {
+  // The longest value `key` can hold: the origin full with it alone.
+  localStorage.clear();
+  let lo = 0, hi = 1 << 24;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    try { localStorage.setItem(key, "z".repeat(mid)); lo = mid; } catch (error) { hi = mid - 1; }
+  }
+  localStorage.setItem(key, "z".repeat(lo));
+  return lo;
+}"""
+
+
+def test_with_the_origins_quota_really_full_a_save_says_storage_full_and_play_goes_on(open_page):
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED, via="http")
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", SEED)
+    compare_drawn(console, replay, 240, "the deal")
+    assert console.evaluate(FILL_QUOTA) > 0
+    assert console.evaluate("() => { try { localStorage.setItem('one/more', 'x'); return 1; }"
+                            " catch (e) { return e.name; } }") == "QuotaExceededError"
+    replay.storage.capacity = replay.storage.used()  # the simulator's disk as full
+    for token in "X A A WAIT".split():  # a move, and the pause that saves it
+        console.key(token)
+    compare_drawn(console, replay, 240, "the save on a full quota")
+    assert replay.console.notice == b"Storage full: progress not saved"
+    assert console.canvas() == replay.rgb()  # the same notice, drawn the same
+    assert console.evaluate("window.pcc.error") is None
+    for token in "X A A WAIT".split():  # the console plays on
+        console.key(token)
+    compare_drawn(console, replay, 240, "play after it")
+    assert console.canvas() == replay.rgb()
+
+
+def test_a_damaged_item_filling_the_quota_is_logged_by_its_key_and_removed_at_load(open_page):
+    console = open_page("board=240x240&time=manual", via="http")
+    size = console.evaluate(FILL_WITH_ONE_ITEM, "pocket-cards/game.dat")
+    assert size > 1_000_000
+    logged = []
+    console.page.on("console", lambda message: logged.append(message.text))
+    console.reload()  # it loads, sees a damaged record, cannot copy it aside: removes it
+    console.settle()
+    assert [line for line in logged if "pocket-cards/game.dat" in line and "removed" in line]
+    assert console.evaluate("localStorage.getItem('pocket-cards/game.dat')") is None
+    console.key("A")  # a new deal: the page runs, and keeps records again
+    console.key("X")
+    console.key("A")
+    console.key("A")
+    console.key("WAIT")
+    assert "game.dat" in console.storage()
+    console.reload()  # and the reload after it resumes, with no error
+    assert console.evaluate("window.pcc.error") is None

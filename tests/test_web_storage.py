@@ -92,3 +92,47 @@ def test_a_full_local_storage_is_reported_and_play_goes_on():
     keeper.save_game(game)
     assert keeper.take_notice() == NOTICE_FULL
     assert PREFIX + "game.dat" not in store.items and PREFIX + "game.new" not in store.items
+
+
+class PageStore(Store):
+    """The store web/page.js hands the console: its methods never throw; a refusal is the
+    error's name as the return value."""
+
+    def setItem(self, key, value):
+        try:
+            Store.setItem(self, key, value)
+        except RuntimeError:
+            return "QuotaExceededError"
+        return ""
+
+    def removeItem(self, key):
+        Store.removeItem(self, key)
+        return ""
+
+
+def test_a_write_the_page_s_store_refuses_is_a_full_filesystem_said_once():
+    store = PageStore(quota=3000)
+    keeper = Keeper(LocalStorage(store))
+    keeper.start()
+    store.setItem("other/filler", "x" * (store.quota - sum(len(k) + len(v) for k, v in store.items.items()) - 40))
+    game = a_game_in_progress()
+    keeper.started(game)
+    keeper.moved(game)
+    keeper.save_game(game)
+    keeper.save_game(game)
+    assert [keeper.take_notice(), keeper.take_notice()] == [NOTICE_FULL, ""]
+
+
+def test_a_damaged_item_too_large_to_set_aside_is_logged_by_its_key_and_removed():
+    store = PageStore(quota=50_000)
+    store.setItem(PREFIX + "game.dat", "z" * (50_000 - 200))  # damaged, and filling the quota
+    logged = []
+    keeper = Keeper(LocalStorage(store, log=logged.append))
+    keeper.start()
+    assert keeper.resume() is None
+    assert PREFIX + "game.dat" not in store.items and PREFIX + "game.bad" not in store.items
+    assert len(logged) == 1 and PREFIX + "game.dat" in logged[0] and "removed" in logged[0]
+    game = a_game_in_progress()  # and the records work again
+    keeper.started(game)
+    keeper.moved(game)
+    assert keeper.save_game(game) == 0

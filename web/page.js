@@ -334,14 +334,44 @@
     return URL.createObjectURL(new Blob([bytes], { type: "application/wasm" }));
   }
 
+  const MAX_ITEM_CHARS = 1 << 16; // a record's hex is at most a few thousand characters
+
   function storage() {
     try {
       const store = window.localStorage;
       store.getItem("pocket-cards/settings.dat");
-      return store;
+      return safeStore(store);
     } catch (error) {
       return null; // storage switched off: records last as long as the page
     }
+  }
+
+  // localStorage's methods throw: QuotaExceededError when the origin's quota is full, a
+  // SecurityError when storage is switched off meanwhile. In this MicroPython port a
+  // JavaScript exception thrown inside a call from Python does not become a Python exception:
+  // it unwinds through the interpreter and stops the page. So the console gets methods that
+  // never throw (web/storage.py): getItem gives the item, null, or "!" and the error's name
+  // (not hex: read as a damaged record); setItem and removeItem give "" or the error's name.
+  // An item far longer than any record is not handed over either ("!TooLong"): copied into
+  // the interpreter's heap it could exhaust it.
+  function safeStore(store) {
+    const nameOf = (error) => String((error && error.name) || error || "Error");
+    return {
+      getItem(key) {
+        try {
+          const text = store.getItem(key);
+          return text !== null && text.length > MAX_ITEM_CHARS ? "!TooLong" : text;
+        } catch (error) {
+          return "!" + nameOf(error);
+        }
+      },
+      setItem(key, value) {
+        try { store.setItem(key, value); return ""; } catch (error) { return nameOf(error); }
+      },
+      removeItem(key) {
+        try { store.removeItem(key); return ""; } catch (error) { return nameOf(error); }
+      },
+    };
   }
 
   function catchMemory() {

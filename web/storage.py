@@ -5,8 +5,12 @@ format (engine_core/records.py) and their recovery from a damaged record.
 Each file is one localStorage item named PREFIX + the file's name ("pocket-cards/game.dat"),
 its bytes written as lower-case hex (localStorage keeps strings). An item that is not hex
 reads as an OSError, which records.py treats as a file cut short: set aside, defaults used.
-A write the browser refuses (its quota is full) is OSError(ENOSPC), which the Keeper reports
-as a full filesystem. Runs on MicroPython in the page (web/main.py) and on CPython (tests).
+A write the browser refuses (its quota is full, or any other error of its storage) is
+OSError(ENOSPC), which the Keeper reports as a full filesystem. The page hands over a store
+whose methods never throw (web/page.js: a JavaScript exception would not become a Python one
+here, it would stop the page): setItem and removeItem return '' or the error's name. A
+damaged item too large to be copied aside is logged by its key, and records.py removes it.
+Runs on MicroPython in the page (web/main.py) and on CPython (tests).
 """
 
 import binascii
@@ -21,10 +25,12 @@ class LocalStorage:
     """Files as items of `store`: the page's window.localStorage, or anything with its
     getItem(key) -> str or None, setItem(key, str) and removeItem(key)."""
 
-    def __init__(self, store, prefix=PREFIX):
+    def __init__(self, store, prefix=PREFIX, log=print):
         self.store = store
         self.prefix = prefix
         self.tag = ""  # one page writes its records at a time
+        self.log = log  # where an item removed for want of room is told (the page's console)
+        self.told = ""  # the key last told of
 
     def listing(self):
         """No other writer leaves temporary files here (records.py looks for them)."""
@@ -37,6 +43,8 @@ class LocalStorage:
         text = self.store.getItem(self.key(name))
         if text is None:
             return -1
+        if len(text) > 2 * len(buf):
+            raise OSError(EIO)  # longer than any record: damaged (not decoded, not copied)
         try:
             data = binascii.unhexlify(text)
         except ValueError:
@@ -54,22 +62,40 @@ class LocalStorage:
 
     def _set(self, key, text):
         try:
-            self.store.setItem(key, text)
-        except Exception:  # the browser's QuotaExceededError, as the page's script raises it
+            refused = self.store.setItem(key, text)  # '' or None: stored
+        except Exception:  # a store that raises (a Python one; the page's never does)
+            refused = "error"
+        if refused:
             raise OSError(ENOSPC)
 
     def rename(self, src, dst):
         text = self.store.getItem(self.key(src))
         if text is None:
             raise OSError(ENOENT)
+        if text[:1] == "!":  # the page could not hand it over (too long to copy, unreadable)
+            self.too_big(self.key(src), text)
+            raise OSError(ENOSPC)
         try:
             self._set(self.key(dst), text)
         except OSError:
             # No room for both copies: drop the old one first. records.py recovers from a
             # tab closed between the two steps (the new file is then the temp).
             self.store.removeItem(self.key(dst))
-            self._set(self.key(dst), text)
+            try:
+                self._set(self.key(dst), text)
+            except OSError:
+                self.too_big(self.key(src), text)
+                raise
         self.store.removeItem(self.key(src))
+
+    def too_big(self, key, text):
+        """An item there is no room to copy, or that the page could not hand over (records.py
+        then removes it): its key goes to the log first, once, so that someone can tell what
+        went."""
+        if key != self.told:
+            self.told = key
+            why = text[1:] if text[:1] == "!" else "%d characters" % len(text)
+            self.log("%s (%s): no room to set it aside, removed" % (key, why))
 
     def remove(self, name):
         self.store.removeItem(self.key(name))

@@ -785,7 +785,8 @@ class Table(TableView):
                 self.link.local_undo(self.link_ms)
             self.keep_for_redo(undone)
             self.touch_entries(self.game.history.head, end)
-            self.move_count -= 1
+            if self.move_count > 0:  # an undone computer move (Nerts) is not the player's
+                self.move_count -= 1
             self.last_slot = NONE
         else:
             self.say(MSG_NO_UNDO)

@@ -33,10 +33,12 @@ DOCS = os.path.join(ROOT, "docs", "reliability.md")
 BEGIN = "<!-- soak:begin -->"
 END = "<!-- soak:end -->"
 
-FULL = {"cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
+FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
+        "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
         "link_games": 1000, "link_rounds": 1000}
-QUICK = {"cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
+QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
+         "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
          "link_games": 6, "link_rounds": 6}
 
@@ -492,6 +494,49 @@ def mpy_memory_suite(total, steps=400, setup=""):
     return counts
 
 
+# --- restart equivalence (tools/reliability/restarts.py) ---
+
+def restart_suite(sessions, seed=1, log=None):
+    """`sessions` random sessions of each game on the console, stopped, cut and made again
+    from its records at random points: counts in all and per game."""
+    from tools.reliability import restarts
+    return restarts.run(restarts.interface_games(), sessions, seed, log)
+
+
+MPY_RESTARTS = """
+from tools.reliability import restarts
+counts = restarts.run(restarts.interface_games(), SESSIONS, SEED)
+for k in counts:
+    print(k + "=" + str(counts[k]))
+"""
+
+MPY_RESTART_CHUNK = 100  # sessions of each game per MicroPython run (a run's heap is its own)
+
+
+def mpy_restart_suite(sessions, seed=1):
+    """The same sessions on real MicroPython, in runs of MPY_RESTART_CHUNK sessions a game."""
+    from tools.mpy import run_micropython
+    counts = {"sessions": 0, "restarts": 0, "cuts": 0, "failures": 0}
+    done = 0
+    while done < sessions:
+        n = min(MPY_RESTART_CHUNK, sessions - done)
+        script = MPY_RESTARTS.replace("SESSIONS", str(n)).replace("SEED", str(seed + done))
+        result = run_micropython(script, fuel=10 ** 16)
+        done += n
+        if result.exit_code != 0:
+            counts["failures"] += 1
+            counts.setdefault("first", (result.stdout + result.stderr)[-400:])
+            continue
+        for line in result.stdout.split("\n"):
+            if "=" in line:
+                key, value = line.split("=", 1)
+                if key in ("sessions", "restarts", "cuts", "failures"):
+                    counts[key] += int(value)
+                elif key == "first":
+                    counts.setdefault("first", value)
+    return counts
+
+
 # --- link play: two consoles over a faulty link ---
 
 LINK_FAULTS = (30, 30, 30, 30)  # per mille of chunks dropped, doubled, reordered, corrupted
@@ -590,6 +635,9 @@ def run_all(sizes, seed=1, log=print, only_link=False):
     suites = link_suites(sizes, seed, log)
     if not only_link:
         suites = (
+            ("restart equivalence", lambda: restart_suite(sizes["restart_sessions"], seed, log)),
+            ("restart equivalence on MicroPython", lambda: mpy_restart_suite(sizes["mpy_restart_sessions"],
+                                                                            seed)),
             ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
             ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
             ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),

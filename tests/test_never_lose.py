@@ -1,0 +1,254 @@
+"""Never lose a game: each defect of the restart-equivalence work, as it was found.
+
+Every test here failed on the code before its fix (docs/reliability.md lists them).
+"""
+
+import errno
+import json
+import os
+
+import pytest
+
+from engine_core import games
+from engine_core import history as hist
+from engine_core import records as r
+from engine_core import save
+from engine_core import undo_record as undo
+from engine_core.protocol import state_json
+from engine_core.save import Keeper
+from engine_core.storage import FileStorage, MemoryStorage
+from engine_core.ui import app as ui
+from tests.test_console import console_on, keys
+from tests.test_persistence import notices
+
+
+def position(game):
+    """The game's state without its clock (time passes while the console is off and on)."""
+    state = json.loads(state_json(game))
+    del state["clock_ms"]
+    return state
+
+
+# --- Nerts after an undo ---
+
+def test_nerts_undone_past_the_players_own_moves_is_continued_after_a_restart(tmp_path):
+    """The computer's moves are undone too: the move count went to -5, the loader set the
+    saved game aside and there was no Continue."""
+    console = console_on(FileStorage(str(tmp_path)))
+    console.open_game("nerts", 7)
+    for _ in range(6):
+        keys(console, "X A A " + "TICK " * 30)  # the player's moves, the computer's between
+    table = console.app.table
+    assert table.game.history.moves > table.move_count  # the computer moved too
+    keys(console, "Y " * 20)
+    assert table.move_count >= 0
+    keys(console, "WAIT")  # play pauses: saved
+    again = console_on(FileStorage(str(tmp_path)))
+    assert again.app.resumable and again.app.mode == ui.TITLE
+    assert state_json(again.app.table.game) == state_json(table.game)
+    assert again.app.table.move_count == table.move_count
+
+
+def test_a_saved_game_whose_move_count_is_negative_is_resumed_not_set_aside():
+    game = games.load("nerts")(2)
+    game.deal(3)
+    disk = MemoryStorage()
+    buf = bytearray(save.BUFFER_SIZE)
+    n = save.encode_game(game, -5, buf)  # as the build before the fix wrote it
+    disk.write("game.dat", buf, n)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert notices(keeper) == []
+    assert resumed is not None and state_json(resumed) == state_json(game)
+    assert keeper.moves == 0
+    assert not disk.exists("game.bad")
+
+
+# --- a crafted undo journal ---
+
+def saved_with_journal(name, moves, seed=4):
+    """A game played `moves` hint moves from deal `seed`, saved with its journal; the disk."""
+    cls = games.load(name)
+    game = cls(cls.MIN_PLAYERS if cls.MIN_PLAYERS > 1 else 1)
+    game.deal(seed)
+    for _ in range(moves):
+        m = game.hint()
+        if m < 0:
+            break
+        game.apply(m)
+        game.respond()
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    assert keeper.save_game(game) == r.SAVED
+    return game, disk
+
+
+def journal_with(disk, change):
+    """Rewrite undo.dat with its entries changed by change(list of entries), CRC made good."""
+    buf = bytearray(save.BUFFER_SIZE)
+    n = disk.read("undo.dat", buf)
+    count = r.get_u16(buf, r.HEADER + 4)
+    first = r.HEADER + 6
+    entries = [r.get_i32(buf, first + 4 * k) for k in range(count)]
+    entries = change(entries)
+    pos = r.put_u16(buf, r.HEADER + 4, len(entries))
+    for e in entries:
+        pos = r.put_i32(buf, pos, e)
+    buf[pos] = 0  # nothing to redo
+    n = r.finish(buf, r.put_u16(buf, pos + 1, undo.ANY_MOVE))
+    disk.write("undo.dat", buf, n)
+
+
+def undo_everything(game):
+    undone = 0
+    while game.undo():
+        undone += 1
+    return undone
+
+
+CRAFTED = [
+    ("a push onto pile 200", lambda es: es[:1] + [hist.push_entry(200, 5)] + es[1:]),
+    ("a pop from an empty pile", lambda es: es + [hist.mark_entry(0)] + [hist.pop_entry(0, 3)] * 60),
+    ("a card that is not the game's", lambda es: es + [hist.mark_entry(0), hist.push_entry(0, 250)]),
+    ("a move of more cards than the pile holds", lambda es: es + [hist.mark_entry(0), hist.move_entry(0, 1, 90)]),
+    ("a variable the game has not", lambda es: es + [hist.mark_entry(0), hist.var_entry_lo(200, 1),
+                                                     hist.var_entry_hi(200, 1)]),
+    ("a variable's high half alone", lambda es: es + [hist.mark_entry(0), hist.var_entry_hi(1, 1)]),
+    ("a card pushed that is not on top", lambda es: es + [hist.mark_entry(0), hist.push_entry(0, 51)]),
+]
+
+
+@pytest.mark.parametrize("what, change", CRAFTED, ids=[c[0] for c in CRAFTED])
+def test_a_crafted_undo_journal_is_set_aside_and_the_game_kept_without_undo(what, change):
+    game, disk = saved_with_journal("aces_up", 12)
+    journal_with(disk, change)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert state_json(resumed) == state_json(game)
+    assert notices(keeper) == [save.NOTICE_JOURNAL]
+    assert not resumed.can_undo() and undo_everything(resumed) == 0
+    assert disk.exists("undo.bad") and not disk.exists("undo.dat")
+
+
+@pytest.mark.parametrize("name", games.available())
+def test_a_sound_journal_passes_the_replay_and_undoes_as_before(name):
+    game, disk = saved_with_journal(name, 25)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert notices(keeper) == [] and state_json(resumed) == state_json(game)
+    assert resumed.can_undo()
+    while resumed.can_undo():  # the newest moves that fit the record
+        assert resumed.undo() and game.undo()
+        assert state_json(resumed) == state_json(game)
+
+
+
+# --- redo after a restart ---
+
+def test_moves_undone_before_a_restart_can_be_redone_after_it():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game("aces_up", 12)
+    keys(console, "X A A TICK " * 5)
+    before = position(console.app.table.game)
+    keys(console, "Y Y WAIT")  # two moves undone, then play pauses: saved
+    assert console.app.table.redo_n == 2
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    table = again.app.table
+    assert table.redo_n == 2 and list(table.redo_moves[:2]) == list(console.app.table.redo_moves[:2])
+    keys(again, "START DOWN DOWN DOWN A START DOWN DOWN DOWN A")  # the pause menu's Redo, twice
+    assert position(table.game) == before
+
+
+def test_an_undo_journal_written_before_redo_was_kept_is_still_read():
+    game, disk = saved_with_journal("sir_tommy", 10)
+    buf = bytearray(save.BUFFER_SIZE)
+    n = disk.read("undo.dat", buf)
+    assert buf[n - 7] == 0  # no redo moves: drop the count and the rest, call it version 1
+    buf[3] = 1
+    n = r.finish(buf, n - 7)
+    disk.write("undo.dat", buf, n)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert notices(keeper) == [] and resumed.can_undo()
+    assert resumed.undo() and game.undo() and state_json(resumed) == state_json(game)
+
+
+# --- a full or read-only disk at start (the simulator) ---
+
+def refuse_writes(monkeypatch, error):
+    """Every file opened for writing by the records or the lock fails as a full disk does."""
+    import builtins
+    from engine_core import storage
+    from simulator import datadir
+
+    def opener(path, mode="r", *args, **kw):
+        if "w" in mode or "a" in mode:
+            raise OSError(error, os.strerror(error), str(path))
+        return builtins.open(path, mode, *args, **kw)
+
+    real_os_open = os.open
+
+    def os_opener(path, flags, *args, **kw):
+        if flags & (os.O_WRONLY | os.O_RDWR):
+            raise OSError(error, os.strerror(error), str(path))
+        return real_os_open(path, flags, *args, **kw)
+
+    monkeypatch.setattr(storage, "open", opener, raising=False)
+    monkeypatch.setattr(datadir, "open", opener, raising=False)
+    monkeypatch.setattr(os, "open", os_opener)
+
+
+def simulator_console(folder):
+    from simulator.__main__ import keep, make_app, parse_args
+    args = parse_args(["--headless", "--data-dir", folder])
+    return keep(make_app(240, 240), args)
+
+
+@pytest.mark.parametrize("error", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
+def test_on_a_full_or_read_only_disk_the_simulator_starts_plays_and_says_once(tmp_path, monkeypatch,
+                                                                               error, capsys):
+    folder = str(tmp_path)
+    first = console_on(FileStorage(folder))
+    first.open_game("aces_up", 31)
+    keys(first, "X A A TICK " * 3 + "WAIT")
+    saved = position(first.app.table.game)
+    refuse_writes(monkeypatch, error)
+    console = simulator_console(folder)  # a full disk: it starts all the same
+    assert console.notice == save.NOTICE_CANNOT_KEEP.encode()  # on screen
+    assert capsys.readouterr().err.count("cannot be kept") == 1
+    assert console.app.resumable  # the records were read: the game is there to continue
+    keys(console, "A")
+    assert position(console.app.table.game) == saved
+    keys(console, "X A A TICK " * 6 + "WAIT WAIT START DOWN DOWN DOWN DOWN A A WAIT")
+    console.close()
+    assert notices(console.keeper) == []  # said once, not at every save that fails
+    assert not [f for f in os.listdir(folder) if f.startswith("console.lock")]
+
+
+def test_a_lock_file_left_empty_by_a_crash_is_taken_over_at_once(tmp_path):
+    from simulator.datadir import LOCK, host_storage
+    (tmp_path / LOCK).write_text("")  # the build before wrote the id after creating the file
+    host_storage(str(tmp_path))
+    assert (tmp_path / LOCK).read_text().strip() == str(os.getpid())
+
+
+# --- kiosk mode on the simulator's front end (the device's: tests/test_kiosk_shell.py) ---
+
+def test_in_kiosk_mode_select_does_not_leave_the_table_for_the_rules():
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.settings.set("kiosk", 1)
+    keeper.save_settings()
+    console = console_on(disk)
+    keys(console, "A")
+    assert console.app.mode == ui.PLAY
+    keys(console, "SELECT")
+    assert console.app.mode == ui.PLAY
