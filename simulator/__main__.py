@@ -6,7 +6,8 @@
         --keys "RIGHT A" --screenshot out.png
 
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
-button held 400 ms is a long press. Settings, statistics and the game in progress are kept
+button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause menu);
+on the title it asks before closing the window. Settings, statistics and the game in progress are kept
 in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
 window mid-game and the next start resumes it. One console per folder: a second one on the
 same --data-dir stops with a one-line error (simulator/datadir.py). --kiosk turns kiosk mode on
@@ -46,7 +47,9 @@ class Parser(argparse.ArgumentParser):
         """A bad argument: one line (`python -m simulator --help` shows the usage)."""
         sys.stderr.write("error: " + message + " (python -m simulator --help)\n")
         sys.exit(2)
+TITLE_MODE = 0  # engine_core.ui.screens.TITLE
 PLAY_MODE = 3  # engine_core.ui.screens.PLAY
+S_TWO_BUTTONS = 7  # engine_core.ui.screens.S_TWO_BUTTONS
 NO_SLOT = 255  # engine_core.ui.view.NONE
 DOUBLE_CLICK_MS = 400
 
@@ -236,9 +239,13 @@ class Keys:
         app = self.app
         if event.type == pygame.QUIT:
             self.quit = True
+        elif self.window.asking and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            # "Close the simulator?": Esc again closes, any other key or a click stays.
+            self.window.asking = False
+            self.quit = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
         elif event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
-                self.quit = True
+                self.escape()
             elif event.key in (pygame.K_h, pygame.K_F1):
                 self.window.help = not self.window.help
             elif event.key == pygame.K_F12:
@@ -261,6 +268,24 @@ class Keys:
             state = self.down.pop(button, None)
             if state and button in LONG_BUTTONS and not state[1]:
                 app.press(button, False)
+
+    def escape(self):
+        """Esc backs out as B does: it closes the key map, drops a held card, opens the pause
+        menu from play, leaves a menu; on the title, where there is nothing to back out of,
+        it asks before closing the window."""
+        app = self.app
+        if self.window.help:
+            self.window.help = False
+        elif app.mode == TITLE_MODE:
+            self.window.asking = True
+        elif getattr(app, "app", app).settings[S_TWO_BUTTONS]:  # (the App inside a Console)
+            # A and B only: a long A drops a held card, a long B is START in play, else B.
+            held = app.mode == PLAY_MODE and app.table.held != NO_SLOT
+            app.press(bt.A if held else bt.B, True)
+        elif app.mode == PLAY_MODE:
+            app.press(bt.B if app.table.held != NO_SLOT else bt.START, False)
+        else:
+            app.press(bt.B, False)
 
     def click(self, pos, now):
         """Mouse: a drawn button presses it; in play a pile takes the cursor and A (pick up,
@@ -345,6 +370,15 @@ def interactive(app, board, args):
         window.update()
         clock.tick(60)
     window.close()
+    save_now(app)
+
+
+def save_now(app):
+    """The window closes: the game in progress is saved now, even a move made less than the
+    half second ago after which the console saves it (engine_core/save.py)."""
+    keeper = getattr(app, "keeper", None)  # the records are kept (a Console, not a bare App)
+    if keeper is not None and app.game is not None and keeper.unsaved and not app.app.link_game():
+        keeper.save_game(app.game)
 
 
 if __name__ == "__main__":

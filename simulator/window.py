@@ -27,8 +27,9 @@ HELP = (
     ("Mouse", "click a pile: pick up, place; double-click: home"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),
-    ("Esc", "quit"),
+    ("Esc", "back, as B; on the title: close"),
 )
+ASK_CLOSE = ("Close the simulator?", "Esc: close    any other key: stay")
 HINT = "H: keyboard map"
 SCALE_MAX = 3
 
@@ -75,6 +76,7 @@ class Window:
         self.font = pygame.font.Font(None, 22)
         self.small = pygame.font.Font(None, 18)
         self.help = False
+        self.asking = False  # Esc on the title: "Close the simulator?" is shown
         self.pressed = set()
         self.skin = self.draw_skin()
         self.frame = pygame.Surface((screen.width, screen.height))
@@ -156,6 +158,18 @@ class Window:
             s.blit(key, (lx - key.get_width() // 2, ly + lr + 2))
         if self.help:
             self.draw_help()
+        if self.asking:
+            self.draw_ask()
+
+    def draw_ask(self):
+        s = self.surface
+        panel = pygame.Surface((self.size[0] - 60, 70), pygame.SRCALPHA)
+        panel.fill((10, 14, 30, 235))
+        question = self.font.render(ASK_CLOSE[0], True, (250, 206, 72))
+        answers = self.font.render(ASK_CLOSE[1], True, (255, 255, 255))
+        panel.blit(question, ((panel.get_width() - question.get_width()) // 2, 12))
+        panel.blit(answers, ((panel.get_width() - answers.get_width()) // 2, 40))
+        s.blit(panel, (30, (self.size[1] - 70) // 2))
 
     def draw_help(self):
         s = self.surface
