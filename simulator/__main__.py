@@ -235,7 +235,7 @@ class Keys:
 
     def event(self, event, now):
         import pygame
-        from simulator.window import KEYMAP
+        from simulator.window import DIGIT_KEYS, KEYMAP
         app = self.app
         if event.type == pygame.QUIT:
             self.quit = True
@@ -254,6 +254,8 @@ class Keys:
                 s = app.screen
                 save_png(path, s.buf, s.width, s.height, s.palette, 2)
                 print("wrote " + path)
+            elif event.key in DIGIT_KEYS:
+                app.type_digit(DIGIT_KEYS[event.key])
             elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)

@@ -13,6 +13,11 @@ from simulator.image import to_rgb_bytes  # noqa: E402
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
 # button's key is its own letter.
 KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.KEYS}
+# The digit keys, the keypad's too: typed into a number entry (the deal screen's).
+DIGIT_KEYS = {}
+for _d in range(10):
+    DIGIT_KEYS[pygame.K_0 + _d] = _d
+    DIGIT_KEYS[getattr(pygame, "K_KP_%d" % _d)] = _d
 # The key drawn beside each button of the skin.
 KEY_LABELS = {bt.A: "key A", bt.B: "key B", bt.X: "key X", bt.Y: "key Y",
               bt.START: "Enter", bt.SELECT: "Backspace"}
@@ -24,6 +29,7 @@ HELP = (
     ("Y", "Y: undo"),
     ("Enter", "START: pause menu"),
     ("Backspace", "SELECT: the rules and keys"),
+    ("0 - 9", "type a deal's number (New deal: seed)"),
     ("Mouse", "click a pile: pick up, place; double-click: home"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),

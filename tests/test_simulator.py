@@ -307,3 +307,23 @@ def test_closing_the_window_right_after_a_move_loses_nothing(monkeypatch, tmp_pa
     assert resumed.game is not None
     piles = json.loads(state_json(resumed.game))["piles"]
     assert piles == json.loads(state_json(played.table.game))["piles"]  # the move is there
+
+
+def test_digits_typed_on_the_deal_screen_make_the_deals_number():
+    import pygame
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240)
+    window = Window(app.screen, scale=1, visible=False)
+    keys = Keys(app, window)
+    for key in ("DOWN", "a", "x"):  # Choose a game, Aces Up, a deal by its number
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, "K_" + key)), 0)
+        keys.event(pygame.event.Event(pygame.KEYUP, key=getattr(pygame, "K_" + key)), 50)
+    assert app.mode == 2  # the deal screen, showing 0000001
+    for key in (pygame.K_4, pygame.K_0, pygame.K_KP_9):  # the first digit replaces the number
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=key), 100)
+    assert app.seed() == 409
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 200)
+    assert app.mode == 3 and app.table.game.seed == 409  # dealt
+    window.close()

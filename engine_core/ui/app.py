@@ -88,6 +88,7 @@ class App(LinkPlay, Screens):
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
         self.seed_pos = SEED_DIGITS - 1
+        self.seed_typed = False  # a digit was typed since the deal screen opened (type_digit)
         self.played = array("i", [0] * len(self.names))
         self.won = array("i", [0] * len(self.names))
         self.streak = array("i", [0] * len(self.names))
@@ -196,6 +197,7 @@ class App(LinkPlay, Screens):
         self.selected = 0
         self.scroll = 0
         self.full = True
+        self.seed_typed = False
 
     # --- play ---
 
@@ -550,6 +552,19 @@ class App(LinkPlay, Screens):
             self.selected = self.pending_game
             return
         self.drawn_selected = -1
+
+    def type_digit(self, digit):
+        """A digit 0..9 typed on a keyboard (the simulator's, the web page's). The deal screen
+        takes it: typed digits make the number from the right, the first one since the screen
+        opened replacing the number shown. Other screens have no number to enter."""
+        if self.mode != DEAL:
+            return
+        value = self.seed() if self.seed_typed else 0
+        self.set_seed((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
+        self.seed_typed = True
+        self.seed_pos = SEED_DIGITS - 1
+        self.drawn_selected = -1
+        self.redraw()
 
     def press_rules(self, button):
         if button == bt.DOWN or button == NEXT:
