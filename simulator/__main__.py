@@ -30,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from engine_core.pointer import Pointer  # noqa: E402
 from engine_core.ui import buttons as bt  # noqa: E402
 from simulator import keymap  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
@@ -51,7 +52,6 @@ TITLE_MODE = 0  # engine_core.ui.screens.TITLE
 PLAY_MODE = 3  # engine_core.ui.screens.PLAY
 S_TWO_BUTTONS = 7  # engine_core.ui.screens.S_TWO_BUTTONS
 NO_SLOT = 255  # engine_core.ui.view.NONE
-DOUBLE_CLICK_MS = 400
 
 
 def parse_args(argv):
@@ -231,7 +231,7 @@ class Keys:
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
         self.shots = 0
         self.quit = False
-        self.last_click = (-1, 0)  # (slot, time) of the last click on a pile: a double-click
+        self.pointer = Pointer()  # the mouse on the screen (engine_core/pointer.py)
 
     def event(self, event, now):
         import pygame
@@ -290,9 +290,9 @@ class Keys:
             app.press(bt.B, False)
 
     def click(self, pos, now):
-        """Mouse: a drawn button presses it; in play a pile takes the cursor and A (pick up,
-        place), a double-click sends the card to a foundation (long A); elsewhere on the
-        screen, A."""
+        """Mouse: a drawn button presses it; on the screen, engine_core/pointer.py: in play a
+        pile takes the cursor and A (pick up, place), a double-click sends the card to a
+        foundation (long A); elsewhere on the screen, A."""
         app = self.app
         window = self.window
         for button, (x, y, r) in window.button_spots().items():
@@ -303,26 +303,7 @@ class Keys:
         sy = (pos[1] - window.pad) // window.scale
         if not (0 <= sx < app.screen.width and 0 <= sy < app.screen.height):
             return
-        table = app.table
-        if app.mode != PLAY_MODE or table is None:
-            app.press(bt.A, False)
-            return
-        at_point = table.slot_at(sx, sy)
-        if at_point == NO_SLOT:
-            return
-        s = at_point & 0xFF
-        index = at_point >> 8
-        last, at = self.last_click
-        self.last_click = (s, now)
-        if s == last and now - at <= DOUBLE_CLICK_MS:
-            if table.held != NO_SLOT:
-                app.press(bt.B, False)
-            table.point(s, index)
-            app.press(bt.A, True)
-            self.last_click = (-1, 0)
-            return
-        table.point(s, index)
-        app.press(bt.A, False)
+        self.pointer.click(app, sx, sy, now)
 
     def held(self, now):
         """Buttons still held: long presses and repeats come due."""
