@@ -57,5 +57,5 @@ def test_near_the_top_the_readme_says_how_a_board_gets_the_console():
         top = f.read().split("## Screens", 1)[0]  # before the first pictures
     for needed in ("make build BOARD=", "make firmware BOARD=", "make flash BOARD=",  # how they differ
                    "first firmware build takes minutes", "no wiring", "Waveshare",
-                   "ESP32", "esptool.py", "make flash\n  BOARD=odroid_go PORT=/dev/ttyUSB0"):
+                   "ESP32", "esptool.py", "make flash BOARD=odroid_go PORT=/dev/ttyUSB0"):
         assert needed in top, needed
