@@ -153,7 +153,6 @@ class Session:
             return tokens[0] if tokens else "none"
         return "none" if move < 0 else game.move_token(move)
 
-
     def redo(self, game):
         """Play again the move undone last, as 'move' plays it (the computer players respond;
         auto-play waits for the next 'move')."""

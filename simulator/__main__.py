@@ -6,12 +6,12 @@
         --keys "RIGHT A" --screenshot out.png
 
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
-button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause menu);
-on the title it asks before closing the window. Settings, statistics and the game in progress are kept
-in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
-window mid-game and the next start resumes it. One console per folder: a second one on the
-same --data-dir stops with a one-line error (simulator/datadir.py). --kiosk turns kiosk mode on
-(and keeps it on).
+button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause
+menu); on the title it asks before closing the window. The digit keys type a deal's number.
+Settings, statistics and the game in progress are kept in --data-dir (default: the
+platform's user data folder; docs/reliability.md): close the window mid-game and the next
+start resumes it. One console per folder: a second one on the same --data-dir stops with a
+one-line error (simulator/datadir.py). --kiosk turns kiosk mode on (and keeps it on).
 Link play (docs/link.md): --link PORT puts the console on a local TCP link: the first window
 listens on 127.0.0.1:PORT, a second one started the same way connects to it (and, when the
 first holds the data folder, keeps its records in a folder of its own); --listen PORT and
