@@ -88,7 +88,6 @@ class App(LinkPlay, Screens):
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
         self.seed_pos = SEED_DIGITS - 1
-        self.seed_typed = False  # a digit was typed since the deal screen opened (type_digit)
         self.played = array("i", [0] * len(self.names))
         self.won = array("i", [0] * len(self.names))
         self.streak = array("i", [0] * len(self.names))
@@ -197,7 +196,6 @@ class App(LinkPlay, Screens):
         self.selected = 0
         self.scroll = 0
         self.full = True
-        self.seed_typed = False
 
     # --- play ---
 
@@ -556,12 +554,13 @@ class App(LinkPlay, Screens):
     def type_digit(self, digit):
         """A digit 0..9 typed on a keyboard (the simulator's, the web page's). The deal screen
         takes it: typed digits make the number from the right, the first one since the screen
-        opened replacing the number shown. Other screens have no number to enter."""
+        opened replacing the number shown. Other screens have no number to enter. (The deal
+        screen has no menu: its `selected`, 0 when it opens, is 1 once a digit is typed.)"""
         if self.mode != DEAL:
             return
-        value = self.seed() if self.seed_typed else 0
+        value = self.seed() if self.selected else 0
         self.set_seed((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
-        self.seed_typed = True
+        self.selected = 1
         self.seed_pos = SEED_DIGITS - 1
         self.drawn_selected = -1
         self.redraw()
