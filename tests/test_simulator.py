@@ -243,6 +243,7 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
 
 def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     import pygame
+    from engine_core.ui import buttons as bt
     from simulator.__main__ import Keys
     from simulator.keys import make_app
     from simulator.window import Window
@@ -282,6 +283,18 @@ def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     key("ESCAPE")
     key("ESCAPE")
     assert keys.quit  # Esc twice: closed
+
+    app = make_app(240, 240, "aces_up", 7)  # A and B only: Esc is their long presses
+    app.settings[7] = 1  # S_TWO_BUTTONS
+    keys = Keys(app, window)
+    app.press(bt.A)
+    assert app.table.held != 255
+    key("ESCAPE")
+    assert app.table.held == 255 and app.mode == 3  # put back (long A)
+    key("ESCAPE")
+    assert app.mode == 4  # the pause menu (long B)
+    key("ESCAPE")
+    assert app.mode == 3 and not keys.quit
     window.close()
 
 
