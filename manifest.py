@@ -48,6 +48,7 @@ package(
         "link/timeline.py",
         "link/transfer.py",
         "piles.py",
+        "pointer.py",
         "protocol.py",
         "reasons.py",
         "records.py",

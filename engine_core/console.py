@@ -194,13 +194,11 @@ class Console:
         self.held_mask = mask
 
     def press(self, button, long_press=False):
+        if self.woken():
+            return
         kiosk = self.kiosk
-        if self.kiosk_on:
-            kiosk.pressed = True
-            if kiosk.mode == k.DEMO:
-                return  # the press that ends the demo does nothing else
-            if button == SELECT and kiosk.mode != k.SERVICE:
-                return  # the rules and keys (or the device's hardware screen) stay closed
+        if self.kiosk_on and button == SELECT and kiosk.mode != k.SERVICE:
+            return  # the rules and keys (or the device's hardware screen) stay closed
         app = self.app
         before = app.mode
         app.press(button, long_press)
@@ -212,6 +210,22 @@ class Console:
         self.after_input()
         if self.notice_ms:
             self.draw_notice()
+
+    def type_digit(self, digit):
+        """A digit typed on a keyboard (the simulator, the web page): App.type_digit."""
+        if self.woken():
+            return
+        self.app.type_digit(digit)
+        self.after_input()
+        if self.notice_ms:
+            self.draw_notice()
+
+    def woken(self):
+        """Note the player's input for the kiosk; True when it only ends the demo."""
+        if self.kiosk_on:
+            self.kiosk.pressed = True
+            return self.kiosk.mode == k.DEMO  # the press that ends the demo does nothing else
+        return False
 
     def tick(self, ms):
         if self.buttons is not None:

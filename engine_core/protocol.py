@@ -18,6 +18,9 @@ from engine_core.ai import winnable
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
 
 MAX_SEED = 0x3FFFFFFF
+HELP = ("commands: new GAME [seed=N] [players=K] [jokers=1] [target=N] [winnable=1] [rules=N]"
+        " | state | moves | move TOKEN | undo | redo | hint | load JSON | tick MS | bots on|off"
+        " | auto on|off | finish | help | quit (docs/protocol.md)")
 MAX_TOKEN = 40  # the longest tokens ("p4.work1*13>p4.work2", "p4.hand:7H>p4.discard4") are shorter
 
 
@@ -56,6 +59,7 @@ class Session:
     def __init__(self):
         self.game = None
         self.bots = True  # 'bots on|off' holds for the session: every game after it, new or loaded
+        self.undone = []  # the moves 'undo' took back, the newest last: what 'redo' plays again
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
@@ -74,6 +78,16 @@ class Session:
             return "error: internal error: " + type(e).__name__ + " " + quote(str(e))
 
     def _dispatch(self, word, rest):
+        if word == "help":
+            if rest:
+                raise ProtocolError("help takes no argument")
+            return HELP
+        reply = self._command(word, rest)
+        if word in ("new", "load", "move", "auto", "finish"):
+            self.undone = []  # a new game or a new move: what was undone cannot come back
+        return reply
+
+    def _command(self, word, rest):
         if word == "new":
             self.game = new_game(split_words(rest))
             self.game.bots = self.bots
@@ -92,7 +106,7 @@ class Session:
                 if game.bots:
                     game.respond()
             return "ok"
-        if word not in ("state", "moves", "move", "undo", "hint", "tick", "auto", "finish"):
+        if word not in ("state", "moves", "move", "undo", "redo", "hint", "tick", "auto", "finish"):
             raise ProtocolError("unknown command " + quote(word))
         game = self.game
         if game is None:
@@ -117,9 +131,13 @@ class Session:
         if word == "moves":
             return " ".join(legal_tokens(game))
         if word == "undo":
+            move = game.history.last_move()
             if not game.undo():
                 raise ProtocolError("nothing to undo")
+            self.undone.append(move)
             return "ok"
+        if word == "redo":
+            return self.redo(game)
         if word == "finish":
             if game.finish() == 0:
                 raise ProtocolError("the game is not clearly won yet")
@@ -134,6 +152,20 @@ class Session:
             tokens = sorted(game.move_token(out[i]) for i in range(n))
             return tokens[0] if tokens else "none"
         return "none" if move < 0 else game.move_token(move)
+
+    def redo(self, game):
+        """Play again the move undone last, as 'move' plays it (the computer players respond;
+        auto-play waits for the next 'move')."""
+        if not self.undone:
+            raise ProtocolError("nothing to redo")
+        move = self.undone.pop()
+        if not game.is_legal(move):  # the computer players have moved since (tick)
+            self.undone = []
+            raise ProtocolError("nothing to redo: the table has changed since the undo")
+        game.apply(move)
+        if game.bots:
+            game.respond()
+        return "ok"
 
 
 def parse_int(text, what, low, high):

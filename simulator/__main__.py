@@ -6,11 +6,12 @@
         --keys "RIGHT A" --screenshot out.png
 
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
-button held 400 ms is a long press. Settings, statistics and the game in progress are kept
-in --data-dir (default: the platform's user data folder; docs/reliability.md): close the
-window mid-game and the next start resumes it. One console per folder: a second one on the
-same --data-dir stops with a one-line error (simulator/datadir.py). --kiosk turns kiosk mode on
-(and keeps it on).
+button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause
+menu); on the title it asks before closing the window. The digit keys type a deal's number.
+Settings, statistics and the game in progress are kept in --data-dir (default: the
+platform's user data folder; docs/reliability.md): close the window mid-game and the next
+start resumes it. One console per folder: a second one on the same --data-dir stops with a
+one-line error (simulator/datadir.py). --kiosk turns kiosk mode on (and keeps it on).
 Link play (docs/link.md): --link PORT puts the console on a local TCP link: the first window
 listens on 127.0.0.1:PORT, a second one started the same way connects to it (and, when the
 first holds the data folder, keeps its records in a folder of its own); --listen PORT and
@@ -29,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from engine_core.pointer import Pointer  # noqa: E402
 from engine_core.ui import buttons as bt  # noqa: E402
 from simulator import keymap  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
@@ -46,9 +48,10 @@ class Parser(argparse.ArgumentParser):
         """A bad argument: one line (`python -m simulator --help` shows the usage)."""
         sys.stderr.write("error: " + message + " (python -m simulator --help)\n")
         sys.exit(2)
+TITLE_MODE = 0  # engine_core.ui.screens.TITLE
 PLAY_MODE = 3  # engine_core.ui.screens.PLAY
+S_TWO_BUTTONS = 7  # engine_core.ui.screens.S_TWO_BUTTONS
 NO_SLOT = 255  # engine_core.ui.view.NONE
-DOUBLE_CLICK_MS = 400
 
 
 def parse_args(argv):
@@ -235,17 +238,21 @@ class Keys:
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
         self.shots = 0
         self.quit = False
-        self.last_click = (-1, 0)  # (slot, time) of the last click on a pile: a double-click
+        self.pointer = Pointer()  # the mouse on the screen (engine_core/pointer.py)
 
     def event(self, event, now):
         import pygame
-        from simulator.window import KEYMAP
+        from simulator.window import DIGIT_KEYS, KEYMAP
         app = self.app
         if event.type == pygame.QUIT:
             self.quit = True
+        elif self.window.asking and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            # "Close the simulator?": Esc again closes, any other key or a click stays.
+            self.window.asking = False
+            self.quit = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
         elif event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
-                self.quit = True
+                self.escape()
             elif event.key in (pygame.K_h, pygame.K_F1):
                 self.window.help = not self.window.help
             elif event.key == pygame.K_F12:
@@ -254,6 +261,8 @@ class Keys:
                 s = app.screen
                 save_png(path, s.buf, s.width, s.height, s.palette, 2)
                 print("wrote " + path)
+            elif event.key in DIGIT_KEYS:
+                app.type_digit(DIGIT_KEYS[event.key])
             elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)
@@ -269,10 +278,28 @@ class Keys:
             if state and button in LONG_BUTTONS and not state[1]:
                 app.press(button, False)
 
+    def escape(self):
+        """Esc backs out as B does: it closes the key map, drops a held card, opens the pause
+        menu from play, leaves a menu; on the title, where there is nothing to back out of,
+        it asks before closing the window."""
+        app = self.app
+        if self.window.help:
+            self.window.help = False
+        elif app.mode == TITLE_MODE:
+            self.window.asking = True
+        elif getattr(app, "app", app).settings[S_TWO_BUTTONS]:  # (the App inside a Console)
+            # A and B only: a long A drops a held card, a long B is START in play, else B.
+            held = app.mode == PLAY_MODE and app.table.held != NO_SLOT
+            app.press(bt.A if held else bt.B, True)
+        elif app.mode == PLAY_MODE:
+            app.press(bt.B if app.table.held != NO_SLOT else bt.START, False)
+        else:
+            app.press(bt.B, False)
+
     def click(self, pos, now):
-        """Mouse: a drawn button presses it; in play a pile takes the cursor and A (pick up,
-        place), a double-click sends the card to a foundation (long A); elsewhere on the
-        screen, A."""
+        """Mouse: a drawn button presses it; on the screen, engine_core/pointer.py: in play a
+        pile takes the cursor and A (pick up, place), a double-click sends the card to a
+        foundation (long A); elsewhere on the screen, A."""
         app = self.app
         window = self.window
         for button, (x, y, r) in window.button_spots().items():
@@ -283,26 +310,7 @@ class Keys:
         sy = (pos[1] - window.pad) // window.scale
         if not (0 <= sx < app.screen.width and 0 <= sy < app.screen.height):
             return
-        table = app.table
-        if app.mode != PLAY_MODE or table is None:
-            app.press(bt.A, False)
-            return
-        at_point = table.slot_at(sx, sy)
-        if at_point == NO_SLOT:
-            return
-        s = at_point & 0xFF
-        index = at_point >> 8
-        last, at = self.last_click
-        self.last_click = (s, now)
-        if s == last and now - at <= DOUBLE_CLICK_MS:
-            if table.held != NO_SLOT:
-                app.press(bt.B, False)
-            table.point(s, index)
-            app.press(bt.A, True)
-            self.last_click = (-1, 0)
-            return
-        table.point(s, index)
-        app.press(bt.A, False)
+        self.pointer.click(app, sx, sy, now)
 
     def held(self, now):
         """Buttons still held: long presses and repeats come due."""
@@ -354,6 +362,15 @@ def interactive(app, board, args):
     if hasattr(app, "close"):
         app.close()  # the console saves what play has not saved yet
     window.close()
+    save_now(app)
+
+
+def save_now(app):
+    """The window closes: the game in progress is saved now, even a move made less than the
+    half second ago after which the console saves it (engine_core/save.py)."""
+    keeper = getattr(app, "keeper", None)  # the records are kept (a Console, not a bare App)
+    if keeper is not None and app.game is not None and keeper.unsaved and not app.app.link_game():
+        keeper.save_game(app.game)
 
 
 if __name__ == "__main__":

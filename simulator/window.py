@@ -13,6 +13,11 @@ from simulator.image import to_rgb_bytes  # noqa: E402
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
 # button's key is its own letter.
 KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.KEYS}
+# The digit keys, the keypad's too: typed into a number entry (the deal screen's).
+DIGIT_KEYS = {}
+for _d in range(10):
+    DIGIT_KEYS[pygame.K_0 + _d] = _d
+    DIGIT_KEYS[getattr(pygame, "K_KP_%d" % _d)] = _d
 # The key drawn beside each button of the skin.
 KEY_LABELS = {bt.A: "key A", bt.B: "key B", bt.X: "key X", bt.Y: "key Y",
               bt.START: "Enter", bt.SELECT: "Backspace"}
@@ -24,11 +29,13 @@ HELP = (
     ("Y", "Y: undo"),
     ("Enter", "START: pause menu"),
     ("Backspace", "SELECT: the rules and keys"),
+    ("0 - 9", "type a deal's number (New deal: seed)"),
     ("Mouse", "click a pile: pick up, place; double-click: home"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),
-    ("Esc", "quit"),
+    ("Esc", "back, as B; on the title: close"),
 )
+ASK_CLOSE = ("Close the simulator?", "Esc: close    any other key: stay")
 HINT = "H: keyboard map"
 SCALE_MAX = 3
 
@@ -75,6 +82,7 @@ class Window:
         self.font = pygame.font.Font(None, 22)
         self.small = pygame.font.Font(None, 18)
         self.help = False
+        self.asking = False  # Esc on the title: "Close the simulator?" is shown
         self.pressed = set()
         self.skin = self.draw_skin()
         self.frame = pygame.Surface((screen.width, screen.height))
@@ -156,6 +164,18 @@ class Window:
             s.blit(key, (lx - key.get_width() // 2, ly + lr + 2))
         if self.help:
             self.draw_help()
+        if self.asking:
+            self.draw_ask()
+
+    def draw_ask(self):
+        s = self.surface
+        panel = pygame.Surface((self.size[0] - 60, 70), pygame.SRCALPHA)
+        panel.fill((10, 14, 30, 235))
+        question = self.font.render(ASK_CLOSE[0], True, (250, 206, 72))
+        answers = self.font.render(ASK_CLOSE[1], True, (255, 255, 255))
+        panel.blit(question, ((panel.get_width() - question.get_width()) // 2, 12))
+        panel.blit(answers, ((panel.get_width() - answers.get_width()) // 2, 40))
+        s.blit(panel, (30, (self.size[1] - 70) // 2))
 
     def draw_help(self):
         s = self.surface

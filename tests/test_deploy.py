@@ -117,3 +117,34 @@ def test_firmware_refuses_an_esp32_board():
     run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "firmware.py"), "tdisplay"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "pico_lcd_13" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_firmware_md_quotes_the_size_and_the_room_left_as_the_build_prints_them():
+    import glob
+    import json
+    import re
+    from tools.device import firmware
+    with open(os.path.join(ROOT, "docs", "firmware.md"), encoding="utf-8") as f:
+        text = f.read()
+    quoted = re.search(r"\n(build/(\w+)/firmware\.uf2): (\d+) bytes of firmware", text)
+    assert quoted, "docs/firmware.md quotes no line of the build"
+    size = int(quoted.group(3))
+    assert firmware.size_line(quoted.group(1), size) in text  # the build's own words and room
+    left = (firmware.FS_OFFSET - size) // 1024
+    assert "about %d KB, leaving about %d KB" % (round(size / 1024), left) in text
+    # A firmware built in this tree (make firmware) is what the page quotes, within 8 KB.
+    for facts in glob.glob(os.path.join(ROOT, "build", "*", "firmware.json")):
+        with open(facts) as f:
+            built = json.load(f)["bytes"]
+        assert abs(built - size) <= 8 * 1024, "%s: %d bytes, docs/firmware.md says %d" % (facts, built, size)
+
+
+def test_make_flash_suggests_the_serial_port_the_readme_gives_for_the_board():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    for name in deploy.PSRAM_BOARDS:  # the boards make flash copies files to over a serial port
+        run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", name],
+                             capture_output=True, text=True)
+        suggested = run.stderr.split("PORT=")[1].split()[0]
+        assert "make flash BOARD=%s PORT=%s" % (name, suggested) in readme
+    assert "PORT=%s reboots" % deploy.SERIAL_PORT["rp2"] in readme  # an RP2040 running the console

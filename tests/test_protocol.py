@@ -241,3 +241,68 @@ def test_a_loaded_position_with_an_ace_on_the_discard_is_not_won_with_48_cards_d
     d = Driver("new aces_up")
     assert len(discard) == 48 and d.ok("load " + json.dumps(state)) == "ok"
     assert d.state()["status"] == "lost"
+
+
+def protocol_md_commands():
+    """The command words of docs/protocol.md's table of commands."""
+    with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = text.split("## Commands and responses", 1)[1].split("\n\n", 1)[0]
+    return {row.split("`")[1].split()[0] for row in table.splitlines() if row.startswith("| `")}
+
+
+def test_play_py_at_a_terminal_greets_prompts_and_help_lists_every_command_of_protocol_md():
+    import pty
+    import select
+    import termios
+    controller, terminal = pty.openpty()
+    mode = termios.tcgetattr(terminal)
+    mode[3] &= ~termios.ECHO  # what is typed is not echoed: the output is the program's
+    termios.tcsetattr(terminal, termios.TCSANOW, mode)
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "play.py")],
+                            stdin=terminal, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    os.write(controller, b"help\nnew aces_up seed=7\nmove col1>discard\nundo\nredo\nquit\n")
+    out = b""
+    while True:
+        ready, _, _ = select.select([controller], [], [], 20)
+        if not ready:
+            break
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the terminal closed with the program
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=20)
+    os.close(controller)
+    text = out.decode().replace("\r\n", "\n")
+    assert "docs/protocol.md" in text.split("\n", 1)[0]  # a banner
+    assert "help" in text.split("\n")[1]
+    help_line = [line for line in text.split("\n") if "commands:" in line][0]
+    words = set(help_line.replace("|", " ").split())
+    commands = protocol_md_commands()
+    assert {"new", "state", "moves", "move", "undo", "redo", "hint", "help", "quit"} <= commands
+    assert commands - {"anything"} <= words
+    assert text.count("> ") >= 6  # a prompt before each command
+    assert "> ok\n> ok\n> ok\n> ok\n" in text  # new, move, undo and redo accepted
+
+
+def test_redo_plays_again_what_undo_took_back_until_a_new_move():
+    session = Session()
+    assert session.command("new aces_up seed=7") == "ok"
+    assert session.command("redo") == "error: nothing to redo"
+    assert session.command("move col1>discard") == "ok"
+    after = session.command("state")
+    assert session.command("undo") == "ok"
+    before = session.command("state")
+    assert session.command("redo") == "ok"
+    assert session.command("state") == after  # the very move again
+    assert session.command("redo") == "error: nothing to redo"
+    assert session.command("undo") == "ok" and session.command("state") == before
+    assert session.command("move stock>col1").startswith("error: ")  # refused: redo stays
+    assert session.command("redo") == "ok" and session.command("undo") == "ok"
+    assert session.command("move col1>discard") == "ok"  # a move: what was undone is gone
+    assert session.command("undo") == "ok" and session.command("move col1>discard") == "ok"
+    assert session.command("redo") == "error: nothing to redo"

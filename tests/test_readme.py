@@ -50,3 +50,12 @@ def test_the_protocol_transcript_of_the_readme_is_what_play_answers():
     assert len(answers) == len(expected)
     for got, want in zip(answers, expected):
         assert got.startswith(want.replace(" ...}", "")) if want.endswith("...}") else got == want
+
+
+def test_near_the_top_the_readme_says_how_a_board_gets_the_console():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        top = f.read().split("## Screens", 1)[0]  # before the first pictures
+    for needed in ("make build BOARD=", "make firmware BOARD=", "make flash BOARD=",  # how they differ
+                   "first firmware build takes minutes", "no wiring", "Waveshare",
+                   "ESP32", "esptool.py", "make flash BOARD=odroid_go PORT=/dev/ttyUSB0"):
+        assert needed in top, needed

@@ -1,5 +1,6 @@
 """The simulator's command line: headless screenshots, boards, frames, the window."""
 
+import json
 import os
 import subprocess
 import sys
@@ -143,8 +144,8 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
     assert window.help
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 3100)
-    assert keys.quit
+    keys.event(pygame.event.Event(pygame.QUIT), 3100)
+    assert keys.quit  # the window's close button
     window.close()
 
 
@@ -237,4 +238,105 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     x, y, r = window.button_spots()[bt.START]
     keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), 9000)
     assert app.mode == 4  # the drawn START button: the pause menu
+    window.close()
+
+
+def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
+    import pygame
+    from engine_core.ui import buttons as bt
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 7)
+    window = Window(app.screen, scale=1, visible=False)
+    keys = Keys(app, window)
+
+    def key(name, now=0):
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, "K_" + name)), now)
+        keys.event(pygame.event.Event(pygame.KEYUP, key=getattr(pygame, "K_" + name)), now + 50)
+
+    key("x")
+    key("a")
+    assert app.table.held != 255  # a card picked up
+    key("ESCAPE")
+    assert app.table.held == 255 and app.mode == 3 and not keys.quit  # put back, still in play
+    key("ESCAPE")
+    assert app.mode == 4 and not keys.quit  # from play: the pause menu
+    key("ESCAPE")
+    assert app.mode == 3  # and back to play
+    key("h")
+    key("ESCAPE")
+    assert not window.help and app.mode == 3  # the key map closes first
+
+    app = make_app(240, 240)  # the title
+    keys = Keys(app, window)
+    key("DOWN")
+    key("a")
+    assert app.mode == 1  # the game list
+    key("ESCAPE")
+    assert app.mode == 0 and not window.asking and not keys.quit  # back on the title
+    key("ESCAPE")
+    assert window.asking and not keys.quit  # nothing to back out of: it asks
+    window.save(str(tmp_path / "ask.png"))  # the question is drawn over the window
+    key("b")
+    assert not window.asking and not keys.quit and app.mode == 0  # any other key: stay
+    key("ESCAPE")
+    key("ESCAPE")
+    assert keys.quit  # Esc twice: closed
+
+    app = make_app(240, 240, "aces_up", 7)  # A and B only: Esc is their long presses
+    app.settings[7] = 1  # S_TWO_BUTTONS
+    keys = Keys(app, window)
+    app.press(bt.A)
+    assert app.table.held != 255
+    key("ESCAPE")
+    assert app.table.held == 255 and app.mode == 3  # put back (long A)
+    key("ESCAPE")
+    assert app.mode == 4  # the pause menu (long B)
+    key("ESCAPE")
+    assert app.mode == 3 and not keys.quit
+    window.close()
+
+
+def test_closing_the_window_right_after_a_move_loses_nothing(monkeypatch, tmp_path):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from engine_core.console import Console
+    from engine_core.protocol import state_json
+    from engine_core.storage import FileStorage
+    from simulator import __main__ as sim
+    from simulator.keys import make_app, run
+    down, up = pygame.KEYDOWN, pygame.KEYUP
+    batches = [[(down, pygame.K_x)], [(down, pygame.K_a), (up, pygame.K_a)],
+               [(down, pygame.K_a), (up, pygame.K_a)], [(pygame.QUIT, 0)]]
+    monkeypatch.setattr(pygame.event, "get", lambda: [
+        pygame.event.Event(kind, key=k) for kind, k in (batches.pop(0) if batches else [])])
+    sim.main(["--data-dir", str(tmp_path), "--game", "aces_up", "--seed", "7", "--scale", "1"])
+    played = make_app(240, 240, "aces_up", 7)
+    run(played, "X A A")
+    assert played.table.move_count == 1
+    resumed = Console(make_app(240, 240), FileStorage(str(tmp_path)))
+    resumed.start()
+    assert resumed.game is not None
+    piles = json.loads(state_json(resumed.game))["piles"]
+    assert piles == json.loads(state_json(played.table.game))["piles"]  # the move is there
+
+
+def test_digits_typed_on_the_deal_screen_make_the_deals_number():
+    import pygame
+    from simulator.__main__ import Keys
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240)
+    window = Window(app.screen, scale=1, visible=False)
+    keys = Keys(app, window)
+    for key in ("DOWN", "a", "x"):  # Choose a game, Aces Up, a deal by its number
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, "K_" + key)), 0)
+        keys.event(pygame.event.Event(pygame.KEYUP, key=getattr(pygame, "K_" + key)), 50)
+    assert app.mode == 2  # the deal screen, showing 0000001
+    for key in (pygame.K_4, pygame.K_0, pygame.K_KP_9):  # the first digit replaces the number
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=key), 100)
+    assert app.seed() == 409
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 200)
+    assert app.mode == 3 and app.table.game.seed == 409  # dealt
     window.close()

@@ -370,3 +370,100 @@ def test_a_damaged_item_filling_the_quota_is_logged_by_its_key_and_removed_at_lo
     assert "game.dat" in console.storage()
     console.reload()  # and the reload after it resumes, with no error
     assert console.evaluate("window.pcc.error") is None
+
+
+def canvas_point(console, x, y):
+    """The page's point (CSS pixels) at the middle of the screen's pixel (x, y)."""
+    box = console.page.locator("#screen").bounding_box()
+    size = console.evaluate("[document.getElementById('screen').width, document.getElementById('screen').height]")
+    return box["x"] + (x + 0.5) * box["width"] / size[0], box["y"] + (y + 0.5) * box["height"] / size[1]
+
+
+def pile_point(console, table, slot):
+    return canvas_point(console, table.x[slot] + table.style.w // 2, table.y[slot] + table.style.h // 2)
+
+
+@pytest.mark.parametrize("how", ("mouse", "touch"))
+def test_cards_are_clicked_and_tapped_on_the_canvas_as_the_simulators_mouse_plays_them(open_page, how):
+    touch = how == "touch"
+    console = open_page("board=240x240&game=aces_up&seed=12&time=manual", has_touch=touch, is_mobile=touch,
+                        viewport={"width": 412, "height": 915} if touch else {"width": 1280, "height": 900})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", 12)
+    table = replay.console.app.table
+    game = table.game
+
+    def click(slot):
+        before = console.delivered()
+        x, y = pile_point(console, table, slot)
+        if touch:
+            console.page.touchscreen.tap(x, y)
+        else:
+            console.page.mouse.click(x, y)
+        console.settle(before + 1)
+        compare_drawn(console, replay, 240, "a %s on slot %d" % (how, slot))
+
+    n = table.legal_moves()
+    move = [m for m in table.moves[:n] if m >> 16 != 255][0]
+    src, dst = table.slot_of[move >> 16], table.slot_of[(move >> 8) & 0xFF]
+    click(src)
+    assert table.held == src  # picked up
+    click(dst)
+    assert table.move_count == 1 and table.held == 255  # and placed
+    discard = game.pile_id("discard")
+    before = game.piles.size[discard]
+    n = table.legal_moves()
+    home = [m for m in table.moves[:n] if (m >> 8) & 0xFF == discard]
+    s = table.slot_of[home[0] >> 16]
+    click(s)
+    click(s)  # twice at once (no time passes): to the discard
+    assert game.piles.size[discard] == before + 1
+    assert console.canvas() == replay.rgb()
+
+
+def test_the_select_button_opens_the_rules_from_play(open_page):
+    console = open_page("board=240x240&game=casket&seed=3&time=manual",
+                        has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("casket", 3)
+    play_and_compare(console, replay, "SELECT DOWN", 240, touch_buttons(console))
+    assert replay.console.mode == 5  # the rules (engine_core/ui/screens.py RULES)
+    play_and_compare(console, replay, "SELECT", 240, touch_buttons(console))
+    assert replay.console.mode == 3  # and back to play
+
+
+def test_digits_typed_on_the_deal_screen_make_the_deals_number(open_page):
+    console = open_page("board=240x240&time=manual")
+    replay = Replay(240, 240, MemoryStorage())
+    play_and_compare(console, replay, "DOWN A X", 240)  # Choose a game, Aces Up, a deal by number
+    assert replay.console.mode == 2
+    before = console.delivered()
+    console.page.keyboard.type("4097")
+    console.settle(before + 4)
+    compare_drawn(console, replay, 240, "the digits")
+    assert replay.console.app.seed() == 4097 and console.canvas() == replay.rgb()
+    play_and_compare(console, replay, "START", 240)
+    assert replay.console.game.seed == 4097
+    assert "seed 4097" in console.evaluate("document.getElementById('deal').textContent")
+
+
+def page_fit(console):
+    return console.evaluate("""() => {
+        const c = document.getElementById('screen'), box = c.getBoundingClientRect();
+        return {scrollHeight: document.documentElement.scrollHeight, scrollWidth: document.documentElement.scrollWidth,
+                keysBottom: document.getElementById('keys').getBoundingClientRect().bottom,
+                width: box.width, height: box.height, device: box.width * devicePixelRatio};
+    }""")
+
+
+def test_a_laptop_sees_the_whole_page_and_a_phone_a_screen_its_width_both_crisp(open_page):
+    laptop = page_fit(open_page("game=aces_up&seed=7", viewport={"width": 1280, "height": 900}))
+    assert laptop["scrollHeight"] <= 900 and laptop["scrollWidth"] <= 1280  # no scrolling
+    assert laptop["keysBottom"] <= 900  # the key help in view
+    assert laptop["width"] == 720  # three pixels a pixel, the largest whole scale that fits
+    for ratio, css in ((2, 360), (3, 320)):  # 390 px phones: 780 and 1170 device pixels across
+        phone = page_fit(open_page("game=aces_up&seed=7", viewport={"width": 390, "height": 844},
+                                   device_scale_factor=ratio, is_mobile=True, has_touch=True))
+        assert phone["scrollWidth"] <= 390
+        assert phone["device"] % 240 == 0  # whole device pixels per screen pixel: crisp
+        assert phone["width"] == css  # the largest such scale inside the width

@@ -15,6 +15,7 @@ import shutil
 
 import pytest
 
+from engine_core.pointer import Pointer
 from engine_core.ui import buttons as bt
 from simulator import keymap
 from simulator.image import to_rgb_bytes
@@ -26,6 +27,8 @@ SKIPPED = "BROWSER TESTS SKIPPED"  # tests/conftest.py prints a banner when it s
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 PREFIX = "pocket-cards/"
 TICK_MS = 50
+TICK, CLICK, DIGIT = -1, -2, -3  # take_log()'s events other than presses
+LOG_TICK, LOG_CLICK, LOG_DIGIT = 0xFF, 0xFE, 0xFD  # their codes in the page's log (web/main.py)
 LONG_WAIT_S = 20
 
 
@@ -127,16 +130,22 @@ class WebConsole:
         return base64.b64decode(self.evaluate("window.pcc.canvasRGB()"))
 
     def take_log(self):
-        """The events since the last call, [(button, long_press)] or [(-1, ms)] for the ticks,
-        as the page handed them over, and the frames it drew meanwhile: [(events before it,
-        RGB bytes)]."""
+        """The events since the last call, [(button, long_press)], (TICK, ms) for the ticks,
+        (CLICK, (x, y)) for a click on the canvas and (DIGIT, digit) for a typed digit, as the
+        page handed them over, and the frames it drew meanwhile: [(events before it, RGB
+        bytes)]."""
         log, drawn = self.evaluate("window.pcc.takeLog()")
         data = binascii.unhexlify(log)
         events = []
         for k in range(0, len(data), 4):
             code = data[k]
-            if code == 0xFF:
-                events.append((-1, data[k + 1] | data[k + 2] << 8 | data[k + 3] << 16))
+            value = data[k + 1] | data[k + 2] << 8 | data[k + 3] << 16
+            if code == LOG_TICK:
+                events.append((TICK, value))
+            elif code == LOG_CLICK:
+                events.append((CLICK, (value & 0xFFF, value >> 12)))
+            elif code == LOG_DIGIT:
+                events.append((DIGIT, value))
             else:
                 events.append((code & 0x7F, bool(code & 0x80)))
         return events, [(index, base64.b64decode(rgb)) for index, rgb in drawn]
@@ -169,12 +178,17 @@ class Replay:
             self.console.keeper.save_settings()
         self.console.start()
         self.screen = app.screen
+        self.pointer = Pointer()
 
     def play(self, events):
         for button, value in events:
-            if button < 0:
+            if button == TICK:
                 self.console.held(0)
                 self.console.tick(value)
+            elif button == CLICK:
+                self.pointer.click(self.console, value[0], value[1], self.console.app.clock)
+            elif button == DIGIT:
+                self.console.type_digit(value)
             else:
                 self.console.press(button, value)
 
@@ -188,7 +202,7 @@ def presses(events):
 
 
 def ticks(events):
-    return [ms for b, ms in events if b < 0 and ms]
+    return [ms for b, ms in events if b == TICK and ms]
 
 
 def expected_events(token):

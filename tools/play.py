@@ -3,6 +3,9 @@
     python tools/play.py
     new aces_up seed=7
     moves
+
+At a terminal it greets with a banner and prompts with '> '; piped, it speaks only the
+protocol, one response line per command.
 """
 
 import os
@@ -13,8 +16,20 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine_core.protocol import run  # noqa: E402
 
 
+BANNER = ("Pocket card console: the text protocol (docs/protocol.md).\n"
+          "Type 'help' for the commands, 'new aces_up' to deal a game, 'quit' to leave.\n")
+PROMPT = "> "
+
+
 def main():
+    interactive = sys.stdin.isatty()
+    if interactive:
+        sys.stdout.write(BANNER)
+
     def read_line():
+        if interactive:
+            sys.stdout.write(PROMPT)
+            sys.stdout.flush()
         # Each line decoded on its own, as MicroPython does: bytes that are not UTF-8 raise
         # UnicodeError for that line only, and run() answers it with an error.
         return sys.stdin.buffer.readline().decode("utf-8")

@@ -2,7 +2,9 @@
 with its records (engine_core/console.py) kept in the browser's localStorage (web/storage.py).
 
 The page's script (web/page.js) owns the frame loop. At the device's frame rate it calls
-    page.press(button, long)     for each button event since the last frame
+    page.press(button, long)     for each button event since the last frame, in order with
+    page.click(x, y)             a click or a tap on the canvas, at a screen pixel
+    page.type_digit(digit)       a digit typed (the deal screen takes it)
     page.frame(elapsed_ms, held) the held-buttons mask and the time passed; returns how many
                                  dirty rectangles the screen has
 then copies those rectangles from the framebuffer to the canvas through the palette and calls
@@ -17,11 +19,15 @@ import uctypes
 
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
+from engine_core.pointer import Pointer
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import PLAY, S_TWO_BUTTONS, App
 from web.storage import LocalStorage
 
 LOG_SIZE = 4096  # events kept for the browser tests (log on), drained by take_log()
+LOG_TICK = 0xFF  # the log's codes beside a press's (button, 0x80 if long): take_log()
+LOG_CLICK = 0xFE
+LOG_DIGIT = 0xFD
 
 
 class Page:
@@ -37,6 +43,7 @@ class Page:
         self.app = app
         storage = LocalStorage(store) if store is not None else MemoryStorage()
         self.console = Console(app, storage)
+        self.pointer = Pointer()
         self.log = bytearray(4 * LOG_SIZE) if log else None
         self.logged = 0
 
@@ -71,11 +78,21 @@ class Page:
         self.console.press(button, long_press != 0)
         self._log(button | (0x80 if long_press else 0), 0)
 
+    def click(self, x, y):
+        """A click or tap on the canvas at screen pixel (x, y) (engine_core/pointer.py); a
+        double-click is timed on the console's clock."""
+        self.pointer.click(self.console, x, y, self.app.clock)
+        self._log(LOG_CLICK, x | y << 12)
+
+    def type_digit(self, digit):
+        self.console.type_digit(digit)
+        self._log(LOG_DIGIT, digit)
+
     def frame(self, ms, held):
         console = self.console
         console.held(held)
         console.tick(ms)
-        self._log(0xFF, ms)
+        self._log(LOG_TICK, ms)
         return self.screen.dirty_count
 
     def painted(self):
@@ -128,7 +145,8 @@ class Page:
 
     def take_log(self):
         """The events since the last call as hex: per event 4 bytes, a press (button, 0x80 if
-        long) then 0s, or 0xFF then the tick's milliseconds (24 bits, little-endian)."""
+        long) then 0s, or a code then 24 bits, little-endian: LOG_TICK the tick's milliseconds,
+        LOG_CLICK x | y << 12, LOG_DIGIT the digit."""
         import binascii
         n = self.logged
         self.logged = 0

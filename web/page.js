@@ -48,7 +48,8 @@
   // A and B report once when held past LONG_PRESS_MS (long) or on release (short); the D-pad
   // repeats while held; the others report as they go down.
 
-  const queue = []; // [button, long] for the next frame
+  const queue = []; // [button, long], [CLICK, x, y] or [DIGIT, digit] for the next frame
+  const CLICK = -1, DIGIT = -2;
   const down = new Map(); // button -> {at, long, next, sources}
   let heldMask = 0;
 
@@ -103,6 +104,10 @@
 
   window.addEventListener("keydown", (event) => {
     const button = keyButton(event);
+    if (button < 0 && /^[0-9]$/.test(event.key) && !(event.ctrlKey || event.metaKey || event.altKey)) {
+      queue.push([DIGIT, +event.key]); // a number entry (the deal screen) takes it
+      return;
+    }
     if (button < 0) return;
     event.preventDefault();
     if (!event.repeat) buttonDown(button, "key:" + event.key.toLowerCase(), performance.now());
@@ -144,6 +149,18 @@
     }
     document.body.classList.toggle("two-buttons", board.twoButtons);
   }
+
+  // A click or a tap on the screen: at the screen's pixel, as the simulator's mouse
+  // (engine_core/pointer.py: a pile takes the cursor and A, twice quickly sends it home).
+  canvas.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    const box = canvas.getBoundingClientRect();
+    const x = Math.floor((event.clientX - box.left) * width / box.width);
+    const y = Math.floor((event.clientY - box.top) * height / box.height);
+    if (x >= 0 && y >= 0 && x < width && y < height) queue.push([CLICK, x, y]);
+  });
+  canvas.addEventListener("contextmenu", (event) => event.preventDefault());
 
   // --- the canvas: the framebuffer through the palette, dirty rectangles only ---
 
@@ -190,7 +207,11 @@
     const started = performance.now();
     heldButtons(now);
     const pressed = queue.length;
-    for (const [button, long] of queue) page.press(button, long);
+    for (const [button, a, b] of queue) {
+      if (button === CLICK) page.click(a, b);
+      else if (button === DIGIT) page.type_digit(a);
+      else page.press(button, a);
+    }
     delivered += pressed;
     queue.length = 0;
     let ms;
@@ -287,15 +308,26 @@
   // --- scaling: whole device pixels per screen pixel, crisp ---
 
   function fit() {
-    // The largest whole number of device pixels per screen pixel that leaves the buttons room.
+    // The largest whole number of device pixels per screen pixel at which the rest of the page
+    // keeps its room: with the buttons beside the screen (a laptop) the whole page, key help
+    // included, fits the window without scrolling; with the buttons below it (a phone) the
+    // screen fills the width and it and its buttons fit the height (the help may scroll).
     const ratio = window.devicePixelRatio || 1;
-    const padsShown = getComputedStyle(document.querySelector(".face")).display !== "none";
-    const beside = getComputedStyle(document.getElementById("console")).gridTemplateAreas.startsWith('"dpad');
-    const pads = padsShown && beside ? 2 * (3 * 56 + 4 + 28) : 0;
-    const roomW = window.innerWidth - (beside ? 16 + pads : 36);
-    const top = document.getElementById("screen-box").getBoundingClientRect().top + window.scrollY;
-    const below = !padsShown ? 16 : beside ? 90 : 260; // START, the status line, the buttons
-    const roomH = window.innerHeight - top - below;
+    const shown = canvas.getBoundingClientRect();
+    const body = document.body.getBoundingClientRect();
+    const boxStyle = getComputedStyle(document.getElementById("screen-box"));
+    const grid = document.getElementById("console");
+    const beside = getComputedStyle(grid).gridTemplateAreas.startsWith('"dpad');
+    const pads = beside ? document.querySelector(".dpad").getBoundingClientRect().width +
+      document.querySelector(".face").getBoundingClientRect().width +
+      2 * parseFloat(getComputedStyle(grid).columnGap) : 0;
+    const bodyStyle = getComputedStyle(document.body);
+    const otherW = pads + 2 * (parseFloat(boxStyle.paddingLeft) + parseFloat(bodyStyle.paddingLeft));
+    const bottom = beside ? body.height :
+      grid.getBoundingClientRect().bottom - body.top + parseFloat(bodyStyle.paddingBottom);
+    const otherH = bottom - shown.height;
+    const roomW = window.innerWidth - otherW;
+    const roomH = window.innerHeight - otherH;
     const scale = Math.max(1, Math.floor(Math.min(roomW * ratio / width, roomH * ratio / height)));
     canvas.style.width = (width * scale) / ratio + "px";
     canvas.style.height = (height * scale) / ratio + "px";

