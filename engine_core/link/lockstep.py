@@ -8,20 +8,16 @@ keyed by the turn number. Nothing here allocates.
 """
 
 from engine_core.game import V_STATUS, V_TURN
+from engine_core.link.messages import F_CHANGED as _CHANGED
 from engine_core.link.statehash import state_hash
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-_CHANGED = const(4)  # session.CHANGED
 
 
 def peer_move(s, seat, move):
     game = s.game
-    if seat != s.peer_seat or game.vars[V_TURN] != seat or not game.is_legal(move):
+    if seat != s.peer_seat:
+        s.refused += 1  # not the sender's seat: never a matter of being out of step
+        return
+    if game.vars[V_TURN] != seat or not game.is_legal(move):
         s.refused += 1
         s._found(state_hash(game), 0)
         return
@@ -33,8 +29,10 @@ def peer_move(s, seat, move):
 
 def peer_undo(s, seat):
     game = s.game
-    if s.nerts or seat != s.peer_seat or game.vars[V_TURN] != seat or s.peer_moves == 0 \
-            or not game.undo():
+    if seat != s.peer_seat:
+        s.refused += 1
+        return
+    if game.vars[V_TURN] != seat or s.peer_moves == 0 or not game.undo():
         s.refused += 1
         s._found(state_hash(game), 0)
         return

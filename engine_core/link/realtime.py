@@ -22,6 +22,11 @@ always compare the same point. Nothing here allocates.
 from engine_core import OVER
 from engine_core import records as r
 from engine_core.games.nerts_moves import DEAL_MOVE
+from engine_core.link.messages import CLOCK as _K_CLOCK
+from engine_core.link.messages import COMPUTER as _COMPUTER
+from engine_core.link.messages import F_CHANGED as _CHANGED
+from engine_core.link.messages import MOVE as _K_MOVE
+from engine_core.link.messages import THERE as _THERE
 from engine_core.link.statehash import state_hash
 
 try:
@@ -32,12 +37,6 @@ except ImportError:
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
-_K_MOVE = const(4)  # session.K_MOVE
-_K_CLOCK = const(7)  # session.K_CLOCK
-_CHANGED = const(4)  # session.CHANGED
-RECORD = const(10)  # a move in a MOVE message: seat, move(3), time(4), counter(2)
-_HERE = const(1)
-_COMPUTER = const(3)
 
 
 def reset(s, t):
@@ -167,9 +166,12 @@ def peer_move(s, d, at):
     seat = d[at]
     move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
     t = r.get_i32(d, at + 4)
-    if seat >= s.players or s.seats[seat] == _HERE or (s.is_host and s.seats[seat] == _COMPUTER):
-        s.refused += 1
-        s._found(state_hash(game), 0)
+    # The sender's seats: the guest's person at the host; the host's person and the computer
+    # players at the guest. The move must be that seat's own (its mover), whatever else it is.
+    theirs = s.seats[seat] == _THERE or (not s.is_host and s.seats[seat] == _COMPUTER)
+    if not theirs or (move != DEAL_MOVE and game.mover(move) != seat) or \
+            (move == DEAL_MOVE and seat != s.peer_seat):
+        s.refused += 1  # nothing changes: a friendly console never sends this
         return
     if t > s.peer_h:
         s.peer_h = t

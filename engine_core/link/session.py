@@ -39,6 +39,10 @@ from engine_core import records as r
 from engine_core import save
 from engine_core.game import V_STATUS, V_TURN
 from engine_core.link import lockstep
+from engine_core.link import messages as m
+from engine_core.link.messages import (COMPUTER, HERE, MAX_SEATS, R_BUSY, R_DECLINED, R_GAME,  # noqa: F401
+                                       R_INVALID, R_RULES, R_VERSION, S_DESYNC, S_IDLE, S_LEFT,
+                                       S_PAUSED, S_PLAYING, S_WAITING, THERE, VERSION)
 from engine_core.link import realtime as rt
 from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
@@ -50,59 +54,56 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)  # of these messages
+# The codes the link's modules share live in messages.py; the session's names for them.
+K_OFFER = m.OFFER
+K_ACCEPT = m.ACCEPT
+K_REFUSE = m.REFUSE
+K_MOVE = m.MOVE
+K_UNDO = m.UNDO
+K_HASH = m.HASH
+K_CLOCK = m.CLOCK
+K_RESYNC = m.RESYNC
+K_STATE = m.STATE
+K_BYE = m.BYE
+OFFER = m.F_OFFER
+STARTED = m.F_STARTED
+CHANGED = m.F_CHANGED
+PAUSED = m.F_PAUSED
+RESUMED = m.F_RESUMED
+DESYNC = m.F_DESYNC
+LEFT = m.F_LEFT
+REFUSED = m.F_REFUSED
 
-# Who sits at a seat, from one console's view.
-HERE = const(1)
-THERE = const(2)
-COMPUTER = const(3)
+# Which kinds each state takes from the peer (bit k: kind k), as host and as guest. Anything
+# else is counted in `rejected` and changes nothing (docs/link.md, "What each state accepts").
+_PLAY_BOTH = 1 << K_MOVE | 1 << K_UNDO | 1 << K_HASH | 1 << K_CLOCK | 1 << K_BYE
+ACCEPTS_HOST = (
+    1 << K_OFFER,  # S_IDLE: an offer, shown (the link screen) or asked (elsewhere)
+    1 << K_ACCEPT | 1 << K_REFUSE | 1 << K_BYE,  # S_WAITING: the answer to this offer
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_PLAYING
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_PAUSED
+    1 << K_OFFER,  # S_LEFT: a new offer, asked
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_DESYNC
+)
+ACCEPTS_GUEST = (
+    1 << K_OFFER,
+    1 << K_OFFER | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
+    _PLAY_BOTH | 1 << K_STATE,
+    _PLAY_BOTH | 1 << K_STATE,
+    1 << K_OFFER,
+    _PLAY_BOTH | 1 << K_STATE,
+)
 
-# poll() flags.
-OFFER = const(1)
-STARTED = const(2)
-CHANGED = const(4)
-PAUSED = const(8)
-RESUMED = const(16)
-DESYNC = const(32)
-LEFT = const(64)
-REFUSED = const(128)
-
-# Session states.
-S_IDLE = const(0)
-S_WAITING = const(1)
-S_PLAYING = const(2)
-S_PAUSED = const(3)
-S_LEFT = const(4)
-S_DESYNC = const(5)
-
-# Message kinds.
-K_OFFER = const(1)
-K_ACCEPT = const(2)
-K_REFUSE = const(3)
-K_MOVE = const(4)
-K_UNDO = const(5)
-K_HASH = const(6)
-K_CLOCK = const(7)
-K_RESYNC = const(8)
-K_STATE = const(9)
-K_BYE = const(10)
-
-# Reasons for a refusal.
-R_DECLINED = const(1)  # the person at the guest said no
-R_VERSION = const(2)  # another version of these messages
-R_GAME = const(3)  # a game this console does not have
-R_RULES = const(4)  # a rule profile it cannot play
-R_BUSY = const(5)
-
+ASK_MS = const(5000)  # a guest that asked for the state and got none in this time plays on
+RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
+# or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
 SILENCE_MS = const(5000)  # a link silent this long pauses the game
-MAX_SEATS = const(4)
-STATE_HEAD = transfer.HEAD  # a STATE chunk's header
-STATE_DATA = transfer.DATA  # record bytes per chunk
+STATE_HEAD = m.STATE_HEAD  # a STATE chunk's header
+STATE_DATA = m.STATE_DATA  # record bytes per chunk
 _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 _RING = const(16)  # hashes kept per side, waiting for the other's
 _PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
-_RECORD = const(4)  # a Spite & Malice move record: seat, move(3)
 
 
 class Session:
@@ -141,6 +142,7 @@ class Session:
         self.tx = bytearray(120)
         # The state being sent (host) or received (guest).
         self.sbuf = bytearray(save.BUFFER_SIZE)
+        self.backup = bytearray(save.BUFFER_SIZE)  # the guest's state while a STATE is checked
         self.used = bytearray(256)
         self.s_len = 0
         self.s_pos = 0
@@ -151,6 +153,7 @@ class Session:
         self.r_total = 0
         self.r_pos = 0
         self.asked = False  # the guest asked for the state and waits for it
+        self.asked_at = 0
         # Lockstep (Spite & Malice).
         self.turn_no = 0
         self.own_moves = 0  # moves of this console in the turn under way
@@ -175,7 +178,12 @@ class Session:
         self.bytes_sent = 0  # payload bytes handed to the channel, the kind byte included
         self.messages_sent = 0
         self.moves_sent = 0
-        self.refused = 0  # moves from the link that were not legal
+        self.refused = 0  # moves from the link that were not legal, or not the sender's seat's
+        self.rejected = 0  # messages refused unread: wrong layout, field, seat, state or table
+        self.record = m.LOCKSTEP_RECORD  # a MOVE record's size in this table's play
+        self.now = 0  # the clock of the last poll
+        self.resent_at = array("i", [-60000] * RESYNCS_PER_MINUTE)  # the last state re-sends
+        self.resend_i = 0
         self.desyncs = 0  # hash disagreements (or refused moves) found here
         self.repairs = 0  # states loaded (guest) or sent (host)
         self.hashes_compared = 0
@@ -226,13 +234,13 @@ class Session:
         game.set_rules(self.offer_rules)
         self.is_host = False
         self.seed = self.offer_seed
-        self.peer_seat = 0
-        for p in range(self.players):
+        for p in range(self.players):  # the offer was checked: one HERE (the host), one THERE
             kind = self.offer_seats[p]
             if kind == THERE:
                 self.my_seat = p
                 kind = HERE
             elif kind == HERE:
+                self.peer_seat = p
                 kind = THERE
             self.seats[p] = kind
         b = self.tx
@@ -320,6 +328,7 @@ class Session:
         """Drive the channel and the session; returns the flags of what happened (OFFER,
         STARTED, CHANGED, PAUSED, RESUMED, DESYNC, LEFT, REFUSED). No allocation."""
         ch = self.ch
+        self.now = now_ms
         ch.poll(now_ms)
         if ch.restarts != self.restarts:
             # The link started over (the peer was switched off and on): what was on its way is
@@ -336,6 +345,10 @@ class Session:
             self._on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
         self._silence(now_ms)
+        if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
+            self.asked = False  # the host did not agree that we disagree (or could not yet):
+            if self.state == S_DESYNC:  # play on; the next hash compared tells again
+                self.state = S_PLAYING
         if self.nerts and self._playing():
             rt.settle(self)
         if self.dropped != self.dropped_seen:
@@ -351,7 +364,9 @@ class Session:
     def _attach(self, game):
         self.game = game
         self.players = game.players
-        self.nerts = game.NAME == "nerts"
+        self.nerts = not game.TURN_BASED  # everyone plays at once: realtime.py, else lockstep.py
+        self.record = m.REALTIME_RECORD if self.nerts else m.LOCKSTEP_RECORD
+        game.check_position()  # (what the check imports, imported now: a STATE is checked in play)
         for p in range(MAX_SEATS):
             self.seats[p] = 0
 
@@ -419,52 +434,90 @@ class Session:
 
     # --- messages in ---
 
+    def accepts(self, kind):
+        """Whether a message of `kind` is one this session takes in its state (ACCEPTS_*)."""
+        table = ACCEPTS_HOST if self.is_host else ACCEPTS_GUEST
+        return 1 <= kind <= m.KINDS and table[self.state] >> kind & 1 == 1
+
+    def reject(self):
+        """A message from the link that is refused: counted, and nothing else happens."""
+        self.rejected += 1
+
     def _on(self, kind, d, n):
+        if not self.accepts(kind) or m.check(kind, d, n, self.players, self.record):
+            self.reject()
+            return
         if kind == K_OFFER:
             self._on_offer(d, n)
         elif kind == K_ACCEPT:
-            if self.is_host and self.state == S_WAITING and d[1] == games.game_id(self.game.NAME) \
+            if d[0] == VERSION and d[1] == games.game_id(self.game.NAME) and d[2] == self.game.rules \
                     and r.get_i32(d, 3) == self.seed:
                 self._begin()
+            else:
+                self.reject()
         elif kind == K_REFUSE:
-            if self.is_host and self.state == S_WAITING:
-                self.refusal = d[0]
-                self.state = S_IDLE
-                self.flags |= REFUSED
+            self.refusal = d[0]
+            self.state = S_IDLE
+            self.flags |= REFUSED
         elif kind == K_BYE:
-            if self.state != S_IDLE and self.state != S_LEFT:
-                self._left()
-                self.flags |= LEFT
+            self._left()
+            self.flags |= LEFT
         elif kind == K_STATE:
-            if not self.is_host and self._playing():
-                transfer.receive(self, d, n)
-        elif self._playing() and d[0] == self.gen and not self.asked:
-            if kind == K_MOVE:
-                self._on_moves(d, n)
-            elif kind == K_UNDO:
+            transfer.receive(self, d, n)
+        elif d[0] != self.gen or self.asked:
+            return  # sent before the state it would apply to was replaced: dropped
+        elif kind == K_MOVE:
+            self._on_moves(d, n)
+        elif kind == K_UNDO:
+            if self.nerts:
+                self.reject()
+            else:
                 lockstep.peer_undo(self, d[1])
-            elif kind == K_HASH:
-                self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
-            elif kind == K_CLOCK:
+        elif kind == K_HASH:
+            self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
+        elif kind == K_CLOCK:
+            if self.nerts:
                 rt.peer_clock(self, r.get_i32(d, 1))
-            elif kind == K_RESYNC:
-                if self.is_host:
-                    self.hash_there = r.get_i32(d, 1)
-                    self.hash_here = state_hash(self.game)
-                    self.send_state()
+            else:
+                self.reject()
+        elif kind == K_RESYNC:
+            self._on_resync(r.get_i32(d, 1))
+
+    def _on_resync(self, theirs):
+        """The guest says it disagrees: believed only when its hash differs from this state's,
+        and answered at most RESYNCS_PER_MINUTE times a minute."""
+        mine = state_hash(self.game)
+        if theirs == mine or not self.may_resend():
+            self.reject()
+            return
+        self.hash_there = theirs
+        self.hash_here = mine
+        self.send_state()
+
+    def may_resend(self):
+        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
+        return (self.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
     def _on_offer(self, d, n):
-        if self.is_host or (self.state != S_WAITING and self.state != S_IDLE and self.state != S_LEFT):
+        if self.is_host and self.state == S_WAITING:
+            self.reject()  # two hosts
             return
-        self.offer_version = d[0]
-        self.offer_game_id = d[1]
-        self.offer_rules = d[2]
-        self.offer_players = d[3]
-        self.offer_options = r.get_i32(d, 4)
-        self.offer_seed = r.get_i32(d, 8)
-        for p in range(MAX_SEATS):
-            self.offer_seats[p] = d[12 + p] if p < d[3] and 12 + p < n else 0
-        reason = self._check_offer()
+        self.is_host = False
+        if d[0] != VERSION:
+            reason = R_VERSION
+        elif m.check_offer(d, n):
+            reason = R_INVALID
+            self.rejected += 1
+        else:
+            self.offer_version = d[0]
+            self.offer_game_id = d[1]
+            self.offer_rules = d[2]
+            self.offer_players = d[3]
+            self.offer_options = r.get_i32(d, 4)
+            self.offer_seed = r.get_i32(d, 8)
+            for p in range(MAX_SEATS):
+                self.offer_seats[p] = d[m.OFFER_HEAD + p] if p < d[3] else 0
+            reason = self._check_offer()
         if reason:
             self.refuse(reason)
         else:
@@ -473,8 +526,6 @@ class Session:
 
     def _check_offer(self):
         """0 when this console can play the offer, else the reason to refuse it."""
-        if self.offer_version != VERSION:
-            return R_VERSION
         name = games.name_of(self.offer_game_id)
         if name is None:
             return R_GAME
@@ -492,7 +543,7 @@ class Session:
     def _on_moves(self, d, n):
         """A MOVE message: one or more move records after the generation byte (moves that
         waited for the channel travel together)."""
-        size = rt.RECORD if self.nerts else _RECORD
+        size = self.record
         gen = self.gen
         at = 1
         while at + size <= n and self.gen == gen and not self.asked:
@@ -554,9 +605,11 @@ class Session:
 
     def _repair(self, mine):
         if self.is_host:
-            self.send_state()
+            if self.may_resend():
+                self.send_state()
         elif not self.asked:
             self.asked = True
+            self.asked_at = self.now
             if self.state == S_PLAYING:
                 self.state = S_DESYNC
             b = self.tx
@@ -570,12 +623,17 @@ class Session:
         self.overflows += 1
         self._forget_queue()
         self.asked = False
-        self._repair(state_hash(self.game))
+        if self.is_host:
+            self.send_state()  # what this console lost: not the peer's doing, never limited
+        else:
+            self._repair(state_hash(self.game))
 
     # --- the host's state, sent and loaded (transfer.py) ---
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
+        self.resent_at[self.resend_i] = self.now
+        self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
         transfer.send(self)
         if not self.s_pending:
             self.s_pending = True
