@@ -329,3 +329,53 @@ def test_silence_is_shown_within_5_s_on_every_screen_and_a_key_is_answered():
     wire.cut(False)
     tick(wire, (host, guest), 1500)
     assert guest.link_notice() == 0 and not guest.link_paused()
+
+
+def test_news_of_an_accepted_table_is_forgotten_when_the_player_joins_again():
+    """A table accepted and, before the next poll, Join a table pressed again: the old STARTED
+    must not start a game the session no longer holds (the fuzzer found it)."""
+    wire = FakeWire()
+    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
+    guest.join(0)
+    host.host(games.load("spite_malice")(2), 8, 0, bytes([ls.HERE, ls.THERE]), 0)
+    assert guest.poll(10) & ls.OFFER
+    guest.accept(games.load("spite_malice")(2), 10)
+    guest.join(20)
+    assert not guest.poll(30) & ls.STARTED
+
+
+# --- the fuzzer ---
+
+def test_a_hostile_peer_sends_10000_messages_and_every_invariant_holds():
+    from tools.reliability.link_fuzz import fuzz_suite
+    got = fuzz_suite(10000, seed=7)
+    assert got["failures"] == 0, got
+    assert got["messages"] == 10000
+    assert got["steps linked"] > 4000  # the stranger's table was played, not only refused
+    assert got["moves applied from the link"] > 300 and got["rejected"] > 5000
+
+
+def test_the_fuzzers_watch_fails_when_an_invariant_breaks():
+    from tools.reliability import link_fuzz as lf
+    wire, console, peer = console_with_link()
+    join(console, peer)
+    watch = lf.Watch(console)
+    watch.step(None, ())
+    assert watch.failures == 0
+    game = console.app.table.game
+    p = game.piles
+    stock = game.pile_id("stock")
+    kept = p.cards[p.start[stock]]
+    p.cards[p.start[stock]] = p.cards[p.start[stock] + 1]  # a card twice, another gone
+    watch.step(None, ())
+    assert watch.failures >= 1 and "card" in watch.first
+    p.cards[p.start[stock]] = kept
+    watch = lf.Watch(console)
+    tick = console.tick
+
+    def tick_and_count(ms):  # the records change in a step with no key pressed
+        tick(ms)
+        console.app.played[0] += 1
+    console.tick = tick_and_count
+    watch.step(None, ())
+    assert "records" in watch.first

@@ -200,6 +200,7 @@ class Session:
         self._attach(game)
         self.is_host = True
         self.asked = False
+        self.flags = 0  # a new table: news of the last one not yet read is moot
         self.seed = seed & 0x3FFFFFFF
         self.my_seat = 0
         self.peer_seat = 0
@@ -225,6 +226,7 @@ class Session:
         self.is_host = False
         self.asked = False
         self.game = None
+        self.flags = 0
         self.state = S_WAITING
 
     def accept(self, game, now_ms):

@@ -243,7 +243,7 @@ class LinkPlay:
                 self.go(LINK_ASK)
         if flags & ls.LEFT and self.mode == LINK_ASK:
             self.back_from_ask()  # the offer was withdrawn
-        if flags & ls.STARTED:
+        if flags & ls.STARTED and session.state == ls.S_PLAYING:
             self.start_linked()
             return
         if flags & ls.REFUSED:
