@@ -290,7 +290,8 @@ def fuzz(name, console_hosts, messages, seed=1):
 
 def fuzz_suite(messages, seed=1, progress=None):
     """`messages` in all, a quarter each: Spite & Malice and Nerts, the console hosting and joining."""
-    total = {"messages": 0, "steps linked": 0, "moves applied from the link": 0, "rejected": 0, "refused": 0, "failures": 0}
+    total = {"messages": 0, "steps linked": 0, "moves applied from the link": 0, "rejected": 0, "refused": 0,
+             "failures": 0}
     k = 0
     for name in ("spite_malice", "nerts"):
         for hosts in (True, False):
