@@ -379,3 +379,46 @@ def test_the_fuzzers_watch_fails_when_an_invariant_breaks():
     console.tick = tick_and_count
     watch.step(None, ())
     assert "records" in watch.first
+
+
+def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
+    """The stranger over a real TCP socket, against `python -m simulator --link` (headless,
+    its player joining and pressing keys): the simulator ends its key script, writes its
+    screenshot and exits cleanly; the stranger's table was taken and its junk went through."""
+    import os
+    import random
+    import subprocess
+    import sys
+    import time
+    from simulator import link_socket
+    from tools.reliability.link_fuzz import Stranger
+    server = link_socket.listen(0)
+    channel = Channel(server)
+
+    def write(kind, data):
+        channel.send(kind if 1 <= kind <= 63 else 63, bytes(data), min(len(data), 120))
+
+    stranger = Stranger(channel, random.Random(3), "spite_malice", write)
+    stranger.host()
+    keys = "UP A DOWN DOWN A " + "WAIT X A A B RIGHT WAIT Y A " * 150
+    png = tmp_path / "after.png"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--link", "127.0.0.1:%d" % server.port,
+                             "--data-dir", str(tmp_path / "data"), "--keys", keys, "--screenshot", str(png)],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    started = sent = 0
+    last = time.monotonic()
+    deadline = last + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        now = time.monotonic()
+        started |= stranger.step(int((now - last) * 1000) or 1) & ls.STARTED
+        last = now
+        if started:  # the table first, then the junk
+            stranger.play()
+            stranger.mischief(stranger.session.gen)
+            sent += 1
+        time.sleep(0.002)
+    out, err = proc.communicate(timeout=10)
+    server.close()
+    assert proc.returncode == 0, err.decode()
+    assert png.exists() and started and sent > 100, (started, sent)

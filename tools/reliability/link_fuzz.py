@@ -48,20 +48,28 @@ LEAVING_KEYS = (bt.B, bt.START)  # pressed now and then: menus, no to a question
 
 
 class Stranger:
-    """The hostile peer: a Session of its own over the wire's other end, and a pen."""
+    """The hostile peer: a Session of its own over `channel`, and a pen: write(kind, data)
+    puts any message on the way to the console."""
 
-    def __init__(self, wire, rand, name):
-        self.wire = wire
+    def __init__(self, channel, rand, name, write):
         self.rand = rand
         self.name = name
-        self.session = ls.Session(wire.end(0))
+        self.write = write
+        self.session = ls.Session(channel)
         self.game = None
         self.heard = []  # friendly messages this peer sent: material to replay and mutate
         self.now = 0
+        send = channel.send
 
-    def write(self, kind, data):
-        """A message straight onto the wire, to the console."""
-        self.wire.queues[1].append((kind, bytes(data)))
+        def kept(kind, data, n):  # what the session sends is kept to be replayed and mutated
+            taken = send(kind, data, n)
+            if taken:
+                if len(self.heard) < 64:
+                    self.heard.append((kind, bytes(data[:n])))
+                else:
+                    self.heard[self.rand.randrange(64)] = (kind, bytes(data[:n]))
+            return taken
+        channel.send = kept
 
     def host(self):
         cls = games.load(self.name)
@@ -83,19 +91,15 @@ class Stranger:
             game.apply(move)
             s.local_move(move, self.now)
 
-    def step(self):
-        self.now += STEP_MS
+    def step(self, ms=STEP_MS):
+        self.now += ms
         s = self.session
         if s.game is not None and s.state == ls.S_PLAYING and not s.game.TURN_BASED:
-            s.game.tick(STEP_MS)
+            s.game.tick(ms)
         flags = s.poll(self.now)
         if flags & ls.OFFER:
             s.accept(games.load(games.name_of(s.offer_game_id))(s.offer_players, s.offer_options), self.now)
-        for kind, data in self.wire.queues[1][-4:]:
-            if len(self.heard) < 64:
-                self.heard.append((kind, data))
-            else:
-                self.heard[self.rand.randrange(64)] = (kind, data)
+        return flags
 
     def mischief(self, gen):
         """One hostile message: random, mutated, replayed, or of a kind out of place."""
@@ -232,7 +236,7 @@ def fuzz(name, console_hosts, messages, seed=1):
     console = Console(App(Screen(240, 240, framebuf)), MemoryStorage())
     console.start()
     console.app.attach_link(lambda: ls.Session(wire.end(1)), b"stranger")
-    stranger = Stranger(wire, rand, name)
+    stranger = Stranger(wire.end(0), rand, name, lambda kind, data: wire.queues[1].append((kind, bytes(data))))
     watch = Watch(console)
     app = console.app
 
