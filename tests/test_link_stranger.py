@@ -422,3 +422,42 @@ def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
     server.close()
     assert proc.returncode == 0, err.decode()
     assert png.exists() and started and sent > 100, (started, sent)
+
+
+# --- the docs and the code say the same ---
+
+STATES = {"S_IDLE": ls.S_IDLE, "S_WAITING": ls.S_WAITING, "S_PLAYING": ls.S_PLAYING, "S_PAUSED": ls.S_PAUSED,
+          "S_LEFT": ls.S_LEFT, "S_DESYNC": ls.S_DESYNC}
+
+
+def doc_rows(first_header):
+    from pathlib import Path
+    lines = Path("docs/link.md").read_text().split("\n")
+    at = lines.index(first_header)
+    rows = []
+    for line in lines[at + 2:]:
+        if not line.startswith("|"):
+            return rows
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+
+
+def test_the_docs_table_of_accepted_kinds_is_the_sessions():
+    kinds = {"OFFER": msg.OFFER, "ACCEPT": msg.ACCEPT, "REFUSE": msg.REFUSE, "MOVE": msg.MOVE, "UNDO": msg.UNDO,
+             "HASH": msg.HASH, "CLOCK": msg.CLOCK, "RESYNC": msg.RESYNC, "STATE": msg.STATE, "BYE": msg.BYE}
+    seen = set()
+    for states, host, guest in doc_rows("| state | as host, takes | as guest, takes |"):
+        for name in states.split(", "):
+            state = STATES[name]
+            seen.add(state)
+            for table, text in ((ls.ACCEPTS_HOST, host), (ls.ACCEPTS_GUEST, guest)):
+                assert table[state] == sum(1 << kinds[k] for k in text.split(", ")), (name, text)
+    assert seen == set(STATES.values())
+
+
+def test_the_docs_table_of_transitions_is_the_sessions():
+    rows = doc_rows("| event | in | to |")
+    assert len(rows) == len(ls.TRANSITIONS)
+    for (event, where, to), (code, mask, target) in zip(rows, ls.TRANSITIONS):
+        assert getattr(msg, event.split(":")[0]) == code
+        assert mask == (0x3F if where == "any" else sum(1 << STATES[n] for n in where.split(", "))), event
+        assert target == (-1 if to == "the state before the pause" else STATES[to]), event

@@ -59,6 +59,19 @@ S_PAUSED = const(3)
 S_LEFT = const(4)
 S_DESYNC = const(5)
 
+# What moves a session from one state to another (session.TRANSITIONS).
+E_HOST = const(1)  # this console offers a table
+E_JOIN = const(2)  # this console waits for one
+E_OFFER = const(3)  # an offer came that this console can play: its player answers
+E_START = const(4)  # this console accepted, or the peer accepted this console's offer
+E_REFUSE = const(5)  # this console refused an offer, or the peer refused this one's
+E_CANCEL = const(6)  # this console stopped waiting
+E_LEAVE = const(7)  # this console left, the peer said BYE, or the link started over
+E_SILENT = const(8)  # nothing heard for SILENCE_MS
+E_HEARD = const(9)  # heard again: back to the state before the pause
+E_DISAGREE = const(10)  # the consoles disagree: the host's state is on its way
+E_AGREE = const(11)  # the state was sent (host) or loaded (guest), or the guest stops asking
+
 # Reasons for refusing an offer (REFUSE's byte).
 R_DECLINED = const(1)  # the person at the guest said no
 R_VERSION = const(2)  # another version of these messages

@@ -95,6 +95,24 @@ ACCEPTS_GUEST = (
 )
 
 ASK_MS = const(5000)  # a guest that asked for the state and got none in this time plays on
+# The session's states and what moves it between them: (event, the states it applies in, one
+# bit each, the state it leads to). An event in a state not listed changes nothing.
+_ANY = const(0x3F)
+_RESUME = const(-1)  # the state before the pause
+TRANSITIONS = (
+    (m.E_HOST, _ANY, S_WAITING),
+    (m.E_JOIN, _ANY, S_WAITING),
+    (m.E_OFFER, 1 << S_IDLE | 1 << S_WAITING | 1 << S_LEFT, S_WAITING),
+    (m.E_START, 1 << S_WAITING, S_PLAYING),
+    (m.E_REFUSE, _ANY, S_IDLE),
+    (m.E_CANCEL, _ANY, S_IDLE),
+    (m.E_LEAVE, _ANY, S_LEFT),
+    (m.E_SILENT, 1 << S_PLAYING | 1 << S_DESYNC, S_PAUSED),
+    (m.E_HEARD, 1 << S_PAUSED, _RESUME),
+    (m.E_DISAGREE, 1 << S_PLAYING, S_DESYNC),
+    (m.E_AGREE, 1 << S_DESYNC, S_PLAYING),
+)
+
 RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
 # or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
 SILENCE_MS = const(5000)  # a link silent this long pauses the game
@@ -218,7 +236,7 @@ class Session:
         for p in range(self.players):
             b[12 + p] = seats[p]
         self._queue(K_OFFER, b, 12 + self.players)
-        self.state = S_WAITING
+        self.go(m.E_HOST)
         self._flush()
 
     def join(self, now_ms):
@@ -227,7 +245,7 @@ class Session:
         self.asked = False
         self.game = None
         self.flags = 0
-        self.state = S_WAITING
+        self.go(m.E_JOIN)
 
     def accept(self, game, now_ms):
         """Take the offer: `game` is the offered game (offer_players, offer_options); the
@@ -257,7 +275,7 @@ class Session:
     def refuse(self, reason):
         self.tx[0] = reason
         self._queue(K_REFUSE, self.tx, 1)
-        self.state = S_IDLE
+        self.go(m.E_REFUSE)
         self._flush()
 
     def cancel(self, now_ms):
@@ -265,7 +283,7 @@ class Session:
         if self.is_host and self.state == S_WAITING:
             self._queue(K_BYE, self.tx, 0)
             self._flush()
-        self.state = S_IDLE
+        self.go(m.E_CANCEL)
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
@@ -349,8 +367,7 @@ class Session:
         self._silence(now_ms)
         if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
             self.asked = False  # the host did not agree that we disagree (or could not yet):
-            if self.state == S_DESYNC:  # play on; the next hash compared tells again
-                self.state = S_PLAYING
+            self.go(m.E_AGREE)  # play on; the next hash compared tells again
         if self.nerts and self._playing():
             rt.settle(self)
         if self.dropped != self.dropped_seen:
@@ -374,12 +391,13 @@ class Session:
 
     def _begin(self):
         """Both sides agreed: deal and set who plays where."""
+        if not self.go(m.E_START):
+            return  # no longer waiting for this table (it was withdrawn)
         game = self.game
         game.deal(self.seed)
         self.gen = 0
         self._configure()
         self._reset_play(0)
-        self.state = S_PLAYING
         self.flags |= STARTED
 
     def _configure(self):
@@ -409,8 +427,24 @@ class Session:
             self.peer_key[i] = -1
         rt.reset(self, key)
 
+    def go(self, event):
+        """Take the transition of TRANSITIONS for `event` in the state now; False (and nothing
+        changes) when there is none."""
+        for row in TRANSITIONS:
+            if row[0] == event and row[1] >> self.state & 1:
+                to = row[2]
+                if event == m.E_SILENT:
+                    self.resume_state = self.state
+                elif to == _RESUME:
+                    to = self.resume_state
+                self.state = to
+                return True
+        if event == m.E_AGREE and self.state == S_PAUSED:
+            self.resume_state = S_PLAYING  # repaired while silent: the pause returns to play
+        return False
+
     def _left(self):
-        self.state = S_LEFT
+        self.go(m.E_LEAVE)
         self.asked = False
         self.orphans = 0
         for p in range(self.players):
@@ -425,13 +459,9 @@ class Session:
 
     def _silence(self, now_ms):
         silent = self.ch.silent_ms(now_ms) >= SILENCE_MS
-        if self.state == S_PAUSED:
-            if not silent:
-                self.state = self.resume_state
-                self.flags |= RESUMED
-        elif silent and (self.state == S_PLAYING or self.state == S_DESYNC):
-            self.resume_state = self.state
-            self.state = S_PAUSED
+        if not silent and self.go(m.E_HEARD):
+            self.flags |= RESUMED
+        elif silent and self.go(m.E_SILENT):
             self.flags |= PAUSED
 
     # --- messages in ---
@@ -459,7 +489,7 @@ class Session:
                 self.reject()
         elif kind == K_REFUSE:
             self.refusal = d[0]
-            self.state = S_IDLE
+            self.go(m.E_REFUSE)
             self.flags |= REFUSED
         elif kind == K_BYE:
             self._left()
@@ -523,7 +553,7 @@ class Session:
         if reason:
             self.refuse(reason)
         else:
-            self.state = S_WAITING
+            self.go(m.E_OFFER)
             self.flags |= OFFER
 
     def _check_offer(self):
@@ -612,8 +642,7 @@ class Session:
         elif not self.asked:
             self.asked = True
             self.asked_at = self.now
-            if self.state == S_PLAYING:
-                self.state = S_DESYNC
+            self.go(m.E_DISAGREE)
             b = self.tx
             b[0] = self.gen
             r.put_i32(b, 1, mine)
@@ -682,8 +711,8 @@ class Session:
                     self.bytes_sent += n + 1
                     self.messages_sent += 1
                 self.s_pending = False
-                if self.state == S_DESYNC and self.is_host:
-                    self.state = S_PLAYING
+                if self.is_host:
+                    self.go(m.E_AGREE)
                 self.q_head = (i + 1) % _QUEUE
                 self.q_count -= 1
                 continue

@@ -14,9 +14,7 @@ from engine_core import records as r
 from engine_core import save
 from engine_core.link.messages import F_CHANGED as _CHANGED
 from engine_core.link.messages import F_DESYNC as _DESYNC
-from engine_core.link.messages import S_DESYNC as _S_DESYNC
-from engine_core.link.messages import S_PAUSED as _S_PAUSED
-from engine_core.link.messages import S_PLAYING as _S_PLAYING
+from engine_core.link.messages import E_AGREE, E_DISAGREE
 from engine_core.link.messages import STATE_DATA as DATA
 from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
@@ -35,8 +33,7 @@ def send(s):
     s._reset_play(s.s_key)
     s.repairs += 1
     s.flags |= _DESYNC
-    if s.state == _S_PLAYING:
-        s.state = _S_DESYNC
+    s.go(E_DISAGREE)
 
 
 def chunk(s):
@@ -123,8 +120,5 @@ def load(s, key, host_hash):
     s._configure()
     s._reset_play(key)
     s.repairs += 1
-    if s.state == _S_DESYNC:
-        s.state = _S_PLAYING
-    elif s.state == _S_PAUSED:
-        s.resume_state = _S_PLAYING
+    s.go(E_AGREE)
     s.flags |= _CHANGED | _DESYNC
