@@ -461,3 +461,122 @@ def test_the_docs_table_of_transitions_is_the_sessions():
         assert getattr(msg, event.split(":")[0]) == code
         assert mask == (0x3F if where == "any" else sum(1 << STATES[n] for n in where.split(", "))), event
         assert target == (-1 if to == "the state before the pause" else STATES[to]), event
+
+
+# --- allocation: every refusal path under heap_lock on MicroPython ---
+
+HOSTILE_HEAP_LOCK = """
+import gc, micropython
+from simulator.keys import make_app
+from engine_core import records as r
+from engine_core import save
+from engine_core.link import messages as m
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.session import Session
+from engine_core.link.statehash import state_hash
+from engine_core.ui import buttons as bt
+
+wire = Wire(5)
+apps = []
+for side in range(2):
+    app = make_app(240, 240)
+    end = wire.end(side)
+    app.attach_link(lambda end=end: Session(Channel(end)), b"wire")
+    apps.append(app)
+host = apps[0]
+guest = apps[1]
+host.open_link()
+guest.open_link()
+host.selected = ROW
+host.press(bt.A)
+guest.selected = 2
+guest.press(bt.A)
+
+def ticks(n):
+    for i in range(n):
+        host.tick(20)
+        guest.tick(20)
+
+ticks(100)
+hs = host.link.session
+gs = guest.link.session
+game = host.table.game
+junk = []  # (from the host?, kind, bytes): every one refused
+def add(from_host, kind, data):
+    junk.append((from_host, kind, bytearray(data)))
+add(True, m.MOVE, bytes([0, 1, 0xFF, 1, 0] + [0] * 6 * NERTS))  # the guest's own seat
+add(True, m.MOVE, bytes([0, 9, 1, 2, 3]))  # no such seat
+add(True, m.MOVE, bytes([0, 0, 1]))  # cut short
+add(True, m.UNDO, bytes([0, 1]))
+add(True, m.OFFER, bytes([1, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]))  # an offer in play
+add(True, m.ACCEPT, bytes(7))
+add(True, m.RESYNC, bytes(5))  # a guest does not take it
+add(True, m.HASH, bytes([0, 0x80, 0, 0, 1, 0, 0, 0, 1]))  # a negative key
+add(True, m.BYE, bytes(1))  # a BYE with a byte
+add(False, m.STATE, bytes(20))  # a host does not take it
+add(False, m.OFFER, bytes([1, 3, 1, 2, 0x80, 0, 0, 0, 0, 0, 0, 9, 1, 2]))
+add(False, m.CLOCK, bytes([0, 0, 0, 0]))
+add(False, m.REFUSE, bytes([9]))
+mine = bytearray(5)
+r.put_i32(mine, 1, state_hash(game))
+add(False, m.RESYNC, mine)  # the host's own hash
+if not NERTS:  # a state the position check refuses: a complete centre stack
+    p = game.piles
+    stock = game.pile_id("stock")
+    centre = game.pile_id("center1")
+    while p.size[centre] < 12:
+        p.push(centre, p.pop(stock))
+    record = bytearray(save.BUFFER_SIZE)
+    total = save.encode_game(game, 0, record)
+    while p.size[centre] > 0:
+        p.push(stock, p.pop(centre))
+    at = 0
+    while at < total:
+        n = min(m.STATE_DATA, total - at)
+        chunk = bytearray(m.STATE_HEAD + n)
+        chunk[0] = gs.gen
+        r.put_u16(chunk, 1, at)
+        r.put_u16(chunk, 3, total)
+        for i in range(n):
+            chunk[m.STATE_HEAD + i] = record[at + i]
+        junk.append((True, m.STATE, chunk))
+        at += n
+
+def stranger(rounds):
+    for k in range(rounds):
+        for from_host, kind, data in junk:
+            ch = hs.ch if from_host else gs.ch
+            if from_host and (kind == m.MOVE or kind == m.UNDO or kind == m.HASH or kind == m.STATE):
+                data[0] = gs.gen
+            ch.send(kind, data, len(data))
+            ticks(2)
+
+stranger(1)                   # every path once before the lock
+before = (gs.rejected, hs.rejected, gs.refused)
+g_hash = state_hash(guest.table.game)
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    stranger(3)
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, gs.rejected - before[0], hs.rejected - before[1], gs.refused - before[2],
+      state_hash(guest.table.game) == g_hash, gs.repairs, hs.repairs)
+"""
+
+
+def test_every_refusal_allocates_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    for game, nerts in (("spite_malice", 0), ("nerts", 1)):
+        row = 0 if game == "spite_malice" else 1
+        out = run_mpy_ok(HOSTILE_HEAP_LOCK.replace("ROW", str(row)).replace("NERTS", str(nerts))).split()
+        assert out[0:2] == ["no", "allocation"], out
+        assert int(out[2]) >= 3 * 7 and int(out[3]) >= 3 * 4, out  # refused, at the guest and at the host
+        assert int(out[4]) >= 3, out  # the guest's own seat's move, from the host: refused
+        if game == "spite_malice":
+            assert out[5] == "True", out  # the refused state left the guest's game as it was
+        assert out[6:8] == ["0", "0"], out  # and nothing was repaired
