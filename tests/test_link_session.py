@@ -207,7 +207,7 @@ def test_undo_takes_back_only_ones_own_moves_in_ones_own_turn_and_travels_to_the
     run(table, 10)
     assert not host.may_undo()
     # An undo the peer may not make (nothing of its own this turn) is refused and repaired.
-    assert g1.vars[V_TURN] == 1 and guest.own_moves == 0
+    assert g1.vars[V_TURN] == 1 and guest.lockstep.own_moves == 0
     host.tx[0] = host.gen
     host.tx[1] = 0
     host._queue(ls.K_UNDO, host.tx, 2)
@@ -336,9 +336,8 @@ def test_a_move_from_the_link_for_a_seat_played_here_is_refused_and_changes_noth
     table = started("nerts", faults=(0, 0, 0, 0))
     run(table, 50)
     host, guest = table.sessions
-    from engine_core.link import realtime
     table.acting = False
-    realtime.send(host, 1, 0xFF0101, table.games[0].clock_ms, 1)  # p2's flip, sent by the host
+    host.realtime.send(1, 0xFF0101, table.games[0].clock_ms, 1)  # p2's flip, sent by the host
     host._flush()
     run(table, 80)
     assert guest.refused == 1 and host.repairs == 0 and guest.repairs == 0

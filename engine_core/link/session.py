@@ -9,9 +9,16 @@ disagreement, or a move from the link that is not legal, is repaired by the host
 whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads
 (transfer.py).
 
-Spite & Malice is played in lockstep: one seat moves at a time, a move from the link is
-checked before it is applied, and undo reaches only one's own moves of the turn under way
-(lockstep.py). Nerts is played in time order: realtime.py and timeline.py.
+How the moves go is the game's TURN_BASED flag's choice, not its name's: a turn-based game
+(Spite & Malice) in lockstep, one seat at a time, each move from the link checked before it
+is applied and undo reaching only one's own moves of the turn under way (lockstep.Lockstep);
+the others (Nerts) in time order (realtime.Realtime and timeline.py). Each owns its state and
+talks to the session through a few methods (reset, key, before, after, forget, local_move,
+local_undo, may_undo, may_deal, peer_move, peer_undo, peer_clock); they call back send_record,
+send_message, refuse_move, changed, new_generation, lost, my_hash and waiting.
+
+Every message from the peer is checked before it acts (messages.py, ACCEPTS_HOST and
+ACCEPTS_GUEST below, then the game); the states move only through TRANSITIONS.
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
@@ -33,20 +40,19 @@ leave allocate nothing (tests/test_link_session.py runs both consoles under heap
 
 from array import array
 
-from engine_core import OVER, PLAYING
+from engine_core import OVER
 from engine_core import games
 from engine_core import records as r
 from engine_core import save
-from engine_core.game import V_STATUS, V_TURN
-from engine_core.link import lockstep
+from engine_core.game import V_STATUS
 from engine_core.link import messages as m
 from engine_core.link.messages import (COMPUTER, HERE, MAX_SEATS, R_BUSY, R_DECLINED, R_GAME,  # noqa: F401
                                        R_INVALID, R_RULES, R_VERSION, S_DESYNC, S_IDLE, S_LEFT,
                                        S_PAUSED, S_PLAYING, S_WAITING, THERE, VERSION)
-from engine_core.link import realtime as rt
 from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
-from engine_core.link.timeline import Timeline
+from engine_core.link.lockstep import Lockstep
+from engine_core.link.realtime import Realtime
 
 try:
     from micropython import const
@@ -128,7 +134,7 @@ class Session:
     def __init__(self, channel):
         self.ch = channel
         self.game = None
-        self.nerts = False
+        self.all_at_once = False  # the game's players all play at once (not TURN_BASED)
         self.is_host = False
         self.state = S_IDLE
         self.resume_state = S_PLAYING  # the state a pause returns to
@@ -172,26 +178,17 @@ class Session:
         self.r_pos = 0
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
-        # Lockstep (Spite & Malice).
-        self.turn_no = 0
-        self.own_moves = 0  # moves of this console in the turn under way
-        self.peer_moves = 0
-        self.last_turn = 0
-        self.last_status = 0
         # Hashes: the key (turn number or game time) and value of this console's and the peer's.
         self.mine_key = array("i", [-1] * _RING)
         self.mine_hash = array("i", [0] * _RING)
         self.peer_key = array("i", [-1] * _RING)
         self.peer_hash = array("i", [0] * _RING)
-        # Nerts (engine_core/link/realtime.py).
-        self.timeline = Timeline()
-        self.fresh = array("i", [0] * 64)  # moves found in the journal since the last look
-        self.ctr = array("i", [0] * MAX_SEATS)  # each seat's move counter
-        self.peer_h = 0  # the peer's horizon: none of its moves will be older
-        self.sent_h = 0  # the last horizon this console sent
-        self.next_check = 0  # the game time of the next hash
-        self.seen_head = 0  # where this console last read the journal
-        self.seen_clears = 0
+        # How the game is played over the link, chosen by its TURN_BASED flag: one seat at a
+        # time (lockstep.py) or all at once in time order (realtime.py). Both made here.
+        self.lockstep = Lockstep(self)
+        self.realtime = Realtime(self)
+        self.play = self.lockstep
+        self.timeline = self.realtime.timeline
         # Counters (the tests and the figures in docs/link.md).
         self.bytes_sent = 0  # payload bytes handed to the channel, the kind byte included
         self.messages_sent = 0
@@ -303,12 +300,14 @@ class Session:
         if self.game is not None and self.state != S_PAUSED:
             self.game.tick(ms)
 
+    @property
+    def turn_no(self):
+        """Turns ended since the deal (lockstep play)."""
+        return self.lockstep.turn_no
+
     def may_undo(self):
         """Spite & Malice: the last move is this console's own, in its turn under way."""
-        game = self.game
-        return (not self.nerts and game is not None and self.state == S_PLAYING
-                and game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == self.my_seat
-                and self.own_moves > 0 and game.can_undo())
+        return self.game is not None and self.play.may_undo()
 
     def may_deal(self):
         """Whether this console may start the next game (Spite & Malice: the seat to move,
@@ -316,32 +315,23 @@ class Session:
         game = self.game
         if game is None or self.state != S_PLAYING or game.vars[V_STATUS] != OVER:
             return False
-        if self.nerts:
-            return self.is_host and game.can_deal() and rt.settled(self)
-        return not game.match_over() and game.vars[V_TURN] == self.my_seat
+        return self.play.may_deal()
 
     def local_move(self, move, now_ms):
         """This console applied `move` (of a seat that is HERE) to the game: send it."""
         if self.game is None or self.state == S_IDLE or self.state == S_LEFT or self.asked:
             return
-        if self.nerts:
-            rt.local(self, move)
-        else:
-            self._send_move(self.my_seat, move)
-            self.own_moves += 1
-            lockstep.after_move(self)
+        self.play.local_move(move)
         self._flush()
 
     def local_undo(self, now_ms):
         """This console undid its last move (only when may_undo() said so): send that."""
-        if self.game is None or self.nerts or self.state == S_LEFT or self.asked:
+        if self.game is None or self.state == S_LEFT or self.asked or not self.play.local_undo():
             return
         b = self.tx
         b[0] = self.gen
         b[1] = self.my_seat
         self._queue(K_UNDO, b, 2)
-        if self.own_moves > 0:
-            self.own_moves -= 1
         self._flush()
 
     def poll(self, now_ms):
@@ -358,8 +348,8 @@ class Session:
                 self._forget_queue()
                 self._left()
                 self.flags |= LEFT
-        if self.nerts and self._playing():
-            rt.scan(self)
+        if self._playing():
+            self.play.before()
         kind = ch.receive()
         while kind >= 0:
             self._on(kind, ch.rx, ch.rx_len)
@@ -368,8 +358,8 @@ class Session:
         if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
             self.asked = False  # the host did not agree that we disagree (or could not yet):
             self.go(m.E_AGREE)  # play on; the next hash compared tells again
-        if self.nerts and self._playing():
-            rt.settle(self)
+        if self._playing():
+            self.play.after()
         if self.dropped != self.dropped_seen:
             self._overflowed()
         self._flush()
@@ -383,8 +373,9 @@ class Session:
     def _attach(self, game):
         self.game = game
         self.players = game.players
-        self.nerts = not game.TURN_BASED  # everyone plays at once: realtime.py, else lockstep.py
-        self.record = m.REALTIME_RECORD if self.nerts else m.LOCKSTEP_RECORD
+        self.all_at_once = not game.TURN_BASED
+        self.play = self.lockstep if game.TURN_BASED else self.realtime
+        self.record = self.play.RECORD
         game.check_position()  # (what the check imports, imported now: a STATE is checked in play)
         for p in range(MAX_SEATS):
             self.seats[p] = 0
@@ -403,7 +394,7 @@ class Session:
     def _configure(self):
         """Computer players act at the host only; people's seats wait for their moves."""
         game = self.game
-        if not self.nerts:
+        if not self.all_at_once:
             game.bots = False
             return
         game.bots = True
@@ -416,16 +407,10 @@ class Session:
 
     def _reset_play(self, key):
         """Counters after a deal or a loaded state; key: the turn number or the game time."""
-        game = self.game
-        self.turn_no = key
-        self.own_moves = 0
-        self.peer_moves = 0
-        self.last_turn = game.vars[V_TURN]
-        self.last_status = game.vars[V_STATUS]
         for i in range(_RING):
             self.mine_key[i] = -1
             self.peer_key[i] = -1
-        rt.reset(self, key)
+        self.play.reset(key)
 
     def go(self, event):
         """Take the transition of TRANSITIONS for `event` in the state now; False (and nothing
@@ -450,7 +435,7 @@ class Session:
         for p in range(self.players):
             if self.seats[p] != HERE:
                 self.orphans |= 1 << p
-        self.timeline.clear()
+        self.play.forget()
 
     def _playing(self):
         return self.state == S_PLAYING or self.state == S_PAUSED or self.state == S_DESYNC
@@ -501,17 +486,11 @@ class Session:
         elif kind == K_MOVE:
             self._on_moves(d, n)
         elif kind == K_UNDO:
-            if self.nerts:
-                self.reject()
-            else:
-                lockstep.peer_undo(self, d[1])
+            self.play.peer_undo(d[1])
         elif kind == K_HASH:
             self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
-            if self.nerts:
-                rt.peer_clock(self, r.get_i32(d, 1))
-            else:
-                self.reject()
+            self.play.peer_clock(r.get_i32(d, 1))
         elif kind == K_RESYNC:
             self._on_resync(r.get_i32(d, 1))
 
@@ -579,13 +558,37 @@ class Session:
         gen = self.gen
         at = 1
         while at + size <= n and self.gen == gen and not self.asked:
-            if self.nerts:
-                rt.peer_move(self, d, at)
-            else:
-                lockstep.peer_move(self, d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
+            self.play.peer_move(d, at)
             at += size
 
-    # --- lockstep: Spite & Malice (lockstep.py) ---
+    # --- what lockstep.py and realtime.py ask of the session ---
+
+    def send_record(self, b, n):
+        """A MOVE message of one record, b[0:n] (move_record's head, and more in real time)."""
+        self._queue(K_MOVE, b, n)
+        self.moves_sent += 1
+
+    def send_message(self, kind, b, n):
+        self._queue(kind, b, n)
+
+    def waiting(self):
+        """Messages wait for room in the channel's window."""
+        return self.q_count > 0
+
+    def changed(self):
+        self.flags |= CHANGED
+
+    def new_generation(self):
+        """A new round (real time): what was sent for the old one is dropped."""
+        self.gen = (self.gen + 1) & 0xFF
+
+    def refuse_move(self, disagree):
+        """A move or undo from the link refused: counted; when it was of the peer's own seat
+        (not legal there) the consoles disagree and the host's state repairs it, otherwise
+        nothing changes."""
+        self.refused += 1
+        if disagree:
+            self._found(state_hash(self.game), 0)
 
     def move_record(self, seat, move):
         """A MOVE message's first five bytes in tx (gen, seat, the move's three); tx."""
@@ -598,8 +601,7 @@ class Session:
         return b
 
     def _send_move(self, seat, move):
-        self._queue(K_MOVE, self.move_record(seat, move), 5)
-        self.moves_sent += 1
+        self.send_record(self.move_record(seat, move), 5)
 
     # --- hashes ---
 

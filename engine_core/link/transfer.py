@@ -29,7 +29,7 @@ def send(s):
     s.s_len = save.encode_game(game, 0, s.sbuf)
     s.s_pos = 0
     s.s_hash = state_hash(game)
-    s.s_key = game.clock_ms if s.nerts else s.turn_no
+    s.s_key = s.play.key()
     s._reset_play(s.s_key)
     s.repairs += 1
     s.flags |= _DESYNC
