@@ -166,7 +166,7 @@ def link_state():
         "hash": state_hash(s.game) if s.game is not None else None,
         "turn": s.turn_no, "moves_sent": s.moves_sent, "messages_sent": s.messages_sent,
         "bytes_sent": s.bytes_sent, "hashes_compared": s.hashes_compared, "desyncs": s.desyncs,
-        "refused": s.refused, "repairs": s.repairs,
+        "refused": s.refused, "rejected": s.rejected, "repairs": s.repairs,
         "sent": ch.sent, "received": ch.received, "resent": ch.resent, "bad": ch.bad,
         "duplicates": ch.duplicates, "dropped": ch.dropped, "restarts": ch.restarts,
         "bytes_read": ch.transport.bytes_read, "busy_polls": ch.busy_polls, "busy_us": ch.busy_us,

@@ -363,9 +363,14 @@ class Nerts(NertsMoves, Game):
 
     # --- load ---
 
+    _check = None  # nerts_check.check_position, imported at the first check
+
     def check_position(self):
-        from engine_core.games.nerts_check import check_position
-        return check_position(self)
+        check = Nerts._check
+        if check is None:  # an import in every call allocates; a link checks states in play
+            from engine_core.games.nerts_check import check_position as check
+            Nerts._check = check
+        return check(self)
 
     def after_restore(self):
         """A saved game is back (engine_core/save.py): forget what was derived from the old

@@ -4,10 +4,13 @@
                   stream or datagrams (a UART, ESP-NOW, a socket): frames with a CRC,
                   acknowledgements, resends, keep-alives, epochs
     loopback.py   a simulated faulty wire between two channels, for tests
+    messages.py   the session's message kinds, layouts and checks, and the codes the link's
+                  modules share (the peer is untrusted: docs/link.md, "Threat model")
     session.py    the table over a channel: the hello, the moves, state hashes, the host's
-                  state re-sent on a desync, silence, leaving
-    lockstep.py   Spite & Malice over the link: one seat at a time, every move checked
-    realtime.py   Nerts over the link: moves in time order, rolled back and replayed
+                  state re-sent on a desync, silence, leaving; its states as a table
+    lockstep.py   Lockstep: turn-based games (Spite & Malice), one seat at a time, every move checked
+    realtime.py   Realtime: games played all at once (Nerts), moves in time order, rolled back
+                  and replayed
     transfer.py   the host's whole state, sent and loaded: the repair after a desync
     timeline.py   the window of recent Nerts moves that realtime.py keeps in order
     statehash.py  the state hash both consoles compare

@@ -45,6 +45,8 @@ queued holds the sender back (flow control).
 
 import sys
 
+from engine_core.link.messages import CLOCK_MASK
+
 try:
     from micropython import const
 except ImportError:
@@ -67,7 +69,7 @@ KEEPALIVE_MS = const(500)
 STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
 STALL_MS = const(3000)  # the peer heard and nothing acknowledged this long: start over
 _IN_SIZE = const(200)  # a partial frame (< FRAME_MAX) plus one read
-_MASK = const(0x3FFFFFFF)  # clocks and counters wrap at 2**30
+_MASK = CLOCK_MASK  # clocks and counters wrap at 2**30, as the app's clock does
 
 
 def _tables():  # subset: ok (start-up: the CRC tables, built once at import)

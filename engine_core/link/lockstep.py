@@ -1,56 +1,121 @@
-"""Spite & Malice over the link: one seat moves at a time (engine_core/link/session.py).
+"""Turn-based games over the link (Spite & Malice): one seat moves at a time
+(engine_core/link/session.py chooses this for a game whose TURN_BASED is true).
 
 A move from the link is checked before it is applied: it must be the peer's seat's, in the
 peer's turn, and legal; an undo from the link must take back one of the peer's own moves of
-the turn under way. Anything else is a desync: the host's state repairs it. At every turn's
-end (the turn passes, a game ends or is dealt) both consoles hash the state and send the hash
-keyed by the turn number. Nothing here allocates.
+the turn under way. A move or undo of a seat that is not the peer's is refused and changes
+nothing (a friendly console never sends one); one of the peer's seat that is not legal is a
+disagreement, which the host's state repairs. At every turn's end (the turn passes, a game
+ends or is dealt) both consoles hash the state and send the hash keyed by the turn number.
+Nothing here allocates after construction.
 """
 
+from engine_core import PLAYING
 from engine_core.game import V_STATUS, V_TURN
+from engine_core.link import messages as m
 from engine_core.link.statehash import state_hash
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
 
-_CHANGED = const(4)  # session.CHANGED
+class Lockstep:
+    """The turn-based table's own state and rules; what it needs of the session: the game,
+    the seats, the generation, send(), move_record(), refuse_move(), disagree(), changed(),
+    my_hash()."""
 
+    RECORD = m.LOCKSTEP_RECORD  # a move in a MOVE message: seat, move(3)
 
-def peer_move(s, seat, move):
-    game = s.game
-    if seat != s.peer_seat or game.vars[V_TURN] != seat or not game.is_legal(move):
-        s.refused += 1
-        s._found(state_hash(game), 0)
-        return
-    game.apply(move)
-    s.peer_moves += 1
-    s.flags |= _CHANGED
-    after_move(s)
+    def __init__(self, session):
+        self.s = session
+        self.turn_no = 0  # turns ended since the deal (or the state loaded): the hash's key
+        self.own_moves = 0  # moves of this console in the turn under way
+        self.peer_moves = 0
+        self.last_turn = 0
+        self.last_status = 0
 
+    def reset(self, key):
+        """After a deal or a loaded state; key: the turn number."""
+        game = self.s.game
+        self.turn_no = key
+        self.own_moves = 0
+        self.peer_moves = 0
+        self.last_turn = game.vars[V_TURN]
+        self.last_status = game.vars[V_STATUS]
 
-def peer_undo(s, seat):
-    game = s.game
-    if s.nerts or seat != s.peer_seat or game.vars[V_TURN] != seat or s.peer_moves == 0 \
-            or not game.undo():
-        s.refused += 1
-        s._found(state_hash(game), 0)
-        return
-    s.peer_moves -= 1
-    s.flags |= _CHANGED
+    def key(self):
+        return self.turn_no
 
+    def before(self):
+        """At the start of a poll: nothing to read (each move is sent as it is made)."""
 
-def after_move(s):
-    """After a move on either side: a turn that ended is counted, and both consoles send the
-    hash of the state it left."""
-    game = s.game
-    if game.vars[V_TURN] == s.last_turn and game.vars[V_STATUS] == s.last_status:
-        return
-    s.last_turn = game.vars[V_TURN]
-    s.last_status = game.vars[V_STATUS]
-    s.turn_no += 1
-    s.own_moves = 0
-    s.peer_moves = 0
-    s.my_hash(s.turn_no, state_hash(game))
+    def after(self):
+        """At the end of a poll: nothing waits."""
+
+    def forget(self):
+        """The peer left."""
+
+    def local_move(self, move):
+        s = self.s
+        s.send_record(s.move_record(s.my_seat, move), 5)
+        self.own_moves += 1
+        self.after_move()
+
+    def local_undo(self):
+        if self.own_moves > 0:
+            self.own_moves -= 1
+        return True
+
+    def may_undo(self):
+        """The last move is this console's own, in its turn under way."""
+        s = self.s
+        game = s.game
+        return (s.state == m.S_PLAYING and game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == s.my_seat
+                and self.own_moves > 0 and game.can_undo())
+
+    def may_deal(self):
+        """The seat to move (the loser of the last game) deals the next one."""
+        game = self.s.game
+        return not game.match_over() and game.vars[V_TURN] == self.s.my_seat
+
+    def peer_move(self, d, at):
+        s = self.s
+        game = s.game
+        seat = d[at]
+        move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
+        if seat != s.peer_seat:
+            s.refuse_move(False)  # not the sender's seat: never a matter of being out of step
+            return
+        if game.vars[V_TURN] != seat or not game.is_legal(move):
+            s.refuse_move(True)
+            return
+        game.apply(move)
+        self.peer_moves += 1
+        s.changed()
+        self.after_move()
+
+    def peer_undo(self, seat):
+        s = self.s
+        game = s.game
+        if seat != s.peer_seat:
+            s.refuse_move(False)
+            return
+        if game.vars[V_TURN] != seat or self.peer_moves == 0 or not game.undo():
+            s.refuse_move(True)
+            return
+        self.peer_moves -= 1
+        s.changed()
+
+    def peer_clock(self, t):
+        """Turn-based play has no clock to share."""
+        self.s.reject()
+
+    def after_move(self):
+        """After a move on either side: a turn that ended is counted, and both consoles send
+        the hash of the state it left."""
+        game = self.s.game
+        if game.vars[V_TURN] == self.last_turn and game.vars[V_STATUS] == self.last_status:
+            return
+        self.last_turn = game.vars[V_TURN]
+        self.last_status = game.vars[V_STATUS]
+        self.turn_no += 1
+        self.own_moves = 0
+        self.peer_moves = 0
+        self.s.my_hash(self.turn_no, state_hash(game))

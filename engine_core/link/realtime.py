@@ -1,4 +1,5 @@
-"""Nerts over the link: each console runs the whole table (engine_core/link/session.py).
+"""Real-time games over the link (Nerts): each console runs the whole table
+(engine_core/link/session.py chooses this for a game whose TURN_BASED is false).
 
 Every move carries the game time it was made at (the clock of the console that made it), its
 seat and that seat's counter, and both consoles keep the moves in the order (time, seat,
@@ -16,13 +17,20 @@ with every move): none of its later moves will be older. A move older than both 
 (its own clock and the peer's) is final and leaves the window. At every whole second T of
 game time that is final on both sides, both hash the state as it is with every move older than
 T (undoing the window's newer moves, hashing, applying them again), so two consoles in step
-always compare the same point. Nothing here allocates.
+always compare the same point. Nothing here allocates after construction.
 """
+
+from array import array
 
 from engine_core import OVER
 from engine_core import records as r
 from engine_core.games.nerts_moves import DEAL_MOVE
+from engine_core.link import messages as m
+from engine_core.link.messages import CLOCK as _K_CLOCK
+from engine_core.link.messages import COMPUTER as _COMPUTER
+from engine_core.link.messages import THERE as _THERE
 from engine_core.link.statehash import state_hash
+from engine_core.link.timeline import Timeline
 
 try:
     from micropython import const
@@ -32,211 +40,259 @@ except ImportError:
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
-_K_MOVE = const(4)  # session.K_MOVE
-_K_CLOCK = const(7)  # session.K_CLOCK
-_CHANGED = const(4)  # session.CHANGED
-RECORD = const(10)  # a move in a MOVE message: seat, move(3), time(4), counter(2)
-_HERE = const(1)
-_COMPUTER = const(3)
 
 
-def reset(s, t):
-    """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
-    at the next whole second after t."""
-    s.timeline.clear()
-    s.peer_h = t
-    s.sent_h = t
-    s.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
-    synced(s)
+class Realtime:
+    """The real-time table's own state (the window of recent moves, the horizons, the next
+    hash, where the journal was last read); what it needs of the session: the game, the
+    seats, the generation, send_record(), send_message(), refuse_move(), changed(), lost(),
+    new_generation(), my_hash(), waiting()."""
 
+    RECORD = m.REALTIME_RECORD  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 
-def synced(s):
-    """The journal as it stands is known (the session's own applies and undos included)."""
-    h = s.game.history
-    s.seen_head = h.head
-    s.seen_clears = h.clears
+    def __init__(self, session):
+        self.s = session
+        self.timeline = Timeline()
+        self.fresh = array("i", [0] * 64)  # moves found in the journal since the last look
+        self.ctr = array("i", [0] * m.MAX_SEATS)  # each seat's move counter
+        self.peer_h = 0  # the peer's horizon: none of its moves will be older
+        self.sent_h = 0  # the last horizon this console sent
+        self.next_check = 0  # the game time of the next hash
+        self.seen_head = 0  # where this console last read the journal
+        self.seen_clears = 0
 
+    def reset(self, t):
+        """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
+        at the next whole second after t."""
+        self.timeline.clear()
+        self.peer_h = t
+        self.sent_h = t
+        self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
+        self.synced()
 
-def lost(s):
-    """The window cannot hold what happened (full, or the journal forgot a move): repair."""
-    s.lost()
+    def key(self):
+        """A loaded state's key: the game time."""
+        return self.s.game.clock_ms
 
+    def before(self):
+        """At the start of a poll: what this console's seats did since the last one."""
+        self.scan()
 
-def send(s, seat, move, t, ctr):
-    b = s.move_record(seat, move)  # then the time and the seat's counter
-    r.put_i32(b, 5, t)
-    r.put_u16(b, 9, ctr)
-    s._queue(_K_MOVE, b, 11)
-    s.moves_sent += 1
-    if t > s.sent_h:
-        s.sent_h = t
+    def after(self):
+        """At the end of a poll: hashes of what is final, the horizon told."""
+        self.settle()
 
+    def forget(self):
+        """The peer left: the window's moves are final as they are."""
+        self.timeline.clear()
 
-def scan(s):
-    """The moves made at this console since the last look (the journal's new MARK entries):
-    stamped with the clock, put in the window and sent."""
-    game = s.game
-    h = game.history
-    if h.clears != s.seen_clears:
-        synced(s)  # the journal was cleared under us (a deal: local() handles it)
-        return
-    for p in range(s.players):  # a settings change must not make a person's seat a computer
-        if game.computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
-            game.set_bot(p, -1, 0)
-    if (h.head - s.seen_head) % h.capacity > h.used:
-        lost(s)  # more happened than the journal holds (a tick of minutes): repair
-        synced(s)
-        return
-    k = h.moves_since(s.seen_head, s.fresh)
-    s.seen_head = h.head
-    if k == 0 or s.asked:
-        return  # moves made while the host's state is on its way go with the old state
-    tl = s.timeline
-    if k > len(s.fresh) or tl.count + k > tl.size:
-        lost(s)
-        return
-    t = game.clock_ms
-    # The common case: they come after everything in the window, in the journal's order.
-    in_order = True
-    last_seat = -1
-    if tl.count > 0:
-        j = tl.count - 1
-        if tl.time[j] > t or (tl.time[j] == t and tl.seat[j] > game.mover(s.fresh[0])):
-            in_order = False
-        elif tl.time[j] == t:
-            last_seat = tl.seat[j]
-    for j in range(k):
-        seat = game.mover(s.fresh[j])
-        if seat < last_seat:
-            in_order = False
-        last_seat = seat
-    if not in_order:
-        for j in range(k):
-            if not game.undo():
-                lost(s)
-                return
-    for j in range(k):
-        move = s.fresh[j]
-        seat = game.mover(move)
-        s.ctr[seat] = (s.ctr[seat] + 1) & 0xFFFF
-        if in_order:
-            tl.put(tl.count, move, t, seat, s.ctr[seat])
-            tl.done[tl.count - 1] = 1
-        elif not tl.insert(game, move, t, seat, s.ctr[seat]):
-            lost(s)
-            return
-        send(s, seat, move, t, s.ctr[seat])
-    if not in_order:
-        s.flags |= _CHANGED  # our own moves went behind older ones of the peer
-    synced(s)
+    def local_move(self, move):
+        self.local(move)
 
-
-def local(s, move):
-    """The console's person made `move` (already applied)."""
-    game = s.game
-    if move != DEAL_MOVE:
-        scan(s)
-        return
-    if not s.is_host:
-        lost(s)  # only the host deals in Nerts (may_deal): the guest's table is the host's again
-        return
-    t = game.clock_ms
-    seat = s.my_seat
-    s.ctr[seat] = (s.ctr[seat] + 1) & 0xFFFF
-    send(s, seat, DEAL_MOVE, t, s.ctr[seat])
-    new_round(s, t)
-
-
-def new_round(s, t):
-    """After a deal at time t: a new generation (moves of the old round are dropped)."""
-    s.gen = (s.gen + 1) & 0xFF
-    s.timeline.clear()
-    s.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
-    synced(s)
-
-
-def peer_clock(s, t):
-    if t > s.peer_h:
-        s.peer_h = t
-
-
-def peer_move(s, d, at):
-    """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
-    its place (or, the host's deal, applied once the round's end is final here too)."""
-    game = s.game
-    seat = d[at]
-    move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
-    t = r.get_i32(d, at + 4)
-    if seat >= s.players or s.seats[seat] == _HERE or (s.is_host and s.seats[seat] == _COMPUTER):
-        s.refused += 1
-        s._found(state_hash(game), 0)
-        return
-    if t > s.peer_h:
-        s.peer_h = t
-    if move == DEAL_MOVE:
-        gen = s.gen
-        settle(s)
-        if s.gen != gen or s.asked:
-            return
-        if s.is_host or not game.is_legal(DEAL_MOVE):
-            s.refused += 1
-            s._found(state_hash(game), 0)
-            return
-        game.apply(DEAL_MOVE)
-        if game.clock_ms < t:
-            game.advance_clock(t - game.clock_ms)
-        new_round(s, t)
-        s.flags |= _CHANGED
-        return
-    if not s.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
-        lost(s)
-        return
-    synced(s)
-    s.flags |= _CHANGED
-
-
-def settle(s):
-    """Hash every whole second that is final on both sides, forget final moves, and tell the
-    peer this console's horizon."""
-    if s.asked:
-        return
-    game = s.game
-    tl = s.timeline
-    final = game.clock_ms
-    if s.peer_h < final:
-        final = s.peer_h
-    gen = s.gen
-    while s.next_check <= final:
-        i = tl.first_from(s.next_check)
-        if not tl.undo_to(game, i):
-            lost(s)
-            return
-        h = state_hash(game)
-        tl.redo_from(game, i)
-        t = s.next_check
-        s.next_check += HASH_EVERY_MS
-        s.my_hash(t // HASH_EVERY_MS, h)  # keyed by the second: the hash ring's index
-        if s.gen != gen or s.asked:
-            return  # the hashes disagreed: the state is on its way
-    tl.drop_before(final)
-    synced(s)
-    if game.clock_ms - s.sent_h >= CLOCK_EVERY_MS and s.q_count == 0:
-        # Only when nothing waits: a waiting move carries a horizon of its own, and a link
-        # that takes nothing must not fill the queue with clocks.
-        b = s.tx
-        b[0] = s.gen
-        r.put_i32(b, 1, game.clock_ms)
-        s._queue(_K_CLOCK, b, 5)
-        s.sent_h = game.clock_ms
-
-
-def settled(s):
-    """The round's end is final: no move in the window is applied (what comes now is too late
-    for the round and skipped on both consoles)."""
-    if s.game.vars[0] != OVER:
+    def local_undo(self):
+        """Real-time play has no undo over the link."""
         return False
-    tl = s.timeline
-    for i in range(tl.count):
-        if tl.done[i]:
+
+    def may_undo(self):
+        return False
+
+    def may_deal(self):
+        """The host deals the next round, once the last round's end is final."""
+        s = self.s
+        return s.is_host and s.game.can_deal() and self.settled()
+
+    def peer_undo(self, seat):
+        """Real-time play has no undo over the link."""
+        self.s.reject()
+
+    def synced(self):
+        """The journal as it stands is known (the session's own applies and undos included)."""
+        s = self.s
+        h = s.game.history
+        self.seen_head = h.head
+        self.seen_clears = h.clears
+
+    def lost(self):
+        """The window cannot hold what happened (full, or the journal forgot a move): repair."""
+        s = self.s
+        s.lost()
+
+    def send(self, seat, move, t, ctr):
+        s = self.s
+        b = s.move_record(seat, move)  # then the time and the seat's counter
+        r.put_i32(b, 5, t)
+        r.put_u16(b, 9, ctr)
+        s.send_record(b, 11)
+        if t > self.sent_h:
+            self.sent_h = t
+
+    def scan(self):
+        """The moves made at this console since the last look (the journal's new MARK entries):
+        stamped with the clock, put in the window and sent."""
+        s = self.s
+        game = s.game
+        h = game.history
+        if h.clears != self.seen_clears:
+            self.synced()  # the journal was cleared under us (a deal: local() handles it)
+            return
+        for p in range(s.players):  # a settings change must not make a person's seat a computer
+            if game.computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
+                game.set_bot(p, -1, 0)
+        if (h.head - self.seen_head) % h.capacity > h.used:
+            self.lost()  # more happened than the journal holds (a tick of minutes): repair
+            self.synced()
+            return
+        k = h.moves_since(self.seen_head, self.fresh)
+        self.seen_head = h.head
+        if k == 0 or s.asked:
+            return  # moves made while the host's state is on its way go with the old state
+        tl = self.timeline
+        if k > len(self.fresh) or tl.count + k > tl.size:
+            self.lost()
+            return
+        t = game.clock_ms
+        # The common case: they come after everything in the window, in the journal's order.
+        in_order = True
+        last_seat = -1
+        if tl.count > 0:
+            j = tl.count - 1
+            if tl.time[j] > t or (tl.time[j] == t and tl.seat[j] > game.mover(self.fresh[0])):
+                in_order = False
+            elif tl.time[j] == t:
+                last_seat = tl.seat[j]
+        for j in range(k):
+            seat = game.mover(self.fresh[j])
+            if seat < last_seat:
+                in_order = False
+            last_seat = seat
+        if not in_order:
+            for j in range(k):
+                if not game.undo():
+                    self.lost()
+                    return
+        for j in range(k):
+            move = self.fresh[j]
+            seat = game.mover(move)
+            self.ctr[seat] = (self.ctr[seat] + 1) & 0xFFFF
+            if in_order:
+                tl.put(tl.count, move, t, seat, self.ctr[seat])
+                tl.done[tl.count - 1] = 1
+            elif not tl.insert(game, move, t, seat, self.ctr[seat]):
+                self.lost()
+                return
+            self.send(seat, move, t, self.ctr[seat])
+        if not in_order:
+            s.changed()  # our own moves went behind older ones of the peer
+        self.synced()
+
+    def local(self, move):
+        """The console's person made `move` (already applied)."""
+        s = self.s
+        game = s.game
+        if move != DEAL_MOVE:
+            self.scan()
+            return
+        if not s.is_host:
+            self.lost()  # only the host deals in Nerts (may_deal): the guest's table is the host's again
+            return
+        t = game.clock_ms
+        seat = s.my_seat
+        self.ctr[seat] = (self.ctr[seat] + 1) & 0xFFFF
+        self.send(seat, DEAL_MOVE, t, self.ctr[seat])
+        self.new_round(t)
+
+    def new_round(self, t):
+        """After a deal at time t: a new generation (moves of the old round are dropped)."""
+        s = self.s
+        s.new_generation()
+        self.timeline.clear()
+        self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
+        self.synced()
+
+    def peer_clock(self, t):
+        if t > self.peer_h:
+            self.peer_h = t
+
+    def peer_move(self, d, at):
+        """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
+        its place (or, the host's deal, applied once the round's end is final here too)."""
+        s = self.s
+        game = s.game
+        seat = d[at]
+        move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
+        t = r.get_i32(d, at + 4)
+        # The sender's seats: the guest's person at the host; the host's person and the computer
+        # players at the guest. The move must be that seat's own (its mover), whatever else it is.
+        theirs = s.seats[seat] == _THERE or (not s.is_host and s.seats[seat] == _COMPUTER)
+        if not theirs or (move != DEAL_MOVE and game.mover(move) != seat) or \
+                (move == DEAL_MOVE and seat != s.peer_seat):
+            s.refuse_move(False)  # nothing changes: a friendly console never sends this
+            return
+        if t > self.peer_h:
+            self.peer_h = t
+        if move == DEAL_MOVE:
+            gen = s.gen
+            self.settle()
+            if s.gen != gen or s.asked:
+                return
+            if s.is_host or not game.is_legal(DEAL_MOVE):
+                s.refuse_move(True)
+                return
+            game.apply(DEAL_MOVE)
+            if game.clock_ms < t:
+                game.advance_clock(t - game.clock_ms)
+            self.new_round(t)
+            s.changed()
+            return
+        if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
+            self.lost()
+            return
+        self.synced()
+        s.changed()
+
+    def settle(self):
+        """Hash every whole second that is final on both sides, forget final moves, and tell the
+        peer this console's horizon."""
+        s = self.s
+        if s.asked:
+            return
+        game = s.game
+        tl = self.timeline
+        final = game.clock_ms
+        if self.peer_h < final:
+            final = self.peer_h
+        gen = s.gen
+        while self.next_check <= final:
+            i = tl.first_from(self.next_check)
+            if not tl.undo_to(game, i):
+                self.lost()
+                return
+            h = state_hash(game)
+            tl.redo_from(game, i)
+            t = self.next_check
+            self.next_check += HASH_EVERY_MS
+            s.my_hash(t // HASH_EVERY_MS, h)  # keyed by the second: the hash ring's index
+            if s.gen != gen or s.asked:
+                return  # the hashes disagreed: the state is on its way
+        tl.drop_before(final)
+        self.synced()
+        if game.clock_ms - self.sent_h >= CLOCK_EVERY_MS and not s.waiting():
+            # Only when nothing waits: a waiting move carries a horizon of its own, and a link
+            # that takes nothing must not fill the queue with clocks.
+            b = s.tx
+            b[0] = s.gen
+            r.put_i32(b, 1, game.clock_ms)
+            s.send_message(_K_CLOCK, b, 5)
+            self.sent_h = game.clock_ms
+
+    def settled(self):
+        """The round's end is final: no move in the window is applied (what comes now is too late
+        for the round and skipped on both consoles)."""
+        s = self.s
+        if s.game.vars[0] != OVER:
             return False
-    return True
+        tl = self.timeline
+        for i in range(tl.count):
+            if tl.done[i]:
+                return False
+        return True

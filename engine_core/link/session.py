@@ -9,9 +9,16 @@ disagreement, or a move from the link that is not legal, is repaired by the host
 whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads
 (transfer.py).
 
-Spite & Malice is played in lockstep: one seat moves at a time, a move from the link is
-checked before it is applied, and undo reaches only one's own moves of the turn under way
-(lockstep.py). Nerts is played in time order: realtime.py and timeline.py.
+How the moves go is the game's TURN_BASED flag's choice, not its name's: a turn-based game
+(Spite & Malice) in lockstep, one seat at a time, each move from the link checked before it
+is applied and undo reaching only one's own moves of the turn under way (lockstep.Lockstep);
+the others (Nerts) in time order (realtime.Realtime and timeline.py). Each owns its state and
+talks to the session through a few methods (reset, key, before, after, forget, local_move,
+local_undo, may_undo, may_deal, peer_move, peer_undo, peer_clock); they call back send_record,
+send_message, refuse_move, changed, new_generation, lost, my_hash and waiting.
+
+Every message from the peer is checked before it acts (messages.py, ACCEPTS_HOST and
+ACCEPTS_GUEST below, then the game); the states move only through TRANSITIONS.
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
@@ -33,16 +40,19 @@ leave allocate nothing (tests/test_link_session.py runs both consoles under heap
 
 from array import array
 
-from engine_core import OVER, PLAYING
+from engine_core import OVER
 from engine_core import games
 from engine_core import records as r
 from engine_core import save
-from engine_core.game import V_STATUS, V_TURN
-from engine_core.link import lockstep
-from engine_core.link import realtime as rt
+from engine_core.game import V_STATUS
+from engine_core.link import messages as m
+from engine_core.link.messages import (COMPUTER, HERE, MAX_SEATS, R_BUSY, R_DECLINED, R_GAME,  # noqa: F401
+                                       R_INVALID, R_RULES, R_VERSION, S_DESYNC, S_IDLE, S_LEFT,
+                                       S_PAUSED, S_PLAYING, S_WAITING, THERE, VERSION)
 from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
-from engine_core.link.timeline import Timeline
+from engine_core.link.lockstep import Lockstep
+from engine_core.link.realtime import Realtime
 
 try:
     from micropython import const
@@ -50,66 +60,81 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)  # of these messages
+# The codes the link's modules share live in messages.py; the session's names for them.
+K_OFFER = m.OFFER
+K_ACCEPT = m.ACCEPT
+K_REFUSE = m.REFUSE
+K_MOVE = m.MOVE
+K_UNDO = m.UNDO
+K_HASH = m.HASH
+K_CLOCK = m.CLOCK
+K_RESYNC = m.RESYNC
+K_STATE = m.STATE
+K_BYE = m.BYE
+OFFER = m.F_OFFER
+STARTED = m.F_STARTED
+CHANGED = m.F_CHANGED
+PAUSED = m.F_PAUSED
+RESUMED = m.F_RESUMED
+DESYNC = m.F_DESYNC
+LEFT = m.F_LEFT
+REFUSED = m.F_REFUSED
 
-# Who sits at a seat, from one console's view.
-HERE = const(1)
-THERE = const(2)
-COMPUTER = const(3)
+# Which kinds each state takes from the peer (bit k: kind k), as host and as guest. Anything
+# else is counted in `rejected` and changes nothing (docs/link.md, "What each state accepts").
+_PLAY_BOTH = 1 << K_MOVE | 1 << K_UNDO | 1 << K_HASH | 1 << K_CLOCK | 1 << K_BYE
+ACCEPTS_HOST = (
+    1 << K_OFFER,  # S_IDLE: an offer, shown (the link screen) or asked (elsewhere)
+    1 << K_ACCEPT | 1 << K_REFUSE | 1 << K_BYE,  # S_WAITING: the answer to this offer
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_PLAYING
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_PAUSED
+    1 << K_OFFER,  # S_LEFT: a new offer, asked
+    _PLAY_BOTH | 1 << K_RESYNC,  # S_DESYNC
+)
+ACCEPTS_GUEST = (
+    1 << K_OFFER,
+    1 << K_OFFER | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
+    _PLAY_BOTH | 1 << K_STATE,
+    _PLAY_BOTH | 1 << K_STATE,
+    1 << K_OFFER,
+    _PLAY_BOTH | 1 << K_STATE,
+)
 
-# poll() flags.
-OFFER = const(1)
-STARTED = const(2)
-CHANGED = const(4)
-PAUSED = const(8)
-RESUMED = const(16)
-DESYNC = const(32)
-LEFT = const(64)
-REFUSED = const(128)
+ASK_MS = const(5000)  # a guest that asked for the state and got none in this time plays on
+# The session's states and what moves it between them: (event, the states it applies in, one
+# bit each, the state it leads to). An event in a state not listed changes nothing.
+_ANY = const(0x3F)
+_RESUME = const(-1)  # the state before the pause
+TRANSITIONS = (
+    (m.E_HOST, _ANY, S_WAITING),
+    (m.E_JOIN, _ANY, S_WAITING),
+    (m.E_OFFER, 1 << S_IDLE | 1 << S_WAITING | 1 << S_LEFT, S_WAITING),
+    (m.E_START, 1 << S_WAITING, S_PLAYING),
+    (m.E_REFUSE, _ANY, S_IDLE),
+    (m.E_CANCEL, _ANY, S_IDLE),
+    (m.E_LEAVE, _ANY, S_LEFT),
+    (m.E_SILENT, 1 << S_PLAYING | 1 << S_DESYNC, S_PAUSED),
+    (m.E_HEARD, 1 << S_PAUSED, _RESUME),
+    (m.E_DISAGREE, 1 << S_PLAYING, S_DESYNC),
+    (m.E_AGREE, 1 << S_DESYNC, S_PLAYING),
+)
 
-# Session states.
-S_IDLE = const(0)
-S_WAITING = const(1)
-S_PLAYING = const(2)
-S_PAUSED = const(3)
-S_LEFT = const(4)
-S_DESYNC = const(5)
-
-# Message kinds.
-K_OFFER = const(1)
-K_ACCEPT = const(2)
-K_REFUSE = const(3)
-K_MOVE = const(4)
-K_UNDO = const(5)
-K_HASH = const(6)
-K_CLOCK = const(7)
-K_RESYNC = const(8)
-K_STATE = const(9)
-K_BYE = const(10)
-
-# Reasons for a refusal.
-R_DECLINED = const(1)  # the person at the guest said no
-R_VERSION = const(2)  # another version of these messages
-R_GAME = const(3)  # a game this console does not have
-R_RULES = const(4)  # a rule profile it cannot play
-R_BUSY = const(5)
-
+RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
+# or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
 SILENCE_MS = const(5000)  # a link silent this long pauses the game
-MAX_SEATS = const(4)
-STATE_HEAD = transfer.HEAD  # a STATE chunk's header
-STATE_DATA = transfer.DATA  # record bytes per chunk
+STATE_HEAD = m.STATE_HEAD  # a STATE chunk's header
+STATE_DATA = m.STATE_DATA  # record bytes per chunk
 _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 _RING = const(16)  # hashes kept per side, waiting for the other's
 _PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
-_RECORD = const(4)  # a Spite & Malice move record: seat, move(3)
 
 
 class Session:
     def __init__(self, channel):
         self.ch = channel
         self.game = None
-        self.nerts = False
+        self.all_at_once = False  # the game's players all play at once (not TURN_BASED)
         self.is_host = False
         self.state = S_IDLE
         self.resume_state = S_PLAYING  # the state a pause returns to
@@ -141,6 +166,7 @@ class Session:
         self.tx = bytearray(120)
         # The state being sent (host) or received (guest).
         self.sbuf = bytearray(save.BUFFER_SIZE)
+        self.backup = bytearray(save.BUFFER_SIZE)  # the guest's state while a STATE is checked
         self.used = bytearray(256)
         self.s_len = 0
         self.s_pos = 0
@@ -151,31 +177,28 @@ class Session:
         self.r_total = 0
         self.r_pos = 0
         self.asked = False  # the guest asked for the state and waits for it
-        # Lockstep (Spite & Malice).
-        self.turn_no = 0
-        self.own_moves = 0  # moves of this console in the turn under way
-        self.peer_moves = 0
-        self.last_turn = 0
-        self.last_status = 0
+        self.asked_at = 0
         # Hashes: the key (turn number or game time) and value of this console's and the peer's.
         self.mine_key = array("i", [-1] * _RING)
         self.mine_hash = array("i", [0] * _RING)
         self.peer_key = array("i", [-1] * _RING)
         self.peer_hash = array("i", [0] * _RING)
-        # Nerts (engine_core/link/realtime.py).
-        self.timeline = Timeline()
-        self.fresh = array("i", [0] * 64)  # moves found in the journal since the last look
-        self.ctr = array("i", [0] * MAX_SEATS)  # each seat's move counter
-        self.peer_h = 0  # the peer's horizon: none of its moves will be older
-        self.sent_h = 0  # the last horizon this console sent
-        self.next_check = 0  # the game time of the next hash
-        self.seen_head = 0  # where this console last read the journal
-        self.seen_clears = 0
+        # How the game is played over the link, chosen by its TURN_BASED flag: one seat at a
+        # time (lockstep.py) or all at once in time order (realtime.py). Both made here.
+        self.lockstep = Lockstep(self)
+        self.realtime = Realtime(self)
+        self.play = self.lockstep
+        self.timeline = self.realtime.timeline
         # Counters (the tests and the figures in docs/link.md).
         self.bytes_sent = 0  # payload bytes handed to the channel, the kind byte included
         self.messages_sent = 0
         self.moves_sent = 0
-        self.refused = 0  # moves from the link that were not legal
+        self.refused = 0  # moves from the link that were not legal, or not the sender's seat's
+        self.rejected = 0  # messages refused unread: wrong layout, field, seat, state or table
+        self.record = m.LOCKSTEP_RECORD  # a MOVE record's size in this table's play
+        self.now = 0  # the clock of the last poll
+        self.resent_at = array("i", [-60000] * RESYNCS_PER_MINUTE)  # the last state re-sends
+        self.resend_i = 0
         self.desyncs = 0  # hash disagreements (or refused moves) found here
         self.repairs = 0  # states loaded (guest) or sent (host)
         self.hashes_compared = 0
@@ -192,6 +215,7 @@ class Session:
         self._attach(game)
         self.is_host = True
         self.asked = False
+        self.flags = 0  # a new table: news of the last one not yet read is moot
         self.seed = seed & 0x3FFFFFFF
         self.my_seat = 0
         self.peer_seat = 0
@@ -209,7 +233,7 @@ class Session:
         for p in range(self.players):
             b[12 + p] = seats[p]
         self._queue(K_OFFER, b, 12 + self.players)
-        self.state = S_WAITING
+        self.go(m.E_HOST)
         self._flush()
 
     def join(self, now_ms):
@@ -217,7 +241,8 @@ class Session:
         self.is_host = False
         self.asked = False
         self.game = None
-        self.state = S_WAITING
+        self.flags = 0
+        self.go(m.E_JOIN)
 
     def accept(self, game, now_ms):
         """Take the offer: `game` is the offered game (offer_players, offer_options); the
@@ -226,13 +251,13 @@ class Session:
         game.set_rules(self.offer_rules)
         self.is_host = False
         self.seed = self.offer_seed
-        self.peer_seat = 0
-        for p in range(self.players):
+        for p in range(self.players):  # the offer was checked: one HERE (the host), one THERE
             kind = self.offer_seats[p]
             if kind == THERE:
                 self.my_seat = p
                 kind = HERE
             elif kind == HERE:
+                self.peer_seat = p
                 kind = THERE
             self.seats[p] = kind
         b = self.tx
@@ -247,7 +272,7 @@ class Session:
     def refuse(self, reason):
         self.tx[0] = reason
         self._queue(K_REFUSE, self.tx, 1)
-        self.state = S_IDLE
+        self.go(m.E_REFUSE)
         self._flush()
 
     def cancel(self, now_ms):
@@ -255,7 +280,7 @@ class Session:
         if self.is_host and self.state == S_WAITING:
             self._queue(K_BYE, self.tx, 0)
             self._flush()
-        self.state = S_IDLE
+        self.go(m.E_CANCEL)
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
@@ -275,12 +300,14 @@ class Session:
         if self.game is not None and self.state != S_PAUSED:
             self.game.tick(ms)
 
+    @property
+    def turn_no(self):
+        """Turns ended since the deal (lockstep play)."""
+        return self.lockstep.turn_no
+
     def may_undo(self):
         """Spite & Malice: the last move is this console's own, in its turn under way."""
-        game = self.game
-        return (not self.nerts and game is not None and self.state == S_PLAYING
-                and game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == self.my_seat
-                and self.own_moves > 0 and game.can_undo())
+        return self.game is not None and self.play.may_undo()
 
     def may_deal(self):
         """Whether this console may start the next game (Spite & Malice: the seat to move,
@@ -288,38 +315,30 @@ class Session:
         game = self.game
         if game is None or self.state != S_PLAYING or game.vars[V_STATUS] != OVER:
             return False
-        if self.nerts:
-            return self.is_host and game.can_deal() and rt.settled(self)
-        return not game.match_over() and game.vars[V_TURN] == self.my_seat
+        return self.play.may_deal()
 
     def local_move(self, move, now_ms):
         """This console applied `move` (of a seat that is HERE) to the game: send it."""
         if self.game is None or self.state == S_IDLE or self.state == S_LEFT or self.asked:
             return
-        if self.nerts:
-            rt.local(self, move)
-        else:
-            self._send_move(self.my_seat, move)
-            self.own_moves += 1
-            lockstep.after_move(self)
+        self.play.local_move(move)
         self._flush()
 
     def local_undo(self, now_ms):
         """This console undid its last move (only when may_undo() said so): send that."""
-        if self.game is None or self.nerts or self.state == S_LEFT or self.asked:
+        if self.game is None or self.state == S_LEFT or self.asked or not self.play.local_undo():
             return
         b = self.tx
         b[0] = self.gen
         b[1] = self.my_seat
         self._queue(K_UNDO, b, 2)
-        if self.own_moves > 0:
-            self.own_moves -= 1
         self._flush()
 
     def poll(self, now_ms):
         """Drive the channel and the session; returns the flags of what happened (OFFER,
         STARTED, CHANGED, PAUSED, RESUMED, DESYNC, LEFT, REFUSED). No allocation."""
         ch = self.ch
+        self.now = now_ms
         ch.poll(now_ms)
         if ch.restarts != self.restarts:
             # The link started over (the peer was switched off and on): what was on its way is
@@ -329,15 +348,18 @@ class Session:
                 self._forget_queue()
                 self._left()
                 self.flags |= LEFT
-        if self.nerts and self._playing():
-            rt.scan(self)
+        if self._playing():
+            self.play.before()
         kind = ch.receive()
         while kind >= 0:
             self._on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
         self._silence(now_ms)
-        if self.nerts and self._playing():
-            rt.settle(self)
+        if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
+            self.asked = False  # the host did not agree that we disagree (or could not yet):
+            self.go(m.E_AGREE)  # play on; the next hash compared tells again
+        if self._playing():
+            self.play.after()
         if self.dropped != self.dropped_seen:
             self._overflowed()
         self._flush()
@@ -351,24 +373,28 @@ class Session:
     def _attach(self, game):
         self.game = game
         self.players = game.players
-        self.nerts = game.NAME == "nerts"
+        self.all_at_once = not game.TURN_BASED
+        self.play = self.lockstep if game.TURN_BASED else self.realtime
+        self.record = self.play.RECORD
+        game.check_position()  # (what the check imports, imported now: a STATE is checked in play)
         for p in range(MAX_SEATS):
             self.seats[p] = 0
 
     def _begin(self):
         """Both sides agreed: deal and set who plays where."""
+        if not self.go(m.E_START):
+            return  # no longer waiting for this table (it was withdrawn)
         game = self.game
         game.deal(self.seed)
         self.gen = 0
         self._configure()
         self._reset_play(0)
-        self.state = S_PLAYING
         self.flags |= STARTED
 
     def _configure(self):
         """Computer players act at the host only; people's seats wait for their moves."""
         game = self.game
-        if not self.nerts:
+        if not self.all_at_once:
             game.bots = False
             return
         game.bots = True
@@ -381,25 +407,35 @@ class Session:
 
     def _reset_play(self, key):
         """Counters after a deal or a loaded state; key: the turn number or the game time."""
-        game = self.game
-        self.turn_no = key
-        self.own_moves = 0
-        self.peer_moves = 0
-        self.last_turn = game.vars[V_TURN]
-        self.last_status = game.vars[V_STATUS]
         for i in range(_RING):
             self.mine_key[i] = -1
             self.peer_key[i] = -1
-        rt.reset(self, key)
+        self.play.reset(key)
+
+    def go(self, event):
+        """Take the transition of TRANSITIONS for `event` in the state now; False (and nothing
+        changes) when there is none."""
+        for row in TRANSITIONS:
+            if row[0] == event and row[1] >> self.state & 1:
+                to = row[2]
+                if event == m.E_SILENT:
+                    self.resume_state = self.state
+                elif to == _RESUME:
+                    to = self.resume_state
+                self.state = to
+                return True
+        if event == m.E_AGREE and self.state == S_PAUSED:
+            self.resume_state = S_PLAYING  # repaired while silent: the pause returns to play
+        return False
 
     def _left(self):
-        self.state = S_LEFT
+        self.go(m.E_LEAVE)
         self.asked = False
         self.orphans = 0
         for p in range(self.players):
             if self.seats[p] != HERE:
                 self.orphans |= 1 << p
-        self.timeline.clear()
+        self.play.forget()
 
     def _playing(self):
         return self.state == S_PLAYING or self.state == S_PAUSED or self.state == S_DESYNC
@@ -408,73 +444,99 @@ class Session:
 
     def _silence(self, now_ms):
         silent = self.ch.silent_ms(now_ms) >= SILENCE_MS
-        if self.state == S_PAUSED:
-            if not silent:
-                self.state = self.resume_state
-                self.flags |= RESUMED
-        elif silent and (self.state == S_PLAYING or self.state == S_DESYNC):
-            self.resume_state = self.state
-            self.state = S_PAUSED
+        if not silent and self.go(m.E_HEARD):
+            self.flags |= RESUMED
+        elif silent and self.go(m.E_SILENT):
             self.flags |= PAUSED
 
     # --- messages in ---
 
+    def accepts(self, kind):
+        """Whether a message of `kind` is one this session takes in its state (ACCEPTS_*)."""
+        table = ACCEPTS_HOST if self.is_host else ACCEPTS_GUEST
+        return 1 <= kind <= m.KINDS and table[self.state] >> kind & 1 == 1
+
+    def reject(self):
+        """A message from the link that is refused: counted, and nothing else happens."""
+        self.rejected += 1
+
     def _on(self, kind, d, n):
+        if not self.accepts(kind) or m.check(kind, d, n, self.players, self.record):
+            self.reject()
+            return
         if kind == K_OFFER:
             self._on_offer(d, n)
         elif kind == K_ACCEPT:
-            if self.is_host and self.state == S_WAITING and d[1] == games.game_id(self.game.NAME) \
+            if d[0] == VERSION and d[1] == games.game_id(self.game.NAME) and d[2] == self.game.rules \
                     and r.get_i32(d, 3) == self.seed:
                 self._begin()
+            else:
+                self.reject()
         elif kind == K_REFUSE:
-            if self.is_host and self.state == S_WAITING:
-                self.refusal = d[0]
-                self.state = S_IDLE
-                self.flags |= REFUSED
+            self.refusal = d[0]
+            self.go(m.E_REFUSE)
+            self.flags |= REFUSED
         elif kind == K_BYE:
-            if self.state != S_IDLE and self.state != S_LEFT:
-                self._left()
-                self.flags |= LEFT
+            self._left()
+            self.flags |= LEFT
         elif kind == K_STATE:
-            if not self.is_host and self._playing():
-                transfer.receive(self, d, n)
-        elif self._playing() and d[0] == self.gen and not self.asked:
-            if kind == K_MOVE:
-                self._on_moves(d, n)
-            elif kind == K_UNDO:
-                lockstep.peer_undo(self, d[1])
-            elif kind == K_HASH:
-                self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
-            elif kind == K_CLOCK:
-                rt.peer_clock(self, r.get_i32(d, 1))
-            elif kind == K_RESYNC:
-                if self.is_host:
-                    self.hash_there = r.get_i32(d, 1)
-                    self.hash_here = state_hash(self.game)
-                    self.send_state()
+            transfer.receive(self, d, n)
+        elif d[0] != self.gen or self.asked:
+            return  # sent before the state it would apply to was replaced: dropped
+        elif kind == K_MOVE:
+            self._on_moves(d, n)
+        elif kind == K_UNDO:
+            self.play.peer_undo(d[1])
+        elif kind == K_HASH:
+            self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
+        elif kind == K_CLOCK:
+            self.play.peer_clock(r.get_i32(d, 1))
+        elif kind == K_RESYNC:
+            self._on_resync(r.get_i32(d, 1))
+
+    def _on_resync(self, theirs):
+        """The guest says it disagrees: believed only when its hash differs from this state's,
+        and answered at most RESYNCS_PER_MINUTE times a minute."""
+        mine = state_hash(self.game)
+        if theirs == mine or not self.may_resend():
+            self.reject()
+            return
+        self.hash_there = theirs
+        self.hash_here = mine
+        self.send_state()
+
+    def may_resend(self):
+        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
+        return (self.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
     def _on_offer(self, d, n):
-        if self.is_host or (self.state != S_WAITING and self.state != S_IDLE and self.state != S_LEFT):
+        if self.is_host and self.state == S_WAITING:
+            self.reject()  # two hosts
             return
-        self.offer_version = d[0]
-        self.offer_game_id = d[1]
-        self.offer_rules = d[2]
-        self.offer_players = d[3]
-        self.offer_options = r.get_i32(d, 4)
-        self.offer_seed = r.get_i32(d, 8)
-        for p in range(MAX_SEATS):
-            self.offer_seats[p] = d[12 + p] if p < d[3] and 12 + p < n else 0
-        reason = self._check_offer()
+        self.is_host = False
+        if d[0] != VERSION:
+            reason = R_VERSION
+        elif m.check_offer(d, n):
+            reason = R_INVALID
+            self.rejected += 1
+        else:
+            self.offer_version = d[0]
+            self.offer_game_id = d[1]
+            self.offer_rules = d[2]
+            self.offer_players = d[3]
+            self.offer_options = r.get_i32(d, 4)
+            self.offer_seed = r.get_i32(d, 8)
+            for p in range(MAX_SEATS):
+                self.offer_seats[p] = d[m.OFFER_HEAD + p] if p < d[3] else 0
+            reason = self._check_offer()
         if reason:
             self.refuse(reason)
         else:
-            self.state = S_WAITING
+            self.go(m.E_OFFER)
             self.flags |= OFFER
 
     def _check_offer(self):
         """0 when this console can play the offer, else the reason to refuse it."""
-        if self.offer_version != VERSION:
-            return R_VERSION
         name = games.name_of(self.offer_game_id)
         if name is None:
             return R_GAME
@@ -492,17 +554,41 @@ class Session:
     def _on_moves(self, d, n):
         """A MOVE message: one or more move records after the generation byte (moves that
         waited for the channel travel together)."""
-        size = rt.RECORD if self.nerts else _RECORD
+        size = self.record
         gen = self.gen
         at = 1
         while at + size <= n and self.gen == gen and not self.asked:
-            if self.nerts:
-                rt.peer_move(self, d, at)
-            else:
-                lockstep.peer_move(self, d[at], d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3])
+            self.play.peer_move(d, at)
             at += size
 
-    # --- lockstep: Spite & Malice (lockstep.py) ---
+    # --- what lockstep.py and realtime.py ask of the session ---
+
+    def send_record(self, b, n):
+        """A MOVE message of one record, b[0:n] (move_record's head, and more in real time)."""
+        self._queue(K_MOVE, b, n)
+        self.moves_sent += 1
+
+    def send_message(self, kind, b, n):
+        self._queue(kind, b, n)
+
+    def waiting(self):
+        """Messages wait for room in the channel's window."""
+        return self.q_count > 0
+
+    def changed(self):
+        self.flags |= CHANGED
+
+    def new_generation(self):
+        """A new round (real time): what was sent for the old one is dropped."""
+        self.gen = (self.gen + 1) & 0xFF
+
+    def refuse_move(self, disagree):
+        """A move or undo from the link refused: counted; when it was of the peer's own seat
+        (not legal there) the consoles disagree and the host's state repairs it, otherwise
+        nothing changes."""
+        self.refused += 1
+        if disagree:
+            self._found(state_hash(self.game), 0)
 
     def move_record(self, seat, move):
         """A MOVE message's first five bytes in tx (gen, seat, the move's three); tx."""
@@ -515,8 +601,7 @@ class Session:
         return b
 
     def _send_move(self, seat, move):
-        self._queue(K_MOVE, self.move_record(seat, move), 5)
-        self.moves_sent += 1
+        self.send_record(self.move_record(seat, move), 5)
 
     # --- hashes ---
 
@@ -554,11 +639,12 @@ class Session:
 
     def _repair(self, mine):
         if self.is_host:
-            self.send_state()
+            if self.may_resend():
+                self.send_state()
         elif not self.asked:
             self.asked = True
-            if self.state == S_PLAYING:
-                self.state = S_DESYNC
+            self.asked_at = self.now
+            self.go(m.E_DISAGREE)
             b = self.tx
             b[0] = self.gen
             r.put_i32(b, 1, mine)
@@ -570,12 +656,17 @@ class Session:
         self.overflows += 1
         self._forget_queue()
         self.asked = False
-        self._repair(state_hash(self.game))
+        if self.is_host:
+            self.send_state()  # what this console lost: not the peer's doing, never limited
+        else:
+            self._repair(state_hash(self.game))
 
     # --- the host's state, sent and loaded (transfer.py) ---
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
+        self.resent_at[self.resend_i] = self.now
+        self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
         transfer.send(self)
         if not self.s_pending:
             self.s_pending = True
@@ -622,8 +713,8 @@ class Session:
                     self.bytes_sent += n + 1
                     self.messages_sent += 1
                 self.s_pending = False
-                if self.state == S_DESYNC and self.is_host:
-                    self.state = S_PLAYING
+                if self.is_host:
+                    self.go(m.E_AGREE)
                 self.q_head = (i + 1) % _QUEUE
                 self.q_count -= 1
                 continue

@@ -12,21 +12,12 @@ that generation, and both go on from there with empty undo journals. Nothing her
 
 from engine_core import records as r
 from engine_core import save
+from engine_core.link.messages import F_CHANGED as _CHANGED
+from engine_core.link.messages import F_DESYNC as _DESYNC
+from engine_core.link.messages import E_AGREE, E_DISAGREE
+from engine_core.link.messages import STATE_DATA as DATA
+from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-HEAD = const(13)  # a STATE chunk's header
-DATA = const(107)  # record bytes per chunk (13 + 107 = 120, the channel's payload)
-_CHANGED = const(4)  # session.CHANGED
-_DESYNC = const(32)  # session.DESYNC
-_S_PLAYING = const(2)  # session.S_PLAYING
-_S_PAUSED = const(3)
-_S_DESYNC = const(5)
 
 
 def send(s):
@@ -38,12 +29,11 @@ def send(s):
     s.s_len = save.encode_game(game, 0, s.sbuf)
     s.s_pos = 0
     s.s_hash = state_hash(game)
-    s.s_key = game.clock_ms if s.nerts else s.turn_no
+    s.s_key = s.play.key()
     s._reset_play(s.s_key)
     s.repairs += 1
     s.flags |= _DESYNC
-    if s.state == _S_PLAYING:
-        s.state = _S_DESYNC
+    s.go(E_DISAGREE)
 
 
 def chunk(s):
@@ -60,6 +50,39 @@ def chunk(s):
     for i in range(n):
         b[HEAD + i] = s.sbuf[s.s_pos + i]
     return HEAD + n
+
+
+def acceptable(s, game):
+    """Put the received record into the game when it passes every check `load` makes at
+    power-on: the record's CRC, this table's game, rules, players, options and seed, every
+    card once and every pile within its capacity (save.restore_game), and the game's
+    check_position. Otherwise the game is left exactly as it was (its state and journal).
+    No allocation when it passes; check_position builds its message when it fails, which
+    under heap_lock is a MemoryError: a failure too."""
+    buf = s.sbuf
+    n = s.r_total
+    if r.check(buf, n, save.KIND_GAME) != r.OK or r.get_i32(buf, r.HEADER + 8) != game.seed:
+        return False
+    h = game.history
+    head = h.head
+    used = h.used
+    moves = h.moves
+    clears = h.clears
+    size = save.encode_game(game, 0, s.backup)
+    if save.restore_game(game, buf, n, s.used) != r.OK:
+        return False
+    try:
+        bad = game.check_position() != ""
+    except MemoryError:
+        bad = True
+    if bad:
+        save.restore_game(game, s.backup, size, s.used)
+        h.head = head  # the journal's entries are still there: clear() only forgot them
+        h.used = used
+        h.moves = moves
+        h.clears = clears
+        return False
+    return True
 
 
 def receive(s, d, n):
@@ -83,10 +106,11 @@ def receive(s, d, n):
 def load(s, key, host_hash):
     game = s.game
     before = state_hash(game)
-    if r.check(s.sbuf, s.r_total, save.KIND_GAME) != r.OK or \
-            save.restore_game(game, s.sbuf, s.r_total, s.used) != r.OK:
-        s.asked = False  # a record this game cannot take: ask again
-        s._repair(before)
+    if not acceptable(s, game):
+        s.rejected += 1  # nothing changed: the table stays as it was
+        if s.asked:
+            s.asked = False  # a record this game cannot take: ask again
+            s._repair(before)
         return
     if not s.asked:
         s.hash_here = before
@@ -96,8 +120,5 @@ def load(s, key, host_hash):
     s._configure()
     s._reset_play(key)
     s.repairs += 1
-    if s.state == _S_DESYNC:
-        s.state = _S_PLAYING
-    elif s.state == _S_PAUSED:
-        s.resume_state = _S_PLAYING
+    s.go(E_AGREE)
     s.flags |= _CHANGED | _DESYNC

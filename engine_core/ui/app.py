@@ -16,9 +16,10 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts, texts
+from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import LinkPlay
 from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CASKET_PROFILES, CHOOSE,  # noqa: F401
-                                    CONFIRM, DEAL, END, LINK, LINK_LEFT, PAUSE, PLAY, RULES, S_AUTOPLAY,
+                                    CONFIRM, DEAL, END, LINK, LINK_ASK, LINK_LEFT, PAUSE, PLAY, RULES, S_AUTOPLAY,
                                     S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,
                                     S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
                                     SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
@@ -131,6 +132,8 @@ class App(LinkPlay, Screens):
             self.press_link(button)
         elif mode == LINK_LEFT:
             self.press_link_left(button)
+        elif mode == LINK_ASK:
+            self.press_link_ask(button)
         else:
             self.press_menu(button)
         self.redraw()
@@ -161,13 +164,14 @@ class App(LinkPlay, Screens):
 
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
-        self.clock = (self.clock + ms) % 0x3FFFFFF
+        self.clock = (self.clock + ms) & CLOCK_MASK  # the link compares times modulo this
         if self.link_in_use():
             self.link_tick()
             if self.full:
                 self.redraw()  # the link changed the screen: a status, the table, a panel
             if self.link_paused():
                 self.redraw()  # the table's line says the link is silent; its clock stands
+                self.draw_link_notice()  # and so does every other screen
                 return
             if self.linked() and self.mode != PLAY:
                 self.table.game.tick(ms)  # the shared clock runs under a menu or the end panel

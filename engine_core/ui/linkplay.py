@@ -5,7 +5,9 @@ moves; docs/link.md).
 The App mixes this in. A console has link play when its host (the simulator, the firmware)
 gave it a session (App.attach_link); the title then offers "Link play". A linked game is
 not saved and not counted in the statistics; when the other console leaves, the game can go
-on against the computer.
+on against the computer. An offer that comes anywhere but on the link screen is a question
+("A console offers Spite & Malice: A join, B no"), never an action: nothing on this console
+changes until its player says yes. A silent link is said on every screen of a linked game.
 """
 
 from engine_core import PLAYING, games, rng
@@ -15,7 +17,8 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.link import session as ls
 from engine_core.ui import buttons as bt
-from engine_core.ui.screens import END, LINK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK, TITLE
+from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK,
+                                    TITLE)
 
 try:
     from micropython import const
@@ -61,6 +64,7 @@ class Link:
         self.began_linked = False  # the game on the table began linked: not saved, not counted
         self.rollbacks = 0  # the session's count of moves put in their place, when last drawn
         self.deal_asked = False  # A on the end panel before the next deal was ours to make
+        self.ask_back = PLAY  # the screen an offer's question came over, and goes back to
 
 
 class LinkPlay:
@@ -175,6 +179,7 @@ class LinkPlay:
         self.note_scores()
         self.link.linked = True
         self.link.began_linked = True
+        self.link.status = L_CHOOSE  # Join a table was answered: a later offer is asked again
         self.link.deal_asked = False
         self.counted = True  # not in the statistics
         self.resumable = False
@@ -228,12 +233,17 @@ class LinkPlay:
             table.mark_journal()
         flags = session.poll(self.clock)
         if flags & ls.OFFER:
-            if link.status == L_JOINING:
-                self.take_offer()
-            else:  # an offer the player has not asked for: it waits for Join a table
+            if self.mode == LINK and link.status == L_JOINING:
+                self.take_offer()  # the player asked for it: Join a table
+            elif self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 link.status = L_OFFERED
                 self.full = True
-        if flags & ls.STARTED:
+            elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
+                link.ask_back = self.mode
+                self.go(LINK_ASK)
+        if flags & ls.LEFT and self.mode == LINK_ASK:
+            self.back_from_ask()  # the offer was withdrawn
+        if flags & ls.STARTED and session.state == ls.S_PLAYING:
             self.start_linked()
             return
         if flags & ls.REFUSED:
@@ -261,6 +271,7 @@ class LinkPlay:
             table.valid = False
         if flags & ls.RESUMED:
             table.say(why.LINK_BACK)
+            self.full = True  # the silence notice goes from whatever screen shows it
         if flags & ls.LEFT:
             link.linked = False
             self.go(LINK_LEFT)
@@ -290,6 +301,58 @@ class LinkPlay:
     def link_paused(self):
         """True while the game waits for a silent link (its clock stands still)."""
         return self.linked() and self.link.session.state == ls.S_PAUSED
+
+    def link_notice(self):
+        """What every screen of a linked game says now about the link (a reasons code), or 0."""
+        return why.LINK_SILENT if self.link_paused() else 0
+
+    def draw_link_notice(self):
+        """The silence notice at the foot of a screen other than the table (whose own line
+        says it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
+        if self.mode == PLAY or not self.link_notice():
+            return
+        y = self.height - LINE_H - 3
+        self.fb.fill_rect(0, y, self.width, LINE_H + 3, pal.PANEL)
+        self.painter.text(why.TEXTS[why.LINK_SILENT], 4, y + 2, pal.GOLD)
+        self.screen.mark(0, y, self.width, LINE_H + 3)
+
+    # --- an offer that came over another screen ---
+
+    def press_link_ask(self, button):
+        """A joins the offered table (a game in progress is left, as from the title's Link
+        play); B says no: the offer is refused and the screen before comes back unchanged."""
+        if button == bt.A:
+            self.leave()
+            self.go(LINK)
+            self.selected = _JOIN
+            self.link.status = L_JOINING
+            self.take_offer()
+        elif button == bt.B or button == bt.START:
+            self.link.session.refuse(ls.R_DECLINED)
+            self.back_from_ask()
+
+    def back_from_ask(self):
+        self.mode = self.link.ask_back
+        self.full = True
+
+    def draw_link_ask(self):
+        """'A console offers Spite & Malice', and what A and B do, over the screen it came on."""
+        p = self.painter
+        x = self.width // 2
+        back = self.link.ask_back
+        if self.table is not None and (back == PLAY or back == LINK_LEFT or back == END):
+            self.table.valid = False
+            self.table.refresh()  # the table stays visible around the question
+        else:
+            self.fb.fill(pal.FELT)
+            self.screen.mark_all()
+        name = games.name_of(self.link.session.offer_game_id)
+        y = self.centred_panel(5)
+        p.text_centred(b"A console offers", x, y, pal.WHITE)
+        p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
+        if self.in_progress():
+            p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
+        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
     # --- leaving ---
 

@@ -28,6 +28,7 @@ STATS = const(8)
 CONFIRM = const(9)
 LINK = const(10)  # link play: host or join (engine_core/ui/linkplay.py)
 LINK_LEFT = const(11)  # the other console left the linked game
+LINK_ASK = const(12)  # another console offers a table: join it, or not (linkplay.py)
 
 # The title's menu (Continue only when a saved game waits).
 T_CONTINUE = const(0)
@@ -96,6 +97,9 @@ class Screens:
         elif mode == LINK_LEFT:
             if self.full:
                 self.draw_link_left()
+        elif mode == LINK_ASK:
+            if self.full:
+                self.draw_link_ask()
         else:
             self.draw_menu()
         self.full = False

@@ -6,7 +6,9 @@ the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
     python tools/reliability/soak.py --quick         the short run that `make test` also makes
     python tools/reliability/soak.py --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
-                                                     and the same with the link cut at random times)
+                                                     the same with the link cut at random times, and
+                                                     1,000,000 messages of a hostile peer:
+                                                     tools/reliability/link_fuzz.py)
 
 Each suite returns a dict of counts with a 'failures' entry and, when it failed, 'first' (what
 went wrong first). tests/test_reliability.py runs them short and checks that each can fail.
@@ -36,11 +38,11 @@ END = "<!-- soak:end -->"
 FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
         "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
-        "link_games": 1000, "link_rounds": 1000}
+        "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000}
 QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
          "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
-         "link_games": 6, "link_rounds": 6}
+         "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000}
 
 
 def player_counts(cls):
@@ -619,6 +621,7 @@ def link_figures(units=20, seed=500):
 # --- the whole run ---
 
 def link_suites(sizes, seed, log):
+    from tools.reliability.link_fuzz import fuzz_suite as link_fuzz
     return (
         ("link play, Spite & Malice", lambda: link_suite("spite_malice", sizes["link_games"], 0, seed, log)),
         ("link play, Nerts", lambda: link_suite("nerts", sizes["link_rounds"], 0, seed, log)),
@@ -626,6 +629,7 @@ def link_suites(sizes, seed, log):
                                                                 LINK_CUTS, seed + 50000, log)),
         ("link play, Nerts, cuts", lambda: link_suite("nerts", sizes["link_rounds"], LINK_CUTS,
                                                        seed + 50000, log)),
+        ("link play, a hostile peer", lambda: link_fuzz(sizes["link_fuzz_messages"], seed, log)),
     )
 
 
