@@ -30,7 +30,10 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
 from engine_core.ui.app import S_SOUND, S_TWO_BUTTONS
+from engine_core.ui.idle import console_idle, screen_may_sleep
+from engine_core.ui.tones import tone_hz, tone_ms
 from firmware.buttons import LONG, SELECT, UP, elapsed
+from firmware.power import REST_MAX_MS, REST_STEP_MS
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
 POLL_MS = 2                     # button polling while waiting for the next frame
@@ -40,6 +43,7 @@ PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
+_loop = [None]  # type: list                  # the running Loop (power_state(), at the REPL)
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -67,7 +71,8 @@ class Clock:
 
 
 class Loop:
-    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS):
+    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS,
+                 power=None):
         self.app = app
         self.screen = screen
         self.panel = panel
@@ -78,6 +83,14 @@ class Loop:
         self.frame_ms = frame_ms
         self.last_tick = clock.ticks_ms()
         self.frame_start = self.last_tick
+        self.power = power              # firmware/power.py: dimming, screen off, battery; or None
+        # Resting needs an app that can tell it is idle and buttons that latch their edges
+        # (an ADC D-pad has none: it must be polled).
+        self.edges = hasattr(buttons.reader, "fell")
+        self.can_rest = self.edges and hasattr(app, "idle")
+        self.sounds = hasattr(app, "take_sound")
+        self.rests = 0                  # rests begun, and their milliseconds (power_state())
+        self.rested_ms = 0
 
     def frame(self):
         """One frame: input, interface and game, redraw, flush."""
@@ -89,6 +102,9 @@ class Loop:
         buttons.poll(now)
         code = buttons.next_event()
         while code >= 0:
+            if self.power is not None and self.power.woke(now):
+                code = buttons.next_event()     # the key that woke the screen does nothing else
+                continue
             self.keep_press(code)
             self.app.press(code & ~LONG, (code & LONG) != 0)
             if self.app.sound_on():
@@ -96,12 +112,23 @@ class Loop:
             code = buttons.next_event()
         self.app.tick(elapsed(now, self.last_tick))
         self.last_tick = now
+        if self.sounds:
+            self.play_sound(now)
         self.beeper.update(now)
         if self.screen.dirty_count:
             flush_us = clock.ticks_us()
             self.panel.show(self.screen)
             self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+        if self.power is not None:
+            self.power.update(now, buttons.held, self.app)
         self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+
+    def play_sound(self, now):
+        """The app's sound event (a move, a refused move, a deal, a win, a loss) as its tone
+        (engine_core/ui/tones.py); the beeper ends it in a later frame: nothing waits."""
+        sound = self.app.take_sound()
+        if sound:
+            self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
 
     def keep_press(self, code):
         # The app's clock stands at last_tick when it takes the press: the frame's time
@@ -113,7 +140,11 @@ class Loop:
 
     def wait(self):
         """Poll the buttons until the next frame is due, or until a press is latched: the
-        next frame then starts at once, so a press is answered up to a frame sooner."""
+        next frame then starts at once, so a press is answered up to a frame sooner. When
+        nothing moves, rest instead (rest())."""
+        if self.can_rest and self.idle():
+            self.rest()
+            return
         clock = self.clock
         buttons = self.buttons
         now = clock.ticks_ms()
@@ -121,8 +152,36 @@ class Loop:
             buttons.poll(now)
             if buttons.count:
                 return
-            clock.sleep_ms(POLL_MS)
+            step = POLL_MS
+            if self.edges and not (buttons.raw or buttons.held or buttons.missed):
+                # No key down: the pins latch the next one's edge, so look less often.
+                step = min(REST_STEP_MS, max(POLL_MS, self.frame_ms - elapsed(now, self.frame_start)))
+            clock.sleep_ms(step)
             now = clock.ticks_ms()
+
+    def idle(self):
+        """Nothing to do until a key: no key down or waiting, no tone to end, and the app
+        idle (engine_core/ui/idle.py)."""
+        b = self.buttons
+        if b.count or b.held or b.raw or b.missed or self.beeper.playing:
+            return False
+        return self.app.idle()
+
+    def rest(self):
+        """Sleep until a key's edge is latched or the next timer is due (the power's, at most
+        REST_MAX_MS), looking at the edge latch every REST_STEP_MS; nothing is drawn. On the
+        RP2040 time.sleep_ms waits for the timer's interrupt (WFE); machine.idle() would not:
+        the alarm it sets raises an event at once, so each call returns without sleeping."""
+        clock = self.clock
+        reader = self.buttons.reader
+        start = clock.ticks_ms()
+        ms = REST_MAX_MS if self.power is None else self.power.rest_ms(start)
+        now = start
+        while not reader.fell and elapsed(now, start) < ms:
+            clock.sleep_ms(min(REST_STEP_MS, ms - elapsed(now, start)))
+            now = clock.ticks_ms()
+        self.rests += 1
+        self.rested_ms += elapsed(now, start)
 
     def run(self, frames=-1):
         """Frames until the app says it is done (or `frames` of them, for tests)."""
@@ -225,7 +284,41 @@ class Shell:
     def sound_on(self):
         """The hardware screen always clicks (it tests the buzzer); the games as their sound
         setting says."""
-        return self.showing_hardware or self.app.settings[S_SOUND] != 0
+        return self.showing_hardware or (self.app.settings[S_SOUND] != 0 and not getattr(self.app, "kiosk_on", False))
+
+    # --- power (firmware/power.py) and sound ---
+
+    def idle(self):
+        """Nothing moves until a key (engine_core/ui/idle.py); the hardware screen's figures
+        keep changing."""
+        return not self.showing_hardware and console_idle(self.app)
+
+    def may_sleep(self):
+        """The screen may dim and go off: not in a computer's turn, a link game or the kiosk."""
+        return not self.showing_hardware and screen_may_sleep(self.app)
+
+    def save_now(self):
+        """The game in progress written now (the screen is going off)."""
+        console = self.app
+        if console.game is not None and console.keeper.unsaved and not console.app.link_game():
+            console.keeper.save_game(console.game)
+
+    def notify(self, text):
+        self.app.keeper.notify(text)
+
+    def take_sound(self):
+        """The app's sound event, taken (0: none); silent in the kiosk and on the hardware
+        screen (the app asks only when its sound setting is on)."""
+        app = self.app.app
+        sound = app.sound_event
+        app.sound_event = 0
+        if self.showing_hardware or self.app.kiosk_on:
+            return 0
+        return sound
+
+    def setting(self, name):
+        """A setting of the records (engine_core/records.py SETTINGS), e.g. 'dim_s'."""
+        return self.app.keeper.settings.get(name)
 
 
 def make_app(screen, hw, stats, hardware_only, storage=None):
@@ -300,6 +393,15 @@ def has_dpad(board):
     return len(board.ADC_BUTTONS) > 0
 
 
+def panel_start(panel, reset_at):
+    """The panel out of sleep and on, once RESET_TO_SLPOUT_MS have passed since its reset."""
+    from firmware.panel import RESET_TO_SLPOUT_MS
+    left = RESET_TO_SLPOUT_MS - time.ticks_diff(time.ticks_ms(), reset_at)
+    if left > 0:
+        time.sleep_ms(left)
+    panel.start(time.sleep_ms)
+
+
 def start(board_name, hardware=False, frames=-1):
     """Boot the board called `board_name` (boards.NAMES); returns when the app is done, in
     safe mode, on Ctrl-C or after `frames` frames (tests). hardware=True runs the hardware
@@ -310,8 +412,11 @@ def start(board_name, hardware=False, frames=-1):
     gc.collect()
     screen = Screen(board.WIDTH, board.HEIGHT)          # the big buffer first, after collecting
     hw = Hardware(board)
-    hw.panel.init()
+    # The panel's reset, then its 120 ms before SLPOUT spent building the app (firmware/panel.py).
+    hw.panel.reset(time.sleep_ms)
+    reset_at = time.ticks_ms()
     if hw.buttons.held_at_start():
+        panel_start(hw.panel, reset_at)
         splash(screen, hw.panel, Painter(screen), b"SAFE MODE", b"the REPL is free")
         hw.brightness(100)
         print("safe mode: the app is not running; the REPL is free")
@@ -319,15 +424,44 @@ def start(board_name, hardware=False, frames=-1):
     stats = Stats()
     from engine_core.storage import FileStorage
     app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR))
+    panel_start(hw.panel, reset_at)
     hw.panel.show(screen)                               # the title is the boot splash
     hw.brightness(100)
-    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, Clock(), stats)
+    clock = Clock()
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats,
+                power=make_power(app, hw, clock))
+    _loop[0] = loop
     gc.collect()
     try:
         loop.run(frames)
     except KeyboardInterrupt:
         print("stopped: the REPL is free")
     return loop
+
+
+def make_power(app, hw, clock):
+    """Dimming, the screen going off and the battery watch for the games' app, with the times
+    of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
+    if not hasattr(app, "setting"):
+        return None
+    from firmware.power import Power
+    battery = hw.battery_mv if hw.battery is not None else None
+    return Power(hw.brightness, hw.panel, clock.sleep_ms, app.setting("dim_s") * 1000,
+                 app.setting("screen_off_s") * 1000, battery, clock.ticks_ms())
+
+
+def power_state():
+    """At the REPL after Ctrl-C: the loop's rests, the screen's state and the battery.
+        >>> from firmware.main import power_state; power_state()"""
+    loop = _loop[0]
+    if loop is None:
+        return None
+    out = {"rests": loop.rests, "rested_ms": loop.rested_ms}
+    power = loop.power
+    if power is not None:
+        out.update({"state": power.state, "dims": power.dims, "offs": power.offs,
+                    "wakes": power.wakes, "battery_mv": power.mv, "battery_percent": power.percent()})
+    return out
 
 
 def protocol():
