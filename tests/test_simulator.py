@@ -238,3 +238,40 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), 9000)
     assert app.mode == 4  # the drawn START button: the pause menu
     window.close()
+
+
+def cpu_seconds(pid):
+    """The process's user and system time so far (Linux /proc)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_window_on_a_still_title_uses_no_cpu(tmp_path):
+    """Nothing moves on the title: the window waits for an event rather than drawing 60
+    frames a second (with SDL's dummy video driver that cost 5-11% of a core, on a desktop
+    about a third). Some 3-second stretch of the first 20 seconds must cost under 2.5% of a
+    core (start-up, on a busy machine, may take a while)."""
+    import time
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "--board", "240x240", "--scale", "2",
+                             "--data-dir", str(tmp_path)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        samples = []
+        best = None
+        for _ in range(20):
+            time.sleep(1)
+            assert proc.poll() is None, proc.stderr.read()
+            samples.append((time.monotonic(), cpu_seconds(proc.pid)))
+            if len(samples) > 3:
+                (t0, c0), (t1, c1) = samples[-4], samples[-1]
+                share = (c1 - c0) / (t1 - t0)
+                best = share if best is None else min(best, share)
+                if share < 0.025:
+                    break
+        assert best is not None and best < 0.025, "the still title kept %.0f%% of a core busy" % (100 * best)
+    finally:
+        proc.kill()
+        proc.wait()
