@@ -302,3 +302,22 @@ def test_in_real_time_the_page_runs_at_the_devices_frame_rate_and_the_computer_p
     rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
     assert 15 <= rate <= 31, rate  # FRAME_MS = 33: 30 a second, fewer when the machine is busy
     assert console.canvas() != before  # the computer players moved with no key pressed
+
+
+def test_on_a_still_title_the_page_rests_and_a_key_wakes_it(open_page):
+    """Nothing moves on the title: the page stops its frames (a tick a second at most), as the
+    device rests; a key wakes it and is taken at once (docs/web.md)."""
+    console = open_page("board=240x240", via="http")
+    console.page.wait_for_function("window.pcc.resting", timeout=10000)
+    start = console.evaluate("[window.pcc.frames, performance.now()]")
+    console.page.wait_for_timeout(3000)
+    end = console.evaluate("[window.pcc.frames, performance.now()]")
+    rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
+    assert rate <= 2, rate  # 30 a second before
+    before = console.canvas()
+    delivered = console.delivered()
+    console.page.keyboard.press("ArrowDown")
+    console.page.wait_for_function("n => window.pcc.delivered > n", arg=delivered, timeout=2000)
+    console.page.wait_for_function("window.pcc.resting", timeout=10000)
+    assert console.canvas() != before, "the title's cursor moved"
+    assert console.evaluate("window.pcc.rests") >= 2
