@@ -29,7 +29,7 @@ from array import array
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
-from engine_core.ui.app import S_SOUND, S_TWO_BUTTONS
+from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.ui.tones import tone_hz, tone_ms
 from firmware.buttons import LONG, SELECT, UP, elapsed
@@ -72,7 +72,7 @@ class Clock:
 
 class Loop:
     def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS,
-                 power=None):
+                 power=None, gauge=None):
         self.app = app
         self.screen = screen
         self.panel = panel
@@ -84,6 +84,7 @@ class Loop:
         self.last_tick = clock.ticks_ms()
         self.frame_start = self.last_tick
         self.power = power              # firmware/power.py: dimming, screen off, battery; or None
+        self.gauge = gauge              # firmware/gauge.py: the battery's charge, or None
         # Resting needs an app that can tell it is idle and buttons that latch their edges
         # (an ADC D-pad has none: it must be polled).
         self.edges = hasattr(buttons.reader, "fell")
@@ -115,6 +116,8 @@ class Loop:
         if self.sounds:
             self.play_sound(now)
         self.beeper.update(now)
+        if self.gauge is not None:
+            self.gauge.frame(self.app.gauge_shown())
         if self.screen.dirty_count:
             flush_us = clock.ticks_us()
             self.panel.show(self.screen)
@@ -316,6 +319,13 @@ class Shell:
             return 0
         return sound
 
+    def gauge_shown(self):
+        """The battery gauge belongs on the title and the pause menu."""
+        if self.showing_hardware:
+            return False
+        mode = self.app.mode
+        return mode == TITLE or mode == PAUSE
+
     def setting(self, name):
         """A setting of the records (engine_core/records.py SETTINGS), e.g. 'dim_s'."""
         return self.app.keeper.settings.get(name)
@@ -428,8 +438,9 @@ def start(board_name, hardware=False, frames=-1):
     hw.panel.show(screen)                               # the title is the boot splash
     hw.brightness(100)
     clock = Clock()
-    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats,
-                power=make_power(app, hw, clock))
+    power = make_power(app, hw, clock)
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
+                gauge=make_gauge(app, screen, power))
     _loop[0] = loop
     gc.collect()
     try:
@@ -448,6 +459,14 @@ def make_power(app, hw, clock):
     battery = hw.battery_mv if hw.battery is not None else None
     return Power(hw.brightness, hw.panel, clock.sleep_ms, app.setting("dim_s") * 1000,
                  app.setting("screen_off_s") * 1000, battery, clock.ticks_ms())
+
+
+def make_gauge(app, screen, power):
+    """The battery gauge on boards that read the battery, for the games' app; else None."""
+    if power is None or power.battery_mv is None:
+        return None
+    from firmware.gauge import Gauge
+    return Gauge(screen, app.app.painter, power)
 
 
 def power_state():

@@ -400,7 +400,7 @@ def test_the_on_board_flush_bench_times_every_expansion_the_port_has():
 
 
 POWER_LOOP = LOOP_PRELUDE + """
-from firmware.main import make_app, make_power
+from firmware.main import make_app, make_gauge, make_power
 
 class Keys:
     # No key for four minutes (the screen dims at 30 s and goes off at 180 s), then a tap that
@@ -442,13 +442,16 @@ stats = Stats()
 shell = make_app(screen, hw, stats, False)
 shell.app.app.sound_event = 5
 power = make_power(shell, hw, clock)
-loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power)
+gauge = make_gauge(shell, screen, power)
+loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
 loop.run(3)
 result = 'not run'
 gc.collect()
 micropython.heap_lock()
 try:
     while clock.ms < 242000:
+        if clock.ms > 120000:
+            hw.battery.level = 3900 * 65535 // 3300 // 3    # the gauge's figure changes
         if clock.ms > 241500:
             shell.app.app.sound_event = 1          # a move's tone, started and ended by the loop
         loop.run(1)
@@ -457,7 +460,7 @@ except MemoryError:
     result = 'allocated'
 micropython.heap_unlock()
 print(result, power.dims, power.offs, power.wakes, loop.rests, shell.app.app.selected, power.battery,
-      hw.beeper.pwm.freq())
+      hw.beeper.pwm.freq(), gauge.shown)
 """
 
 
@@ -472,3 +475,4 @@ def test_resting_dimming_sleeping_waking_and_sounds_allocate_nothing_on_micropyt
     assert out[5] == "2", "the keys after the waking one moved the cursor, that one did not"
     assert out[6] == str(B_OK), "the battery read under the lock too"
     assert out[7] == "1800", "the move's tone"
+    assert out[8] == "74", "the gauge on the title, redrawn with the new reading"

@@ -93,7 +93,7 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     """The device's stack on fakes: Hardware, make_app's Shell over a Console in RAM, the Loop
     with its Power; a scripted keypad that latches edges."""
     from firmware.main import Clock as _  # noqa: F401  (the module imports cleanly)
-    from firmware.main import Loop, Stats, make_app, make_power
+    from firmware.main import Loop, Stats, make_app, make_gauge, make_power
     board = boards.load(board_name)
     hw = hardware.Hardware(board)
     hw.spi.log = []
@@ -109,8 +109,9 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     shell = make_app(screen, hw, stats, False)
     hw.panel.init(sleep_ms=lambda ms: None)
     hw.brightness(100)                           # as start() lights it once the title is sent
-    loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats,
-                power=make_power(shell, hw, clock))
+    power = make_power(shell, hw, clock)
+    loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
+                gauge=make_gauge(shell, screen, power))
     return loop, shell, hw, clock, keys
 
 
@@ -342,3 +343,36 @@ def test_old_settings_records_load_with_the_new_times_at_their_defaults():
     t.set("dim_s", 5)
     assert t.decode(old, len(old)) == r.OK, n
     assert (t.get("dim_s"), t.get("screen_off_s"), t.get("slide")) == (30, 180, 1)
+
+
+def corner_text(screen, painter_text, x):
+    """Whether the gauge's corner shows `painter_text` (bytes) as the gauge draws it."""
+    from engine_core.gfx.paint import Painter
+    from firmware.gauge import MARGIN
+    probe = Screen(screen.width, screen.height, framebuf)
+    probe.buf[:] = screen.buf
+    Painter(probe).text(painter_text, x + MARGIN, MARGIN, 1)
+    return bytes(probe.buf) == bytes(screen.buf)
+
+
+def test_the_battery_gauge_shows_on_the_title_and_the_pause_menu_only(hardware):
+    from firmware.gauge import Gauge
+    loop, shell, hw, clock, keys = console_on(hardware, "picosystem", battery_mv=3700)
+    gauge = loop.gauge
+    assert isinstance(gauge, Gauge)
+    keys.hold(bt.A, 2000, 60)                    # a deal: play has no gauge
+    keys.hold(bt.START, 4000, 60)                # the pause menu
+    run_until(loop, clock, 1500)
+    screen = shell.app.screen
+    assert gauge.shown == loop.power.percent() == 49
+    assert corner_text(screen, b"49%", gauge.x), "the title shows the charge"
+    run_until(loop, clock, 3500)
+    assert shell.app.mode == bt_play()
+    assert gauge.shown == -1 and not corner_text(screen, b"49%", gauge.x)
+    run_until(loop, clock, 5000)
+    assert shell.app.mode == 4 and gauge.shown == 49 and corner_text(screen, b"49%", gauge.x)
+
+
+def test_no_gauge_where_the_board_cannot_read_the_battery(hardware):
+    loop, shell, hw, clock, keys = console_on(hardware, "pico_lcd_13")
+    assert loop.gauge is None
