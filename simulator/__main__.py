@@ -340,8 +340,10 @@ def interactive(app, board, args):
         pygame.display.init()
         info = pygame.display.Info()
         scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
+    from simulator.sound import Sounds
     window = Window(app.screen, scale, board)
     keys = Keys(app, window)
+    sounds = Sounds()
     clock = pygame.time.Clock()
     window.update()
     while not keys.quit:
@@ -356,6 +358,7 @@ def interactive(app, board, args):
                 mask |= 1 << button
             app.held(mask)
         app.tick(clock.get_time() or 16)
+        sounds.play(app)
         if events or app.screen.dirty_count:  # a key lights a button; the app drew
             window.update()
         if resting(app, keys):

@@ -275,3 +275,30 @@ def test_the_window_on_a_still_title_uses_no_cpu(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_windows_sounds_are_the_devices_tones_and_the_kiosk_is_silent(monkeypatch):
+    from array import array
+
+    from engine_core.ui.tones import tone_hz, tone_ms
+    from simulator.keys import make_app
+    from simulator.sound import RATE, Sounds, square_wave
+    for sound in range(1, 6):
+        wave = array("h")
+        wave.frombytes(square_wave(tone_hz(sound), tone_ms(sound)))
+        assert len(wave) == RATE * tone_ms(sound) // 1000
+        flips = sum(1 for a, b in zip(wave, wave[1:]) if (a > 0) != (b > 0))
+        assert abs(flips - 2 * tone_hz(sound) * tone_ms(sound) / 1000) <= 3, sound
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    sounds = Sounds()
+    app = make_app(240, 240, "aces_up", 7)
+    app.sound_event = 3
+    assert sounds.play(app) == 3 and app.sound_event == 0
+
+    class Kiosk:
+        kiosk_on = True
+
+    kiosk = Kiosk()
+    kiosk.app = app
+    app.sound_event = 1
+    assert sounds.play(kiosk) == 0 and app.sound_event == 0 and sounds.played == [3]
