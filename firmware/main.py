@@ -43,7 +43,7 @@ PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
-_loop = [None]  # type: list                  # the running Loop (power_state(), at the REPL)
+_power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -441,12 +441,12 @@ def start(board_name, hardware=False, frames=-1):
     power = make_power(app, hw, clock)
     loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
                 gauge=make_gauge(app, screen, power))
-    _loop[0] = loop
     gc.collect()
     try:
         loop.run(frames)
     except KeyboardInterrupt:
         print("stopped: the REPL is free")
+    _power[0] = power_figures(loop)
     return loop
 
 
@@ -470,11 +470,13 @@ def make_gauge(app, screen, power):
 
 
 def power_state():
-    """At the REPL after Ctrl-C: the loop's rests, the screen's state and the battery.
+    """At the REPL after Ctrl-C: the loop's rests, the screen's state and the battery, as
+    they were when the app stopped (kept without the app, whose memory the REPL may need).
         >>> from firmware.main import power_state; power_state()"""
-    loop = _loop[0]
-    if loop is None:
-        return None
+    return _power[0]
+
+
+def power_figures(loop):
     out = {"rests": loop.rests, "rested_ms": loop.rested_ms}
     power = loop.power
     if power is not None:
