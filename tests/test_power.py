@@ -14,6 +14,7 @@ from engine_core.ui.table import SOUND_DEAL, SOUND_ILLEGAL, SOUND_LOST, SOUND_MO
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place: plain expansion, as test_device.py)
 from tests.fakes import machine as fake_machine
+from tests.test_device import FakeClock
 
 SLPIN, SLPOUT, DISPOFF, DISPON = 0x10, 0x11, 0x28, 0x29
 
@@ -25,29 +26,6 @@ def hardware(monkeypatch):
     monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
     import firmware.hardware
     return firmware.hardware
-
-
-class Clock:
-    """The loop's clock: sleeps are counted apart."""
-
-    def __init__(self):
-        self.ms = 0
-        self.slept = 0
-
-    def ticks_ms(self):
-        return self.ms
-
-    def ticks_us(self):
-        return self.ms * 1000
-
-    def sleep_ms(self, ms):
-        for _ in range(ms):
-            self.ms += 1
-            self.slept += 1
-            self.woke()
-
-    def woke(self):
-        pass
 
 
 class Keys:
@@ -78,15 +56,18 @@ class Keys:
         return fell
 
 
-class EdgeClock(Clock):
-    """Each millisecond of sleep lets the keys' interrupt see a press come down."""
+class EdgeClock(FakeClock):
+    """The loop's clock; each millisecond of sleep lets the keys' interrupt see a press come
+    down."""
 
     def __init__(self):
-        Clock.__init__(self)
+        FakeClock.__init__(self)
         self.keys = None
 
-    def woke(self):
-        self.keys.read()
+    def sleep_ms(self, ms):
+        for _ in range(ms):
+            FakeClock.sleep_ms(self, 1)
+            self.keys.read()
 
 
 def console_on(hardware, board_name="picosystem", battery_mv=None):
