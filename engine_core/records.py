@@ -326,6 +326,8 @@ SETTINGS = (
     ("casket_rules", 2, 1, 2),  # the rule profile a new Casket deal plays
     ("winnable", 0, 0, 1),  # new deals only among those the solver proved winnable
     ("slide", 1, 0, 1),  # a moved card slides to its pile
+    ("dim_s", 30, 0, 3600),  # the device's backlight dims after this long without a key; 0: never
+    ("screen_off_s", 180, 0, 36000),  # and its panel goes off (game saved); 0: never
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

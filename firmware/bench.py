@@ -167,3 +167,36 @@ def link_frames(count=8):
             times.append(elapsed(time.ticks_us(), start))
         times = sorted(times[2:])
         print("%-16s %9d %9d" % (name, times[len(times) // 2], times[-1]))
+
+
+def nerts_busy(seconds=10, computers=3, speed=1, skill=1):
+    """Nerts with `computers` computer players (the app's default speed and level unless
+    given) ticked as the loop ticks a game: every 33 ms, the CPU sleeping in between
+    (time.sleep_ms: WFE until the timer's interrupt). Prints the share of the time the ticks took,
+    by the chip's own clock (tools/device/pico_power.py counts the emulator's cycles too)."""
+    import time
+
+    from engine_core import PLAYING, games
+    game = games.load("nerts")(computers + 1, 0)
+    game.deal(1)
+    for p in range(1, computers + 1):
+        game.set_bot(p, speed, skill)
+    busy_us = 0
+    frames = 0
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < seconds * 1000:
+        frame_start = time.ticks_ms()
+        t = time.ticks_us()
+        game.tick(33)
+        if game.status() != PLAYING:
+            game.deal(frames)
+            for p in range(1, computers + 1):
+                game.set_bot(p, speed, skill)
+        busy_us += time.ticks_diff(time.ticks_us(), t)
+        frames += 1
+        left = 33 - time.ticks_diff(time.ticks_ms(), frame_start)
+        if left > 0:
+            time.sleep_ms(left)
+    print("nerts busy %d.%d%% over %d frames" % (busy_us // (seconds * 10000),
+                                                 busy_us // (seconds * 1000) % 10, frames))
+    return busy_us

@@ -29,8 +29,11 @@ from array import array
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
-from engine_core.ui.app import S_SOUND, S_TWO_BUTTONS
+from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
+from engine_core.ui.idle import console_idle, screen_may_sleep
+from engine_core.ui.tones import tone_hz, tone_ms
 from firmware.buttons import LONG, SELECT, UP, elapsed
+from firmware.power import REST_MAX_MS, REST_STEP_MS
 
 FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
 POLL_MS = 2                     # button polling while waiting for the next frame
@@ -40,6 +43,7 @@ PRESS_LOG = 64                  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])                     # presses handed to the app since start-up
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
+_power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
 BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
@@ -67,7 +71,8 @@ class Clock:
 
 
 class Loop:
-    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS):
+    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS,
+                 power=None, gauge=None):
         self.app = app
         self.screen = screen
         self.panel = panel
@@ -78,6 +83,15 @@ class Loop:
         self.frame_ms = frame_ms
         self.last_tick = clock.ticks_ms()
         self.frame_start = self.last_tick
+        self.power = power              # firmware/power.py: dimming, screen off, battery; or None
+        self.gauge = gauge              # firmware/gauge.py: the battery's charge, or None
+        # Resting needs an app that can tell it is idle and buttons that latch their edges
+        # (an ADC D-pad has none: it must be polled).
+        self.edges = hasattr(buttons.reader, "fell")
+        self.can_rest = self.edges and hasattr(app, "idle")
+        self.sounds = hasattr(app, "take_sound")
+        self.rests = 0                  # rests begun, and their milliseconds (power_state())
+        self.rested_ms = 0
 
     def frame(self):
         """One frame: input, interface and game, redraw, flush."""
@@ -89,6 +103,9 @@ class Loop:
         buttons.poll(now)
         code = buttons.next_event()
         while code >= 0:
+            if self.power is not None and self.power.woke(now):
+                code = buttons.next_event()     # the key that woke the screen does nothing else
+                continue
             self.keep_press(code)
             self.app.press(code & ~LONG, (code & LONG) != 0)
             if self.app.sound_on():
@@ -96,12 +113,25 @@ class Loop:
             code = buttons.next_event()
         self.app.tick(elapsed(now, self.last_tick))
         self.last_tick = now
+        if self.sounds:
+            self.play_sound(now)
         self.beeper.update(now)
+        if self.gauge is not None:
+            self.gauge.frame(self.app.gauge_shown())
         if self.screen.dirty_count:
             flush_us = clock.ticks_us()
             self.panel.show(self.screen)
             self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+        if self.power is not None:
+            self.power.update(now, buttons.held, self.app)
         self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+
+    def play_sound(self, now):
+        """The app's sound event (a move, a refused move, a deal, a win, a loss) as its tone
+        (engine_core/ui/tones.py); the beeper ends it in a later frame: nothing waits."""
+        sound = self.app.take_sound()
+        if sound:
+            self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
 
     def keep_press(self, code):
         # The app's clock stands at last_tick when it takes the press: the frame's time
@@ -113,7 +143,11 @@ class Loop:
 
     def wait(self):
         """Poll the buttons until the next frame is due, or until a press is latched: the
-        next frame then starts at once, so a press is answered up to a frame sooner."""
+        next frame then starts at once, so a press is answered up to a frame sooner. When
+        nothing moves, rest instead (rest())."""
+        if self.can_rest and self.idle():
+            self.rest()
+            return
         clock = self.clock
         buttons = self.buttons
         now = clock.ticks_ms()
@@ -121,8 +155,36 @@ class Loop:
             buttons.poll(now)
             if buttons.count:
                 return
-            clock.sleep_ms(POLL_MS)
+            step = POLL_MS
+            if self.edges and not (buttons.raw or buttons.held or buttons.missed):
+                # No key down: the pins latch the next one's edge, so look less often.
+                step = min(REST_STEP_MS, max(POLL_MS, self.frame_ms - elapsed(now, self.frame_start)))
+            clock.sleep_ms(step)
             now = clock.ticks_ms()
+
+    def idle(self):
+        """Nothing to do until a key: no key down or waiting, no tone to end, and the app
+        idle (engine_core/ui/idle.py)."""
+        b = self.buttons
+        if b.count or b.held or b.raw or b.missed or self.beeper.playing:
+            return False
+        return self.app.idle()
+
+    def rest(self):
+        """Sleep until a key's edge is latched or the next timer is due (the power's, at most
+        REST_MAX_MS), looking at the edge latch every REST_STEP_MS; nothing is drawn. On the
+        RP2040 time.sleep_ms waits for the timer's interrupt (WFE); machine.idle() would not:
+        the alarm it sets raises an event at once, so each call returns without sleeping."""
+        clock = self.clock
+        reader = self.buttons.reader
+        start = clock.ticks_ms()
+        ms = REST_MAX_MS if self.power is None else self.power.rest_ms(start)
+        now = start
+        while not reader.fell and elapsed(now, start) < ms:
+            clock.sleep_ms(min(REST_STEP_MS, ms - elapsed(now, start)))
+            now = clock.ticks_ms()
+        self.rests += 1
+        self.rested_ms += elapsed(now, start)
 
     def run(self, frames=-1):
         """Frames until the app says it is done (or `frames` of them, for tests)."""
@@ -237,6 +299,47 @@ class Shell:
             return True
         return self.app.settings[S_SOUND] != 0
 
+    # --- power (firmware/power.py) and sound ---
+
+    def idle(self):
+        """Nothing moves until a key (engine_core/ui/idle.py); the hardware screen's figures
+        keep changing."""
+        return not self.showing_hardware and console_idle(self.app)
+
+    def may_sleep(self):
+        """The screen may dim and go off: not in a computer's turn, a link game or the kiosk."""
+        return not self.showing_hardware and screen_may_sleep(self.app)
+
+    def save_now(self):
+        """The game in progress written now (the screen is going off)."""
+        console = self.app
+        if console.game is not None and console.keeper.unsaved and not console.app.link_game():
+            console.keeper.save_game(console.game)
+
+    def notify(self, text):
+        self.app.keeper.notify(text)
+
+    def take_sound(self):
+        """The app's sound event, taken (0: none); silent in the kiosk and on the hardware
+        screen (the app asks only when its sound setting is on)."""
+        app = self.app.app
+        sound = app.sound_event
+        app.sound_event = 0
+        if self.showing_hardware or self.app.kiosk_on:
+            return 0
+        return sound
+
+    def gauge_shown(self):
+        """The battery gauge belongs on the title and the pause menu."""
+        if self.showing_hardware:
+            return False
+        mode = self.app.mode
+        return mode == TITLE or mode == PAUSE
+
+    def setting(self, name):
+        """A setting of the records (engine_core/records.py SETTINGS), e.g. 'dim_s'."""
+        return self.app.keeper.settings.get(name)
+
 
 def make_app(screen, hw, stats, hardware_only, storage=None):
     """The games' app (engine_core/ui) with its records kept in `storage` (engine_core/console.py;
@@ -310,6 +413,15 @@ def has_dpad(board):
     return len(board.ADC_BUTTONS) > 0
 
 
+def panel_start(panel, reset_at):
+    """The panel out of sleep and on, once RESET_TO_SLPOUT_MS have passed since its reset."""
+    from firmware.panel import RESET_TO_SLPOUT_MS
+    left = RESET_TO_SLPOUT_MS - time.ticks_diff(time.ticks_ms(), reset_at)
+    if left > 0:
+        time.sleep_ms(left)
+    panel.start(time.sleep_ms)
+
+
 def start(board_name, hardware=False, frames=-1):
     """Boot the board called `board_name` (boards.NAMES); returns when the app is done, in
     safe mode, on Ctrl-C or after `frames` frames (tests). hardware=True runs the hardware
@@ -320,8 +432,11 @@ def start(board_name, hardware=False, frames=-1):
     gc.collect()
     screen = Screen(board.WIDTH, board.HEIGHT)          # the big buffer first, after collecting
     hw = Hardware(board)
-    hw.panel.init()
+    # The panel's reset, then its 120 ms before SLPOUT spent building the app (firmware/panel.py).
+    hw.panel.reset(time.sleep_ms)
+    reset_at = time.ticks_ms()
     if hw.buttons.held_at_start():
+        panel_start(hw.panel, reset_at)
         splash(screen, hw.panel, Painter(screen), b"SAFE MODE", b"the REPL is free")
         hw.brightness(100)
         print("safe mode: the app is not running; the REPL is free")
@@ -329,15 +444,55 @@ def start(board_name, hardware=False, frames=-1):
     stats = Stats()
     from engine_core.storage import FileStorage
     app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR))
+    panel_start(hw.panel, reset_at)
     hw.panel.show(screen)                               # the title is the boot splash
     hw.brightness(100)
-    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, Clock(), stats)
+    clock = Clock()
+    power = make_power(app, hw, clock)
+    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
+                gauge=make_gauge(app, screen, power))
     gc.collect()
     try:
         loop.run(frames)
     except KeyboardInterrupt:
         print("stopped: the REPL is free")
+    _power[0] = power_figures(loop)
     return loop
+
+
+def make_power(app, hw, clock):
+    """Dimming, the screen going off and the battery watch for the games' app, with the times
+    of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
+    if not hasattr(app, "setting"):
+        return None
+    from firmware.power import Power
+    battery = hw.battery_mv if hw.battery is not None else None
+    return Power(hw.brightness, hw.panel, clock.sleep_ms, app.setting("dim_s") * 1000,
+                 app.setting("screen_off_s") * 1000, battery, clock.ticks_ms())
+
+
+def make_gauge(app, screen, power):
+    """The battery gauge on boards that read the battery, for the games' app; else None."""
+    if power is None or power.battery_mv is None:
+        return None
+    from firmware.gauge import Gauge
+    return Gauge(screen, app.app.painter, power)
+
+
+def power_state():
+    """At the REPL after Ctrl-C: the loop's rests, the screen's state and the battery, as
+    they were when the app stopped (kept without the app, whose memory the REPL may need).
+        >>> from firmware.main import power_state; power_state()"""
+    return _power[0]
+
+
+def power_figures(loop):
+    out = {"rests": loop.rests, "rested_ms": loop.rested_ms}
+    power = loop.power
+    if power is not None:
+        out.update({"state": power.state, "dims": power.dims, "offs": power.offs,
+                    "wakes": power.wakes, "battery_mv": power.mv, "battery_percent": power.percent()})
+    return out
 
 
 def protocol():

@@ -58,10 +58,12 @@ FEED_ROWS = const(4)    # screen rows in a line buffer with the viper expansion
 MERGE_SLACK = const(1024)
 
 SWRESET = const(0x01)
+SLPIN = const(0x10)
 SLPOUT = const(0x11)
 NORON = const(0x13)
 INVOFF = const(0x20)
 INVON = const(0x21)
+DISPOFF = const(0x28)
 DISPON = const(0x29)
 CASET = const(0x2A)
 RASET = const(0x2B)
@@ -79,8 +81,16 @@ ALIGN = const(8)
 # Controller RAM (columns, rows) in native orientation.
 RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240)}
 
-# Init sequences: command, then the number of parameter bytes, then the parameters. After
-# SWRESET and SLPOUT the controller needs time (datasheets: 120 ms / 5-120 ms).
+# Init sequences: command, then the number of parameter bytes, then the parameters.
+# The waits the ST7789V and ILI9341 datasheets require (their RESX, SWRESET, SLPOUT and SLPIN
+# timing): a reset pulse of at least 10 us; 5 ms after a reset before any command, and 120 ms
+# before SLPOUT; 5 ms after SLPOUT before the next command; 120 ms between SLPOUT and SLPIN
+# either way. DISPON needs none.
+RESET_PULSE_MS = const(1)
+AFTER_RESET_MS = const(5)
+RESET_TO_SLPOUT_MS = const(120)
+AFTER_SLPOUT_MS = const(5)
+SLEEP_TOGGLE_MS = const(120)
 _ST7789_INIT = (
     (COLMOD, b"\x55"),            # 16 bits per pixel
     (0xB2, b"\x0c\x0c\x00\x33\x33"),  # porch control (the power-on value, made explicit)
@@ -221,28 +231,54 @@ class Panel:
     # -- set-up ----------------------------------------------------------------------------
 
     def init(self, sleep_ms=None):
-        """Hardware reset (when wired), software reset, init sequence, orientation, on."""
+        """Reset, then (RESET_TO_SLPOUT_MS later) out of sleep, set up and on. firmware/main.py
+        calls the two halves itself, building the app in the wait between them."""
         if sleep_ms is None:
             sleep_ms = time.sleep_ms
+        self.reset(sleep_ms)
+        sleep_ms(RESET_TO_SLPOUT_MS)
+        self.start(sleep_ms)
+
+    def reset(self, sleep_ms):
+        """The hardware reset where RST is wired, and SWRESET (in case the pin is not). The
+        controller is then asleep: SLPOUT (start()) may follow RESET_TO_SLPOUT_MS later."""
         self._deselect()
         if self.rst is not None:
-            self.rst.value(1)
-            sleep_ms(5)
             self.rst.value(0)
-            sleep_ms(20)
+            sleep_ms(RESET_PULSE_MS)
             self.rst.value(1)
-            sleep_ms(120)
+            sleep_ms(AFTER_RESET_MS)
         self.command(SWRESET)
-        sleep_ms(150)
+        sleep_ms(AFTER_RESET_MS)
+
+    def start(self, sleep_ms):
+        """Out of sleep, the init sequence, orientation, display on (at least
+        RESET_TO_SLPOUT_MS after reset())."""
         self.command(SLPOUT)
-        sleep_ms(120)
+        sleep_ms(AFTER_SLPOUT_MS)
         for cmd, data in INIT[self.controller]:
             self.command(cmd, data)
         self.command(MADCTL, bytes((self.madctl,)))
         self.command(INVON if self.invert else INVOFF)
         self.command(NORON)
         self.command(DISPON)
-        sleep_ms(20)
+
+    def sleep(self):
+        """The display off and the controller asleep (DISPOFF, SLPIN): its RAM keeps the
+        picture, and flushes may go on writing it."""
+        self.command(DISPOFF)
+        self.command(SLPIN)
+
+    def wake(self, wait_ms=0, sleep_ms=None):
+        """Out of sleep and the display on again (wait_ms first: what is left of
+        SLEEP_TOGGLE_MS since sleep())."""
+        if sleep_ms is None:
+            sleep_ms = time.sleep_ms
+        if wait_ms > 0:
+            sleep_ms(wait_ms)
+        self.command(SLPOUT)
+        sleep_ms(AFTER_SLPOUT_MS)
+        self.command(DISPON)
 
     def set_palette(self, palette):
         """Load 16 RGB565 values (array('H')) into the expansion tables, when they changed."""

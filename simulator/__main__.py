@@ -335,6 +335,18 @@ def display_missing():
             and not env.get("WAYLAND_DISPLAY") and not env.get("SDL_VIDEODRIVER"))
 
 
+REST_MAX_MS = 1000  # resting, the window still ticks the app once a second (as the device)
+
+
+def resting(app, keys):
+    """Nothing moves and no key is down (engine_core/ui/idle.py): the window waits for the
+    next event instead of running frames."""
+    from engine_core.ui.idle import app_idle, console_idle
+    if keys.down:
+        return False
+    return console_idle(app) if hasattr(app, "keeper") else app_idle(app)
+
+
 def interactive(app, board, args):
     import pygame
     from simulator.window import Window, fit_scale
@@ -343,12 +355,16 @@ def interactive(app, board, args):
         pygame.display.init()
         info = pygame.display.Info()
         scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
+    from simulator.sound import Sounds
     window = Window(app.screen, scale, board)
     keys = Keys(app, window)
+    sounds = Sounds()
     clock = pygame.time.Clock()
+    window.update()
     while not keys.quit:
         now = pygame.time.get_ticks()
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        for event in events:
             keys.event(event, now)
         keys.held(now)
         if hasattr(app, "held"):  # the console's kiosk chord needs the buttons held down
@@ -357,20 +373,19 @@ def interactive(app, board, args):
                 mask |= 1 << button
             app.held(mask)
         app.tick(clock.get_time() or 16)
-        window.update()
-        clock.tick(60)
+        sounds.play(app)
+        if events or app.screen.dirty_count:  # a key lights a button; the app drew
+            window.update()
+        if resting(app, keys):
+            event = pygame.event.wait(REST_MAX_MS)  # no CPU until a key, a click or a second
+            if event.type != pygame.NOEVENT:
+                pygame.event.post(event)
+            clock.tick()
+        else:
+            clock.tick(60)
     if hasattr(app, "close"):
         app.close()  # the console saves what play has not saved yet
     window.close()
-    save_now(app)
-
-
-def save_now(app):
-    """The window closes: the game in progress is saved now, even a move made less than the
-    half second ago after which the console saves it (engine_core/save.py)."""
-    keeper = getattr(app, "keeper", None)  # the records are kept (a Console, not a bare App)
-    if keeper is not None and app.game is not None and keeper.unsaved and not app.app.link_game():
-        keeper.save_game(app.game)
 
 
 if __name__ == "__main__":

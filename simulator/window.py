@@ -68,7 +68,7 @@ class Window:
     def __init__(self, screen, scale=3, board=None, visible=True):
         if not visible:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        pygame.display.init()  # no audio: the simulator makes no sound yet
+        pygame.display.init()  # sound: simulator/sound.py, through the mixer
         pygame.font.init()
         self.screen = screen
         self.scale = scale

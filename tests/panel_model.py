@@ -51,6 +51,8 @@ class PanelModel:
             self.commands.append(c)
         elif c == 0x11:
             self.awake = True
+        elif c == 0x10:
+            self.awake = False
         elif c == 0x29:
             self.on = True
         elif c == 0x28:

@@ -242,6 +242,8 @@ def test_holding_a_button_at_power_on_is_safe_mode_and_the_app_never_runs(hardwa
                         started.append(title) if title != b"SAFE MODE" else None)
     monkeypatch.setattr(fake_machine.Pin, "value", lambda self, v=None: 0 if v is None and self.mode == 0 else None)
     monkeypatch.setattr(main.time, "sleep_ms", lambda ms: None, raising=False)
+    monkeypatch.setattr(main.time, "ticks_ms", lambda: 0, raising=False)
+    monkeypatch.setattr(main.time, "ticks_diff", lambda a, b: a - b, raising=False)
     assert main.start("pico_lcd_13") is None
     assert started == []
     assert "safe mode" in capsys.readouterr().out

@@ -397,3 +397,82 @@ def test_the_on_board_flush_bench_times_every_expansion_the_port_has():
     lines = run_mpy_ok(code).splitlines()
     assert lines[0].split()[0] == "expander"
     assert lines[-2:] == ["framebuf True True", "plain True True"], "no viper under WASI"
+
+
+POWER_LOOP = LOOP_PRELUDE + """
+from firmware.main import make_app, make_gauge, make_power
+
+class Keys:
+    # No key for four minutes (the screen dims at 30 s and goes off at 180 s), then a tap that
+    # only wakes it, then two taps of DOWN that move the title's cursor; the edge latch as the
+    # pins' interrupt sets it.
+    TAPS = ((240000, 2), (240400, 2), (240800, 2))
+    def __init__(self, clock):
+        self.clock = clock
+        self.fell = 0
+        self.seen = 0
+    def read(self):
+        t = self.clock.ms
+        held = 0
+        for at, m in self.TAPS:
+            if at <= t < at + 60:
+                held = m
+        self.fell |= held & ~self.seen
+        self.seen = held
+        return held
+    def taps(self):
+        fell = self.fell
+        self.fell = 0
+        return fell
+
+class EdgeClock(Clock):
+    def sleep_ms(self, ms):
+        for i in range(ms):
+            self.ms += 1
+            keys.read()
+
+board = boards.load(BOARD)
+clock = EdgeClock()
+hw = Hardware(board)
+keys = Keys(clock)
+hw.buttons.reader = keys
+hw.battery.level = 4000 * 65535 // 3300 // 3
+screen = Screen(board.WIDTH, board.HEIGHT)
+stats = Stats()
+shell = make_app(screen, hw, stats, False)
+shell.app.app.sound_event = 5
+power = make_power(shell, hw, clock)
+gauge = make_gauge(shell, screen, power)
+loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
+loop.run(3)
+result = 'not run'
+gc.collect()
+micropython.heap_lock()
+try:
+    while clock.ms < 242000:
+        if clock.ms > 120000:
+            hw.battery.level = 3900 * 65535 // 3300 // 3    # the gauge's figure changes
+        if clock.ms > 241500:
+            shell.app.app.sound_event = 1          # a move's tone, started and ended by the loop
+        loop.run(1)
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, power.dims, power.offs, power.wakes, loop.rests, shell.app.app.selected, power.battery,
+      hw.beeper.pwm.freq(), gauge.shown)
+"""
+
+
+def test_resting_dimming_sleeping_waking_and_sounds_allocate_nothing_on_micropython():
+    """Four minutes of the games' loop with its power: rests on the still title, the screen
+    dims and goes off, a key wakes it and the next ones play, under heap_lock."""
+    from firmware.power import B_OK
+    out = run_mpy_ok(POWER_LOOP.replace("BOARD", repr("picosystem"))).split()
+    assert out[0] == "clean", out
+    assert out[1:4] == ["1", "1", "1"], "dimmed, off, woken once"
+    assert int(out[4]) > 200, "rested a second at a time"
+    assert out[5] == "2", "the keys after the waking one moved the cursor, that one did not"
+    assert out[6] == str(B_OK), "the battery read under the lock too"
+    assert out[7] == "1800", "the move's tone"
+    assert out[8] == "74", "the gauge on the title, redrawn with the new reading"

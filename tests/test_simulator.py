@@ -340,3 +340,67 @@ def test_digits_typed_on_the_deal_screen_make_the_deals_number():
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 200)
     assert app.mode == 3 and app.table.game.seed == 409  # dealt
     window.close()
+
+
+def cpu_seconds(pid):
+    """The process's user and system time so far (Linux /proc)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_window_on_a_still_title_uses_no_cpu(tmp_path):
+    """Nothing moves on the title: the window waits for an event rather than drawing 60
+    frames a second (with SDL's dummy video driver that cost 5-11% of a core, on a desktop
+    about a third). Some 3-second stretch of the first 20 seconds must cost under 2.5% of a
+    core (start-up, on a busy machine, may take a while)."""
+    import time
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "--board", "240x240", "--scale", "2",
+                             "--data-dir", str(tmp_path)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        samples = []
+        best = None
+        for _ in range(20):
+            time.sleep(1)
+            assert proc.poll() is None, proc.stderr.read()
+            samples.append((time.monotonic(), cpu_seconds(proc.pid)))
+            if len(samples) > 3:
+                (t0, c0), (t1, c1) = samples[-4], samples[-1]
+                share = (c1 - c0) / (t1 - t0)
+                best = share if best is None else min(best, share)
+                if share < 0.025:
+                    break
+        assert best is not None and best < 0.025, "the still title kept %.0f%% of a core busy" % (100 * best)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_the_windows_sounds_are_the_devices_tones_and_the_kiosk_is_silent(monkeypatch):
+    from array import array
+
+    from engine_core.ui.tones import tone_hz, tone_ms
+    from simulator.keys import make_app
+    from simulator.sound import RATE, Sounds, square_wave
+    for sound in range(1, 6):
+        wave = array("h")
+        wave.frombytes(square_wave(tone_hz(sound), tone_ms(sound)))
+        assert len(wave) == RATE * tone_ms(sound) // 1000
+        flips = sum(1 for a, b in zip(wave, wave[1:]) if (a > 0) != (b > 0))
+        assert abs(flips - 2 * tone_hz(sound) * tone_ms(sound) / 1000) <= 3, sound
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    sounds = Sounds()
+    app = make_app(240, 240, "aces_up", 7)
+    app.sound_event = 3
+    assert sounds.play(app) == 3 and app.sound_event == 0
+
+    class Kiosk:
+        kiosk_on = True
+
+    kiosk = Kiosk()
+    kiosk.app = app
+    app.sound_event = 1
+    assert sounds.play(kiosk) == 0 and app.sound_event == 0 and sounds.played == [3]

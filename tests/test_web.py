@@ -467,3 +467,22 @@ def test_a_laptop_sees_the_whole_page_and_a_phone_a_screen_its_width_both_crisp(
         assert phone["scrollWidth"] <= 390
         assert phone["device"] % 240 == 0  # whole device pixels per screen pixel: crisp
         assert phone["width"] == css  # the largest such scale inside the width
+
+
+def test_on_a_still_title_the_page_rests_and_a_key_wakes_it(open_page):
+    """Nothing moves on the title: the page stops its frames (a tick a second at most), as the
+    device rests; a key wakes it and is taken at once (docs/web.md)."""
+    console = open_page("board=240x240", via="http")
+    console.page.wait_for_function("window.pcc.resting", timeout=10000)
+    start = console.evaluate("[window.pcc.frames, performance.now()]")
+    console.page.wait_for_timeout(3000)
+    end = console.evaluate("[window.pcc.frames, performance.now()]")
+    rate = (end[0] - start[0]) / ((end[1] - start[1]) / 1000)
+    assert rate <= 2, rate  # 30 a second before
+    before = console.canvas()
+    delivered = console.delivered()
+    console.page.keyboard.press("ArrowDown")
+    console.page.wait_for_function("n => window.pcc.delivered > n", arg=delivered, timeout=2000)
+    console.page.wait_for_function("window.pcc.resting", timeout=10000)
+    assert console.canvas() != before, "the title's cursor moved"
+    assert console.evaluate("window.pcc.rests") >= 2

@@ -80,6 +80,7 @@ def config():
     from engine_core.ui import buttons as bt
     from engine_core import games
     from firmware.main import FRAME_MS
+    from firmware.power import REST_MAX_MS
     from simulator import keymap
     return {
         "buttons": list(bt.NAMES),
@@ -90,6 +91,7 @@ def config():
         "repeatMs": keymap.REPEAT_MS,
         "frameMs": FRAME_MS,
         "maxTickMs": MAX_TICK_MS,
+        "restMaxMs": REST_MAX_MS,
         "heapBytes": HEAP_BYTES,
         "boards": boards(),
         "titles": {name: games.title(name).decode() for name in games.names()},

@@ -21,6 +21,8 @@ from engine_core.console import Console
 from engine_core.gfx.screen import Screen
 from engine_core.pointer import Pointer
 from engine_core.storage import MemoryStorage
+from engine_core.ui.idle import console_idle
+from engine_core.ui.tones import NAMES, tone_hz, tone_ms
 from engine_core.ui.app import PLAY, S_TWO_BUTTONS, App
 from web.storage import LocalStorage
 
@@ -109,6 +111,15 @@ class Page:
         sound = app.sound_event
         app.sound_event = 0
         return sound
+
+    def tones(self):
+        """The sounds' tones, 'hz ms' for sound 1, 2, ... (engine_core/ui/tones.py: the table the
+        device's beeper plays), read once by the page."""
+        return " ".join("%d %d" % (tone_hz(s), tone_ms(s)) for s in range(1, len(NAMES)))
+
+    def idle(self):
+        """Nothing moves until the next key (engine_core/ui/idle.py): the page stops its frames."""
+        return 1 if console_idle(self.console) else 0
 
     def flush(self):
         """Save the game in progress now (the page is being hidden: the tab may close)."""

@@ -64,6 +64,7 @@
     heldMask |= 1 << button;
     lightButton(button, true);
     if (!LONG_BUTTONS.includes(button)) queue.push([button, 0]);
+    wake();
   }
 
   function buttonUp(button, source) {
@@ -73,6 +74,7 @@
     heldMask &= ~(1 << button);
     lightButton(button, false);
     if (LONG_BUTTONS.includes(button) && !state.long) queue.push([button, 0]);
+    wake();
   }
 
   function releaseAll() {
@@ -245,16 +247,36 @@
 
   let stopped = false;
 
+  // Resting: when nothing moves (page.idle(): engine_core/ui/idle.py) and no button is down,
+  // no frame runs until a button goes down or a second has passed, as the device rests.
+  let resting = false;
+  let restTimer = 0;
+  let rests = 0;
+
+  function wake() {
+    if (!resting) return;
+    resting = false;
+    clearTimeout(restTimer);
+    requestAnimationFrame(loop);
+  }
+
   function loop(now) {
     if (stopped) return;
-    requestAnimationFrame(loop);
-    if (lastFrame >= 0 && now - lastFrame < CONFIG.frameMs - 2) return;
-    lastFrame = now;
-    try {
-      step(now);
-    } catch (error) {
-      failed(error);
+    if (lastFrame < 0 || now - lastFrame >= CONFIG.frameMs - 2) {
+      lastFrame = now;
+      try {
+        step(now);
+      } catch (error) {
+        failed(error);
+      }
+      if (!manualTime && queue.length === 0 && down.size === 0 && page.idle()) {
+        resting = true;
+        rests++;
+        restTimer = setTimeout(wake, CONFIG.restMaxMs);
+        return;
+      }
     }
+    requestAnimationFrame(loop);
   }
 
   let delivered = 0;
@@ -282,7 +304,7 @@
   // --- sound: short beeps, as a buzzer would give them (only while the page has been used) ---
 
   let audio = null;
-  const SOUNDS = { 1: [1800, 0.02], 2: [220, 0.09], 3: [880, 0.25], 4: [150, 0.3] };
+  const SOUNDS = {}; // sound -> [hz, seconds]: engine_core/ui/tones.py's table (page.tones())
 
   function beep(sound) {
     if (!audio || audio.state !== "running" || !SOUNDS[sound]) return;
@@ -504,6 +526,8 @@
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") page.flush();
     });
+    const tones = page.tones().split(" ").map(Number);
+    for (let i = 0; i + 1 < tones.length; i += 2) SOUNDS[i / 2 + 1] = [tones[i], tones[i + 1] / 1000];
     copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
     if (manualTime) drawn.push([page.logged, canvasRGB()]);
     window.pcc.loadMs = performance.now() - t0;
@@ -523,6 +547,8 @@
     micropythonMs: 0,
     firstFrameMs: 0,
     get frames() { return frames; },
+    get rests() { return rests; },
+    get resting() { return resting; },
     get delivered() { return delivered; },
     get queued() { return queue.length; },
     settled() { return queue.length === 0 && grantedMs === 0 && !page.busy(); },

@@ -24,7 +24,7 @@ from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CA
                                     S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
                                     SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
                                     T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
-from engine_core.ui.table import NONE, SOUND_LOST, SOUND_WON, Table
+from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
 try:
     from micropython import const
@@ -278,6 +278,7 @@ class App(LinkPlay, Screens):
         table.game.bots = True
         table.game.deal(seed)
         table.new_game()
+        table.sound = SOUND_DEAL
         self.note_scores()
         self.deals += 1
         self.counted = False

@@ -34,6 +34,7 @@ SOUND_MOVE = const(1)
 SOUND_ILLEGAL = const(2)
 SOUND_WON = const(3)
 SOUND_LOST = const(4)
+SOUND_DEAL = const(5)
 
 
 NO_ARG = const(0x100)  # picked_arg: no move's arg (args are 0..255)

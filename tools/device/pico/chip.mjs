@@ -13,6 +13,7 @@
 //   firmware's ELF) are carried out on the emulator's flash array when the core reaches them;
 // - pull-ups: every button GPIO is driven high (idle) unless a step presses it;
 // - the SPI wire: each byte completes after its bits at the bus's clock (bits / SPI clock);
+// - the USB host's OUT packets: only when it has bytes to send (USBCDC sends empty ones);
 // - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
 //   interrupt handler once MicroPython opens one.
 // Times are the emulator's: 125 MHz, cycles as it counts them (no flash wait states, no XIP
@@ -110,6 +111,28 @@ export class Chip {
     this.cdc.onSerialData = (value) => {
       this.consoleText += Buffer.from(value).toString('latin1');
     };
+    // A USB host sends an OUT packet when it has bytes to send. rp2040js's USBCDC answers
+    // every read the device arms at once, with an empty packet when it has nothing: the
+    // device re-arms, and the chip spends some 90 % of its time in the USB interrupt (about
+    // 30,000 a second), never waiting for one. A read with nothing to send waits here for
+    // the next text instead, as a host's would.
+    const cdc = this.cdc;
+    const answerRead = mcu.usbCtrl.onEndpointRead;
+    this.heldRead = null;
+    mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+      if (endpoint === cdc.outEndpoint && cdc.txFIFO.itemCount === 0) {
+        this.heldRead = [endpoint, size];
+        return;
+      }
+      answerRead(endpoint, size);
+    };
+    this.answerHeldRead = () => {
+      if (this.heldRead !== null && cdc.txFIFO.itemCount > 0) {
+        const [endpoint, size] = this.heldRead;
+        this.heldRead = null;
+        answerRead(endpoint, size);
+      }
+    };
 
     // --- the UARTs (uart.mjs): what one sends goes nowhere unless a link joins it ---
     this.uarts = [new UartPort(this, 0), new UartPort(this, 1)];
@@ -118,6 +141,10 @@ export class Chip {
     this.ERASE = job.hooks.erase & ~1;
     this.PROGRAM = job.hooks.program & ~1;
     this.flashWrites = 0;
+
+    // --- where the time goes: executing instructions, or waiting for an interrupt (WFI/WFE) ---
+    this.busyNs = 0;
+    this.waitNs = 0;
 
     this.core.PC = 0x10000000;
   }
@@ -166,14 +193,18 @@ export class Chip {
       if (core.waiting) {
         const left = targetNs - clock.nanos;
         const next = clock.nextAlarm ? Math.max(0, clock.nanosToNextAlarm) : left;
-        clock.tick(next < left ? next : left);
+        const wait = next < left ? next : left;
+        this.waitNs += wait;
+        clock.tick(wait);
       } else {
         const pc = core.PC;
         if (pc === ERASE || pc === PROGRAM) {
           this.flashHook(pc);
         }
         const cycles = core.executeInstruction();
-        clock.tick(cycles * 1e9 / mcu.clkSys);
+        const ns = cycles * 1e9 / mcu.clkSys;
+        this.busyNs += ns;
+        clock.tick(ns);
       }
     }
   }
@@ -182,6 +213,7 @@ export class Chip {
     for (const ch of Buffer.from(text, 'latin1')) {
       this.cdc.sendSerialByte(ch);
     }
+    this.answerHeldRead();
   }
 
   fail(message) {
@@ -286,7 +318,8 @@ export function runSteps(steps, chips, runFor) {
       }
       case 'mark':
         chip.marker({ name: step.name, ns: chip.clock.nanos, last_spi_ns: chip.lastSpiNs,
-          first_spi_ns: chip.firstSpiNs, spi_bytes: chip.spiBytes, flushes: chip.bursts });
+          first_spi_ns: chip.firstSpiNs, spi_bytes: chip.spiBytes, flushes: chip.bursts,
+          busy_ns: chip.busyNs, wait_ns: chip.waitNs });
         chip.firstSpiNs = -1;
         chip.bursts = [];
         break;
