@@ -76,6 +76,7 @@ class App(LinkPlay, Screens):
         self.win_tables = None  # game name -> its winnable-deal table module, once asked for
         self.selected = 0
         self.drawn_selected = -1
+        self.drawn_rows = 0  # the rows the title's menu had when last drawn
         self.scroll = 0
         self.full = True
         self.settings = bytearray(len(texts.SETTINGS))

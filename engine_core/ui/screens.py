@@ -115,7 +115,7 @@ class Screens:
         n = self.menu_length()
         row = LINE_H + 1
         y0 = h - n * row - LINE_H - 2  # the menu, then the key line at the foot
-        if self.full:
+        if self.full or n != self.drawn_rows:  # a link attached, a saved game found: all anew
             fb.fill(pal.FELT)
             self.screen.mark_all()
             scale = 2 if self.size == SMALL else 3
@@ -131,6 +131,7 @@ class Screens:
                     p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
             p.text_centred(b"Up/down: choose  A: start", w // 2, h - LINE_H, pal.SLOT)
             self.drawn_selected = -1
+            self.drawn_rows = n
         elif self.drawn_selected == self.selected:
             return
         for i in range(n):
