@@ -115,7 +115,7 @@ class Screens:
         n = self.menu_length()
         row = LINE_H + 1
         y0 = h - n * row - LINE_H - 2  # the menu, then the key line at the foot
-        if self.full or n != self.drawn_rows:  # a link attached, a saved game found: all anew
+        if self.full:
             fb.fill(pal.FELT)
             self.screen.mark_all()
             scale = 2 if self.size == SMALL else 3
@@ -131,7 +131,6 @@ class Screens:
                     p.card(st, x + i * (st.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
             p.text_centred(b"Up/down: choose  A: start", w // 2, h - LINE_H, pal.SLOT)
             self.drawn_selected = -1
-            self.drawn_rows = n
         elif self.drawn_selected == self.selected:
             return
         for i in range(n):
@@ -170,7 +169,16 @@ class Screens:
         return py + 5
 
     def draw_confirm(self):
-        """Leave the game in progress? It counts as a loss (A: yes, B: no)."""
+        """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
+        from stays visible around the panel, drawn as it was."""
+        mode = self.mode
+        selected = self.selected
+        self.mode = self.confirm_back
+        self.selected = self.confirm_row()
+        self.full = True
+        self.redraw()
+        self.mode = mode
+        self.selected = selected
         p = self.painter
         x = self.width // 2
         y = self.centred_panel(5)
@@ -240,7 +248,10 @@ class Screens:
         py = (self.height - ph) // 2
         p = self.painter
         if self.full:
-            if mode != PAUSE:
+            if mode == PAUSE:
+                self.table.valid = False
+                self.table.refresh()  # the table stays visible around the menu
+            else:
                 self.fb.fill(pal.FELT)
                 self.screen.mark_all()
             self.panel(px, py, pw, ph)

@@ -336,8 +336,12 @@ class TableView:
         budget = SLOTS_PER_FRAME
         self.pending = False
         touched = self.touched
-        for s in range(self.count):
-            if touched[s]:
+        shaken = self.shake_slot
+        for k in range(self.count + 1):
+            # The shaken slot last: a neighbour settling back from a shake clears the gap
+            # between them, where the shaken card reaches.
+            s = shaken if k == self.count else k
+            if s != NONE and touched[s] and (s != shaken or k == self.count):
                 if budget == 0:
                     self.pending = True  # the rest in the next frames (app.tick)
                     break
