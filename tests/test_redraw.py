@@ -243,3 +243,23 @@ def test_a_question_over_any_screen_is_drawn_over_that_screen_as_it_was(size):
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), key
     assert asked == {ui.TITLE, ui.CHOOSE, ui.DEAL}
     assert app.confirm_action == ui.A_LINK and app.selected == app.title_index(ui.T_LINK)  # B: back to it
+
+
+@pytest.mark.parametrize("game", ("spite_malice", "nerts"))
+def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch(game):
+    from tests.test_link_ui import settle, start
+    wire, host, guest = start(game, seed=3)
+    consoles = (host, guest)
+    for keys in ("X A A", "X A A", "START", "B", "SELECT", "B", "X A A", "Y"):
+        for app in consoles:
+            run(app, keys)
+        settle(wire, consoles)
+        for app in consoles:
+            assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), (keys, app.mode)
+    run(guest, "START UP A")  # Quit
+    settle(wire, consoles)
+    assert host.mode == ui.LINK_LEFT
+    assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)
+    run(host, "A")  # play on against the computer
+    assert host.mode == ui.PLAY
+    assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)
