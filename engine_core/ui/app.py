@@ -45,6 +45,7 @@ _P_RESTART = const(4)
 _P_NEW = const(5)
 _P_RULES = const(6)
 _P_SETTINGS = const(7)
+_P_QUIT = const(8)
 
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 
@@ -380,10 +381,20 @@ class App(LinkPlay, Screens):
         elif button == bt.B or button == bt.START:
             back = self.confirm_back
             self.go(back)
-            if back == CHOOSE:
-                self.selected = self.pending_game
-            elif back == TITLE:
-                self.selected = self.title_index(T_NEW)
+            if back == CHOOSE or back == TITLE:
+                self.selected = self.confirm_row()  # the row that asked (New game, Link play)
+
+    def confirm_row(self):
+        """The row chosen on the screen the confirmation asks from (drawn beneath its panel)."""
+        back = self.confirm_back
+        action = self.confirm_action
+        if back == TITLE:
+            return self.title_index(T_LINK if action == A_LINK else T_NEW)
+        if back == CHOOSE:
+            return self.pending_game
+        if action == A_RESTART:
+            return _P_RESTART
+        return _P_NEW if action == A_NEW else _P_QUIT
 
     def title_index(self, item):
         """The row of a title item (T_*): Continue is shown only when a game waits."""

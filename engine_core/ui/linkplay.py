@@ -75,6 +75,8 @@ class LinkPlay:
         once, when the player first opens Link play: a console that never links spends no memory
         on it, and a radio stays off until then); label says what the link is. Start-up only."""
         self.link = Link(make_session, label)
+        self.full = True  # the title gains its Link play row
+        self.redraw()
 
     def link_in_use(self):
         """The link is polled only while its screen is open or a game or a goodbye is under way."""

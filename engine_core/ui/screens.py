@@ -173,7 +173,16 @@ class Screens:
         return py + 5
 
     def draw_confirm(self):
-        """Leave the game in progress? It counts as a loss (A: yes, B: no)."""
+        """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
+        from stays visible around the panel, drawn as it was."""
+        mode = self.mode
+        selected = self.selected
+        self.mode = self.confirm_back
+        self.selected = self.confirm_row()
+        self.full = True
+        self.redraw()
+        self.mode = mode
+        self.selected = selected
         p = self.painter
         x = self.width // 2
         y = self.centred_panel(5)
@@ -243,7 +252,10 @@ class Screens:
         py = (self.height - ph) // 2
         p = self.painter
         if self.full:
-            if mode != PAUSE:
+            if mode == PAUSE:
+                self.table.valid = False
+                self.table.refresh()  # the table stays visible around the menu
+            else:
                 self.fb.fill(pal.FELT)
                 self.screen.mark_all()
             self.panel(px, py, pw, ph)

@@ -336,14 +336,24 @@ class TableView:
         budget = SLOTS_PER_FRAME
         self.pending = False
         touched = self.touched
+        shaken = self.shake_slot
         for s in range(self.count):
-            if touched[s]:
+            if touched[s] and s != shaken:
                 if budget == 0:
                     self.pending = True  # the rest in the next frames (app.tick)
                     break
                 budget -= 1
                 touched[s] = 0
                 self.draw_slot(s, False)
+        # The shaken slot last: a neighbour settling back from a shake clears the gap between
+        # them, where the shaken card reaches.
+        if shaken != NONE and touched[shaken]:
+            if budget == 0:
+                self.pending = True
+            else:
+                budget -= 1
+                touched[shaken] = 0
+                self.draw_slot(shaken, False)
         ghost = self.slide & (SLIDE_LEFT | SLIDE_DRAWN) and not self.slide & SLIDE_WAIT
         if self.slide & SLIDE_WAIT and self.slide & (SLIDE_LEFT | SLIDE_DRAWN):
             self.pending = True  # a keypress moved it: the next frame draws it (App.tick)
