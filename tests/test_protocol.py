@@ -13,7 +13,7 @@ from engine_core.protocol import Session, run
 from tests.helpers import RUNTIMES, Driver, protocol
 from tools.mpy import ROOT
 
-KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 
 
 def test_state_is_one_line_of_json_with_keys_in_the_protocol_order():

@@ -50,7 +50,9 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)  # of these messages
+# Of these messages; 2: both deal with the combined generator (engine_core/rng.py), which a
+# console of version 1 lacks: it would deal another game from the same seed.
+VERSION = const(2)
 
 # Who sits at a seat, from one console's view.
 HERE = const(1)
