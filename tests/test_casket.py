@@ -79,7 +79,8 @@ def test_the_piles_are_named_as_the_rule_profile_says():
 def test_the_state_records_rules_2_no_turn_and_no_score_and_seed_defaults_to_1():
     text = Driver("new casket").ok("state")
     state = json.loads(text)
-    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2",
+                           "generator"]
     assert text.startswith('{"game": "casket", "rules": 2, "seed": 1, "status": "playing", "turn": null, ')
     assert state["score"] == {}
     assert text == Driver("new casket seed=1").ok("state") == Driver("new casket rules=2").ok("state")

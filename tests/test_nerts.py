@@ -693,7 +693,8 @@ def test_moves_list_every_players_moves():
 def test_the_state_has_no_turn_and_the_score_holds_totals():
     s = Driver("new nerts players=3").state()
     assert s["turn"] is None and s["score"] == {"p1": 0, "p2": 0, "p3": 0}
-    assert list(s) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
+    assert list(s) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2",
+                       "generator"]
 
 
 def test_nerts_is_played_by_2_to_4_players():

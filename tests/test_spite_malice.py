@@ -105,7 +105,8 @@ def test_piles_are_named_as_the_rule_profile_says():
 def test_the_state_records_rules_1_the_turn_and_the_match_score_and_seed_defaults_to_1():
     text = Driver("new spite_malice").ok("state")
     state = json.loads(text)
-    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2",
+                           "generator"]
     assert text.startswith('{"game": "spite_malice", "rules": 1, "seed": 1, "status": "playing", "turn": "p1", ')
     assert '"score": {"p1": 0, "p2": 0}, "rng": ' in text
     assert text == Driver("new spite_malice seed=1 players=2 target=50").ok("state")
