@@ -41,6 +41,10 @@ V_TURN = const(2)  # index of the player to move (turn-based games)
 V_SCORE = const(3)  # V_SCORE + player: match or game totals (up to 4 players)
 V_GAME = const(7)
 N_VARS = const(24)
+# The generator that dealt the game (rng.LEHMER or rng.COMBINED; a game from an older build
+# says 0, LEHMER) and COMBINED's second stream. Games' own slots stay below V_RNG2.
+V_RNG2 = const(22)
+V_DEALER = const(23)
 
 HISTORY_SIZE = const(2048)
 
@@ -181,7 +185,11 @@ class Game:
         """A journaled random number 0 <= r < n from the game's generator."""
         x = rng.step(self.vars[V_RNG])
         self.set_var(V_RNG, x)
-        return x % n
+        if self.vars[V_DEALER] == rng.LEHMER:
+            return x % n
+        x2 = rng.step2(self.vars[V_RNG2])
+        self.set_var(V_RNG2, x2)
+        return rng.combine(x, x2) % n
 
     def shuffle_pile(self, p):
         """Shuffle pile p in place with the game's generator (journaled as a pile restore)."""
@@ -190,10 +198,23 @@ class Game:
         s = piles.start[p]
         for i in range(n):  # undo pops these back in reverse, then pushes the old order
             self.history.note_pop(p, piles.cards[s + n - 1 - i])
-        x = rng.shuffle(piles.cards, s, n, self.vars[V_RNG])
+        x1 = self.vars[V_RNG]
+        x2 = self.vars[V_RNG2]
+        self.shuffle_cards(piles.cards, s, n)
         for i in range(n):
             self.history.note_push(p, piles.cards[s + i])
-        self.set_var(V_RNG, x)
+        self.history.note_var(V_RNG, x1)  # the states' old values, as set_var keeps them
+        if self.vars[V_DEALER] != rng.LEHMER:
+            self.history.note_var(V_RNG2, x2)
+
+    def shuffle_cards(self, buf, start, count):
+        """Shuffle buf[start:start+count] with the game's generator, its state in vars (not
+        journaled: shuffle_pile journals it)."""
+        v = self.vars
+        if v[V_DEALER] == rng.LEHMER:
+            v[V_RNG] = rng.shuffle(buf, start, count, v[V_RNG])
+        else:
+            rng.shuffle2(buf, start, count, v, V_RNG, V_RNG2)
 
     # --- the game interface ---
 
@@ -209,15 +230,20 @@ class Game:
                 return
         raise ValueError("no such rule profile")
 
-    def deal(self, seed):
-        """A new game from `seed` (0 <= seed < 2**30). No allocation."""
+    def deal(self, seed, generator=rng.COMBINED):
+        """A new game from `seed` (0 <= seed < 2**30), dealt by `generator` (rng.LEHMER: as
+        builds before dealt it). No allocation."""
         self.seed = seed
         self.clock_ms = 0
         self.history.clear()
         self.piles.clear()
         for i in range(N_VARS):
             self.vars[i] = 0
-        self.vars[V_RNG] = rng.seed_state(seed)
+        self.vars[V_DEALER] = generator
+        if generator == rng.LEHMER:
+            self.vars[V_RNG] = rng.seed_state(seed)
+        else:
+            rng.seed_states(seed, self.vars, V_RNG, V_RNG2)
         self._deal()
         self.history.clear()
         self.vars[V_STATUS] = self._compute_status()
@@ -231,7 +257,7 @@ class Game:
             if self.is_card(c):
                 piles.push(p, c)
             c += 1
-        self.vars[V_RNG] = rng.shuffle(piles.cards, piles.start[p], n, self.vars[V_RNG])
+        self.shuffle_cards(piles.cards, piles.start[p], n)
 
     def apply(self, move):
         """Perform a legal move (trusted: check with is_legal first). No allocation."""

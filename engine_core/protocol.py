@@ -15,7 +15,7 @@ from engine_core import rng
 from engine_core import jsontext
 from engine_core.text import escape_controls, is_text, parse_number, quote, split_words, strip_line
 from engine_core.ai import winnable
-from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, parse_player
+from engine_core.game import FACE_DOWN, TOP_UP, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN, parse_player
 
 MAX_SEED = 0x3FFFFFFF
 HELP = ("commands: new GAME [seed=N] [players=K] [jokers=1] [target=N] [winnable=1] [rules=N]"
@@ -318,8 +318,17 @@ def state_json(game):
         + ', "clock_ms": ' + str(game.clock_ms)
         + ', "piles": {' + ", ".join(out) + "}"
         + ', "score": {' + ", ".join(scores) + "}"
-        + ', "rng": ' + str(game.vars[V_RNG]) + "}"
+        + ', "rng": ' + str(game.vars[V_RNG]) + generator_json(game) + "}"
     )
+
+
+def generator_json(game):
+    """The generator that dealt the game and its second state; nothing for one the Lehmer
+    generator dealt, as states of builds before say nothing."""
+    dealer = game.vars[V_DEALER]
+    if dealer == rng.LEHMER:
+        return ""
+    return ', "rng2": ' + str(game.vars[V_RNG2]) + ', "generator": "' + rng.NAMES[dealer] + '"'
 
 
 def need(data, key, kind):
@@ -381,10 +390,7 @@ def load_state(text, current):
     game.clock_ms = need(data, "clock_ms", int)
     if game.clock_ms < 0 or game.clock_ms > MAX_SEED:
         raise ProtocolError("load: clock_ms out of range")
-    state_rng = need(data, "rng", int)
-    if state_rng < 1 or state_rng >= rng.M:
-        raise ProtocolError("load: rng must be in 1.." + str(rng.M - 1))
-    game.vars[V_RNG] = state_rng
+    load_generator(game, data)
     load_turn(game, data)
     load_score(game, need(data, "score", jsontext.Object))
     reason = game.check_position()
@@ -392,6 +398,30 @@ def load_state(text, current):
         raise ProtocolError("load: " + reason)
     game.after_load()
     return game
+
+
+def load_generator(game, data):
+    """The generator's state: 'rng', and for a deal of the combined generator (\"generator\":
+    \"combined\") 'rng2'; a state without 'generator' is the Lehmer generator's."""
+    dealer = rng.LEHMER
+    if "generator" in data:
+        name = data.get("generator")
+        if name not in rng.NAMES:
+            raise ProtocolError("load: generator must be one of " + ", ".join(rng.NAMES))
+        dealer = rng.NAMES.index(name)
+    state_rng = need(data, "rng", int)
+    if state_rng < 1 or state_rng >= rng.M:
+        raise ProtocolError("load: rng must be in 1.." + str(rng.M - 1))
+    game.vars[V_DEALER] = dealer
+    game.vars[V_RNG] = state_rng
+    if dealer == rng.LEHMER:
+        if "rng2" in data:
+            raise ProtocolError("load: rng2 belongs to the combined generator")
+        return
+    state_rng = need(data, "rng2", int)
+    if state_rng < 1 or state_rng >= rng.M2:
+        raise ProtocolError("load: rng2 must be in 1.." + str(rng.M2 - 1))
+    game.vars[V_RNG2] = state_rng
 
 
 def load_turn(game, data):

@@ -2,7 +2,9 @@
 
 A saved game holds what resumes it exactly: the game (its registry id), rule profile (Casket plays 1 or
 2; records written before profile 2 existed say 1, and resume under it), players, options,
-seed, clock, the moves made so far, every journaled variable (the generator's state among them)
+seed, clock, the moves made so far, every journaled variable (the generator's state among them,
+and which generator dealt: V_DEALER, 0 in records of builds before it, whose games the Lehmer
+generator dealt and still draws for, so they resume exactly; engine_core/rng.py)
 and every pile's cards. The newest moves of the undo journal go into a record of their own
 (engine_core/undo_record.py), so undo works after a restart. Games keep their state in piles and vars (docs/engine.md), so this works for every game
 through what the Game base class holds; a game with state outside the journal names those
@@ -32,7 +34,7 @@ from engine_core import games
 from engine_core import records as r
 from engine_core import rng
 from engine_core import undo_record as undo
-from engine_core.game import N_VARS, V_RNG, V_SCORE, V_STATUS, V_TURN
+from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
 
 try:
     from micropython import const
@@ -217,8 +219,8 @@ def vars_in_range(game, buf, at):
     status = r.get_i32(buf, at + 4 * V_STATUS)
     if status < PLAYING or status > OVER:
         return False
-    state = r.get_i32(buf, at + 4 * V_RNG)
-    if state < 1 or state >= rng.M:
+    if not generator_in_range(r.get_i32(buf, at + 4 * V_DEALER), r.get_i32(buf, at + 4 * V_RNG),
+                              r.get_i32(buf, at + 4 * V_RNG2)):
         return False
     turn = r.get_i32(buf, at + 4 * V_TURN)
     if turn < 0 or turn >= game.players:
@@ -228,6 +230,13 @@ def vars_in_range(game, buf, at):
         if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
             return False
     return True
+
+
+def generator_in_range(dealer, state, state2):
+    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
+    if dealer == rng.LEHMER:
+        return 1 <= state < rng.M and state2 == 0
+    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
 
 
 def saved_rules(buf):

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 DECK = [r + s for s in SUITS for r in RANKS]
-KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 CARD_RE = re.compile(r"^#?(?:[A2-9TJQK][SHDC]|JK)(?:[1-4])?$")
 
 

@@ -509,7 +509,7 @@ print(t.problem() or "agree", t.turns, t.games[0].clock_ms, t.sessions[0].hashes
 """
 
 
-@pytest.mark.parametrize("name,seed,cuts,stock,deals", [("spite_malice", 3, 0, 0, 0), ("nerts", 3, 2, 5, 1)])
+@pytest.mark.parametrize("name,seed,cuts,stock,deals", [("spite_malice", 3, 0, 0, 0), ("nerts", 4, 2, 5, 1)])
 def test_both_consoles_play_a_whole_game_on_micropython_under_heap_lock(name, seed, cuts, stock, deals):
     """A whole game (Nerts: two rounds, the second dealt by the host, with cuts), a desync
     repaired by the host's state and, in Spite & Malice, undos: nothing allocates."""

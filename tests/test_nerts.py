@@ -6,6 +6,7 @@ Rule tests run with `bots off`; the clock and the computer players have their ow
 """
 
 import json
+import os
 
 import pytest
 
@@ -692,7 +693,8 @@ def test_moves_list_every_players_moves():
 def test_the_state_has_no_turn_and_the_score_holds_totals():
     s = Driver("new nerts players=3").state()
     assert s["turn"] is None and s["score"] == {"p1": 0, "p2": 0, "p3": 0}
-    assert list(s) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+    assert list(s) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2",
+                       "generator"]
 
 
 def test_nerts_is_played_by_2_to_4_players():
@@ -1104,7 +1106,7 @@ def test_invariants_over_random_play_with_2_to_4_players_and_jokers():
     from array import array
     from engine_core.games.nerts import V_ROUND_OVER
     from engine_core.games.nerts_check import check_position
-    rnd = random.Random(3)
+    rnd = random.Random(5)  # a sequence of choices that ends a round with everyone stuck
     out = array("i", [0] * Nerts.MAX_MOVES)
     stuck_ends = 0
     for trial in range(12):
@@ -1214,9 +1216,12 @@ def test_hint_names_no_other_players_move_when_p1_has_none():
 
 # --- The cost of a tick ---
 
-STUCK_ROUND = ["new nerts seed=920625504 players=2 jokers=1", "move p1:cycle", "tick 60000",
-               "tick 400", "move p2.work2*2>p2.work4", "move p2:flip", "move p1.work4>found2",
-               "move p2.work4*2>p2.work2"]
+# A round where everyone is stuck: the position that "new nerts seed=920625504 players=2
+# jokers=1", "move p1:cycle", "tick 60000", "tick 400", "move p2.work2*2>p2.work4",
+# "move p2:flip", "move p1.work4>found2", "move p2.work4*2>p2.work2" reached when that seed was
+# dealt by the Lehmer generator (written by that build; it plays on with that generator).
+with open(os.path.join(os.path.dirname(__file__), "golden", "nerts_stuck_round.json")) as _f:
+    STUCK_ROUND = ["load " + _f.read().strip()]
 
 WORST_TICK = FUEL_PRELUDE + """
 from engine_core.protocol import Session
@@ -1246,10 +1251,11 @@ def test_a_tick_costs_its_actions_not_its_milliseconds_on_micropython():
     assert first[0] == "ok" and first[2] == str((60400 + 1073741823) % (1 << 30))
     assert fastest[0] == "ok" and fastest[2] == "1073741823"
     for line in (first, fastest):
-        # 512 scheduled times, about 2 M fuel each. The same code measures 0.93 to 1.02 G fuel
-        # as the heap's layout shifts (a list of a few hundred items allocated before the
-        # import moves it by up to 4%); a tick bounded by milliseconds cost thousands of times more.
-        assert int(line[1]) < 1_100_000_000
+        # 512 scheduled times, 2 to 2.6 M fuel each: the stuck round measures 0.24 G, four
+        # players on deal 5 (of the combined generator) 1.34 G; the same code varies by up to 4%
+        # as the heap's layout shifts (a list of a few hundred items allocated before the import
+        # moves it); a tick bounded by milliseconds cost thousands of times more.
+        assert int(line[1]) < 1_450_000_000
 
 
 def test_a_tick_works_through_at_most_max_tick_slots_scheduled_times(monkeypatch):

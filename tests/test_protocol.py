@@ -13,7 +13,7 @@ from engine_core.protocol import Session, run
 from tests.helpers import RUNTIMES, Driver, protocol
 from tools.mpy import ROOT
 
-KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 
 
 def test_state_is_one_line_of_json_with_keys_in_the_protocol_order():
@@ -22,7 +22,9 @@ def test_state_is_one_line_of_json_with_keys_in_the_protocol_order():
     assert list(json.loads(text)) == KEYS
     assert text.startswith('{"game": "aces_up", "rules": 1, "seed": 9, "status": "playing", '
                            '"turn": null, "clock_ms": 0, "piles": {"stock": ["#')
-    assert text.endswith(', "discard": []}, "score": {}, "rng": %d}' % json.loads(text)["rng"])
+    state = json.loads(text)
+    assert text.endswith(', "discard": []}, "score": {}, "rng": %d, "rng2": %d, "generator": "combined"}' % (
+        state["rng"], state["rng2"]))
 
 
 def test_seed_defaults_to_1():

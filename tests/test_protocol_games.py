@@ -15,7 +15,7 @@ from engine_core.protocol import Session, run
 from tests.helpers import Driver, protocol, run_mpy_ok
 
 GAMES = ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
-KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 

@@ -194,3 +194,12 @@ def test_the_bytes_the_link_carries_are_measured():
     assert len(figures) == 4
     for what, value in figures.items():
         assert int(value) > 0, what
+
+
+
+def test_the_soak_deal_quality_suite_passes_and_fails_on_the_old_generator():
+    from engine_core import rng
+    counts = soak.deal_quality_suite(QUICK["quality_deals"], soak.QUALITY_START)
+    assert counts["failures"] == 0 and counts["deals"] == QUICK["quality_deals"]
+    counts = soak.deal_quality_suite(QUICK["quality_deals"], soak.QUALITY_START, rng.LEHMER)
+    assert counts["failures"] >= 1 and counts["first"] == "chi_ok"

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from engine_core import PLAYING, WON, games
+from engine_core import PLAYING, WON, games, rng
 from engine_core.ai import winnable
 from tests.helpers import Driver
 from tools.solvers import native, solve, stats
@@ -250,17 +250,22 @@ def _exhaustive_wins(game, lost):
     return False
 
 
-# Sir Tommy endings (the hint player's deal of each seed, four stock cards left). Seed 27's
-# ending is won only by leaving a playable card on its holding pile: a solver that makes every
-# foundation move at once calls it lost.
-SIR_TOMMY_ENDINGS = {2: False, 5: False, 7: False, 12: False, 13: True, 14: False, 18: False,
-                     19: True, 24: True, 27: True}
+# Sir Tommy endings (the hint player's deal of each seed, four stock cards left), by (generator,
+# seed): the Lehmer generator's deals these were first chosen on (seed 27's ending is won only
+# by leaving a playable card on its holding pile: a solver that makes every foundation move at
+# once calls it lost), and today's deals.
+L, C = rng.LEHMER, rng.COMBINED
+SIR_TOMMY_ENDINGS = {(L, 2): False, (L, 5): False, (L, 7): False, (L, 12): False, (L, 13): True,
+                     (L, 14): False, (L, 18): False, (L, 19): True, (L, 24): True, (L, 27): True,
+                     (C, 0): False, (C, 1): True, (C, 2): False, (C, 6): True, (C, 7): True,
+                     (C, 8): False, (C, 14): True, (C, 21): True, (C, 23): True, (C, 25): True}
 
 
-def sir_tommy_ending(seed, stock_left=4):
-    """The hint player's deal of `seed`, played until `stock_left` cards are in the stock."""
+def sir_tommy_ending(key, stock_left=4):
+    """The hint player's deal of key = (generator, seed), played until `stock_left` cards are
+    in the stock."""
     game = games.load("sir_tommy")()
-    game.deal(seed)
+    game.deal(key[1], key[0])
     while game.status() == PLAYING and game.piles.size[0] > stock_left:
         game.apply(game.hint())
     return game
@@ -282,7 +287,8 @@ def test_sir_tommy_verdicts_agree_with_a_plain_search_over_the_engine_moves():
 
 # Lost endings (as above) in which a holding-pile card can never pass: the dead-end rule
 # calls them lost at once; the plain search takes under half a second on each.
-SIR_TOMMY_DEAD_ENDINGS = (1, 2, 5, 7, 11, 12, 14, 18, 20, 23)
+SIR_TOMMY_DEAD_ENDINGS = tuple((L, seed) for seed in (1, 2, 5, 7, 11, 12, 14, 18, 20, 23)) + tuple(
+    (C, seed) for seed in (2, 4, 9, 10, 12, 18))
 
 
 def test_sir_tommy_dead_end_rule_calls_only_lost_endings_lost():

@@ -105,7 +105,8 @@ def test_piles_are_named_as_the_rule_profile_says():
 def test_the_state_records_rules_1_the_turn_and_the_match_score_and_seed_defaults_to_1():
     text = Driver("new spite_malice").ok("state")
     state = json.loads(text)
-    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
+    assert list(state) == ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2",
+                           "generator"]
     assert text.startswith('{"game": "spite_malice", "rules": 1, "seed": 1, "status": "playing", "turn": "p1", ')
     assert '"score": {"p1": 0, "p2": 0}, "rng": ' in text
     assert text == Driver("new spite_malice seed=1 players=2 target=50").ok("state")
@@ -861,8 +862,8 @@ def test_with_bots_on_undo_right_after_the_computer_opened_a_new_game_has_nothin
     assert d.ok("undo") == "error: nothing to undo"
 
 
-def test_the_greedy_reference_player_plays_its_payoff_card_whenever_it_fits_and_loses_to_level_3():
-    from tools.players.arena_spite_malice import greedy_move, run
+def test_the_cautious_reference_player_plays_its_payoff_card_whenever_it_fits_and_loses_to_level_3():
+    from tools.players.arena_spite_malice import cautious_move, run
     cls = games.load("spite_malice")
     out = array("i", [0] * cls.MAX_MOVES)
     payoff_plays = 0
@@ -876,15 +877,62 @@ def test_the_greedy_reference_player_plays_its_payoff_card_whenever_it_fits_and_
             payoff = 5 + 6 * game.turn()
             n = game.legal_moves(out)
             fits = [out[i] for i in range(n) if out[i] >> 16 == payoff]
-            m = greedy_move(game, out)
+            m = cautious_move(game, out)
             assert game.is_legal(m)
             if fits:
                 assert m == fits[0]
                 payoff_plays += 1
             game.apply(m)
     assert payoff_plays > 10
-    f = run("3", "greedy", 60, seed=300, jobs=1, show_progress=False)
+    f = run("3", "cautious", 60, seed=300, jobs=1, show_progress=False)
     assert f["wins"] > 2 * f["losses"], f
+
+
+def test_the_greedy_reference_player_plays_to_the_centre_whenever_it_can_and_discards_onto_runs():
+    # The ordinary greedy player (tools/players/arena_spite_malice.py): its payoff card first,
+    # then any card to the centre (side stacks before the hand), and only then a discard,
+    # onto a descending run when one takes a card; it completes stacks and plays out its hand.
+    from tools.players.arena_spite_malice import greedy_move
+    cls = games.load("spite_malice")
+    out = array("i", [0] * cls.MAX_MOVES)
+    seen = {"payoff": 0, "side": 0, "hand": 0, "run": 0, "completed": 0, "refills": 0}
+    for seed in range(8):
+        game = cls(2)
+        game.bots = False
+        game.deal(seed)
+        for _ in range(600):
+            if game.status() != PLAYING:
+                break
+            player = game.turn()
+            payoff, hand = 5 + 6 * player, 4 + 6 * player
+            n = game.legal_moves(out)
+            moves = [out[i] for i in range(n)]
+            to_centre = [m for m in moves if (m >> 8) & 0xFF in (1, 2, 3)]
+            m = greedy_move(game, out)
+            src, dst = m >> 16, (m >> 8) & 0xFF
+            if any(c >> 16 == payoff for c in to_centre):
+                assert src == payoff
+                seen["payoff"] += 1
+            elif to_centre:
+                assert dst in (1, 2, 3)
+                if any(c >> 16 not in (payoff, hand) for c in to_centre):
+                    assert src not in (payoff, hand)  # a side stack's card before a hand card
+                    seen["side"] += 1
+                else:
+                    seen["hand"] += 1
+                    if game.piles.size[hand] == 1:
+                        seen["refills"] += 1
+            else:
+                runs = [c for c in moves if game.piles.size[(c >> 8) & 0xFF]
+                        and game.piles.top((c >> 8) & 0xFF) % 13 == (c & 0xFF) % 13 + 1 and (c & 0xFF) % 13 != 12]
+                if runs:
+                    assert m in runs
+                    seen["run"] += 1
+            stock = game.piles.size[0]
+            game.apply(m)
+            if dst in (1, 2, 3) and game.piles.size[dst] == 0 and game.piles.size[0] > stock:
+                seen["completed"] += 1
+    assert all(v > 0 for v in seen.values()), seen
 
 
 def test_the_computers_turn_played_step_by_step_is_the_turn_respond_plays():

@@ -20,7 +20,7 @@ OUT = os.path.join(ROOT, "docs", "screens")
 
 # Per game: a seed and keys that leave an interesting table (moves made, a card held).
 SESSIONS = {
-    "aces_up": (7, "X LONG_A X LONG_A X A RIGHT A X A RIGHT A X LONG_A LEFT A"),
+    "aces_up": (14, "X LONG_A X LONG_A X A RIGHT A X A RIGHT A X LONG_A LEFT A"),
 }
 FOLLOW_HINTS = "X A A " * 14 + "X A"  # the hinted moves, then one card held
 # Screens other than play, on 240x240.

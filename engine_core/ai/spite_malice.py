@@ -2,11 +2,15 @@
 
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
   1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn.
-  2  medium  a search of up to 40 positions per stage, 120 per turn.
-  3  hard    up to 120 per stage, 240 per turn, and it blocks: it scores every centre stack
-             by how near it leaves the opponent's payoff card (counting the opponent's visible
-             side stacks), weighted by how keen the opponent is on its payoff pile (payoff
-             cards played against turns taken, read from the table).
+  2  medium  a search of up to 40 positions per stage, 120 per turn; it blocks an opening the
+             opponent's payoff card could take at once (below).
+  3  hard    up to 120 per stage, 240 per turn, and it blocks every opening within three
+             cards: it scores every centre stack by how near it leaves the opponent's payoff
+             card (counting the cards the opponent's side stacks offer: each top and the
+             descending run under it), weighted by how keen the opponent is on its payoff pile
+             (payoff cards played against turns taken, read from the table); and it values a
+             completed stack less (W_COMPLETE_HARD), which plays fewer cards into the
+             opponent's reach (docs/ai.md).
 
 A turn is played in stages. A stage starts from the real position: if the payoff card fits it
 is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
@@ -29,7 +33,8 @@ here allocates after __init__.
 
 from engine_core import PLAYING
 from engine_core.ai.spite_malice_search import (CENTER1, HAND, KING, PAYOFF, SIDE1, SRC_HAND,
-                                                SRC_PAYOFF, SRC_SIDE, STRIDE, TurnModel)
+                                                SRC_PAYOFF, SRC_SIDE, STRIDE, W_COMPLETE,
+                                                W_COMPLETE_HARD, TurnModel)
 from engine_core.game import V_STATUS, V_TURN
 
 try:
@@ -46,6 +51,11 @@ _PAYOFF_SIZE = const(20)
 _STAGE_NODES = (0, 12, 40, 120)
 _TURN_NODES = (0, 36, 120, 240)
 APPLY_NODES = const(4)
+# By level: the most cards an opening for the opponent's payoff card may lack for the level to
+# block it (-1: it does not block; 0: only an opening the opponent can take at once).
+_BLOCK_REACH = (-1, -1, 0, 3)
+# By level: what a completed centre stack is worth (spite_malice_search.W_COMPLETE).
+_COMPLETE = (W_COMPLETE, W_COMPLETE, W_COMPLETE, W_COMPLETE_HARD)
 EAGER_FLOOR = const(50)  # % keenness below which an opponent is not worth blocking
 
 
@@ -92,10 +102,12 @@ class Bot:
         self.plan_pos = 0
         self.turn_nodes = _TURN_NODES[level]
         eager = 0
-        if level >= 3:
+        reach = _BLOCK_REACH[level]
+        if reach >= 0:
             eager = self._keenness(game, 1 - me) - EAGER_FLOOR
             eager = eager * 100 // (100 - EAGER_FLOOR)
-        self.model.threat_table(game, me, eager)
+        self.model.w_complete = _COMPLETE[level]
+        self.model.threat_table(game, me, eager, reach)
 
     def _keenness(self, game, other):
         """How keen the opponent is on its payoff pile, in %, read from the table: payoff

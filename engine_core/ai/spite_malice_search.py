@@ -51,6 +51,7 @@ W_NEAR = const(3)  # per step the nearest centre stack is closer to our payoff c
 # cannot supply a draw ends it drawn). 80 rather than 10: 67.1% / 62.1% of deals won against a
 # random player instead of 64.9% / 61.1% (1,500 deals from two seeds each).
 W_COMPLETE = const(80)
+W_COMPLETE_HARD = const(20)  # the hard level's: see docs/ai.md
 W_DRY = const(5000)  # the hand played out when the stock cannot refill it: the deal ends drawn
 # A stock too short for the opponent's usual one card and then our own refill after the
 # discard: keeping cards in hand buys turns. 68.2 / 64.5 / 65.3% of deals won against a random
@@ -83,6 +84,7 @@ class TurnModel:
         self.completed = 0
         self.stock = 0  # the stock's size when the stage started
         self.threat = array("i", [0] * 12)
+        self.w_complete = W_COMPLETE  # what a completed stack is worth: the level's
         self.near = array("i", [0] * 12)  # near[s]: a centre of s cards against our payoff card
         self.cur_src = bytearray(MAX_DEPTH)
         self.cur_cen = bytearray(MAX_DEPTH)
@@ -159,10 +161,12 @@ class TurnModel:
             return -1
         return self.game.piles.cards[self.side_start[j] + n - 1] % 13
 
-    def threat_table(self, game, me, eager):
-        """threat[s]: how bad a centre stack of s cards is, given the opponent's payoff card.
+    def threat_table(self, game, me, eager, reach):
+        """threat[s]: how bad a centre stack of s cards is, given the opponent's payoff card
+        and the cards its side stacks offer (each top, and a descending run under it).
 
-        eager (0..100) scales it: how keen this opponent is to take such an opening.
+        eager (0..100) scales it: how keen this opponent is to take such an opening; reach
+        (0..3) is the most cards an opening may lack and still count.
         """
         for s in range(12):
             self.threat[s] = 0
@@ -177,12 +181,22 @@ class TurnModel:
         mask = 0
         kings = 0
         for j in range(4):
-            c = piles.top(SIDE1 + STRIDE * other + j)
-            if c >= 0:
-                if c % 13 == KING:
-                    kings += 1
-                else:
-                    mask |= 1 << (c % 13)
+            side = SIDE1 + STRIDE * other + j
+            i = piles.size[side] - 1
+            if i >= 0 and piles.top(side) % 13 == KING:
+                kings += 1
+                continue
+            # The top card, and the cards under it that rise one rank each (a descending run
+            # as it was built): the centre takes them one after the other.
+            start = piles.start[side]
+            prev = -1
+            while i >= 0:
+                r = piles.cards[start + i] % 13
+                if r == KING or (prev >= 0 and r != prev + 1):
+                    break
+                mask |= 1 << r
+                prev = r
+                i -= 1
         for s in range(target + 1):
             missing = 0
             for v in range(s, target):
@@ -191,7 +205,7 @@ class TurnModel:
             missing -= kings
             if missing < 0:
                 missing = 0
-            if missing < 4:
+            if missing <= reach:
                 self.threat[s] = THREAT_BY_MISSING[missing] * eager // 100
 
     def value(self):
@@ -207,7 +221,7 @@ class TurnModel:
             v += W_PAYOFF
         if self.hand_left == 0:
             v += W_EMPTY
-        v += W_COMPLETE * self.completed
+        v += self.w_complete * self.completed
         stock = self.stock + STACK_FULL * self.completed
         if self.hand_left == 0:
             if stock < 5:

@@ -9,7 +9,7 @@ the same winnable game.
     seed = winnable.seed_for("aces_up", 7)     # -1 when the game has no table
 """
 
-from engine_core import games
+from engine_core import games, rng
 
 _NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
 
@@ -20,7 +20,8 @@ def table(name):
     The game's registry line names the module (engine_core/games/__init__.py): Aces Up, Sir
     Tommy and Casket have tables (Casket's proven under rule profile 2, the default: its
     RULES); Spite & Malice and Nerts have none. A build that leaves a table module out
-    (ImportError) or a table in which the solver won no deal (COUNT 0) counts as none.
+    (ImportError), a table in which the solver won no deal (COUNT 0) or one proven for deals
+    of another generator than the one that deals new games (GENERATOR) counts as none.
     """
     path = games.winnable_module(name)
     if path is None:
@@ -31,6 +32,8 @@ def table(name):
         return None
     if t.COUNT == 0:
         return None  # the solver proved no deal of the range winnable
+    if getattr(t, "GENERATOR", rng.NAMES[rng.LEHMER]) != rng.NAMES[rng.COMBINED]:
+        return None  # its seeds were proven for other deals
     return t
 
 

@@ -18,8 +18,7 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core import reasons as why
-from engine_core import rng
-from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, Game, move_code
+from engine_core.game import FACE_DOWN, TOP_UP, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
 
 try:
@@ -119,7 +118,7 @@ class SpiteMalice(Game):
         piles = self.piles
         for p in range(1, piles.count):
             piles.move(p, STOCK, piles.size[p])
-        self.vars[V_RNG] = rng.shuffle(piles.cards, piles.start[STOCK], piles.size[STOCK], self.vars[V_RNG])
+        self.shuffle_cards(piles.cards, piles.start[STOCK], piles.size[STOCK])
         self._lay_out()
         self.vars[V_STATUS] = PLAYING  # the player who lost the last game is already in V_TURN
 

@@ -16,7 +16,9 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)  # of these messages
+# Of these messages; 2: both deal with the combined generator (engine_core/rng.py), which a
+# console of version 1 lacks: it would deal another game from the same seed.
+VERSION = const(2)
 
 # The clock every link module compares as differences modulo 2**30: the app's clock wraps
 # here (engine_core/ui/app.py), and so do the channel's and the session's times.

@@ -3,14 +3,21 @@
     python tools/players/arena.py spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
 
 LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
-random legal move each time) or `greedy`, a reference player with fixed rules (greedy_move):
+random legal move each time), or one of two reference players with fixed rules:
+`greedy`, the ordinary greedy player (greedy_move):
 1. the payoff card, whenever it fits a centre stack (the first that takes it);
-2. else, of the hand and side-stack cards that fit a centre stack without taking it past the
-   payoff card's value, the one that leaves a stack closest below the payoff card (the hand
-   before the side stacks on a tie); a king only when no other card qualifies;
-3. else it discards its highest card (a king only when the hand holds nothing else) onto a
-   side stack whose top has the same rank, or else onto the emptiest side stack (the first of
-   equals), which ends its turn. Each game is one deal; A plays p1 (and so starts) in the even
+2. else any card that fits a centre stack: a side stack's top before a hand card, a card that
+   is not a king before a king, the lowest card first (then the first stack), so it completes
+   stacks and plays out its hand, which draws five more;
+3. else it discards, ending its turn: a card that continues a descending run (onto a side
+   stack whose top is one rank higher; the highest such card), else its highest card onto an
+   empty side stack, else onto one whose top has the same rank, else onto the side stack with
+   the highest top; a king only when the hand holds nothing else.
+`cautious`, the reference player of earlier measurements (cautious_move): as greedy, but in
+step 2 it plays only cards that keep the stack at or below its payoff card's value (the one
+leaving a stack closest below it; a king only when no other card qualifies), and it discards
+its highest card onto a side stack of the same rank or else the emptiest.
+Each game is one deal; A plays p1 (and so starts) in the even
 games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
 finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
 draws as half, and A's share of the decided games), the draws, the average game length in turns
@@ -35,7 +42,7 @@ sys.path.insert(0, ROOT)
 from engine_core import PLAYING, games  # noqa: E402
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
-LEVELS = ("1", "2", "3", "random", "greedy")
+LEVELS = ("1", "2", "3", "random", "greedy", "cautious")
 KING = 12
 PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
 CENTERS = (1, 2, 3)
@@ -50,7 +57,44 @@ def _rank(game, move):
 
 
 def greedy_move(game, out):
-    """The greedy reference player's next move (module docstring, rules 1-3)."""
+    """The ordinary greedy player's next move (module docstring, `greedy` 1-3)."""
+    n = game.legal_moves(out)
+    piles = game.piles
+    player = game.turn()
+    payoff = PAYOFF[player]
+    hand = 4 + 6 * player
+    best = -1
+    best_key = None
+    discard = -1
+    discard_key = None
+    for i in range(n):
+        m = out[i]
+        src = m >> 16
+        dst = (m >> 8) & 0xFF
+        r = _rank(game, m)
+        if dst in CENTERS:
+            if src == payoff:
+                return m
+            k = (src == hand, r == KING, r, src, dst)
+            if best_key is None or k < best_key:
+                best, best_key = m, k
+        else:
+            top = piles.top(dst)
+            fit = 3  # the stack with the highest top, last
+            if top >= 0 and top % 13 == r + 1:
+                fit = 0  # continues a descending run
+            elif top < 0:
+                fit = 1
+            elif top % 13 == r:
+                fit = 2
+            k = (r == KING, fit != 0, -r, fit, -(top % 13 if top >= 0 else 13), dst)
+            if discard_key is None or k < discard_key:
+                discard, discard_key = m, k
+    return best if best >= 0 else discard
+
+
+def cautious_move(game, out):
+    """The cautious reference player's next move (module docstring, `cautious`)."""
     n = game.legal_moves(out)
     piles = game.piles
     player = game.turn()
@@ -84,6 +128,9 @@ def greedy_move(game, out):
     return best if best >= 0 else discard
 
 
+REFERENCE = {"greedy": greedy_move, "cautious": cautious_move}
+
+
 def play_game(level_a, level_b, seed):
     """(winner 'a'/'b'/None, turns, points, payoff cards played by a, by b) of one deal."""
     cls = games.load("spite_malice")
@@ -102,9 +149,10 @@ def play_game(level_a, level_b, seed):
             while game.status() == PLAYING and game.turn() == player:
                 n = game.legal_moves(out)
                 game.apply(out[rnd.randrange(n)])
-        elif level == "greedy":
+        elif level in REFERENCE:
+            choose = REFERENCE[level]
             while game.status() == PLAYING and game.turn() == player:
-                game.apply(greedy_move(game, out))
+                game.apply(choose(game, out))
         else:
             game.bot.play_turn(game, int(level))
         turns += 1
@@ -143,9 +191,9 @@ def play_match(level_a, level_b, seed):
             if levels[player] == "random":
                 while game.status() == PLAYING and game.turn() == player:
                     game.apply(out[rnd.randrange(game.legal_moves(out))])
-            elif levels[player] == "greedy":
+            elif levels[player] in REFERENCE:
                 while game.status() == PLAYING and game.turn() == player:
-                    game.apply(greedy_move(game, out))
+                    game.apply(REFERENCE[levels[player]](game, out))
             else:
                 game.bot.play_turn(game, int(levels[player]))
             turns += 1

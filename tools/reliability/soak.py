@@ -38,11 +38,14 @@ END = "<!-- soak:end -->"
 FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
         "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
-        "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000}
+        "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000,
+        "quality_deals": 100000, "mpy_quality_deals": 10000}
 QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
          "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
-         "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000}
+         "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000,
+         "quality_deals": 2000, "mpy_quality_deals": 300}
+QUALITY_START = 1000000  # the soak's deal numbers: not those tests/test_deals.py checks
 
 
 def player_counts(cls):
@@ -649,6 +652,9 @@ def run_all(sizes, seed=1, log=print, only_link=False):
             ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
             ("memory soak", lambda: mpy_memory_suite(sizes["memory_games"])),
             ("protocol fuzzing, both runtimes", lambda: fuzz_suite(sizes["fuzz_lines"], seed)),
+            ("deal quality", lambda: deal_quality_suite(sizes["quality_deals"], QUALITY_START)),
+            ("deal quality on MicroPython", lambda: mpy_deal_quality_suite(sizes["mpy_quality_deals"],
+                                                                           QUALITY_START)),
         ) + suites
     results = {}
     for i, (name, suite) in enumerate(suites):
@@ -660,6 +666,36 @@ def run_all(sizes, seed=1, log=print, only_link=False):
         log(name, results[name])
     RUNNING[:] = []
     return results
+
+
+def deal_quality_suite(deals, start, generator=None):
+    """tools/reliability/deal_quality.py over `deals` deal numbers from `start`: the
+    card-by-position chi-square, the first-card and same-place matches of consecutive
+    numbers within their 99% bands, and no deal twice (the combined generator unless told)."""
+    from engine_core import rng
+    from tools.reliability import deal_quality
+    return _quality_counts(deal_quality.suite(deals, start, rng.COMBINED if generator is None else generator))
+
+
+def mpy_deal_quality_suite(deals, start):
+    """The same over deals made on MicroPython, each also equal to CPython's."""
+    from tools.reliability import deal_quality
+    return _quality_counts(deal_quality.micropython_suite(deals, start))
+
+
+def _quality_counts(result):
+    counts = {"deals": result["deals"]}
+    if "chi_square" in result:
+        counts["chi-square"] = "%.0f (99%% band %.0f-%.0f)" % ((result["chi_square"],) + result["chi_band"])
+        counts["first cards alike"] = "%d (99%% band %.0f-%.0f)" % (
+            (result["first_card_matches"],) + result["match_band"])
+        counts["distinct"] = result["distinct"]
+    if "unlike_cpython" in result:
+        counts["unlike CPython"] = result["unlike_cpython"]
+    counts["failures"] = result["failures"]
+    if "first" in result:
+        counts["first"] = result["first"]
+    return counts
 
 
 RUNNING = []  # the suite running now and when it began (for the heartbeat)

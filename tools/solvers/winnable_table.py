@@ -6,10 +6,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 TEMPLATE = '''"""Proven-winnable %(game)s deals: written by `python tools/solvers/stats.py %(game)s --deals %(deals)d
 --write-table` (every seed here was won by the solver and the win replayed on the engine).
-Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i can be won under rule profile RULES.
-See winnable.py.
+Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i, dealt by the generator GENERATOR
+(engine_core/rng.py), can be won under rule profile RULES. See winnable.py.
 """
 
+GENERATOR = "%(generator)s"
 RULES = %(rules)d
 FIRST = %(first)d
 DEALS = %(deals)d
@@ -28,8 +29,8 @@ def bitmap(first, seeds, deals):
 
 def write(game, first, seeds, deals):
     path = os.path.join(ROOT, "engine_core", "ai", "winnable_%s.py" % game)
-    from engine_core import games
-    text = TEMPLATE % {"game": game, "rules": games.load(game).RULES_VERSION,
+    from engine_core import games, rng
+    text = TEMPLATE % {"game": game, "generator": rng.NAMES[rng.COMBINED], "rules": games.load(game).RULES_VERSION,
                        "first": first, "deals": deals, "count": len(seeds),
                        "bits": wrap(repr(bitmap(first, seeds, deals)))}
     with open(path, "w") as f:
