@@ -29,3 +29,11 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(reason, red=True, bold=True)
         terminalreporter.write_line("CI sets POCKET_WEB_TESTS=required (.ci/run): there a skip is a failure.",
                                     red=True, bold=True)
+    # The compiled solver (tests/test_solvers.py) needs a C compiler.
+    for report in terminalreporter.stats.get("skipped", []):
+        if "COMPILED SOLVER NOT TESTED" in str(report.longrepr):
+            terminalreporter.write_sep("!", "the compiled Sir Tommy searches were not tested: no C compiler",
+                                       red=True, bold=True)
+            terminalreporter.write_line("CI sets CI=1 (.ci/run): there a missing compiler is a failure.",
+                                        red=True, bold=True)
+            break
