@@ -21,11 +21,7 @@ from engine_core import reasons as why
 from engine_core import rng
 from engine_core.piles import Piles
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ACTION = const(255)  # the src field of an action-word move code
 

@@ -21,11 +21,7 @@ from array import array
 
 from engine_core.storage import EISDIR, ENOSPC, errno_of
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 HEADER = const(6)
 OVERHEAD = const(10)  # header + crc

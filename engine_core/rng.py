@@ -7,11 +7,7 @@ The state is a plain int in 1 .. M - 1 that games keep in their journaled variab
 and `load` restore it exactly.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 M = const(1073741789)
 A = const(32763)

@@ -16,11 +16,7 @@ The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game
 from engine_core import history as hist
 from engine_core import records as r
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 KIND_UNDO = const(0x55)  # 'U'
 UNDO_VERSION = const(1)

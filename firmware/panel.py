@@ -29,11 +29,7 @@ controller.
 import time
 from array import array
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, tools)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 from firmware import expand_plain
 

@@ -30,11 +30,7 @@ games in the order of the lines.
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Bits of the `options` int a game's __init__ takes.
 OPT_JOKERS = 1

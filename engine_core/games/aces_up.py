@@ -10,11 +10,7 @@ from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 COL1 = const(1)

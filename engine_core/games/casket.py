@@ -17,11 +17,7 @@ from engine_core import rules
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
 from engine_core.rules import IN_SUIT, KIND_OF, RANK_OF, WANT_ACE, WANT_ANY, WANT_NONE
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 WASTE = const(1)

@@ -12,11 +12,7 @@ from engine_core import rules
 from engine_core.game import FACE_DOWN, V_STATUS, Game
 from engine_core.rules import ANY_SUIT, RANK_OF
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 CURRENT = const(1)

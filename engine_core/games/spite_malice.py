@@ -22,11 +22,7 @@ from engine_core import rng
 from engine_core.game import FACE_DOWN, TOP_UP, V_RNG, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 CENTER1 = const(1)  # center1..center3: ids 1..3

@@ -9,11 +9,7 @@ digit from a scratch bytearray.
 from engine_core.gfx import art_data
 from engine_core.gfx.palette import BACK, BACK_LIGHT, BLACK, FELT, GOLD, GREY, RED, WHITE
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 CHAR_W = const(6)  # 5 pixels and a space
 CHAR_H = const(7)

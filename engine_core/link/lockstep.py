@@ -10,11 +10,7 @@ keyed by the turn number. Nothing here allocates.
 from engine_core.game import V_STATUS, V_TURN
 from engine_core.link.statehash import state_hash
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _CHANGED = const(4)  # session.CHANGED
 

@@ -24,11 +24,7 @@ from engine_core import records as r
 from engine_core.games.nerts_moves import DEAL_MOVE
 from engine_core.link.statehash import state_hash
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)

@@ -44,11 +44,7 @@ from engine_core.link import transfer
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 VERSION = const(1)  # of these messages
 

@@ -14,11 +14,7 @@ from engine_core import records as r
 from engine_core import save
 from engine_core.link.statehash import state_hash
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 HEAD = const(13)  # a STATE chunk's header
 DATA = const(107)  # record bytes per chunk (13 + 107 = 120, the channel's payload)

@@ -1,10 +1,6 @@
 """Logical buttons. The firmware's button driver reports these; so does the simulator."""
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 UP = const(0)
 DOWN = const(1)

@@ -20,11 +20,7 @@ must be empty, piles whose cards must fall in rank), so that auto-play can finis
 from engine_core import games
 from engine_core.gfx.paint import LARGE, MEDIUM, MINI, SMALL
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STACK = const(0)
 DOWN = const(1)
