@@ -1,11 +1,3 @@
-import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-
 def pytest_terminal_summary(terminalreporter):
     """Say loudly when the emulated-Pico tests or the browser tests did not run, and why."""
     reasons = set()

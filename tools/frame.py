@@ -10,13 +10,8 @@ at its title screen.
 
 import argparse
 import binascii
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
-from simulator.boards import resolve_board  # noqa: E402
+from simulator.boards import resolve_board
 
 GUEST = """
 import binascii

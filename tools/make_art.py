@@ -121,7 +121,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tools.cli import help_or_go
     help_or_go(__doc__, 'tools/make_art.py [--check]')
     main()

@@ -112,7 +112,6 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
 
 def main():
     """python tools/mpy.py SCRIPT [< input]: run a script on MicroPython, print its output."""
-    import sys
     if len(sys.argv) != 2:
         sys.exit("usage: python tools/mpy.py SCRIPT  (stdin is passed to the script)")
     with open(sys.argv[1]) as f:
@@ -125,7 +124,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tools.cli import help_or_go
     help_or_go(__doc__, 'tools/mpy.py SCRIPT.py')
     main()

@@ -5,12 +5,10 @@
     moves
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine_core.protocol import run  # noqa: E402
+from engine_core.protocol import run
 
 
 def main():

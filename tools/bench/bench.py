@@ -22,11 +22,10 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+from engine_core import PLAYING, games
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
-from engine_core import PLAYING, games  # noqa: E402
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 FUEL_PER_US_RP2040 = 168
 DOCS = os.path.join(ROOT, "docs", "performance.md")

@@ -14,10 +14,8 @@ heap has room for far more than 32 steps of those strings.
 """
 
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from engine_core import games
 from tools.mpy import FUEL_PRELUDE, run_micropython

@@ -15,14 +15,9 @@ on 240x135, 32x44 on 240x240 and 40x56 on 320x240, at an odd x so the 8-pixel wi
 """
 
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from tools.mpy import run_micropython  # noqa: E402
+import boards
+from tools.mpy import run_micropython
 
 TITLE = "Panel: bytes to the panel and the cost of a flush"
 FUEL_PER_US_RP2040 = 168

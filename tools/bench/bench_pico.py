@@ -7,17 +7,12 @@ that a real Pico may exceed. Needs a built firmware (make firmware BOARD=pico_lc
 with the npm packages, and the RP2040 boot ROM; without them the section is left as it was.
 """
 
-import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from tools.device import pico  # noqa: E402
-from tools.device.pico_scenario import delivered_ms  # noqa: E402
+import boards
+from tools.device import pico
+from tools.device.pico_scenario import delivered_ms
 
 TITLE = "The emulated Pico: boot, keypresses, flushes, heap"
 BOARD = "pico_lcd_13"

@@ -21,15 +21,12 @@ redraw, 15% of the pixels a move.
 
 import json
 import os
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+from tools.mpy import FUEL_PRELUDE
+
 
 TITLE = "Screens: keypress and redraw"
-
-from tools.mpy import FUEL_PRELUDE  # noqa: E402
 
 GUEST = FUEL_PRELUDE + """
 import gc, host, json

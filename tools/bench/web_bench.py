@@ -20,14 +20,10 @@ import gzip
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from tools.build_web import Server, build  # noqa: E402
+from tools.build_web import Server, build
 
 SCRIPT = "X A A X A A RIGHT RIGHT A LEFT A X A A START DOWN A Y Y X A A LONG_A X A A"
 KEYS = {"A": "a", "B": "b", "X": "x", "Y": "y", "START": "Enter", "UP": "ArrowUp",

@@ -27,10 +27,9 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+import boards
 
-import boards  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 ARCH = {"rp2": "armv6m", "esp32": "xtensawin"}
 # ESP32 boards whose MicroPython has PSRAM for a heap: the .mpy route fits only there.

@@ -8,11 +8,8 @@ does on the host, so the same scripted tests run against a device. It stops the 
 on the board, and sends each command as a line of Python.
 """
 
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 
 SETUP = "from engine_core.protocol import Session\n_protocol = Session()\n"
 

@@ -25,12 +25,10 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
+
+import boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
 
 VERSION = "v1.27.0"
 ARCHIVE = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "micropython-1.27.0-rp2.tar.xz")

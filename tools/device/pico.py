@@ -21,12 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+import boards
+from engine_core.ui import buttons as bt
+from tests.panel_model import PanelModel
 
-import boards  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from tests.panel_model import PanelModel  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BOOTROM = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "rp2040-bootrom-b1.mjs")
 RUNNER = os.path.join(ROOT, "tools", "device", "pico", "run.mjs")

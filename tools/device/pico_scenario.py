@@ -15,15 +15,11 @@ errors only, and the app's clock stands still while it shows, on both sides.
 
 import argparse
 import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from tests.panel_model import expected_glass  # noqa: E402
-from tools.device import pico  # noqa: E402
+import boards
+from engine_core.ui import buttons as bt
+from tests.panel_model import expected_glass
+from tools.device import pico
 
 GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
 FRAME_MS = 33

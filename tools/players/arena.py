@@ -5,11 +5,7 @@ entry point picks it by the game's name and passes the remaining arguments on.
 """
 
 import importlib
-import os
 import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 
 
 def main(argv):

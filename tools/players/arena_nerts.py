@@ -13,18 +13,13 @@ shared) and of Nerts calls, and the round length in game seconds.
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import PLAYING, games  # noqa: E402
-from engine_core.ai import nerts_bot  # noqa: E402
-from engine_core.games.nerts import V_ROUND_OVER  # noqa: E402
+from engine_core import PLAYING, games
+from engine_core.ai import nerts_bot
+from engine_core.games.nerts import V_ROUND_OVER
 
 STEP_MS = 1000  # the arena's tick; the bots act at their own times inside it
 

@@ -29,10 +29,7 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from engine_core import PLAYING, games  # noqa: E402
+from engine_core import PLAYING, games
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
 LEVELS = ("1", "2", "3", "random", "greedy")

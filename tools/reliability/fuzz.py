@@ -15,18 +15,13 @@ bounds the run: lines stop being made once it has passed (the count says how man
 """
 
 import json
-import os
 import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import games  # noqa: E402
-from engine_core.protocol import legal_tokens  # noqa: E402
-from tools.reliability.fuzz_check import NAMES, Checker  # noqa: E402
+from engine_core import games
+from engine_core.protocol import legal_tokens
+from tools.reliability.fuzz_check import NAMES, Checker
 
 CHUNK = 2000  # lines per MicroPython run (each run starts a fresh interpreter: ~0.2 G fuel)
 ODD = ("\x00", "\x1b[2J", "\x1c", "\x1f", "\x7f", "\x85", "\u2028", "\u00b2", "\u2460", "\u0663",

@@ -8,22 +8,17 @@ every game the App holds must be in exactly one pile, and nothing may raise.
     python tools/reliability/mash_ui.py EVENTS [SEED]
 """
 
-import os
 import random
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core.console import Console  # noqa: E402
-from engine_core.gfx.screen import Screen  # noqa: E402
-from simulator import framebuf  # noqa: E402
-from engine_core.storage import MemoryStorage  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from engine_core.ui import layouts  # noqa: E402
-from engine_core.ui.app import App  # noqa: E402
-from tools.reliability.mash import cards_in_place  # noqa: E402
+from engine_core.console import Console
+from engine_core.gfx.screen import Screen
+from simulator import framebuf
+from engine_core.storage import MemoryStorage
+from engine_core.ui import buttons as bt
+from engine_core.ui import layouts
+from engine_core.ui.app import App
+from tools.reliability.mash import cards_in_place
 
 POWER_CYCLE_EVERY = 5000  # events, on average
 

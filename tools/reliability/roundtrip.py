@@ -12,10 +12,6 @@ runs it too. Prints one line per game, then the failures (at most 5 of each game
 
 import sys
 
-if sys.implementation.name == "cpython":  # run as a script: the repository's root first
-    import os
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
 from engine_core import PLAYING, games, rng
 from engine_core.game import V_SCORE, V_STATUS, V_TURN
 from engine_core.protocol import Session, legal_tokens, state_json

@@ -19,15 +19,13 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from engine_core import PLAYING, games
+from engine_core import records as r
+from engine_core.protocol import state_json
+from engine_core.save import Keeper
+from tools.reliability.faults import FaultyStorage, PowerCut
 
-from engine_core import PLAYING, games  # noqa: E402
-from engine_core import records as r  # noqa: E402
-from engine_core.protocol import state_json  # noqa: E402
-from engine_core.save import Keeper  # noqa: E402
-from tools.reliability.faults import FaultyStorage, PowerCut  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 DOCS = os.path.join(ROOT, "docs", "reliability.md")
 BEGIN = "<!-- soak:begin -->"

@@ -11,14 +11,10 @@ win is checked by replaying its moves on the engine.
 
 import argparse
 import importlib
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from engine_core import WON, games  # noqa: E402
+from engine_core import WON, games
 
 SOLVED = ("aces_up", "sir_tommy", "casket")
 DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 20000000, "casket": 8000}
