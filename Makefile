@@ -32,10 +32,10 @@ sim: $(SIM_STAMP)
 
 # PNGs of every game on every screen class, into docs/screens/ (the README shows them).
 screenshots: $(STAMP)
-	$(PY) tools/screenshots.py
+	$(PY) -m tools.screenshots
 
 play: $(STAMP)
-	$(PY) tools/play.py
+	$(PY) -m tools.play
 
 # The whole suite, on CPython and on real MicroPython (WebAssembly), on every core,
 # after the lint and the device code's type check.
@@ -46,7 +46,7 @@ test: $(STAMP) lint typecheck
 # engine's MicroPython subset (tools/check_subset.py; docs/engine.md).
 lint: $(STAMP)
 	$(PY) -m ruff check --no-cache .
-	$(PY) tools/check_subset.py
+	$(PY) -m tools.check_subset
 
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
 # it plays, then every game on each. Slower than `make test`; CI runs both.
@@ -58,13 +58,13 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 test-device: $(STAMP) $(NODE_STAMP)
-	@for b in $(DEVICE_BOARDS); do $(PY) tools/device/firmware.py $$b || exit 1; done
+	@for b in $(DEVICE_BOARDS); do $(PY) -m tools.device.firmware $$b || exit 1; done
 	PICO_TESTS=1 $(PY) -m pytest -n auto -q tests/test_pico.py
 
 # make firmware BOARD=pico_lcd_13: MicroPython's rp2 port with the console frozen in,
 # build/BOARD/firmware.uf2 (tools/device/firmware.py; docs/firmware.md).
 firmware: $(STAMP)
-	$(PY) tools/device/firmware.py $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
+	$(PY) -m tools.device.firmware $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 
 # firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
 STUB_PORTS := rp2 esp32
@@ -90,25 +90,25 @@ typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 # ODROID-GO the .mpy files over mpremote (PORT= required).
 build: $(STAMP)
 	@case "$(BOARD)" in ""|*x[0-9]*) echo "usage: make build BOARD=name, a board: $$($(PY) -c 'import boards; print(" ".join(boards.NAMES))')"; exit 2;; esac
-	$(PY) tools/device/deploy.py build $(BOARD)
+	$(PY) -m tools.device.deploy build $(BOARD)
 
 flash: build
-	$(PY) tools/device/deploy.py flash $(BOARD) $(if $(PORT),--port $(PORT),)
+	$(PY) -m tools.device.deploy flash $(BOARD) $(if $(PORT),--port $(PORT),)
 
 bench: $(STAMP)
-	$(PY) tools/bench/bench.py
+	$(PY) -m tools.bench.bench
 
 # The long reliability run (power cuts, corruption, 1,000,000 button events, 10,000 games on
 # MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
 soak: $(STAMP)
-	$(PY) tools/reliability/soak.py --update-docs
+	$(PY) -m tools.reliability.soak --update-docs
 
 # The console on a web page, into build/web/ (docs/web.md): static, every file local, works
 # from file://. web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
 WEB_PORT ?= 8000
 
 web: $(STAMP) $(NODE_STAMP)
-	$(PY) tools/build_web.py
+	$(PY) -m tools.build_web
 
 web-serve: web
 	$(PY) -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory build/web

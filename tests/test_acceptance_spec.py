@@ -109,7 +109,7 @@ def err_move(s, tok):
 
 
 def run_play(text):
-    p = subprocess.run([sys.executable, "tools/play.py"], input=text, capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "tools.play"], input=text, capture_output=True,
                        text=True, cwd=ROOT, timeout=30)
     return p.stdout.splitlines()
 

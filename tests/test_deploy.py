@@ -10,7 +10,6 @@ import pytest
 
 import boards
 from tools.device import deploy
-from tools.mpy import ROOT
 
 # mpy v6 header: b"M", version, then the native architecture in the top bits of byte 2.
 ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
@@ -45,14 +44,14 @@ def test_flash_copies_the_build_with_mpremote_and_resets():
 
 
 def test_flash_without_a_port_says_how_to_give_one():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", "odroid_go"],
+    run = subprocess.run([sys.executable, "-m", "tools.device.deploy", "flash", "odroid_go"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "PORT=" in run.stderr
 
 
 @pytest.mark.parametrize("name", ["m5stack_core", "tdisplay"])
 def test_flash_refuses_the_mpy_route_on_an_esp32_without_psram(name):
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", name,
+    run = subprocess.run([sys.executable, "-m", "tools.device.deploy", "flash", name,
                           "--port", "/dev/null"], capture_output=True, text=True)
     assert run.returncode != 0
     assert "PSRAM" in run.stderr and "ROMFS" in run.stderr and "Traceback" not in run.stderr
@@ -114,6 +113,6 @@ def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(m
 
 
 def test_firmware_refuses_an_esp32_board():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "firmware.py"), "tdisplay"],
+    run = subprocess.run([sys.executable, "-m", "tools.device.firmware", "tdisplay"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "pico_lcd_13" in run.stderr and "Traceback" not in run.stderr

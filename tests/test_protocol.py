@@ -2,7 +2,6 @@
 
 import io
 import json
-import os
 import random
 import subprocess
 import sys
@@ -11,7 +10,6 @@ import pytest
 
 from engine_core.protocol import Session, run
 from tests.helpers import RUNTIMES, Driver, protocol
-from tools.mpy import ROOT
 
 KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
 
@@ -80,7 +78,7 @@ def test_quit_ends_the_loop_and_end_of_input_too():
 
 
 def test_play_py_speaks_the_protocol_on_stdin_and_stdout():
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "play.py")],
+    proc = subprocess.run([sys.executable, "-m", "tools.play"],
                           input="new aces_up seed=2\nmoves\nbogus\nquit\n", capture_output=True, text=True)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and lines[0] == "ok" and lines[2].startswith("error: ")

@@ -395,14 +395,13 @@ def test_bots_off_before_any_game_applies_to_the_games_that_follow():
 
 
 def test_a_line_that_is_not_utf8_gets_an_error_and_the_loop_goes_on():
-    import os
     import subprocess
     import sys
-    from tools.mpy import ROOT, run_micropython
+    from tools.mpy import run_micropython
     data = b"new aces_up seed=3\nmo\xc3ves\n\xff\xfe\nmoves\nquit\n"
     expected = "ok\nerror: the line is not UTF-8 text\nerror: the line is not UTF-8 text\n%s\n" % (
         Driver("new aces_up seed=3").ok("moves"))
-    host = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "play.py")], input=data,
+    host = subprocess.run([sys.executable, "-m", "tools.play"], input=data,
                           capture_output=True)
     assert host.returncode == 0 and host.stdout.decode() == expected
     device = run_micropython("import sys\nfrom engine_core.protocol import run\n"

@@ -94,7 +94,7 @@ def test_bad_keys_and_games_are_reported_not_crashed(tmp_path):
 
 def test_frame_tool_writes_the_raw_framebuffer(tmp_path):
     out = tmp_path / "f.bin"
-    run = subprocess.run([sys.executable, "tools/frame.py", "--runtime", "cpython", "--board", "240x135",
+    run = subprocess.run([sys.executable, "-m", "tools.frame", "--runtime", "cpython", "--board", "240x135",
                           "--game", "aces_up", "--seed", "5", "--keys", "RIGHT", "--out", str(out)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

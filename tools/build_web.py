@@ -1,6 +1,6 @@
 """Build the console's web page into build/web/ (make web; docs/web.md).
 
-    python tools/build_web.py [--out build/web]
+    python -m tools.build_web [--out build/web]
 
 A static folder, every file local: it works from any static server and from file://.
     index.html              the page; MicroPython's WebAssembly port (micropython.mjs from the

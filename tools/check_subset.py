@@ -1,6 +1,6 @@
 """The engine's MicroPython subset, checked on the source (docs/engine.md, "Allocation rules").
 
-    python tools/check_subset.py [FILE ...]      (default: every module of engine_core/)
+    python -m tools.check_subset [FILE ...]      (default: every module of engine_core/)
 
 Prints one line per finding, `path:line: CODE message`, and exits 1 when there is any.
 `make lint` runs it; tests/test_check_subset.py shows each rule catching its form.

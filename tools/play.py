@@ -1,6 +1,6 @@
 """Play any game through the text protocol on stdin/stdout (docs/protocol.md).
 
-    python tools/play.py
+    python -m tools.play
     new aces_up seed=7
     moves
 """
@@ -26,5 +26,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/play.py   (the text protocol on stdin/stdout: docs/protocol.md)')
+    help_or_go(__doc__, '-m tools.play   (the text protocol on stdin/stdout: docs/protocol.md)')
     main()

@@ -109,5 +109,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/screenshots.py   (rewrites the PNGs in docs/screens/)')
+    help_or_go(__doc__, '-m tools.screenshots   (rewrites the PNGs in docs/screens/)')
     main()

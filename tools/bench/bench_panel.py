@@ -11,7 +11,7 @@ buffers over it), the framebuffer itself not counted.
 A typical move redraws two card-sized rectangles (where the card left, where it landed): 24x34
 on 240x135, 32x44 on 240x240 and 40x56 on 320x240, at an odd x so the 8-pixel widening shows.
 
-    python tools/bench/bench_panel.py
+    python -m tools.bench.bench_panel
 """
 
 import json
@@ -201,6 +201,6 @@ def moves_table():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_panel.py')
+    help_or_go(__doc__, '-m tools.bench.bench_panel')
     print("## " + TITLE)
     print(measure())

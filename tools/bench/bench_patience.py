@@ -93,5 +93,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_patience.py')
+    help_or_go(__doc__, '-m tools.bench.bench_patience')
     print(measure())

@@ -76,7 +76,7 @@ def measure():
     lines = [
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
         "rp2040js at 125 MHz: estimates (no flash wait states or bus contention). "
-        "`python tools/bench/bench_pico.py` (part of `make bench` when the firmware is built) measures "
+        "`python -m tools.bench.bench_pico` (part of `make bench` when the firmware is built) measures "
         "them; tests/test_pico.py holds the flush, keypress and heap figures to their targets."
         % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6),
         "",

@@ -220,5 +220,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_screens.py')
+    help_or_go(__doc__, '-m tools.bench.bench_screens')
     print(measure())

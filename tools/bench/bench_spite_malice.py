@@ -95,5 +95,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_spite_malice.py')
+    help_or_go(__doc__, '-m tools.bench.bench_spite_malice')
     print(measure())

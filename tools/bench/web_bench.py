@@ -1,7 +1,7 @@
 """What the web page costs (docs/web.md), measured in headless Chromium.
 
-    python tools/bench/web_bench.py [--runs 5]
-    python tools/bench/web_bench.py --screenshot docs/screens/web.png     (the README's picture)
+    python -m tools.bench.web_bench [--runs 5]
+    python -m tools.bench.web_bench --screenshot docs/screens/web.png     (the README's picture)
 
 Builds the page into a temporary folder, serves it on localhost and opens it over http:// and
 file://, and prints:

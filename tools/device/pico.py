@@ -1,6 +1,6 @@
 """The console's firmware on an emulated Raspberry Pi Pico (rp2040js, tools/device/pico/run.mjs).
 
-    python tools/device/pico.py pico_lcd_13 --keys "A RIGHT A" --png out.png
+    python -m tools.device.pico pico_lcd_13 --keys "A RIGHT A" --png out.png
 
 Boots build/BOARD/firmware.bin (make firmware BOARD=...) with a littlefs filesystem, presses
 the board's buttons on their GPIOs, captures every byte sent to the panel with its DC level,

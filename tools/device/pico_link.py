@@ -1,6 +1,6 @@
 """Link play on two emulated Picos joined by their UARTs (rp2040js, tools/device/pico/link.mjs).
 
-    python tools/device/pico_link.py [BOARD] [--turns N]       (a report; tests/test_pico.py asserts)
+    python -m tools.device.pico_link [BOARD] [--turns N]       (a report; tests/test_pico.py asserts)
 
 Two chips run the same firmware (default pico_lcd_13), each with its own flash filesystem and
 USB REPL, their LINK_UART pins crossed (TX of one to RX of the other). Each runs for a slice of

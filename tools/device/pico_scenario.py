@@ -1,7 +1,7 @@
 """Every game played on the emulated Pico and, with the same presses, in the simulator's
 engine on CPython: the frames the panel received must equal the simulator's frames.
 
-    python tools/device/pico_scenario.py pico_lcd_13 aces_up       (a report; tests/test_pico.py asserts)
+    python -m tools.device.pico_scenario pico_lcd_13 aces_up       (a report; tests/test_pico.py asserts)
 
 A scenario opens a game from the title, plays card moves, a hint, an undo, the pause menu and
 the rules page, visits the hardware screen, then stops the app (Ctrl-C), soft-resets the board

@@ -1,12 +1,12 @@
-"""Nerts computer players against each other: python tools/players/arena.py nerts [options].
+"""Nerts computer players against each other: python -m tools.players.arena nerts [options].
 
 Every seat is a computer player with a speed and a skill level (engine_core/ai/nerts_bot.py);
 each round is a fresh deal played on the game clock until someone calls Nerts or everyone is
 stuck. Reports per seat the points per round, the share of rounds won (most points, ties
 shared) and of Nerts calls, and the round length in game seconds.
 
-    python tools/players/arena.py nerts --rounds 500 --seats 2/2,2/2,2/2,2/2
-    python tools/players/arena.py nerts --rounds 200 --seats 0/2,2/2      # slowest bot vs a 1 s pace
+    python -m tools.players.arena nerts --rounds 500 --seats 2/2,2/2,2/2,2/2
+    python -m tools.players.arena nerts --rounds 200 --seats 0/2,2/2      # slowest bot vs a 1 s pace
 
 --seats SPEED/SKILL,... one per player (2 to 4); --seed N the first deal; --jokers;
 --cap MINUTES ends a round that lasts longer (counted as 'capped').

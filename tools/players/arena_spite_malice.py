@@ -1,6 +1,6 @@
 """Spite & Malice computer players against each other.
 
-    python tools/players/arena.py spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
+    python -m tools.players.arena spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
 
 LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
 random legal move each time) or `greedy`, a reference player with fixed rules (greedy_move):

@@ -1,6 +1,6 @@
 """Fuzz the text protocol on CPython and on MicroPython, and compare the two.
 
-    python tools/reliability/fuzz.py [--lines N] [--seed S] [--seconds T] [--runtime both|cpython]
+    python -m tools.reliability.fuzz [--lines N] [--seed S] [--seconds T] [--runtime both|cpython]
 
 Random and malformed lines (valid commands and moves of the game at hand, mutated moves, loads
 of the state as it stands and of mutated states, numbers in other scripts and past every limit,
@@ -289,7 +289,7 @@ def disagreements(made, replies, mpy_replies):
 
 def main(argv):
     import argparse
-    parser = argparse.ArgumentParser(prog="python tools/reliability/fuzz.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.reliability.fuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=0)

@@ -5,7 +5,7 @@ each size class, fed random presses, long presses and time, with now and then a 
 (a new console on the same storage, which resumes the game). After every event every card of
 every game the App holds must be in exactly one pile, and nothing may raise.
 
-    python tools/reliability/mash_ui.py EVENTS [SEED]
+    python -m tools.reliability.mash_ui EVENTS [SEED]
 """
 
 import random
@@ -86,5 +86,5 @@ def mash(events, seed=1, sizes=None, log=None):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/reliability/mash_ui.py PRESSES [SEED]')
+    help_or_go(__doc__, '-m tools.reliability.mash_ui PRESSES [SEED]')
     print(mash(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 1, log=print))

@@ -1,6 +1,6 @@
 """What `load` accepts and what play reaches must agree: a property check for every game.
 
-    python tools/reliability/roundtrip.py [STEPS] [SEED]
+    python -m tools.reliability.roundtrip [STEPS] [SEED]
 
 For every game and player count: random play; at every step the state is loaded into a new
 session and must give back the same state; then the position is mutated (a card moved from

@@ -1,10 +1,10 @@
 """The reliability suite: power cuts, corrupt records, button mashing, a memory soak, and
 the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
 
-    python tools/reliability/soak.py                 the full run (make soak): prints the figures
-    python tools/reliability/soak.py --update-docs   also writes them into docs/reliability.md
-    python tools/reliability/soak.py --quick         the short run that `make test` also makes
-    python tools/reliability/soak.py --link          only the link play runs (1,000 Spite & Malice
+    python -m tools.reliability.soak                 the full run (make soak): prints the figures
+    python -m tools.reliability.soak --update-docs   also writes them into docs/reliability.md
+    python -m tools.reliability.soak --quick         the short run that `make test` also makes
+    python -m tools.reliability.soak --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
                                                      and the same with the link cut at random times)
 
@@ -693,5 +693,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/reliability/soak.py [--quick] [--link] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """What each Sir Tommy rollout search wins alone, and the whole sequence at several node limits.
 
-    python tools/solvers/sir_tommy_searches.py --deals 2000 --jobs 2
+    python -m tools.solvers.sir_tommy_searches --deals 2000 --jobs 2
 
 Runs every search of solve_sir_tommy.SEARCHES by itself on seeds START..START+DEALS-1 (up to
 --node-limit nodes each, from the deal's start), then replays the runs as the solver makes them

@@ -1,7 +1,7 @@
-"""Solve patience deals on the host: python tools/solvers/solve.py GAME SEED... [--node-limit N].
+"""Solve patience deals on the host: python -m tools.solvers.solve GAME SEED... [--node-limit N].
 
-    python tools/solvers/solve.py aces_up 15 --moves     the winning moves of deal 15
-    python tools/solvers/solve.py sir_tommy --speed 500  deals solved per CPU second, seeds 0..499
+    python -m tools.solvers.solve aces_up 15 --moves     the winning moves of deal 15
+    python -m tools.solvers.solve sir_tommy --speed 500  deals solved per CPU second, seeds 0..499
 
 Each game has a solver module tools/solve_GAME.py with solve(game, node_limit) returning
 (won, moves, nodes): won is True (moves: move codes that win), False (no win exists) or None

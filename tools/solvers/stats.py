@@ -1,4 +1,4 @@
-"""Win rates of the hint player and of the solver: python tools/solvers/stats.py GAME --deals N.
+"""Win rates of the hint player and of the solver: python -m tools.solvers.stats GAME --deals N.
 
 For each seed from --start on, the hint player follows game.hint() to the end of the deal and
 the solver (tools/solvers/solve.py) decides whether the deal can be won at all. Prints a progress bar
