@@ -4,7 +4,7 @@
 
 Boots build/BOARD/firmware.bin (make firmware BOARD=...) with a littlefs filesystem, presses
 the board's buttons on their GPIOs, captures every byte sent to the panel with its DC level,
-decodes them with the panel model (tests/panel_model.py) and reads the USB REPL. What it
+decodes them with the panel model (support/panel_model.py) and reads the USB REPL. What it
 needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_BOOTROM, or
 ../shared/micropython/rp2040-bootrom-b1.mjs beside the repository) and a built firmware.
 
@@ -23,7 +23,7 @@ import tempfile
 
 import boards
 from engine_core.ui import buttons as bt
-from tests.panel_model import PanelModel
+from support.panel_model import PanelModel
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -283,7 +283,7 @@ def glass_to_png(rows, path, board):
     """The glass as the player sees it (screen orientation), as a PNG."""
     from PIL import Image
 
-    from tests.panel_model import glass_position
+    from support.panel_model import glass_position
     image = Image.new("RGB", (board.WIDTH, board.HEIGHT))
     pixels = []
     for y in range(board.HEIGHT):

@@ -18,7 +18,7 @@ import os
 
 import boards
 from engine_core.ui import buttons as bt
-from tests.panel_model import expected_glass
+from support.panel_model import expected_glass
 from tools.device import pico
 
 GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
