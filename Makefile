@@ -66,7 +66,7 @@ test-device: $(STAMP) $(NODE_STAMP)
 firmware: $(STAMP)
 	$(PY) -m tools.device.firmware $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 
-# firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
+# engine_core/, firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
 STUB_PORTS := rp2 esp32
 STUBS := $(VENV)/stubs
 
@@ -78,10 +78,10 @@ $(STUBS)/%/.installed: requirements-stubs.txt $(STAMP)
 
 typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 	@for port in $(STUB_PORTS); do \
-		echo "typecheck firmware/ boards/ against $$port stubs"; \
+		echo "typecheck engine_core/ firmware/ boards/ against $$port stubs"; \
 		MYPYPATH=$(STUBS)/$$port $(PY) -m mypy --config-file tools/device/mypy-device.ini \
 			--cache-dir $(STUBS)/.mypy_cache_$$port --custom-typeshed-dir $(STUBS)/$$port \
-			firmware boards || exit 1; \
+			engine_core firmware boards || exit 1; \
 	done
 
 # make build BOARD=odroid_go: everything compiled for the board into build/BOARD/ (and the
