@@ -114,7 +114,7 @@ def run_play(text):
     return p.stdout.splitlines()
 
 
-GAMES = ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+GAMES = games.names()
 
 
 # ======================================================= PROTOCOL: commands

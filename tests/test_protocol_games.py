@@ -11,10 +11,11 @@ import random
 
 import pytest
 
+from engine_core import games
 from engine_core.protocol import Session, run
 from tests.helpers import Driver, protocol, run_mpy_ok
 
-GAMES = ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+GAMES = games.names()
 KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng"]
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from engine_core import games
 from engine_core.storage import FileStorage, MemoryStorage
 from simulator.image import to_rgb_bytes
 from support import ui_scripts
@@ -22,7 +23,7 @@ from tools.build_web import Server
 from tools.frame import frame as simulator_frame
 from tools.mpy import ROOT
 
-GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
+GAMES = tuple(games.names())
 SIZES = ("240x135", "320x240")
 SEED = 7
 
