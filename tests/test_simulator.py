@@ -238,3 +238,21 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), 9000)
     assert app.mode == 4  # the drawn START button: the pause menu
     window.close()
+
+
+def test_a_screenshot_without_pillow_has_the_same_pixels(tmp_path, monkeypatch):
+    # `make sim` installs pygame-ce alone: --screenshot then writes the PNG with pygame-ce.
+    from PIL import Image
+
+    from simulator.image import save_png
+    from simulator.keys import make_app, run
+    app = make_app(240, 135, "sir_tommy", 3)
+    run(app, "A A X")
+    args = (app.screen.buf, 240, 135, app.screen.palette, 2)
+    save_png(str(tmp_path / "pil.png"), *args)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now raises ImportError
+    save_png(str(tmp_path / "pygame.png"), *args)
+    monkeypatch.undo()
+    with Image.open(tmp_path / "pil.png") as a, Image.open(tmp_path / "pygame.png") as b:
+        assert a.size == b.size == (480, 270)
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()
