@@ -2,14 +2,24 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+SIM_STAMP := $(VENV)/.installed-sim
 STAMP := $(VENV)/.installed
 
 .PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
-# requirements.txt: what the project uses; constraints.txt: every package that brings, pinned.
-$(STAMP): requirements.txt constraints.txt
+# Two steps. What playing needs: the project itself (pip install -e .: pyproject.toml) and the
+# simulator's window (requirements-sim.txt). What the workshop needs on top (tests, lint, type
+# check, MicroPython under WebAssembly, the browser): requirements.txt. constraints.txt pins
+# every package either brings.
+$(SIM_STAMP): pyproject.toml requirements-sim.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	$(PIP) -r requirements-sim.txt -c constraints.txt
+	$(PIP) --no-deps -e .
+	touch $(SIM_STAMP)
+
+$(STAMP): requirements.txt constraints.txt $(SIM_STAMP)
+	$(PIP) -r requirements.txt -c constraints.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -17,15 +27,15 @@ venv: $(STAMP)
 # The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
 # LINK=7001: link play over TCP; run it twice, and the two windows play each other (docs/link.md).
 BOARD ?= 240x240
-sim: $(STAMP)
+sim: $(SIM_STAMP)
 	$(PY) -m simulator --board $(BOARD) $(if $(LINK),--link $(LINK),)
 
 # PNGs of every game on every screen class, into docs/screens/ (the README shows them).
 screenshots: $(STAMP)
-	$(PY) tools/screenshots.py
+	$(PY) -m tools.screenshots
 
 play: $(STAMP)
-	$(PY) tools/play.py
+	$(PY) -m tools.play
 
 # The whole suite, on CPython and on real MicroPython (WebAssembly), on every core,
 # after the lint and the device code's type check.
@@ -36,7 +46,7 @@ test: $(STAMP) lint typecheck
 # engine's MicroPython subset (tools/check_subset.py; docs/engine.md).
 lint: $(STAMP)
 	$(PY) -m ruff check --no-cache .
-	$(PY) tools/check_subset.py
+	$(PY) -m tools.check_subset
 
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
 # it plays, then every game on each. Slower than `make test`; CI runs both.
@@ -48,15 +58,15 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 test-device: $(STAMP) $(NODE_STAMP)
-	@for b in $(DEVICE_BOARDS); do $(PY) tools/device/firmware.py $$b || exit 1; done
+	@for b in $(DEVICE_BOARDS); do $(PY) -m tools.device.firmware $$b || exit 1; done
 	PICO_TESTS=1 $(PY) -m pytest -n auto -q tests/test_pico.py
 
 # make firmware BOARD=pico_lcd_13: MicroPython's rp2 port with the console frozen in,
 # build/BOARD/firmware.uf2 (tools/device/firmware.py; docs/firmware.md).
 firmware: $(STAMP)
-	$(PY) tools/device/firmware.py $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
+	$(PY) -m tools.device.firmware $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 
-# firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
+# engine_core/, firmware/ and boards/ against each port's MicroPython stubs, one port at a time.
 STUB_PORTS := rp2 esp32
 STUBS := $(VENV)/stubs
 
@@ -68,10 +78,10 @@ $(STUBS)/%/.installed: requirements-stubs.txt $(STAMP)
 
 typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 	@for port in $(STUB_PORTS); do \
-		echo "typecheck firmware/ boards/ against $$port stubs"; \
+		echo "typecheck engine_core/ firmware/ boards/ against $$port stubs"; \
 		MYPYPATH=$(STUBS)/$$port $(PY) -m mypy --config-file tools/device/mypy-device.ini \
 			--cache-dir $(STUBS)/.mypy_cache_$$port --custom-typeshed-dir $(STUBS)/$$port \
-			firmware boards || exit 1; \
+			engine_core firmware boards || exit 1; \
 	done
 
 # make build BOARD=odroid_go: everything compiled for the board into build/BOARD/ (and the
@@ -80,25 +90,25 @@ typecheck: $(foreach p,$(STUB_PORTS),$(STUBS)/$(p)/.installed)
 # ODROID-GO the .mpy files over mpremote (PORT= required).
 build: $(STAMP)
 	@case "$(BOARD)" in ""|*x[0-9]*) echo "usage: make build BOARD=name, a board: $$($(PY) -c 'import boards; print(" ".join(boards.NAMES))')"; exit 2;; esac
-	$(PY) tools/device/deploy.py build $(BOARD)
+	$(PY) -m tools.device.deploy build $(BOARD)
 
 flash: build
-	$(PY) tools/device/deploy.py flash $(BOARD) $(if $(PORT),--port $(PORT),)
+	$(PY) -m tools.device.deploy flash $(BOARD) $(if $(PORT),--port $(PORT),)
 
 bench: $(STAMP)
-	$(PY) tools/bench/bench.py
+	$(PY) -m tools.bench.bench
 
 # The long reliability run (power cuts, corruption, 1,000,000 button events, 10,000 games on
 # MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
 soak: $(STAMP)
-	$(PY) tools/reliability/soak.py --update-docs
+	$(PY) -m tools.reliability.soak --update-docs
 
 # The console on a web page, into build/web/ (docs/web.md): static, every file local, works
 # from file://. web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
 WEB_PORT ?= 8000
 
 web: $(STAMP) $(NODE_STAMP)
-	$(PY) tools/build_web.py
+	$(PY) -m tools.build_web
 
 web-serve: web
 	$(PY) -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory build/web

@@ -5,7 +5,7 @@ setup; docs/boards.md. Three buttons: A B and C (as START); left/right/up/down a
 through the menu and the two-button scheme (long A, long B) of docs/screen.md.
 """
 
-from firmware.buttons import A, B, SELECT, START, mask
+from engine_core.ui.buttons import A, B, SELECT, START, mask
 
 NAME = "M5Stack Core"
 PORT = "esp32"

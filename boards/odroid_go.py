@@ -5,7 +5,7 @@ target config give them; docs/boards.md. The D-pad is two resistor ladders read 
 an axis reads near 0 at rest, near full scale for UP/LEFT and about half scale for DOWN/RIGHT.
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
+from engine_core.ui.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
 
 NAME = "Hardkernel ODROID-GO"
 PORT = "esp32"

@@ -4,7 +4,7 @@ Pins and window offsets from Waveshare's wiki and demo (Pico-LCD-1.14); docs/boa
 A and B with a joystick (its press is START): hint and undo are in the menu.
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, mask
+from engine_core.ui.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, mask
 
 NAME = "Raspberry Pi Pico + Waveshare Pico-LCD-1.14"
 PORT = "rp2"

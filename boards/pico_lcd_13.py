@@ -3,7 +3,7 @@
 Pins from Waveshare's wiki and demo (Pico-LCD-1.3); docs/boards.md. No buzzer, no battery.
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
+from engine_core.ui.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
 
 NAME = "Raspberry Pi Pico + Waveshare Pico-LCD-1.3"
 PORT = "rp2"

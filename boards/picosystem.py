@@ -5,7 +5,7 @@ The SDK overclocks to 250 MHz and drives the panel through PIO; stock MicroPytho
 SPI0 on the same pins (GP6 is an SPI0 SCK pin, GP7 an SPI0 TX pin).
 """
 
-from firmware.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
+from engine_core.ui.buttons import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, X, Y, mask
 
 NAME = "Pimoroni PicoSystem"
 PORT = "rp2"

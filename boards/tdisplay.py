@@ -4,7 +4,7 @@ Pins from LILYGO's pin map (Xinyuan-LilyGO/TTGO-T-Display) and the TFT_eSPI setu
 board; docs/boards.md. Offsets are those TFT_eSPI uses for this glass in landscape.
 """
 
-from firmware.buttons import A, B, mask
+from engine_core.ui.buttons import A, B, mask
 
 NAME = "LILYGO T-Display"
 PORT = "esp32"

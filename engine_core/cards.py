@@ -6,11 +6,7 @@ JOKER_BASE + deck * 2 + (0 or 1). Up to four decks fit, so every id fits in one 
 The card's *kind* (suit * 13 + rank, or KIND_JOKER) ignores which deck it came from.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ACE = const(0)
 KING = const(12)

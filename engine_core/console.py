@@ -27,11 +27,7 @@ from engine_core.ui.buttons import SELECT
 from engine_core.ui import layouts
 from engine_core.ui.table import Table
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
 APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",

@@ -21,11 +21,7 @@ from engine_core import reasons as why
 from engine_core import rng
 from engine_core.piles import Piles
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ACTION = const(255)  # the src field of an action-word move code
 
@@ -81,7 +77,7 @@ def parse_player(text, players):
 class Game:
     NAME = ""
     RULES_VERSION = 1  # the rule profile a new game plays
-    RULES_PROFILES = (1,)  # every profile the game can play (new GAME rules=N, load, saves)
+    RULES_PROFILES = (1,)  # type: tuple  # every profile the game can play (new GAME rules=N, load, saves)
     MAX_MOVES = 64
     # The most moves moves_of() can return for one player, where that is fewer than MAX_MOVES
     # (Nerts: everyone plays at once, and the console only ever asks for its own player's).
@@ -89,7 +85,7 @@ class Game:
     SEAT_MAX_MOVES = 0  # 0: MAX_MOVES
     JOURNAL_SIZE = HISTORY_SIZE  # undo journal entries; a longer game forgets its oldest moves
     DECKS = 1
-    ACTIONS = ()  # action words, by action index; ':flip' is a player's own ('p2:flip')
+    ACTIONS = ()  # type: tuple  # action words, by action index; ':flip' is a player's own ('p2:flip')
     TURN_BASED = False
     COMPETITIVE = False  # keeps a score per player (and plays to a target score)
     JOKERS = False  # jokers are an option (new GAME jokers=1)
@@ -99,7 +95,7 @@ class Game:
     UNDO_BARRIERS = False  # some moves end what undo can reach (a game's end in Spite & Malice)
     STEPS_COMPUTER = False  # the computer's turn is shown a move at a time (respond_step)
     AI = None  # its advisor and computer players' module (engine_core/ai): games.load sets it
-    SAVED = ()  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)
+    SAVED = ()  # type: tuple  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)
 
     def __init__(self, players=1, options=0):
         self.players = players

@@ -18,11 +18,7 @@ True
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The kinds of entry, and their fields (bits 16-23 | bits 8-15 | bits 0-7).
 MARK = const(1)  # a move begins: the move code (24 bits)

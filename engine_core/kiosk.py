@@ -24,11 +24,7 @@ Nothing here allocates after __init__.
 from engine_core import PLAYING as GAME_PLAYING
 from engine_core import rng
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The logical buttons (DESIGN.md), bit i of a mask.
 BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")

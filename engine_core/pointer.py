@@ -7,11 +7,7 @@ putting back a card held first). Elsewhere, on the menus and panels, a click is 
 
 from engine_core.ui import buttons as bt
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 DOUBLE_MS = const(400)
 _PLAY = const(3)  # engine_core.ui.screens.PLAY

@@ -6,11 +6,7 @@ building text: the interface shows TEXTS[code] on a refused keypress and allocat
 Every text fits a 240-pixel line (38 characters of the 6-pixel font).
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 NONE = const(0)
 OVER = const(1)

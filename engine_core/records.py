@@ -21,11 +21,7 @@ from array import array
 
 from engine_core.storage import EISDIR, ENOSPC, errno_of
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 HEADER = const(6)
 OVERHEAD = const(10)  # header + crc
@@ -402,7 +398,7 @@ MATCHES = const(6)  # competitive games: matches (or games to the target) finish
 MATCHES_WON = const(7)
 BEST_SCORE = const(8)  # competitive games: the player's best final score
 STAT_FIELDS = const(9)
-STAT_GAMES = const(8)  # room for more games than the five (games.ID_LIMIT)
+STAT_GAMES = const(8)  # room for more games than the five: the registry's ids are below it (games.ID_LIMIT)
 STATS_VERSION = const(1)
 KIND_STATS = const(0x54)  # 'T'
 _MAX = const(0x3FFFFFFF)

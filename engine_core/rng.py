@@ -19,11 +19,7 @@ larger integers are heap objects. The state is plain ints (one for LEHMER, two f
 that games keep in their journaled variables, so undo and `load` restore it exactly.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 LEHMER = const(0)  # what the variables of a game from an older build say (its V_DEALER is 0)
 COMBINED = const(1)

@@ -15,11 +15,7 @@ from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import V_STATUS
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 IN_SUIT = const(1)  # foundations: the suit must follow
 ANY_SUIT = const(0)  # foundations: only the rank counts (Sir Tommy)

@@ -36,11 +36,7 @@ from engine_core import rng
 from engine_core import undo_record as undo
 from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 KIND_GAME = const(0x47)  # 'G'
 GAME_VERSION = const(1)

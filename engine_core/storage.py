@@ -20,11 +20,7 @@ ESP32). MemoryStorage keeps them in preallocated RAM: the tests and the soak use
 
 import os
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ENOENT = const(2)
 EEXIST = const(17)

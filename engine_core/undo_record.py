@@ -21,11 +21,7 @@ when moves wait to be redone: they come first).
 from engine_core import history as hist
 from engine_core import records as r
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 KIND_UNDO = const(0x55)  # 'U'
 UNDO_VERSION = const(2)

@@ -20,17 +20,12 @@ as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __i
 from array import array
 
 from engine_core.ui.buttons import (A, B, COUNT, DOWN, LEFT, LONG_PRESS_MS, NAMES, RIGHT,  # noqa: F401
-                                    SELECT, START, UP, X, Y)
+                                    SELECT, START, UP, X, Y, mask)
 
 LONG = 0x80                     # event flag: a long press
 REPEATING = 0x0F                # UP DOWN LEFT RIGHT
 TICKS_MASK = 0x3FFFFFFF         # ticks_ms wraps at 2**30 on MicroPython
 EVENTS = 16                     # latched events kept between two frames
-
-
-def mask(button):
-    """The bit of a logical button in a button mask."""
-    return 1 << button
 
 
 def elapsed(now, then):

@@ -1,5 +1,5 @@
 """A board module's facts turned into machine objects: the only device module that imports
-`machine` (tests put tests/fakes/machine.py in its place).
+`machine` (tests put support/fakes/machine.py in its place).
 
     hw = Hardware(board)     # SPI bus, panel, buttons, beeper, backlight, battery
 """

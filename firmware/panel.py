@@ -22,18 +22,14 @@ The expansion is chosen once, at import, fastest first:
 Orientation: the board gives MADCTL's MY/MX/MV bits and where its glass sits in the
 controller's RAM; the driver works out the window offsets for that orientation (mirroring
 counts from the far edge of the RAM, which is why a 240x240 glass in a 240x320 ST7789 needs
-a row offset of 80 when MY is set). tests/panel_model.py checks this against a model of the
+a row offset of 80 when MY is set). support/panel_model.py checks this against a model of the
 controller.
 """
 
 import time
 from array import array
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, tools)
-    def const(x):  # type: ignore[misc]
-        return x
+from micropython import const
 
 from firmware import expand_plain
 

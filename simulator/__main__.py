@@ -26,17 +26,13 @@ import sys
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core.pointer import Pointer  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from simulator import keymap  # noqa: E402
-from simulator.boards import resolve_board  # noqa: E402
-from simulator.image import save_png  # noqa: E402
-from simulator.keymap import REPEAT_FIRST_MS, REPEAT_MS  # noqa: E402
-from simulator.keys import land, make_app, run  # noqa: E402
+from engine_core.pointer import Pointer
+from engine_core.ui import buttons as bt
+from simulator import keymap
+from simulator.boards import resolve_board
+from simulator.image import save_png
+from simulator.keymap import REPEAT_FIRST_MS, REPEAT_MS
+from simulator.keys import land, make_app, run
 
 # Buttons whose long press means something: reported on release (simulator/keymap.py).
 LONG_BUTTONS = tuple(bt.NAMES.index(name) for name in keymap.LONG_BUTTONS)

@@ -19,9 +19,19 @@ def to_rgb_bytes(buf, width, height, palette):
 
 
 def save_png(path, buf, width, height, palette, scale=1):
-    """Write the screen to a PNG file, each pixel scale x scale."""
-    from PIL import Image
-    img = Image.frombytes("RGB", (width, height), to_rgb_bytes(buf, width, height, palette))
+    """Write the screen to a PNG file, each pixel scale x scale: with Pillow (the workshop's,
+    smallest files), else with pygame-ce (all `make sim` installs), the same pixels."""
+    data = to_rgb_bytes(buf, width, height, palette)
+    try:
+        from PIL import Image
+    except ImportError:
+        import pygame
+        surface = pygame.image.frombuffer(data, (width, height), "RGB")
+        if scale != 1:
+            surface = pygame.transform.scale(surface, (width * scale, height * scale))
+        pygame.image.save(surface, path)
+        return
+    img = Image.frombytes("RGB", (width, height), data)
     if scale != 1:
         img = img.resize((width * scale, height * scale), Image.NEAREST)
     img.save(path, optimize=True)

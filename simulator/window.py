@@ -4,11 +4,11 @@ help overlay with the keyboard map."""
 import os
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
-from engine_core.ui import buttons as bt  # noqa: E402
-from simulator import keymap  # noqa: E402
-from simulator.image import to_rgb_bytes  # noqa: E402
+from engine_core.ui import buttons as bt
+from simulator import keymap
+from simulator.image import to_rgb_bytes
 
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
 # button's key is its own letter.

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine_core import games
 from engine_core.protocol import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,12 +109,12 @@ def err_move(s, tok):
 
 
 def run_play(text):
-    p = subprocess.run([sys.executable, "tools/play.py"], input=text, capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "tools.play"], input=text, capture_output=True,
                        text=True, cwd=ROOT, timeout=30)
     return p.stdout.splitlines()
 
 
-GAMES = ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+GAMES = games.names()
 
 
 # ======================================================= PROTOCOL: commands
@@ -414,27 +415,29 @@ def test_load_then_play_is_reproducible():
         assert a.command("state") == b.command("state")
 
 
-def _load_err(s, d):
+def _load_err(s, d, reason):
+    """Loading `d` is refused with this reason, and the state stays as it was."""
     before = s.command("state")
     r = s.command("load " + (d if isinstance(d, str) else json.dumps(d)))
-    assert r.startswith("error: "), r
+    assert r == "error: " + reason, r
     assert s.command("state") == before
 
 
 def test_load_duplicate_card_is_an_error_state_unchanged():
+    # Every other card is there once: only duplicate detection can refuse this state.
     s = new("aces_up")
     d = st(s)
-    d["piles"]["col1"] = [d["piles"]["col2"][0]] + d["piles"]["col1"][:0]
+    twice = bare(d["piles"]["col2"][0])
     d["piles"]["col1"] = d["piles"]["col1"] + d["piles"]["col2"]  # same card twice
-    d["piles"]["stock"] = d["piles"]["stock"][1:]
-    _load_err(s, d)
+    _load_err(s, d, "load: duplicate card '" + twice + "'")
 
 
 def test_load_missing_card_is_an_error_state_unchanged():
     s = new("aces_up")
     d = st(s)
+    gone = bare(d["piles"]["stock"][0])
     d["piles"]["stock"] = d["piles"]["stock"][1:]
-    _load_err(s, d)
+    _load_err(s, d, "load: missing cards: " + gone)
 
 
 @pytest.mark.parametrize("bad", ["1S", "AX", "ZZ", "10H", "JK"])
@@ -442,26 +445,28 @@ def test_load_a_card_that_does_not_exist_is_an_error(bad):
     s = new("aces_up")
     d = st(s)
     d["piles"]["stock"][0] = "#" + bad
-    _load_err(s, d)
+    # A joker is a card, but not one of Aces Up's; the others are no card at all.
+    _load_err(s, d, "load: '#" + bad + ("' is not a card of this game" if bad == "JK" else "' is not a card"))
 
 
 def test_load_third_copy_in_two_deck_game_is_an_error():
     s = new("casket")
     d = st(s)
-    d["piles"]["stock"][0] = "#" + bare(d["piles"]["waste"][0])
-    _load_err(s, d)
+    third = bare(d["piles"]["waste"][0])
+    d["piles"]["stock"][0] = "#" + third
+    _load_err(s, d, "load: duplicate card '" + third + "'")
 
 
 def test_load_malformed_json_is_an_error():
     s = new("aces_up")
-    _load_err(s, "{not json")
+    _load_err(s, "{not json", "load: not valid JSON: at byte 2: expected a key in double quotes")
 
 
 def test_load_unknown_pile_is_an_error():
     s = new("aces_up")
     d = st(s)
     d["piles"]["col5"] = d["piles"].pop("col4")
-    _load_err(s, d)
+    _load_err(s, d, "load: unknown pile 'col5'")
 
 
 # ======================================================= PROTOCOL: tick / bots
@@ -1921,4 +1926,4 @@ def test_unknown_game_in_load_is_an_error():
     s = new("aces_up")
     d = st(s)
     d["game"] = "chess"
-    _load_err(s, d)
+    _load_err(s, d, "unknown game 'chess': expected one of " + ", ".join(games.names()))

@@ -4,7 +4,7 @@ import pytest
 
 from firmware.buttons import (A, B, DOWN, LEFT, LONG, RIGHT, SELECT, START, UP, X, Y, AdcDpad,
                               Buttons, GpioButtons, Readers, mask)
-from tests.fakes.machine import ADC, Pin
+from support.fakes.machine import ADC, Pin
 
 
 class Raw:

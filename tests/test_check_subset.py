@@ -127,9 +127,9 @@ def test_the_engine_keeps_to_its_subset():
 def test_the_command_fails_on_a_finding_and_names_it(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("def f(a, b):\n    return a / b\n")
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check_subset.py"), str(bad)],
+    run = subprocess.run([sys.executable, "-m", "tools.check_subset", str(bad)],
                          capture_output=True, text=True)
     assert run.returncode == 1 and ":2: S3 " in run.stdout
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check_subset.py")],
+    run = subprocess.run([sys.executable, "-m", "tools.check_subset"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout

@@ -325,7 +325,7 @@ def test_a_winnable_table_of_another_generator_counts_as_none(monkeypatch):
 def test_a_link_offer_from_a_console_that_deals_with_the_old_generator_is_refused():
     # Message version 1 consoles deal a seed with the Lehmer generator: the two tables would differ.
     from engine_core.link import session as ls
-    from tests.fakes.link import FakeWire
+    from support.fakes.link import FakeWire
     assert ls.VERSION == 2
     wire = FakeWire()
     host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))

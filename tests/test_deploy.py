@@ -10,7 +10,8 @@ import pytest
 
 import boards
 from tools.device import deploy
-from tools.mpy import ROOT
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # mpy v6 header: b"M", version, then the native architecture in the top bits of byte 2.
 ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
@@ -45,14 +46,14 @@ def test_flash_copies_the_build_with_mpremote_and_resets():
 
 
 def test_flash_without_a_port_says_how_to_give_one():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", "odroid_go"],
+    run = subprocess.run([sys.executable, "-m", "tools.device.deploy", "flash", "odroid_go"],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "PORT=" in run.stderr
 
 
 @pytest.mark.parametrize("name", ["m5stack_core", "tdisplay"])
 def test_flash_refuses_the_mpy_route_on_an_esp32_without_psram(name):
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", name,
+    run = subprocess.run([sys.executable, "-m", "tools.device.deploy", "flash", name,
                           "--port", "/dev/null"], capture_output=True, text=True)
     assert run.returncode != 0
     assert "PSRAM" in run.stderr and "ROMFS" in run.stderr and "Traceback" not in run.stderr
@@ -114,7 +115,7 @@ def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(m
 
 
 def test_firmware_refuses_an_esp32_board():
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "firmware.py"), "tdisplay"],
+    run = subprocess.run([sys.executable, "-m", "tools.device.firmware", "tdisplay"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "pico_lcd_13" in run.stderr and "Traceback" not in run.stderr
 
@@ -143,8 +144,8 @@ def test_make_flash_suggests_the_serial_port_the_readme_gives_for_the_board():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         readme = f.read()
     for name in deploy.PSRAM_BOARDS:  # the boards make flash copies files to over a serial port
-        run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "device", "deploy.py"), "flash", name],
-                             capture_output=True, text=True)
+        run = subprocess.run([sys.executable, "-m", "tools.device.deploy", "flash", name],
+                             capture_output=True, text=True, cwd=ROOT)
         suggested = run.stderr.split("PORT=")[1].split()[0]
         assert "make flash BOARD=%s PORT=%s" % (name, suggested) in readme
     assert "PORT=%s reboots" % deploy.SERIAL_PORT["rp2"] in readme  # an RP2040 running the console

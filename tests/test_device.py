@@ -10,9 +10,9 @@ from firmware.buttons import A, B, START, mask
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
 from firmware.panel import Panel
-from tests.fakes import machine as fake_machine
-from tests.fakes.machine import SPI, Pin
-from tests.panel_model import PanelModel, expected_glass
+from support.fakes import machine as fake_machine
+from support.fakes.machine import SPI, Pin
+from support.panel_model import PanelModel, expected_glass
 
 
 @pytest.fixture
@@ -156,7 +156,7 @@ def make_loop(script, pwm=None):
 
 
 def test_a_press_clicks_when_the_apps_sound_is_on_and_not_otherwise():
-    from tests.fakes.machine import PWM
+    from support.fakes.machine import PWM
     for sound in (False, True):
         pwm = PWM(Pin(11))
         pwm.history = []

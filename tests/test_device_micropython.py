@@ -8,7 +8,7 @@ from tests.helpers import run_mpy_ok
 
 SETUP = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc, micropython
 from array import array
 import boards
@@ -74,7 +74,7 @@ def test_the_allocation_check_catches_an_allocating_flush():
 # The start of the loop scripts: the fake machine, and a clock the script moves.
 LOOP_PRELUDE = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc, micropython
 import boards
 from engine_core.gfx.screen import Screen
@@ -155,7 +155,7 @@ def test_frames_of_the_loop_with_the_hardware_screen_allocate_nothing_on_micropy
 
 SAME_BYTES = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 from array import array
 import boards
 from machine import SPI, Pin
@@ -198,7 +198,7 @@ def test_the_framebuf_expansion_sends_the_same_bytes_as_the_plain_one_and_as_cpy
     # The same bytes on CPython (plain expansion), from the same buffer.
     from array import array
     from firmware.panel import Panel
-    from tests.fakes.machine import SPI, Pin
+    from support.fakes.machine import SPI, Pin
     buf = bytearray(board.WIDTH * board.HEIGHT // 2)
     x = 12345
     for i in range(len(buf)):
@@ -220,7 +220,7 @@ def test_the_framebuf_expansion_sends_the_same_bytes_as_the_plain_one_and_as_cpy
 
 BUTTONS = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc, micropython
 import boards
 from firmware.hardware import Hardware
@@ -258,7 +258,7 @@ def test_reading_gpio_buttons_and_the_adc_d_pad_allocates_nothing_on_micropython
 
 HARDWARE_SCREEN = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 from firmware.buttons import A, B, UP, LONG, mask
 from engine_core.gfx.screen import Screen
 from engine_core.gfx.paint import Painter
@@ -313,7 +313,7 @@ def test_the_hardware_screen_lights_held_buttons_shows_the_palette_and_cycles_ra
 # this run keeps the collector off and start()'s collections empty.
 BOOT = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc
 import firmware.main as main
 
@@ -388,7 +388,7 @@ def test_frames_of_the_games_under_the_shell_allocate_nothing_on_micropython(nam
 def test_the_on_board_flush_bench_times_every_expansion_the_port_has():
     code = (
         "import sys\n"
-        "sys.path.insert(0, '/tests/fakes')\n"
+        "sys.path.insert(0, '/support/fakes')\n"
         "import firmware.bench as bench\n"
         "bench.REPEATS = 1\n"
         "for name, full, card in bench.run('pico_lcd_114'):\n"

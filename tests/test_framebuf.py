@@ -111,5 +111,5 @@ def test_the_built_art_module_matches_its_readable_source():
     import sys
 
     from tools.mpy import ROOT
-    run = subprocess.run([sys.executable, "tools/make_art.py", "--check"], cwd=ROOT)
-    assert run.returncode == 0, "engine_core/gfx/art_data.py is stale: run python tools/make_art.py"
+    run = subprocess.run([sys.executable, "-m", "tools.make_art", "--check"], cwd=ROOT)
+    assert run.returncode == 0, "engine_core/gfx/art_data.py is stale: run python -m tools.make_art"

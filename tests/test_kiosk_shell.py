@@ -1,5 +1,5 @@
 """Kiosk mode on the device: the firmware's Shell (firmware/main.py) over the console, with the
-fake machine (tests/fakes) under the board's real hardware and button drivers. SELECT never
+fake machine (support/fakes) under the board's real hardware and button drivers. SELECT never
 leaves the demo or the table, the hardware screen opens only from the service menu, the kiosk
 keeps time on every screen, sound stays off, and the service menu locks again when left."""
 
@@ -17,7 +17,7 @@ from engine_core.ui import app as ui
 from firmware import panel  # noqa: F401  (imported before the fixture lends it a framebuf, as test_device.py does)
 from firmware.buttons import A, B, DOWN, SELECT
 from simulator import framebuf
-from tests.fakes import machine as fake_machine
+from support.fakes import machine as fake_machine
 
 FRAME = 33
 

@@ -12,7 +12,7 @@ from engine_core.link import session as ls
 from engine_core.link.channel import Channel
 from engine_core.link.loopback import Wire
 from engine_core.link.statehash import state_hash
-from tests.fakes.link import FakeWire
+from support.fakes.link import FakeWire
 from tools.mpy import run_micropython
 from tools.reliability.link_play import Table, every_card_once
 

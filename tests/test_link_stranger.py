@@ -19,7 +19,7 @@ from engine_core.ui import screens as ui
 from engine_core.ui.app import App
 from engine_core.console import Console
 from simulator import framebuf
-from tests.fakes.link import FakeWire
+from support.fakes.link import FakeWire
 
 STEP = 20
 

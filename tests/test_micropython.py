@@ -1,5 +1,6 @@
 """The engine on real MicroPython: same deals, allocation-free play, device compilation."""
 
+import ast
 import glob
 import json
 import os
@@ -57,6 +58,44 @@ def test_mpy_cross_compiles_f_strings_so_the_subset_check_is_what_keeps_them_out
     run = subprocess.run([MPY_CROSS, "-o", str(tmp_path / "f.mpy"), str(tmp_path / "f.py")], capture_output=True)
     assert run.returncode == 0
     assert [line.split()[1] for line in check_subset.check_source(source)] == ["S1"]
+
+
+def folded_names(path, tmp_path):
+    """The module's private constants (`_X = const(n)`) and which of them mpy-cross left in the
+    compiled module: a folded constant leaves no name behind."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    private = []
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.startswith("_") and isinstance(node.value, ast.Call)
+                and ast.unparse(node.value.func) in ("const", "micropython.const")):
+            private.append(node.targets[0].id)
+    out = tmp_path / "c.mpy"
+    subprocess.run([MPY_CROSS, "-o", str(out), str(path)], check=True, capture_output=True)
+    compiled = out.read_bytes()
+    # A name in the module's qstr table: its length (times 2), the bytes and a zero.
+    return private, [name for name in private if bytes([len(name) << 1]) + name.encode() + b"\0" in compiled]
+
+
+def test_the_device_compiler_folds_every_private_constant_of_the_engine(tmp_path):
+    # `from micropython import const` on the device, the host's shim (micropython.py) on CPython:
+    # mpy-cross must still fold each const() into its uses (the name vanishes from the .mpy).
+    seen = 0
+    for path in device_sources():
+        if not path.startswith(os.path.join(ROOT, "engine_core")):
+            continue
+        private, left = folded_names(path, tmp_path)
+        seen += len(private)
+        assert not left, (path, left)
+    assert seen > 50
+
+
+def test_a_constant_the_compiler_cannot_fold_is_seen(tmp_path):
+    # The check above can fail: micropython.const() called through the module is not folded.
+    bad = tmp_path / "bad.py"
+    bad.write_text("import micropython\n_LIMIT = micropython.const(7)\ndef f():\n    return _LIMIT\n")
+    assert folded_names(str(bad), tmp_path) == (["_LIMIT"], ["_LIMIT"])
 
 
 def golden_lines(name):

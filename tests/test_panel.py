@@ -10,8 +10,8 @@ import pytest
 import boards
 from firmware import expand_plain, panel as panel_module
 from firmware.panel import Panel, window_offsets
-from tests.fakes.machine import SPI, Pin
-from tests.panel_model import PanelModel, expected_glass
+from support.fakes.machine import SPI, Pin
+from support.panel_model import PanelModel, expected_glass
 
 BOARDS = boards.NAMES
 

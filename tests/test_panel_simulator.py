@@ -8,8 +8,8 @@ import boards
 from firmware.panel import Panel
 from simulator.image import rgb888, to_rgb_bytes
 from simulator.keys import make_app
-from tests.fakes.machine import SPI, Pin
-from tests.panel_model import PanelModel, glass_position
+from support.fakes.machine import SPI, Pin
+from support.panel_model import PanelModel, glass_position
 
 
 def opening_apps(width, height):

@@ -13,7 +13,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui.table import SOUND_DEAL, SOUND_ILLEGAL, SOUND_LOST, SOUND_MOVE, SOUND_WON
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place: plain expansion, as test_device.py)
-from tests.fakes import machine as fake_machine
+from support.fakes import machine as fake_machine
 from tests.test_device import FakeClock
 
 SLPIN, SLPOUT, DISPOFF, DISPON = 0x10, 0x11, 0x28, 0x29

@@ -11,7 +11,8 @@ import pytest
 
 from engine_core.protocol import Session, run
 from tests.helpers import RUNTIMES, Driver, protocol
-from tools.mpy import ROOT
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 
@@ -82,7 +83,7 @@ def test_quit_ends_the_loop_and_end_of_input_too():
 
 
 def test_play_py_speaks_the_protocol_on_stdin_and_stdout():
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "play.py")],
+    proc = subprocess.run([sys.executable, "-m", "tools.play"],
                           input="new aces_up seed=2\nmoves\nbogus\nquit\n", capture_output=True, text=True)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and lines[0] == "ok" and lines[2].startswith("error: ")
@@ -261,7 +262,7 @@ def test_play_py_at_a_terminal_greets_prompts_and_help_lists_every_command_of_pr
     mode = termios.tcgetattr(terminal)
     mode[3] &= ~termios.ECHO  # what is typed is not echoed: the output is the program's
     termios.tcsetattr(terminal, termios.TCSANOW, mode)
-    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "play.py")],
+    proc = subprocess.Popen([sys.executable, "-m", "tools.play"], cwd=ROOT,
                             stdin=terminal, stdout=terminal, stderr=terminal)
     os.close(terminal)
     os.write(controller, b"help\nnew aces_up seed=7\nmove col1>discard\nundo\nredo\nquit\n")

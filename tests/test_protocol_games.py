@@ -11,10 +11,11 @@ import random
 
 import pytest
 
+from engine_core import games
 from engine_core.protocol import Session, run
 from tests.helpers import Driver, protocol, run_mpy_ok
 
-GAMES = ["aces_up", "sir_tommy", "casket", "spite_malice", "nerts"]
+GAMES = games.names()
 KEYS = ["game", "rules", "seed", "status", "turn", "clock_ms", "piles", "score", "rng", "rng2", "generator"]
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -395,14 +396,13 @@ def test_bots_off_before_any_game_applies_to_the_games_that_follow():
 
 
 def test_a_line_that_is_not_utf8_gets_an_error_and_the_loop_goes_on():
-    import os
     import subprocess
     import sys
-    from tools.mpy import ROOT, run_micropython
+    from tools.mpy import run_micropython
     data = b"new aces_up seed=3\nmo\xc3ves\n\xff\xfe\nmoves\nquit\n"
     expected = "ok\nerror: the line is not UTF-8 text\nerror: the line is not UTF-8 text\n%s\n" % (
         Driver("new aces_up seed=3").ok("moves"))
-    host = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "play.py")], input=data,
+    host = subprocess.run([sys.executable, "-m", "tools.play"], input=data,
                           capture_output=True)
     assert host.returncode == 0 and host.stdout.decode() == expected
     device = run_micropython("import sys\nfrom engine_core.protocol import run\n"

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from engine_core import games
 from engine_core.protocol import run
 from engine_core.text import parse_number, quote, split_words
 from tests.helpers import RUNTIMES, protocol_micropython
@@ -59,7 +60,7 @@ CASES = [
     ("load [1, 2]", "error: load: expected a JSON object"),
     ("new\x1caces_up", "error: unknown command 'new\\x1caces_up'"),
     ("new aces_up\u2028",
-     "error: unknown game 'aces_up\\u2028': expected one of aces_up, sir_tommy, casket, spite_malice, nerts"),
+     "error: unknown game 'aces_up\\u2028': expected one of " + ", ".join(games.names())),
     ("new\u0085aces_up", "error: unknown command 'new\\x85aces_up'"),
     ("bogus\x00\x1b[31m", "error: unknown command 'bogus\\x00\\x1b[31m'"),
     ("bogus\\x00", "error: unknown command 'bogus\\\\x00'"),

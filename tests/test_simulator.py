@@ -95,7 +95,7 @@ def test_bad_keys_and_games_are_reported_not_crashed(tmp_path):
 
 def test_frame_tool_writes_the_raw_framebuffer(tmp_path):
     out = tmp_path / "f.bin"
-    run = subprocess.run([sys.executable, "tools/frame.py", "--runtime", "cpython", "--board", "240x135",
+    run = subprocess.run([sys.executable, "-m", "tools.frame", "--runtime", "cpython", "--board", "240x135",
                           "--game", "aces_up", "--seed", "5", "--keys", "RIGHT", "--out", str(out)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -404,3 +404,21 @@ def test_the_windows_sounds_are_the_devices_tones_and_the_kiosk_is_silent(monkey
     kiosk.app = app
     app.sound_event = 1
     assert sounds.play(kiosk) == 0 and app.sound_event == 0 and sounds.played == [3]
+
+
+def test_a_screenshot_without_pillow_has_the_same_pixels(tmp_path, monkeypatch):
+    # `make sim` installs pygame-ce alone: --screenshot then writes the PNG with pygame-ce.
+    from PIL import Image
+
+    from simulator.image import save_png
+    from simulator.keys import make_app, run
+    app = make_app(240, 135, "sir_tommy", 3)
+    run(app, "A A X")
+    args = (app.screen.buf, 240, 135, app.screen.palette, 2)
+    save_png(str(tmp_path / "pil.png"), *args)
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now raises ImportError
+    save_png(str(tmp_path / "pygame.png"), *args)
+    monkeypatch.undo()
+    with Image.open(tmp_path / "pil.png") as a, Image.open(tmp_path / "pygame.png") as b:
+        assert a.size == b.size == (480, 270)
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()

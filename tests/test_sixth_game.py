@@ -1,6 +1,7 @@
-"""A sixth game is its own module plus one registry line: tests/one_pile.py, registered here,
+"""A sixth game is its own module, its rule profile and one registry line: One Pile
+(engine_core/games/one_pile.py, docs/rules/one_pile.md), a TEST_ONLY line that counts here,
 goes through the menus, the protocol, saved games, statistics and every screen class like
-the five games of the product."""
+the five games of the product; a build for players does not offer it."""
 
 import json
 import os
@@ -21,18 +22,28 @@ from engine_core.ui import app as ui
 from engine_core.ui import layouts
 from engine_core.ui.app import App
 from simulator.keys import make_app, run
-from tests import one_pile
+from engine_core.games import one_pile
 from tools.screenshots import shoot
 
 
 @pytest.fixture(autouse=True)
-def registered():
-    games.register(one_pile.LINE)  # the one line a new game adds
+def shown():
+    games.show_test_games(True)
     yield
-    games.unregister("one_pile")
+    games.show_test_games(False)
 
 
-def test_the_registry_adds_the_game_after_the_others_without_importing_it_early():
+def test_a_build_for_players_does_not_offer_the_test_game():
+    games.show_test_games(False)
+    assert "one_pile" not in games.names() and "one_pile" not in games.available()
+    assert games.entry("one_pile") is None and games.name_of(7) is None
+    assert games.game_id("one_pile") == games.NO_ID and games.layout("one_pile") is None
+    assert Session().command("new one_pile") == "error: unknown game 'one_pile': expected one of " + ", ".join(
+        games.names())
+    assert "one_pile" not in make_app(240, 240).names
+
+
+def test_the_registry_lists_the_game_after_the_others():
     assert games.names()[-1] == "one_pile" and games.available()[-1] == "one_pile"
     assert games.load("one_pile") is one_pile.OnePile
     assert games.game_id("one_pile") == 7 and games.name_of(7) == "one_pile"
@@ -40,7 +51,7 @@ def test_the_registry_adds_the_game_after_the_others_without_importing_it_early(
 
 
 def test_a_taken_name_or_id_or_an_id_out_of_range_is_refused():
-    line = list(one_pile.LINE)
+    line = list(games.entry("one_pile"))
     for name, game_id in (("one_pile", 6), ("other", 4), ("other", games.ID_LIMIT), ("other", -1)):
         line[0] = name
         line[1] = game_id

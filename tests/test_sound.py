@@ -1,7 +1,7 @@
 """Beeps start and stop on time, and stay silent where they should."""
 
 from firmware.sound import Beeper
-from tests.fakes.machine import PWM, Pin
+from support.fakes.machine import PWM, Pin
 
 
 def test_a_beep_plays_for_its_length_then_stops():

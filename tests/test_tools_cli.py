@@ -37,8 +37,9 @@ def git_status():
 @pytest.mark.parametrize("tool", tools_with_a_main())
 def test_every_tool_answers_help_at_once_without_side_effects(tool):
     before = git_status()
-    result = subprocess.run([sys.executable, os.path.join("tools", tool), "--help"], cwd=ROOT,
+    module = "tools." + tool[:-len(".py")].replace("/", ".")
+    result = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "usage" in result.stdout.lower() or "python tools/" in result.stdout
+    assert "usage" in result.stdout.lower() or "python -m " + module in result.stdout
     assert git_status() == before

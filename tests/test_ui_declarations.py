@@ -2,6 +2,7 @@
 
 from engine_core import WON
 from engine_core import cards
+from engine_core.games import aces_up
 from engine_core.gfx import palette as pal
 from engine_core.ui import app as app_mod
 from engine_core.ui import layouts as L
@@ -25,8 +26,8 @@ def declaration(flags=None, **extra):
     """Aces Up's 240x240 layout with extra flags on some columns."""
     flags = flags or {}
     slots = tuple((name, x, y, how | flags.get(name, 0), room, label)
-                  for name, x, y, how, room, label in L.ACES_UP[L.MEDIUM])
-    decl = dict(L.ACES_UP)
+                  for name, x, y, how, room, label in aces_up.LAYOUT[L.MEDIUM])
+    decl = dict(aces_up.LAYOUT)
     decl[L.MEDIUM] = slots
     decl.update(extra)
     return decl

@@ -3,40 +3,18 @@
 import pytest
 
 from engine_core.ui import layouts
+from support.ui_scripts import games_with_layouts, script
 from tests.helpers import run_mpy_ok
 from tools.frame import frame
 
 SIZES = ["%dx%d" % s for s in layouts.SIZES]
-
-# A scripted session of each game: moves, picks, long presses, hint, undo, shakes, the stock,
-# the pause menu, settings, the rules pages, a restart and a new deal.
-SCRIPTS = {
-    "aces_up": ("X A RIGHT A LONG_A X LONG_A LEFT LEFT A RIGHT A B TICK TICK Y X A UP A "
-                "LEFT LEFT LEFT A WAIT RIGHT A LONG_A DOWN DOWN A RIGHT RIGHT A Y Y X LONG_A "
-                "START DOWN A START DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN DOWN UP B "
-                "START UP UP A DOWN RIGHT RIGHT UP A B B START DOWN DOWN DOWN DOWN A "
-                "X LONG_A X LONG_A X A RIGHT A WAIT"),
-}
-
-
-# Any other game: follow the hints (X shows one, A picks up and the cursor jumps to its
-# destination, A places), then the keys every game has.
-GENERIC = ("X A A " * 12 + "LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
-           "START DOWN A Y Y START DOWN DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
-for _name in ("sir_tommy", "casket", "spite_malice", "nerts"):
-    SCRIPTS[_name] = GENERIC
-
-
-def games_with_layouts():
-    from engine_core import games
-    return [g for g in games.available() if layouts.declaration(g) is not None]
 
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_frames_are_identical_on_cpython_and_micropython(game, size):
     w, h = (int(v) for v in size.split("x"))
-    keys = SCRIPTS[game]
+    keys = script(game)
     for cut in (len(keys) // 3, len(keys)):  # mid-game and at the end of the script
         part = keys[:cut].rsplit(" ", 1)[0] if cut < len(keys) else keys
         cpython = frame("cpython", w, h, game, 7, part)
@@ -88,7 +66,7 @@ def heap_lock_script(game, size, keys, setup=""):
 @pytest.mark.parametrize("size", layouts.SIZES)
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_keypress_to_redraw_allocates_nothing_under_heap_lock(game, size):
-    out = run_mpy_ok(heap_lock_script(game, size, SCRIPTS[game]))
+    out = run_mpy_ok(heap_lock_script(game, size, script(game)))
     assert out.startswith("no allocation "), out
 
 

@@ -13,16 +13,17 @@ import sys
 
 import pytest
 
+from engine_core import games
 from engine_core.storage import FileStorage, MemoryStorage
 from simulator.image import to_rgb_bytes
-from tests.test_ui_micropython import SCRIPTS
+from support import ui_scripts
 from tests.web_page import (CHROMIUM, Replay, WebConsole, expected_events,
                             first_difference, missing, presses, skip_or_fail, ticks)
 from tools.build_web import Server
 from tools.frame import frame as simulator_frame
 from tools.mpy import ROOT
 
-GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
+GAMES = tuple(games.names())
 SIZES = ("240x135", "320x240")
 SEED = 7
 
@@ -119,7 +120,7 @@ def play_and_compare(console, replay, script, width, press_button=None):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_frame_of_a_key_script_equals_the_simulators_frame(open_page, game, size):
     width, height = size_of(size)
-    script = SCRIPTS[game]
+    script = ui_scripts.script(game)
     console = open_page("board=%s&game=%s&seed=%d&time=manual" % (size, game, SEED))
     replay = Replay(width, height, MemoryStorage())
     replay.console.open_game(game, SEED)

@@ -1,6 +1,6 @@
 """Build the console's web page into build/web/ (make web; docs/web.md).
 
-    python tools/build_web.py [--out build/web]
+    python -m tools.build_web [--out build/web]
 
 A static folder, every file local: it works from any static server and from file://.
     index.html              the page; MicroPython's WebAssembly port (micropython.mjs from the
@@ -24,8 +24,6 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 PYTHON_DIRS = ("engine_core", "web")

@@ -1,6 +1,6 @@
 """The engine's MicroPython subset, checked on the source (docs/engine.md, "Allocation rules").
 
-    python tools/check_subset.py [FILE ...]      (default: every module of engine_core/)
+    python -m tools.check_subset [FILE ...]      (default: every module of engine_core/)
 
 Prints one line per finding, `path:line: CODE message`, and exits 1 when there is any.
 `make lint` runs it; tests/test_check_subset.py shows each rule catching its form.
@@ -70,7 +70,7 @@ EXEMPT = {
     "engine_core/ui/table.py:other_seat": "start-up: pile names, for Table.seat_setup",
     "engine_core/ui/linkplay.py:LinkPlay.press_link": "session.join() is the link session's, not str.join",
     "engine_core/ui/linkplay.py:swap_sides": "once, when the other console has left a game",
-    "engine_core/ui/layouts.py:row": "start-up: a layout's slots, built when a game opens",
+    "engine_core/layout.py:row": "start-up: a layout's slots, built when its game's module is imported",
     "engine_core/ui/app.py:App.win_table": "a game's table of winnable deals, imported once when first asked for",
     "engine_core/ui/app.py:App.open_game": "opening a game: start-up of that game (and an error for a bad name)",
 }

@@ -1,7 +1,7 @@
 """The engine's file lists for MicroPython: manifest.py (freezing) and engine_core/package.json (mip).
 
-    python tools/engine_manifest.py           checks both against engine_core/ (exit 1 when stale)
-    python tools/engine_manifest.py --write   writes both from engine_core/
+    python -m tools.engine_manifest           checks both against engine_core/ (exit 1 when stale)
+    python -m tools.engine_manifest --write   writes both from engine_core/
 
 manifest.py, at the top of the repository, freezes engine_core into a firmware of one's own
 with paths relative to itself (MicroPython runs a manifest from its own folder):
@@ -79,7 +79,7 @@ def main(argv):
             else:
                 stale.append(os.path.relpath(path, ROOT))
     for rel in stale:
-        print("%s does not list engine_core/ as it is: python tools/engine_manifest.py --write" % rel)
+        print("%s does not list engine_core/ as it is: python -m tools.engine_manifest --write" % rel)
     return 1 if stale else 0
 
 

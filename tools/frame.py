@@ -1,6 +1,6 @@
 """Dump the raw framebuffer after a key script, on CPython or on real MicroPython.
 
-    python tools/frame.py --runtime micropython --board 240x240 --game aces_up --seed 7 \\
+    python -m tools.frame --runtime micropython --board 240x240 --game aces_up --seed 7 \\
         --keys "RIGHT A" --out frame.bin
 
 The bytes are the GS4_HMSB buffer exactly as the panel driver would read it; the two
@@ -10,13 +10,8 @@ at its title screen.
 
 import argparse
 import binascii
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
-from simulator.boards import resolve_board  # noqa: E402
+from simulator.boards import resolve_board
 
 GUEST = """
 import binascii

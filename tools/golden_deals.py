@@ -3,19 +3,17 @@ tests/golden/GAME.json, the state of `new GAME seed=N` for each golden seed, as 
 protocol session gives it (today's generator). tests/golden/lehmer/ keeps the deals of the
 Lehmer generator as the builds before it wrote them; nothing rewrites those.
 
-    python tools/golden_deals.py            every game
-    python tools/golden_deals.py aces_up    one
+    python -m tools.golden_deals            every game
+    python -m tools.golden_deals aces_up    one
 """
 
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from engine_core import games
+from engine_core.protocol import Session
 
-from engine_core import games  # noqa: E402
-from engine_core.protocol import Session  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SEEDS = (1, 2, 3, 42, 1000000)
 

@@ -1,7 +1,7 @@
 """Build engine_core/gfx/art_data.py from the readable art in tools/art/.
 
-    python tools/make_art.py          rewrite the module
-    python tools/make_art.py --check  exit 1 when the module is out of date (a test runs this)
+    python -m tools.make_art          rewrite the module
+    python -m tools.make_art --check  exit 1 when the module is out of date (a test runs this)
 
 Every image becomes MONO_HLSB bytes (rows padded to whole bytes, leftmost pixel in bit 7),
 all in one bytes constant, with a 4-byte index entry each: offset (big-endian), width, height.
@@ -121,7 +121,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/make_art.py [--check]')
+    help_or_go(__doc__, '-m tools.make_art [--check]')
     main()

@@ -111,10 +111,9 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT):
 
 
 def main():
-    """python tools/mpy.py SCRIPT [< input]: run a script on MicroPython, print its output."""
-    import sys
+    """python -m tools.mpy SCRIPT [< input]: run a script on MicroPython, print its output."""
     if len(sys.argv) != 2:
-        sys.exit("usage: python tools/mpy.py SCRIPT  (stdin is passed to the script)")
+        sys.exit("usage: python -m tools.mpy SCRIPT  (stdin is passed to the script)")
     with open(sys.argv[1]) as f:
         code = f.read()
     result = run_micropython(code, sys.stdin.buffer.read() if not sys.stdin.isatty() else b"")
@@ -125,9 +124,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/mpy.py SCRIPT.py')
+    help_or_go(__doc__, '-m tools.mpy SCRIPT.py')
     main()
 
 

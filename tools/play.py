@@ -1,6 +1,6 @@
 """Play any game through the text protocol on stdin/stdout (docs/protocol.md).
 
-    python tools/play.py
+    python -m tools.play
     new aces_up seed=7
     moves
 
@@ -8,12 +8,10 @@ At a terminal it greets with a banner and prompts with '> '; piped, it speaks on
 protocol, one response line per command.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine_core.protocol import run  # noqa: E402
+from engine_core.protocol import run
 
 
 BANNER = ("Pocket card console: the text protocol (docs/protocol.md).\n"
@@ -43,5 +41,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/play.py   (the text protocol on stdin/stdout: docs/protocol.md)')
+    help_or_go(__doc__, '-m tools.play   (the text protocol on stdin/stdout: docs/protocol.md)')
     main()

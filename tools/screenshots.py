@@ -8,13 +8,12 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+from engine_core import games
+from engine_core.ui import layouts
+from simulator.image import save_png
+from simulator.keys import land, make_app, run
 
-from engine_core import games  # noqa: E402
-from engine_core.ui import layouts  # noqa: E402
-from simulator.image import save_png  # noqa: E402
-from simulator.keys import land, make_app, run  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 OUT = os.path.join(ROOT, "docs", "screens")
 
@@ -110,5 +109,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/screenshots.py   (rewrites the PNGs in docs/screens/)')
+    help_or_go(__doc__, '-m tools.screenshots   (rewrites the PNGs in docs/screens/)')
     main()

@@ -19,11 +19,7 @@ from engine_core.ai.advisor import PatienceAdvisor
 from engine_core.ai.search import Search
 from engine_core.game import move_code
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _STOCK = const(0)
 _COL1 = const(1)

@@ -33,11 +33,7 @@ from array import array
 from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _STOCK = const(0)
 _WASTE = const(1)

@@ -23,11 +23,7 @@ from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
 from engine_core.game import move_code
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _STOCK = const(0)
 _CURRENT = const(1)

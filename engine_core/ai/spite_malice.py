@@ -37,11 +37,7 @@ from engine_core.ai.spite_malice_search import (CENTER1, HAND, KING, PAYOFF, SID
                                                 W_COMPLETE_HARD, TurnModel)
 from engine_core.game import V_STATUS, V_TURN
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _PAYOFF_SIZE = const(20)
 

@@ -16,11 +16,7 @@ Nothing here allocates after __init__.
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Pile ids of engine_core.games.spite_malice (not imported: that module imports the bot);
 # the bot's driver (spite_malice.py) takes them from here.

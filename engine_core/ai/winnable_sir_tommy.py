@@ -1,4 +1,4 @@
-"""Proven-winnable sir_tommy deals: written by `python tools/solvers/stats.py sir_tommy --deals 1000
+"""Proven-winnable sir_tommy deals: written by `python -m tools.solvers.stats sir_tommy --deals 1000
 --write-table` (every seed here was won by the solver and the win replayed on the engine).
 Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i, dealt by the generator GENERATOR
 (engine_core/rng.py), can be won under rule profile RULES. See winnable.py.

@@ -1,48 +1,45 @@
 """The registry of games: one line per game, read by everything that loads, lists, saves,
 draws or explains a game (the protocol, the menus, saved games, statistics, tools).
 
-A line is a tuple of plain values:
+A line is made by `line(...)` from keyword fields:
   name      the protocol's name for the game (PROTOCOL.md); never changes
   id        the game's number in saved games and statistics (engine_core/save.py, records.py):
             fixed for good once a build has written it, never reused, 0 <= id < ID_LIMIT. It is
             not the line's position, so the menu order can change and records stay the same
             game's. Ids 0-4 are the positions the five games had in the list that records were
             keyed by before the registry, so those records read the same.
-  module    the module that holds the game's class, and
+  module    the module that holds the game's class, its layout and its rules page, and
   cls       the class's name there: imported only when `load` asks for it (the device has
             little RAM; importing the registry imports no game)
   title     the game's name on the screens (bytes)
-  layout    the module and the name there of the game's layout declaration (two fields:
-            engine_core/ui/layouts.py), or None, None for a game the protocol plays and the
-            screens do not offer
-  rules     the module and the name of its rules page (two fields: bytes in
-            engine_core/ui/texts.py)
   winnable  the module of its table of proven-winnable deals (engine_core/ai/winnable.py), or None
-  flags     RULES_SETTING: the Settings screen's rules choice picks the profile a new deal plays
+  flags     RULES_SETTING: the Settings screen's rules choice picks the profile a new deal plays;
+            TEST_ONLY: a game for the tests alone, which counts only after show_test_games(True)
   ai        the module of its advisor and computer players (engine_core/ai), or None: `load`
             gives it to the class (Game.AI), so that a game never imports the layer above it
-The rule profile a game plays and the ones it can play stay class constants (RULES_VERSION,
-RULES_PROFILES): the class is where the rules are.
+Beside its class, the game's module declares LAYOUT (where its piles sit on each screen class,
+in the words of engine_core/layout.py; a game without one is played by the protocol and not
+offered by the screens) and RULES_PAGE (bytes: the pause menu's rules page). The rule profile
+a game plays and the ones it can play stay class constants (RULES_VERSION, RULES_PROFILES).
 
-Adding a game is writing its module(s) and one line here (docs/engine.md). The menus list the
-games in the order of the lines.
+Adding a game is writing its module, its rule profile in docs/rules/ and one line here
+(docs/engine.md). The menus list the games in the order of the lines.
 """
 
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from engine_core.records import STAT_GAMES
+
+from micropython import const
 
 # Bits of the `options` int a game's __init__ takes.
 OPT_JOKERS = 1
 OPT_TARGET_SHIFT = 1  # options >> OPT_TARGET_SHIFT: target score (0: the game's default)
 
 RULES_SETTING = const(1)
+TEST_ONLY = const(2)
 
-ID_LIMIT = const(8)  # ids are below this: the statistics record has room for 8 games
+ID_LIMIT = STAT_GAMES  # ids are below this: the statistics record's room (engine_core/records.py)
 NO_ID = const(255)  # what game_id gives for a name the registry does not hold
 
 _NAME = const(0)
@@ -50,41 +47,53 @@ _ID = const(1)
 _MODULE = const(2)
 _CLASS = const(3)
 _TITLE = const(4)
-_LAYOUT = const(5)
-_LAYOUT_NAME = const(6)
-_RULES = const(7)
-_RULES_NAME = const(8)
-_WINNABLE = const(9)
-_FLAGS = const(10)
-_AI = const(11)
+_WINNABLE = const(5)
+_FLAGS = const(6)
+_AI = const(7)
+_FIELDS = const(8)
+
+
+def line(name, id, module, cls, title, winnable=None, flags=0, ai=None):  # subset: ok (start-up: the lines)
+    """A registry line from its fields (above)."""
+    return (name, id, module, cls, title, winnable, flags, ai)
+
 
 # Literals only: on the device the registry is frozen and its strings stay in flash.
 GAMES = [
-    ("aces_up", 0, "engine_core.games.aces_up", "AcesUp", b"Aces Up",
-     "engine_core.ui.layouts", "ACES_UP", "engine_core.ui.texts", "RULES_ACES_UP",
-     "engine_core.ai.winnable_aces_up", 0, "engine_core.ai.aces_up"),
-    ("sir_tommy", 1, "engine_core.games.sir_tommy", "SirTommy", b"Sir Tommy",
-     "engine_core.ui.layouts", "SIR_TOMMY", "engine_core.ui.texts", "RULES_SIR_TOMMY",
-     "engine_core.ai.winnable_sir_tommy", 0, "engine_core.ai.sir_tommy"),
-    ("casket", 2, "engine_core.games.casket", "Casket", b"Casket",
-     "engine_core.ui.layouts", "CASKET", "engine_core.ui.texts", "RULES_CASKET",
-     "engine_core.ai.winnable_casket", RULES_SETTING, "engine_core.ai.casket"),
-    ("spite_malice", 3, "engine_core.games.spite_malice", "SpiteMalice", b"Spite & Malice",
-     "engine_core.ui.layouts", "SPITE_MALICE", "engine_core.ui.texts", "RULES_SPITE_MALICE",
-     None, 0, "engine_core.ai.spite_malice"),
-    ("nerts", 4, "engine_core.games.nerts", "Nerts", b"Nerts",
-     "engine_core.ui.layouts", "NERTS", "engine_core.ui.texts", "RULES_NERTS",
-     None, 0, "engine_core.ai.nerts_bot"),
+    line(name="aces_up", id=0, module="engine_core.games.aces_up", cls="AcesUp", title=b"Aces Up",
+         winnable="engine_core.ai.winnable_aces_up", ai="engine_core.ai.aces_up"),
+    line(name="sir_tommy", id=1, module="engine_core.games.sir_tommy", cls="SirTommy", title=b"Sir Tommy",
+         winnable="engine_core.ai.winnable_sir_tommy", ai="engine_core.ai.sir_tommy"),
+    line(name="casket", id=2, module="engine_core.games.casket", cls="Casket", title=b"Casket",
+         winnable="engine_core.ai.winnable_casket", flags=RULES_SETTING, ai="engine_core.ai.casket"),
+    line(name="spite_malice", id=3, module="engine_core.games.spite_malice", cls="SpiteMalice",
+         title=b"Spite & Malice", ai="engine_core.ai.spite_malice"),
+    line(name="nerts", id=4, module="engine_core.games.nerts", cls="Nerts", title=b"Nerts",
+         ai="engine_core.ai.nerts_bot"),
+    line(name="one_pile", id=7, module="engine_core.games.one_pile", cls="OnePile", title=b"One Pile",
+         flags=TEST_ONLY),
 ]
+
+_TEST_GAMES = bytearray(1)  # [0]: 1 while the TEST_ONLY lines count (show_test_games)
+
+
+def show_test_games(on):
+    """Count the TEST_ONLY lines (on) or hide them, as a build for players does (the default)."""
+    _TEST_GAMES[0] = 1 if on else 0
+
+
+def counts(line):
+    """Whether a line is a game of this run: every line but a hidden TEST_ONLY one."""
+    return line[_FLAGS] & TEST_ONLY == 0 or _TEST_GAMES[0] == 1
 
 
 def register(line):  # subset: ok (start-up: a game added, and its error message)
-    """Add a game's line (as above) after the others; ValueError when its name or id is
-    taken or its id is out of range. For a game that lives outside this package (a test's);
-    the product's games are the lines of GAMES.
+    """Add a game's line (made by `line`) after the others; ValueError when its name or id is
+    taken or its id is out of range. For a game that lives outside this package; the
+    product's games are the lines of GAMES.
     """
-    if len(line) != _AI + 1:
-        raise ValueError("a registry line has 12 fields")
+    if len(line) != _FIELDS:
+        raise ValueError("a registry line has %d fields: make it with games.line()" % _FIELDS)
     if not 0 <= line[_ID] < ID_LIMIT:
         raise ValueError("game id out of range: " + str(line[_ID]))
     for other in GAMES:
@@ -103,16 +112,16 @@ def unregister(name):
 
 
 def entry(name):
-    """The registry line of a game, or None. No allocation."""
+    """The registry line of a game of this run (see counts), or None. No allocation."""
     for i in range(len(GAMES)):
-        if GAMES[i][_NAME] == name:
+        if GAMES[i][_NAME] == name and counts(GAMES[i]):
             return GAMES[i]
     return None
 
 
 def names():  # subset: ok (start-up and tools: a new list)
-    """Every registered game's name, in menu order (a new list)."""
-    return [line[_NAME] for line in GAMES]
+    """Every game's name, in menu order (a new list): the lines that count (see counts)."""
+    return [line[_NAME] for line in GAMES if counts(line)]
 
 
 def options(jokers=False, target=0):
@@ -148,12 +157,12 @@ def load(name):
 def available():
     """The names of the games this build contains, in menu order."""
     found = []
-    for line in GAMES:
+    for name in names():
         try:
-            load(line[_NAME])
+            load(name)
         except ImportError:
             continue
-        found.append(line[_NAME])
+        found.append(name)
     return found
 
 
@@ -166,7 +175,7 @@ def game_id(name):
 def name_of(game_id):
     """The name of the game with that id, or None. No allocation."""
     for i in range(len(GAMES)):
-        if GAMES[i][_ID] == game_id:
+        if GAMES[i][_ID] == game_id and counts(GAMES[i]):
             return GAMES[i][_NAME]
     return None
 
@@ -177,17 +186,18 @@ def title(name):
 
 
 def layout(name):
-    """The game's layout declaration, or None when it has none (or is not registered)."""
+    """The game's layout declaration (its module's LAYOUT), or None when it has none (or is
+    not registered)."""
     line = entry(name)
-    if line is None or line[_LAYOUT] is None:
+    if line is None:
         return None
-    return getattr(module(line[_LAYOUT]), line[_LAYOUT_NAME])
+    return getattr(module(line[_MODULE]), "LAYOUT", None)
 
 
 def rules_text(name):
-    """The game's rules page (bytes). No allocation once its module is imported."""
-    line = entry(name)
-    return getattr(module(line[_RULES]), line[_RULES_NAME])
+    """The game's rules page (its module's RULES_PAGE, bytes). No allocation once the game's
+    module is imported."""
+    return module(entry(name)[_MODULE]).RULES_PAGE
 
 
 def winnable_module(name):

@@ -9,12 +9,9 @@ from engine_core import LOST, PLAYING, WON
 from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
+from engine_core.layout import ARG_ANY, COUNT, DOWN, LARGE, MEDIUM, RIGHT, SMALL, STACK
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 COL1 = const(1)
@@ -195,3 +192,52 @@ class AcesUp(Game):
         # past the 13 cards of a dealt game. Whatever play reaches from it must load again, so
         # a column may hold what its pile holds (load checks that), no fewer.
         return ""
+
+
+# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
+LAYOUT = {
+    "foundations": ("discard",),
+    "actions": (("stock", "deal"),),
+    "arg": ARG_ANY,
+    # 240x135: each column is a row fanned to the right; stock and discard on the left.
+    SMALL: (
+        ("stock", 3, 3, STACK | COUNT, 0, b""),
+        ("discard", 3, 56, STACK | COUNT, 0, b""),
+        ("col1", 34, 2, RIGHT, 204, b""),
+        ("col2", 34, 35, RIGHT, 204, b""),
+        ("col3", 34, 68, RIGHT, 204, b""),
+        ("col4", 34, 101, RIGHT, 204, b""),
+    ),
+    # 240x240 and 320x240: columns fanned down between the stock and the discard.
+    MEDIUM: (
+        ("stock", 4, 14, STACK | COUNT, 0, b""),
+        ("col1", 45, 14, DOWN, 224, b""),
+        ("col2", 86, 14, DOWN, 224, b""),
+        ("col3", 127, 14, DOWN, 224, b""),
+        ("col4", 168, 14, DOWN, 224, b""),
+        ("discard", 206, 14, STACK | COUNT, 0, b""),
+    ),
+    LARGE: (
+        ("stock", 6, 14, STACK | COUNT, 0, b""),
+        ("col1", 68, 14, DOWN, 224, b""),
+        ("col2", 120, 14, DOWN, 224, b""),
+        ("col3", 172, 14, DOWN, 224, b""),
+        ("col4", 224, 14, DOWN, 224, b""),
+        ("discard", 278, 14, STACK | COUNT, 0, b""),
+    ),
+    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+}
+
+# The rules page (the pause menu's Rules), after the rule profile docs/rules/aces_up.md.
+RULES_PAGE = (
+    b"Goal: remove 48 cards, leaving only the four aces.\n"
+    b"Four columns; only the top card of a column is exposed. Aces rank high.\n"
+    b"Discard a column's top card when another exposed card of the same suit outranks "
+    b"it (long A, or pick it up and place it on the discard). Colour is not enough.\n"
+    b"Move a top card into an empty column, but only from a column of two or more.\n"
+    b"Deal (A on the stock) puts one card on each column. It is allowed only when no "
+    b"discard and no move to an empty column is left.\n"
+    b"Won with 48 cards discarded; lost when the stock is empty and nothing can move.\n"
+    b"Advice: watch suits with no high card exposed: several lower cards of that suit can "
+    b"pile up until their queen, king or ace appears."
+)

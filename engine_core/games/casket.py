@@ -16,12 +16,9 @@ from engine_core import reasons as why
 from engine_core import rules
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
 from engine_core.rules import IN_SUIT, KIND_OF, RANK_OF, WANT_ACE, WANT_ANY, WANT_NONE
+from engine_core.layout import ARG_ANY, COUNT, DOWN, LARGE, MEDIUM, MINI, SMALL, STACK, row
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 WASTE = const(1)
@@ -416,3 +413,62 @@ class Casket(Game):
                 if piles.size[p] == 0:
                     return names[p] + " is empty while jewels remain: an emptied lid is refilled at once"
         return ""
+
+
+# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
+LAYOUT = {
+    "foundations": ("found1", "found2", "found3", "found4", "found5", "found6", "found7", "found8"),
+    "actions": (("stock", "draw"),),
+    "arg": ARG_ANY,
+    # Thirty piles: smaller cards. Foundations on top, then stock, waste, reserves and the
+    # jewels, the five lids, and the eight body columns fanned down at the bottom.
+    "cards": {SMALL: MINI, MEDIUM: SMALL, LARGE: SMALL},
+    SMALL: (
+        ("stock", 2, 2, STACK | COUNT, 0, b""),
+        ("waste", 22, 2, STACK, 0, b""),
+    ) + row("res", 3, 50, 2, 20, 0, STACK, 0, b"R") + (
+        ("jewels", 160, 2, STACK | COUNT, 0, b""),
+    ) + row("lid", 5, 40, 28, 22, 0, STACK, 0, b"L") + row("found", 4, 198, 2, 0, 26, STACK, 0, b"A")
+    + row("found", 4, 219, 2, 0, 26, STACK, 0, b"A", first=5) + row("body", 8, 2, 54, 23, 0, DOWN, 81),
+    MEDIUM: row("found", 8, 3, 11, 29, 0, STACK, 0, b"A") + (
+        ("stock", 3, 45, STACK | COUNT, 0, b""),
+        ("waste", 32, 45, STACK, 0, b""),
+    ) + row("res", 3, 90, 45, 29, 0, STACK, 0, b"R") + (
+        ("jewels", 206, 45, STACK | COUNT, 0, b""),
+    ) + row("lid", 5, 61, 79, 29, 0, STACK, 0, b"L") + row("body", 8, 3, 113, 29, 0, DOWN, 125),
+    LARGE: row("found", 8, 6, 11, 39, 0, STACK, 0, b"A") + (
+        ("stock", 6, 45, STACK | COUNT, 0, b""),
+        ("waste", 45, 45, STACK, 0, b""),
+    ) + row("res", 3, 123, 45, 39, 0, STACK, 0, b"R") + (
+        ("jewels", 279, 45, STACK | COUNT, 0, b""),
+    ) + row("lid", 5, 84, 79, 39, 0, STACK, 0, b"L") + row("body", 8, 6, 113, 39, 0, DOWN, 125),
+    "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    # The rules' names on the table (empty reserves and lids show R and L).
+    "labels": {
+        SMALL: ((b"Lids", 4, 38), (b"Jewels", 160, 38)),
+        MEDIUM: ((b"Lids", 8, 90), (b"Jewels", 204, 90)),
+        LARGE: ((b"Lids", 20, 90), (b"Jewels", 279, 90)),
+    },
+    # Clearly won: stock, waste and jewels used up (body piles always fall in suit).
+    "finish": (("stock", "waste", "jewels"), ()),
+}
+
+# The rules page (the pause menu's Rules), after the rule profile docs/rules/casket.md.
+RULES_PAGE = (
+    b"Two decks. Goal: build eight foundations up in suit from ace to king. The waste, "
+    b"reserve, lid and body tops may go up; cards never leave a foundation.\n"
+    b"Body piles build down in suit. An empty body pile takes a card from the waste, a "
+    b"reserve or another body pile, never from a lid.\n"
+    b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain. "
+    b"The top jewel is shown but never played.\n"
+    b"Reserves take single cards from the waste, a lid or a body pile, and stack them: "
+    b"only the top card of a reserve may move. Under rules 1 (Settings: Casket rules) "
+    b"a reserve holds one card.\n"
+    b"Draw turns one stock card onto the waste, only once the waste card is placed. "
+    b"No redeal. Under rules 1 the game is lost when no move remains; stacked reserves "
+    b"always take a card.\n"
+    b"Advice: prepare a non-empty body target before you take a lid card, so every jewel "
+    b"refill stays usable. Clearing a body pile can block a lid move, since lid cards may "
+    b"not head an empty body pile. Once the jewels are out, use the reserves to reorder "
+    b"the last same-suit descents before you place the final waste cards."
+)

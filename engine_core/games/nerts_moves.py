@@ -17,11 +17,7 @@ from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import ACTION, V_STATUS, move_code
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Piles of player p: p * STRIDE + one of these.
 NERTS = const(0)

@@ -11,12 +11,9 @@ from engine_core import reasons as why
 from engine_core import rules
 from engine_core.game import FACE_DOWN, V_STATUS, Game
 from engine_core.rules import ANY_SUIT, RANK_OF
+from engine_core.layout import ARG_ANY, COUNT, DOWN, LARGE, MEDIUM, RIGHT, SMALL, STACK, row
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 CURRENT = const(1)
@@ -152,3 +149,44 @@ class SirTommy(Game):
             if reason:
                 return reason
         return ""
+
+
+# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
+LAYOUT = {
+    "foundations": ("found1", "found2", "found3", "found4"),
+    "actions": (("stock", "draw"),),
+    "arg": ARG_ANY,
+    # Stock and current card on the left, the holding piles in the middle (fanned: every
+    # card of a holding pile matters), the foundations on the right.
+    SMALL: (
+        ("stock", 3, 3, STACK | COUNT, 0, b""),
+        ("current", 3, 50, STACK, 0, b""),
+    ) + row("res", 4, 34, 3, 0, 33, RIGHT, 174) + row("found", 4, 213, 3, 0, 33, STACK, 0, b"A"),
+    MEDIUM: (
+        ("stock", 4, 14, STACK | COUNT, 0, b""),
+        ("current", 4, 76, STACK, 0, b""),
+    ) + row("res", 4, 44, 14, 40, 0, DOWN, 224) + row("found", 4, 206, 14, 0, 48, STACK, 0, b"A"),
+    LARGE: (
+        ("stock", 6, 14, STACK | COUNT, 0, b""),
+        ("current", 6, 84, STACK, 0, b""),
+    ) + row("res", 4, 56, 14, 54, 0, DOWN, 224) + row("found", 4, 278, 14, 0, 56, STACK, 0, b"A"),
+    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+    # Clearly won: nothing left to turn, and every holding pile falls in rank to its top.
+    "finish": (("stock", "current"), ("res1", "res2", "res3", "res4")),
+}
+
+# The rules page (the pause menu's Rules), after the rule profile docs/rules/sir_tommy.md.
+RULES_PAGE = (
+    b"Goal: build all four foundations from ace up to king, regardless of suit.\n"
+    b"The stock is turned one card at a time; the first card is turned at once. The "
+    b"current card goes to a foundation if its rank is next there, or onto any of the "
+    b"four holding piles, whatever its rank or suit.\n"
+    b"Draw (A on the stock) only once the current card is placed. There is no redeal.\n"
+    b"Only the top card of a holding pile may leave it, to a foundation. Cards never "
+    b"move between holding piles and never leave a foundation.\n"
+    b"Won with all 52 cards on the foundations; lost when the stock and the current card "
+    b"are gone and no holding card can move.\n"
+    b"Advice: a soon-needed low card can be buried under a high blocker. Spread ranks "
+    b"over the four holding piles and keep likely foundation successors near their tops, "
+    b"rather than building one deep pile of mixed cards."
+)

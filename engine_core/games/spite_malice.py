@@ -20,12 +20,10 @@ from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, TOP_UP, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
+from engine_core.layout import (ARG_KIND, COUNT, HIDDEN, LARGE, MEDIUM, MINI, PICK, RIGHT, SMALL, STACK, THEM, WIDE,
+                                WILD, row)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 STOCK = const(0)
 CENTER1 = const(1)  # center1..center3: ids 1..3
@@ -444,3 +442,67 @@ class SpiteMalice(Game):
             if piles.size[hand_pile(self.vars[V_TURN])] == 0:
                 return "the player to move holds no cards: a played-out hand is refilled at once"
         return ""
+
+
+# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
+# Spite & Malice: the computer (p2) across the top, the centre stacks in the middle, your
+# payoff pile and side stacks below, your hand spread along the bottom. Side stacks show
+# their top card and how many lie under it.
+LAYOUT = {
+    "players": 2,
+    "foundations": ("center1", "center2", "center3"),
+    "actions": (),
+    "arg": ARG_KIND,  # a card from the hand is named by its kind
+    "cards": {SMALL: MINI, LARGE: MEDIUM},
+    SMALL: (
+        ("p2.hand", 2, 2, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 24, 2, THEM, 0, b""),
+    ) + row("p2.side", 4, 110, 2, 22, 0, THEM) + (
+        ("stock", 2, 37, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 60, 37, 22, 0, STACK | WILD, 0, b"A") + (
+        ("p1.payoff", 24, 72, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 110, 72, 22, 0, STACK | COUNT) + (
+        ("p1.hand", 2, 108, RIGHT | PICK | WIDE, 110, b""),
+    ),
+    MEDIUM: (
+        ("p2.hand", 4, 12, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 40, 12, THEM, 0, b""),
+    ) + row("p2.side", 4, 96, 12, 36, 0, THEM) + (
+        ("stock", 4, 68, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 78, 68, 36, 0, STACK | WILD, 0, b"A") + (
+        ("p1.payoff", 40, 124, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 96, 124, 36, 0, STACK | COUNT) + (
+        ("p1.hand", 4, 184, RIGHT | PICK | WIDE, 232, b""),
+    ),
+    LARGE: (
+        ("p2.hand", 6, 12, THEM | HIDDEN, 0, b""),
+        ("p2.payoff", 48, 12, THEM, 0, b""),
+    ) + row("p2.side", 4, 140, 12, 44, 0, THEM) + (
+        ("stock", 6, 68, STACK | COUNT, 0, b""),
+    ) + row("center", 3, 118, 68, 44, 0, STACK | WILD, 0, b"A") + (
+        ("p1.payoff", 48, 124, STACK | COUNT, 0, b""),
+    ) + row("p1.side", 4, 140, 124, 44, 0, STACK | COUNT) + (
+        ("p1.hand", 48, 184, RIGHT | PICK | WIDE, 220, b""),
+    ),
+    "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    "labels": {
+        SMALL: ((b"CPU", 50, 4), (b"You", 50, 74)),
+        MEDIUM: ((b"CPU", 76, 14), (b"You", 76, 126)),
+        LARGE: ((b"CPU", 96, 14), (b"You", 96, 126)),
+    },
+}
+
+# The rules page (the pause menu's Rules), after the rule profile docs/rules/spite_malice.md.
+RULES_PAGE = (
+    b"Two players, two decks. Goal: be first to empty your payoff pile.\n"
+    b"Centre stacks build up from ace to queen regardless of suit. Kings are wild: a "
+    b"king counts as the card that fits. A finished stack is shuffled into the stock.\n"
+    b"On your turn, play the top of your payoff pile, a side stack top or a hand card onto "
+    b"the centre, as often as you can. Play your whole hand and you draw five more.\n"
+    b"End your turn by placing a hand card on one of your four side stacks. Side stack "
+    b"cards only go to the centre.\n"
+    b"Your hand is refilled to five at the start of your turn. Player 1 starts the "
+    b"first game; the loser of a game starts the next.\n"
+    b"The winner scores the cards left in the other payoff pile; a stock that runs dry "
+    b"ends the game drawn. First to 50 points wins the match."
+)

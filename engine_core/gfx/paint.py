@@ -8,22 +8,15 @@ digit from a scratch bytearray.
 
 from engine_core.gfx import art_data
 from engine_core.gfx.palette import BACK, BACK_LIGHT, BLACK, FELT, GOLD, GREY, RED, WHITE
+from engine_core.layout import LARGE, MEDIUM, MINI, SMALL  # noqa: F401  (the card sizes; screens import them here)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 CHAR_W = const(6)  # 5 pixels and a space
 CHAR_H = const(7)
 LINE_H = const(10)
 
-# Card sizes: (width, height, fan step down, fan step right, big art?)
-SMALL = const(0)  # 240x135
-MEDIUM = const(1)  # 240x240
-LARGE = const(2)  # 320x240
-MINI = const(3)  # for games with many piles on a small screen (Casket on 240x135)
+# Card sizes, by SMALL, MEDIUM, LARGE, MINI: (width, height, fan step down, fan step right, big art?)
 CARD_SIZES = ((24, 32, 10, 11, 0), (30, 42, 14, 14, 1), (36, 50, 15, 15, 1), (18, 24, 10, 10, 0))
 
 JACK = const(10)  # rank index of the jack

@@ -4,11 +4,7 @@ Pixel values are indices into Screen.palette; drawing code names the role (CURSO
 an RGB value, so a card-back setting or a different panel only changes this table.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 BLACK = const(0)
 WHITE = const(1)

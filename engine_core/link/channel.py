@@ -46,12 +46,7 @@ queued holds the sender back (flow control).
 import sys
 
 from engine_core.link.messages import CLOCK_MASK
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 PAYLOAD_MAX = const(120)  # bytes in a message
 FRAGMENT = const(60)  # bytes of a message in one frame

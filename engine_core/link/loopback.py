@@ -17,11 +17,7 @@ the wire runs under micropython.heap_lock() too. A chunk that does not fit the w
 refused (write returns 0), as a full UART buffer would.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from array import array
 

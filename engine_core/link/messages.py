@@ -10,11 +10,7 @@ the state's position). Nothing here allocates.
 
 from engine_core import records as r
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Of these messages; 2: both deal with the combined generator (engine_core/rng.py), which a
 # console of version 1 lacks: it would deal another game from the same seed.

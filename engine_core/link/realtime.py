@@ -32,11 +32,7 @@ from engine_core.link.messages import THERE as _THERE
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)

@@ -54,11 +54,7 @@ from engine_core.link.statehash import state_hash
 from engine_core.link.lockstep import Lockstep
 from engine_core.link.realtime import Realtime
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The codes the link's modules share live in messages.py; the session's names for them.
 K_OFFER = m.OFFER

@@ -14,11 +14,7 @@ True
 from engine_core.game import N_VARS
 from engine_core.rng import M
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _Q = const(32772)  # Schrage's method, as engine_core/rng.py
 _R = const(32753)

@@ -13,11 +13,7 @@ other is skipped. Preallocated; nothing here allocates.
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 WINDOW = const(160)  # moves not yet final; a second of four players at the fastest is about 14
 

@@ -26,11 +26,7 @@ from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CA
                                     T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Buttons beyond the logical ones (from long presses and the two-button scheme).
 NEXT = const(10)

@@ -1,10 +1,7 @@
-"""Logical buttons. The firmware's button driver reports these; so does the simulator."""
+"""Logical buttons. The firmware's button driver reports these; so does the simulator; the
+board modules (boards/) name their buttons with them."""
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 UP = const(0)
 DOWN = const(1)
@@ -21,3 +18,8 @@ COUNT = const(10)
 NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")
 
 LONG_PRESS_MS = const(400)  # held this long, a press is reported as a long press
+
+
+def mask(button):
+    """The bit of a logical button in a button mask (the boards' LONG_PRESS, the driver's)."""
+    return 1 << button

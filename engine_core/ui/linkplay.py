@@ -20,11 +20,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK,
                                     TITLE)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 LINK_GAMES = ("spite_malice", "nerts")  # what a console can host, with the row's words
 LINK_ITEMS = (b"Host Spite & Malice", b"Host Nerts", b"Join a table")

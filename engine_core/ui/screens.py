@@ -9,11 +9,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
 from engine_core.ui import texts
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Screens.
 TITLE = const(0)

@@ -17,11 +17,7 @@ from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, TH
 from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
                                  NONE, SHAKE_BIAS, SLIDE_LEFT, SLIDE_ON, TableView)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 SHAKE_MS = const(240)
 REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)

@@ -14,11 +14,7 @@ from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import (ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK,
                                     WIDE, WILD)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 NONE = const(255)
 # Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles

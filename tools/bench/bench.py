@@ -5,8 +5,8 @@ of each legal_moves, apply, undo, deal and hint over random play, and the heap o
 instance holds; on CPython it counts moves per second. Fuel converts to RP2040 time at about
 168 fuel per microsecond (docs/performance.md).
 
-    python tools/bench/bench.py              print the tables
-    python tools/bench/bench.py --update-docs   also rewrite them in docs/performance.md
+    python -m tools.bench.bench              print the tables
+    python -m tools.bench.bench --update-docs   also rewrite them in docs/performance.md
 
 Game-specific figures (a computer turn, a tick with bots, a hint search, a redraw) live in
 tools/bench/bench_*.py modules: each has TITLE and measure() -> a Markdown table, printed after the
@@ -22,11 +22,10 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+from engine_core import PLAYING, games
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
-from engine_core import PLAYING, games  # noqa: E402
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 FUEL_PER_US_RP2040 = 168
 DOCS = os.path.join(ROOT, "docs", "performance.md")
@@ -181,5 +180,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench.py [--update-docs]   (make bench: every benchmark, several minutes)')
+    help_or_go(__doc__, '-m tools.bench.bench [--update-docs]   (make bench: every benchmark, several minutes)')
     main()

@@ -14,10 +14,8 @@ heap has room for far more than 32 steps of those strings.
 """
 
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from engine_core import games
 from tools.mpy import FUEL_PRELUDE, run_micropython
@@ -158,5 +156,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_hints.py')
+    help_or_go(__doc__, '-m tools.bench.bench_hints')
     print(measure())

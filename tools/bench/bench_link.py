@@ -8,14 +8,8 @@ The budget is 0.3 M fuel per frame received (tests/test_link_channel.py holds it
 """
 
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Link: handling a received frame"
 FUEL_PER_US_RP2040 = 168
@@ -241,5 +235,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_link.py')
+    help_or_go(__doc__, '-m tools.bench.bench_link')
     print(measure())

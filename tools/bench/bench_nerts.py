@@ -11,14 +11,8 @@ its figures in preallocated arrays. Budget (docs/performance.md, shared PERFORMA
 """
 
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Nerts: a 33 ms tick with three computer opponents"
 FUEL_PER_US_RP2040 = 168
@@ -100,5 +94,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_nerts.py')
+    help_or_go(__doc__, '-m tools.bench.bench_nerts')
     print(measure())

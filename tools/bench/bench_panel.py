@@ -11,18 +11,13 @@ buffers over it), the framebuffer itself not counted.
 A typical move redraws two card-sized rectangles (where the card left, where it landed): 24x34
 on 240x135, 32x44 on 240x240 and 40x56 on 320x240, at an odd x so the 8-pixel widening shows.
 
-    python tools/bench/bench_panel.py
+    python -m tools.bench.bench_panel
 """
 
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from tools.mpy import run_micropython  # noqa: E402
+import boards
+from tools.mpy import run_micropython
 
 TITLE = "Panel: bytes to the panel and the cost of a flush"
 FUEL_PER_US_RP2040 = 168
@@ -30,7 +25,7 @@ CARD = {135: (24, 34), 240: (32, 44)}           # by screen height; 320 wide get
 
 GUEST = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc, host, json
 from array import array
 import boards
@@ -121,7 +116,7 @@ def measure():
             format(fast["move_bytes"], ","), wire_ms(fast["move_bytes"], baud),
             fuel_cell(fast["move_fuel"]), fuel_cell(plain["move_fuel"]), format(fast["heap"], ",")))
     return ("\n".join(lines)
-            + "\n\nCard moves of the games' scripted sessions (tests/test_ui_micropython.py), sent by the driver:\n\n"
+            + "\n\nCard moves of the games' scripted sessions (support/ui_scripts.py), sent by the driver:\n\n"
             + moves_table()
             + "\n\nThe device's modules (firmware, the games' interface, every game) imported rather than"
             + " frozen hold %s B of heap for their code." % format(code_heap(), ","))
@@ -129,7 +124,7 @@ def measure():
 
 CODE_GUEST = """
 import sys
-sys.path.insert(0, '/tests/fakes')
+sys.path.insert(0, '/support/fakes')
 import gc
 gc.collect()
 a = gc.mem_alloc()
@@ -158,7 +153,7 @@ def session_moves(board, game, keys):
     a spread redraw."""
     from firmware.panel import Panel
     from simulator.keys import make_app, parse
-    from tests.fakes.machine import SPI, Pin
+    from support.fakes.machine import SPI, Pin
     from engine_core.ui.app import PLAY
     app = make_app(board.WIDTH, board.HEIGHT, game, 7)
     spi = SPI(1)
@@ -186,7 +181,7 @@ def session_moves(board, game, keys):
 
 
 def moves_table():
-    from tests.test_ui_micropython import SCRIPTS, games_with_layouts
+    from support.ui_scripts import games_with_layouts, script
     lines = [
         "| board | game | card moves | bytes to the panel per card move (median / worst) | wire at the board's clock (median / worst) |",
         "| --- | --- | --- | --- | --- |",
@@ -194,7 +189,7 @@ def moves_table():
     for name in boards.NAMES:
         board = boards.load(name)
         for game in games_with_layouts():
-            sent = sorted(session_moves(board, game, SCRIPTS[game]))
+            sent = sorted(session_moves(board, game, script(game)))
             if not sent:
                 continue
             median = sent[len(sent) // 2]
@@ -206,6 +201,6 @@ def moves_table():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_panel.py')
+    help_or_go(__doc__, '-m tools.bench.bench_panel')
     print("## " + TITLE)
     print(measure())

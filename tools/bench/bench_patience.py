@@ -6,17 +6,11 @@ CPython, cards brought to the foundations per deal by the hint and by random leg
 """
 
 import json
-import os
 import random
-import sys
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import PLAYING, WON, games  # noqa: E402
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+from engine_core import PLAYING, WON, games
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Sir Tommy and Casket: deal, hint, and play by the hint"
 GAMES = ("sir_tommy", "casket")
@@ -99,5 +93,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_patience.py')
+    help_or_go(__doc__, '-m tools.bench.bench_patience')
     print(measure())

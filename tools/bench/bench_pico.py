@@ -7,17 +7,12 @@ that a real Pico may exceed. Needs a built firmware (make firmware BOARD=pico_lc
 with the npm packages, and the RP2040 boot ROM; without them the section is left as it was.
 """
 
-import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from tools.device import pico  # noqa: E402
-from tools.device.pico_scenario import delivered_ms  # noqa: E402
+import boards
+from tools.device import pico
+from tools.device.pico_scenario import delivered_ms
 
 TITLE = "The emulated Pico: boot, keypresses, flushes, heap"
 BOARD = "pico_lcd_13"
@@ -81,7 +76,7 @@ def measure():
     lines = [
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
         "rp2040js at 125 MHz: estimates (no flash wait states or bus contention). "
-        "`python tools/bench/bench_pico.py` (part of `make bench` when the firmware is built) measures "
+        "`python -m tools.bench.bench_pico` (part of `make bench` when the firmware is built) measures "
         "them; tests/test_pico.py holds the flush, keypress and heap figures to their targets."
         % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6),
         "",

@@ -1,15 +1,9 @@
 """What persistence costs on MicroPython: record sizes, fuel to encode, check and restore a saved
 game, the whole save path into RAM, and the heap a Keeper holds (make bench)."""
 
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import games  # noqa: E402
-from tools.mpy import run_micropython  # noqa: E402
+from engine_core import games
+from tools.mpy import run_micropython
 
 TITLE = "Saving and resuming"
 FUEL_PER_US_RP2040 = 168
@@ -102,5 +96,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_save.py')
+    help_or_go(__doc__, '-m tools.bench.bench_save')
     print(measure())

@@ -2,7 +2,7 @@
 framebuffer), fuel per full-screen redraw, the share of the screen a move redraws, and the
 simulator's frames per second on the host.
 
-Keypresses are those of the scripted sessions in tests/test_ui_micropython.py, played on
+Keypresses are those of the scripted sessions in support/ui_scripts.py, played on
 real MicroPython. A "card move" keypress placed a card (A on a pile, or long A); an "action"
 keypress played an action word (Aces Up's deal: four piles change); "cursor" keypresses
 moved the cursor, picked a card up or cancelled; "hint" is X (the game's hint, whose
@@ -21,15 +21,12 @@ redraw, 15% of the pixels a move.
 
 import json
 import os
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+from tools.mpy import FUEL_PRELUDE
+
 
 TITLE = "Screens: keypress and redraw"
-
-from tools.mpy import FUEL_PRELUDE  # noqa: E402
 
 GUEST = FUEL_PRELUDE + """
 import gc, host, json
@@ -192,15 +189,15 @@ def simulator_fps(game, width, height, keys, seconds=1.0):
 
 def measure():
     from engine_core.ui import layouts
-    from tests.test_ui_micropython import SCRIPTS, games_with_layouts
+    from support.ui_scripts import games_with_layouts, script
     rows = [
         "| game | screen | card move keypress fuel (median / worst) | cursor or pick-up keypress | hint (X) | action (deal, draw) | undo | turn end | a computer move shown | later frames of a spread redraw (median / worst, count) | the next frame (median / worst) | full redraw | screen redrawn per card move (median / worst) | simulator fps |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for game in games_with_layouts():
         for width, height in layouts.SIZES:
-            f = micropython_figures(game, width, height, SCRIPTS[game])
-            fps = simulator_fps(game, width, height, SCRIPTS[game], 0.5)
+            f = micropython_figures(game, width, height, script(game))
+            fps = simulator_fps(game, width, height, script(game), 0.5)
             def pair(k):
                 return "%s / %s" % (format(f[k][0], ","), format(f[k][1], ","))
             rows.append("| %s | %dx%d | %s (%.1f ms RP2040) | %s | %s | %s | %s | %s | %s | %s, %d | %s | %s (%.1f ms) | %.1f%% / %.1f%% | %d |" % (
@@ -223,5 +220,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_screens.py')
+    help_or_go(__doc__, '-m tools.bench.bench_screens')
     print(measure())

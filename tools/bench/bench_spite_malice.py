@@ -7,14 +7,8 @@ recorded. The budget is 34 M fuel per turn (about 0.2 s on an RP2040, docs/perfo
 """
 
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from tools.mpy import FUEL_PRELUDE, run_micropython  # noqa: E402
+from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Spite & Malice: a computer turn"
 BUDGET = 34_000_000
@@ -101,5 +95,5 @@ def measure():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/bench/bench_spite_malice.py')
+    help_or_go(__doc__, '-m tools.bench.bench_spite_malice')
     print(measure())

@@ -1,7 +1,7 @@
 """What the web page costs (docs/web.md), measured in headless Chromium.
 
-    python tools/bench/web_bench.py [--runs 5]
-    python tools/bench/web_bench.py --screenshot docs/screens/web.png     (the README's picture)
+    python -m tools.bench.web_bench [--runs 5]
+    python -m tools.bench.web_bench --screenshot docs/screens/web.png     (the README's picture)
 
 Builds the page into a temporary folder, serves it on localhost and opens it over http:// and
 file://, and prints:
@@ -20,14 +20,10 @@ import gzip
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from tools.build_web import Server, build  # noqa: E402
+from tools.build_web import Server, build
 
 SCRIPT = "X A A X A A RIGHT RIGHT A LEFT A X A A START DOWN A Y Y X A A LONG_A X A A"
 KEYS = {"A": "a", "B": "b", "X": "x", "Y": "y", "START": "Enter", "UP": "ArrowUp",

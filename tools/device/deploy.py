@@ -1,8 +1,8 @@
 """Build the app for a board and put it on the board.
 
-    python tools/device/deploy.py build BOARD            -> build/BOARD/ (make build BOARD=...)
-    python tools/device/deploy.py flash BOARD [--port P] make flash BOARD=...: the board's route
-    python tools/device/deploy.py flash BOARD --port P --dry-run   prints what it would do
+    python -m tools.device.deploy build BOARD            -> build/BOARD/ (make build BOARD=...)
+    python -m tools.device.deploy flash BOARD [--port P] make flash BOARD=...: the board's route
+    python -m tools.device.deploy flash BOARD --port P --dry-run   prints what it would do
 
 The routes (docs/boards.md):
 - RP2040 boards: the firmware with the console frozen in (tools/device/firmware.py,
@@ -27,10 +27,9 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+import boards
 
-import boards  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 ARCH = {"rp2": "armv6m", "esp32": "xtensawin"}
 # ESP32 boards whose MicroPython has PSRAM for a heap: the .mpy route fits only there.

@@ -1,6 +1,6 @@
 """The text protocol (docs/protocol.md) on a real board, over its USB serial REPL.
 
-    python tools/device/device_protocol.py /dev/ttyACM0 < commands.txt
+    python -m tools.device.device_protocol /dev/ttyACM0 < commands.txt
 
 Reads protocol commands from stdin and prints the board's reply to each, like tools/play.py
 does on the host, so the same scripted tests run against a device. It stops the app
@@ -8,11 +8,8 @@ does on the host, so the same scripted tests run against a device. It stops the 
 on the board, and sends each command as a line of Python.
 """
 
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 
 SETUP = "from engine_core.protocol import Session\n_protocol = Session()\n"
 
@@ -39,7 +36,7 @@ def serve(transport, lines, write):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit("usage: python tools/device/device_protocol.py SERIAL_PORT < commands")
+        sys.exit("usage: python -m tools.device.device_protocol SERIAL_PORT < commands")
     from mpremote.transport_serial import SerialTransport
     transport = SerialTransport(sys.argv[1])
     try:
@@ -50,5 +47,5 @@ def main():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/device/device_protocol.py SERIAL_PORT')
+    help_or_go(__doc__, '-m tools.device.device_protocol SERIAL_PORT')
     main()

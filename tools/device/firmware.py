@@ -1,6 +1,6 @@
 """Build MicroPython's rp2 port with the console frozen in: build/BOARD/firmware.uf2.
 
-    python tools/device/firmware.py pico_lcd_13          (make firmware BOARD=pico_lcd_13)
+    python -m tools.device.firmware pico_lcd_13          (make firmware BOARD=pico_lcd_13)
 
 The console's modules (engine_core, firmware, the board's module) and a main.py that starts
 it are frozen into the firmware, so their bytecode runs from flash and the heap is left to
@@ -25,12 +25,10 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
+
+import boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
 
 VERSION = "v1.27.0"
 ARCHIVE = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "micropython-1.27.0-rp2.tar.xz")

@@ -1,10 +1,10 @@
 """The console's firmware on an emulated Raspberry Pi Pico (rp2040js, tools/device/pico/run.mjs).
 
-    python tools/device/pico.py pico_lcd_13 --keys "A RIGHT A" --png out.png
+    python -m tools.device.pico pico_lcd_13 --keys "A RIGHT A" --png out.png
 
 Boots build/BOARD/firmware.bin (make firmware BOARD=...) with a littlefs filesystem, presses
 the board's buttons on their GPIOs, captures every byte sent to the panel with its DC level,
-decodes them with the panel model (tests/panel_model.py) and reads the USB REPL. What it
+decodes them with the panel model (support/panel_model.py) and reads the USB REPL. What it
 needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_BOOTROM, or
 ../shared/micropython/rp2040-bootrom-b1.mjs beside the repository) and a built firmware.
 
@@ -21,12 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+import boards
+from engine_core.ui import buttons as bt
+from support.panel_model import PanelModel
 
-import boards  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from tests.panel_model import PanelModel  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BOOTROM = os.path.join(os.path.dirname(ROOT), "shared", "micropython", "rp2040-bootrom-b1.mjs")
 RUNNER = os.path.join(ROOT, "tools", "device", "pico", "run.mjs")
@@ -284,7 +283,7 @@ def glass_to_png(rows, path, board):
     """The glass as the player sees it (screen orientation), as a PNG."""
     from PIL import Image
 
-    from tests.panel_model import glass_position
+    from support.panel_model import glass_position
     image = Image.new("RGB", (board.WIDTH, board.HEIGHT))
     pixels = []
     for y in range(board.HEIGHT):

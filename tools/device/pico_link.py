@@ -1,6 +1,6 @@
 """Link play on two emulated Picos joined by their UARTs (rp2040js, tools/device/pico/link.mjs).
 
-    python tools/device/pico_link.py [BOARD] [--turns N]       (a report; tests/test_pico.py asserts)
+    python -m tools.device.pico_link [BOARD] [--turns N]       (a report; tests/test_pico.py asserts)
 
 Two chips run the same firmware (default pico_lcd_13), each with its own flash filesystem and
 USB REPL, their LINK_UART pins crossed (TX of one to RX of the other). Each runs for a slice of
@@ -23,17 +23,15 @@ import ast
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+import boards
+from engine_core.link.session import K_HASH, K_MOVE
+from tools.device import pico
 
-import boards  # noqa: E402
-from engine_core.link.session import K_HASH, K_MOVE  # noqa: E402
-from tools.device import pico  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BOARD = "pico_lcd_13"
 RUNNER = os.path.join(ROOT, "tools", "device", "pico", "link.mjs")

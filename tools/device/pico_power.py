@@ -2,7 +2,7 @@
 than waits for an interrupt (on a still title, a still table, in dimmed and switched-off
 screens, in Nerts), and the dimming and the panel's sleep as the console does them.
 
-    python tools/device/pico_power.py            (a report; tests/test_pico.py asserts)
+    python -m tools.device.pico_power            (a report; tests/test_pico.py asserts)
 
 The busy share is rp2040js's: the time the core spent executing instructions against the
 time it spent in WFI/WFE (tools/device/pico/chip.mjs counts both), between two marks of a run.
@@ -10,16 +10,10 @@ Times are the emulator's (125 MHz, no flash wait states): estimates.
 """
 
 import json
-import os
 import re
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import boards  # noqa: E402
-from tools.device import pico  # noqa: E402
+import boards
+from tools.device import pico
 
 BOARD = "pico_lcd_13"
 OPEN_ACES_UP = "DOWN A X A"                    # the game list, Aces Up, the seed entry, deal 1

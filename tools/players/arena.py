@@ -1,15 +1,11 @@
-"""Computer players against each other: python tools/players/arena.py GAME [options].
+"""Computer players against each other: python -m tools.players.arena GAME [options].
 
 Each competitive game has its own arena module (tools/arena_GAME.py with main(argv)); this
 entry point picks it by the game's name and passes the remaining arguments on.
 """
 
 import importlib
-import os
 import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 
 
 def main(argv):
@@ -17,8 +13,8 @@ def main(argv):
         print(__doc__.strip())
         return 0
     if not argv:
-        sys.exit("usage: python tools/players/arena.py GAME [options]   (GAME: spite_malice or nerts;"
-                 " 'python tools/players/arena.py GAME --help' for its options)")
+        sys.exit("usage: python -m tools.players.arena GAME [options]   (GAME: spite_malice or nerts;"
+                 " 'python -m tools.players.arena GAME --help' for its options)")
     try:
         module = importlib.import_module("tools.players.arena_" + argv[0])
     except ImportError:

@@ -1,30 +1,25 @@
-"""Nerts computer players against each other: python tools/players/arena.py nerts [options].
+"""Nerts computer players against each other: python -m tools.players.arena nerts [options].
 
 Every seat is a computer player with a speed and a skill level (engine_core/ai/nerts_bot.py);
 each round is a fresh deal played on the game clock until someone calls Nerts or everyone is
 stuck. Reports per seat the points per round, the share of rounds won (most points, ties
 shared) and of Nerts calls, and the round length in game seconds.
 
-    python tools/players/arena.py nerts --rounds 500 --seats 2/2,2/2,2/2,2/2
-    python tools/players/arena.py nerts --rounds 200 --seats 0/2,2/2      # slowest bot vs a 1 s pace
+    python -m tools.players.arena nerts --rounds 500 --seats 2/2,2/2,2/2,2/2
+    python -m tools.players.arena nerts --rounds 200 --seats 0/2,2/2      # slowest bot vs a 1 s pace
 
 --seats SPEED/SKILL,... one per player (2 to 4); --seed N the first deal; --jokers;
 --cap MINUTES ends a round that lasts longer (counted as 'capped').
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import PLAYING, games  # noqa: E402
-from engine_core.ai import nerts_bot  # noqa: E402
-from engine_core.games.nerts import V_ROUND_OVER  # noqa: E402
+from engine_core import PLAYING, games
+from engine_core.ai import nerts_bot
+from engine_core.games.nerts import V_ROUND_OVER
 
 STEP_MS = 1000  # the arena's tick; the bots act at their own times inside it
 

@@ -1,6 +1,6 @@
 """Spite & Malice computer players against each other.
 
-    python tools/players/arena.py spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
+    python -m tools.players.arena spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
 
 LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
 random legal move each time), or one of two reference players with fixed rules:
@@ -36,10 +36,7 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from engine_core import PLAYING, games  # noqa: E402
+from engine_core import PLAYING, games
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
 LEVELS = ("1", "2", "3", "random", "greedy", "cautious")

@@ -1,8 +1,8 @@
 """How independent the deals are: the statistics a deal generator must pass before win rates
 measured over deal numbers mean anything (docs/statistics.md).
 
-    python tools/reliability/deal_quality.py                 seeds 0..9999, today's generator
-    python tools/reliability/deal_quality.py --deals 100000 --start 500000 --generator lehmer
+    python -m tools.reliability.deal_quality                 seeds 0..9999, today's generator
+    python -m tools.reliability.deal_quality --deals 100000 --start 500000 --generator lehmer
 
 Over the 52-card deals of a run of consecutive deal numbers:
 - the card-by-position chi-square: how often each card lies at each position, against the
@@ -20,14 +20,9 @@ Each statistic comes with its band and whether it holds (suite() returns them as
 
 import argparse
 import math
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import rng  # noqa: E402
+from engine_core import rng
 
 CARDS = 52
 Z99 = 2.5758293035489  # the standard normal's 99.5% point: a two-sided 99% band

@@ -1,6 +1,6 @@
 """Fuzz the text protocol on CPython and on MicroPython, and compare the two.
 
-    python tools/reliability/fuzz.py [--lines N] [--seed S] [--seconds T] [--runtime both|cpython]
+    python -m tools.reliability.fuzz [--lines N] [--seed S] [--seconds T] [--runtime both|cpython]
 
 Random and malformed lines (valid commands and moves of the game at hand, mutated moves, loads
 of the state as it stands and of mutated states, numbers in other scripts and past every limit,
@@ -15,18 +15,13 @@ bounds the run: lines stop being made once it has passed (the count says how man
 """
 
 import json
-import os
 import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import games  # noqa: E402
-from engine_core.protocol import legal_tokens  # noqa: E402
-from tools.reliability.fuzz_check import NAMES, Checker  # noqa: E402
+from engine_core import games
+from engine_core.protocol import legal_tokens
+from tools.reliability.fuzz_check import NAMES, Checker
 
 CHUNK = 2000  # lines per MicroPython run (each run starts a fresh interpreter: ~0.2 G fuel)
 ODD = ("\x00", "\x1b[2J", "\x1c", "\x1f", "\x7f", "\x85", "\u2028", "\u00b2", "\u2460", "\u0663",
@@ -294,7 +289,7 @@ def disagreements(made, replies, mpy_replies):
 
 def main(argv):
     import argparse
-    parser = argparse.ArgumentParser(prog="python tools/reliability/fuzz.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.reliability.fuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=0)

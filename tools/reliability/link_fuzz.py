@@ -17,30 +17,25 @@ at a guest, a STATE at a host). After every step it checks:
 - the game on the console's table was never replaced, nor dealt again, while it was a local
   game (not linked, and the player not on the link screen), without the player's key press.
 
-    python tools/reliability/link_fuzz.py [MESSAGES] [SEED]
+    python -m tools.reliability.link_fuzz [MESSAGES] [SEED]
 """
 
-import os
 import random
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core import games  # noqa: E402
-from engine_core import records as r  # noqa: E402
-from engine_core.console import Console  # noqa: E402
-from engine_core.gfx.screen import Screen  # noqa: E402
-from engine_core.link import messages as m  # noqa: E402
-from engine_core.link import session as ls  # noqa: E402
-from engine_core.storage import MemoryStorage  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from engine_core.ui import screens as ui  # noqa: E402
-from engine_core.ui.app import App  # noqa: E402
-from simulator import framebuf  # noqa: E402
-from tests.fakes.link import FakeWire  # noqa: E402
-from tools.reliability.link_play import every_card_once  # noqa: E402
+from engine_core import games
+from engine_core import records as r
+from engine_core.console import Console
+from engine_core.gfx.screen import Screen
+from engine_core.link import messages as m
+from engine_core.link import session as ls
+from engine_core.storage import MemoryStorage
+from engine_core.ui import buttons as bt
+from engine_core.ui import screens as ui
+from engine_core.ui.app import App
+from simulator import framebuf
+from support.fakes.link import FakeWire
+from tools.reliability.link_play import every_card_once
 
 STEP_MS = 20
 KEYS = (bt.UP, bt.DOWN, bt.LEFT, bt.RIGHT, bt.A, bt.A, bt.A, bt.X, bt.X, bt.Y)

@@ -5,25 +5,20 @@ each size class, fed random presses, long presses and time, with now and then a 
 (a new console on the same storage, which resumes the game). After every event every card of
 every game the App holds must be in exactly one pile, and nothing may raise.
 
-    python tools/reliability/mash_ui.py EVENTS [SEED]
+    python -m tools.reliability.mash_ui EVENTS [SEED]
 """
 
-import os
 import random
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine_core.console import Console  # noqa: E402
-from engine_core.gfx.screen import Screen  # noqa: E402
-from simulator import framebuf  # noqa: E402
-from engine_core.storage import MemoryStorage  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from engine_core.ui import layouts  # noqa: E402
-from engine_core.ui.app import App  # noqa: E402
-from tools.reliability.mash import cards_in_place  # noqa: E402
+from engine_core.console import Console
+from engine_core.gfx.screen import Screen
+from simulator import framebuf
+from engine_core.storage import MemoryStorage
+from engine_core.ui import buttons as bt
+from engine_core.ui import layouts
+from engine_core.ui.app import App
+from tools.reliability.mash import cards_in_place
 
 POWER_CYCLE_EVERY = 5000  # events, on average
 
@@ -91,5 +86,5 @@ def mash(events, seed=1, sizes=None, log=None):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/reliability/mash_ui.py PRESSES [SEED]')
+    help_or_go(__doc__, '-m tools.reliability.mash_ui PRESSES [SEED]')
     print(mash(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 1, log=print))

@@ -15,30 +15,22 @@ new console.
 
 Runs on CPython and on MicroPython (no module beyond the engine's and faults.py).
 
-    python tools/reliability/restarts.py SESSIONS [SEED]     every game, SESSIONS each
+    python -m tools.reliability.restarts SESSIONS [SEED]     every game, SESSIONS each
 """
 
 import sys
 
-try:
-    import os
-    ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-except (ImportError, AttributeError):  # MicroPython: the repository is its root
-    pass
-
-from engine_core import PLAYING, games  # noqa: E402
-from engine_core import history as hist  # noqa: E402
-from engine_core import undo_record as undo  # noqa: E402
-from engine_core.console import Console  # noqa: E402
-from engine_core.gfx.screen import Screen  # noqa: E402
-from engine_core.link.statehash import state_hash  # noqa: E402
-from engine_core.save import BUFFER_SIZE  # noqa: E402
-from engine_core.undo_record import ANY_MOVE  # noqa: E402
-from engine_core.ui import buttons as bt  # noqa: E402
-from engine_core.ui.app import App  # noqa: E402
-from tools.reliability.faults import FaultyStorage, PowerCut  # noqa: E402
+from engine_core import PLAYING, games
+from engine_core import history as hist
+from engine_core import undo_record as undo
+from engine_core.console import Console
+from engine_core.gfx.screen import Screen
+from engine_core.link.statehash import state_hash
+from engine_core.save import BUFFER_SIZE
+from engine_core.undo_record import ANY_MOVE
+from engine_core.ui import buttons as bt
+from engine_core.ui.app import App
+from tools.reliability.faults import FaultyStorage, PowerCut
 
 if sys.implementation.name == "micropython":
     FRAMEBUF = None  # its own framebuf, in C

@@ -1,6 +1,6 @@
 """What `load` accepts and what play reaches must agree: a property check for every game.
 
-    python tools/reliability/roundtrip.py [STEPS] [SEED]
+    python -m tools.reliability.roundtrip [STEPS] [SEED]
 
 For every game and player count: random play; at every step the state is loaded into a new
 session and must give back the same state; then the position is mutated (a card moved from
@@ -11,10 +11,6 @@ runs it too. Prints one line per game, then the failures (at most 5 of each game
 """
 
 import sys
-
-if sys.implementation.name == "cpython":  # run as a script: the repository's root first
-    import os
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from engine_core import PLAYING, games, rng
 from engine_core.game import V_SCORE, V_STATUS, V_TURN

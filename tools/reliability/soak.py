@@ -1,10 +1,10 @@
 """The reliability suite: power cuts, corrupt records, button mashing, a memory soak, and
 the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
 
-    python tools/reliability/soak.py                 the full run (make soak): prints the figures
-    python tools/reliability/soak.py --update-docs   also writes them into docs/reliability.md
-    python tools/reliability/soak.py --quick         the short run that `make test` also makes
-    python tools/reliability/soak.py --link          only the link play runs (1,000 Spite & Malice
+    python -m tools.reliability.soak                 the full run (make soak): prints the figures
+    python -m tools.reliability.soak --update-docs   also writes them into docs/reliability.md
+    python -m tools.reliability.soak --quick         the short run that `make test` also makes
+    python -m tools.reliability.soak --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
                                                      the same with the link cut at random times, and
                                                      1,000,000 messages of a hostile peer:
@@ -21,15 +21,13 @@ import sys
 import time
 from array import array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from engine_core import PLAYING, games
+from engine_core import records as r
+from engine_core.protocol import state_json
+from engine_core.save import Keeper
+from tools.reliability.faults import FaultyStorage, PowerCut
 
-from engine_core import PLAYING, games  # noqa: E402
-from engine_core import records as r  # noqa: E402
-from engine_core.protocol import state_json  # noqa: E402
-from engine_core.save import Keeper  # noqa: E402
-from tools.reliability.faults import FaultyStorage, PowerCut  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 DOCS = os.path.join(ROOT, "docs", "reliability.md")
 BEGIN = "<!-- soak:begin -->"
@@ -783,5 +781,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, 'tools/reliability/soak.py [--quick] [--link] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))

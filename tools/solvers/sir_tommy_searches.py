@@ -1,6 +1,6 @@
 """What each Sir Tommy rollout search wins alone, and the whole sequence at several node limits.
 
-    python tools/solvers/sir_tommy_searches.py --deals 2000 --jobs 2
+    python -m tools.solvers.sir_tommy_searches --deals 2000 --jobs 2
 
 Runs every search of solve_sir_tommy.SEARCHES by itself on seeds START..START+DEALS-1 (up to
 --node-limit nodes each, from the deal's start), then replays the runs as the solver makes them
@@ -11,15 +11,11 @@ which is how SEARCHES and the default limit were chosen (docs/statistics.md).
 
 import argparse
 import multiprocessing
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from engine_core import games  # noqa: E402
-from tools.solvers import solve_sir_tommy  # noqa: E402
-from tools.solvers.solve_run import Limit  # noqa: E402
+from engine_core import games
+from tools.solvers import solve_sir_tommy
+from tools.solvers.solve_run import Limit
 
 
 def runs(seed, node_limit):

@@ -1,7 +1,7 @@
-"""Solve patience deals on the host: python tools/solvers/solve.py GAME SEED... [--node-limit N].
+"""Solve patience deals on the host: python -m tools.solvers.solve GAME SEED... [--node-limit N].
 
-    python tools/solvers/solve.py aces_up 15 --moves     the winning moves of deal 15
-    python tools/solvers/solve.py sir_tommy --speed 500  deals solved per CPU second, seeds 0..499
+    python -m tools.solvers.solve aces_up 15 --moves     the winning moves of deal 15
+    python -m tools.solvers.solve sir_tommy --speed 500  deals solved per CPU second, seeds 0..499
 
 Each game has a solver module tools/solve_GAME.py with solve(game, node_limit) returning
 (won, moves, nodes): won is True (moves: move codes that win), False (no win exists) or None
@@ -11,14 +11,10 @@ win is checked by replaying its moves on the engine.
 
 import argparse
 import importlib
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from engine_core import WON, games  # noqa: E402
+from engine_core import WON, games
 
 SOLVED = ("aces_up", "sir_tommy", "casket")
 DEFAULT_NODE_LIMIT = {"aces_up": 2000000, "sir_tommy": 20000000, "casket": 8000}

@@ -1,4 +1,4 @@
-"""Win rates of the hint player and of the solver: python tools/solvers/stats.py GAME --deals N.
+"""Win rates of the hint player and of the solver: python -m tools.solvers.stats GAME --deals N.
 
 For each seed from --start on, the hint player follows game.hint() to the end of the deal and
 the solver (tools/solvers/solve.py) decides whether the deal can be won at all. Prints a progress bar
@@ -16,12 +16,11 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+from engine_core import PLAYING, WON, games
+from tools.solvers import solve
+from tools.solvers import winnable_table
 
-from engine_core import PLAYING, WON, games  # noqa: E402
-from tools.solvers import solve  # noqa: E402
-from tools.solvers import winnable_table  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 MAX_HINT_MOVES = 5000  # a hint player that goes round in circles loses
 

@@ -4,7 +4,7 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-TEMPLATE = '''"""Proven-winnable %(game)s deals: written by `python tools/solvers/stats.py %(game)s --deals %(deals)d
+TEMPLATE = '''"""Proven-winnable %(game)s deals: written by `python -m tools.solvers.stats %(game)s --deals %(deals)d
 --write-table` (every seed here was won by the solver and the win replayed on the engine).
 Bit i (byte i >> 3, bit i & 7) is set when seed FIRST + i, dealt by the generator GENERATOR
 (engine_core/rng.py), can be won under rule profile RULES. See winnable.py.

@@ -1,5 +1,6 @@
-"""One Pile: a tiny patience that exists only to show that a game is added by its own module
-and one registry line (tests/test_sixth_game.py registers it; the product does not).
+"""One Pile (rule profile 1, docs/rules/one_pile.md): a tiny patience for the tests, which
+shows that a game is its own module, its rules page and one registry line. Its line carries
+TEST_ONLY: a build for players does not offer it (tests/test_sixth_game.py shows it).
 
 One deck. The stock is dealt one card onto the foundation; 'turn' (A on the stock) turns the
 next stock card onto the waste. The waste's top card goes onto the foundation when its rank is
@@ -10,18 +11,13 @@ cards on the foundation; lost when the stock is empty and the waste's top card c
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
 from engine_core.game import FACE_DOWN, Game, action_code, move_code
-from engine_core.gfx.paint import LARGE, MEDIUM, SMALL
-from engine_core.ui.layouts import ARG_ANY, COUNT, STACK
+from engine_core.layout import ARG_ANY, COUNT, LARGE, MEDIUM, SMALL, STACK
 
 STOCK = 0
 WASTE = 1
 FOUND = 2
 TURN_MOVE = action_code(0)
 PLAY_MOVE = move_code(WASTE, FOUND)
-
-# The registry line, as a product game's would be in engine_core/games/__init__.py.
-LINE = ("one_pile", 7, "tests.one_pile", "OnePile", b"One Pile",
-        "tests.one_pile", "LAYOUT", "tests.one_pile", "RULES", None, 0, None)
 
 
 class OnePile(Game):
@@ -74,6 +70,7 @@ class OnePile(Game):
         return LOST
 
 
+# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
 LAYOUT = {
     "foundations": ("found",),
     "actions": (("stock", "turn"),),
@@ -96,7 +93,8 @@ LAYOUT = {
     "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
 }
 
-RULES = (
+# The rules page (the pause menu's Rules), after the rule profile docs/rules/one_pile.md.
+RULES_PAGE = (
     b"Goal: move all 52 cards onto the foundation.\n"
     b"A on the stock turns its next card onto the waste. The waste card goes onto the "
     b"foundation when its rank is one above or one below the foundation's top card; king "
