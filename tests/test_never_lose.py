@@ -252,3 +252,35 @@ def test_in_kiosk_mode_select_does_not_leave_the_table_for_the_rules():
     assert console.app.mode == ui.PLAY
     keys(console, "SELECT")
     assert console.app.mode == ui.PLAY
+
+
+# --- what the restart-equivalence sessions found (tools/reliability/restarts.py) ---
+
+def test_moves_of_the_last_half_second_are_saved_when_the_console_is_closed():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game("sir_tommy", 8)
+    keys(console, "X A A TICK " * 3)
+    keys(console, "X A A")  # closed at once: play has not paused long enough to save
+    console.close()
+    again = console_on(disk)
+    game = console.app.table.game
+    assert state_json(again.app.table.game) == state_json(game)  # the clock too
+    assert again.app.table.move_count == console.app.table.move_count
+
+
+def test_a_resumed_spite_malice_turn_undoes_the_moves_made_before_the_restart():
+    for seed in range(1, 60):  # a deal whose first hint leaves the turn with the player
+        disk = MemoryStorage()
+        console = console_on(disk)
+        console.open_game("spite_malice", seed)
+        before = position(console.app.table.game)
+        keys(console, "X A A")
+        game = console.app.table.game
+        if game.history.moves == 1 and not game.computer_to_move():
+            break
+    keys(console, "WAIT")
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    keys(again, "Y")
+    assert position(again.app.table.game) == before
