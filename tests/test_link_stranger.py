@@ -214,43 +214,40 @@ def linked_sessions(name, seed=11):
     return wire, (g0, g1), (host, guest)
 
 
-def test_a_spite_malice_state_with_a_complete_centre_stack_is_refused():
-    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+def assert_state_refused(host, guest, g1):
+    """The host sends its (broken) state: the guest refuses it and its game stays as it was."""
     before = state_hash(g1)
-    p = g0.piles
-    stock, centre = g0.pile_id("stock"), g0.pile_id("center1")
-    while p.size[centre] < 12:
-        p.push(centre, p.pop(stock))
     host.send_state()
     host.poll(30)
     guest.poll(40)
     assert state_hash(g1) == before and guest.rejected >= 1
+
+
+def test_a_spite_malice_state_with_a_complete_centre_stack_is_refused():
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    p = g0.piles
+    stock, centre = g0.pile_id("stock"), g0.pile_id("center1")
+    while p.size[centre] < 12:
+        p.push(centre, p.pop(stock))
+    assert_state_refused(host, guest, g1)
     assert g1.hint() >= -1  # the hint still works on the guest's table
 
 
 def test_a_nerts_state_that_breaks_the_position_check_is_refused():
     wire, (g0, g1), (host, guest) = linked_sessions("nerts")
-    before = state_hash(g1)
     p = g0.piles
     a, b = g0.pile_id("p1.stock"), g0.pile_id("p2.stock")
     x, y = p.pop(a), p.pop(b)  # each stock gets a card of the other player's deck
     p.push(a, y)
     p.push(b, x)
     assert g0.check_position()
-    host.send_state()
-    host.poll(30)
-    guest.poll(40)
-    assert state_hash(g1) == before and guest.rejected >= 1
+    assert_state_refused(host, guest, g1)
 
 
 def test_a_state_of_another_seed_is_refused():
     wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
-    before = state_hash(g1)
     g0.seed += 1
-    host.send_state()
-    host.poll(30)
-    guest.poll(40)
-    assert state_hash(g1) == before and guest.rejected >= 1
+    assert_state_refused(host, guest, g1)
 
 
 def test_resync_is_answered_only_when_the_hashes_differ_and_a_few_times_a_minute():
@@ -465,40 +462,18 @@ def test_the_docs_table_of_transitions_is_the_sessions():
 
 # --- allocation: every refusal path under heap_lock on MicroPython ---
 
+def hostile_heap_lock():
+    """Two linked consoles as test_link_ui's heap-lock run makes them, then the stranger's part."""
+    from tests.test_link_ui import LINKED_HEAP_LOCK
+    return LINKED_HEAP_LOCK[:LINKED_HEAP_LOCK.index("def play(")] + HOSTILE_HEAP_LOCK
+
+
 HOSTILE_HEAP_LOCK = """
-import gc, micropython
-from simulator.keys import make_app
 from engine_core import records as r
 from engine_core import save
 from engine_core.link import messages as m
-from engine_core.link.channel import Channel
-from engine_core.link.loopback import Wire
-from engine_core.link.session import Session
 from engine_core.link.statehash import state_hash
-from engine_core.ui import buttons as bt
 
-wire = Wire(5)
-apps = []
-for side in range(2):
-    app = make_app(240, 240)
-    end = wire.end(side)
-    app.attach_link(lambda end=end: Session(Channel(end)), b"wire")
-    apps.append(app)
-host = apps[0]
-guest = apps[1]
-host.open_link()
-guest.open_link()
-host.selected = ROW
-host.press(bt.A)
-guest.selected = 2
-guest.press(bt.A)
-
-def ticks(n):
-    for i in range(n):
-        host.tick(20)
-        guest.tick(20)
-
-ticks(100)
 hs = host.link.session
 gs = guest.link.session
 game = host.table.game
@@ -573,7 +548,7 @@ def test_every_refusal_allocates_nothing_on_micropython():
     from tests.helpers import run_mpy_ok
     for game, nerts in (("spite_malice", 0), ("nerts", 1)):
         row = 0 if game == "spite_malice" else 1
-        out = run_mpy_ok(HOSTILE_HEAP_LOCK.replace("ROW", str(row)).replace("NERTS", str(nerts))).split()
+        out = run_mpy_ok(hostile_heap_lock().replace("ROW", str(row)).replace("NERTS", str(nerts))).split()
         assert out[0:2] == ["no", "allocation"], out
         assert int(out[2]) >= 3 * 7 and int(out[3]) >= 3 * 4, out  # refused, at the guest and at the host
         assert int(out[4]) >= 3, out  # the guest's own seat's move, from the host: refused
