@@ -265,7 +265,7 @@ def test_play_py_at_a_terminal_greets_prompts_and_help_lists_every_command_of_pr
     proc = subprocess.Popen([sys.executable, "-m", "tools.play"], cwd=ROOT,
                             stdin=terminal, stdout=terminal, stderr=terminal)
     os.close(terminal)
-    os.write(controller, b"help\nnew aces_up seed=7\nmove col1>discard\nundo\nredo\nquit\n")
+    os.write(controller, b"help\nnew aces_up seed=7\nmove col3>discard\nundo\nredo\nquit\n")
     out = b""
     while True:
         ready, _, _ = select.select([controller], [], [], 20)
@@ -296,7 +296,7 @@ def test_redo_plays_again_what_undo_took_back_until_a_new_move():
     session = Session()
     assert session.command("new aces_up seed=7") == "ok"
     assert session.command("redo") == "error: nothing to redo"
-    assert session.command("move col1>discard") == "ok"
+    assert session.command("move col3>discard") == "ok"
     after = session.command("state")
     assert session.command("undo") == "ok"
     before = session.command("state")
@@ -306,6 +306,6 @@ def test_redo_plays_again_what_undo_took_back_until_a_new_move():
     assert session.command("undo") == "ok" and session.command("state") == before
     assert session.command("move stock>col1").startswith("error: ")  # refused: redo stays
     assert session.command("redo") == "ok" and session.command("undo") == "ok"
-    assert session.command("move col1>discard") == "ok"  # a move: what was undone is gone
-    assert session.command("undo") == "ok" and session.command("move col1>discard") == "ok"
+    assert session.command("move col3>discard") == "ok"  # a move: what was undone is gone
+    assert session.command("undo") == "ok" and session.command("move col3>discard") == "ok"
     assert session.command("redo") == "error: nothing to redo"

@@ -284,7 +284,9 @@ def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     key("ESCAPE")
     assert keys.quit  # Esc twice: closed
 
-    app = make_app(240, 240, "aces_up", 7)  # A and B only: Esc is their long presses
+    # A and B only: Esc is their long presses. Seed 8 deals a card with a move under the
+    # cursor's home, so A alone picks it up.
+    app = make_app(240, 240, "aces_up", 8)
     app.settings[7] = 1  # S_TWO_BUTTONS
     keys = Keys(app, window)
     app.press(bt.A)

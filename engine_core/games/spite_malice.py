@@ -241,16 +241,21 @@ class SpiteMalice(Game):
             self.barrier = False
             self.history.clear()
 
-    def undo(self):
-        """Take back the last move. With bots on, p2's moves are the computer's reply: they go
-        back too, down to p1's own move, so that p1 is to move in the position it left. When
-        that move is not in the journal (the computer opened the game, or a long game's
-        journal forgot it), there is nothing to undo."""
+    def can_undo(self):
+        """Whether undo() takes anything back: not when the journal holds only the computer's
+        reply, without p1's move that led to it (the computer opened the game, or a long
+        game's journal forgot that move)."""
         if self.bots and self.history.find_var_change(V_TURN, 1, True) >= 0:
             # the last move handed the turn back to p1: the computer's reply
             if self.history.find_var_change(V_TURN, 0, False) < 0:
                 return False  # p1's move that led to it is not in the journal
-        if not Game.undo(self):
+        return Game.can_undo(self)
+
+    def undo(self):
+        """Take back the last move. With bots on, p2's moves are the computer's reply: they go
+        back too, down to p1's own move, so that p1 is to move in the position it left. When
+        that move is not in the journal, there is nothing to undo (can_undo)."""
+        if not self.can_undo() or not Game.undo(self):
             return False
         while self.bots and self.vars[V_TURN] == 1 and Game.undo(self):
             pass

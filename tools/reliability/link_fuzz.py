@@ -307,5 +307,7 @@ def fuzz_suite(messages, seed=1, progress=None):
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, "-m tools.reliability.link_fuzz [MESSAGES] [SEED]")
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     print(fuzz_suite(count, int(sys.argv[2]) if len(sys.argv) > 2 else 1, print))

@@ -290,7 +290,7 @@ def interface_games():
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, "tools/reliability/restarts.py SESSIONS [SEED]")
+    help_or_go(__doc__, "-m tools.reliability.restarts SESSIONS [SEED]")
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     s = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     print(run(interface_games(), n, s, print))
