@@ -273,10 +273,11 @@ class Console:
                 self.head = hist.head
                 self.used = hist.used
                 keeper.moved(game)
-                keeper.moves = table.move_count
+                if table is not None:  # none while link play is set up
+                    keeper.moves = table.move_count
                 if keeper.recorded:
                     self.stats_to_app()
-            if table.game is game:
+            if table is not None and table.game is game:  # none while link play is set up
                 keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
         if not self.demo:
             self.save_changed_settings()

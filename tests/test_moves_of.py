@@ -86,3 +86,27 @@ def test_an_action_of_a_player_not_at_the_table_is_never_legal():
     game.deal(1)
     for word in (1, 2, 3):  # flip, cycle, nerts for a third player in a game of two
         assert not game.is_legal(0xFF << 16 | word << 8 | 2)
+
+
+def test_redo_plays_again_an_undone_computer_move_whether_or_not_the_table_keeps_its_moves():
+    # Nerts undo takes back the computer players' moves too. The table keeps only p1's legal
+    # moves, so whether they happen to be kept (as the console that drew them) or not (as a
+    # console just made again from its records) must not decide whether redo plays it.
+    from engine_core.link.statehash import state_hash
+    from simulator.keys import make_app
+    results = []
+    for keep in (False, True):
+        app = make_app(240, 240, "nerts", 3)
+        table = app.table
+        game = table.game
+        while game.history.moves == 0:
+            app.tick(50)
+        assert game.mover(table.game.history.last_move()) != 0  # a computer player's move
+        played = state_hash(game)
+        table.press_undo()
+        assert state_hash(game) != played
+        if keep:
+            table.legal_moves()
+        table.press_redo()
+        results.append(state_hash(game) == played)
+    assert results == [True, True]

@@ -554,10 +554,12 @@ class Table(TableView):
         return n
 
     def allows(self, move):
-        """Is p1's move legal? From the kept moves, generated if need be; but a real-time
+        """Is the move legal? From the kept moves, generated if need be; but a real-time
         game, whose moves change on the clock, is asked directly (Nerts tells a stock flip
-        from two pile sizes instead of generating every move: 0.5 M fuel less a flip)."""
-        if not self.prefetch and not self.moves_fresh():
+        from two pile sizes instead of generating every move: 0.5 M fuel less a flip), and
+        so is another player's move, which the kept moves (the console's player's) never
+        hold: redo plays again an undone computer move whether or not the moves are kept."""
+        if not self.prefetch and (not self.moves_fresh() or self.game.mover(move) != self.seat):
             if self.link is not None and not self.mine(move):
                 return False
             return self.game.is_legal(move)
