@@ -184,6 +184,19 @@ def test_a_pile_shaken_while_its_neighbour_settles_back_from_a_shake_is_drawn_wh
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), name
 
 
+def test_the_message_strip_is_mended_over_a_pile_redrawn_before_its_first_frame():
+    # Spite & Malice on the smallest screen: the hand's row reaches into the message strip.
+    # Redo from the pause menu with nothing to redo says so and redraws the whole table in
+    # that keypress, the strip with it; the next key, before any frame, moves the cursor to
+    # the hand, redrawn over the strip. The frame that follows draws the strip over it.
+    app = make_app(240, 135, "spite_malice", 7)
+    for key in (bt.START, bt.DOWN, bt.DOWN, bt.DOWN, bt.A, bt.DOWN):  # no frame between
+        app.press(key)
+    assert app.table.message == why.NO_REDO
+    run(app, "")  # frames until the table is drawn
+    assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR)
+
+
 GUEST = """
 from engine_core import PLAYING
 from engine_core.link.channel import Channel

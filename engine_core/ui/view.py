@@ -366,8 +366,11 @@ class TableView:
             self.draw_ghost()  # over the piles and the status line, under the message strip
         if self.message != MSG_NONE:
             if self.message_ms > MESSAGE_MS:
-                self.pending = True  # said in this keypress: the strip waits for the next frame
-            elif self.drawn_msg != self.message:
+                # Said in this keypress: the strip waits for the next frame, which mends what
+                # was drawn over it meanwhile (it may show from a full redraw in a keypress).
+                self.pending = True
+                return
+            if self.drawn_msg != self.message:
                 self.draw_message(0, self.screen.width)
             elif self.said[DAMAGE_FROM] != 255:  # mend what a redraw beneath covered
                 self.draw_message(2 * self.said[DAMAGE_FROM], 2 * self.said[DAMAGE_TO])
