@@ -9,9 +9,20 @@ from engine_core import LOST, PLAYING, WON
 from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, V_STATUS, Game, move_code
-from engine_core.layout import ARG_ANY, COUNT, DOWN, LARGE, MEDIUM, RIGHT, SMALL, STACK
 
 from micropython import const
+
+# engine_core/layout.py's words, as this module's own constants: LAYOUT's tuples are then
+# constants, which stay in flash when frozen (built from imported names, every slot
+# would be a tuple made in RAM at import). Their values must stay equal to layout.py's.
+ARG_ANY = const(0)
+COUNT = const(4)
+DOWN = const(1)
+LARGE = const(2)
+MEDIUM = const(1)
+RIGHT = const(2)
+SMALL = const(0)
+STACK = const(0)
 
 STOCK = const(0)
 COL1 = const(1)

@@ -11,9 +11,20 @@ from engine_core import reasons as why
 from engine_core import rules
 from engine_core.game import FACE_DOWN, V_STATUS, Game
 from engine_core.rules import ANY_SUIT, RANK_OF
-from engine_core.layout import ARG_ANY, COUNT, DOWN, LARGE, MEDIUM, RIGHT, SMALL, STACK, row
 
 from micropython import const
+
+# engine_core/layout.py's words, as this module's own constants: LAYOUT's tuples are then
+# constants, which stay in flash when frozen (built from imported names, every slot
+# would be a tuple made in RAM at import). Their values must stay equal to layout.py's.
+ARG_ANY = const(0)
+COUNT = const(4)
+DOWN = const(1)
+LARGE = const(2)
+MEDIUM = const(1)
+RIGHT = const(2)
+SMALL = const(0)
+STACK = const(0)
 
 STOCK = const(0)
 CURRENT = const(1)
@@ -159,17 +170,41 @@ LAYOUT = {
     # Stock and current card on the left, the holding piles in the middle (fanned: every
     # card of a holding pile matters), the foundations on the right.
     SMALL: (
-        ("stock", 3, 3, STACK | COUNT, 0, b""),
-        ("current", 3, 50, STACK, 0, b""),
-    ) + row("res", 4, 34, 3, 0, 33, RIGHT, 174) + row("found", 4, 213, 3, 0, 33, STACK, 0, b"A"),
+        ('stock', 3, 3, STACK | COUNT, 0, b''),
+        ('current', 3, 50, STACK, 0, b''),
+        ('res1', 34, 3, RIGHT, 174, b''),
+        ('res2', 34, 36, RIGHT, 174, b''),
+        ('res3', 34, 69, RIGHT, 174, b''),
+        ('res4', 34, 102, RIGHT, 174, b''),
+        ('found1', 213, 3, STACK, 0, b'A'),
+        ('found2', 213, 36, STACK, 0, b'A'),
+        ('found3', 213, 69, STACK, 0, b'A'),
+        ('found4', 213, 102, STACK, 0, b'A'),
+    ),
     MEDIUM: (
-        ("stock", 4, 14, STACK | COUNT, 0, b""),
-        ("current", 4, 76, STACK, 0, b""),
-    ) + row("res", 4, 44, 14, 40, 0, DOWN, 224) + row("found", 4, 206, 14, 0, 48, STACK, 0, b"A"),
+        ('stock', 4, 14, STACK | COUNT, 0, b''),
+        ('current', 4, 76, STACK, 0, b''),
+        ('res1', 44, 14, DOWN, 224, b''),
+        ('res2', 84, 14, DOWN, 224, b''),
+        ('res3', 124, 14, DOWN, 224, b''),
+        ('res4', 164, 14, DOWN, 224, b''),
+        ('found1', 206, 14, STACK, 0, b'A'),
+        ('found2', 206, 62, STACK, 0, b'A'),
+        ('found3', 206, 110, STACK, 0, b'A'),
+        ('found4', 206, 158, STACK, 0, b'A'),
+    ),
     LARGE: (
-        ("stock", 6, 14, STACK | COUNT, 0, b""),
-        ("current", 6, 84, STACK, 0, b""),
-    ) + row("res", 4, 56, 14, 54, 0, DOWN, 224) + row("found", 4, 278, 14, 0, 56, STACK, 0, b"A"),
+        ('stock', 6, 14, STACK | COUNT, 0, b''),
+        ('current', 6, 84, STACK, 0, b''),
+        ('res1', 56, 14, DOWN, 224, b''),
+        ('res2', 110, 14, DOWN, 224, b''),
+        ('res3', 164, 14, DOWN, 224, b''),
+        ('res4', 218, 14, DOWN, 224, b''),
+        ('found1', 278, 14, STACK, 0, b'A'),
+        ('found2', 278, 70, STACK, 0, b'A'),
+        ('found3', 278, 126, STACK, 0, b'A'),
+        ('found4', 278, 182, STACK, 0, b'A'),
+    ),
     "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
     # Clearly won: nothing left to turn, and every holding pile falls in rank to its top.
     "finish": (("stock", "current"), ("res1", "res2", "res3", "res4")),
