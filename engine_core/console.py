@@ -154,8 +154,15 @@ class Console:
     def close(self):
         """The console is switched off or its window closed: what play has not saved yet
         (the moves of the last half second, the time since) is saved now."""
+        self.save_now(True)
+
+    def save_now(self, always):
+        """The game in progress written now, if it is this console's own (not the kiosk's demo,
+        not a linked game's); `always` False skips a game with nothing new since its last save
+        (the screen going dark: a write spared)."""
         if self.game is not None and not self.demo and not self.app.link_game():
-            self.keeper.save_game(self.game)
+            if always or self.keeper.unsaved:
+                self.keeper.save_game(self.game)
 
     # --- input and time, as the App takes them ---
 
@@ -352,8 +359,7 @@ class Console:
     def covered_press(self):
         """A press on the hardware screen, which covers the console's: the kiosk sees that
         someone is there."""
-        if self.kiosk_on:
-            self.kiosk.pressed = True
+        self.woken()
 
     def covered_tick(self, ms):
         """Time passes while the hardware screen covers the console's: the kiosk's clocks run

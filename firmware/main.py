@@ -312,9 +312,7 @@ class Shell:
 
     def save_now(self):
         """The game in progress written now (the screen is going off)."""
-        console = self.app
-        if console.game is not None and console.keeper.unsaved and not console.app.link_game():
-            console.keeper.save_game(console.game)
+        self.app.save_now(False)
 
     def notify(self, text):
         self.app.keeper.notify(text)
