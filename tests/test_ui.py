@@ -79,7 +79,7 @@ def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another(game, size):
     app = make_app(size[0], size[1], game, 3)
-    t = app.table
+    t = app.table.slots
     st = t.style
     boxes = []
     for s in range(t.count):
@@ -518,11 +518,11 @@ def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(gam
     from engine_core.ui.layouts import THEIRS
     app = make_app(size[0], size[1], game, 5)
     table = app.table
-    assert not table.how[table.cursor] & THEIRS
+    assert not table.slots.how[table.cursor] & THEIRS
     rnd = random.Random(size[0])
     for _ in range(80):
         run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
-        assert not table.how[table.cursor] & THEIRS
+        assert not table.slots.how[table.cursor] & THEIRS
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -540,7 +540,7 @@ def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
     table.refresh()
     s = table.slot_of[centre]
     st = table.style
-    x, y, w, h = table.x[s] + st.w - 9, table.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
+    x, y, w, h = table.slots.x[s] + st.w - 9, table.slots.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
     colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
     assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours
 
