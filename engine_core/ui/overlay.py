@@ -56,8 +56,9 @@ def slide_pos(view, frame, along_x):
     left (the source's next card position) towards the destination's top card."""
     s = (view.slide >> 8) & 0x3F
     d = (view.slide >> 14) & 0x3F
-    a = view.slots.card_pos(s, view.game.piles.size[view.pile[s]], along_x)
-    b = view.slots.card_pos(d, view.game.piles.size[view.pile[d]] - 1, along_x)
+    slots = view.slots
+    a = slots.card_pos(s, view.game.piles.size[slots.pile[s]], along_x)
+    b = slots.card_pos(d, view.game.piles.size[slots.pile[d]] - 1, along_x)
     t = SLIDE_FRAMES + 1 - frame
     return a + (b - a) * t // (SLIDE_FRAMES + 1)
 
@@ -72,26 +73,26 @@ def restore_under(view, gx, gy):
     view.fb.fill_rect(gx, gy, w, h, FELT)
     view.screen.mark(gx, gy, w, h)
     piles = view.game.piles
-    for s in range(view.count):
-        n = piles.size[view.pile[s]]
+    for s in range(slots.count):
+        n = piles.size[slots.pile[s]]
         step = slots.step(s, n)
         fan = view.how[s] & FAN_MASK
         ext = slots.extent(s, n, step)
         sw = ext if fan == RIGHT else st.w
         sh = st.h if fan == RIGHT else ext
-        x = view.x[s] - MARGIN
-        if x < gx + w and gx < x + sw + 2 * MARGIN and view.y[s] < gy + h and gy < view.y[s] + sh:
+        x = slots.x[s] - MARGIN
+        y = slots.y[s]
+        if x < gx + w and gx < x + sw + 2 * MARGIN and y < gy + h and gy < y + sh:
             view.draw_slot(s, True)
     for i in range(len(slots.labels_on_table)):
         label = slots.labels_on_table[i]
         if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
             view.painter.text(label[0], label[1], label[2], SLOT)
-    sx = slots.status_x
-    sy = slots.status_y
-    if sx < gx + w and gx < sx + slots.status_w and sy < gy + h and gy < sy + 3 * LINE_H:
+    sx, sy, sw = slots.status
+    if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + 3 * LINE_H:
         draw_status(view, True)
-        if slots.status_y + 3 * LINE_H > view.screen.height - LINE_H - 3:
-            strip_damage(view, slots.status_x, slots.status_x + slots.status_w)
+        if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:
+            strip_damage(view, sx, sx + sw)
     if gy + h > view.screen.height - LINE_H - 3:
         strip_damage(view, gx, gx + w)
 
@@ -157,9 +158,7 @@ def draw_status(view, full=False):
     scores) was drawn again."""
     p = view.painter
     slots = view.slots
-    x = slots.status_x
-    y = slots.status_y
-    w = slots.status_w
+    x, y, w = slots.status
     fb = view.fb
     d = view.drawn
     narrow = w < 100  # a corner: the count under its name, no room for messages

@@ -78,10 +78,7 @@ class Slots:
         self.finish_falling = bytearray([game.pile_id(f) for f in finish[1]])
         self.labels_on_table = decl.get("labels", {}).get(size, ())
         self.seat_setup(slots, self.labels_on_table, decl.get("players", 1))
-        status = decl["status"][size]
-        self.status_x = status[0]
-        self.status_y = status[1]
-        self.status_w = status[2]
+        self.status = decl["status"][size]  # the status line's box: x, y, width
         # Reading order (top to bottom, left to right) for the two-button "next pile".
         self.order = bytearray(n)
         for s in range(n):  # insertion sort by row band, then x
@@ -97,14 +94,13 @@ class Slots:
         """Made once: the piles each slot shows from either seat of a two-player game (the slot
         named p1.hand shows p2.hand from seat 1), and the words for link play (the other
         console's player by seat, P1 or P2, where the table says 'CPU')."""
-        self.labels_home = labels
-        self.labels_link = None  # per seat: the other player's seat where the table says 'CPU'
+        self.labels_seats = None  # link play, per seat: the other player's seat where the table says 'CPU'
         self.seat_piles = None  # a one-player game is seen from seat 0 only
         if players == 2:
-            self.labels_link = ([], [])
+            self.labels_seats = (labels, [], [])  # the table's own words first
             for t in labels:
-                self.labels_link[0].append((b"P2" if t[0] == b"CPU" else t[0], t[1], t[2]))
-                self.labels_link[1].append((b"P1" if t[0] == b"CPU" else t[0], t[1], t[2]))
+                self.labels_seats[1].append((b"P2" if t[0] == b"CPU" else t[0], t[1], t[2]))
+                self.labels_seats[2].append((b"P1" if t[0] == b"CPU" else t[0], t[1], t[2]))
             other = bytearray(self.count)
             for s in range(self.count):
                 other[s] = self.game.pile_id(other_seat(slots[s][0]))
@@ -120,7 +116,7 @@ class Slots:
         for s in range(self.count):
             self.pile[s] = piles[s]
             slot_of[piles[s]] = s
-        self.labels_on_table = self.labels_link[seat] if linked else self.labels_home
+        self.labels_on_table = self.labels_seats[1 + seat if linked else 0]
 
     def is_own_word(self, word):
         for k in range(len(self.action_word)):

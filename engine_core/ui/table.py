@@ -1,15 +1,9 @@
-"""The table of one game on one screen, the object the App plays on. Split by job
-(docs/engine.md, "The table"):
-
-- slots.py, Slots: the layout's slots (where each pile is drawn), made once;
-- table_input.py, TableInput: the input model (cursor, held card, kept moves and targets);
-- this file, Table: the play control (what the buttons do, messages, undo and redo, the
-  computer's pacing, hints, shakes, sounds), and the App's one handle on the other parts;
-- view.py, TableRenderer: the renderer, with what each slot last drew in its Drawn record
-  (overlay.py draws the sliding card, the status line and the message strip).
-
-Every array is made in __init__; press-time work indexes them.
-"""
+"""The table of one game on one screen, the object the App plays on: the play control (what
+the buttons do, messages, undo and redo, the computer's pacing, hints, sounds) and the App's
+one handle on the other parts, split by job (docs/engine.md, "The table"): the layout's slots
+(slots.py), the input model (table_input.py: cursor, held card, kept moves and targets) and the
+renderer (view.py, with what each slot last drew in drawn.py; overlay.py). Every array is made
+in __init__; press-time work indexes them."""
 
 from array import array
 
@@ -19,14 +13,13 @@ from engine_core.game import ACTION
 from engine_core.ui import buttons as bt
 from engine_core.ui import said
 from engine_core.ui.layouts import THEIRS
-from engine_core.ui.overlay import SLIDE_LEFT, SLIDE_ON, player_tags  # noqa: F401
-from engine_core.ui.slots import MARGIN, NONE, Slots  # noqa: F401  (MARGIN: the layouts' gap, for tests)
+from engine_core.ui.overlay import player_tags
+from engine_core.ui.slots import NONE, Slots
 from engine_core.ui.table_input import NO_ARG, TableInput
-from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE, SHAKE_BIAS, TableRenderer  # noqa: F401
+from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE, TableRenderer
 
 from micropython import const
 
-SHAKE_MS = const(240)
 REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)
 COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
 
@@ -44,16 +37,12 @@ class Table:
         self.slots = Slots(painter, game, decl, size)
         self.hand = TableInput(game, self.slots)
         self.view = TableRenderer(painter, game, self.slots, self.hand, self, title)
-        self.moves = self.hand.moves  # the App's prefetch and auto-play read them
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE  # a code of engine_core/reasons.py, shown at the foot
         self.message_ms = 0  # how much longer it shows
-        self.shake_slot = NONE
-        self.shake_ms = 0
-        self.shake_dx = 0
         # A computer's turn shown move by move (games with respond_step: Spite & Malice).
         self.step_computer = game.STEPS_COMPUTER
         if self.step_computer:
@@ -117,6 +106,15 @@ class Table:
     def get_slide(self):
         return self.view.slide
 
+    def get_shake_slot(self):
+        return self.view.shake_slot
+
+    def get_shake_ms(self):
+        return self.view.shake_ms
+
+    def get_moves(self):
+        return self.hand.moves
+
     cursor = property(get_cursor, set_cursor)
     cursor_index = property(get_cursor_index, set_cursor_index)
     held = property(get_held)
@@ -129,6 +127,9 @@ class Table:
     valid = property(get_valid, set_valid)  # False: the next refresh draws everything
     pending = property(get_pending)  # slots wait for the next frame
     slide = property(get_slide)
+    shake_slot = property(get_shake_slot)
+    shake_ms = property(get_shake_ms)
+    moves = property(get_moves)  # the App's prefetch and auto-play read them
 
     def legal_moves(self):
         return self.hand.legal_moves()
@@ -174,15 +175,12 @@ class Table:
         self.message_ms = 0
         self.computer_ms = 0
         self.redo_n = 0
-        self.view.slide &= SLIDE_ON  # nothing slides (the table is drawn afresh)
+        self.view.still()  # nothing slides or shakes (the table is drawn afresh)
         self.floor_undo()  # a resumed game's journal may hold the computer's last turn
         if self.step_computer:
             self.game.bot_fresh = True
             if self.game.computer_to_move():  # a game resumed in the computer's turn
                 self.computer_ms = COMPUTER_STEP_MS
-        self.shake_ms = 0
-        self.shake_dx = 0
-        self.shake_slot = NONE
         self.view.drawn.valid = False
 
     def set_seat(self, seat, link):
@@ -292,31 +290,12 @@ class Table:
                 self.message_ms = 0
                 self.message = MSG_NONE
                 self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
-        if self.view.slide_frame(ms) and self.shake_ms <= 0:  # a card's slide
-            self.view.refresh()
-            return True
-        if self.shake_ms <= 0:
-            return False
-        self.shake_ms -= ms
-        phase = (SHAKE_MS - self.shake_ms) // 60
-        if self.shake_ms <= 0:
-            self.shake_dx = 0
-        elif phase & 1:
-            self.shake_dx = -2
-        else:
-            self.shake_dx = 2
-        self.view.refresh()
-        if self.shake_ms <= 0:
-            self.shake_slot = NONE
-        return True
+        return self.view.frame(ms)  # a slide or a shake
 
     def shake(self, s, reason):
         """Refuse: the pile shakes and the foot of the screen says why."""
         self.sound = SOUND_ILLEGAL
-        self.view.touch(self.shake_slot)  # a pile still shaking settles back
-        self.shake_slot = s
-        self.shake_ms = SHAKE_MS
-        self.shake_dx = 2
+        self.view.start_shake(s)
         self.say(reason)
 
     def refuse_move(self, s, src, dst_pile, arg):
@@ -324,7 +303,6 @@ class Table:
         if arg < 0 or arg == NO_ARG:
             arg = 0
         self.shake(s, self.game.refusal(src << 16 | dst_pile << 8 | arg))
-
 
     def play(self, move):
         hand = self.hand
@@ -427,18 +405,15 @@ class Table:
             self.shake(s, why.NOT_YOURS)
             return
         index = hand.picked_index(s)
-        n = hand.legal_moves()
+        m = hand.find_home(s, index)
+        if m >= 0:
+            self.play(m)
+            return
         src = slots.pile[s]
-        arg = hand.picked_arg(s, index)
-        for i in range(n):
-            m = hand.moves[i]
-            if m >> 16 == src and slots.is_foundation((m >> 8) & 0xFF) and (arg < 0 or m & 0xFF == arg):
-                self.play(m)
-                return
         if self.game.piles.size[src] == 0:
             self.shake(s, why.EMPTY)
         elif len(slots.foundations) == 1:
-            self.refuse_move(s, src, slots.foundations[0], arg)
+            self.refuse_move(s, src, slots.foundations[0], hand.picked_arg(s, index))
         else:
             self.shake(s, why.NO_HOME)
 
@@ -448,26 +423,13 @@ class Table:
         self.hint_slot = NONE
 
     def press_hint(self):
-        hand = self.hand
-        slots = self.slots
         self.finish_computer()
         m = self.game.hint()
-        hand.held = NONE
+        self.hand.held = NONE
         if m < 0:
             self.say(MSG_NO_HINT)
             return
-        src = m >> 16
-        if src == ACTION:
-            for s in range(slots.count):
-                if slots.action_pile[s] == (m >> 8) & 0xFF:
-                    hand.cursor = s
-            self.hint_slot = NONE
-            hand.cursor_index = NONE
-        else:
-            if slots.slot_of[src] != NONE:
-                hand.cursor = slots.slot_of[src]
-            self.hint_slot = slots.slot_of[(m >> 8) & 0xFF]
-            hand.cursor_index = hand.index_for_arg(hand.cursor, m & 0xFF)
+        self.hint_slot = self.hand.show_move(m)
 
     def press_undo(self):
         hand = self.hand

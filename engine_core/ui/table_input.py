@@ -23,12 +23,7 @@ class TableInput:
     def __init__(self, game, slots):
         self.game = game
         self.slots = slots
-        self.count = slots.count
-        self.pile = slots.pile
-        self.x = slots.x
-        self.y = slots.y
-        self.how = slots.how
-        self.slot_of = slots.slot_of
+        self.how = slots.how  # the others of the slots' arrays are read through self.slots
         self.seat = 0  # the player this console plays
         self.link = None  # the link session in link play (engine_core/link/session.py)
         self.moves = array("i", [0] * game.seat_max_moves())
@@ -52,11 +47,11 @@ class TableInput:
         action pile), nothing held, the moves generated afresh."""
         order = self.slots.order
         self.cursor = order[0]
-        for i in range(self.count):
+        for i in range(self.slots.count):
             s = order[i]
             if self.how[s] & THEIRS:
                 continue
-            if self.game.piles.size[self.pile[s]] > 0 and self.slots.action_pile[s] == NONE:
+            if self.game.piles.size[self.slots.pile[s]] > 0 and self.slots.action_pile[s] == NONE:
                 self.cursor = s
                 break
         self.cursor_index = NONE
@@ -83,17 +78,19 @@ class TableInput:
         if self.how[c] & PICK and self.held == NONE:
             if self.move_within(direction):
                 return
-        cx = self.x[c]
-        cy = self.y[c]
+        xs = self.slots.x
+        ys = self.slots.y
+        cx = xs[c]
+        cy = ys[c]
         best = NONE
         best_score = 0
-        for s in range(self.count):
+        for s in range(self.slots.count):
             if s == c or self.how[s] & THEIRS:  # the cursor stays on your piles and the shared
                 continue
             if self.held != NONE and s != self.held and not self.can_take[s]:
                 continue
-            dx = self.x[s] - cx
-            dy = self.y[s] - cy
+            dx = xs[s] - cx
+            dy = ys[s] - cy
             if direction == bt.RIGHT:
                 along = dx
                 across = dy
@@ -121,14 +118,14 @@ class TableInput:
     def move_within(self, direction):
         """In a PICK fan, move the cursor along its cards; False at the end of the fan."""
         c = self.cursor
-        n = self.game.piles.size[self.pile[c]]
+        n = self.game.piles.size[self.slots.pile[c]]
         i = self.cursor_index
         if i == NONE:
             i = n - 1
         fan = self.how[c] & FAN_MASK
         back = bt.UP if fan == DOWN else bt.LEFT
         fwd = bt.DOWN if fan == DOWN else bt.RIGHT
-        if direction == back and i > 0 and self.slots.card_face_up(self.pile[c], i - 1, n):
+        if direction == back and i > 0 and self.slots.card_face_up(self.slots.pile[c], i - 1, n):
             self.cursor_index = i - 1
             return True
         if direction == fwd and i < n - 1:
@@ -140,11 +137,11 @@ class TableInput:
         """The next slot in reading order (two-button play), skipping those that cannot take."""
         order = self.slots.order
         k = 0
-        for i in range(self.count):
+        for i in range(self.slots.count):
             if order[i] == self.cursor:
                 k = i
-        for j in range(1, self.count + 1):
-            s = order[(k + j) % self.count]
+        for j in range(1, self.slots.count + 1):
+            s = order[(k + j) % self.slots.count]
             if self.how[s] & THEIRS:
                 continue
             if self.held == NONE or s == self.held or self.can_take[s]:
@@ -156,7 +153,7 @@ class TableInput:
         """Put the cursor on slot s (a pointer's click), on card `index` of a fan it picks
         from."""
         self.cursor = s
-        n = self.game.piles.size[self.pile[s]]
+        n = self.game.piles.size[self.slots.pile[s]]
         self.cursor_index = index if self.how[s] & PICK and index < n - 1 else NONE
 
     # --- the moves the buttons mean ---
@@ -212,19 +209,19 @@ class TableInput:
         mode = self.slots.arg_mode
         if not self.how[s] & PICK:
             return -1
-        count = self.game.piles.size[self.pile[s]] - index
+        count = self.game.piles.size[self.slots.pile[s]] - index
         if count < 1:
             return NO_ARG
         if mode == ARG_COUNT:
             return -1 if count == 1 else count  # one card: any move of the top card
         if mode == ARG_KIND:
-            return cards.kind(self.game.piles.card(self.pile[s], index))
+            return cards.kind(self.game.piles.card(self.slots.pile[s], index))
         return -1
 
     def find_move(self, s, index, dst_pile):
         """A legal move from card `index` of slot s to dst_pile, or -1."""
         n = self.legal_moves()
-        src = self.pile[s]
+        src = self.slots.pile[s]
         arg = self.picked_arg(s, index)
         for i in range(n):
             m = self.moves[i]
@@ -235,20 +232,47 @@ class TableInput:
     def mark_targets(self, s, index):
         """The slots that card `index` of slot s can move to, in can_take; False when none
         can (picking it up would lead nowhere)."""
-        p = self.pile[s]
+        p = self.slots.pile[s]
         n = self.legal_moves()
         found = False
-        for t in range(self.count):
+        for t in range(self.slots.count):
             self.can_take[t] = 0
         arg = self.picked_arg(s, index)
         for i in range(n):
             m = self.moves[i]
             if m >> 16 == p and (arg < 0 or m & 0xFF == arg):
-                t = self.slot_of[(m >> 8) & 0xFF]
+                t = self.slots.slot_of[(m >> 8) & 0xFF]
                 if t != NONE:
                     self.can_take[t] = 1
                     found = True
         return found
+
+    def find_home(self, s, index):
+        """A legal move of card `index` of slot s to a foundation, or -1."""
+        n = self.legal_moves()
+        src = self.slots.pile[s]
+        arg = self.picked_arg(s, index)
+        for i in range(n):
+            m = self.moves[i]
+            if m >> 16 == src and self.slots.is_foundation((m >> 8) & 0xFF) and (arg < 0 or m & 0xFF == arg):
+                return m
+        return -1
+
+    def show_move(self, m):
+        """The cursor on what move m takes (a hint): the card, or the action's pile. The slot
+        the move goes to, NONE for an action."""
+        slots = self.slots
+        src = m >> 16
+        if src == ACTION:
+            for s in range(slots.count):
+                if slots.action_pile[s] == (m >> 8) & 0xFF:
+                    self.cursor = s
+            self.cursor_index = NONE
+            return NONE
+        if slots.slot_of[src] != NONE:
+            self.cursor = slots.slot_of[src]
+        self.cursor_index = self.index_for_arg(self.cursor, m & 0xFF)
+        return slots.slot_of[(m >> 8) & 0xFF]
 
     def picked_index(self, s):
         if self.cursor_index != NONE and self.how[s] & PICK:
@@ -260,7 +284,7 @@ class TableInput:
         if not self.how[s] & PICK:
             return NONE
         piles = self.game.piles
-        p = self.pile[s]
+        p = self.slots.pile[s]
         n = piles.size[p]
         mode = self.slots.arg_mode
         if mode == ARG_COUNT and 0 < arg <= n:

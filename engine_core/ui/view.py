@@ -9,13 +9,12 @@ look at are *touched*: those a move's journal entries name, and those whose high
 The status line, the message strip and the sliding card are drawn by overlay.py.
 """
 
-from array import array
-
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
 from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui import overlay
+from engine_core.ui.drawn import SHAKE_BIAS, Drawn
 from engine_core.ui.layouts import ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK, WILD
 from engine_core.ui.overlay import SLIDE_DRAWN, SLIDE_FRAMES, SLIDE_LEFT, SLIDE_ON, SLIDE_WAIT
 from engine_core.ui.slots import MARGIN, NONE
@@ -25,7 +24,7 @@ from micropython import const
 # Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
 # finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench/bench_screens.py).
 SLOTS_PER_FRAME = const(2)
-SHAKE_BIAS = const(8)  # Drawn.shake holds a slot's shake plus this, to fit a bytearray
+SHAKE_MS = const(240)  # a refused pile shakes this long
 UNCHANGED = const(-1)  # first_to_redraw: the slot looks as drawn
 
 # What the strip at the foot of the table says (a code of engine_core/reasons.py), and how long.
@@ -35,38 +34,6 @@ MSG_NO_UNDO = why.NO_UNDO
 MESSAGE_MS = const(2000)
 KING = const(12)  # rank index of a king (card % 13)
 RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
-
-
-class Drawn:
-    """What the screen shows of a table, as last drawn: per slot its card count, fan step,
-    first highlighted card and highlight colour, extent and shake; per card position in the
-    arena the card drawn there; the status line's move count (or a hash of the scores) and
-    the message shown; the highlights the slots were drawn with; the band of the message
-    strip drawn over since it was drawn; where the sliding card was drawn. `valid` False:
-    nothing is known to be drawn, and the next refresh draws everything."""
-
-    def __init__(self, slots, cards):
-        self.count = bytearray(slots)
-        self.step = bytearray(slots)
-        self.highlight_from = bytearray(slots)
-        self.highlight_colour = bytearray(slots)
-        self.extent = array("h", [0] * slots)
-        self.shake = bytearray([SHAKE_BIAS] * slots)
-        self.cards = bytearray(cards)
-        self.moves = -1
-        self.scores = -1  # competitive games: a hash of every player's score
-        self.msg = NONE
-        self.cursor = NONE
-        self.cursor_index = NONE
-        self.held = NONE
-        self.held_index = NONE
-        self.hint = NONE
-        self.last = NONE
-        self.damage_from = 255  # the strip's band drawn over, in pixel pairs (255, 0: none)
-        self.damage_to = 0
-        self.ghost_x = 0
-        self.ghost_y = 0
-        self.valid = False
 
 
 class TableRenderer:
@@ -80,10 +47,6 @@ class TableRenderer:
         self.play = play  # the play control: hint, last move, shake, message, move count
         self.title = title
         self.style = slots.style
-        self.count = slots.count
-        self.pile = slots.pile
-        self.x = slots.x
-        self.y = slots.y
         self.how = slots.how
         self.drawn = Drawn(slots.count, len(game.piles.cards))
         self.pending = False  # touched piles wait for the next frame
@@ -95,8 +58,46 @@ class TableRenderer:
         self.highlight_from = NONE
         self.highlight_colour = GREY
         self.slide = SLIDE_ON  # a card sliding to its pile (overlay.py; SLIDE_* fields)
+        self.shake_slot = NONE  # a refused pile, shaking sideways by shake_dx for shake_ms
+        self.shake_ms = 0
+        self.shake_dx = 0
 
-    # --- a card sliding to its pile ---
+    # --- a refused pile shaking, a card sliding ---
+
+    def still(self):
+        """Nothing moves: no slide, no shake (a deal: the table is drawn afresh)."""
+        self.slide &= SLIDE_ON
+        self.shake_ms = 0
+        self.shake_dx = 0
+        self.shake_slot = NONE
+
+    def start_shake(self, s):
+        """Slot s shakes (a refusal); a pile still shaking settles back."""
+        self.touch(self.shake_slot)
+        self.shake_slot = s
+        self.shake_ms = SHAKE_MS
+        self.shake_dx = 2
+
+    def frame(self, ms):
+        """A frame has come (Table.tick): a slide or a shake moves on and is drawn; True
+        while something moves."""
+        if self.slide_frame(ms) and self.shake_ms <= 0:  # a card's slide
+            self.refresh()
+            return True
+        if self.shake_ms <= 0:
+            return False
+        self.shake_ms -= ms
+        phase = (SHAKE_MS - self.shake_ms) // 60
+        if self.shake_ms <= 0:
+            self.shake_dx = 0
+        elif phase & 1:
+            self.shake_dx = -2
+        else:
+            self.shake_dx = 2
+        self.refresh()
+        if self.shake_ms <= 0:
+            self.shake_slot = NONE
+        return True
 
     def slide_on(self, on):
         """The card slide setting (App passes it at each deal and when it changes)."""
@@ -158,7 +159,7 @@ class TableRenderer:
         if h.clears == self.j_clears and self.j_used < h.used < h.capacity:
             self.touch_entries(self.j_head, h.head)
         elif h.clears != self.j_clears or h.head != self.j_head or h.used != self.j_used:
-            for s in range(self.count):
+            for s in range(self.slots.count):
                 self.touched[s] = 1
         else:
             return False
@@ -194,7 +195,7 @@ class TableRenderer:
         for i in range(len(labels)):
             label = labels[i]
             self.painter.text(label[0], label[1], label[2], SLOT)
-        for s in range(self.count):
+        for s in range(self.slots.count):
             self.touched[s] = 0
             self.draw_slot(s, True)
         self.remember_highlights()
@@ -232,13 +233,13 @@ class TableRenderer:
         if play.last_slot != d.last:
             self.touch(d.last)
             self.touch(play.last_slot)
-        self.touch(play.shake_slot)
+        self.touch(self.shake_slot)
         self.remember_highlights()
         budget = SLOTS_PER_FRAME
         self.pending = False
         touched = self.touched
-        shaken = play.shake_slot
-        for s in range(self.count):
+        shaken = self.shake_slot
+        for s in range(self.slots.count):
             if touched[s] and s != shaken:
                 if budget == 0:
                     self.pending = True  # the rest in the next frames (app.tick)
@@ -265,8 +266,9 @@ class TableRenderer:
                 ghost = False  # where it was drawn, and nothing drawn over it since
         if overlay.draw_status(self):
             slots = self.slots
-            if slots.status_y + 3 * LINE_H > self.screen.height - LINE_H - 3:
-                overlay.strip_damage(self, slots.status_x, slots.status_x + slots.status_w)  # the status corner
+            x, y, w = slots.status
+            if y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+                overlay.strip_damage(self, x, x + w)  # the status corner
             ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
         if ghost and self.slide & SLIDE_LEFT:
             overlay.draw_ghost(self)  # over the piles and the status line, under the message strip
@@ -295,8 +297,8 @@ class TableRenderer:
 
     def shake_of(self, s):
         """How far slot s is shaken sideways now (pixels, either way)."""
-        if s == self.play.shake_slot:
-            return self.play.shake_dx
+        if s == self.shake_slot:
+            return self.shake_dx
         return 0
 
     def draw_slot(self, s, force):
@@ -309,9 +311,10 @@ class TableRenderer:
         has read: on MicroPython a call costs about 2,000 fuel and an attribute read a few
         hundred (as split, a full redraw costs 3-5% more than drawn in one piece)."""
         piles = self.game.piles
-        p = self.pile[s]
+        slots = self.slots
+        p = slots.pile[s]
         n = piles.size[p]
-        step = self.slots.step(s, n)
+        step = slots.step(s, n)
         self.highlight(s)
         shake = self.shake_of(s)
         d = self.drawn
@@ -319,13 +322,13 @@ class TableRenderer:
         if first == UNCHANGED:
             return
         shaking = shake != 0 or d.shake[s] != SHAKE_BIAS  # the way back is drawn too
-        extent = self.slots.extent(s, n, step)
+        extent = slots.extent(s, n, step)
         fan = self.how[s] & FAN_MASK
-        x = self.x[s]
-        y = self.y[s]
+        x = slots.x[s]
+        y = slots.y[s]
         self.clear_slot(s, x, y, first * step, extent, shaking)
         if n == 0:
-            self.painter.empty_pile(self.style, x + shake, y, self.slots.labels[s], self.highlight_colour)
+            self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
         elif fan == STACK:
             self.draw_stack_top(s, n, x + shake, y)
         elif fan == RIGHT:
@@ -362,7 +365,7 @@ class TableRenderer:
         highlight_moved = highlight_from != drawn_from or self.highlight_colour != d.highlight_colour[s]
         shake_moved = shake + SHAKE_BIAS != drawn_shake
         if self.how[s] & FAN_MASK == STACK:  # only its top card shows
-            top = self.game.piles.start[self.pile[s]] + n - 1
+            top = self.game.piles.start[self.slots.pile[s]] + n - 1
             if (n == drawn_count and not highlight_moved and not shake_moved
                     and (n == 0 or d.cards[top] == self.game.piles.cards[top])):
                 return UNCHANGED
@@ -382,7 +385,7 @@ class TableRenderer:
     def first_new_card(self, s, n, drawn_count):
         """The first of slot s's n cards that differs from the drawn_count drawn; at most the
         top card when cards went (it was covered and now shows whole)."""
-        base = self.game.piles.start[self.pile[s]]
+        base = self.game.piles.start[self.slots.pile[s]]
         cards = self.game.piles.cards
         drawn = self.drawn.cards
         same = n if n < drawn_count else drawn_count
@@ -432,7 +435,7 @@ class TableRenderer:
     def draw_stack_top(self, s, n, x, y):
         """The top card of stack slot s (n cards) at x, y, with a wild king's rank tag."""
         st = self.style
-        p = self.pile[s]
+        p = self.slots.pile[s]
         c = self.game.piles.cards[self.game.piles.start[p] + n - 1]
         self.painter.card(st, x, y, c, self.slots.card_face_up(p, n - 1, n), self.highlight_colour, FELT, False)
         if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
@@ -443,7 +446,7 @@ class TableRenderer:
         a column is drawn shaken aside (its old place cleared) and the rest stay."""
         st = self.style
         fb = self.fb
-        p = self.pile[s]
+        p = self.slots.pile[s]
         base = self.game.piles.start[p]
         cards = self.game.piles.cards
         row = self.how[s] & FAN_MASK == RIGHT
@@ -480,7 +483,7 @@ class TableRenderer:
         if self.how[s] & FAN_MASK != RIGHT and n > 0:
             st = self.style
             width = self.painter.number_width(n)
-            self.painter.number(n, self.x[s] + (st.w - width) // 2, self.y[s] + st.h + 2, SLOT)
+            self.painter.number(n, self.slots.x[s] + (st.w - width) // 2, self.slots.y[s] + st.h + 2, SLOT)
 
     def draw_wild(self, st, x, y, rank):
         """A wild king on a stack built from the ace: the rank it stands for, in a black tag
