@@ -63,6 +63,7 @@ package(
         "ui/__init__.py",
         "ui/app.py",
         "ui/buttons.py",
+        "ui/drawn.py",
         "ui/idle.py",
         "ui/layouts.py",
         "ui/linkplay.py",
