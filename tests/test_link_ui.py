@@ -90,7 +90,7 @@ def test_spite_and_malice_each_console_sees_its_own_hand_and_the_moves_cross():
     assert host.table.seat == 0 and guest.table.seat == 1
     assert state_hash(hg) == state_hash(gg)
     # The slot at the foot of the guest's screen shows p2's hand; p1's sits face down on top.
-    t = guest.table
+    t = guest.table.slots
     bottom = [s for s in range(t.count) if t.game.pile_names[t.pile[s]].endswith(".hand")]
     names = sorted((t.y[s], t.game.pile_names[t.pile[s]]) for s in bottom)
     assert names[0][1] == "p1.hand" and names[-1][1] == "p2.hand"

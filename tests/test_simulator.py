@@ -216,8 +216,8 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     st = table.style
 
     def click(slot, now):
-        x = window.side + (table.x[slot] + st.w // 2) * 2
-        y = window.pad + (table.y[slot] + st.h // 2) * 2
+        x = window.side + (table.slots.x[slot] + st.w // 2) * 2
+        y = window.pad + (table.slots.y[slot] + st.h // 2) * 2
         keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), now)
 
     n = table.legal_moves()

@@ -9,6 +9,7 @@ from engine_core.gfx import palette as pal
 from engine_core.ui import app as app_mod
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
+from engine_core.ui import slots as slots_mod
 from engine_core.ui import table as table_mod
 from simulator.keys import make_app, parse, run
 
@@ -79,7 +80,7 @@ def test_a_dirty_redraw_after_any_key_equals_a_full_redraw_and_stays_inside_its_
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another(game, size):
     app = make_app(size[0], size[1], game, 3)
-    t = app.table
+    t = app.table.slots
     st = t.style
     boxes = []
     for s in range(t.count):
@@ -92,15 +93,16 @@ def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another
         assert 0 <= x and x + w <= size[0] and 0 <= y and y + h <= size[1], (t.game.pile_names[t.pile[s]], x, y, w, h)
         boxes.append((x, y, w, h, t.game.pile_names[t.pile[s]]))
     assert t.count == len(set(t.pile)), "a pile is placed twice"
-    narrow = t.status_w < 100
+    status_x, status_y, status_w = t.status
+    narrow = status_w < 100
     lines = (1 + (t.game.players if t.game.COMPETITIVE else 1)) if narrow else 1
-    boxes.append((t.status_x, t.status_y, t.status_w, lines * 10 - 1, "status line"))
+    boxes.append((status_x, status_y, status_w, lines * 10 - 1, "status line"))
     sx, sy, sw, sh, _ = boxes[-1]
     assert sx >= 0 and sy >= 0 and sx + sw <= size[0] and sy + sh <= size[1]
     for text, lx, ly in t.labels_on_table:
         boxes.append((lx, ly, 6 * len(text) - 1, 7, "label " + text.decode()))
         assert lx >= 0 and ly >= 0 and lx + 6 * len(text) <= size[0] and ly + 7 <= size[1]
-    m = table_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
+    m = slots_mod.MARGIN  # a shaken pile moves this far sideways: it must not touch a neighbour
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             apart = (a[0] + a[2] + m <= b[0] or b[0] + b[2] + m <= a[0]
@@ -518,11 +520,11 @@ def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(gam
     from engine_core.ui.layouts import THEIRS
     app = make_app(size[0], size[1], game, 5)
     table = app.table
-    assert not table.how[table.cursor] & THEIRS
+    assert not table.slots.how[table.cursor] & THEIRS
     rnd = random.Random(size[0])
     for _ in range(80):
         run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
-        assert not table.how[table.cursor] & THEIRS
+        assert not table.slots.how[table.cursor] & THEIRS
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -540,7 +542,7 @@ def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
     table.refresh()
     s = table.slot_of[centre]
     st = table.style
-    x, y, w, h = table.x[s] + st.w - 9, table.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
+    x, y, w, h = table.slots.x[s] + st.w - 9, table.slots.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
     colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
     assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours
 

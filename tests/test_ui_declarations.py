@@ -74,7 +74,8 @@ def test_a_run_is_framed_from_the_picked_card_to_the_top():
     t = app.table
     t.cursor = slot(app, "col1")
     run(app, "UP")
-    assert t.drawn_highlight_from[slot(app, "col1")] == 1 and t.drawn_highlight_colour[slot(app, "col1")] == pal.CURSOR
+    drawn = t.view.drawn
+    assert drawn.highlight_from[slot(app, "col1")] == 1 and drawn.highlight_colour[slot(app, "col1")] == pal.CURSOR
 
 
 def test_theirs_piles_cannot_be_picked_up():
@@ -89,7 +90,7 @@ def test_theirs_piles_cannot_be_picked_up():
 def test_hidden_piles_are_drawn_face_down():
     app = app_with(declaration({"col1": L.HIDDEN}))
     t = app.table
-    x, y = t.x[slot(app, "col1")] + 12, t.y[slot(app, "col1")] + 20
+    x, y = t.slots.x[slot(app, "col1")] + 12, t.slots.y[slot(app, "col1")] + 20
     b = app.screen.buf[(y * 240 + x) >> 1]
     assert {b >> 4, b & 15} <= {pal.BACK, pal.BACK_LIGHT}
 

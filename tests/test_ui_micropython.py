@@ -73,12 +73,12 @@ def test_keypress_to_redraw_allocates_nothing_under_heap_lock(game, size):
 def test_the_heap_lock_check_catches_an_allocating_redraw():
     # The same check, with a status line that builds a list on every redraw.
     leaky = (
-        "from engine_core.ui import table as t\n"
-        "plain = t.Table.draw_status\n"
-        "def leaky(self, full=False):\n"
-        "    junk = [self.move_count]\n"
-        "    plain(self, full)\n"
-        "t.Table.draw_status = leaky\n"
+        "from engine_core.ui import overlay as o\n"
+        "plain = o.draw_status\n"
+        "def leaky(view, full=False):\n"
+        "    junk = [view.play.move_count]\n"
+        "    return plain(view, full)\n"
+        "o.draw_status = leaky\n"
     )
     out = run_mpy_ok(heap_lock_script("aces_up", (240, 240), "RIGHT LEFT", leaky))
     assert out.startswith("allocated "), out

@@ -381,7 +381,7 @@ def canvas_point(console, x, y):
 
 
 def pile_point(console, table, slot):
-    return canvas_point(console, table.x[slot] + table.style.w // 2, table.y[slot] + table.style.h // 2)
+    return canvas_point(console, table.slots.x[slot] + table.style.w // 2, table.slots.y[slot] + table.style.h // 2)
 
 
 @pytest.mark.parametrize("how", ("mouse", "touch"))

@@ -1,0 +1,234 @@
+"""What a table's renderer (view.py) draws over and around its piles: the card sliding to its
+pile, the status line with the move count or the scores, and the message strip at the foot.
+Functions of the renderer, which holds their state: the slide (one small int, SLIDE_* fields)
+and, in its Drawn record, where the sliding card was drawn, the status line's count and the
+band of the strip drawn over since the strip was drawn.
+"""
+
+from engine_core import reasons as why
+from engine_core.gfx.palette import FELT, GREY, PANEL, SLOT, WHITE
+from engine_core.gfx.paint import LINE_H
+from engine_core.ui.layouts import FAN_MASK, RIGHT
+from engine_core.ui.slots import MARGIN
+
+from micropython import const
+
+# A card sliding from one pile to another (TableRenderer.slide, one small int): frames left,
+# the frame drawn, the source and destination slots, the card, and whether the setting is on.
+SLIDE_FRAMES = const(4)  # a frame a tick (about 33 ms on the device)
+SLIDE_LEFT = const(0xF)
+SLIDE_DRAWN = const(0xF0)
+SLIDE_ON = const(0x10000000)
+SLIDE_WAIT = const(0x20000000)  # changed in a keypress: drawn in the next frame, not in it
+SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
+PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
+LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
+
+
+# --- a card sliding to its pile ---
+
+
+def ghost_stays(view):
+    """True while the sliding card drawn last is where it is to be drawn now (the same
+    frame, and no pile beneath moved it)."""
+    frame = view.slide & SLIDE_LEFT
+    if frame == 0 or frame != (view.slide & SLIDE_DRAWN) >> 4:
+        return False
+    d = view.drawn
+    return ghost_x(view, frame) == d.ghost_x and ghost_y(view, frame) == d.ghost_y
+
+
+def restore_ghost(view):
+    restore_under(view, view.drawn.ghost_x, view.drawn.ghost_y)
+    view.slide &= ~SLIDE_DRAWN
+
+
+def ghost_x(view, frame):
+    return slide_pos(view, frame, True)
+
+
+def ghost_y(view, frame):
+    return slide_pos(view, frame, False)
+
+
+def slide_pos(view, frame, along_x):
+    """Where the sliding card is at a frame (SLIDE_FRAMES .. 1), x or y: from the place it
+    left (the source's next card position) towards the destination's top card."""
+    s = (view.slide >> 8) & 0x3F
+    d = (view.slide >> 14) & 0x3F
+    slots = view.slots
+    a = slots.card_pos(s, view.game.piles.size[slots.pile[s]], along_x)
+    b = slots.card_pos(d, view.game.piles.size[slots.pile[d]] - 1, along_x)
+    t = SLIDE_FRAMES + 1 - frame
+    return a + (b - a) * t // (SLIDE_FRAMES + 1)
+
+
+def restore_under(view, gx, gy):
+    """Draw again what a card drawn at (gx, gy) covered: the felt, every slot, label and
+    the status line it touched, and mark the strip at the foot."""
+    st = view.style
+    slots = view.slots
+    w = st.w
+    h = st.h
+    view.fb.fill_rect(gx, gy, w, h, FELT)
+    view.screen.mark(gx, gy, w, h)
+    piles = view.game.piles
+    for s in range(slots.count):
+        n = piles.size[slots.pile[s]]
+        step = slots.step(s, n)
+        fan = view.how[s] & FAN_MASK
+        ext = slots.extent(s, n, step)
+        sw = ext if fan == RIGHT else st.w
+        sh = st.h if fan == RIGHT else ext
+        x = slots.x[s] - MARGIN
+        y = slots.y[s]
+        if x < gx + w and gx < x + sw + 2 * MARGIN and y < gy + h and gy < y + sh:
+            view.draw_slot(s, True)
+    for i in range(len(slots.labels_on_table)):
+        label = slots.labels_on_table[i]
+        if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
+            view.painter.text(label[0], label[1], label[2], SLOT)
+    sx, sy, sw = slots.status
+    if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + 3 * LINE_H:
+        draw_status(view, True)
+        if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:
+            strip_damage(view, sx, sx + sw)
+    if gy + h > view.screen.height - LINE_H - 3:
+        strip_damage(view, gx, gx + w)
+
+
+def draw_ghost(view):
+    """The sliding card at its frame, on top of the table."""
+    frame = view.slide & SLIDE_LEFT
+    card = (view.slide >> 20) & 0xFF
+    gx = ghost_x(view, frame)
+    gy = ghost_y(view, frame)
+    view.painter.card(view.style, gx, gy, card, True, GREY, FELT, False)
+    view.screen.mark(gx, gy, view.style.w, view.style.h)
+    view.drawn.ghost_x = gx
+    view.drawn.ghost_y = gy
+    if gy + view.style.h > view.screen.height - LINE_H - 3:
+        strip_damage(view, gx, gx + view.style.w)
+    view.slide = (view.slide & ~SLIDE_DRAWN) | frame << 4
+
+
+# --- the message strip and the status line ---
+
+
+def strip_damage(view, x0, x1):
+    """Note that pixels x0 .. x1 of the message strip's band were drawn over."""
+    d = view.drawn
+    if x0 < 0:
+        x0 = 0
+    if x0 // 2 < d.damage_from:
+        d.damage_from = x0 // 2
+    if (x1 + 1) // 2 > d.damage_to:
+        d.damage_to = (x1 + 1) // 2
+
+
+def draw_message(view, x0, x1):
+    """The message strip at the foot of the table (why a move was refused, and the like),
+    between x0 and x1: what a redraw beneath it covered, or all of it. Only the letters
+    there are drawn again (a whole strip costs about 0.4 M fuel)."""
+    fb = view.fb
+    w = view.screen.width
+    if x1 > w:
+        x1 = w
+    y = view.screen.height - LINE_H - 3
+    fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
+    message = view.play.message
+    said = message == why.SAID
+    text = why.TEXTS[message]
+    n = view.play.said[0] if said else len(text)
+    first = (x0 - 4) // 6
+    if first < 0:
+        first = 0
+    for i in range(first, n):
+        x = 4 + 6 * i
+        if x >= x1:
+            break
+        view.painter.char(view.play.said[i + 1] if said else text[i], x, y + 2, WHITE)
+    view.screen.mark(x0, y, x1 - x0, LINE_H + 3)
+    view.drawn.msg = message
+
+
+def draw_status(view, full=False):
+    """The move count (its own small box) and the title or a message; the labels only
+    in a full redraw (full), since they never change. True when the count (or the
+    scores) was drawn again."""
+    p = view.painter
+    slots = view.slots
+    x, y, w = slots.status
+    fb = view.fb
+    d = view.drawn
+    narrow = w < 100  # a corner: the count under its name, no room for messages
+    if full:
+        d.moves = -1
+        d.scores = -1
+        if narrow:
+            p.text(b"Score" if view.game.COMPETITIVE else b"Moves", x, y, SLOT)
+        else:  # the game's name and the deal's number
+            if not view.game.COMPETITIVE:
+                p.text(b"Moves", x + w - 65, y, SLOT)
+            tx = p.text(view.title, x, y, SLOT)
+            room = 72 if not view.game.COMPETITIVE else SCORE_W + 46 * (view.game.players - 1)
+            if tx + 60 <= x + w - room:
+                p.number(view.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
+    if view.game.COMPETITIVE:
+        return draw_scores(view, x, y, w, narrow)
+    moves = view.play.move_count
+    if moves == d.moves:
+        return False
+    d.moves = moves
+    if narrow:
+        y += LINE_H
+    nx = x + w - 29 if not narrow else x
+    fb.fill_rect(nx, y, 29, LINE_H - 1, FELT)
+    view.screen.mark(nx, y, 29, LINE_H - 1)
+    if narrow:
+        p.number(moves, nx, y, WHITE)
+    else:
+        p.number(moves, x + w - p.number_width(moves), y, WHITE)
+    return True
+
+
+def player_tags(view):
+    """Each player's name by seat: 'You' and the computer's, or in link play the other's seat."""
+    if view.hand.link is not None and view.game.players == 2:
+        return LINK_TAGS[view.hand.seat]
+    return PLAYER_TAGS
+
+
+def draw_scores(view, x, y, w, narrow):
+    """Competitive games: each player's score instead of the move count. True when
+    they were drawn again (a hash of them all tells when they changed)."""
+    game = view.game
+    total = 0
+    for i in range(game.players):
+        total = total * 7 + game.score(i) + 3 * i
+    if total == view.drawn.scores:
+        return False
+    view.drawn.scores = total
+    p = view.painter
+    if narrow:
+        y += LINE_H
+        bw = w
+        bx = x
+    else:
+        bw = SCORE_W + 42 * (game.players - 1)
+        bx = x + w - bw
+    bh = LINE_H * game.players if narrow else LINE_H - 1
+    view.fb.fill_rect(bx, y, bw, bh, FELT)
+    view.screen.mark(bx, y, bw, bh)
+    tags = player_tags(view)
+    for i in range(game.players):
+        colour = WHITE if i == view.hand.seat else SLOT
+        score = game.score(i)
+        if narrow:
+            tx = p.text(tags[i], bx, y + i * LINE_H, SLOT)
+        else:
+            tx = p.text(tags[i], bx + 42 * i, y, SLOT)
+        if score < 0:
+            tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
+            score = -score
+        p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
