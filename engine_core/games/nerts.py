@@ -21,6 +21,8 @@ from array import array
 
 from engine_core import OVER, PLAYING
 from engine_core import cards
+from engine_core import history as hist
+from engine_core import reasons as why
 from engine_core.game import ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game
 from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
@@ -48,6 +50,8 @@ class Nerts(NertsMoves, Game):
     # keeps them). When it acts and what it draws are worked out from the state itself.
     SAVED = ("computer", "speed", "skill")
     UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
+    UNDO_OWN = True  # the console's undo takes back the player's own move (take_back)
+    REPLAY_MAX = 64  # take_back plays again at most this many later moves of the others
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
@@ -82,6 +86,12 @@ class Nerts(NertsMoves, Game):
         # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
         self.play_known = bytearray(players)
         self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
+        # take_back: the others' moves to play again, and the piles (by id) that the player's
+        # move changed and that the later moves changed.
+        self.replay = array("i", [0] * self.REPLAY_MAX)
+        self.taken = bytearray(256)
+        self.later = bytearray(256)
+        self.taken_move = -1
         self.attach_ai()  # the computer players (engine_core/ai/nerts_bot.py)
 
     # --- cards of this game ---
@@ -219,6 +229,51 @@ class Nerts(NertsMoves, Game):
     def undo(self):
         self._forget_plays()
         return Game.undo(self)
+
+    def take_back(self, player):
+        """Undo `player`'s newest move and leave the others' later moves standing, as at a
+        real table: the later moves are undone, then played again without it. Refused, with
+        nothing changed, when a later move changed a pile the move changed (a card played
+        onto the card it put on a foundation) or is no longer legal without it. Returns
+        reasons.NONE when done, else why not; then self.taken_move is the move taken back
+        and self.taken marks the piles it changed back (by pile id). No allocation."""
+        h = self.history
+        later = 0
+        end = h.used  # where the player's move ends (held entries, oldest 0)
+        mark = h.mark_before(end)
+        while mark >= 0 and self.mover(h.move_at(mark)) != player:
+            later += 1
+            end = mark
+            mark = h.mark_before(end)
+        if mark < 0:
+            return why.NO_UNDO
+        if later > self.REPLAY_MAX:
+            return why.UNDO_TOO_OLD
+        taken = self.taken
+        others = self.later
+        for p in range(self.piles.count):
+            taken[p] = 0
+            others[p] = 0
+        h.mark_piles(h.ring_at(mark), h.ring_at(end), taken, hist.PILE_IDS)
+        h.mark_piles(h.ring_at(end), h.head, others, hist.PILE_IDS)
+        for p in range(self.piles.count):
+            if taken[p] and others[p]:
+                return why.PLAYED_ON
+        own = h.move_at(mark)
+        self.taken_move = own
+        h.moves_since(h.ring_at(end), self.replay)
+        for _ in range(later + 1):
+            self.undo()
+        for i in range(later):
+            if not self.is_legal(self.replay[i]):
+                for _ in range(i):  # put everything back as it was: the same moves again
+                    self.undo()
+                self.apply(own)
+                for k in range(later):
+                    self.apply(self.replay[k])
+                return why.PLAYED_SINCE
+            self.apply(self.replay[i])
+        return why.NONE
 
     def _apply(self, move):
         src = move >> 16

@@ -774,7 +774,10 @@ class Table(TableView):
             self.say(why.TURN_PLAYED)
             return
         if self.link is not None and not self.link.may_undo():
-            self.say(why.TURN_PLAYED if self.game.TURN_BASED else MSG_NO_UNDO)
+            self.say(why.PEER_PLAYED if self.game.TURN_BASED else MSG_NO_UNDO)
+            return
+        if self.game.UNDO_OWN:
+            self.undo_own()
             return
         end = self.game.history.head
         self.cached_n = -1
@@ -789,6 +792,23 @@ class Table(TableView):
             self.last_slot = NONE
         else:
             self.say(MSG_NO_UNDO)
+
+    def undo_own(self):
+        """Take back the player's own newest move (Nerts against the computer): the others'
+        later moves stay; when one was played on it, the foot says so and nothing changes."""
+        game = self.game
+        self.cached_n = -1
+        reason = game.take_back(self.seat)
+        if reason != why.NONE:
+            self.say(reason)
+            return
+        self.keep_for_redo(game.taken_move)
+        for p in range(game.piles.count):
+            if game.taken[p]:
+                self.touch(self.slot_of[p])
+        if self.move_count > 0:
+            self.move_count -= 1
+        self.last_slot = NONE
 
     def keep_for_redo(self, move):
         if self.redo_n == REDO_MAX:  # full: the oldest undone move goes
