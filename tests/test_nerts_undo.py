@@ -15,6 +15,7 @@ from engine_core.games.nerts_moves import STRIDE
 from engine_core.protocol import load_state, state_json
 from engine_core.storage import FileStorage
 from engine_core.ui import app as ui
+from engine_core.ui import buttons as bt
 from simulator.keys import make_app, run
 from tests.test_console import console_on, keys
 from tests.test_nerts import position
@@ -240,3 +241,40 @@ def test_nerts_undone_by_y_is_continued_after_a_restart_and_undoes_on(tmp_path):
     assert again.app.mode == ui.PLAY
     keys(again, "Y")
     assert side(again.app.table.game, 0) == sides[-3] and every_card_once(again.app.table.game)
+
+
+# --- words ---
+
+def test_in_link_play_undo_speaks_of_the_other_player_not_the_computer():
+    from tests.test_link_ui import settle, start
+    wire, host, guest = start("spite_malice", seed=5, faults=False)
+    mover = host if host.table.game.turn() == 0 else guest
+    other = guest if mover is host else host
+    run(mover, "X A A")
+    settle(wire, (host, guest))
+    run(other, "Y")  # the other console's move is not this player's to take back
+    assert other.table.message == why.PEER_PLAYED
+    assert why.TEXTS[other.table.message] == b"The other player has played: no undo"
+
+
+def test_the_computers_move_in_spite_and_malice_is_told_in_words_that_fit_the_narrowest_screen():
+    from engine_core.ui.table import COMPUTER_STEP_MS
+    app = make_app(240, 135, "spite_malice", 4)
+    table = app.table
+    game = table.game
+    for _ in range(60):  # the player's hints until one ends the turn
+        for button in (bt.X, bt.A, bt.A):
+            app.press(button)
+        if table.computer_ms:
+            break
+    told = []
+    while table.computer_ms:
+        app.tick(COMPUTER_STEP_MS)
+        assert table.message == why.SAID
+        said = bytes(table.said[1:table.said[0] + 1])
+        rank = "Ace Two Three Four Five Six Seven Eight Nine Ten Jack Queen King".split()[game.bot_card % 13]
+        suit = ("spades", "hearts", "diamonds", "clubs")[game.bot_card // 13 % 4]
+        assert said.startswith(("%s of %s to " % (rank, suit)).encode()), said
+        assert 4 + 6 * len(said) <= app.screen.width  # the strip's letters are 6 pixels
+        told.append(said)
+    assert told and not any(b"CPU" in t for t in told)

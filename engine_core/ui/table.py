@@ -21,9 +21,11 @@ from micropython import const
 
 SHAKE_MS = const(240)
 REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)
-COMPUTER_STEP_MS = const(450)
-RANKS = b"A23456789TJQK"
-SUITS = b"SHDC"  # the computer's turn (Spite & Malice) moves a card this often
+COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
+# The computer's move told in words (tell_computer_move), by rank and by suit (cards.py order).
+RANK_WORDS = (b"Ace", b"Two", b"Three", b"Four", b"Five", b"Six", b"Seven", b"Eight", b"Nine",
+              b"Ten", b"Jack", b"Queen", b"King")
+SUIT_WORDS = (b"spades", b"hearts", b"diamonds", b"clubs")
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
 SOUND_MOVE = const(1)
@@ -357,24 +359,19 @@ class Table(TableView):
         self.undo_floor = h.moves | (h.clears & 0xFFFF) << 12  # moves: at most 2,048
 
     def tell_computer_move(self, kind, dst):
-        """'CPU: 7H to centre 2' (or 'to side 3') in the message strip. No allocation."""
-        b = self.said
-        n = self.put_said(1, b"CPU: ")
-        rank = kind % 13
-        if rank == 9:
-            n = self.put_said(n, b"10")
-        else:
-            b[n] = RANKS[rank]
-            n += 1
-        b[n] = SUITS[(kind // 13) % 4]
-        n += 1
+        """'Seven of hearts to centre 2' (or 'to side 3: your turn') in the message strip: the
+        longest, 'Queen of diamonds to side 3: your turn', is 38 characters, which the strip
+        holds on the narrowest screen (240 pixels: 39). No allocation."""
+        n = self.put_said(1, RANK_WORDS[kind % 13])
+        n = self.put_said(n, b" of ")
+        n = self.put_said(n, SUIT_WORDS[(kind // 13) % 4])
         centre = dst <= 3  # Spite & Malice: centre1..3 are piles 1..3, then each player's six
         n = self.put_said(n, b" to centre " if centre else b" to side ")
-        b[n] = 48 + (dst if centre else (dst - 6) % 6 + 1)
+        self.said[n] = 48 + (dst if centre else (dst - 6) % 6 + 1)
         n += 1
         if not centre:
             n = self.put_said(n, b": your turn")
-        b[0] = n - 1
+        self.said[0] = n - 1
         self.message = why.SAID
         self.message_ms = MESSAGE_MS
         self.drawn_msg = NONE
