@@ -278,3 +278,60 @@ def test_the_computers_move_in_spite_and_malice_is_told_in_words_that_fit_the_na
         assert 4 + 6 * len(said) <= app.screen.width  # the strip's letters are 6 pixels
         told.append(said)
     assert told and not any(b"CPU" in t for t in told)
+
+
+# --- redo on a key ---
+
+def test_in_the_simulator_r_or_holding_x_redoes_and_the_key_map_says_so(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from simulator.__main__ import Keys
+    from simulator.window import HELP, Window
+    app = make_app(240, 240, "aces_up", 14)
+    window = Window(app.screen, scale=1, visible=False)
+    keys = Keys(app, window)
+    table = app.table
+    start = state_json(table.game)
+    run(app, "X A A")
+    moved = state_json(table.game)
+    assert moved != start
+    run(app, "Y")
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r), 0)
+    assert state_json(table.game) == moved, "R redoes"
+    run(app, "Y")
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x), 1000)
+    keys.held(1000 + bt.LONG_PRESS_MS)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_x), 1500)
+    assert state_json(table.game) == moved, "holding X redoes"
+    assert any("redo" in what for _, what in HELP)
+    window.close()
+
+
+@pytest.mark.parametrize("board", ["picosystem", "pico_lcd_13", "odroid_go"])
+def test_boards_with_x_and_y_report_a_long_x_and_the_app_redoes_on_it(board):
+    import boards
+    from firmware.buttons import LONG, Buttons
+    from tests.test_buttons import Raw, events
+    from tests.test_buttons import run as poll
+    module = boards.load(board)
+    raw = Raw()
+    buttons = Buttons(raw, long_mask=module.LONG_PRESS, long_as=module.LONG_AS)
+    poll(buttons, raw, {0: bt.mask(bt.X), 700: 0}, 800)
+    got = events(buttons)
+    assert got == [bt.X | LONG], got
+    app = make_app(module.WIDTH, module.HEIGHT, "aces_up", 14)
+    run(app, "X A A")
+    moved = state_json(app.table.game)
+    run(app, "Y")
+    app.press(got[0] & ~LONG, (got[0] & LONG) != 0)
+    assert state_json(app.table.game) == moved
+
+
+def test_the_rules_page_and_the_web_page_name_redo():
+    from engine_core.ui import texts
+    from tools.build_web import key_legend
+    assert b"redo" in texts.RULES_KEYS and b"Long X" in texts.RULES_KEYS
+    from engine_core.games import nerts
+    assert b"Long X puts the move back" in nerts.RULES_PAGE
+    assert "R: long X (redo)" in key_legend()

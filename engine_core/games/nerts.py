@@ -507,5 +507,7 @@ RULES_PAGE = (
     b"you are stuck, A on the stock moves its top card to the bottom.\n"
     b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "
     b"scores +1 for each of their cards on the foundations and -2 for each card left in "
-    b"their Nerts pile. Rounds go on to the target score (100)."
+    b"their Nerts pile. Rounds go on to the target score (100).\n"
+    b"Y takes back your own last move; the computer's moves since stay (not once it has "
+    b"played on the card you moved). Long X puts the move back."
 )
