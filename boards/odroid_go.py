@@ -28,7 +28,7 @@ BACKLIGHT = 14
 BUTTONS = ((A, 32), (B, 33), (SELECT, 27), (START, 39), (X, 13), (Y, 0))
 PULL_UP = True
 ADC_BUTTONS = ((35, UP, DOWN), (34, LEFT, RIGHT))
-LONG_PRESS = mask(A)
+LONG_PRESS = mask(A) | mask(X)   # a long X is redo in play
 LONG_AS = ()
 
 BUZZER = 26          # the speaker amplifier's IN+; its IN- (GPIO25) is held high (unsure:

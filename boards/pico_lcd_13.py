@@ -26,7 +26,7 @@ BUTTONS = ((UP, 2), (DOWN, 18), (LEFT, 16), (RIGHT, 20), (A, 15), (B, 17), (X, 1
            (START, 3))
 PULL_UP = True
 ADC_BUTTONS = ()
-LONG_PRESS = mask(A)
+LONG_PRESS = mask(A) | mask(X)   # a long X is redo in play
 LONG_AS = ((Y, SELECT),)             # no SELECT button: long Y
 
 BUZZER = None

@@ -26,7 +26,7 @@ BACKLIGHT = 12       # PWM
 BUTTONS = ((UP, 23), (DOWN, 20), (LEFT, 22), (RIGHT, 21), (A, 18), (B, 19), (X, 17), (Y, 16))
 PULL_UP = True
 ADC_BUTTONS = ()
-LONG_PRESS = mask(A)
+LONG_PRESS = mask(A) | mask(X)   # a long X is redo in play
 LONG_AS = ((B, START), (Y, SELECT))   # no START or SELECT buttons: long B, long Y
 
 BUZZER = 11          # piezo, PWM

@@ -93,6 +93,7 @@ class Game:
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
     UNDO_BARRIERS = False  # some moves end what undo can reach (a game's end in Spite & Malice)
+    UNDO_OWN = False  # the console's undo takes back the player's own newest move (take_back)
     STEPS_COMPUTER = False  # the computer's turn is shown a move at a time (respond_step)
     AI = None  # its advisor and computer players' module (engine_core/ai): games.load sets it
     SAVED = ()  # type: tuple  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)

@@ -35,6 +35,8 @@ _PAYLOAD = const(0xFFFFFF)
 _SIGN = const(0x8000)
 
 
+PILE_IDS = bytes(range(256))  # mark_piles' index when the marks are by pile id
+
 # --- making entries (History's note_* methods write them; these are for reading code) ---
 
 def mark_entry(move):
@@ -319,6 +321,26 @@ class History:
                 n += 1
             i = (i + 1) % self.capacity
         return n
+
+    def mark_before(self, i):
+        """The newest MARK before held entry i (entries counted from the oldest held, 0, up
+        to self.used, past the newest), counted the same way; -1 when none is held. No
+        allocation."""
+        cap = self.capacity
+        tail = self.head - self.used
+        while i > 0:
+            i -= 1
+            if self.log[(tail + i) % cap] >> 24 == MARK:
+                return i
+        return -1
+
+    def ring_at(self, i):
+        """The ring position of held entry i (counted as mark_before counts)."""
+        return (self.head - self.used + i) % self.capacity
+
+    def move_at(self, i):
+        """The move code of the MARK that is held entry i."""
+        return self.log[(self.head - self.used + i) % self.capacity] & _PAYLOAD
 
     def last_move(self):
         """The move code of the newest move, or -1."""

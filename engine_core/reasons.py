@@ -59,6 +59,10 @@ THEIR_TURN = const(47)  # link play (engine_core/ui/linkplay.py) from here on
 LINK_SILENT = const(48)
 LINK_BACK = const(49)
 LINK_NOT_HERE = const(50)
+PLAYED_ON = const(51)  # Nerts: undo of the player's own move (Nerts.take_back)
+PLAYED_SINCE = const(52)
+UNDO_TOO_OLD = const(53)
+PEER_PLAYED = const(54)  # link play: TURN_PLAYED's words for the other player
 
 TEXTS = (
     b"",
@@ -112,4 +116,8 @@ TEXTS = (
     b"No word from the other console...",
     b"The other console is back",
     b"Not in link play",
+    b"The computer has played on that pile",
+    b"The computer's plays since rely on it",
+    b"Too many plays since to undo it",
+    b"The other player has played: no undo",
 )

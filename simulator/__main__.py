@@ -238,7 +238,7 @@ class Keys:
 
     def event(self, event, now):
         import pygame
-        from simulator.window import DIGIT_KEYS, KEYMAP
+        from simulator.window import DIGIT_KEYS, KEYMAP, LONG_KEYMAP
         app = self.app
         if event.type == pygame.QUIT:
             self.quit = True
@@ -259,6 +259,8 @@ class Keys:
                 print("wrote " + path)
             elif event.key in DIGIT_KEYS:
                 app.type_digit(DIGIT_KEYS[event.key])
+            elif event.key in LONG_KEYMAP:  # a long press at once (R: redo)
+                app.press(LONG_KEYMAP[event.key], True)
             elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)

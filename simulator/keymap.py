@@ -18,7 +18,10 @@ KEYS = (
 
 # Buttons whose long press means something: reported once when held past
 # engine_core.ui.buttons.LONG_PRESS_MS, or as a short press on release. The D-pad repeats.
-LONG_BUTTONS = ("A", "B")
+# A long X is redo in play (a long A sends a card home, a long B is back).
+LONG_BUTTONS = ("A", "B", "X")
+# Keys that give a button's long press at once: R is redo, as holding X is.
+LONG_KEYS = (("r", "X"),)
 REPEAT_FIRST_MS = 300
 REPEAT_MS = 110
 

@@ -13,6 +13,7 @@ from simulator.image import to_rgb_bytes
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
 # button's key is its own letter.
 KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.KEYS}
+LONG_KEYMAP = {getattr(pygame, "K_" + key): bt.NAMES.index(button) for key, button in keymap.LONG_KEYS}
 # The digit keys, the keypad's too: typed into a number entry (the deal screen's).
 DIGIT_KEYS = {}
 for _d in range(10):
@@ -25,8 +26,9 @@ HELP = (
     ("Arrows", "D-pad: move the cursor"),
     ("A / Space", "A: pick up, place (hold: to foundation)"),
     ("B", "B: cancel, back (hold: back)"),
-    ("X", "X: hint"),
-    ("Y", "Y: undo"),
+    ("X", "X: hint (hold: redo)"),
+    ("Y", "Y: undo (Nerts: your own last move)"),
+    ("R", "redo, as holding X"),
     ("Enter", "START: pause menu"),
     ("Backspace", "SELECT: the rules and keys"),
     ("0 - 9", "type a deal's number (New deal: seed)"),

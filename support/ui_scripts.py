@@ -5,7 +5,7 @@ game (simulator/keys.py reads them)."""
 from engine_core.ui import layouts
 
 # A scripted session of each game: moves, picks, long presses, hint, undo, shakes, the stock,
-# the pause menu, settings, the rules pages, a restart and a new deal.
+# redo (a long X), the pause menu, settings, the rules pages, a restart and a new deal.
 SCRIPTS = {
     "aces_up": ("X A RIGHT A LONG_A X LONG_A LEFT LEFT A RIGHT A B TICK TICK Y X A UP A "
                 "LEFT LEFT LEFT A WAIT RIGHT A LONG_A DOWN DOWN A RIGHT RIGHT A Y Y X LONG_A "
@@ -17,7 +17,7 @@ SCRIPTS = {
 
 # Any other game: follow the hints (X shows one, A picks up and the cursor jumps to its
 # destination, A places), then the keys every game has.
-GENERIC = ("X A A " * 12 + "LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
+GENERIC = ("X A A " * 12 + "WAIT Y LONG_X Y LONG_X LONG_A Y X LONG_A LEFT A RIGHT RIGHT A B DOWN UP A WAIT "
            "START DOWN A Y Y START DOWN DOWN DOWN A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B B X A A X A A")
 
 

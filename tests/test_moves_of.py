@@ -88,20 +88,23 @@ def test_an_action_of_a_player_not_at_the_table_is_never_legal():
         assert not game.is_legal(0xFF << 16 | word << 8 | 2)
 
 
-def test_redo_plays_again_an_undone_computer_move_whether_or_not_the_table_keeps_its_moves():
-    # Nerts undo takes back the computer players' moves too. The table keeps only p1's legal
-    # moves, so whether they happen to be kept (as the console that drew them) or not (as a
-    # console just made again from its records) must not decide whether redo plays it.
+def test_redo_plays_again_an_undone_move_whether_or_not_the_table_keeps_its_moves():
+    # Nerts undo takes back the player's own move while the computer plays on (take_back).
+    # Whether the table's legal moves happen to be kept (as the console that drew them) or
+    # not (as a console just made again from its records) must not decide whether redo
+    # plays it.
     from engine_core.link.statehash import state_hash
-    from simulator.keys import make_app
+    from simulator.keys import make_app, run
     results = []
     for keep in (False, True):
         app = make_app(240, 240, "nerts", 3)
         table = app.table
         game = table.game
-        while game.history.moves == 0:
+        run(app, "X A A")
+        assert game.history.moves == 1 and game.mover(game.history.last_move()) == 0
+        while game.history.moves == 1:
             app.tick(50)
-        assert game.mover(table.game.history.last_move()) != 0  # a computer player's move
+        assert game.mover(game.history.last_move()) != 0  # a computer player's move since
         played = state_hash(game)
         table.press_undo()
         assert state_hash(game) != played

@@ -37,7 +37,7 @@ def test_every_reason_fits_a_240_pixel_line_and_says_what_explain_says():
     # The table's own: a card with no move, a pile not yours, no foundation, no hint, no undo.
     ui_only = {why.NO_MOVE, why.NOT_YOURS, why.NO_HOME, why.NO_HINT, why.NO_UNDO, why.TURN_PLAYED, why.SAID,
                why.NO_REDO, why.THEIR_TURN, why.LINK_SILENT, why.LINK_BACK,
-               why.LINK_NOT_HERE}
+               why.LINK_NOT_HERE, why.PLAYED_ON, why.PLAYED_SINCE, why.UNDO_TOO_OLD, why.PEER_PLAYED}
     assert set(SAYS) | ui_only == set(range(1, len(why.TEXTS)))
     for text in why.TEXTS:
         assert len(text) <= 38, text

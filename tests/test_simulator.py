@@ -309,7 +309,7 @@ def test_closing_the_window_right_after_a_move_loses_nothing(monkeypatch, tmp_pa
     from simulator import __main__ as sim
     from simulator.keys import make_app, run
     down, up = pygame.KEYDOWN, pygame.KEYUP
-    batches = [[(down, pygame.K_x)], [(down, pygame.K_a), (up, pygame.K_a)],
+    batches = [[(down, pygame.K_x), (up, pygame.K_x)], [(down, pygame.K_a), (up, pygame.K_a)],
                [(down, pygame.K_a), (up, pygame.K_a)], [(pygame.QUIT, 0)]]
     monkeypatch.setattr(pygame.event, "get", lambda: [
         pygame.event.Event(kind, key=k) for kind, k in (batches.pop(0) if batches else [])])

@@ -84,6 +84,7 @@ def config():
         "buttons": list(bt.NAMES),
         "keys": [[keymap.browser_key(key), button] for key, button in keymap.KEYS],
         "longButtons": list(keymap.LONG_BUTTONS),
+        "longKeys": [[keymap.browser_key(key), button] for key, button in keymap.LONG_KEYS],
         "longPressMs": bt.LONG_PRESS_MS,
         "repeatFirstMs": keymap.REPEAT_FIRST_MS,
         "repeatMs": keymap.REPEAT_MS,
@@ -110,6 +111,8 @@ def key_legend():
         parts.append(" ".join(" / ".join(k) for k in dpad) + ": D-pad")
     for button, keys in by_button.items():
         parts.append(" / ".join(keys) + ": " + button)
+    for key, button in keymap.LONG_KEYS:
+        parts.append(keymap.key_label(key) + ": long " + button + " (redo)")
     return "Keys: " + escape(" \u00b7 ".join(parts))
 
 

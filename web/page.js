@@ -13,6 +13,8 @@
   const DPAD_LAST = BUTTONS.indexOf("RIGHT");
   const KEYS = {}; // KeyboardEvent.key -> button
   for (const [key, button] of CONFIG.keys) KEYS[key] = BUTTONS.indexOf(button);
+  const LONG_KEYS = {}; // KeyboardEvent.key -> the button it long-presses at once (R: redo)
+  for (const [key, button] of CONFIG.longKeys) LONG_KEYS[key] = BUTTONS.indexOf(button);
 
   const params = new URLSearchParams(location.search);
   const manualTime = params.get("time") === "manual"; // the browser tests step time themselves
@@ -108,6 +110,12 @@
     const button = keyButton(event);
     if (button < 0 && /^[0-9]$/.test(event.key) && !(event.ctrlKey || event.metaKey || event.altKey)) {
       queue.push([DIGIT, +event.key]); // a number entry (the deal screen) takes it
+      return;
+    }
+    if (button < 0 && event.key.toLowerCase() in LONG_KEYS && !(event.ctrlKey || event.metaKey || event.altKey)) {
+      event.preventDefault();
+      if (!event.repeat) queue.push([LONG_KEYS[event.key.toLowerCase()], 1]);
+      wake();
       return;
     }
     if (button < 0) return;

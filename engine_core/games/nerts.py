@@ -22,6 +22,7 @@ from array import array
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, FACE_DOWN, TOP_UP, V_GAME, V_SCORE, V_STATUS, Game
+from engine_core.games import nerts_takeback
 from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
     SLIDE, STOCK, STRIDE, V_JOKER, V_PASS, V_ROUND_OVER, WASTE, WORK1, WORK4, NertsMoves, shift)
@@ -48,6 +49,8 @@ class Nerts(NertsMoves, Game):
     # keeps them). When it acts and what it draws are worked out from the state itself.
     SAVED = ("computer", "speed", "skill")
     UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
+    UNDO_OWN = True  # the console's undo takes back the player's own move (take_back)
+    REPLAY_MAX = 64  # take_back plays again at most this many later moves of the others
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
@@ -82,6 +85,12 @@ class Nerts(NertsMoves, Game):
         # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
         self.play_known = bytearray(players)
         self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
+        # take_back: the others' moves to play again, and the piles (by id) that the player's
+        # move changed and that the later moves changed.
+        self.replay = array("i", [0] * self.REPLAY_MAX)
+        self.taken = bytearray(256)
+        self.later = bytearray(256)
+        self.taken_move = -1
         self.attach_ai()  # the computer players (engine_core/ai/nerts_bot.py)
 
     # --- cards of this game ---
@@ -219,6 +228,15 @@ class Nerts(NertsMoves, Game):
     def undo(self):
         self._forget_plays()
         return Game.undo(self)
+
+    def take_back(self, player):
+        """Undo `player`'s newest move and leave the others' later moves standing, as at a
+        real table: the later moves are undone, then played again without it. Refused, with
+        nothing changed, when a later move changed a pile the move changed (a card played
+        onto the card it put on a foundation) or is no longer legal without it. Returns
+        reasons.NONE when done, else why not; then self.taken_move is the move taken back
+        and self.taken marks the piles it changed back (by pile id). No allocation."""
+        return nerts_takeback.take_back(self, player)
 
     def _apply(self, move):
         src = move >> 16
@@ -452,5 +470,7 @@ RULES_PAGE = (
     b"you are stuck, A on the stock moves its top card to the bottom.\n"
     b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "
     b"scores +1 for each of their cards on the foundations and -2 for each card left in "
-    b"their Nerts pile. Rounds go on to the target score (100)."
+    b"their Nerts pile. Rounds go on to the target score (100).\n"
+    b"Y takes back your own last move; the computer's moves since stay (not once it has "
+    b"played on the card you moved). Long X puts the move back."
 )

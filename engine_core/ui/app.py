@@ -31,6 +31,7 @@ from micropython import const
 # Buttons beyond the logical ones (from long presses and the two-button scheme).
 NEXT = const(10)
 LONG_A = const(11)
+LONG_X = const(12)  # redo, in play
 
 # The pause menu's items (texts.PAUSE), by row.
 _P_RESUME = const(0)
@@ -110,6 +111,8 @@ class App(LinkPlay, Screens):
             button = self.two_buttons(button, long_press)
         elif long_press and button == bt.A:
             button = LONG_A
+        elif long_press and button == bt.X and self.mode == PLAY:
+            button = LONG_X  # elsewhere a long X is X
         if button < 0:
             return
         mode = self.mode
@@ -214,6 +217,8 @@ class App(LinkPlay, Screens):
             return
         if button == LONG_A:
             table.press_long_a()
+        elif button == LONG_X:
+            table.press_redo()
         elif button == NEXT:
             table.next_slot()
         else:

@@ -1,21 +1,19 @@
 """The words the play control writes into its message line (Table.said: the length, then the
 text), for the strip at the foot of the table (reasons.SAID). No allocation."""
 
-RANKS = b"A23456789TJQK"
-SUITS = b"SHDC"
+# The computer's move told in words, by rank and by suit (cards.py order).
+RANK_WORDS = (b"Ace", b"Two", b"Three", b"Four", b"Five", b"Six", b"Seven", b"Eight", b"Nine",
+              b"Ten", b"Jack", b"Queen", b"King")
+SUIT_WORDS = (b"spades", b"hearts", b"diamonds", b"clubs")
 
 
 def computer_move(b, kind, dst):
-    """'CPU: 7H to centre 2' (or 'to side 3') in b."""
-    n = put_said(b, 1, b"CPU: ")
-    rank = kind % 13
-    if rank == 9:
-        n = put_said(b, n, b"10")
-    else:
-        b[n] = RANKS[rank]
-        n += 1
-    b[n] = SUITS[(kind // 13) % 4]
-    n += 1
+    """'Seven of hearts to centre 2' (or 'to side 3: your turn') in b: the longest, 'Queen of
+    diamonds to side 3: your turn', is 38 characters, which the strip holds on the narrowest
+    screen (240 pixels: 39)."""
+    n = put_said(b, 1, RANK_WORDS[kind % 13])
+    n = put_said(b, n, b" of ")
+    n = put_said(b, n, SUIT_WORDS[(kind // 13) % 4])
     centre = dst <= 3  # Spite & Malice: centre1..3 are piles 1..3, then each player's six
     n = put_said(b, n, b" to centre " if centre else b" to side ")
     b[n] = 48 + (dst if centre else (dst - 6) % 6 + 1)

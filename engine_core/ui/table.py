@@ -11,16 +11,15 @@ from engine_core import PLAYING
 from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.ui import buttons as bt
-from engine_core.ui import said
+from engine_core.ui import said, takeback
 from engine_core.ui.layouts import THEIRS
 from engine_core.ui.overlay import player_tags
 from engine_core.ui.slots import NONE, Slots
 from engine_core.ui.table_input import NO_ARG, TableInput
-from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE, TableRenderer
+from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NONE, TableRenderer
 
 from micropython import const
 
-REDO_MAX = const(16)  # undone moves kept for redo (the heap budget: 64 KB in all)
 COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
@@ -50,7 +49,7 @@ class Table:
         self.computer_ms = 0  # time to the computer's next move; 0: not its turn
         # The journal when the player's turn began (moves | clears << 12): undo stops there.
         self.undo_floor = 0
-        self.redo_moves = array("i", [0] * REDO_MAX)  # undone moves, the newest last
+        self.redo_moves = array("i", [0] * takeback.REDO_MAX)  # undone moves, the newest last
         self.redo_n = 0
         self.link_ms = 0  # the app's clock, for what the table tells the session
         self.said = bytearray(39)  # the line saying what the computer played: length, then text
@@ -261,7 +260,8 @@ class Table:
         self.undo_floor = h.moves | (h.clears & 0xFFFF) << 12  # moves: at most 2,048
 
     def tell_computer_move(self, kind, dst):
-        """'CPU: 7H to centre 2' (or 'to side 3') in the message strip. No allocation."""
+        """'Seven of hearts to centre 2' (or 'to side 3: your turn') in the message strip
+        (said.py). No allocation."""
         said.computer_move(self.said, kind, dst)
         self.show_said()
 
@@ -432,54 +432,10 @@ class Table:
         self.hint_slot = self.hand.show_move(m)
 
     def press_undo(self):
-        hand = self.hand
-        self.view.stop_slide()
-        hand.held = NONE
-        self.hint_slot = NONE
-        self.finish_computer()
-        h = self.game.history
-        floor = self.undo_floor
-        if self.step_computer and h.clears == floor >> 12 and h.moves <= floor & 0xFFF:
-            self.say(why.TURN_PLAYED)
-            return
-        if hand.link is not None and not hand.link.may_undo():
-            self.say(why.TURN_PLAYED if self.game.TURN_BASED else MSG_NO_UNDO)
-            return
-        end = self.game.history.head
-        hand.cached_n = -1
-        undone = h.last_move()
-        if self.game.undo():
-            if hand.link is not None:
-                hand.link.local_undo(self.link_ms)
-            self.keep_for_redo(undone)
-            self.view.touch_entries(self.game.history.head, end)
-            if self.move_count > 0:  # an undone computer move (Nerts) is not the player's
-                self.move_count -= 1
-            self.last_slot = NONE
-        else:
-            self.say(MSG_NO_UNDO)
-
-    def keep_for_redo(self, move):
-        if self.redo_n == REDO_MAX:  # full: the oldest undone move goes
-            for i in range(REDO_MAX - 1):
-                self.redo_moves[i] = self.redo_moves[i + 1]
-            self.redo_n -= 1
-        self.redo_moves[self.redo_n] = move
-        self.redo_n += 1
+        takeback.undo(self)
 
     def press_redo(self):
-        """Play again the move undone last (while nothing else was played since)."""
-        hand = self.hand
-        hand.held = NONE
-        self.hint_slot = NONE
-        self.finish_computer()
-        n = self.redo_n
-        if n == 0 or not hand.allows(self.redo_moves[n - 1]):
-            self.redo_n = 0
-            self.say(why.NO_REDO)
-            return
-        self.play(self.redo_moves[n - 1])
-        self.redo_n = n - 1
+        takeback.redo(self)
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""

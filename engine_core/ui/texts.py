@@ -30,6 +30,7 @@ WINNABLE_NOTE = (
 
 RULES_KEYS = (
     b"Keys: D-pad moves the cursor. A picks up and places. Long A sends a card to a "
-    b"foundation. B cancels. X hint. Y undo. START menu. SELECT this page.\n"
+    b"foundation. B cancels. X hint. Y undo. Long X (R on a keyboard) redo. START menu. "
+    b"SELECT this page.\n"
     b"Two buttons: B next pile, long B menu, A pick or place, long A foundation or cancel."
 )
