@@ -148,3 +148,13 @@ def test_the_rules_page_scrolls_no_further_than_its_last_line_at_the_foot(game, 
     assert bytes(app.screen.buf) == end
     run(app, " ".join(["UP"] * 400))
     assert bytes(app.screen.buf) == first
+
+
+def test_the_rules_page_to_its_end_and_every_settings_line_allocate_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    from tests.test_ui_micropython import heap_lock_script
+    keys = ("SELECT " + "DOWN " * 60 + "UP B "  # the rules from play, to their end and back
+            + "START " + "DOWN " * 7 + "A " + "DOWN " * 11 + "RIGHT LEFT B "  # every settings line
+            + "DOWN A B B")  # Quit asks (a game in progress), B: no; B: back to the table
+    out = run_mpy_ok(heap_lock_script("sir_tommy", NARROWEST, "X A A X A A " + keys))
+    assert out.startswith("no allocation "), out

@@ -61,7 +61,7 @@ class Painter:
         self.art = bytearray(art_data.DATA)
         data = memoryview(self.art)
         index = art_data.INDEX
-        self.images = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
+        self.images: list = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
         self.widths = bytearray(art_data.COUNT)
         self.heights = bytearray(art_data.COUNT)
         for i in range(art_data.COUNT):

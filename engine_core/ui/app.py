@@ -33,7 +33,7 @@ from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKER
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
-WIN_TABLES = {}  # game name -> its winnable-deal table module (or None), once asked for
+WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
 
 class App(LinkPlay):

@@ -28,7 +28,7 @@ VALUES = const(3)  # what the record holds for each choice (None: the choice's i
 DEFAULT = const(4)  # the choice of a new console
 ABOUT = const(5)  # what it does: one line under the menu, 34 characters at most
 
-SETTINGS = (
+SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a tuple)
     (b"Sound", (b"Off", b"On"), "sound", None, 1,
      b"Beeps for moves, wins and losses"),
     (b"Card back", (b"Blue", b"Red", b"Green", b"Purple"), "card_back", None, 0,
