@@ -13,7 +13,6 @@ from array import array
 
 from engine_core import PLAYING, WON, games, rng
 from engine_core.ai import winnable
-from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
@@ -351,42 +350,7 @@ class App(LinkPlay):
             self.seed_digits[SEED_DIGITS - 1 - i] = value % 10
             value //= 10
 
-    # --- the pause menu and the settings ---
-
-    def choose_pause(self, item):
-        table = self.table
-        if item == P_RESUME:
-            self.resume()
-        elif item == P_HINT:
-            self.resume()
-            table.press_hint()
-        elif item == P_UNDO:
-            self.resume()
-            table.press_undo()
-        elif item == P_REDO:
-            self.resume()
-            table.press_redo()
-        elif self.linked() and (item == P_RESTART or item == P_NEW):
-            self.resume()
-            table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
-        elif item == P_RESTART:
-            self.ask(A_RESTART, PAUSE)
-            self.selected = 0
-        elif item == P_NEW:
-            self.pending_game = self.game_index
-            self.ask(A_NEW, PAUSE)
-            self.selected = 0
-        elif item == P_RULES:
-            self.back_mode = PAUSE
-            self.go(RULES)
-        elif item == P_SETTINGS:
-            self.back_mode = PAUSE
-            self.go(SETTINGS)
-        elif self.linked():
-            self.leave_link()
-            self.go(TITLE)
-        else:
-            self.ask(A_QUIT, PAUSE)
+    # --- the settings ---
 
     def resume(self):
         """Back to the table (the end panel, when the game is over)."""

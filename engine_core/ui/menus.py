@@ -2,14 +2,16 @@
 says how screens work). A keypress redraws only the rows that changed."""
 
 from engine_core import games
+from engine_core import reasons as why
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
 from engine_core.ui import buttons as bt
 from engine_core.ui import settings as st
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_LINK, A_NEW, CHOOSE, DEAL, LONG_A, P_SETTINGS, PAUSE, SETTINGS, STATS,
-                                    T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS, TITLE,
-                                    Screen, felt, panel, table_under)
+from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
+                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, RULES,
+                                    SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
+                                    TITLE, Screen, felt, panel, table_under)
 
 
 class Title(Screen):
@@ -194,7 +196,7 @@ class GameList(Menu):
 
 
 class Pause(Menu):
-    """The pause menu over the table (App.choose_pause does its items)."""
+    """The pause menu over the table, the deal's number in its corner."""
 
     MODE = PAUSE
     NAME = b"Paused"
@@ -206,7 +208,42 @@ class Pause(Menu):
         if button == bt.B or button == bt.START:
             app.resume()
         elif button == bt.A:
-            app.choose_pause(app.selected)
+            self.choose_item(app, app.selected)
+
+    def choose_item(self, app, item):
+        table = app.table
+        if item == P_RESUME:
+            app.resume()
+        elif item == P_HINT:
+            app.resume()
+            table.press_hint()
+        elif item == P_UNDO:
+            app.resume()
+            table.press_undo()
+        elif item == P_REDO:
+            app.resume()
+            table.press_redo()
+        elif app.linked() and (item == P_RESTART or item == P_NEW):
+            app.resume()
+            table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
+        elif item == P_RESTART:
+            app.ask(A_RESTART, PAUSE)
+            app.selected = 0
+        elif item == P_NEW:
+            app.pending_game = app.game_index
+            app.ask(A_NEW, PAUSE)
+            app.selected = 0
+        elif item == P_RULES:
+            app.back_mode = PAUSE
+            app.go(RULES)
+        elif item == P_SETTINGS:
+            app.back_mode = PAUSE
+            app.go(SETTINGS)
+        elif app.linked():
+            app.leave_link()
+            app.go(TITLE)
+        else:
+            app.ask(A_QUIT, PAUSE)
 
     def draw_under(self, app):
         table_under(app)
