@@ -158,3 +158,23 @@ def test_the_rules_page_to_its_end_and_every_settings_line_allocate_nothing_on_m
             + "DOWN A B B")  # Quit asks (a game in progress), B: no; B: back to the table
     out = run_mpy_ok(heap_lock_script("sir_tommy", NARROWEST, "X A A X A A " + keys))
     assert out.startswith("no allocation "), out
+
+
+def test_a_saved_card_back_the_console_has_no_colours_for_starts_as_the_default():
+    # The record allows card backs 0..15 (engine_core/records.py); four are drawn. A value from
+    # another version reads as the default instead of stopping the console at power-on.
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui.app import App
+    from simulator import framebuf
+    disk = MemoryStorage()
+    first = Console(App(Screen(240, 240, framebuf)), disk)
+    first.start()
+    first.keeper.settings.set("card_back", 9)
+    first.keeper.settings.set("target", 75)
+    first.keeper.save_settings()
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.start()
+    assert console.app.settings[st.S_BACK] == 0 and console.app.settings[st.S_TARGET] == 0
+    assert console.app.setting_label(st.S_BACK) == b"Blue"
