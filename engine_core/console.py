@@ -25,14 +25,11 @@ from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
 from engine_core.ui.buttons import SELECT
 from engine_core.ui import layouts
+from engine_core.ui import settings as st
 from engine_core.ui.table import Table
 
 from micropython import const
 
-# The App's settings (engine_core/ui/app.py, S_*), in its order, and the record's names.
-APP_SETTINGS = ("sound", "card_back", "bot_speed", "bot_level", "jokers", "target", "auto_play",
-                "two_buttons", "casket_rules", "winnable", "slide")
-TARGETS = (0, 50, 100, 150)  # the App's target choices, as scores
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
 
@@ -81,13 +78,8 @@ class Console:
         app = self.app
         values = self.keeper.settings
         for i in range(len(self.shadow)):
-            name = APP_SETTINGS[i]
-            v = values.get(name)
-            if name == "target":
-                v = target_choice(v)
-            elif name == "casket_rules":
-                v = ui.CASKET_PROFILES.index(v)
-            if name == "two_buttons" and app.settings[i]:
+            v = st.choice_of(i, values.get(st.SETTINGS[i][st.KEY]))
+            if i == st.S_TWO_BUTTONS and app.settings[i]:
                 v = 1  # a board with only A and B keeps the scheme whatever was saved
             app.settings[i] = v
             self.shadow[i] = v
@@ -105,7 +97,7 @@ class Console:
         app.tables[name] = table
         app.table = table
         app.configure_computer(game)
-        table.slide_on(app.settings[ui.S_SLIDE])
+        table.slide_on(app.settings[st.S_SLIDE])
         table.new_game()
         table.move_count = self.keeper.moves
         self.redo_to_table(table)
@@ -300,12 +292,7 @@ class Console:
             return
         values = self.keeper.settings
         for i in range(len(self.shadow)):
-            v = self.shadow[i]
-            if APP_SETTINGS[i] == "target":
-                v = TARGETS[v]
-            elif APP_SETTINGS[i] == "casket_rules":
-                v = ui.CASKET_PROFILES[v]
-            values.set(APP_SETTINGS[i], v)
+            values.set(st.SETTINGS[i][st.KEY], st.record_value(i, self.shadow[i]))
         self.keeper.save_settings()
 
     def show_notice(self):
@@ -425,9 +412,3 @@ class Console:
             app.go(ui.SETTINGS)
             app.redraw()
 
-
-def target_choice(score):
-    for i in range(len(TARGETS)):
-        if TARGETS[i] == score:
-            return i
-    return 0

@@ -46,7 +46,7 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 TITLE_MODE = 0  # engine_core.ui.screens.TITLE
 PLAY_MODE = 3  # engine_core.ui.screens.PLAY
-S_TWO_BUTTONS = 7  # engine_core.ui.screens.S_TWO_BUTTONS
+S_TWO_BUTTONS = 7  # engine_core.ui.settings.S_TWO_BUTTONS
 NO_SLOT = 255  # engine_core.ui.view.NONE
 
 

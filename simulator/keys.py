@@ -7,6 +7,7 @@ press, TICK (50 ms pass) and WAIT (half a second passes, in ticks).
 from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
 from engine_core.ui.app import App
+from engine_core.ui.screens import PLAY
 
 try:
     import framebuf  # MicroPython's own (these helpers run there too)
@@ -61,11 +62,11 @@ def settle(app):
     computer's turn shown move by move (Spite & Malice) plays out first, its time passing."""
     for _ in range(200):
         table = app.table
-        if app.mode != 3 or table is None or table.computer_ms <= 0:
+        if app.mode != PLAY or table is None or table.computer_ms <= 0:
             break
         app.tick(table.computer_ms)
     for _ in range(64):
-        if app.mode != 3 or app.table is None or not app.table.pending:
+        if app.mode != PLAY or app.table is None or not app.table.pending:
             return
         app.tick(0)
 
@@ -74,7 +75,7 @@ def land(app):
     """Let a card still sliding reach its pile (a few frames of 33 ms), for a screenshot."""
     for _ in range(8):
         table = app.table
-        if app.mode != 3 or table is None or not table.slide & 0xFF:
+        if app.mode != PLAY or table is None or not table.slide & 0xFF:
             return
         app.tick(33)
     settle(app)

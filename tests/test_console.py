@@ -193,8 +193,8 @@ AFTER_RESTART = {
 
 
 def test_every_app_setting_has_its_restart_check():
-    from engine_core.console import APP_SETTINGS
-    assert sorted(AFTER_RESTART) == sorted(APP_SETTINGS)
+    from engine_core.ui.settings import KEY, SETTINGS
+    assert sorted(AFTER_RESTART) == sorted(row[KEY] for row in SETTINGS)
 
 
 @pytest.mark.parametrize("name", sorted(AFTER_RESTART))

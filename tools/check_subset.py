@@ -68,7 +68,6 @@ EXEMPT = {
     "engine_core/games/__init__.py:available": "start-up: the menu's list of games",
     "engine_core/ui/slots.py:Slots.seat_setup": "start-up: both seats' piles, called from __init__",
     "engine_core/ui/slots.py:other_seat": "start-up: pile names, for Slots.seat_setup",
-    "engine_core/ui/linkplay.py:LinkPlay.press_link": "session.join() is the link session's, not str.join",
     "engine_core/ui/linkplay.py:swap_sides": "once, when the other console has left a game",
     "engine_core/layout.py:row": "start-up: a layout's slots, built when its game's module is imported",
     "engine_core/ui/app.py:App.win_table": "a game's table of winnable deals, imported once when first asked for",

@@ -45,8 +45,9 @@ class CardStyle:
         # The back's inner pattern, the tile repeated over the whole inner panel.
         bw = self.w - 6
         bh = self.h - 6
-        self.back_buf = bytearray(((bw + 7) >> 3) * bh)
-        self.back = framebuf.FrameBuffer(self.back_buf, bw, bh, framebuf.MONO_HLSB)
+        # (the FrameBuffer keeps its buffer: no attribute for it, twelve fill the
+        # instance's table exactly, a thirteenth would grow it to seventeen)
+        self.back = framebuf.FrameBuffer(bytearray(((bw + 7) >> 3) * bh), bw, bh, framebuf.MONO_HLSB)
         self.back_w = bw
         self.back_h = bh
 
@@ -60,7 +61,7 @@ class Painter:
         self.art = bytearray(art_data.DATA)
         data = memoryview(self.art)
         index = art_data.INDEX
-        self.images = []
+        self.images: list = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
         self.widths = bytearray(art_data.COUNT)
         self.heights = bytearray(art_data.COUNT)
         for i in range(art_data.COUNT):
@@ -68,7 +69,7 @@ class Painter:
             w = index[4 * i + 2]
             h = index[4 * i + 3]
             n = ((w + 7) >> 3) * h
-            self.images.append(framebuf.FrameBuffer(data[off:off + n], w, h, framebuf.MONO_HLSB))
+            self.images[i] = framebuf.FrameBuffer(data[off:off + n], w, h, framebuf.MONO_HLSB)
             self.widths[i] = w
             self.heights[i] = h
         self.ink_buf = bytearray(1)

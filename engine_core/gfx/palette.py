@@ -31,8 +31,8 @@ RGB = (
     (255, 136, 0), (20, 30, 64), (168, 180, 208), (255, 64, 255),
 )
 
-# Card backs: (BACK, BACK_LIGHT) colours, chosen in settings.
-BACK_NAMES = (b"Blue", b"Red", b"Green", b"Purple")
+# Card backs: (BACK, BACK_LIGHT) colours, chosen in settings (engine_core/ui/settings.py
+# names them, in this order).
 BACKS = (
     ((32, 64, 176), (128, 168, 240)),
     ((168, 24, 32), (240, 136, 128)),

@@ -1,53 +1,41 @@
-"""The console's screens: title, game choice, new deal, play, pause menu, rules, settings
-and the end of a game. `press` and `tick` are all the firmware and the simulator call.
+"""The console: its screens (title, game list, deal number, play, pause menu, rules,
+statistics, settings, end, confirmation, link play), what they share (the settings, the
+statistics, the games' tables) and the games' course (a deal, its end, leaving it). `press`
+and `tick` are all the firmware and the simulator call.
 
-A game's objects (the game and its table) are made the first time it is chosen and kept;
-from then on every keypress and redraw works in preallocated memory. screens.py draws the
-screens other than play; table.py and view.py are play.
+Each screen is an object made once here (screens.py: menus.py, pages.py, linkplay.py), the
+App holding the one shown. A game's objects (the game and its table) are made the first
+time it is chosen and kept; from then on every keypress and redraw works in preallocated
+memory. table.py and view.py are play.
 """
 
 from array import array
 
 from engine_core import PLAYING, WON, games, rng
 from engine_core.ai import winnable
-from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import Painter
 from engine_core.ui import buttons as bt
-from engine_core.ui import layouts, texts
+from engine_core.ui import layouts
+from engine_core.ui import settings as st
 from engine_core.link.messages import CLOCK_MASK
-from engine_core.ui.linkplay import LinkPlay
-from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CASKET_PROFILES, CHOOSE,  # noqa: F401
-                                    CONFIRM, DEAL, END, LINK, LINK_ASK, LINK_LEFT, PAUSE, PLAY, RULES, S_AUTOPLAY,
-                                    S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,
-                                    S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE,
-                                    SEED_DIGITS, SETTING_CHOICES, SETTINGS, STATS, T_CHOOSE,
-                                    T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS, TARGETS, TITLE, Screens)
+from engine_core.ui.linkplay import LinkAsk, LinkLeft, LinkPlay, LinkScreen
+from engine_core.ui.menus import GameList, Pause, Settings, Title
+from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
+from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
+                                    DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_HINT, P_NEW, P_QUIT,
+                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, PLAY,
+                                    RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
+                                    T_SETTINGS, T_STATS, TITLE)
+from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
+                                     S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
-from micropython import const
-
-# Buttons beyond the logical ones (from long presses and the two-button scheme).
-NEXT = const(10)
-LONG_A = const(11)
-LONG_X = const(12)  # redo, in play
-
-# The pause menu's items (texts.PAUSE), by row.
-_P_RESUME = const(0)
-_P_HINT = const(1)
-_P_UNDO = const(2)
-_P_REDO = const(3)
-_P_RESTART = const(4)
-_P_NEW = const(5)
-_P_RULES = const(6)
-_P_SETTINGS = const(7)
-_P_QUIT = const(8)
-
-FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
+WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
 
-class App(LinkPlay, Screens):
+class App(LinkPlay):
     def __init__(self, screen, names=None, two_buttons=False):
         """screen: a gfx Screen. names: the games to offer (default: every game built in
         that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
@@ -66,23 +54,22 @@ class App(LinkPlay, Screens):
         self.tables = {}
         self.table = None
         self.game_index = 0
-        self.mode = TITLE
+        # One object per screen, by number (screens.py), and the one shown.
+        self.screens = (Title(), GameList(), Deal(), Play(), Pause(), Rules(), Settings(), End(), Stats(),
+                        Confirm(), LinkScreen(), LinkLeft(), LinkAsk())
+        self.current = self.screens[TITLE]
         self.back_mode = TITLE  # where rules, settings and statistics return to
         self.confirm_action = A_QUIT  # what the confirmation screen asks about (A_*)
         self.confirm_back = PAUSE  # and where B returns to from it
         self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
         self.resumable = False  # a game saved at power-off waits: the title offers Continue
-        self.win_tables = None  # game name -> its winnable-deal table module, once asked for
         self.selected = 0
         self.drawn_selected = -1
         self.scroll = 0
         self.full = True
-        self.settings = bytearray(len(texts.SETTINGS))
-        self.settings[S_SOUND] = 1
-        self.settings[S_SPEED] = 1
-        self.settings[S_LEVEL] = 1
-        self.settings[S_AUTOPLAY] = 1
-        self.settings[S_SLIDE] = 1
+        self.settings = bytearray(st.COUNT)  # each setting's choice (settings.py)
+        for i in range(st.COUNT):
+            self.settings[i] = st.SETTINGS[i][st.DEFAULT]
         self.settings[S_TWO_BUTTONS] = 1 if two_buttons else 0
         self.seed_digits = bytearray(SEED_DIGITS)
         self.seed_digits[SEED_DIGITS - 1] = 1
@@ -111,31 +98,11 @@ class App(LinkPlay, Screens):
             button = self.two_buttons(button, long_press)
         elif long_press and button == bt.A:
             button = LONG_A
-        elif long_press and button == bt.X and self.mode == PLAY:
+        elif long_press and button == bt.X and self.current.MODE == PLAY:
             button = LONG_X  # elsewhere a long X is X
         if button < 0:
             return
-        mode = self.mode
-        if mode == PLAY:
-            self.press_play(button)
-        elif mode == TITLE:
-            self.press_title(button)
-        elif mode == CONFIRM:
-            self.press_confirm(button)
-        elif mode == DEAL:
-            self.press_deal(button)
-        elif mode == RULES or mode == STATS:
-            self.press_rules(button)
-        elif mode == END:
-            self.press_end(button)
-        elif mode == LINK:
-            self.press_link(button)
-        elif mode == LINK_LEFT:
-            self.press_link_left(button)
-        elif mode == LINK_ASK:
-            self.press_link_ask(button)
-        else:
-            self.press_menu(button)
+        self.current.press(self, button)
         self.redraw()
         self.take_sound()
 
@@ -149,7 +116,7 @@ class App(LinkPlay, Screens):
 
     def two_buttons(self, button, long_press):
         """A and B only: B steps, long B is START; long A sends home, or cancels when holding."""
-        in_play = self.mode == PLAY
+        in_play = self.current.MODE == PLAY
         if button == bt.B:
             if long_press:
                 return bt.START if in_play else bt.B
@@ -173,58 +140,39 @@ class App(LinkPlay, Screens):
                 self.redraw()  # the table's line says the link is silent; its clock stands
                 self.draw_link_notice()  # and so does every other screen
                 return
-            if self.linked() and self.mode != PLAY:
+            if self.linked() and self.current.MODE != PLAY:
                 self.table.game.tick(ms)  # the shared clock runs under a menu or the end panel
-        if self.mode == PLAY and self.table is not None:
-            table = self.table
-            game = table.game
-            table.mark_journal()
-            game.tick(ms)  # computer players of real-time games move here
-            table.touch_since()
-            self.finish_ms += ms
-            if self.finish_ms >= FINISH_STEP_MS:
-                self.finish_ms = 0
-                if self.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
-                    table.play_home()
-            if not table.tick(ms):
-                table.refresh()
-                if not table.pending and table.prefetch and table.cached_n < 0:
-                    table.legal_moves()  # an idle frame: ready for the next keypress
-            if game.status() != PLAYING:
-                self.finish()
-                self.redraw()
-            self.take_sound()
+        self.current.tick(self, ms)
 
-    def go(self, mode):
-        self.mode = mode
-        self.selected = 0
-        self.scroll = 0
+    @property
+    def mode(self):
+        """The number of the screen shown (screens.py: TITLE, PLAY ...)."""
+        return self.current.MODE
+
+    @mode.setter
+    def mode(self, mode):
+        self.current = self.screens[mode]
+
+    def show(self, mode):
+        """Show a screen as it was left (its selection kept), drawn whole."""
+        self.current = self.screens[mode]
         self.full = True
 
-    # --- play ---
+    def go(self, mode):
+        """Open a screen afresh: its first row selected, scrolled to the top."""
+        self.show(mode)
+        self.selected = 0
+        self.scroll = 0
 
-    def press_play(self, button):
-        table = self.table
-        if button == bt.START:
-            self.go(PAUSE)
-            return
-        if button == bt.SELECT:  # the rules and keys, straight from play
-            self.back_mode = PLAY
-            self.go(RULES)
-            return
-        if self.link_paused():
-            table.say(why.LINK_SILENT)  # the game waits for the other console
-            return
-        if button == LONG_A:
-            table.press_long_a()
-        elif button == LONG_X:
-            table.press_redo()
-        elif button == NEXT:
-            table.next_slot()
-        else:
-            table.press(button)
-        if table.game.status() != PLAYING:
-            self.finish()
+    def redraw(self):
+        self.current.draw(self)
+        self.full = False
+
+    def menu_length(self):
+        """Rows of the menu on the screen shown."""
+        return self.current.length(self)
+
+    # --- a game's course ---
 
     def finish(self):
         """The game has ended: count it and show the end panel."""
@@ -242,8 +190,7 @@ class App(LinkPlay, Screens):
             else:
                 self.streak[i] = 0
                 self.table.sound = SOUND_LOST
-        self.mode = END
-        self.full = True
+        self.show(END)
 
     def player_won(self):
         """Did the player (p1, or the console's seat in link play) win the game just ended?
@@ -285,15 +232,14 @@ class App(LinkPlay, Screens):
         self.deals += 1
         self.counted = False
         self.resumable = False
-        self.mode = PLAY
-        self.full = True
+        self.show(PLAY)
 
     def open_table(self, name, opts=-1):
         """The game's table, made on its first deal, and again only when the jokers or target
         settings (or a linked table's options, opts) changed since: the game takes them when made."""
         table = self.tables.get(name)
         if opts < 0:
-            opts = games.options(self.settings[S_JOKERS] == 1, TARGETS[self.settings[S_TARGET]])
+            opts = games.options(self.settings[S_JOKERS] == 1, st.target_score(self.settings[S_TARGET]))
         if table is None or table.game.options != opts:
             self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
             self.table = None  # the WebAssembly build a collection inside nested calls
@@ -311,17 +257,16 @@ class App(LinkPlay, Screens):
         Casket rules setting, for a game whose registry line has RULES_SETTING). A resumed game
         keeps the profile it was saved under."""
         if games.has_flag(game.NAME, games.RULES_SETTING):
-            game.set_rules(CASKET_PROFILES[self.settings[S_CASKET_RULES]])
+            game.set_rules(st.casket_profile(self.settings[S_CASKET_RULES]))
 
     def win_table(self, name):
         """The game's table of proven-winnable deals (engine_core/ai/winnable.py), or None;
-        imported the first time a winnable deal of the game is asked for."""
-        if self.win_tables is None:
-            self.win_tables = {}
-        t = self.win_tables.get(name, 0)
+        imported the first time a winnable deal of the game is asked for (the modules are
+        the process's, so the cache of them is too: WIN_TABLES)."""
+        t = WIN_TABLES.get(name, 0)
         if t == 0:
             t = winnable.table(name)
-            self.win_tables[name] = t
+            WIN_TABLES[name] = t
         return t
 
     def random_seed(self):
@@ -376,15 +321,6 @@ class App(LinkPlay, Screens):
             self.go(TITLE)
             self.selected = self.title_index(T_CHOOSE)
 
-    def press_confirm(self, button):
-        if button == bt.A:
-            self.do(self.confirm_action)
-        elif button == bt.B or button == bt.START:
-            back = self.confirm_back
-            self.go(back)
-            if back == CHOOSE or back == TITLE:
-                self.selected = self.confirm_row()  # the row that asked (New game, Link play)
-
     def confirm_row(self):
         """The row chosen on the screen the confirmation asks from (drawn beneath its panel)."""
         back = self.confirm_back
@@ -394,38 +330,13 @@ class App(LinkPlay, Screens):
         if back == CHOOSE:
             return self.pending_game
         if action == A_RESTART:
-            return _P_RESTART
-        return _P_NEW if action == A_NEW else _P_QUIT
+            return P_RESTART
+        return P_NEW if action == A_NEW else P_QUIT
 
     def title_index(self, item):
         """The row of a title item (T_*): Continue is shown only when a game waits."""
         return item if self.resumable else item - 1
 
-    def press_title(self, button):
-        n = self.menu_length()
-        if button == bt.UP:
-            self.selected = (self.selected + n - 1) % n
-        elif button == bt.DOWN:
-            self.selected = (self.selected + 1) % n
-        elif button == bt.A or button == bt.START:
-            item = self.selected if self.resumable else self.selected + 1
-            if item == T_CONTINUE:
-                self.resume()
-            elif item == T_NEW:
-                self.pending_game = self.game_index
-                self.ask(A_NEW, TITLE)
-            elif item == T_CHOOSE:
-                self.go(CHOOSE)
-                self.selected = self.game_index
-            elif item == T_STATS:
-                self.back_mode = TITLE
-                self.go(STATS)
-            elif item == T_SETTINGS:
-                self.back_mode = TITLE
-                self.go(SETTINGS)
-            elif item == T_LINK:
-                self.ask(A_LINK, TITLE)
-            return
     def configure_computer(self, game):
         """The computer players' level and speed from the settings, where the game has them."""
         game.set_computer(self.settings[S_LEVEL] + 1, self.settings[S_SPEED])
@@ -441,97 +352,23 @@ class App(LinkPlay, Screens):
             self.seed_digits[SEED_DIGITS - 1 - i] = value % 10
             value //= 10
 
-    # --- menus ---
-
-    def menu_length(self):
-        if self.mode == TITLE:
-            n = 5 if self.resumable else 4
-            return n + 1 if self.link is not None else n
-        if self.mode == CHOOSE:
-            return len(self.names)
-        if self.mode == PAUSE:
-            return len(texts.PAUSE)
-        return len(texts.SETTINGS)
-
-    def press_menu(self, button):
-        n = self.menu_length()
-        if button == bt.UP:
-            self.selected = (self.selected + n - 1) % n
-        elif button == bt.DOWN:
-            self.selected = (self.selected + 1) % n
-        elif button == bt.B or (button == bt.START and self.mode == PAUSE):
-            if self.mode == CHOOSE:
-                self.go(TITLE)
-                self.selected = self.title_index(T_CHOOSE)
-            elif self.mode == PAUSE:
-                self.resume()
-            else:
-                self.go(self.back_mode)
-                if self.back_mode == PAUSE:
-                    self.selected = _P_SETTINGS
-                elif self.back_mode == TITLE:
-                    self.selected = self.title_index(T_SETTINGS)
-        elif self.mode == SETTINGS and (button == bt.LEFT or button == bt.RIGHT or button == bt.A):
-            self.change_setting(-1 if button == bt.LEFT else 1)
-        elif (button == bt.X or button == LONG_A) and self.mode == CHOOSE:
-            # a deal by its number (a long A on boards without X)
-            self.pending_game = self.selected
-            self.go(DEAL)
-        elif button == bt.A:
-            if self.mode == CHOOSE:
-                self.pending_game = self.selected
-                self.ask(A_NEW, CHOOSE)
-            elif self.mode == PAUSE:
-                self.choose_pause(self.selected)
-
-    def choose_pause(self, item):
-        table = self.table
-        if item == _P_RESUME:
-            self.resume()
-        elif item == _P_HINT:
-            self.resume()
-            table.press_hint()
-        elif item == _P_UNDO:
-            self.resume()
-            table.press_undo()
-        elif item == _P_REDO:
-            self.resume()
-            table.press_redo()
-        elif self.linked() and (item == _P_RESTART or item == _P_NEW):
-            self.resume()
-            table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
-        elif item == _P_RESTART:
-            self.ask(A_RESTART, PAUSE)
-            self.selected = 0
-        elif item == _P_NEW:
-            self.pending_game = self.game_index
-            self.ask(A_NEW, PAUSE)
-            self.selected = 0
-        elif item == _P_RULES:
-            self.back_mode = PAUSE
-            self.go(RULES)
-        elif item == _P_SETTINGS:
-            self.back_mode = PAUSE
-            self.go(SETTINGS)
-        elif self.linked():
-            self.leave_link()
-            self.go(TITLE)
-        else:
-            self.ask(A_QUIT, PAUSE)
+    # --- the settings ---
 
     def resume(self):
-        self.mode = PLAY
-        self.full = True
-        if self.table.game.status() != PLAYING:
-            self.mode = END
+        """Back to the table (the end panel, when the game is over)."""
+        self.show(PLAY if self.table.game.status() == PLAYING else END)
 
     def change_setting(self, delta):
         i = self.selected
-        n = SETTING_CHOICES[i]
+        n = st.choices(i)
         self.settings[i] = (self.settings[i] + n + delta) % n
         if i == S_BACK or i == S_SLIDE:
             self.apply_settings()
         self.drawn_selected = -1  # the value changed: redraw the row
+
+    def setting_label(self, i):
+        """The words of setting i's choice now."""
+        return st.label(i, self.settings[i])
 
     def apply_settings(self):
         """Carry out what settings change beyond their own value: the card back's colours and
@@ -546,34 +383,12 @@ class App(LinkPlay, Screens):
         if self.table is not None:
             self.table.slide_on(self.settings[S_SLIDE])
 
-    def press_deal(self, button):
-        d = self.seed_digits
-        p = self.seed_pos
-        if button == bt.UP:
-            d[p] = (d[p] + 1) % 10
-        elif button == bt.DOWN:
-            d[p] = (d[p] + 9) % 10
-        elif button == bt.LEFT:
-            self.seed_pos = (p + SEED_DIGITS - 1) % SEED_DIGITS
-        elif button == bt.RIGHT or button == NEXT:
-            self.seed_pos = (p + 1) % SEED_DIGITS
-        elif button == bt.X or button == LONG_A:
-            self.set_seed(self.noise % 10000000)
-        elif button == bt.A or button == bt.START:
-            self.ask(A_SEED, DEAL)
-            return
-        elif button == bt.B:
-            self.go(CHOOSE)  # the seed screen is opened from the game list
-            self.selected = self.pending_game
-            return
-        self.drawn_selected = -1
-
     def type_digit(self, digit):
         """A digit 0..9 typed on a keyboard (the simulator's, the web page's). The deal screen
         takes it: typed digits make the number from the right, the first one since the screen
         opened replacing the number shown. Other screens have no number to enter. (The deal
         screen has no menu: its `selected`, 0 when it opens, is 1 once a digit is typed.)"""
-        if self.mode != DEAL:
+        if self.current.MODE != DEAL:
             return
         value = self.seed() if self.selected else 0
         self.set_seed((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
@@ -581,23 +396,6 @@ class App(LinkPlay, Screens):
         self.seed_pos = SEED_DIGITS - 1
         self.drawn_selected = -1
         self.redraw()
-
-    def press_rules(self, button):
-        if button == bt.DOWN or button == NEXT:
-            self.scroll += 1
-        elif button == bt.UP and self.scroll > 0:
-            self.scroll -= 1
-        elif button == bt.B or button == bt.A or button == bt.START or button == bt.SELECT:
-            back = self.back_mode
-            self.go(back)
-            if back == PAUSE:
-                self.selected = _P_RULES
-            elif back == PLAY:
-                self.resume()
-            elif back == TITLE:
-                self.selected = self.title_index(T_STATS)
-            return
-        self.full = True
 
     def deal_next(self):
         """The match goes on: play its next game's deal, when it is this console's to make now.
@@ -611,36 +409,9 @@ class App(LinkPlay, Screens):
                 self.note_scores()
                 table.play(table.moves[i])
                 self.counted = self.link_game()
-                self.mode = PLAY
-                self.full = True
+                self.show(PLAY)
                 return True
         return False
-
-    def press_end(self, button):
-        if button == bt.A:
-            if self.deal_next():
-                return
-            if self.linked() and self.next_deal_waits():
-                if self.deals_next():
-                    self.link.deal_asked = True  # dealt as soon as both consoles have the round's end
-                return
-            if self.link_game():
-                self.leave_link()
-                self.go(TITLE)
-                return
-            self.start_game(self.random_seed())
-        elif button == bt.Y and not self.linked():
-            self.table.press_undo()  # take back the last move and play on
-            self.mode = PLAY
-            self.full = True
-        elif (button == bt.B or button == bt.START) and self.link_game():
-            self.leave_link()
-            self.go(TITLE)
-        elif button == bt.B or button == bt.START:
-            self.go(CHOOSE)
-            self.selected = self.game_index
-
-    # --- drawing ---
 
     def open_game(self, name, seed):
         """Straight into play (the simulator's and tools' --game): no menus on the way."""

@@ -12,7 +12,8 @@ to pause, and the kiosk.
 """
 
 from engine_core import PLAYING
-from engine_core.ui.screens import PLAY, S_AUTOPLAY
+from engine_core.ui.screens import PLAY
+from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.view import NONE, SLIDE_LEFT, SLIDE_WAIT
 
 

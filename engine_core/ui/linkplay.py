@@ -2,7 +2,8 @@
 play when the other player is at another console (engine_core/link/session.py carries the
 moves; docs/link.md).
 
-The App mixes this in. A console has link play when its host (the simulator, the firmware)
+The App mixes LinkPlay in; the link screens (LinkScreen, LinkLeft, LinkAsk) are screen
+objects as in screens.py. A console has link play when its host (the simulator, the firmware)
 gave it a session (App.attach_link); the title then offers "Link play". A linked game is
 not saved and not counted in the statistics; when the other console leaves, the game can go
 on against the computer. An offer that comes anywhere but on the link screen is a question
@@ -17,8 +18,9 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.link import session as ls
 from engine_core.ui import buttons as bt
-from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK,
-                                    TITLE)
+from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Screen, centred_panel,
+                                    felt, panel, table_under)
+from engine_core.ui.settings import S_LEVEL, S_SLIDE, S_SPEED
 
 from micropython import const
 
@@ -99,41 +101,6 @@ class LinkPlay:
         self.go(LINK)
         link.status = L_CHOOSE
 
-    def press_link(self, button):
-        link = self.link
-        session = link.session
-        waiting = link.status == L_HOSTING or link.status == L_JOINING
-        if button == bt.B or button == bt.START:
-            if waiting:
-                session.cancel(self.clock)
-                self.link.status = L_CHOOSE
-                self.full = True
-            else:
-                if link.status == L_OFFERED:
-                    session.refuse(ls.R_DECLINED)  # the player left the offer unanswered
-                    link.status = L_CHOOSE
-                self.go(TITLE)
-                self.selected = self.title_index(T_LINK)
-            return
-        if waiting:
-            return
-        n = len(LINK_ITEMS)
-        if button == bt.UP:
-            self.selected = (self.selected + n - 1) % n
-        elif button == bt.DOWN:
-            self.selected = (self.selected + 1) % n
-        elif button == bt.A:
-            if self.selected == _JOIN and link.status == L_OFFERED:
-                self.take_offer()  # the other console's table came before the player chose
-            elif self.selected == _JOIN:
-                session.join(self.clock)
-                self.link.status = L_JOINING
-            elif link.status == L_OFFERED:
-                return  # the other console hosts already: join its table
-            else:
-                self.host_link(LINK_GAMES[self.selected])
-            self.full = True
-
     def host_link(self, name):
         if name not in self.names:
             self.link.status = L_CANNOT
@@ -181,42 +148,7 @@ class LinkPlay:
         self.link.deal_asked = False
         self.counted = True  # not in the statistics
         self.resumable = False
-        self.mode = PLAY
-        self.full = True
-
-    def draw_link(self):
-        p = self.painter
-        w = self.width
-        n = len(LINK_ITEMS)
-        row = LINE_H + 2
-        pw = w - 16 if w - 16 < 220 else 220
-        ph = (n + 4) * row + 10
-        px = (w - pw) // 2
-        py = (self.height - ph) // 2
-        if self.full:
-            self.fb.fill(pal.FELT)
-            self.screen.mark_all()
-            self.panel(px, py, pw, ph)
-            p.text(b"Link play", px + 6, py + 5, pal.GOLD)
-            label = self.link.label
-            p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
-            status = LINK_STATUS[self.link.status]
-            p.text(status, px + 8, py + 6 + (n + 2) * row, pal.WHITE)
-            keys = b"A: choose  B: back"
-            if self.link.status == L_HOSTING or self.link.status == L_JOINING:
-                keys = b"B: cancel"
-            p.text(keys, px + 8, py + 6 + (n + 3) * row, pal.SLOT)
-            self.drawn_selected = -1
-        if self.drawn_selected == self.selected:
-            return
-        for i in range(n):
-            if self.drawn_selected < 0 or i == self.selected or i == self.drawn_selected:
-                y = py + 4 + (i + 1) * row
-                chosen = i == self.selected
-                self.fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
-                self.screen.mark(px + 3, y, pw - 6, row)
-                p.text(LINK_ITEMS[i], px + 8, y + (row - CHAR_H) // 2, pal.BLACK if chosen else pal.WHITE)
-        self.drawn_selected = self.selected
+        self.show(PLAY)
 
     # --- time: the session's news ---
 
@@ -262,8 +194,7 @@ class LinkPlay:
                 table.valid = False
             if self.mode == END and table.game.status() == PLAYING:
                 self.note_scores()  # the other player dealt the next game
-                self.mode = PLAY
-                self.full = True
+                self.show(PLAY)
         if flags & ls.DESYNC:
             table.say_out_of_step(session.hash_here, session.hash_there)
             table.valid = False
@@ -316,50 +247,10 @@ class LinkPlay:
 
     # --- an offer that came over another screen ---
 
-    def press_link_ask(self, button):
-        """A joins the offered table (a game in progress is left, as from the title's Link
-        play); B says no: the offer is refused and the screen before comes back unchanged."""
-        if button == bt.A:
-            self.leave()
-            self.go(LINK)
-            self.selected = _JOIN
-            self.link.status = L_JOINING
-            self.take_offer()
-        elif button == bt.B or button == bt.START:
-            self.link.session.refuse(ls.R_DECLINED)
-            self.back_from_ask()
-
     def back_from_ask(self):
-        self.mode = self.link.ask_back
-        self.full = True
-
-    def draw_link_ask(self):
-        """'A console offers Spite & Malice', and what A and B do, over the screen it came on."""
-        p = self.painter
-        x = self.width // 2
-        back = self.link.ask_back
-        if self.table is not None and (back == PLAY or back == LINK_LEFT or back == END):
-            self.table.valid = False
-            self.table.refresh()  # the table stays visible around the question
-        else:
-            self.fb.fill(pal.FELT)
-            self.screen.mark_all()
-        name = games.name_of(self.link.session.offer_game_id)
-        y = self.centred_panel(5)
-        p.text_centred(b"A console offers", x, y, pal.WHITE)
-        p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
-        if self.in_progress():
-            p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
-        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+        self.show(self.link.ask_back)
 
     # --- leaving ---
-
-    def press_link_left(self, button):
-        """The other console left: A plays on against the computer, B goes to the title."""
-        if button == bt.A:
-            self.play_on_alone()
-        elif button == bt.B or button == bt.START:
-            self.go(TITLE)
 
     def leave_link(self):
         """This player leaves the linked game (the pause menu's Quit): the other console is told."""
@@ -415,3 +306,140 @@ def swap_sides(game):
     v[V_SCORE + 1] = x
     v[V_TURN] = 1 - v[V_TURN]
     game.history.clear()
+
+
+class LinkScreen(Screen):
+    """Host a table or join the other's; what the link is doing below the rows."""
+
+    MODE = LINK
+
+    def length(self, app):
+        return len(LINK_ITEMS)
+
+    def press(self, app, button):
+        link = app.link
+        session = link.session
+        waiting = link.status == L_HOSTING or link.status == L_JOINING
+        if button == bt.B or button == bt.START:
+            if waiting:
+                session.cancel(app.clock)
+                link.status = L_CHOOSE
+                app.full = True
+            else:
+                if link.status == L_OFFERED:
+                    session.refuse(ls.R_DECLINED)  # the player left the offer unanswered
+                    link.status = L_CHOOSE
+                app.go(TITLE)
+                app.selected = app.title_index(T_LINK)
+            return
+        if waiting:
+            return
+        n = len(LINK_ITEMS)
+        if button == bt.UP:
+            app.selected = (app.selected + n - 1) % n
+        elif button == bt.DOWN:
+            app.selected = (app.selected + 1) % n
+        elif button == bt.A:
+            if app.selected == _JOIN and link.status == L_OFFERED:
+                app.take_offer()  # the other console's table came before the player chose
+            elif app.selected == _JOIN:
+                session.join(app.clock)  # subset: ok (the link session's join, not str.join)
+                link.status = L_JOINING
+            elif link.status == L_OFFERED:
+                return  # the other console hosts already: join its table
+            else:
+                app.host_link(LINK_GAMES[app.selected])
+            app.full = True
+
+    def draw(self, app):
+        p = app.painter
+        link = app.link
+        n = len(LINK_ITEMS)
+        row = LINE_H + 2
+        w = app.width
+        pw = w - 16 if w - 16 < 220 else 220
+        ph = (n + 4) * row + 10
+        px = (w - pw) // 2
+        py = (app.height - ph) // 2
+        if app.full:
+            felt(app)
+            panel(app, px, py, pw, ph)
+            p.text(b"Link play", px + 6, py + 5, pal.GOLD)
+            label = link.label
+            p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
+            p.text(LINK_STATUS[link.status], px + 8, py + 6 + (n + 2) * row, pal.WHITE)
+            keys = b"A: choose  B: back"
+            if link.status == L_HOSTING or link.status == L_JOINING:
+                keys = b"B: cancel"
+            p.text(keys, px + 8, py + 6 + (n + 3) * row, pal.SLOT)
+            app.drawn_selected = -1
+        if app.drawn_selected == app.selected:
+            return
+        for i in range(n):
+            if app.drawn_selected < 0 or i == app.selected or i == app.drawn_selected:
+                y = py + 4 + (i + 1) * row
+                chosen = i == app.selected
+                app.fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
+                app.screen.mark(px + 3, y, pw - 6, row)
+                p.text(LINK_ITEMS[i], px + 8, y + (row - CHAR_H) // 2, pal.BLACK if chosen else pal.WHITE)
+        app.drawn_selected = app.selected
+
+
+class LinkLeft(Screen):
+    """The other console left the game: A plays on against the computer, B goes to the title."""
+
+    MODE = LINK_LEFT
+
+    def press(self, app, button):
+        if button == bt.A:
+            app.play_on_alone()
+        elif button == bt.B or button == bt.START:
+            app.go(TITLE)
+
+    def draw(self, app):
+        if not app.full:
+            return
+        p = app.painter
+        x = app.width // 2
+        table_under(app)  # the table stays visible around the panel
+        y = centred_panel(app, 4)
+        p.text_centred(b"The other console left", x, y, pal.GOLD)
+        p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR)
+
+
+class LinkAsk(Screen):
+    """'A console offers Spite & Malice', over the screen it came on. A joins the offered
+    table (a game in progress is left, as from the title's Link play); B says no: the offer
+    is refused and the screen before comes back unchanged."""
+
+    MODE = LINK_ASK
+
+    def press(self, app, button):
+        if button == bt.A:
+            app.leave()
+            app.go(LINK)
+            app.selected = _JOIN
+            app.link.status = L_JOINING
+            app.take_offer()
+        elif button == bt.B or button == bt.START:
+            app.link.session.refuse(ls.R_DECLINED)
+            app.back_from_ask()
+
+    def draw(self, app):
+        if not app.full:
+            return
+        p = app.painter
+        x = app.width // 2
+        back = app.link.ask_back
+        if app.table is not None and (back == PLAY or back == LINK_LEFT or back == END):
+            table_under(app)  # the table stays visible around the question
+        else:
+            felt(app)
+        name = games.name_of(app.link.session.offer_game_id)
+        y = centred_panel(app, 5)
+        p.text_centred(b"A console offers", x, y, pal.WHITE)
+        p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
+        if app.in_progress():
+            p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
+        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)

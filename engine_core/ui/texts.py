@@ -1,4 +1,4 @@
-"""Words on the screens: menus, settings and the rules pages (game titles are in the
+"""Words on the screens: menus and the rules pages (game titles are in the
 registry, engine_core/games/__init__.py, which names each game's rules page here).
 
 All bytes, so drawing them allocates nothing. The rules pages follow each game's rule
@@ -8,18 +8,10 @@ profile; the player reads them from the pause menu.
 PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules", b"Settings",
          b"Quit")
 
-SETTINGS = (b"Sound", b"Card back", b"Computer speed", b"Computer level", b"Jokers",
-            b"Target score", b"Auto-play", b"Two buttons", b"Casket rules", b"Deals", b"Card slide")
-ALL_WINNABLE = (b"Any", b"Winnable")  # the Deals setting (Aces Up, Sir Tommy, Casket)
 TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings", b"Link play")
 CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",
             b"Quit this game?", b"Leave it for link play?")
 STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
-OFF_ON = (b"Off", b"On")
-SPEEDS = (b"Slow", b"Normal", b"Fast")
-LEVELS = (b"Easy", b"Normal", b"Hard")
-TARGETS = (b"Game's", b"50", b"100", b"150")
-CASKET_RULES = (b"2: stacks", b"1: one card")  # reserves stack cards, or hold one each
 
 
 WINNABLE_NOTE = (

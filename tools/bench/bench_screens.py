@@ -23,6 +23,7 @@ import json
 import os
 import time
 
+from engine_core.ui.screens import PLAY
 from tools.mpy import FUEL_PRELUDE
 
 
@@ -179,7 +180,7 @@ def simulator_fps(game, width, height, keys, seconds=1.0):
     while time.perf_counter() - start < seconds:
         button, long_press = events[frames % len(events)]
         app.press(button, long_press)
-        if app.mode != 3:
+        if app.mode != PLAY:
             app.open_game(game, 7)
         window.update()
         frames += 1

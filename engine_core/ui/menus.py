@@ -1,0 +1,293 @@
+"""The title and the menus: the game list, the pause menu and the settings (screens.py
+says how screens work). A keypress redraws only the rows that changed."""
+
+from engine_core import games
+from engine_core import reasons as why
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
+from engine_core.ui import buttons as bt
+from engine_core.ui import settings as st
+from engine_core.ui import texts
+from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
+                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, RULES,
+                                    SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
+                                    TITLE, Screen, felt, panel, table_under)
+
+
+class Title(Screen):
+    """The logo, a hand of cards where there is room, and the title's menu."""
+
+    MODE = TITLE
+
+    def length(self, app):
+        n = 5 if app.resumable else 4
+        return n + 1 if app.link is not None else n
+
+    def press(self, app, button):
+        n = self.length(app)
+        if button == bt.UP:
+            app.selected = (app.selected + n - 1) % n
+        elif button == bt.DOWN:
+            app.selected = (app.selected + 1) % n
+        elif button == bt.A or button == bt.START:
+            item = app.selected if app.resumable else app.selected + 1
+            if item == T_CONTINUE:
+                app.resume()
+            elif item == T_NEW:
+                app.pending_game = app.game_index
+                app.ask(A_NEW, TITLE)
+            elif item == T_CHOOSE:
+                app.go(CHOOSE)
+                app.selected = app.game_index
+            elif item == T_STATS:
+                app.back_mode = TITLE
+                app.go(STATS)
+            elif item == T_SETTINGS:
+                app.back_mode = TITLE
+                app.go(SETTINGS)
+            elif item == T_LINK:
+                app.ask(A_LINK, TITLE)
+
+    def draw(self, app):
+        p = app.painter
+        w = app.width
+        h = app.height
+        n = self.length(app)
+        row = LINE_H + 1
+        y0 = h - n * row - LINE_H - 2  # the menu, then the key line at the foot
+        if app.full:
+            felt(app)
+            scale = 2 if app.size == SMALL else 3
+            top = 4 if app.size == SMALL else h // 12
+            p.big_text(b"Pocket", (w - 35 * scale) // 2, top, scale, pal.GOLD)
+            p.big_text(b"Cards", (w - 29 * scale) // 2, top + 9 * scale, scale, pal.WHITE)
+            style = p.styles[app.size]
+            y = top + 20 * scale
+            if y + style.h + 2 < y0:  # the hand of cards where there is room for it
+                x = w // 2 - (4 * style.w + 12) // 2
+                hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
+                for i in range(4):
+                    p.card(style, x + i * (style.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
+            p.text_centred(b"Up/down: choose  A: start", w // 2, h - LINE_H, pal.SLOT)
+            app.drawn_selected = -1
+        elif app.drawn_selected == app.selected:
+            return
+        for i in range(n):
+            if app.drawn_selected < 0 or i == app.selected or i == app.drawn_selected:
+                self.draw_row(app, i, y0 + i * row, row)
+        app.drawn_selected = app.selected
+
+    def draw_row(self, app, i, y, row):
+        p = app.painter
+        item = i if app.resumable else i + 1
+        chosen = i == app.selected
+        rw = 150
+        rx = (app.width - rw) // 2
+        app.fb.fill_rect(rx, y, rw, row, pal.CURSOR if chosen else pal.FELT)
+        app.screen.mark(rx, y, rw, row)
+        colour = pal.BLACK if chosen else pal.WHITE
+        ty = y + (row - CHAR_H) // 2
+        x = rx + 6
+        if item == T_CONTINUE:
+            x = p.text(b"Continue: ", x, ty, colour)
+        elif item == T_NEW:
+            x = p.text(b"New game: ", x, ty, colour)
+        if item <= T_NEW:
+            p.text(games.title(app.names[app.game_index]), x, ty, colour)
+        else:
+            p.text(texts.TITLE_ITEMS[item], x, ty, colour)
+
+
+class Menu(Screen):
+    """A titled panel of rows, UP and DOWN choosing one; each menu says what its rows are,
+    what is drawn around the panel, and what the other buttons do."""
+
+    NAME = b""
+    FOOT = 0  # lines under the rows inside the panel
+
+    def press(self, app, button):
+        n = self.length(app)
+        if button == bt.UP:
+            app.selected = (app.selected + n - 1) % n
+        elif button == bt.DOWN:
+            app.selected = (app.selected + 1) % n
+        else:
+            self.choose(app, button)
+
+    def choose(self, app, button):
+        pass
+
+    def draw(self, app):
+        n = self.length(app)
+        lines = n + 1 + self.FOOT  # the name, the rows, the foot
+        row = LINE_H + 2
+        pw = app.width - 16
+        if pw > 220:
+            pw = 220
+        ph = lines * row + 10
+        if ph > app.height - 4:
+            row = (app.height - 14) // lines
+            ph = lines * row + 10
+        px = (app.width - pw) // 2
+        py = (app.height - ph) // 2
+        if app.full:
+            self.draw_under(app)
+            panel(app, px, py, pw, ph)
+            app.painter.text(self.NAME, px + 6, py + 5, pal.GOLD)
+            self.draw_around(app, px, py, pw, ph)
+            app.drawn_selected = -1
+            for i in range(n):
+                self.draw_row(app, i, px, py + 4 + (i + 1) * row, pw, row)
+        elif app.drawn_selected != app.selected or self.MODE == SETTINGS:
+            if 0 <= app.drawn_selected < n:
+                self.draw_row(app, app.drawn_selected, px, py + 4 + (app.drawn_selected + 1) * row, pw, row)
+            self.draw_row(app, app.selected, px, py + 4 + (app.selected + 1) * row, pw, row)
+        else:
+            return
+        if self.FOOT:
+            self.draw_foot(app, px, py + 4 + (n + 1) * row, pw, row)
+        app.drawn_selected = app.selected
+
+    def draw_under(self, app):
+        felt(app)
+
+    def draw_around(self, app, px, py, pw, ph):
+        pass
+
+    def draw_foot(self, app, px, y, pw, row):
+        pass
+
+    def draw_row(self, app, i, px, y, pw, row):
+        chosen = i == app.selected
+        app.fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
+        app.screen.mark(px + 3, y, pw - 6, row)
+        self.draw_words(app, i, px, y + (row - CHAR_H) // 2, pw, chosen)
+
+    def draw_words(self, app, i, px, ty, pw, chosen):
+        pass
+
+
+class GameList(Menu):
+    """The games: A deals one, X (long A without X) opens the deal number's screen."""
+
+    MODE = CHOOSE
+    NAME = b"Choose a game"
+
+    def length(self, app):
+        return len(app.names)
+
+    def choose(self, app, button):
+        if button == bt.B:
+            app.go(TITLE)
+            app.selected = app.title_index(T_CHOOSE)
+        elif button == bt.X or button == LONG_A:  # a deal by its number
+            app.pending_game = app.selected
+            app.go(DEAL)
+        elif button == bt.A:
+            app.pending_game = app.selected
+            app.ask(A_NEW, CHOOSE)
+
+    def draw_around(self, app, px, py, pw, ph):
+        if py + ph + LINE_H <= app.height:
+            app.painter.text_centred(b"A: new deal  X: by number", app.width // 2, py + ph + 1, pal.SLOT)
+
+    def draw_words(self, app, i, px, ty, pw, chosen):
+        app.painter.text(games.title(app.names[i]), px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+
+
+class Pause(Menu):
+    """The pause menu over the table, the deal's number in its corner."""
+
+    MODE = PAUSE
+    NAME = b"Paused"
+
+    def length(self, app):
+        return len(texts.PAUSE)
+
+    def choose(self, app, button):
+        if button == bt.B or button == bt.START:
+            app.resume()
+        elif button == bt.A:
+            self.choose_item(app, app.selected)
+
+    def choose_item(self, app, item):
+        table = app.table
+        if item == P_RESUME:
+            app.resume()
+        elif item == P_HINT:
+            app.resume()
+            table.press_hint()
+        elif item == P_UNDO:
+            app.resume()
+            table.press_undo()
+        elif item == P_REDO:
+            app.resume()
+            table.press_redo()
+        elif app.linked() and (item == P_RESTART or item == P_NEW):
+            app.resume()
+            table.say(why.LINK_NOT_HERE)  # both consoles play the one deal
+        elif item == P_RESTART:
+            app.ask(A_RESTART, PAUSE)
+            app.selected = 0
+        elif item == P_NEW:
+            app.pending_game = app.game_index
+            app.ask(A_NEW, PAUSE)
+            app.selected = 0
+        elif item == P_RULES:
+            app.back_mode = PAUSE
+            app.go(RULES)
+        elif item == P_SETTINGS:
+            app.back_mode = PAUSE
+            app.go(SETTINGS)
+        elif app.linked():
+            app.leave_link()
+            app.go(TITLE)
+        else:
+            app.ask(A_QUIT, PAUSE)
+
+    def draw_under(self, app):
+        table_under(app)
+
+    def draw_around(self, app, px, py, pw, ph):
+        p = app.painter
+        seed = app.table.game.seed  # the deal's number, to come back to it from the seed screen
+        x = px + pw - 8 - p.number_width(seed)
+        p.number(seed, x, py + 5, pal.WHITE)
+        p.text(b"Deal ", x - 30, py + 5, pal.DIM)
+
+    def draw_words(self, app, i, px, ty, pw, chosen):
+        app.painter.text(texts.PAUSE[i], px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+
+
+class Settings(Menu):
+    """The settings (settings.py), each with its choice; LEFT, RIGHT and A change the
+    selected one, and a line under the rows says what it does."""
+
+    MODE = SETTINGS
+    NAME = b"Settings"
+    FOOT = 1
+
+    def length(self, app):
+        return st.COUNT
+
+    def choose(self, app, button):
+        if button == bt.B:
+            back = app.back_mode
+            app.go(back)
+            if back == PAUSE:
+                app.selected = P_SETTINGS
+            elif back == TITLE:
+                app.selected = app.title_index(T_SETTINGS)
+        elif button == bt.LEFT or button == bt.RIGHT or button == bt.A:
+            app.change_setting(-1 if button == bt.LEFT else 1)
+
+    def draw_words(self, app, i, px, ty, pw, chosen):
+        p = app.painter
+        p.text(st.SETTINGS[i][st.NAME], px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+        value = st.label(i, app.settings[i])
+        p.text(value, px + pw - 8 - p.text_width(value), ty, pal.BLACK if chosen else pal.DIM)
+
+    def draw_foot(self, app, px, y, pw, row):
+        app.fb.fill_rect(px + 3, y, pw - 6, row, pal.PANEL)
+        app.screen.mark(px + 3, y, pw - 6, row)
+        app.painter.text(st.SETTINGS[app.selected][st.ABOUT], px + 8, y + (row - CHAR_H) // 2, pal.GOLD)

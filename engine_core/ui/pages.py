@@ -1,0 +1,339 @@
+"""Play and the pages around it: the deal number's screen, the rules, the statistics, the
+confirmation before leaving a game, and the end of a game (screens.py says how screens
+work). Play is the Table's (table.py): this screen passes it the buttons and the time."""
+
+from engine_core import LOST, PLAYING, games
+from engine_core import reasons as why
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import LINE_H
+from engine_core.ui import buttons as bt
+from engine_core.ui import texts
+from engine_core.ui.screens import (A_SEED, CHOOSE, CONFIRM, DEAL, END, LONG_A, LONG_X, NEXT, P_RULES,
+                                    PAUSE, PLAY, RULES, SEED_DIGITS, STATS, T_STATS, TITLE, Screen,
+                                    centred_panel, felt, panel, table_under, wrap)
+from engine_core.ui.settings import S_AUTOPLAY
+from engine_core.ui.table import NONE
+
+from micropython import const
+
+FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
+COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
+
+
+class Play(Screen):
+    """The table in play."""
+
+    MODE = PLAY
+
+    def press(self, app, button):
+        table = app.table
+        if button == bt.START:
+            app.go(PAUSE)
+            return
+        if button == bt.SELECT:  # the rules and keys, straight from play
+            app.back_mode = PLAY
+            app.go(RULES)
+            return
+        if app.link_paused():
+            table.say(why.LINK_SILENT)  # the game waits for the other console
+            return
+        if button == LONG_A:
+            table.press_long_a()
+        elif button == LONG_X:
+            table.press_redo()
+        elif button == NEXT:
+            table.next_slot()
+        else:
+            table.press(button)
+        if table.game.status() != PLAYING:
+            app.finish()
+
+    def tick(self, app, ms):
+        table = app.table
+        if table is None:
+            return
+        game = table.game
+        table.mark_journal()
+        game.tick(ms)  # computer players of real-time games move here
+        table.touch_since()
+        app.finish_ms += ms
+        if app.finish_ms >= FINISH_STEP_MS:
+            app.finish_ms = 0
+            if app.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
+                table.play_home()
+        if not table.tick(ms):
+            table.refresh()
+            if not table.pending and table.prefetch and table.cached_n < 0:
+                table.legal_moves()  # an idle frame: ready for the next keypress
+        if game.status() != PLAYING:
+            app.finish()
+            app.redraw()
+        app.take_sound()
+
+    def draw(self, app):
+        if app.full:
+            app.table.valid = False
+        app.table.refresh()
+
+
+class Deal(Screen):
+    """A deal by its number: UP and DOWN change the digit under the cursor, typed digits
+    (App.type_digit) enter the number from the right."""
+
+    MODE = DEAL
+
+    def press(self, app, button):
+        d = app.seed_digits
+        p = app.seed_pos
+        if button == bt.UP:
+            d[p] = (d[p] + 1) % 10
+        elif button == bt.DOWN:
+            d[p] = (d[p] + 9) % 10
+        elif button == bt.LEFT:
+            app.seed_pos = (p + SEED_DIGITS - 1) % SEED_DIGITS
+        elif button == bt.RIGHT or button == NEXT:
+            app.seed_pos = (p + 1) % SEED_DIGITS
+        elif button == bt.X or button == LONG_A:
+            app.set_seed(app.noise % 10000000)
+        elif button == bt.A or button == bt.START:
+            app.ask(A_SEED, DEAL)
+            return
+        elif button == bt.B:
+            app.go(CHOOSE)  # the seed screen is opened from the game list
+            app.selected = app.pending_game
+            return
+        app.drawn_selected = -1
+
+    def draw(self, app):
+        p = app.painter
+        w = app.width
+        h = app.height
+        scale = 2
+        digits_w = SEED_DIGITS * 6 * scale
+        dx = (w - digits_w) // 2
+        dy = h // 2 - 8
+        if app.full:
+            felt(app)
+            p.text_centred(games.title(app.names[app.pending_game]), w // 2, 6, pal.GOLD)
+            p.text_centred(b"New deal: seed", w // 2, dy - 3 * LINE_H, pal.WHITE)
+            p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
+            p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
+        app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
+        app.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)
+        for i in range(SEED_DIGITS):
+            x = dx + i * 6 * scale
+            colour = pal.CURSOR if i == app.seed_pos else pal.WHITE
+            p.big_char(48 + app.seed_digits[i], x, dy, scale, colour)
+            if i == app.seed_pos:
+                app.fb.fill_rect(x, dy + 7 * scale + 2, 5 * scale, 2, pal.CURSOR)
+
+
+class Page(Screen):
+    """A page drawn whole: A, B, START or SELECT go back to the screen it came from."""
+
+    def press(self, app, button):
+        if button == bt.B or button == bt.A or button == bt.START or button == bt.SELECT:
+            back = app.back_mode
+            app.go(back)
+            if back == PAUSE:
+                app.selected = P_RULES
+            elif back == PLAY:
+                app.resume()
+            elif back == TITLE:
+                app.selected = app.title_index(T_STATS)
+
+    def draw(self, app):
+        if app.full:
+            self.draw_page(app)
+
+    def draw_page(self, app):
+        pass
+
+
+class Rules(Page):
+    """The game's rules, the winnable-deals note and the keys, a page at a time: UP and DOWN
+    scroll it a line, down to where its last line is at the foot of the page."""
+
+    MODE = RULES
+
+    def press(self, app, button):
+        if button == bt.DOWN or button == NEXT:
+            if app.scroll < self.last_scroll(app):
+                app.scroll += 1
+                app.full = True
+        elif button == bt.UP:
+            if app.scroll > 0:
+                app.scroll -= 1
+                app.full = True
+        else:
+            Page.press(self, app, button)
+
+    def page_lines(self, app):
+        return (app.height - LINE_H - 6) // LINE_H
+
+    def last_scroll(self, app):
+        """The furthest the page scrolls: its last line at the foot (0 when it fits)."""
+        end = self.draw_text(app, COUNT_FROM, -COUNT_FROM) - COUNT_FROM  # the text's lines
+        lines = self.page_lines(app)
+        return end - lines if end > lines else 0
+
+    def draw_page(self, app):
+        p = app.painter
+        app.fb.fill(pal.PANEL)
+        app.screen.mark_all()
+        p.text(games.title(app.names[app.game_index]), 4, 3, pal.GOLD)
+        p.text(b"Up/down", app.width - 46, 3, pal.DIM)
+        self.draw_text(app, -app.scroll, self.page_lines(app))
+
+    def draw_text(self, app, line, lines):
+        """The page's text from line number `line` (wrap() says how); the line after it."""
+        name = app.names[app.game_index]
+        line = wrap(app, games.rules_text(name), line, lines, pal.WHITE)
+        if games.winnable_module(name) is not None:
+            line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE)
+        return wrap(app, texts.RULES_KEYS, line + 1, lines, pal.DIM)
+
+
+class Stats(Page):
+    """Per game: played, won, the current and the best winning streak."""
+
+    MODE = STATS
+
+    def draw_page(self, app):
+        p = app.painter
+        w = app.width
+        app.fb.fill(pal.PANEL)
+        app.screen.mark_all()
+        p.text(b"Statistics", 4, 3, pal.GOLD)
+        col = (w - 96) // 4  # four number columns after the names
+        y = 3 + LINE_H + 4
+        for k in range(4):
+            label = texts.STATS_COLUMNS[k]
+            p.text(label, 88 + (k + 1) * col - p.text_width(label), y, pal.DIM)
+        for i in range(len(app.names)):
+            y += LINE_H + 2
+            p.text(games.title(app.names[i]), 4, y, pal.WHITE)
+            for k in range(4):
+                if k == 0:
+                    v = app.played[i]
+                elif k == 1:
+                    v = app.won[i]
+                elif k == 2:
+                    v = app.streak[i]
+                else:
+                    v = app.best[i]
+                p.number(v, 88 + (k + 1) * col - p.number_width(v), y, pal.WHITE)
+        p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
+        p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
+
+
+class Confirm(Screen):
+    """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
+    from (App.confirm_back) stays visible around the panel, drawn as it was."""
+
+    MODE = CONFIRM
+
+    def press(self, app, button):
+        if button == bt.A:
+            app.do(app.confirm_action)
+        elif button == bt.B or button == bt.START:
+            back = app.confirm_back
+            app.go(back)
+            if back == CHOOSE or back == TITLE:
+                app.selected = app.confirm_row()  # the row that asked (New game, Link play)
+
+    def draw(self, app):
+        if not app.full:
+            return
+        selected = app.selected
+        app.selected = app.confirm_row()
+        app.screens[app.confirm_back].draw(app)
+        app.selected = selected
+        p = app.painter
+        x = app.width // 2
+        y = centred_panel(app, 5)
+        p.text_centred(texts.CONFIRMS[app.confirm_action], x, y, pal.GOLD)
+        p.text_centred(b"This game is not over:", x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(b"it counts as a loss.", x, y + 2 * LINE_H + 3, pal.WHITE)
+        p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+
+
+class End(Screen):
+    """The end of a game over its final position: A deals the next, Y takes back the last
+    move, B goes to the game list (in link play: A the match's next deal, B leaves)."""
+
+    MODE = END
+
+    def press(self, app, button):
+        if button == bt.A:
+            if app.deal_next():
+                return
+            if app.linked() and app.next_deal_waits():
+                if app.deals_next():
+                    app.link.deal_asked = True  # dealt as soon as both consoles have the round's end
+                return
+            if app.link_game():
+                app.leave_link()
+                app.go(TITLE)
+                return
+            app.start_game(app.random_seed())
+        elif button == bt.Y and not app.linked():
+            app.table.press_undo()  # take back the last move and play on
+            app.show(PLAY)
+        elif (button == bt.B or button == bt.START) and app.link_game():
+            app.leave_link()
+            app.go(TITLE)
+        elif button == bt.B or button == bt.START:
+            app.go(CHOOSE)
+            app.selected = app.game_index
+
+    def draw(self, app):
+        if not app.full:
+            return
+        p = app.painter
+        table = app.table
+        game = table.game
+        i = app.game_index
+        w = app.width
+        pw = w - 20 if w - 20 < 200 else 200
+        ph = 7 * LINE_H + 8
+        px = (w - pw) // 2
+        py = (app.height - ph) // 2
+        table_under(app)  # the final position stays visible around the panel
+        panel(app, px, py, pw, ph)
+        if app.player_won():
+            title = b"You won!"
+        elif game.status() == LOST:
+            title = b"No more moves"
+        else:
+            title = b"Game over"
+        p.text_centred(title, w // 2, py + 5, pal.GOLD)
+        y = py + 5 + LINE_H + 3
+        x = px + 8
+        p.number(table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H
+        if app.link_game():  # not in the statistics: the match's own score below says it
+            p.text(b"Link play", x, y, pal.DIM)
+        else:
+            x2 = p.number(app.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
+            p.number(app.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H
+        if game.COMPETITIVE:  # the match so far instead of the streak
+            tx = x
+            names = table.player_tags()
+            for k in range(game.players):
+                tx = p.text(names[k], tx, y, pal.DIM)
+                score = game.score(k)
+                if score < 0:
+                    tx = p.text(b"-", tx, y, pal.WHITE)
+                    score = -score
+                tx = p.number(score, tx, y, pal.WHITE) + 12
+        else:
+            p.number(app.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
+        y += LINE_H + 3
+        if app.linked():
+            p.text(b"A: next deal" if app.deals_next() else b"The other player deals", x, y, pal.CURSOR)
+            p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
+            return
+        p.text(b"A: next deal", x, y, pal.CURSOR)
+        p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)

@@ -1,0 +1,95 @@
+"""The console's settings, in one table: what the settings screen shows, what each choice
+means, the record it is saved under (engine_core/records.py) and what it does, in a line.
+
+App.settings holds each setting's choice (an index into its row's words), in this order;
+the S_* names below are those indexes (a test holds them to the table's record keys).
+Everything here is a constant tuple, which the frozen firmware keeps in flash.
+"""
+
+from micropython import const
+
+S_SOUND = const(0)
+S_BACK = const(1)
+S_SPEED = const(2)
+S_LEVEL = const(3)
+S_JOKERS = const(4)
+S_TARGET = const(5)
+S_AUTOPLAY = const(6)
+S_TWO_BUTTONS = const(7)
+S_CASKET_RULES = const(8)
+S_WINNABLE = const(9)
+S_SLIDE = const(10)
+
+# The row's fields.
+NAME = const(0)  # the settings screen's words for it
+CHOICES = const(1)  # the words of each choice
+KEY = const(2)  # its record's name
+VALUES = const(3)  # what the record holds for each choice (None: the choice's index)
+DEFAULT = const(4)  # the choice of a new console
+ABOUT = const(5)  # what it does: one line under the menu, 34 characters at most
+
+SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a tuple)
+    (b"Sound", (b"Off", b"On"), "sound", None, 1,
+     b"Beeps for moves, wins and losses"),
+    (b"Card back", (b"Blue", b"Red", b"Green", b"Purple"), "card_back", None, 0,
+     b"The colour of face-down cards"),
+    (b"Computer speed", (b"Slow", b"Normal", b"Fast"), "bot_speed", None, 1,
+     b"How fast the computer plays"),
+    (b"Computer level", (b"Easy", b"Normal", b"Hard"), "bot_level", None, 1,
+     b"How well the computer plays"),
+    (b"Jokers", (b"Off", b"On"), "jokers", None, 0,
+     b"Nerts decks with two wild jokers"),
+    (b"Target score", (b"Game's", b"50", b"100", b"150"), "target", (0, 50, 100, 150), 0,
+     b"Score that wins a match"),
+    (b"Auto-play", (b"Off", b"On"), "auto_play", None, 1,
+     b"A won game plays itself home"),
+    (b"Two buttons", (b"Off", b"On"), "two_buttons", None, 0,
+     b"Play with the A and B buttons only"),
+    (b"Casket rules", (b"2: stacks", b"1: one card"), "casket_rules", (2, 1), 0,
+     b"Cards a Casket reserve may hold"),
+    (b"Deals", (b"Any", b"Winnable"), "winnable", None, 0,
+     b"New deals: any, or proven winnable"),
+    (b"Card slide", (b"Off", b"On"), "slide", None, 1,
+     b"A moved card glides to its pile"),
+)
+
+COUNT = const(11)  # len(SETTINGS)
+
+
+def choices(i):
+    """How many choices setting i has."""
+    return len(SETTINGS[i][CHOICES])
+
+
+def label(i, choice):
+    """The words of setting i's choice."""
+    return SETTINGS[i][CHOICES][choice]
+
+
+def record_value(i, choice):
+    """What setting i's record holds for a choice."""
+    values = SETTINGS[i][VALUES]
+    return choice if values is None else values[choice]
+
+
+def choice_of(i, value):
+    """The choice a record's value stands for: its default when no choice holds it (a record
+    from another version, or damaged)."""
+    row = SETTINGS[i]
+    values = row[VALUES]
+    if values is None:
+        return value if 0 <= value < len(row[CHOICES]) else row[DEFAULT]
+    for k in range(len(values)):
+        if values[k] == value:
+            return k
+    return row[DEFAULT]
+
+
+def target_score(choice):
+    """The target score a choice of the Target score setting stands for (0: the game's own)."""
+    return SETTINGS[S_TARGET][VALUES][choice]
+
+
+def casket_profile(choice):
+    """The Casket rule profile a choice of the Casket rules setting plays."""
+    return SETTINGS[S_CASKET_RULES][VALUES][choice]

@@ -1,0 +1,180 @@
+"""The screens as objects (engine_core/ui/screens.py), the settings table
+(engine_core/ui/settings.py), the line under the settings saying what the selected one does,
+and the rules page's end (docs/screen.md)."""
+
+import pytest
+
+from engine_core import games, records
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
+from engine_core.ui import layouts
+from engine_core.ui import screens as ui
+from engine_core.ui import settings as st
+from simulator.keys import make_app, run
+
+SIZES = layouts.SIZES
+NARROWEST = min(SIZES)
+OPEN_SETTINGS = "DOWN DOWN DOWN A"  # the title: New game, Choose a game, Statistics, Settings
+
+
+def ink(app, x0, y0, w, h, background):
+    """How many pixels of the rectangle are not the background colour."""
+    fb = app.screen.fb
+    return sum(1 for y in range(y0, y0 + h) for x in range(x0, x0 + w) if fb.pixel(x, y) != background)
+
+
+def gold_rows(app, x0, x1):
+    """The screen rows with gold ink between columns x0 and x1."""
+    fb = app.screen.fb
+    return [y for y in range(app.height) if any(fb.pixel(x, y) == pal.GOLD for x in range(x0, x1))]
+
+
+# --- one object per screen ---
+
+def test_each_screen_number_has_its_own_object_made_once_and_holding_no_state():
+    app = make_app(240, 240)
+    screens = app.screens
+    assert [s.MODE for s in screens] == list(range(len(screens)))
+    assert len({id(s) for s in screens}) == len(screens) == ui.LINK_ASK + 1
+    for s in screens:  # what a screen remembers is the App's: the objects cost one small block each
+        assert vars(s) == {}, type(s).__name__
+    # settings, the title, a new game, the pause menu, its rules page, back to the table
+    run(app, OPEN_SETTINGS + " B DOWN A A START DOWN DOWN DOWN DOWN DOWN DOWN A B B")
+    assert app.screens is screens and all(a is b for a, b in zip(app.screens, screens))
+    assert app.mode == ui.PLAY and app.current is screens[ui.PLAY]
+
+
+def test_the_mode_names_the_screen_shown_and_setting_it_shows_that_screen():
+    app = make_app(240, 240, "aces_up", 7)
+    assert app.mode == ui.PLAY and app.current is app.screens[ui.PLAY]
+    run(app, "START")
+    assert app.mode == ui.PAUSE and app.current is app.screens[ui.PAUSE]
+    app.mode = ui.PLAY
+    assert app.current is app.screens[ui.PLAY]
+    app.go(ui.STATS)
+    assert app.mode == ui.STATS and app.selected == 0 and app.full
+
+
+# --- the settings table ---
+
+def test_the_settings_table_is_in_the_order_of_its_names_and_its_records():
+    keys = [row[st.KEY] for row in st.SETTINGS]
+    assert len(st.SETTINGS) == st.COUNT == len(set(keys))
+    named = {st.S_SOUND: "sound", st.S_BACK: "card_back", st.S_SPEED: "bot_speed", st.S_LEVEL: "bot_level",
+             st.S_JOKERS: "jokers", st.S_TARGET: "target", st.S_AUTOPLAY: "auto_play",
+             st.S_TWO_BUTTONS: "two_buttons", st.S_CASKET_RULES: "casket_rules", st.S_WINNABLE: "winnable",
+             st.S_SLIDE: "slide"}
+    assert named == dict(enumerate(keys))
+    assert st.choices(st.S_BACK) == len(pal.BACKS)  # a name for each card back's colours
+    defaults = {d[0]: d[1] for d in records.SETTINGS}
+    for i, row in enumerate(st.SETTINGS):
+        assert row[st.KEY] in defaults, row[st.KEY]
+        assert st.record_value(i, row[st.DEFAULT]) == defaults[row[st.KEY]], row[st.KEY]
+        assert row[st.VALUES] is None or len(row[st.VALUES]) == len(row[st.CHOICES])
+        for choice in range(st.choices(i)):  # each choice is saved and read back as itself
+            assert st.choice_of(i, st.record_value(i, choice)) == choice
+
+
+def test_a_record_value_no_choice_holds_reads_as_the_settings_default():
+    assert st.choice_of(st.S_BACK, 9) == 0  # the record allows 0..15, four backs are drawn
+    assert st.choice_of(st.S_TARGET, 75) == 0
+    assert st.choice_of(st.S_CASKET_RULES, 7) == 0
+    assert st.choice_of(st.S_SOUND, 1) == 1
+
+
+def test_every_settings_line_fits_the_narrowest_screens_panel():
+    panel = min(NARROWEST[0] - 16, 220)
+    for row in st.SETTINGS:
+        assert 0 < len(row[st.ABOUT]) * CHAR_W - 1 <= panel - 16, row[st.ABOUT]
+
+
+# --- issue: what the selected setting does, in a line under the settings ---
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_settings_screen_says_what_the_selected_setting_does_under_its_rows(size):
+    app = make_app(*size)
+    run(app, OPEN_SETTINGS)
+    assert app.mode == ui.SETTINGS
+    pw = min(app.width - 16, 220)
+    px = (app.width - pw) // 2
+    seen = set()
+    for i in range(st.COUNT):
+        # the name and the selected row are gold or black on yellow; the line is below the rows
+        rows = gold_rows(app, px + 8, px + pw - 8)
+        foot = [y for y in rows if y > rows[0] + (st.COUNT + 1) * (LINE_H - 1)]
+        assert len(foot) >= CHAR_H - 2, (i, rows)  # a line of gold text under the last row
+        top = foot[0]
+        text = st.SETTINGS[i][st.ABOUT]
+        width = len(text) * CHAR_W - 1
+        band = ink(app, px + 8, top, width, CHAR_H, pal.PANEL)
+        assert band > 0 and ink(app, px + 8 + width + 1, top, pw - 17 - width, CHAR_H, pal.PANEL) == 0
+        seen.add(bytes(app.screen.buf))
+        run(app, "DOWN")
+    assert len(seen) == st.COUNT
+    run(app, "UP")  # back to the last one: the line is the last one's, drawn as before
+    run(app, "UP DOWN")
+    assert bytes(app.screen.buf) in seen
+
+
+def test_changing_a_setting_keeps_its_line():
+    app = make_app(*NARROWEST)
+    run(app, OPEN_SETTINGS + " DOWN")  # Card back
+    before = bytes(app.screen.buf)
+    run(app, "RIGHT LEFT")
+    assert bytes(app.screen.buf) == before
+
+
+# --- issue: the rules page ends at its last line ---
+
+def page_lines(app):
+    return (app.height - LINE_H - 6) // LINE_H
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", games.available())
+def test_the_rules_page_scrolls_no_further_than_its_last_line_at_the_foot(game, size):
+    app = make_app(size[0], size[1], game, 7)
+    run(app, "SELECT")
+    assert app.mode == ui.RULES
+    first = bytes(app.screen.buf)
+    run(app, " ".join(["DOWN"] * 400))
+    end = bytes(app.screen.buf)
+    assert end != first  # the text is longer than a page: it scrolled
+    y_last = LINE_H + 5 + (page_lines(app) - 1) * LINE_H
+    assert ink(app, 4, y_last, app.width - 8, CHAR_H, pal.PANEL) > 0  # the page's foot holds text
+    run(app, "DOWN")
+    assert bytes(app.screen.buf) == end  # and DOWN goes no further
+    run(app, "UP DOWN")
+    assert bytes(app.screen.buf) == end
+    run(app, " ".join(["UP"] * 400))
+    assert bytes(app.screen.buf) == first
+
+
+def test_the_rules_page_to_its_end_and_every_settings_line_allocate_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    from tests.test_ui_micropython import heap_lock_script
+    keys = ("SELECT " + "DOWN " * 60 + "UP B "  # the rules from play, to their end and back
+            + "START " + "DOWN " * 7 + "A " + "DOWN " * 11 + "RIGHT LEFT B "  # every settings line
+            + "DOWN A B B")  # Quit asks (a game in progress), B: no; B: back to the table
+    out = run_mpy_ok(heap_lock_script("sir_tommy", NARROWEST, "X A A X A A " + keys))
+    assert out.startswith("no allocation "), out
+
+
+def test_a_saved_card_back_the_console_has_no_colours_for_starts_as_the_default():
+    # The record allows card backs 0..15 (engine_core/records.py); four are drawn. A value from
+    # another version reads as the default instead of stopping the console at power-on.
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui.app import App
+    from simulator import framebuf
+    disk = MemoryStorage()
+    first = Console(App(Screen(240, 240, framebuf)), disk)
+    first.start()
+    first.keeper.settings.set("card_back", 9)
+    first.keeper.settings.set("target", 75)
+    first.keeper.save_settings()
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.start()
+    assert console.app.settings[st.S_BACK] == 0 and console.app.settings[st.S_TARGET] == 0
+    assert console.app.setting_label(st.S_BACK) == b"Blue"
