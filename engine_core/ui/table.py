@@ -12,7 +12,7 @@ from engine_core import reasons as why
 from engine_core.game import ACTION
 from engine_core.gfx.palette import GREY
 from engine_core.ui import buttons as bt
-from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
+from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, RIGHT, THEIRS
 # MARGIN: the layouts' gap, for tests.
 from engine_core.ui.view import (MARGIN, MESSAGE_MS, MSG_NO_HINT, MSG_NO_UNDO, MSG_NONE,  # noqa: F401
                                  NONE, SHAKE_BIAS, SLIDE_LEFT, SLIDE_ON, TableView)
@@ -453,22 +453,22 @@ class Table(TableView):
     # --- the player's actions ---
 
     def move_cursor(self, direction):
-        """The nearest slot in a direction (among those that can take what is held)."""
+        """The nearest slot in a direction, from the card the cursor frames. Every slot of
+        yours and the shared ones can be reached, a card held or not: a pile that cannot take
+        the held card refuses it, with the reason, when A places it there."""
         st = self.style
         c = self.cursor
         if self.how[c] & PICK and self.held == NONE:
             if self.move_within(direction):
                 return
-        cx = self.x[c]
+        cx = self.aim_from_x(c)
         cy = self.y[c]
         best = NONE
         best_score = 0
         for s in range(self.count):
             if s == c or self.how[s] & THEIRS:  # the cursor stays on your piles and the shared
                 continue
-            if self.held != NONE and s != self.held and not self.can_take[s]:
-                continue
-            dx = self.x[s] - cx
+            dx = self.aim_at_x(s, cx) - cx
             dy = self.y[s] - cy
             if direction == bt.RIGHT:
                 along = dx
@@ -493,6 +493,39 @@ class Table(TableView):
         if best != NONE:
             self.cursor = best
             self.cursor_index = NONE
+            if self.held == NONE and self.how[best] & PICK and self.how[best] & FAN_MASK == RIGHT:
+                self.cursor_index = self.card_nearest_x(best, cx)  # the card below, not the top
+
+    def aim_from_x(self, s):
+        """Where the cursor on slot s is, across: the card it frames (a fan to the right
+        reaches far from its slot's left edge)."""
+        if self.how[s] & FAN_MASK != RIGHT:
+            return self.x[s]
+        i = self.cursor_index if s == self.cursor and self.cursor_index != NONE else self.top_index(s)
+        return self.card_pos(s, i, True)
+
+    def aim_at_x(self, s, cx):
+        """Where the cursor would land in slot s, across, coming from cx: a fan to the right at
+        its card nearest cx (what is below a pile is the card under it), else the slot."""
+        x = self.x[s]
+        if self.how[s] & FAN_MASK != RIGHT:
+            return x
+        last = self.card_pos(s, self.top_index(s), True)
+        return x if cx < x else (last if cx > last else cx)
+
+    def card_nearest_x(self, s, cx):
+        """The card of fan slot s nearest cx (NONE: the top card)."""
+        n = self.game.piles.size[self.pile[s]]
+        best = NONE
+        best_d = 0
+        for i in range(n):
+            d = self.card_pos(s, i, True) - cx
+            if d < 0:
+                d = -d
+            if best == NONE or d < best_d:
+                best = i
+                best_d = d
+        return NONE if best == n - 1 else best
 
     def move_within(self, direction):
         """In a PICK fan, move the cursor along its cards; False at the end of the fan."""
