@@ -197,3 +197,48 @@ def test_a_double_click_sends_home_with_a_card_held_on_two_buttons_too():
     col1 = slot(table, "col1")
     pointer.click(app, *centre(table, col1), 1200)  # the second click of a double-click
     assert table.game.piles.size[table.game.pile_id("discard")] == 1 and table.held == NONE
+
+
+MPY_CLICKS = """
+import gc, micropython
+from engine_core.pointer import Pointer
+from engine_core.ui import buttons as bt
+from simulator.keys import make_app, parse
+
+app = make_app(240, 240, 'aces_up', 14)
+pointer = Pointer()
+table = app.table
+moves = parse('LEFT DOWN RIGHT UP')
+
+def session(now):
+    pointer.click(app, COL1, now)  # picked up
+    pointer.click(app, COL3, now + 1000)  # refused: back to col1
+    pointer.click(app, COL1, now + 2000)  # picked up again
+    pointer.click(app, 238, 120, now + 3000)  # dropped on the felt: back
+    pointer.click(app, COL1, now + 4000)
+    for e in moves:
+        app.press(e[0], e[1])  # the arrows with a card held
+    app.press(bt.B, False)
+
+session(10000)
+gc.collect()
+micropython.heap_lock()
+try:
+    session(20000)
+    result = 'no allocation'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, table.held, table.message)
+"""
+
+
+def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    app = make_app(240, 240, "aces_up", 14)
+    table = app.table
+    col1 = "%d, %d" % centre(table, slot(table, "col1"))
+    col3 = "%d, %d" % centre(table, slot(table, "col3"))
+    out = run_mpy_ok(MPY_CLICKS.replace("COL1", col1).replace("COL3", col3))
+    assert out.split()[:2] == ["no", "allocation"], out
+    assert out.split()[2] == "255"  # nothing held at the end
