@@ -2,7 +2,11 @@
 
 In play a click on a pile puts the cursor there and presses A (pick up, place), as the D-pad
 and A would; a second click on the same pile within DOUBLE_MS sends its card home (a long A,
-putting back a card held first). Elsewhere, on the menus and panels, a click is A.
+putting back a card held first). A card the pile refuses goes back where it came from, the
+refusal said at the foot of the screen, as a card dropped in the wrong place snaps back in
+solitaires played with a mouse; so does a held card when the click is on no pile. (The
+buttons keep a refused card in hand: the cursor moves on to another pile.) Elsewhere, on the
+menus and panels, a click is A.
 """
 
 from engine_core.ui import buttons as bt
@@ -28,6 +32,8 @@ class Pointer:
             return
         at_point = table.slot_at(x, y)
         if at_point == _NONE:
+            if table.held != _NONE:
+                self.put_back(app, table)  # dropped on the felt
             return
         s = at_point & 0xFF
         index = at_point >> 8
@@ -36,10 +42,18 @@ class Pointer:
         self.last_ms = now
         if double:
             if table.held != _NONE:
-                app.press(bt.B, False)
+                table.press_b()  # not B through the app: on two buttons B is "next pile"
             table.point(s, index)
             app.press(bt.A, True)
             self.last_slot = -1
             return
+        held = table.held
         table.point(s, index)
         app.press(bt.A, False)
+        if held != _NONE and s != held and table.held == held:
+            self.put_back(app, table)  # refused: the reason is at the foot already
+
+    def put_back(self, app, table):
+        """The held card goes back to its pile: nothing is held."""
+        table.press_b()
+        app.redraw()

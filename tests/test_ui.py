@@ -143,12 +143,12 @@ def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
     assert app.table.game.piles.cards == before and pile(app, "discard") == 0
 
 
-def test_while_holding_the_cursor_skips_piles_that_cannot_take_the_card():
+def test_while_holding_the_cursor_visits_the_next_pile_even_one_that_cannot_take_the_card():
     app = make_app(240, 240, "aces_up", 14)
     cursor_to(app, "col1")
-    run(app, "A RIGHT")  # only the discard can take the 2C: the columns are skipped
+    run(app, "A RIGHT")  # only the discard can take the 2C; the next column is reached all the same
     table = app.table
-    assert table.cursor == table.slot_of[table.game.pile_id("discard")]
+    assert table.cursor == table.slot_of[table.game.pile_id("col2")]
     run(app, "B")
     assert table.held == 255
 

@@ -487,3 +487,47 @@ def test_on_a_still_title_the_page_rests_and_a_key_wakes_it(open_page):
     console.page.wait_for_function("window.pcc.resting", timeout=10000)
     assert console.canvas() != before, "the title's cursor moved"
     assert console.evaluate("window.pcc.rests") >= 2
+
+
+def held_frame_pixels(rgb, palette):
+    """How many pixels of an RGB frame have the held card's frame colour (engine_core/gfx)."""
+    from engine_core.gfx.palette import HELD
+    from simulator.image import rgb888
+    colour = bytes(rgb888(palette[HELD]))
+    return sum(1 for i in range(0, len(rgb), 3) if rgb[i:i + 3] == colour)
+
+
+@pytest.mark.parametrize("how", ("mouse", "touch"))
+def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_says_why(open_page, how):
+    touch = how == "touch"
+    console = open_page("board=240x240&game=aces_up&seed=14&time=manual", has_touch=touch, is_mobile=touch,
+                        viewport={"width": 412, "height": 915} if touch else {"width": 1280, "height": 900})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", 14)  # 2C JC JH KD: the 2C may go to the discard only
+    table = replay.console.app.table
+    game = table.game
+    palette = replay.screen.palette
+
+    def click(name):
+        before = console.delivered()
+        x, y = pile_point(console, table, table.slot_of[game.pile_id(name)])
+        if touch:
+            console.page.touchscreen.tap(x, y)
+        else:
+            console.page.mouse.click(x, y)
+        console.settle(before + 1)
+        compare_drawn(console, replay, 240, "a %s on %s" % (how, name))
+
+    click("col1")
+    assert table.held == table.slot_of[game.pile_id("col1")]
+    assert held_frame_pixels(console.canvas(), palette) > 0  # the 2C framed as held
+    click("col3")  # on the JH: refused
+    assert table.held == 255  # back on its pile, nothing in hand
+    assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
+    page = console.canvas()
+    assert page == replay.rgb()  # the page says so as the simulator does
+    assert held_frame_pixels(page, palette) == 0
+    click("col1")  # picked up again and placed
+    click("discard")
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == 255
+    assert console.canvas() == replay.rgb()

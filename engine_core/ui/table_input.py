@@ -11,7 +11,7 @@ from array import array
 from engine_core import cards
 from engine_core.game import ACTION
 from engine_core.ui import buttons as bt
-from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, THEIRS
+from engine_core.ui.layouts import ARG_COUNT, ARG_KIND, DOWN, FAN_MASK, PICK, RIGHT, THEIRS
 from engine_core.ui.slots import NONE
 
 from micropython import const
@@ -72,24 +72,23 @@ class TableInput:
     # --- the cursor ---
 
     def move_cursor(self, direction):
-        """The nearest slot in a direction (among those that can take what is held)."""
+        """The nearest slot in a direction, from the card the cursor frames. Every slot of
+        yours and the shared ones can be reached, a card held or not: a pile that cannot take
+        the held card refuses it, with the reason, when A places it there."""
         st = self.slots.style
         c = self.cursor
         if self.how[c] & PICK and self.held == NONE:
             if self.move_within(direction):
                 return
-        xs = self.slots.x
         ys = self.slots.y
-        cx = xs[c]
+        cx = self.aim_from_x(c)
         cy = ys[c]
         best = NONE
         best_score = 0
         for s in range(self.slots.count):
             if s == c or self.how[s] & THEIRS:  # the cursor stays on your piles and the shared
                 continue
-            if self.held != NONE and s != self.held and not self.can_take[s]:
-                continue
-            dx = xs[s] - cx
+            dx = self.aim_at_x(s, cx) - cx
             dy = ys[s] - cy
             if direction == bt.RIGHT:
                 along = dx
@@ -114,6 +113,42 @@ class TableInput:
         if best != NONE:
             self.cursor = best
             self.cursor_index = NONE
+            if self.held == NONE and self.how[best] & PICK and self.how[best] & FAN_MASK == RIGHT:
+                self.cursor_index = self.card_nearest_x(best, cx)  # the card below, not the top
+
+    def aim_from_x(self, s):
+        """Where the cursor on slot s is, across: the card it frames (a fan to the right
+        reaches far from its slot's left edge)."""
+        slots = self.slots
+        if self.how[s] & FAN_MASK != RIGHT:
+            return slots.x[s]
+        i = self.cursor_index if s == self.cursor and self.cursor_index != NONE else slots.top_index(s)
+        return slots.card_pos(s, i, True)
+
+    def aim_at_x(self, s, cx):
+        """Where the cursor would land in slot s, across, coming from cx: a fan to the right at
+        its card nearest cx (what is below a pile is the card under it), else the slot."""
+        slots = self.slots
+        x = slots.x[s]
+        if self.how[s] & FAN_MASK != RIGHT:
+            return x
+        last = slots.card_pos(s, slots.top_index(s), True)
+        return x if cx < x else (last if cx > last else cx)
+
+    def card_nearest_x(self, s, cx):
+        """The card of fan slot s nearest cx (NONE: the top card)."""
+        slots = self.slots
+        n = self.game.piles.size[slots.pile[s]]
+        best = NONE
+        best_d = 0
+        for i in range(n):
+            d = slots.card_pos(s, i, True) - cx
+            if d < 0:
+                d = -d
+            if best == NONE or d < best_d:
+                best = i
+                best_d = d
+        return NONE if best == n - 1 else best
 
     def move_within(self, direction):
         """In a PICK fan, move the cursor along its cards; False at the end of the fan."""

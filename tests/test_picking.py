@@ -1,0 +1,244 @@
+"""Picking up and placing: a card the pointer drops where it may not go returns to its pile and
+the foot of the screen says why; while a card is held the arrow keys reach every pile."""
+
+import pytest
+
+from engine_core import games
+from engine_core.gfx.palette import HELD
+from engine_core.pointer import Pointer
+from engine_core.ui import app as app_mod
+from engine_core.ui import buttons as bt
+from engine_core.ui import layouts
+from engine_core.ui.table import NONE
+from simulator.keys import make_app, run
+
+ARROWS = (bt.UP, bt.DOWN, bt.LEFT, bt.RIGHT)
+SEEDS = (1, 2, 3)
+
+
+def slot(table, name):
+    return table.slot_of[table.game.pile_id(name)]
+
+
+def pile_size(table, s):
+    return table.game.piles.size[table.slots.pile[s]]
+
+
+def cursor_to(table, s, index=NONE):
+    table.cursor = s
+    table.cursor_index = index
+
+
+def centre(table, s):
+    """A screen point on the top card of slot s (as a click would land)."""
+    st = table.style
+    n = table.game.piles.size[table.slots.pile[s]]
+    x = table.slots.card_pos(s, n - 1, True)
+    y = table.slots.card_pos(s, n - 1, False)
+    return x + st.w // 2, y + st.h // 2
+
+
+def held_pixels(app):
+    """How many pixels of the screen have the held card's frame colour."""
+    buf = app.screen.buf
+    return sum((b >> 4 == HELD) + (b & 15 == HELD) for b in buf)
+
+
+def yours(table):
+    return [s for s in range(table.slots.count) if not table.slots.how[s] & layouts.THEIRS]
+
+
+def reached_with_arrows(app, start):
+    """Every slot the arrow keys lead to from `start` (the cursor put on each slot found in
+    turn, each arrow pressed there)."""
+    table = app.table
+    seen = {start}
+    todo = [start]
+    while todo:
+        s = todo.pop()
+        for arrow in ARROWS:
+            cursor_to(table, s)
+            app.press(arrow)
+            if table.cursor not in seen:
+                seen.add(table.cursor)
+                todo.append(table.cursor)
+    return seen
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game", [g for g in games.available() if layouts.declaration(g) is not None])
+def test_holding_a_card_from_any_pile_the_arrow_keys_reach_every_pile(game, size):
+    held_from = 0
+    for seed in SEEDS:
+        app = make_app(size[0], size[1], game, seed)
+        table = app.table
+        for src in yours(table):
+            cursor_to(table, src)
+            app.press(bt.A)
+            if table.held != src:
+                continue  # nothing to pick up there in this deal
+            held_from += 1
+            missed = set(yours(table)) - reached_with_arrows(app, src)
+            assert table.held == src  # moving never drops the card
+            names = table.game.pile_names
+            assert not missed, "seed %d, holding from %s: never reached %s" % (
+                seed, names[table.slots.pile[src]], sorted(names[table.slots.pile[s]] for s in missed))
+            app.press(bt.B)
+    assert held_from >= 2
+
+
+def test_sir_tommy_right_reaches_the_foundations_while_holding_and_a_there_says_why_not():
+    app = make_app(240, 135, "sir_tommy", 1)
+    table = app.table
+    game = table.game
+    cursor_to(table, slot(table, "stock"))
+    run(app, "A")  # draw: the current card
+    current = slot(table, "current")
+    cursor_to(table, current)
+    run(app, "A")  # picked up
+    assert table.held == current
+    foundations = [slot(table, "found%d" % k) for k in range(1, 5)]
+    for _ in range(4):
+        run(app, "RIGHT")
+    found = table.cursor
+    assert found in foundations  # the foundations are within reach
+    card = game.piles.top(game.pile_id("current"))
+    assert card % 13 != 0, "the deal must turn up a card other than an ace"
+    before = game.piles.cards[:]
+    run(app, "A")  # refused: the card stays in hand, the pile says why
+    assert table.held == current and table.shake_slot == found
+    assert table.message == game.refusal(game.pile_id("current") << 16 | table.slots.pile[found] << 8)
+    assert game.piles.cards == before
+    run(app, "LEFT A")  # on to a holding pile: placed
+    assert table.held == NONE
+    assert sum(game.piles.size[game.pile_id("res%d" % k)] for k in range(1, 5)) == 1
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_spite_malice_down_from_a_side_stack_goes_to_the_hand_below_it(size):
+    app = make_app(size[0], size[1], "spite_malice", 1)
+    table = app.table
+    hand = slot(table, "p1.hand")
+    st = table.style
+    for k in range(1, 5):
+        side = slot(table, "p1.side%d" % k)
+        cursor_to(table, side)
+        app.press(bt.DOWN)
+        assert table.cursor == hand, "DOWN from side %d, nothing held" % k
+        # The card framed is the one nearest below the side stack, not always the last.
+        i = table.cursor_index if table.cursor_index != NONE else table.slots.top_index(hand)
+        xs = [table.slots.card_pos(hand, j, True) for j in range(pile_size(table, hand))]
+        nearest = min(range(len(xs)), key=lambda j: abs(xs[j] - table.slots.x[side]))
+        assert i == nearest, "DOWN from side %d framed card %d, not %d" % (k, i, nearest)
+        if abs(xs[i] - table.slots.x[side]) < st.w:
+            run(app, "UP")  # and back up to the same side stack
+            assert table.cursor == side
+    cursor_to(table, hand, 0)
+    run(app, "A")  # the hand's first card, held
+    assert table.held == hand
+    for k in range(1, 5):
+        cursor_to(table, slot(table, "p1.side%d" % k))
+        app.press(bt.DOWN)
+        assert table.cursor == hand, "DOWN from side %d, a hand card held" % k
+
+
+def aces_up_2c_held():
+    """Aces Up deal 14 (2C JC JH KD): the 2C may go to the discard, nowhere else; clicked up."""
+    app = make_app(240, 240, "aces_up", 14)
+    table = app.table
+    pointer = Pointer()
+    col1 = slot(table, "col1")
+    pointer.click(app, *centre(table, col1), 1000)
+    assert table.held == col1
+    assert held_pixels(app) > 0
+    return app, table, pointer
+
+
+def test_a_click_on_a_pile_that_refuses_the_card_puts_it_back_and_says_why():
+    app, table, pointer = aces_up_2c_held()
+    game = table.game
+    col1, col3 = slot(table, "col1"), slot(table, "col3")
+    before = game.piles.cards[:]
+    pointer.click(app, *centre(table, col3), 2000)  # JH: the 2C may not go there
+    assert table.held == NONE  # back where it came from
+    assert held_pixels(app) == 0  # and no card is framed as held
+    assert table.shake_slot == col3
+    assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
+    assert game.piles.cards == before
+    assert app.sound_event == 2 or not app.settings[app_mod.S_SOUND]  # the refusal's sound
+    # The next clicks pick the card up again and place it: nothing is left in hand.
+    pointer.click(app, *centre(table, col1), 3000)
+    pointer.click(app, *centre(table, slot(table, "discard")), 4000)
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+
+
+def test_a_click_on_no_pile_puts_the_held_card_back():
+    app, table, pointer = aces_up_2c_held()
+    pointer.click(app, app.screen.width - 2, app.screen.height // 2, 2000)  # the felt
+    assert table.held == NONE and held_pixels(app) == 0
+    assert table.game.piles.size[table.game.pile_id("col1")] == 1
+
+
+def test_the_buttons_keep_a_refused_card_in_hand_and_the_cursor_moves_on():
+    app = make_app(240, 240, "aces_up", 14)
+    table = app.table
+    game = table.game
+    cursor_to(table, slot(table, "col1"))
+    run(app, "A RIGHT RIGHT A")  # 2C over the JH: refused
+    assert table.held == slot(table, "col1") and table.shake_slot == slot(table, "col3")
+    assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
+    run(app, "RIGHT RIGHT A")  # on to the discard
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+
+
+def test_a_double_click_sends_home_with_a_card_held_on_two_buttons_too():
+    app, table, pointer = aces_up_2c_held()
+    app.settings[app_mod.S_TWO_BUTTONS] = 1
+    col1 = slot(table, "col1")
+    pointer.click(app, *centre(table, col1), 1200)  # the second click of a double-click
+    assert table.game.piles.size[table.game.pile_id("discard")] == 1 and table.held == NONE
+
+
+MPY_CLICKS = """
+import gc, micropython
+from engine_core.pointer import Pointer
+from engine_core.ui import buttons as bt
+from simulator.keys import make_app, parse
+
+app = make_app(240, 240, 'aces_up', 14)
+pointer = Pointer()
+table = app.table
+moves = parse('LEFT DOWN RIGHT UP')
+
+def session(now):
+    pointer.click(app, COL1, now)  # picked up
+    pointer.click(app, COL3, now + 1000)  # refused: back to col1
+    pointer.click(app, COL1, now + 2000)  # picked up again
+    pointer.click(app, 238, 120, now + 3000)  # dropped on the felt: back
+    pointer.click(app, COL1, now + 4000)
+    for e in moves:
+        app.press(e[0], e[1])  # the arrows with a card held
+    app.press(bt.B, False)
+
+session(10000)
+gc.collect()
+micropython.heap_lock()
+try:
+    session(20000)
+    result = 'no allocation'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, table.held, table.message)
+"""
+
+
+def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    app = make_app(240, 240, "aces_up", 14)
+    table = app.table
+    col1 = "%d, %d" % centre(table, slot(table, "col1"))
+    col3 = "%d, %d" % centre(table, slot(table, "col3"))
+    out = run_mpy_ok(MPY_CLICKS.replace("COL1", col1).replace("COL3", col3))
+    assert out.split()[:2] == ["no", "allocation"], out
+    assert out.split()[2] == "255"  # nothing held at the end
