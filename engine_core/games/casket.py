@@ -44,6 +44,18 @@ FOUND1 = const(19)
 FOUND8 = const(26)
 DRAW_MOVE = const(0xFF0000)  # action_code(0): 'draw'
 
+# engine_core/reasons.py's codes that Casket words its own way, as this module's constants
+# (so that WORDS is a constant the frozen firmware keeps in flash; tests/test_reasons.py holds
+# them equal to reasons.py's).
+WHY_NOT_THERE = const(8)
+WHY_FOUND_NEXT = const(10)
+
+# The reasons in Casket's words: (code, screen words, protocol words); None: the shared ones.
+WORDS = (
+    (WHY_NOT_THERE, None, "cards go to a foundation, a body pile or a reserve"),
+    (WHY_FOUND_NEXT, None, "{card} is not next on {dst}: foundations build up in suit to the King"),
+)
+
 
 def is_lid(p):
     return LID1 <= p <= LID5
@@ -62,6 +74,7 @@ class Casket(Game):
     # the app under 64 KB of heap at 320x240 (tests/test_ui_micropython.py).
     JOURNAL_SIZE = 1856
     ACTIONS = ("draw",)
+    WORDS = WORDS
 
     def __init__(self, players=1, options=0):
         Game.__init__(self, players, options)
@@ -336,47 +349,10 @@ class Casket(Game):
             return 50
         return src
 
-    # --- for the protocol ---
-
-    def explain(self, move):
-        piles = self.piles
-        reason = Game.explain(self, move) or rules.move_refusal(
-            piles, move, DRAW_MOVE, WASTE, "waste", FOUND1, FOUND8, STOCK,
-            "stock cards are turned onto the waste by 'draw'")
-        if reason:
-            return reason
-        names = self.pile_names
-        src = move >> 16
-        dst = (move >> 8) & 0xFF
-        if src == JEWELS:
-            return "the top jewel is shown but never played directly"
-        if src == dst:
-            return "a card cannot move onto its own pile"
-        if is_lid(dst):
-            return "lids accept no cards"
-        if dst == STOCK or dst == WASTE or dst == JEWELS:
-            return "cards go to a foundation, a body pile or a reserve"
-        if piles.size[src] == 0:
-            return names[src] + " is empty"
-        c = rules.top(piles, src)
-        if RES1 <= dst <= RES3:
-            if RES1 <= src <= RES3:
-                return "cards never move from one reserve to another"
-            if self.rules == 1:
-                return names[dst] + " already holds a card (a reserve holds one under rules 1)"
-            return "reserves take cards from the waste, a lid or a body pile"
-        if FOUND1 <= dst <= FOUND8:
-            if piles.size[dst] == 0:
-                return "a foundation starts with an Ace, not " + cards.name(c)
-            return (cards.name(c) + " is not next on " + names[dst]
-                    + ": foundations build up in suit to the King")
-        if piles.size[dst] == 0:
-            return "a lid card may not head an empty body pile"
-        return ("body piles build down in suit: " + cards.name(c) + " does not go on "
-                + cards.name(rules.top(piles, dst)))
+    # --- why a move is illegal, and what a loaded position must satisfy ---
 
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         piles = self.piles
         reason = rules.move_refusal_code(self, move, DRAW_MOVE, WASTE, FOUND1, FOUND8, STOCK)
         if reason:

@@ -26,6 +26,7 @@ from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
     SLIDE, STOCK, STRIDE, V_JOKER, V_PASS, V_ROUND_OVER, WASTE, WORK1, WORK4, NertsMoves, shift)
 from engine_core import layout as L
+from engine_core.games.nerts_refusal import WORDS, refusal
 
 
 class Nerts(NertsMoves, Game):
@@ -38,6 +39,7 @@ class Nerts(NertsMoves, Game):
     # last 250 or so moves, and 4 KB of heap (the app holds under 64 KB at 320x240).
     JOURNAL_SIZE = 1024
     ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
+    WORDS = WORDS  # the reasons in Nerts's own words (nerts_refusal.py)
     TURN_BASED = False
     COMPETITIVE = True
     JOKERS = True
@@ -357,6 +359,9 @@ class Nerts(NertsMoves, Game):
     def explain_token(self, token):
         from engine_core.games.nerts_check import explain_token
         return explain_token(self, token)
+
+    def refusal(self, move):
+        return refusal(self, move)
 
     def explain(self, move):
         from engine_core.games.nerts_check import explain

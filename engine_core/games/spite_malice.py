@@ -57,6 +57,19 @@ DEAL = const(0)  # action index
 DEAL_MOVE = const(0xFF0000)  # action_code(DEAL)
 DEFAULT_TARGET = const(50)
 
+# engine_core/reasons.py's codes that Spite & Malice words its own way, as this module's
+# constants (so that WORDS is a constant the frozen firmware keeps in flash;
+# tests/test_reasons.py holds them equal to reasons.py's).
+WHY_NOT_THERE = const(8)
+WHY_NO_HOME = const(41)
+
+# The reasons in this game's words: (code, screen words, protocol words); None: the shared
+# ones. Its piles are the centre stacks (docs/rules/spite_malice.md), not foundations.
+WORDS = (
+    (WHY_NOT_THERE, None, "cards go onto a centre stack, or from the hand onto a side stack"),
+    (WHY_NO_HOME, b"No centre stack takes that card now", "no centre stack takes that card now"),
+)
+
 
 def hand_pile(player):
     return HAND + PLAYER_STRIDE * player
@@ -84,6 +97,7 @@ class SpiteMalice(Game):
     MAX_MOVES = 64  # at most 3 + 12 + 15 plays to the centre and 20 discards at once
     DECKS = 2
     ACTIONS = ("deal",)
+    WORDS = WORDS
     TURN_BASED = True
     COMPETITIVE = True
     MIN_PLAYERS = 2
@@ -371,7 +385,7 @@ class SpiteMalice(Game):
         return Game.explain_token(self, token)
 
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         if move == DEAL_MOVE:
             return why.GAME_ON if self.vars[V_STATUS] == PLAYING else why.MATCH_OVER
         if self.vars[V_STATUS] != PLAYING:
@@ -393,49 +407,28 @@ class SpiteMalice(Game):
             return why.PAYOFF_CENTRE if src == payoff_pile(player) else why.SIDE_SWAP
         if src == hand_pile(player):
             if self._hand_index(src, move & 0xFF) < 0:
-                return why.EMPTY
+                return why.NOT_IN_HAND
         elif piles.size[src] == 0:
             return why.EMPTY
         return why.NO_FIT
 
     def explain(self, move):
-        if move == DEAL_MOVE:
-            if self.vars[V_STATUS] == PLAYING:
-                return "the game is still being played"
-            return "the match is over"
-        reason = Game.explain(self, move)
-        if reason:
-            return reason
-        piles = self.piles
-        names = self.pile_names
+        """Game.explain, with this game's fields: whose turn, the card a hand move names,
+        what a centre stack takes next."""
+        text = Game.explain(self, move)
+        if "{turn}" in text:
+            text = text.replace("{turn}", "p" + str(self.vars[V_TURN] + 1))
+        if "{kind}" in text:
+            text = text.replace("{kind}", cards.kind_name(move & 0xFF))
+        if "{takes}" in text:
+            text = text.replace("{takes}", cards.RANKS[self.piles.size[(move >> 8) & 0xFF]])
+        return text
+
+    def moved_card(self, move):
         src = move >> 16
-        dst = (move >> 8) & 0xFF
-        player = self.vars[V_TURN]
-        who = owner(src)
-        if who < 0:
-            return "cards are played from your hand, payoff pile or side stacks"
-        if who != player:
-            return "it is p" + str(player + 1) + "'s turn"
-        if owner(dst) >= 0 and owner(dst) != player:
-            return "you play onto the centre stacks or your own side stacks"
-        if dst == STOCK or dst == hand_pile(player) or dst == payoff_pile(player):
-            return "cards go onto a centre stack, or from the hand onto a side stack"
-        if src != hand_pile(player) and dst >= HAND:
-            if src == payoff_pile(player):
-                return "the payoff pile plays only onto a centre stack"
-            return "cards never move from side stack to side stack"
-        if src == hand_pile(player):
-            i = self._hand_index(src, move & 0xFF)
-            if i < 0:
-                return names[src] + " holds no " + cards.kind_name(move & 0xFF)
-            card = piles.card(src, i)
-        else:
-            if piles.size[src] == 0:
-                return names[src] + " is empty"
-            card = piles.top(src)
-        size = piles.size[dst]
-        return (cards.name(card) + " does not fit on " + names[dst] + ", which takes a "
-                + cards.RANKS[size] + " (or a king)")
+        if owner(src) >= 0 and src == hand_pile(owner(src)):
+            return self.piles.card(src, self._hand_index(src, move & 0xFF))
+        return self.piles.top(src)
 
     def check_position(self):
         piles = self.piles

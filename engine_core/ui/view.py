@@ -398,7 +398,7 @@ class TableView:
         y = self.screen.height - LINE_H - 3
         fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
         said = self.message == why.SAID
-        text = why.TEXTS[self.message]
+        text = why.screen_words(self.game, self.message)
         n = self.said[0] if said else len(text)
         first = (x0 - 4) // 6
         if first < 0:
