@@ -46,6 +46,7 @@ EXEMPT = {
     "engine_core/jsontext.py": TEXT,
     "engine_core/text.py": TEXT,
     "engine_core/games/nerts_check.py": TEXT,
+    "engine_core/games/spite_malice_text.py": TEXT,
     "engine_core/save.py:peek_game": "start-up: which game a saved record holds",
     "engine_core/save.py:Keeper._load": "start-up: reading the records",
     "engine_core/save.py:Keeper.resume": "start-up: the saved game, restored as a new game object",

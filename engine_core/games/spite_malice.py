@@ -16,7 +16,6 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 """
 
 from engine_core import OVER, PLAYING
-from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, TOP_UP, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
@@ -338,52 +337,6 @@ class SpiteMalice(Game):
             return DEAL_MOVE
         return self.bot.choose(self, 3)
 
-    # --- move tokens: 'pN.hand:CARD>DST' names the hand card by its kind ---
-
-    def move_token(self, code):
-        src = code >> 16
-        if src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
-            return (self.pile_names[src] + ":" + cards.kind_name(code & 0xFF) + ">"
-                    + self.pile_names[(code >> 8) & 0xFF])
-        return Game.move_token(self, code)
-
-    def parse_move(self, token):
-        parts = token.split(">")
-        if len(parts) == 2 and ":" in parts[0]:
-            name, card = parts[0].split(":", 1)
-            src = self.pile_id(name)
-            dst = self.pile_id(parts[1])
-            kind = cards.parse_kind(card)
-            if src < 0 or dst < 0 or kind < 0 or kind == cards.KIND_JOKER:
-                return -1
-            if owner(src) < 0 or src != hand_pile(owner(src)):
-                return -1
-            return move_code(src, dst, kind)
-        code = Game.parse_move(self, token)
-        src = code >> 16
-        if 0 <= code and src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
-            return -1  # a hand card must be named
-        return code
-
-    def explain_token(self, token):
-        parts = token.split(">")
-        if len(parts) == 2 and ":" in parts[0]:
-            name, card = parts[0].split(":", 1)
-            src = self.pile_id(name)
-            if src < 0:
-                return "no pile named '" + name + "'"
-            if owner(src) < 0 or src != hand_pile(owner(src)):
-                return "only a hand card is named: pN.hand:CARD>DST"
-            kind = cards.parse_kind(card)
-            if kind < 0 or kind == cards.KIND_JOKER:
-                return "'" + card + "' is not a card (rank A23456789TJQK, suit SHDC, e.g. 7H)"
-            return "no pile named '" + parts[1] + "'"
-        if len(parts) == 2:
-            src = self.pile_id(parts[0])
-            if src >= 0 and owner(src) >= 0 and src == hand_pile(owner(src)):
-                return "name the hand card: " + parts[0] + ":CARD>" + parts[1]
-        return Game.explain_token(self, token)
-
     def refusal(self, move):
         """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         if move == DEAL_MOVE:
@@ -412,50 +365,38 @@ class SpiteMalice(Game):
             return why.EMPTY
         return why.NO_FIT
 
-    def explain(self, move):
-        """Game.explain, with this game's fields: whose turn, the card a hand move names,
-        what a centre stack takes next."""
-        text = Game.explain(self, move)
-        if "{turn}" in text:
-            text = text.replace("{turn}", "p" + str(self.vars[V_TURN] + 1))
-        if "{kind}" in text:
-            text = text.replace("{kind}", cards.kind_name(move & 0xFF))
-        if "{takes}" in text:
-            text = text.replace("{takes}", cards.RANKS[self.piles.size[(move >> 8) & 0xFF]])
-        return text
-
     def moved_card(self, move):
         src = move >> 16
         if owner(src) >= 0 and src == hand_pile(owner(src)):
             return self.piles.card(src, self._hand_index(src, move & 0xFF))
         return self.piles.top(src)
 
+    # --- for the protocol (spite_malice_text.py): 'pN.hand:CARD>DST' names a hand card ---
+
+    def move_token(self, code):
+        from engine_core.games.spite_malice_text import move_token
+        return move_token(self, code)
+
+    def parse_move(self, token):
+        from engine_core.games.spite_malice_text import parse_move
+        return parse_move(self, token)
+
+    def explain_token(self, token):
+        from engine_core.games.spite_malice_text import explain_token
+        return explain_token(self, token)
+
+    def explain(self, move):
+        from engine_core.games.spite_malice_text import explain
+        return explain(self, move)
+
+    _check = None  # spite_malice_text.check_position, imported at the first check
+
     def check_position(self):
-        piles = self.piles
-        names = self.pile_names
-        status = self.vars[V_STATUS]
-        if status != PLAYING and status != OVER:
-            return "status must be 'playing' or 'over'"
-        for center in range(CENTER1, CENTER1 + N_CENTERS):
-            n = piles.size[center]
-            if n >= STACK_FULL:
-                return names[center] + " is complete: a complete stack goes into the stock"
-            for i in range(n):
-                r = piles.card(center, i) % 13
-                if r != i and r != KING:
-                    return names[center] + " must run from the ace upward (kings wild)"
-        for p in range(2):
-            if self.vars[V_SCORE + p] < 0:
-                return "a score cannot be negative"
-        if status == PLAYING:
-            if self.match_over():
-                return "the match is over: its status must be 'over'"
-            for p in range(2):
-                if piles.size[payoff_pile(p)] == 0:
-                    return names[payoff_pile(p)] + " is empty: the game is over"
-            if piles.size[hand_pile(self.vars[V_TURN])] == 0:
-                return "the player to move holds no cards: a played-out hand is refilled at once"
-        return ""
+        check = SpiteMalice._check
+        if check is None:  # an import in every call allocates; a link checks states in play
+            from engine_core.games.spite_malice_text import check_position as check
+            SpiteMalice._check = check
+        return check(self)
 
 
 # Where the piles sit on each screen class (engine_core/layout.py says how to read it).
