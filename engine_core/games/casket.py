@@ -394,7 +394,8 @@ class Casket(Game):
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/casket.md.
 RULES_PAGE = (
     b"Two decks. Goal: build eight foundations up in suit from ace to king. The waste, "
-    b"reserve, lid and body tops may go up; cards never leave a foundation.\n"
+    b"reserve, lid and body tops may go up (long A sends one to a foundation); cards never "
+    b"leave a foundation.\n"
     b"Body piles build down in suit. An empty body pile takes a card from the waste, a "
     b"reserve or another body pile, never from a lid.\n"
     b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain. "
