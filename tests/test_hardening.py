@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine_core import records as r
-from engine_core import save
+from engine_core import game_record
 from engine_core.game import V_RNG, V_SCORE, V_STATUS, V_TURN
 from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
@@ -81,7 +81,7 @@ def test_a_pipe_where_a_record_should_be_is_never_opened(tmp_path):
 # --- a record with a good checksum and impossible contents ---
 
 def var_at(data, i):
-    return r.HEADER + save._FIXED + 1 + 4 * i
+    return r.HEADER + game_record._FIXED + 1 + 4 * i
 
 
 IMPOSSIBLE = [

@@ -5,6 +5,7 @@ import pytest
 
 from engine_core import games
 from engine_core import records as r
+from engine_core import save
 from engine_core.ui import layouts, texts
 
 NARROWEST = min(width for width, height in layouts.SIZES)
@@ -18,6 +19,8 @@ def test_every_notice_of_a_damaged_record_fits_the_narrowest_screen():
         for found in range(len(r.PROBLEMS)):
             text = r.load_message(title, found)
             assert 4 + 6 * len(text) <= NARROWEST, text
+    for text in (save.NOTICE_FULL, save.NOTICE_FAILED, save.NOTICE_JOURNAL, save.NOTICE_CANNOT_KEEP):
+        assert 4 + 6 * len(text) <= NARROWEST, text
 
 
 def rules_screen(name):
