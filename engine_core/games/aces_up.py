@@ -42,7 +42,7 @@ WHY_NO_HOME = const(41)
 WORDS = (
     (WHY_STOCK_EMPTY, None, "the stock is empty"),
     (WHY_NOT_THERE, None, "cards move from a column to the discard or to an empty column"),
-    (WHY_NO_HOME, b"Nothing of its suit outranks it yet", None),
+    (WHY_NO_HOME, b"Nothing of its suit outranks it yet", "nothing of its suit outranks it yet"),
 )
 
 
