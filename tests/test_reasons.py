@@ -83,7 +83,7 @@ TABLE_REASONS = (why.NO_MOVE, why.NO_HOME, why.EMPTY, why.NOT_YOURS, why.OVER)
 
 
 def pile_words(name):
-    """What the rule profile calls the piles cards go up to (docs/rules/NAME.md)."""
+    """What the rule profile calls the piles cards go up to (docs/rules/, the game's page)."""
     return {"aces_up": "discard", "spite_malice": "centre stack"}.get(name, "foundation")
 
 
