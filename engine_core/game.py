@@ -16,6 +16,7 @@ Move codes (below 2**24 so that the journal can hold them):
 from array import array
 
 from engine_core import PLAYING
+from engine_core import cards
 from engine_core import history as h
 from engine_core import reasons as why
 from engine_core import rng
@@ -86,6 +87,7 @@ class Game:
     JOURNAL_SIZE = HISTORY_SIZE  # undo journal entries; a longer game forgets its oldest moves
     DECKS = 1
     ACTIONS = ()  # type: tuple  # action words, by action index; ':flip' is a player's own ('p2:flip')
+    WORDS = ()  # type: tuple  # the game's own words for reasons (engine_core/reasons.py)
     TURN_BASED = False
     COMPETITIVE = False  # keeps a score per player (and plays to a target score)
     JOKERS = False  # jokers are an option (new GAME jokers=1)
@@ -433,19 +435,37 @@ class Game:
             return -1
         return move_code(src, dst)
 
-    def explain(self, move):
-        """Why a well-formed move is not legal now, for error messages ('' if nothing to add)."""
-        if self.vars[V_STATUS] != PLAYING:
-            return "the game is over"
-        return ""
-
     def refusal(self, move):
-        """Why a well-formed move is not legal now, as a code of engine_core/reasons.py (its
-        TEXTS[code] are short words for the screen); the same reasoning as explain(), without
-        building text, so the interface may ask on a keypress (no allocation)."""
+        """Why a well-formed move is not legal now, as a code of engine_core/reasons.py: the
+        game's one decision tree for an illegal move. It builds no text, so the interface may
+        ask on a keypress (no allocation); the words are the reasons table's."""
         if self.vars[V_STATUS] != PLAYING:
             return why.OVER
         return why.NOT_THERE
+
+    def explain(self, move):
+        """Why a well-formed move is not legal now, for the protocol's error line: refusal()'s
+        reason in this game's words, with the move's piles and cards filled in. A game with
+        fields of its own fills them in its override."""
+        text = why.protocol_words(self, self.refusal(move))
+        if "{" not in text:
+            return text
+        src = move_src(move)
+        dst = move_dst(move)
+        names = self.pile_names
+        if "{src}" in text:
+            text = text.replace("{src}", names[src])
+        if "{dst}" in text:
+            text = text.replace("{dst}", names[dst])
+        if "{card}" in text:
+            text = text.replace("{card}", cards.name(self.moved_card(move)))
+        if "{on}" in text:
+            text = text.replace("{on}", cards.name(self.piles.top(dst)))
+        return text
+
+    def moved_card(self, move):
+        """The card a move would take: the top of its source pile (-1 when empty)."""
+        return self.piles.top(move_src(move))
 
     def explain_token(self, token):
         """Why a token names no move of this game."""

@@ -1,9 +1,13 @@
-"""Why a move is refused, as small ints with short words for the screen.
+"""Why a move is refused: small ints, each with the screen's words and the protocol's.
 
-Each game's `refusal(move)` names the rule a well-formed move breaks, by the same reasoning as
-its `explain(move)` (which the protocol uses and which names cards and piles), but without
-building text: the interface shows TEXTS[code] on a refused keypress and allocates nothing.
-Every text fits a 240-pixel line (38 characters of the 6-pixel font).
+A game's `refusal(move)` is its one decision tree for an illegal move: it names the rule the
+move breaks as one of these codes and builds no text, so the interface may ask on a keypress.
+The words come from one table per code: TEXTS (the screen's, bytes, each within a 240-pixel
+line: 38 characters of the 6-pixel font) and SAYS (the protocol's error line, where {src},
+{dst}, {card} and {on} stand for the move's piles and cards; Game.explain fills them in).
+A game whose words differ (its own pile names, its own moves) lists them in its module's
+WORDS: (code, screen words or None, protocol words or None) triples, read by screen_words()
+and protocol_words() before the shared table.
 """
 
 from micropython import const
@@ -59,10 +63,14 @@ THEIR_TURN = const(47)  # link play (engine_core/ui/linkplay.py) from here on
 LINK_SILENT = const(48)
 LINK_BACK = const(49)
 LINK_NOT_HERE = const(50)
-PLAYED_ON = const(51)  # Nerts: undo of the player's own move (Nerts.take_back)
-PLAYED_SINCE = const(52)
-UNDO_TOO_OLD = const(53)
-PEER_PLAYED = const(54)  # link play: TURN_PLAYED's words for the other player
+NOT_IN_HAND = const(51)  # game reasons again from here on
+ONLY_JOKER = const(52)
+JOKER_FIXED = const(53)
+CYCLE_SHORT = const(54)
+PLAYED_ON = const(55)  # Nerts: undo of the player's own move (Nerts.take_back)
+PLAYED_SINCE = const(56)
+UNDO_TOO_OLD = const(57)
+PEER_PLAYED = const(58)  # link play: TURN_PLAYED's words for the other player
 
 TEXTS = (
     b"",
@@ -116,8 +124,93 @@ TEXTS = (
     b"No word from the other console...",
     b"The other console is back",
     b"Not in link play",
+    b"That card is not in your hand",
+    b"Cards cannot go there",
+    b"Not the next card for that foundation",
+    b"Cycle the stock only when stuck",
     b"The computer has played on that pile",
     b"The computer's plays since rely on it",
     b"Too many plays since to undo it",
     b"The other player has played: no undo",
 )
+
+# The protocol's words, by code as TEXTS (the error line after "illegal move TOKEN: ").
+SAYS = (
+    "",
+    "the game is over",  # OVER
+    "{src} is empty",  # EMPTY
+    "the stock is empty and there is no redeal",  # STOCK_EMPTY
+    "a discard or a move to an empty column is still available",  # DEAL_WAIT
+    "{card} is not outranked by another exposed card of its suit",  # OUTRANK
+    "{dst} is not empty",  # NOT_EMPTY
+    "moving the only card of a column changes nothing",  # ONLY_CARD
+    "cards cannot go there",  # NOT_THERE
+    "a foundation starts with an Ace, not {card}",  # FOUND_ACE
+    "{card} is not next on {dst}",  # FOUND_NEXT
+    "cards never move from one holding pile to another",  # HOLDING_SWAP
+    "the waste card must be placed before the next draw",  # PLACE_FIRST
+    "cards never leave a foundation",  # FOUND_STAYS
+    "stock cards are turned onto the waste by 'draw'",  # STOCK_DRAW
+    "the top jewel is shown but never played directly",  # JEWEL
+    "lids accept no cards",  # LID
+    "{dst} already holds a card (a reserve holds one under rules 1)",  # RESERVE_FULL
+    "cards never move from one reserve to another",  # RESERVE_SWAP
+    "a lid card may not head an empty body pile",  # LID_EMPTY_BODY
+    "body piles build down in suit: {card} does not go on {on}",  # BODY_DOWN
+    "it is {turn}'s turn",  # NOT_YOUR_TURN
+    "you play onto the centre stacks or your own side stacks",  # YOUR_PILES
+    "the payoff pile plays only onto a centre stack",  # PAYOFF_CENTRE
+    "cards never move from side stack to side stack",  # SIDE_SWAP
+    "{card} does not fit on {dst}, which takes a {takes} (or a king)",  # NO_FIT
+    "the game is still being played",  # GAME_ON
+    "that card has no move now",  # NO_MOVE
+    "a card cannot move onto its own pile",  # OWN_PILE
+    "work piles build down in alternating colours",  # ALTERNATE
+    "a player builds only on their own work piles",  # OWN_WORK
+    "{player}'s Nerts pile is not empty",  # CALL_EARLY
+    "{player}'s stock and waste are empty",  # FLIP_EMPTY
+    "{player} has a play: the stock is cycled only when there is nothing to do but wait",  # CYCLE_EARLY
+    "the round is over: 'deal' starts the next one",  # ROUND_OVER
+    "{dst} is complete",  # FOUND_FULL
+    "that is not your pile",  # NOT_YOURS
+    "a joker needs its value declared: {src}>{dst}=CARD",  # JOKER
+    "cards are played from your hand, payoff pile or side stacks",  # FROM_HAND
+    "the match is over",  # MATCH_OVER
+    "{src} holds only {count}",  # TOO_FEW
+    "no foundation takes that card now",  # NO_HOME
+    "no move is left",  # NO_HINT
+    "nothing to undo",  # NO_UNDO
+    "the computer has played: no undo",  # TURN_PLAYED
+    "",  # SAID
+    "nothing to redo",  # NO_REDO
+    "it is the other player's turn",  # THEIR_TURN
+    "no word from the other console",  # LINK_SILENT
+    "the other console is back",  # LINK_BACK
+    "not in link play",  # LINK_NOT_HERE
+    "{src} holds no {kind}",  # NOT_IN_HAND
+    "only a joker is declared",  # ONLY_JOKER
+    "the joker is fixed as a {fixed}: a card was played onto it",  # JOKER_FIXED
+    "{player}'s stock holds fewer than two cards",  # CYCLE_SHORT
+    "the computer has played on that pile",  # PLAYED_ON
+    "the computer's plays since rely on it",  # PLAYED_SINCE
+    "too many plays since to undo it",  # UNDO_TOO_OLD
+    "the other player has played: no undo",  # PEER_PLAYED
+)
+
+
+def screen_words(game, code):
+    """The screen's words for a reason in this game: its own (WORDS) or the shared TEXTS."""
+    own = game.WORDS
+    for i in range(len(own)):
+        if own[i][0] == code and own[i][1] is not None:
+            return own[i][1]
+    return TEXTS[code]
+
+
+def protocol_words(game, code):
+    """The protocol's words for a reason in this game (with {fields} for Game.explain)."""
+    own = game.WORDS
+    for i in range(len(own)):
+        if own[i][0] == code and own[i][2] is not None:
+            return own[i][2]
+    return SAYS[code]

@@ -41,8 +41,7 @@ SAVED = const(0)
 FULL = const(1)  # ENOSPC: the filesystem is full
 FAILED = const(2)  # any other OSError
 
-PROBLEMS = ("", "missing", "cut short", "corrupt", "from an unknown version", "invalid",
-            "unreadable")
+PROBLEMS = ("", "missing", "cut short", "corrupt", "unknown version", "invalid", "unreadable")
 
 
 def _crc_tables():
@@ -298,10 +297,12 @@ class RecordFile:
 
 
 def load_message(title, found):
-    """The line the screen shows about a record that could not be used ('' when none)."""
+    """The line the screen shows about a record that could not be used ('' when none), within
+    the narrowest screen's line (38 characters): 'Statistics: unknown version, set aside'.
+    The record is kept beside the new one (NAME.bad) and play goes on from the defaults."""
     if found == OK or found == MISSING:
         return ""
-    return title + " " + PROBLEMS[found] + ": set aside, defaults used"
+    return title + ": " + PROBLEMS[found] + ", set aside"
 
 
 # --- settings ---

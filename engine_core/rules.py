@@ -85,30 +85,10 @@ def may_draw(piles, stock, waste):
     return piles.size[waste] == 0 and piles.size[stock] > 0
 
 
-def draw_refusal(piles, waste, waste_name):
-    """Why 'draw' is refused (for explain): the turned card still waits, or no redeal."""
-    if piles.size[waste] > 0:
-        return "the " + waste_name + " card must be placed before the next draw"
-    return "the stock is empty and there is no redeal"
-
-
-def move_refusal(piles, move, draw_move, waste, waste_name, found_first, found_last, stock,
-                 stock_text):
-    """Why a patience game refuses a move, where its games agree (for explain), or '': the
-    draw, a card taken from a foundation, a card taken from the stock."""
-    if move == draw_move:
-        return draw_refusal(piles, waste, waste_name)
-    src = move >> 16
-    if found_first <= src <= found_last:
-        return "cards never leave a foundation"
-    if src == stock:
-        return stock_text
-    return ""
-
-
 def move_refusal_code(game, move, draw_move, waste, found_first, found_last, stock):
-    """move_refusal as a code of engine_core/reasons.py (0 where it has nothing to say), with
-    the game over first, as Game.explain: for refusal() (no allocation)."""
+    """Why a patience game refuses a move, where its games agree, as a code of
+    engine_core/reasons.py (NONE where it has nothing to say): the game over, the draw, a card
+    taken from a foundation or from the stock. For refusal() (no allocation)."""
     if game.vars[V_STATUS] != PLAYING:
         return why.OVER
     piles = game.piles

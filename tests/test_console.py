@@ -210,7 +210,7 @@ def test_a_damaged_record_is_shown_at_the_foot_of_the_screen_for_a_while():
     console.keeper.save_stats()
     disk.write("stats.dat", b"garbage", 7)
     again = console_on(disk)
-    assert again.notice == b"Statistics cut short: set aside, defaults used"
+    assert again.notice == b"Statistics: cut short, set aside"
     assert again.notice_ms == NOTICE_MS
     keys(again, "WAIT " * 7)
     assert again.notice_ms == 0

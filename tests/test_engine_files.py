@@ -10,11 +10,6 @@ LIMIT = 500
 KNOWN = {
     "engine_core/link/session.py": "link pairing",
     "engine_core/link/channel.py": "link pairing",
-    "engine_core/games/casket.py": "each rule once",
-    "engine_core/games/spite_malice.py": "each rule once",
-    "engine_core/games/nerts_moves.py": "each rule once",
-    "engine_core/protocol.py": "each rule once",
-    "engine_core/save.py": "each rule once",
 }
 
 

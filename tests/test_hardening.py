@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine_core import records as r
-from engine_core import save
+from engine_core import game_record
 from engine_core.game import V_RNG, V_SCORE, V_STATUS, V_TURN
 from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
@@ -46,7 +46,7 @@ def test_a_folder_where_a_record_should_be_is_set_aside_with_a_notice_and_saving
     os.mkdir(tmp_path / (record + ".dat"))
     (tmp_path / (record + ".dat") / "inside").write_text("x")
     keeper, game, messages = restart(storage)
-    assert messages == [title + " unreadable: set aside, defaults used"]
+    assert messages == [title + ": unreadable, set aside"]
     assert (tmp_path / (record + ".bad")).is_dir() and not (tmp_path / (record + ".dat")).exists()
     keeper.settings.set("card_back", 5)
     assert keeper.save_settings() == r.SAVED and keeper.save_stats() == r.SAVED
@@ -63,7 +63,7 @@ def test_a_folder_replaces_an_older_bad_file_when_set_aside(tmp_path):
     os.remove(tmp_path / "settings.dat")
     os.mkdir(tmp_path / "settings.dat")
     keeper, _, messages = restart(storage)
-    assert messages == ["Settings unreadable: set aside, defaults used"]
+    assert messages == ["Settings: unreadable, set aside"]
     assert (tmp_path / "settings.bad").is_dir()
     assert keeper.save_settings() == r.SAVED
 
@@ -75,13 +75,13 @@ def test_a_pipe_where_a_record_should_be_is_never_opened(tmp_path):
     os.remove(tmp_path / "stats.dat")
     os.mkfifo(tmp_path / "stats.dat")  # opening it for reading would wait for a writer
     _, _, messages = restart(storage)
-    assert messages == ["Statistics unreadable: set aside, defaults used"]
+    assert messages == ["Statistics: unreadable, set aside"]
 
 
 # --- a record with a good checksum and impossible contents ---
 
 def var_at(data, i):
-    return r.HEADER + save._FIXED + 1 + 4 * i
+    return r.HEADER + game_record._FIXED + 1 + 4 * i
 
 
 IMPOSSIBLE = [
@@ -106,7 +106,7 @@ def test_a_saved_game_with_a_field_out_of_range_is_set_aside_with_a_notice(name,
     bad = _reseal(data)
     disk.write("game.dat", bad, len(bad))
     keeper, game, messages = restart(disk)
-    assert game is None and messages == ["Saved game invalid: set aside, defaults used"]
+    assert game is None and messages == ["Saved game: invalid, set aside"]
     assert disk.exists("game.bad") and not disk.exists("game.dat")
 
 
@@ -127,7 +127,7 @@ def test_a_saved_position_load_would_refuse_is_set_aside():
     assert game.check_position()
     keeper.save_game(game)
     _, resumed, messages = restart(disk)
-    assert resumed is None and messages == ["Saved game invalid: set aside, defaults used"]
+    assert resumed is None and messages == ["Saved game: invalid, set aside"]
 
 
 def test_statistics_whose_counts_disagree_are_set_aside():
@@ -140,7 +140,7 @@ def test_statistics_whose_counts_disagree_are_set_aside():
     bad = _reseal(data)
     disk.write("stats.dat", bad, len(bad))
     _, _, messages = restart(disk)
-    assert messages == ["Statistics invalid: set aside, defaults used"]
+    assert messages == ["Statistics: invalid, set aside"]
 
 
 # --- one console per data folder; temporary names of its own ---

@@ -20,7 +20,8 @@ BASE = ("engine_core", "engine_core.cards", "engine_core.piles", "engine_core.rn
 LAYERS = [(name, 0) for name in BASE] + [
     ("engine_core.games", 1),
     ("engine_core.ai", 2),
-    ("engine_core.save", 3), ("engine_core.protocol", 3), ("engine_core.kiosk", 3),
+    ("engine_core.save", 3), ("engine_core.game_record", 3), ("engine_core.protocol", 3),
+    ("engine_core.state_text", 3), ("engine_core.kiosk", 3),
     ("engine_core.gfx", 3), ("engine_core.link", 3),
     ("engine_core.ui", 4),
     ("engine_core.console", 5), ("engine_core.pointer", 5),

@@ -322,7 +322,7 @@ def test_a_casket_record_of_an_unknown_rule_profile_is_set_aside():
     r.finish(buf, n - 4)
     disk.write("game.dat", buf, n)
     _, resumed, messages = restart(disk)
-    assert resumed is None and messages == ["Saved game from an unknown version: set aside, defaults used"]
+    assert resumed is None and messages == ["Saved game: unknown version, set aside"]
 
 
 def test_the_game_is_saved_once_play_pauses_not_on_every_press():
@@ -451,7 +451,7 @@ def test_a_corrupt_record_is_reported_set_aside_and_only_it_is_reset(record, tit
     buf[n // 2] ^= 0x10
     disk.write(record + ".dat", buf, n)
     again, resumed, messages = restart(disk)
-    assert messages == [title + " corrupt: set aside, defaults used"]
+    assert messages == [title + ": corrupt, set aside"]
     assert disk.exists(record + ".bad") and not disk.exists(record + ".dat")
     assert (resumed is None) == (record == "game")
     if record != "settings":
@@ -469,7 +469,7 @@ def test_a_record_from_an_unknown_version_is_set_aside():
     r.finish(buf, n - 4)
     disk.write("stats.dat", buf, n)
     again, _, messages = restart(disk)
-    assert messages == ["Statistics from an unknown version: set aside, defaults used"]
+    assert messages == ["Statistics: unknown version, set aside"]
     assert again.stats.get(0, r.PLAYED) == 0 and disk.exists("stats.bad")
 
 
@@ -480,7 +480,7 @@ def test_a_cut_off_record_is_reported_as_cut_short():
     n = disk.read("game.dat", buf)
     disk.write("game.dat", buf, n - 3)
     _, resumed, messages = restart(disk)
-    assert resumed is None and messages == ["Saved game cut short: set aside, defaults used"]
+    assert resumed is None and messages == ["Saved game: cut short, set aside"]
 
 
 def test_a_saved_game_with_a_card_twice_is_refused_despite_its_checksum():
@@ -493,7 +493,7 @@ def test_a_saved_game_with_a_card_twice_is_refused_despite_its_checksum():
     r.finish(buf, n - 4)
     disk.write("game.dat", buf, n)
     _, resumed, messages = restart(disk)
-    assert resumed is None and messages == ["Saved game invalid: set aside, defaults used"]
+    assert resumed is None and messages == ["Saved game: invalid, set aside"]
 
 
 def test_a_saved_game_of_other_rules_is_set_aside():
@@ -505,7 +505,7 @@ def test_a_saved_game_of_other_rules_is_set_aside():
     r.finish(buf, n - 4)
     disk.write("game.dat", buf, n)
     _, resumed, messages = restart(disk)
-    assert resumed is None and messages == ["Saved game from an unknown version: set aside, defaults used"]
+    assert resumed is None and messages == ["Saved game: unknown version, set aside"]
 
 
 def test_a_complete_new_file_without_the_old_one_is_taken():

@@ -1,50 +1,52 @@
-"""A refused move's reason on screen: every game's refusal() agrees with its explain()."""
+"""Why a move is refused: each game's refusal() is its one decision tree, and the screen's and
+the protocol's words come from the reasons table (engine_core/reasons.py and a game's WORDS)."""
 
+import functools
+import importlib
 import random
 from array import array
 
 import pytest
 
-from engine_core import PLAYING, games
+from engine_core import PLAYING, cards, games
 from engine_core import reasons as why
 from engine_core.game import ACTION
 
-# What explain() says for each reason refusal() gives (any one of the phrases).
-SAYS = {
-    why.OVER: ("over",), why.ROUND_OVER: ("round is over",), why.EMPTY: ("is empty", "holds no"),
-    why.STOCK_EMPTY: ("stock is empty",), why.DEAL_WAIT: ("still available",),
-    why.OUTRANK: ("outranked",), why.NOT_EMPTY: ("is not empty",), why.ONLY_CARD: ("only card",),
-    why.NOT_THERE: ("", "cards move from", "cards go", "only a joker"),
-    why.FOUND_ACE: ("starts with an Ace", "only an ace starts"),
-    why.FOUND_NEXT: ("is not next", " next", "joker is fixed"),
-    why.HOLDING_SWAP: ("holding pile to another",), why.PLACE_FIRST: ("must be placed",),
-    why.FOUND_STAYS: ("never leave a foundation", "stay there"), why.STOCK_DRAW: ("stock cards are turned",),
-    why.JEWEL: ("jewel",), why.LID: ("lids accept",), why.RESERVE_FULL: ("already holds",),
-    why.RESERVE_SWAP: ("reserve to another",), why.LID_EMPTY_BODY: ("lid card may not head",),
-    why.BODY_DOWN: ("body piles build down",), why.NOT_YOUR_TURN: ("'s turn",),
-    why.YOUR_PILES: ("you play onto",), why.PAYOFF_CENTRE: ("payoff pile plays only",),
-    why.SIDE_SWAP: ("side stack to side stack",), why.NO_FIT: ("does not fit",),
-    why.GAME_ON: ("still being played",), why.MATCH_OVER: ("match is over",),
-    why.OWN_PILE: ("onto its own pile", "onto itself"), why.ALTERNATE: ("alternating colours",),
-    why.OWN_WORK: ("their own work piles",), why.CALL_EARLY: ("Nerts pile is not empty",),
-    why.FLIP_EMPTY: ("stock and waste are empty",), why.CYCLE_EARLY: ("fewer than two", "has a play"),
-    why.FOUND_FULL: ("is complete",), why.JOKER: ("joker needs",), why.FROM_HAND: ("cards are played from",),
-    why.TOO_FEW: ("holds only",),
-}
+
+def codes():
+    return {name: getattr(why, name) for name in dir(why) if name.isupper() and isinstance(getattr(why, name), int)}
 
 
-def test_every_reason_fits_a_240_pixel_line_and_says_what_explain_says():
-    # The table's own: a card with no move, a pile not yours, no foundation, no hint, no undo.
-    ui_only = {why.NO_MOVE, why.NOT_YOURS, why.NO_HOME, why.NO_HINT, why.NO_UNDO, why.TURN_PLAYED, why.SAID,
-               why.NO_REDO, why.THEIR_TURN, why.LINK_SILENT, why.LINK_BACK,
-               why.LINK_NOT_HERE, why.PLAYED_ON, why.PLAYED_SINCE, why.UNDO_TOO_OLD, why.PEER_PLAYED}
-    assert set(SAYS) | ui_only == set(range(1, len(why.TEXTS)))
+def game_modules():
+    """Every module that declares a game's WORDS (a game's own or a part of it)."""
+    out = []
+    for name in games.names():
+        cls = games.load(name)
+        out.append((name, importlib.import_module(cls.__module__)))
+    out.append(("nerts", importlib.import_module("engine_core.games.nerts_refusal")))
+    return out
+
+
+def test_every_code_has_the_screens_words_and_the_protocols():
+    assert len(why.TEXTS) == len(why.SAYS) == max(codes().values()) + 1
     for text in why.TEXTS:
         assert len(text) <= 38, text
 
 
-@pytest.mark.parametrize("name", games.names())
-def test_refusal_names_the_rule_explain_gives_for_every_illegal_move(name):
+@pytest.mark.parametrize("name,module", game_modules())
+def test_a_games_copies_of_the_reason_codes_equal_reasons_py(name, module):
+    copied = [word for word in dir(module) if word.startswith("WHY_")]
+    for word in copied:
+        assert getattr(module, word) == codes()[word[4:]], (name, word)
+    for entry in getattr(module, "WORDS", ()):
+        assert len(entry) == 3 and entry[0] in codes().values(), (name, entry)
+        assert entry[1] is None or len(entry[1]) <= 38, (name, entry)
+
+
+@functools.lru_cache(maxsize=None)
+def reasons_given(name):
+    """The reasons the game gives for every illegal move over random play, after checking
+    that each has words on the screen and a complete error line for the protocol."""
     cls = games.load(name)
     game = cls(cls.MIN_PLAYERS, 0)
     game.bots = False
@@ -61,11 +63,60 @@ def test_refusal_names_the_rule_explain_gives_for_every_illegal_move(name):
                     continue
                 code = game.refusal(move)
                 text = game.explain(move)
-                assert code != why.NONE, (move, text)
-                assert any(phrase in text for phrase in SAYS[code]), (name, move, why.TEXTS[code], text)
+                assert code != why.NONE and why.screen_words(game, code), (move, text)
+                assert text and "{" not in text and "}" not in text, (name, move, text)
                 seen.add(code)
             n = game.legal_moves(out)
             if n == 0 or game.status() != PLAYING:
                 break
             game.apply(out[rnd.randrange(n)])
-    assert len(seen) >= 4
+    return frozenset(seen)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_illegal_move_has_a_reason_in_both_words(name):
+    assert len(reasons_given(name)) >= 4
+
+
+# What the table itself says when a pick-up or a long press finds nothing to do.
+TABLE_REASONS = (why.NO_MOVE, why.NO_HOME, why.EMPTY, why.NOT_YOURS, why.OVER)
+
+
+def pile_words(name):
+    """What the rule profile calls the piles cards go up to (docs/rules/, the game's page)."""
+    return {"aces_up": "discard", "spite_malice": "centre stack"}.get(name, "foundation")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_games_words_use_its_own_pile_names(name):
+    # Every reason the game or its table can give, in this game's words: Aces Up's pile is
+    # the discard and Spite & Malice's are centre stacks; neither has foundations.
+    cls = games.load(name)
+    game = cls(cls.MIN_PLAYERS, 0)
+    if pile_words(name) != "foundation":
+        for code in reasons_given(name) | set(TABLE_REASONS):
+            assert b"foundation" not in why.screen_words(game, code).lower(), (name, code)
+            assert "foundation" not in why.protocol_words(game, code), (name, code)
+
+
+def test_spite_malice_says_centre_stack_when_a_long_press_finds_no_home():
+    # Long A on a hand card that no centre stack takes: the strip names the centre stacks.
+    from simulator.keys import make_app, run
+    app = make_app(240, 240, "spite_malice", 3)
+    run(app, "")
+    table = app.table
+    game = table.game
+    hand = game.pile_id("p1.hand")
+    slot = table.slot_of[hand]
+    for i in range(game.piles.size[hand]):
+        card = game.piles.card(hand, i)
+        if not any(game.is_legal(hand << 16 | game.pile_id("center" + str(k)) << 8 | cards.kind(card))
+                   for k in range(1, 4)):
+            break
+    else:
+        pytest.fail("every hand card fits a centre stack")
+    table.cursor = slot
+    table.cursor_index = i
+    table.press_long_a()
+    words = why.screen_words(game, table.message)
+    assert b"centre stack" in words.lower(), words

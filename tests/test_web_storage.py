@@ -77,7 +77,7 @@ def test_an_item_that_is_not_hex_is_set_aside_as_a_record_cut_short():
     store.setItem(PREFIX + "settings.dat", "not hex at all")
     keeper = Keeper(LocalStorage(store))
     keeper.start()
-    assert keeper.take_notice() == "Settings cut short: set aside, defaults used"
+    assert keeper.take_notice() == "Settings: cut short, set aside"
     assert store.getItem(PREFIX + "settings.bad") == "not hex at all"
     assert store.getItem(PREFIX + "settings.dat") is None
 

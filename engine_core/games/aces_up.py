@@ -31,6 +31,20 @@ DISCARD = const(5)
 DEAL = const(0)  # action index
 DEAL_MOVE = const(0xFF0000)  # action_code(DEAL)
 
+# engine_core/reasons.py's codes that Aces Up words its own way, as this module's constants
+# (so that WORDS is a constant the frozen firmware keeps in flash; tests/test_reasons.py holds
+# them equal to reasons.py's).
+WHY_STOCK_EMPTY = const(3)
+WHY_NOT_THERE = const(8)
+WHY_NO_HOME = const(41)
+
+# The reasons in Aces Up's words: (code, screen words, protocol words); None: the shared ones.
+WORDS = (
+    (WHY_STOCK_EMPTY, None, "the stock is empty"),
+    (WHY_NOT_THERE, None, "cards move from a column to the discard or to an empty column"),
+    (WHY_NO_HOME, b"Nothing of its suit outranks it yet", "nothing of its suit outranks it yet"),
+)
+
 
 def value(card):
     """Rank for comparisons, aces high: 2 -> 1 .. king -> 12, ace -> 13."""
@@ -51,6 +65,7 @@ class AcesUp(Game):
     RULES_VERSION = 1
     MAX_MOVES = 16  # 4 discards + 12 moves to empty columns + deal, never all at once
     ACTIONS = ("deal",)
+    WORDS = WORDS
 
     def __init__(self, players=1, options=0):
         Game.__init__(self, players, options)
@@ -146,30 +161,8 @@ class AcesUp(Game):
                     return PLAYING
         return LOST
 
-    def explain(self, move):
-        reason = Game.explain(self, move)
-        if reason:
-            return reason
-        piles = self.piles
-        if move == DEAL_MOVE:
-            if piles.size[STOCK] == 0:
-                return "the stock is empty"
-            return "a discard or a move to an empty column is still available"
-        src = move >> 16
-        dst = (move >> 8) & 0xFF
-        names = self.pile_names
-        if src < COL1 or src > COL4 or dst == STOCK:
-            return "cards move from a column to the discard or to an empty column"
-        if piles.size[src] == 0:
-            return names[src] + " is empty"
-        if dst == DISCARD:
-            return cards.name(piles.top(src)) + " is not outranked by another exposed card of its suit"
-        if piles.size[dst] > 0:
-            return names[dst] + " is not empty"
-        return "moving the only card of a column changes nothing"
-
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         if self.vars[V_STATUS] != PLAYING:
             return why.OVER
         piles = self.piles

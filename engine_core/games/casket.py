@@ -15,21 +15,10 @@ from engine_core import cards
 from engine_core import reasons as why
 from engine_core import rules
 from engine_core.game import FACE_DOWN, TOP_UP, V_STATUS, Game
+from engine_core.games.casket_layout import LAYOUT  # noqa: F401 (beside the game: games.layout reads it here)
 from engine_core.rules import IN_SUIT, KIND_OF, RANK_OF, WANT_ACE, WANT_ANY, WANT_NONE
 
 from micropython import const
-
-# engine_core/layout.py's words, as this module's own constants: LAYOUT's tuples are then
-# constants, which stay in flash when frozen (built from imported names, every slot
-# would be a tuple made in RAM at import). Their values must stay equal to layout.py's.
-ARG_ANY = const(0)
-COUNT = const(4)
-DOWN = const(1)
-LARGE = const(2)
-MEDIUM = const(1)
-MINI = const(3)
-SMALL = const(0)
-STACK = const(0)
 
 STOCK = const(0)
 WASTE = const(1)
@@ -43,6 +32,18 @@ RES3 = const(18)
 FOUND1 = const(19)
 FOUND8 = const(26)
 DRAW_MOVE = const(0xFF0000)  # action_code(0): 'draw'
+
+# engine_core/reasons.py's codes that Casket words its own way, as this module's constants
+# (so that WORDS is a constant the frozen firmware keeps in flash; tests/test_reasons.py holds
+# them equal to reasons.py's).
+WHY_NOT_THERE = const(8)
+WHY_FOUND_NEXT = const(10)
+
+# The reasons in Casket's words: (code, screen words, protocol words); None: the shared ones.
+WORDS = (
+    (WHY_NOT_THERE, None, "cards go to a foundation, a body pile or a reserve"),
+    (WHY_FOUND_NEXT, None, "{card} is not next on {dst}: foundations build up in suit to the King"),
+)
 
 
 def is_lid(p):
@@ -62,6 +63,7 @@ class Casket(Game):
     # the app under 64 KB of heap at 320x240 (tests/test_ui_micropython.py).
     JOURNAL_SIZE = 1856
     ACTIONS = ("draw",)
+    WORDS = WORDS
 
     def __init__(self, players=1, options=0):
         Game.__init__(self, players, options)
@@ -336,47 +338,10 @@ class Casket(Game):
             return 50
         return src
 
-    # --- for the protocol ---
-
-    def explain(self, move):
-        piles = self.piles
-        reason = Game.explain(self, move) or rules.move_refusal(
-            piles, move, DRAW_MOVE, WASTE, "waste", FOUND1, FOUND8, STOCK,
-            "stock cards are turned onto the waste by 'draw'")
-        if reason:
-            return reason
-        names = self.pile_names
-        src = move >> 16
-        dst = (move >> 8) & 0xFF
-        if src == JEWELS:
-            return "the top jewel is shown but never played directly"
-        if src == dst:
-            return "a card cannot move onto its own pile"
-        if is_lid(dst):
-            return "lids accept no cards"
-        if dst == STOCK or dst == WASTE or dst == JEWELS:
-            return "cards go to a foundation, a body pile or a reserve"
-        if piles.size[src] == 0:
-            return names[src] + " is empty"
-        c = rules.top(piles, src)
-        if RES1 <= dst <= RES3:
-            if RES1 <= src <= RES3:
-                return "cards never move from one reserve to another"
-            if self.rules == 1:
-                return names[dst] + " already holds a card (a reserve holds one under rules 1)"
-            return "reserves take cards from the waste, a lid or a body pile"
-        if FOUND1 <= dst <= FOUND8:
-            if piles.size[dst] == 0:
-                return "a foundation starts with an Ace, not " + cards.name(c)
-            return (cards.name(c) + " is not next on " + names[dst]
-                    + ": foundations build up in suit to the King")
-        if piles.size[dst] == 0:
-            return "a lid card may not head an empty body pile"
-        return ("body piles build down in suit: " + cards.name(c) + " does not go on "
-                + cards.name(rules.top(piles, dst)))
+    # --- why a move is illegal, and what a loaded position must satisfy ---
 
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         piles = self.piles
         reason = rules.move_refusal_code(self, move, DRAW_MOVE, WASTE, FOUND1, FOUND8, STOCK)
         if reason:
@@ -426,116 +391,11 @@ class Casket(Game):
         return ""
 
 
-# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
-LAYOUT = {
-    "foundations": ("found1", "found2", "found3", "found4", "found5", "found6", "found7", "found8"),
-    "actions": (("stock", "draw"),),
-    "arg": ARG_ANY,
-    # Thirty piles: smaller cards. Foundations on top, then stock, waste, reserves and the
-    # jewels, the five lids, and the eight body columns fanned down at the bottom.
-    "cards": {SMALL: MINI, MEDIUM: SMALL, LARGE: SMALL},
-    SMALL: (
-        ('stock', 2, 2, STACK | COUNT, 0, b''),
-        ('waste', 22, 2, STACK, 0, b''),
-        ('res1', 50, 2, STACK, 0, b'R'),
-        ('res2', 70, 2, STACK, 0, b'R'),
-        ('res3', 90, 2, STACK, 0, b'R'),
-        ('jewels', 160, 2, STACK | COUNT, 0, b''),
-        ('lid1', 40, 28, STACK, 0, b'L'),
-        ('lid2', 62, 28, STACK, 0, b'L'),
-        ('lid3', 84, 28, STACK, 0, b'L'),
-        ('lid4', 106, 28, STACK, 0, b'L'),
-        ('lid5', 128, 28, STACK, 0, b'L'),
-        ('found1', 198, 2, STACK, 0, b'A'),
-        ('found2', 198, 28, STACK, 0, b'A'),
-        ('found3', 198, 54, STACK, 0, b'A'),
-        ('found4', 198, 80, STACK, 0, b'A'),
-        ('found5', 219, 2, STACK, 0, b'A'),
-        ('found6', 219, 28, STACK, 0, b'A'),
-        ('found7', 219, 54, STACK, 0, b'A'),
-        ('found8', 219, 80, STACK, 0, b'A'),
-        ('body1', 2, 54, DOWN, 81, b''),
-        ('body2', 25, 54, DOWN, 81, b''),
-        ('body3', 48, 54, DOWN, 81, b''),
-        ('body4', 71, 54, DOWN, 81, b''),
-        ('body5', 94, 54, DOWN, 81, b''),
-        ('body6', 117, 54, DOWN, 81, b''),
-        ('body7', 140, 54, DOWN, 81, b''),
-        ('body8', 163, 54, DOWN, 81, b''),
-    ),
-    MEDIUM: (
-        ('found1', 3, 11, STACK, 0, b'A'),
-        ('found2', 32, 11, STACK, 0, b'A'),
-        ('found3', 61, 11, STACK, 0, b'A'),
-        ('found4', 90, 11, STACK, 0, b'A'),
-        ('found5', 119, 11, STACK, 0, b'A'),
-        ('found6', 148, 11, STACK, 0, b'A'),
-        ('found7', 177, 11, STACK, 0, b'A'),
-        ('found8', 206, 11, STACK, 0, b'A'),
-        ('stock', 3, 45, STACK | COUNT, 0, b''),
-        ('waste', 32, 45, STACK, 0, b''),
-        ('res1', 90, 45, STACK, 0, b'R'),
-        ('res2', 119, 45, STACK, 0, b'R'),
-        ('res3', 148, 45, STACK, 0, b'R'),
-        ('jewels', 206, 45, STACK | COUNT, 0, b''),
-        ('lid1', 61, 79, STACK, 0, b'L'),
-        ('lid2', 90, 79, STACK, 0, b'L'),
-        ('lid3', 119, 79, STACK, 0, b'L'),
-        ('lid4', 148, 79, STACK, 0, b'L'),
-        ('lid5', 177, 79, STACK, 0, b'L'),
-        ('body1', 3, 113, DOWN, 125, b''),
-        ('body2', 32, 113, DOWN, 125, b''),
-        ('body3', 61, 113, DOWN, 125, b''),
-        ('body4', 90, 113, DOWN, 125, b''),
-        ('body5', 119, 113, DOWN, 125, b''),
-        ('body6', 148, 113, DOWN, 125, b''),
-        ('body7', 177, 113, DOWN, 125, b''),
-        ('body8', 206, 113, DOWN, 125, b''),
-    ),
-    LARGE: (
-        ('found1', 6, 11, STACK, 0, b'A'),
-        ('found2', 45, 11, STACK, 0, b'A'),
-        ('found3', 84, 11, STACK, 0, b'A'),
-        ('found4', 123, 11, STACK, 0, b'A'),
-        ('found5', 162, 11, STACK, 0, b'A'),
-        ('found6', 201, 11, STACK, 0, b'A'),
-        ('found7', 240, 11, STACK, 0, b'A'),
-        ('found8', 279, 11, STACK, 0, b'A'),
-        ('stock', 6, 45, STACK | COUNT, 0, b''),
-        ('waste', 45, 45, STACK, 0, b''),
-        ('res1', 123, 45, STACK, 0, b'R'),
-        ('res2', 162, 45, STACK, 0, b'R'),
-        ('res3', 201, 45, STACK, 0, b'R'),
-        ('jewels', 279, 45, STACK | COUNT, 0, b''),
-        ('lid1', 84, 79, STACK, 0, b'L'),
-        ('lid2', 123, 79, STACK, 0, b'L'),
-        ('lid3', 162, 79, STACK, 0, b'L'),
-        ('lid4', 201, 79, STACK, 0, b'L'),
-        ('lid5', 240, 79, STACK, 0, b'L'),
-        ('body1', 6, 113, DOWN, 125, b''),
-        ('body2', 45, 113, DOWN, 125, b''),
-        ('body3', 84, 113, DOWN, 125, b''),
-        ('body4', 123, 113, DOWN, 125, b''),
-        ('body5', 162, 113, DOWN, 125, b''),
-        ('body6', 201, 113, DOWN, 125, b''),
-        ('body7', 240, 113, DOWN, 125, b''),
-        ('body8', 279, 113, DOWN, 125, b''),
-    ),
-    "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
-    # The rules' names on the table (empty reserves and lids show R and L).
-    "labels": {
-        SMALL: ((b"Lids", 4, 38), (b"Jewels", 160, 38)),
-        MEDIUM: ((b"Lids", 8, 90), (b"Jewels", 204, 90)),
-        LARGE: ((b"Lids", 20, 90), (b"Jewels", 279, 90)),
-    },
-    # Clearly won: stock, waste and jewels used up (body piles always fall in suit).
-    "finish": (("stock", "waste", "jewels"), ()),
-}
-
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/casket.md.
 RULES_PAGE = (
     b"Two decks. Goal: build eight foundations up in suit from ace to king. The waste, "
-    b"reserve, lid and body tops may go up; cards never leave a foundation.\n"
+    b"reserve, lid and body tops may go up (long A sends one to a foundation); cards never "
+    b"leave a foundation.\n"
     b"Body piles build down in suit. An empty body pile takes a card from the waste, a "
     b"reserve or another body pile, never from a lid.\n"
     b"Lids take no cards; an emptied lid is refilled from the jewels while jewels remain. "

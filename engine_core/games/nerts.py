@@ -27,6 +27,7 @@ from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
     SLIDE, STOCK, STRIDE, V_JOKER, V_PASS, V_ROUND_OVER, WASTE, WORK1, WORK4, NertsMoves, shift)
 from engine_core import layout as L
+from engine_core.games.nerts_refusal import WORDS, refusal
 
 
 class Nerts(NertsMoves, Game):
@@ -39,6 +40,7 @@ class Nerts(NertsMoves, Game):
     # last 250 or so moves, and 4 KB of heap (the app holds under 64 KB at 320x240).
     JOURNAL_SIZE = 1024
     ACTIONS = ("deal", ":flip", ":cycle", ":nerts")
+    WORDS = WORDS  # the reasons in Nerts's own words (nerts_refusal.py)
     TURN_BASED = False
     COMPETITIVE = True
     JOKERS = True
@@ -376,6 +378,9 @@ class Nerts(NertsMoves, Game):
         from engine_core.games.nerts_check import explain_token
         return explain_token(self, token)
 
+    def refusal(self, move):
+        return refusal(self, move)
+
     def explain(self, move):
         from engine_core.games.nerts_check import explain
         return explain(self, move)
@@ -465,7 +470,8 @@ RULES_PAGE = (
     b"Work piles build down in alternating colours; a run moves together (up and down "
     b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
     b"work-pile run or the waste top.\n"
-    b"Foundations build up in suit from the ace; any player may add to any foundation.\n"
+    b"Foundations build up in suit from the ace; any player may add to any foundation "
+    b"(long A sends a card to one).\n"
     b"A on your stock turns three cards onto the waste; only its top card plays. When "
     b"you are stuck, A on the stock moves its top card to the bottom.\n"
     b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "

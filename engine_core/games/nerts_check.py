@@ -7,8 +7,7 @@ These run only when the protocol answers a command, so they may allocate.
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
-from engine_core.games.nerts_moves import (CALL, CYCLE, DEAL, FLIP, JOKER_DECLARED, SLIDE, STOCK,
-                                           STRIDE, V_JOKER, WORK1, WORK4, shift)
+from engine_core.games.nerts_moves import (JOKER_DECLARED, SLIDE, STRIDE, V_JOKER, WORK1, WORK4, shift)
 
 
 def move_token(game, code):
@@ -113,76 +112,29 @@ def explain_token(game, token):
     return "expected SRC>DST, pN.workA*K>pN.workB, SRC>foundK=CARD, deal, pN:flip, pN:cycle or pN:nerts"
 
 
-def player(p):
-    return "p" + str(p + 1)
-
-
 def explain(game, move):
-    """Why a well-formed move is not legal now ('' when there is nothing to add)."""
+    """Game.explain, with Nerts's fields: the player, the target score, what a foundation
+    takes next, the value a fixed joker stands for, a work pile's count."""
+    text = Game.explain(game, move)
+    if "{" not in text:
+        return text
     src = move >> 16
-    if game.vars[V_STATUS] != PLAYING:
-        if not game.can_deal():
-            return "a player reached the target score (" + str(game.target) + "): the game is over"
-        return "the round is over: 'deal' starts the next one"
-    piles = game.piles
-    names = game.pile_names
-    if src == ACTION:
-        action = (move >> 8) & 0xFF
-        p = move & 0xFF
-        base = p * STRIDE
-        if action == DEAL:
-            return "the round is still being played"
-        if action == FLIP:
-            return player(p) + "'s stock and waste are empty"
-        if action == CALL:
-            return player(p) + "'s Nerts pile is not empty"
-        if action == CYCLE:
-            if piles.size[base + STOCK] < 2:
-                return player(p) + "'s stock holds fewer than two cards"
-            return player(p) + " has a play: the stock is cycled only when there is nothing to do but wait"
-        return ""
     dst = (move >> 8) & 0xFF
-    arg = move & 0xFF
-    if src >= game.found0:
-        return "cards on a foundation stay there"
-    where = src % STRIDE
-    if where == STOCK:
-        return "stock cards are turned onto the waste with " + player(src // STRIDE) + ":flip"
-    if piles.size[src] == 0:
-        return names[src] + " is empty"
-    if dst < game.found0:
-        if dst // STRIDE != src // STRIDE:
-            return "a player builds only on their own work piles"
-        if not WORK1 <= dst % STRIDE <= WORK4:
-            return "cards go to a work pile or a foundation"
-        if dst == src:
-            return "a pile does not move onto itself"
-    card = piles.top(src)
-    if dst >= game.found0:
-        if card >= cards.JOKER_BASE and arg == 0:
-            return "a joker needs its value declared: " + names[src] + ">" + names[dst] + "=CARD"
-        if card < cards.JOKER_BASE and arg:
-            return "only a joker is declared"
-        n = piles.size[dst]
-        if n == 13:
-            return names[dst] + " is complete"
-        takes = game.found_suit(dst) * 13 + n
-        if card >= cards.JOKER_BASE and (arg - 1 == takes or (n == 0 and (arg - 1) % 13 == 0)):
-            return fixed_joker(game, card)
-        if n == 0:
-            return "only an ace starts a foundation"
-        return names[dst] + " takes " + cards.kind_name(takes) + " next"
-    if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
+    piles = game.piles
+    if "{player}" in text:
+        p = move & 0xFF if src == ACTION else src // STRIDE
+        text = text.replace("{player}", "p" + str(p + 1))
+    if "{target}" in text:
+        text = text.replace("{target}", str(game.target))
+    if "{takes}" in text:
+        text = text.replace("{takes}", cards.kind_name(game.found_suit(dst) * 13 + piles.size[dst]))
+    if "{fixed}" in text:
+        v = game.vars[V_JOKER + piles.top(src) - cards.JOKER_BASE] - 1
+        text = text.replace("{fixed}", ("red " if v & 1 else "black ") + cards.RANKS[v >> 1])
+    if "{count}" in text:
         n = piles.size[src]
-        return names[src] + " holds only " + str(n) + (" card" if n == 1 else " cards")
-    return "work piles build down in alternating colours"
-
-
-def fixed_joker(game, card):
-    """Why a joker fixed on a work pile cannot stand for the card declared."""
-    v = game.vars[V_JOKER + card - cards.JOKER_BASE] - 1
-    colour = "red " if v & 1 else "black "
-    return "the joker is fixed as a " + colour + cards.RANKS[v >> 1] + ": a card was played onto it"
+        text = text.replace("{count}", str(n) + (" card" if n == 1 else " cards"))
+    return text
 
 
 def pile_error(game, p):

@@ -14,7 +14,6 @@ until that player's piles or the foundations change. Nothing here allocates.
 
 from engine_core import PLAYING
 from engine_core import cards
-from engine_core import reasons as why
 from engine_core.game import ACTION, V_STATUS, move_code
 
 from micropython import const
@@ -74,55 +73,6 @@ class NertsMoves:
     """The half of Nerts that reads the position; Nerts (nerts.py) owns the state."""
 
     # --- reading the position ---
-
-    def refusal(self, move):
-        """As explain() (nerts_check.py), as a code of engine_core/reasons.py (no allocation)."""
-        src = move >> 16
-        if self.vars[V_STATUS] != PLAYING:
-            return why.OVER if not self.can_deal() else why.ROUND_OVER
-        piles = self.piles
-        if src == ACTION:
-            action = (move >> 8) & 0xFF
-            if action == DEAL:
-                return why.GAME_ON
-            if action == FLIP:
-                return why.FLIP_EMPTY
-            if action == CALL:
-                return why.CALL_EARLY
-            if action == CYCLE:
-                return why.CYCLE_EARLY
-            return why.NOT_THERE
-        dst = (move >> 8) & 0xFF
-        arg = move & 0xFF
-        if src >= self.found0:
-            return why.FOUND_STAYS
-        where = src % STRIDE
-        if where == STOCK:
-            return why.STOCK_DRAW
-        if piles.size[src] == 0:
-            return why.EMPTY
-        if dst < self.found0:
-            if dst // STRIDE != src // STRIDE:
-                return why.OWN_WORK
-            if not WORK1 <= dst % STRIDE <= WORK4:
-                return why.NOT_THERE
-            if dst == src:
-                return why.OWN_PILE
-        card = piles.top(src)
-        if dst >= self.found0:
-            if card >= cards.JOKER_BASE and arg == 0:
-                return why.JOKER
-            if card < cards.JOKER_BASE and arg:
-                return why.NOT_THERE
-            n = piles.size[dst]
-            if n == 13:
-                return why.FOUND_FULL
-            if n == 0:
-                return why.FOUND_ACE
-            return why.FOUND_NEXT
-        if arg & SLIDE == 0 and WORK1 <= where <= WORK4 and arg > piles.size[src]:
-            return why.TOO_FEW
-        return why.ALTERNATE
 
     def owner(self, pile):
         """The player a pile belongs to, or -1 for a foundation."""

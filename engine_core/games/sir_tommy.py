@@ -6,7 +6,6 @@ top cards may go on to the foundations. Draw only once the current card is place
 """
 
 from engine_core import PLAYING
-from engine_core import cards
 from engine_core import reasons as why
 from engine_core import rules
 from engine_core.game import FACE_DOWN, V_STATUS, Game
@@ -34,6 +33,22 @@ RES1 = const(6)
 RES4 = const(9)
 DRAW_MOVE = const(0xFF0000)  # action_code(0): 'draw'
 
+# engine_core/reasons.py's codes that Sir Tommy words its own way, as this module's constants
+# (so that WORDS is a constant the frozen firmware keeps in flash; tests/test_reasons.py holds
+# them equal to reasons.py's).
+WHY_NOT_THERE = const(8)
+WHY_FOUND_NEXT = const(10)
+WHY_PLACE_FIRST = const(12)
+WHY_STOCK_DRAW = const(14)
+
+# The reasons in Sir Tommy's words: (code, screen words, protocol words); None: the shared ones.
+WORDS = (
+    (WHY_NOT_THERE, None, "cards go to a foundation or a holding pile"),
+    (WHY_FOUND_NEXT, None, "{card} is not next on {dst}: foundations build up by rank to the King"),
+    (WHY_PLACE_FIRST, None, "the current card must be placed before the next draw"),
+    (WHY_STOCK_DRAW, None, "stock cards are turned into current by 'draw'"),
+)
+
 
 class SirTommy(Game):
     NAME = "sir_tommy"
@@ -41,6 +56,7 @@ class SirTommy(Game):
     # current to 4 foundations + 4 holding piles, 4 holding tops to 4 foundations, draw
     MAX_MOVES = 25
     ACTIONS = ("draw",)
+    WORDS = WORDS
 
     def __init__(self, players=1, options=0):
         Game.__init__(self, players, options)
@@ -111,32 +127,8 @@ class SirTommy(Game):
     def _compute_status(self):
         return rules.patience_status(self.piles, FOUND1, FOUND4, 52, self._has_move())
 
-    def explain(self, move):
-        piles = self.piles
-        reason = Game.explain(self, move) or rules.move_refusal(
-            piles, move, DRAW_MOVE, CURRENT, "current", FOUND1, FOUND4, STOCK,
-            "stock cards are turned into current by 'draw'")
-        if reason:
-            return reason
-        names = self.pile_names
-        src = move >> 16
-        dst = (move >> 8) & 0xFF
-        if RES1 <= src <= RES4 and RES1 <= dst <= RES4:
-            return "cards never move from one holding pile to another"
-        if dst == STOCK or dst == CURRENT or dst == src:
-            return "cards go to a foundation or a holding pile"
-        if piles.size[src] == 0:
-            return names[src] + " is empty"
-        c = rules.top(piles, src)
-        if FOUND1 <= dst <= FOUND4:
-            if piles.size[dst] == 0:
-                return "a foundation starts with an Ace, not " + cards.name(c)
-            return (cards.name(c) + " is not next on " + names[dst]
-                    + ": foundations build up by rank to the King")
-        return ""
-
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         piles = self.piles
         reason = rules.move_refusal_code(self, move, DRAW_MOVE, CURRENT, FOUND1, FOUND4, STOCK)
         if reason:
@@ -216,7 +208,8 @@ RULES_PAGE = (
     b"The stock is turned one card at a time; the first card is turned at once. The "
     b"current card goes to a foundation if its rank is next there, or onto any of the "
     b"four holding piles, whatever its rank or suit.\n"
-    b"Draw (A on the stock) only once the current card is placed. There is no redeal.\n"
+    b"Draw (A on the stock) only once the current card is placed. There is no redeal. "
+    b"Long A sends a card to a foundation.\n"
     b"Only the top card of a holding pile may leave it, to a foundation. Cards never "
     b"move between holding piles and never leave a foundation.\n"
     b"Won with all 52 cards on the foundations; lost when the stock and the current card "

@@ -16,7 +16,6 @@ deal clear the journal. With bots on (the default) p2 is the computer, at level 
 """
 
 from engine_core import OVER, PLAYING
-from engine_core import cards
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, TOP_UP, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
@@ -57,6 +56,19 @@ DEAL = const(0)  # action index
 DEAL_MOVE = const(0xFF0000)  # action_code(DEAL)
 DEFAULT_TARGET = const(50)
 
+# engine_core/reasons.py's codes that Spite & Malice words its own way, as this module's
+# constants (so that WORDS is a constant the frozen firmware keeps in flash;
+# tests/test_reasons.py holds them equal to reasons.py's).
+WHY_NOT_THERE = const(8)
+WHY_NO_HOME = const(41)
+
+# The reasons in this game's words: (code, screen words, protocol words); None: the shared
+# ones. Its piles are the centre stacks (docs/rules/spite_malice.md), not foundations.
+WORDS = (
+    (WHY_NOT_THERE, None, "cards go onto a centre stack, or from the hand onto a side stack"),
+    (WHY_NO_HOME, b"No centre stack takes that card now", "no centre stack takes that card now"),
+)
+
 
 def hand_pile(player):
     return HAND + PLAYER_STRIDE * player
@@ -84,6 +96,7 @@ class SpiteMalice(Game):
     MAX_MOVES = 64  # at most 3 + 12 + 15 plays to the centre and 20 discards at once
     DECKS = 2
     ACTIONS = ("deal",)
+    WORDS = WORDS
     TURN_BASED = True
     COMPETITIVE = True
     MIN_PLAYERS = 2
@@ -324,54 +337,8 @@ class SpiteMalice(Game):
             return DEAL_MOVE
         return self.bot.choose(self, 3)
 
-    # --- move tokens: 'pN.hand:CARD>DST' names the hand card by its kind ---
-
-    def move_token(self, code):
-        src = code >> 16
-        if src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
-            return (self.pile_names[src] + ":" + cards.kind_name(code & 0xFF) + ">"
-                    + self.pile_names[(code >> 8) & 0xFF])
-        return Game.move_token(self, code)
-
-    def parse_move(self, token):
-        parts = token.split(">")
-        if len(parts) == 2 and ":" in parts[0]:
-            name, card = parts[0].split(":", 1)
-            src = self.pile_id(name)
-            dst = self.pile_id(parts[1])
-            kind = cards.parse_kind(card)
-            if src < 0 or dst < 0 or kind < 0 or kind == cards.KIND_JOKER:
-                return -1
-            if owner(src) < 0 or src != hand_pile(owner(src)):
-                return -1
-            return move_code(src, dst, kind)
-        code = Game.parse_move(self, token)
-        src = code >> 16
-        if 0 <= code and src < self.piles.count and owner(src) >= 0 and src == hand_pile(owner(src)):
-            return -1  # a hand card must be named
-        return code
-
-    def explain_token(self, token):
-        parts = token.split(">")
-        if len(parts) == 2 and ":" in parts[0]:
-            name, card = parts[0].split(":", 1)
-            src = self.pile_id(name)
-            if src < 0:
-                return "no pile named '" + name + "'"
-            if owner(src) < 0 or src != hand_pile(owner(src)):
-                return "only a hand card is named: pN.hand:CARD>DST"
-            kind = cards.parse_kind(card)
-            if kind < 0 or kind == cards.KIND_JOKER:
-                return "'" + card + "' is not a card (rank A23456789TJQK, suit SHDC, e.g. 7H)"
-            return "no pile named '" + parts[1] + "'"
-        if len(parts) == 2:
-            src = self.pile_id(parts[0])
-            if src >= 0 and owner(src) >= 0 and src == hand_pile(owner(src)):
-                return "name the hand card: " + parts[0] + ":CARD>" + parts[1]
-        return Game.explain_token(self, token)
-
     def refusal(self, move):
-        """As explain(), as a code of engine_core/reasons.py (no allocation)."""
+        """Why a move is illegal: a code of engine_core/reasons.py (words: WORDS, or shared)."""
         if move == DEAL_MOVE:
             return why.GAME_ON if self.vars[V_STATUS] == PLAYING else why.MATCH_OVER
         if self.vars[V_STATUS] != PLAYING:
@@ -393,76 +360,43 @@ class SpiteMalice(Game):
             return why.PAYOFF_CENTRE if src == payoff_pile(player) else why.SIDE_SWAP
         if src == hand_pile(player):
             if self._hand_index(src, move & 0xFF) < 0:
-                return why.EMPTY
+                return why.NOT_IN_HAND
         elif piles.size[src] == 0:
             return why.EMPTY
         return why.NO_FIT
 
-    def explain(self, move):
-        if move == DEAL_MOVE:
-            if self.vars[V_STATUS] == PLAYING:
-                return "the game is still being played"
-            return "the match is over"
-        reason = Game.explain(self, move)
-        if reason:
-            return reason
-        piles = self.piles
-        names = self.pile_names
+    def moved_card(self, move):
         src = move >> 16
-        dst = (move >> 8) & 0xFF
-        player = self.vars[V_TURN]
-        who = owner(src)
-        if who < 0:
-            return "cards are played from your hand, payoff pile or side stacks"
-        if who != player:
-            return "it is p" + str(player + 1) + "'s turn"
-        if owner(dst) >= 0 and owner(dst) != player:
-            return "you play onto the centre stacks or your own side stacks"
-        if dst == STOCK or dst == hand_pile(player) or dst == payoff_pile(player):
-            return "cards go onto a centre stack, or from the hand onto a side stack"
-        if src != hand_pile(player) and dst >= HAND:
-            if src == payoff_pile(player):
-                return "the payoff pile plays only onto a centre stack"
-            return "cards never move from side stack to side stack"
-        if src == hand_pile(player):
-            i = self._hand_index(src, move & 0xFF)
-            if i < 0:
-                return names[src] + " holds no " + cards.kind_name(move & 0xFF)
-            card = piles.card(src, i)
-        else:
-            if piles.size[src] == 0:
-                return names[src] + " is empty"
-            card = piles.top(src)
-        size = piles.size[dst]
-        return (cards.name(card) + " does not fit on " + names[dst] + ", which takes a "
-                + cards.RANKS[size] + " (or a king)")
+        if owner(src) >= 0 and src == hand_pile(owner(src)):
+            return self.piles.card(src, self._hand_index(src, move & 0xFF))
+        return self.piles.top(src)
+
+    # --- for the protocol (spite_malice_text.py): 'pN.hand:CARD>DST' names a hand card ---
+
+    def move_token(self, code):
+        from engine_core.games.spite_malice_text import move_token
+        return move_token(self, code)
+
+    def parse_move(self, token):
+        from engine_core.games.spite_malice_text import parse_move
+        return parse_move(self, token)
+
+    def explain_token(self, token):
+        from engine_core.games.spite_malice_text import explain_token
+        return explain_token(self, token)
+
+    def explain(self, move):
+        from engine_core.games.spite_malice_text import explain
+        return explain(self, move)
+
+    _check = None  # spite_malice_text.check_position, imported at the first check
 
     def check_position(self):
-        piles = self.piles
-        names = self.pile_names
-        status = self.vars[V_STATUS]
-        if status != PLAYING and status != OVER:
-            return "status must be 'playing' or 'over'"
-        for center in range(CENTER1, CENTER1 + N_CENTERS):
-            n = piles.size[center]
-            if n >= STACK_FULL:
-                return names[center] + " is complete: a complete stack goes into the stock"
-            for i in range(n):
-                r = piles.card(center, i) % 13
-                if r != i and r != KING:
-                    return names[center] + " must run from the ace upward (kings wild)"
-        for p in range(2):
-            if self.vars[V_SCORE + p] < 0:
-                return "a score cannot be negative"
-        if status == PLAYING:
-            if self.match_over():
-                return "the match is over: its status must be 'over'"
-            for p in range(2):
-                if piles.size[payoff_pile(p)] == 0:
-                    return names[payoff_pile(p)] + " is empty: the game is over"
-            if piles.size[hand_pile(self.vars[V_TURN])] == 0:
-                return "the player to move holds no cards: a played-out hand is refilled at once"
-        return ""
+        check = SpiteMalice._check
+        if check is None:  # an import in every call allocates; a link checks states in play
+            from engine_core.games.spite_malice_text import check_position as check
+            SpiteMalice._check = check
+        return check(self)
 
 
 # Where the piles sit on each screen class (engine_core/layout.py says how to read it).
@@ -543,7 +477,8 @@ RULES_PAGE = (
     b"Centre stacks build up from ace to queen regardless of suit. Kings are wild: a "
     b"king counts as the card that fits. A finished stack is shuffled into the stock.\n"
     b"On your turn, play the top of your payoff pile, a side stack top or a hand card onto "
-    b"the centre, as often as you can. Play your whole hand and you draw five more.\n"
+    b"the centre, as often as you can (long A plays a card to a centre stack). Play your "
+    b"whole hand and you draw five more.\n"
     b"End your turn by placing a hand card on one of your four side stacks. Side stack "
     b"cards only go to the centre.\n"
     b"Your hand is refilled to five at the start of your turn. Player 1 starts the "

@@ -138,7 +138,7 @@ def draw_message(view, x0, x1):
     fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
     message = view.play.message
     said = message == why.SAID
-    text = why.TEXTS[message]
+    text = why.screen_words(view.game, message)
     n = view.play.said[0] if said else len(text)
     first = (x0 - 4) // 6
     if first < 0:

@@ -15,14 +15,13 @@ STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 
 
 WINNABLE_NOTE = (
-    b"Winnable deals: with the Deals setting on Winnable, a new deal is one the solver "
-    b"proved can be won, playing with every card known (you still have to find the way). "
-    b"A game whose table of such deals has not shipped deals any seed."
+    b"Winnable deals: with Settings, Deals on Winnable, every new deal is one the computer "
+    b"has checked can be won. You still have to find the way."
 )
 
 RULES_KEYS = (
-    b"Keys: D-pad moves the cursor. A picks up and places. Long A sends a card to a "
-    b"foundation. B cancels. X hint. Y undo. Long X (R on a keyboard) redo. START menu. "
-    b"SELECT this page.\n"
-    b"Two buttons: B next pile, long B menu, A pick or place, long A foundation or cancel."
+    b"Keys: D-pad moves the cursor. A picks up and places. Long A plays a card straight "
+    b"up, as the rules above say. B cancels. X hint. Y undo. Long X (R on a keyboard) redo. "
+    b"START menu. SELECT this page.\n"
+    b"Two buttons: B next pile, long B menu, A pick or place, long A play up or cancel."
 )

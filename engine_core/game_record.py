@@ -1,0 +1,249 @@
+"""The game in progress as a record (engine_core/records.py frames it; the Keeper in
+engine_core/save.py writes and reads it; a link sends it whole, engine_core/link/transfer.py).
+
+A saved game holds what resumes it exactly: the game (its registry id), rule profile (Casket
+plays 1 or 2; records written before profile 2 existed say 1, and resume under it), players, options,
+seed, clock, the moves made so far, every journaled variable (the generator's state among them,
+and which generator dealt: V_DEALER, 0 in records of builds before it, whose games the Lehmer
+generator dealt and still draws for, so they resume exactly; engine_core/rng.py)
+and every pile's cards. The newest moves of the undo journal go into a record of their own
+(engine_core/undo_record.py), so undo works after a restart. Games keep their state in piles and
+vars (docs/engine.md), so this works for every game
+through what the Game base class holds; a game with state outside the journal names those
+attributes in a class constant SAVED, and one that derives more from its piles rebuilds it in
+an after_restore() method.
+
+Payload of a game record (kind 'G', version 1):
+    game id (engine_core/games/__init__.py: fixed per game, whatever the menu order; the ids
+    of the five first games are their positions in the list that named games here before the
+    registry, so those records read unchanged), rules version, players,
+    flags (bit 0: computer players on)
+    options, seed, clock_ms, moves                      four bytes each
+    var count, then each var                            four bytes each
+    pile count, then each pile's size, then all cards bottom to top, pile after pile
+    the count of extra ints (two bytes), then each: the game's SAVED attributes, in order
+"""
+
+
+from engine_core import OVER, PLAYING, WON
+from engine_core import games
+from engine_core import records as r
+from engine_core import rng
+from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
+
+from micropython import const
+
+KIND_GAME = const(0x47)  # 'G'
+GAME_VERSION = const(1)
+MAX_SCORE = const(100000)  # as `load` takes scores
+
+_FIXED = const(20)  # the fixed fields of the payload, before the var count
+
+
+def game_record_size(game):
+    """The size of the record encode_game writes for the game as it stands."""
+    piles = game.piles
+    cards = 0
+    for p in range(piles.count):
+        cards += piles.size[p]
+    return r.OVERHEAD + _FIXED + 1 + 4 * N_VARS + 1 + piles.count + cards + 2 + 4 * extra_count(game)
+
+
+def saved_attributes(game):
+    """The names of the attributes beyond piles and vars that the game asks a saved game to
+    keep (a class constant SAVED: ints or arrays of small ints, state outside the journal such
+    as who is a computer player and at which levels); () for most games."""
+    return game.SAVED
+
+
+def extra_count(game):
+    """How many ints the game's SAVED attributes hold."""
+    n = 0
+    for name in saved_attributes(game):
+        value = getattr(game, name)
+        if type(value) is int:
+            n += 1
+        else:
+            n += len(value)
+    return n
+
+
+def encode_game(game, moves, buf):
+    """Write `game` as a record into buf; returns its size. No allocation."""
+    pos = r.begin(buf, KIND_GAME, GAME_VERSION)
+    buf[pos] = games.game_id(game.NAME)
+    buf[pos + 1] = game.rules
+    buf[pos + 2] = game.players
+    buf[pos + 3] = 1 if game.bots else 0
+    pos = r.put_i32(buf, pos + 4, game.options)
+    pos = r.put_i32(buf, pos, game.seed)
+    pos = r.put_i32(buf, pos, game.clock_ms)
+    pos = r.put_i32(buf, pos, moves)
+    buf[pos] = N_VARS
+    pos += 1
+    for i in range(N_VARS):
+        pos = r.put_i32(buf, pos, game.vars[i])
+    piles = game.piles
+    buf[pos] = piles.count
+    pos += 1
+    for p in range(piles.count):
+        buf[pos] = piles.size[p]
+        pos += 1
+    for p in range(piles.count):
+        s = piles.start[p]
+        for i in range(piles.size[p]):
+            buf[pos] = piles.cards[s + i]
+            pos += 1
+    pos = r.put_u16(buf, pos, extra_count(game))
+    for name in saved_attributes(game):
+        value = getattr(game, name)
+        if type(value) is int:
+            pos = r.put_i32(buf, pos, value)
+        else:
+            for i in range(len(value)):
+                pos = r.put_i32(buf, pos, value[i])
+    return r.finish(buf, pos)
+
+
+def peek_game(buf):
+    """(name, players, options) of a checked game record, or None when it names no known game.
+
+    Allocates (a tuple): used once at resume to create the game object.
+    """
+    name = games.name_of(buf[r.HEADER])
+    if name is None:
+        return None
+    return name, buf[r.HEADER + 2], r.get_i32(buf, r.HEADER + 4)
+
+
+def restore_game(game, buf, n, used):
+    """Put the checked record buf[0:n] into `game` (same class, players and options as saved,
+    playing the rule profile the record names: saved_rules(buf) and game.set_rules()).
+
+    Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
+    a game: a pile over its capacity, a card that is not this game's, missing or twice, a
+    status, generator state, player to move, score or clock out of range). The
+    game changes only on OK. resume() then asks the game's check_position, as `load` does.
+    `used` is a scratch bytearray(256). No allocation.
+    """
+    if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
+        return r.VERSION
+    base = r.HEADER
+    if buf[base] != games.game_id(game.NAME) or buf[base + 2] != game.players:
+        return r.INVALID
+    if r.get_i32(buf, base + 4) != game.options:
+        return r.INVALID
+    seed = r.get_i32(buf, base + 8)
+    clock = r.get_i32(buf, base + 12)
+    if seed < 0 or clock < 0:
+        return r.INVALID  # (a negative move count, as older builds could save, reads as 0)
+    pos = base + _FIXED
+    if buf[pos] != N_VARS:
+        return r.VERSION
+    vars_at = pos + 1
+    if not vars_in_range(game, buf, vars_at):
+        return r.INVALID
+    pos = vars_at + 4 * N_VARS
+    piles = game.piles
+    if pos >= n or buf[pos] != piles.count:
+        return r.INVALID
+    sizes_at = pos + 1
+    cards_at = sizes_at + piles.count
+    total = 0
+    for p in range(piles.count):
+        size = buf[sizes_at + p]
+        if size > piles.cap[p]:
+            return r.INVALID
+        total += size
+    extras_at = cards_at + total
+    if extras_at + 2 + 4 > n or r.get_u16(buf, extras_at) != extra_count(game):
+        return r.INVALID
+    if extras_at + 2 + 4 * extra_count(game) + 4 != n:
+        return r.INVALID
+    for c in range(256):
+        used[c] = 0
+    for i in range(total):
+        c = buf[cards_at + i]
+        if used[c] or not game.is_card(c):
+            return r.INVALID
+        used[c] = 1
+    for c in range(256):
+        if game.is_card(c) and not used[c]:
+            return r.INVALID
+    # Everything checks: replace the game's state.
+    piles.clear()
+    pos = cards_at
+    for p in range(piles.count):
+        for i in range(buf[sizes_at + p]):
+            piles.push(p, buf[pos])
+            pos += 1
+    for i in range(N_VARS):
+        game.vars[i] = r.get_i32(buf, vars_at + 4 * i)
+    game.seed = seed
+    game.clock_ms = clock
+    game.bots = buf[base + 3] & 1 == 1
+    pos = extras_at + 2
+    for name in saved_attributes(game):
+        value = getattr(game, name)
+        if type(value) is int:
+            setattr(game, name, r.get_i32(buf, pos))
+            pos += 4
+        else:
+            for i in range(len(value)):
+                value[i] = r.get_i32(buf, pos)
+                pos += 4
+    game.history.clear()  # a resumed game starts with nothing to undo
+    game.after_restore()  # a game that derives state from its piles rebuilds it
+    return r.OK
+
+
+def vars_in_range(game, buf, at):
+    """The shared variables a record holds are ones play could give: a status, a generator
+    state, the player to move and the scores in range. No allocation."""
+    status = r.get_i32(buf, at + 4 * V_STATUS)
+    if status < PLAYING or status > OVER:
+        return False
+    if not generator_in_range(r.get_i32(buf, at + 4 * V_DEALER), r.get_i32(buf, at + 4 * V_RNG),
+                              r.get_i32(buf, at + 4 * V_RNG2)):
+        return False
+    turn = r.get_i32(buf, at + 4 * V_TURN)
+    if turn < 0 or turn >= game.players:
+        return False
+    for i in range(4):
+        score = r.get_i32(buf, at + 4 * (V_SCORE + i))
+        if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
+            return False
+    return True
+
+
+def generator_in_range(dealer, state, state2):
+    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
+    if dealer == rng.LEHMER:
+        return 1 <= state < rng.M and state2 == 0
+    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
+
+
+def saved_rules(buf):
+    """The rule profile a game record was played under (records of every build keep it)."""
+    return buf[r.HEADER + 1]
+
+
+def saved_moves(buf):
+    """The moves made, as the record counts them; a count below 0 (an undo of the computer's
+    moves could make one before it was kept from it) is 0: the game itself is sound."""
+    moves = r.get_i32(buf, r.HEADER + 16)
+    return moves if moves > 0 else 0
+
+
+def human_won(game):
+    """Whether player 1 (the person; computer players take the other seats) won a finished game."""
+    status = game.status()
+    if status == WON:
+        return True
+    if status != OVER or not game.COMPETITIVE:
+        return False
+    mine = game.score(0)
+    for i in range(1, game.players):
+        if game.score(i) >= mine:
+            return False
+    return True
