@@ -48,6 +48,7 @@ from engine_core.link.messages import (COMPUTER, HERE, MAX_SEATS, R_BUSY, R_DECL
                                        R_INVALID, R_RULES, R_VERSION, S_DESYNC, S_IDLE, S_LEFT,
                                        S_PAUSED, S_PLAYING, S_WAITING, THERE, VERSION)
 from engine_core.link import transfer
+from engine_core.link.pairing import Tables
 from engine_core.link.hello import Hello
 from engine_core.link.outbox import Outbox
 from engine_core.link.repair import RESYNCS_PER_MINUTE, Repair  # noqa: F401
@@ -122,6 +123,7 @@ STATE_DATA = m.STATE_DATA  # record bytes per chunk
 class Session(Hello, Outbox, Repair):
     def __init__(self, channel):
         self.ch = channel
+        channel.listen()  # until this console hosts or joins: offers in range are heard, nothing said
         self.game = None
         self.all_at_once = False  # the game's players all play at once (not TURN_BASED)
         self.is_host = False
@@ -142,6 +144,12 @@ class Session(Hello, Outbox, Repair):
         self.offer_options = 0
         self.offer_players = 0
         self.offer_seats = bytearray(MAX_SEATS)
+        self.offer_table = 0  # the offer's table (0: none to answer) and its host's console id
+        self.offer_host = 0
+        self.tables = Tables()  # the tables heard (pairing.py), and those that ended
+        self.table_id = 0  # the table this console hosts or joined, and its host
+        self.table_host = 0
+        self.joining = False  # the player chose Join a table: offers are listed, not asked
         self.refusal = 0
         self.hash_here = 0
         self.hash_there = 0
@@ -259,6 +267,8 @@ class Session(Hello, Outbox, Repair):
             self._on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
         self._silence(now_ms)
+        self.tables.expire(now_ms)
+        self.withdrawn()
         if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
             self.asked = False  # the host did not agree that we disagree (or could not yet):
             self.go(m.E_AGREE)  # play on; the next hash compared tells again
@@ -299,6 +309,7 @@ class Session(Hello, Outbox, Repair):
 
     def _left(self):
         self.go(m.E_LEAVE)
+        self.tables.end(self.table_host, self.table_id)  # its offer, replayed, is no new table
         self.asked = False
         self.orphans = 0
         for p in range(self.players):

@@ -17,6 +17,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.link import session as ls
 from engine_core.ui import buttons as bt
+from engine_core.ui.join import JoinList
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, S_LEVEL, S_SLIDE, S_SPEED, T_LINK,
                                     TITLE)
 
@@ -71,6 +72,7 @@ class LinkPlay:
         once, when the player first opens Link play: a console that never links spends no memory
         on it, and a radio stays off until then); label says what the link is. Start-up only."""
         self.link = Link(make_session, label)
+        self.link.join = JoinList(self)  # Join a table's list of the tables heard
         self.full = True  # the title gains its Link play row
         self.redraw()
 
@@ -101,6 +103,8 @@ class LinkPlay:
 
     def press_link(self, button):
         link = self.link
+        if link.status == L_JOINING and link.join.press(button):
+            return
         session = link.session
         waiting = link.status == L_HOSTING or link.status == L_JOINING
         if button == bt.B or button == bt.START:
@@ -123,9 +127,7 @@ class LinkPlay:
         elif button == bt.DOWN:
             self.selected = (self.selected + 1) % n
         elif button == bt.A:
-            if self.selected == _JOIN and link.status == L_OFFERED:
-                self.take_offer()  # the other console's table came before the player chose
-            elif self.selected == _JOIN:
+            if self.selected == _JOIN:
                 session.join(self.clock)
                 self.link.status = L_JOINING
             elif link.status == L_OFFERED:
@@ -185,6 +187,8 @@ class LinkPlay:
         self.full = True
 
     def draw_link(self):
+        if self.link.status == L_JOINING:
+            return self.link.join.draw()
         p = self.painter
         w = self.width
         n = len(LINK_ITEMS)
@@ -230,10 +234,10 @@ class LinkPlay:
             table.link_ms = self.clock
             table.mark_journal()
         flags = session.poll(self.clock)
-        if flags & ls.OFFER:
-            if self.mode == LINK and link.status == L_JOINING:
-                self.take_offer()  # the player asked for it: Join a table
-            elif self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
+        if self.mode == LINK and link.status == L_JOINING:
+            link.join.tick(0)  # the tables heard: the player picks one
+        elif flags & ls.OFFER:
+            if self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 link.status = L_OFFERED
                 self.full = True
             elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
