@@ -356,8 +356,14 @@ def test_a_hostile_peer_sends_10000_messages_and_every_invariant_holds():
     got = fuzz_suite(10000, seed=7)
     assert got["failures"] == 0, got
     assert got["messages"] == 10000
-    assert got["steps linked"] > 4000  # the stranger's table was played, not only refused
+    # The stranger's table was played, not only refused (about 2,700 of 6,700 steps: a table is
+    # picked from the join list, offers come every 500 ms, and a stranger's BYE leaves the
+    # console alone until the stranger offers again).
+    assert got["steps linked"] > 2000
     assert got["moves applied from the link"] > 300 and got["rejected"] > 5000
+    # A quarter of the messages came as another table's or another console's: the pairing
+    # turned them away (refused frames), and the watch saw nothing change.
+    assert got["of other tables or consoles"] > 2000 and got["frames refused"] > 1500
 
 
 def test_the_fuzzers_watch_fails_when_an_invariant_breaks():
