@@ -227,3 +227,52 @@ def test_two_guests_take_one_table_the_first_plays_and_the_second_is_not_heard()
     play_turns(room, ((host, first, gs[0], gs[1]),), 10)
     assert state_hash(gs[0]) == state_hash(gs[1])
     assert second.ch.received == 0  # nothing of that table reached the second guest
+
+
+JOIN_LIST_HEAP_LOCK = """
+import gc, micropython
+from simulator.keys import make_app
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.session import Session
+from engine_core.ui import buttons as bt
+
+wire = Wire(1)
+apps = []
+for side in range(2):
+    app = make_app(240, 240)
+    end = wire.end(side)
+    app.attach_link(lambda end=end: Session(Channel(end)), b"wire")
+    app.open_link()
+    apps.append(app)
+host, guest = apps
+host.press(bt.A)              # Host Spite & Malice
+guest.selected = 2
+guest.press(bt.A)             # Join a table: the list
+
+def frames(n):
+    for i in range(n):
+        host.tick(20)
+        guest.tick(20)
+        guest.press(bt.DOWN if i % 2 else bt.UP)
+        guest.full = i % 3 == 0   # the whole list drawn now and then
+        guest.redraw()
+
+frames(60)                    # every path once before the lock
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    frames(200)               # offers heard again and again, the list drawn, the cursor moved
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result, guest.link.session.tables.count, guest.link.status)
+"""
+
+
+def test_the_join_list_allocates_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    out = run_mpy_ok(JOIN_LIST_HEAP_LOCK).split()
+    assert out == ["no", "allocation", "1", str(L_JOINING)], out
