@@ -35,6 +35,7 @@ queued holds the sender back (flow control).
 
 from engine_core.link import pairing
 from engine_core.link.pairing import Pairing
+from engine_core.link.sending import Sending
 from engine_core.link.inbox import QUEUE, Inbox  # noqa: F401
 from engine_core.link.messages import PAYLOAD_MAX
 from engine_core.link.crc import address_crc, crc16, frame_crc  # noqa: F401 (crc16: the channel's check, for its users)
@@ -67,7 +68,7 @@ def _noise():  # subset: ok (start-up: called from __init__)
     return e
 
 
-class Channel(Pairing):
+class Channel(Pairing, Sending):
     """Reliable, ordered, de-duplicated messages of up to PAYLOAD_MAX bytes over `transport`.
 
     Counters: sent (messages accepted by send()), resent (frames written again), received
@@ -157,120 +158,6 @@ class Channel(Pairing):
         self.epoch = self.epoch % 255 + 1
         self._clear()
 
-    # --- sending ---
-
-    def send(self, kind, data, length):
-        """Queue data[0:length] as a message of `kind`; False (nothing queued) when the window is full.
-
-        Raises ValueError for a kind outside 1..63 or a length outside 0..PAYLOAD_MAX.
-        The message is written at once if the transport takes it.
-        """
-        if kind < 1 or kind > KIND_MAX:
-            raise ValueError("kind must be 1..63")
-        if length < 0 or length > PAYLOAD_MAX:
-            raise ValueError("length must be 0..PAYLOAD_MAX")
-        frames = 1 if length <= FRAGMENT else 2
-        if self._count + frames > self._window:
-            return False
-        mask = self._window - 1
-        i = 0
-        while True:
-            seq = (self._base + self._count) & 0xFF
-            buf = self._slots[seq & mask]
-            n = length - i
-            flag = 0
-            if n > FRAGMENT:
-                n = FRAGMENT
-                flag = MORE
-            buf[1] = n
-            buf[2] = kind | flag
-            buf[3] = seq
-            j = HEADER
-            end = i + n
-            while i < end:
-                buf[j] = data[i]
-                i += 1
-                j += 1
-            self._count += 1
-            if not flag:
-                break
-        self.sent = (self.sent + 1) & _MASK
-        if self._talking:
-            self._pump(self._now)
-        return True
-
-    def pending(self):
-        """Messages sent and not yet acknowledged."""
-        n = 0
-        mask = self._window - 1
-        for i in range(self._count):
-            if not self._slots[(self._base + i) & mask][2] & MORE:
-                n += 1
-        return n
-
-    def _write(self, buf, n, now):
-        # Fills in ACK, EPOCH, ECHO and the CRC and hands the frame to the transport; keeps
-        # the rest of it if the transport took a part. Returns the bytes taken (0: nothing,
-        # the frame stays where it is for the next try).
-        buf[0] = SYNC
-        buf[4] = self._expect
-        buf[5] = self.epoch
-        buf[6] = self._peer
-        if self._gap:
-            buf[2] |= GAP
-        else:
-            buf[2] &= 0x7F
-        c = frame_crc(buf, 0, n, self._tx_crc)
-        buf[n - 2] = c >> 8
-        buf[n - 1] = c & 0xFF
-        w = self._t.write(buf, n)
-        if not w or w < 0:
-            return 0
-        taken = w
-        out = self._out
-        i = 0
-        while w < n:
-            out[i] = buf[w]
-            i += 1
-            w += 1
-        self._out_len = i
-        self._t_out = now
-        self._ack_due = False
-        self._gap = False
-        return taken
-
-    def _flush(self):
-        n = self._out_len
-        if n == 0:
-            return
-        out = self._out
-        w = self._t.write(out, n)
-        if w is None or w <= 0:
-            return
-        i = 0
-        while w < n:
-            out[i] = out[w]
-            i += 1
-            w += 1
-        self._out_len = i
-
-    def _pump(self, now):
-        # Writes the frames in flight not yet written in this round, oldest first.
-        if self._out_len:
-            self._flush()
-        mask = self._window - 1
-        while self._out_len == 0 and self._upto < self._count:
-            seq = (self._base + self._upto) & 0xFF
-            buf = self._slots[seq & mask]
-            if not self._write(buf, buf[1] + OVERHEAD, now):
-                return  # the transport takes nothing now (a UART still sending): next poll
-            if self._upto < self._tx_max:
-                self.resent = (self.resent + 1) & _MASK
-            else:
-                self._tx_max += 1
-            self._upto += 1
-            self._t_data = now
-
     # --- receiving ---
 
     def poll(self, now_ms):
@@ -284,7 +171,27 @@ class Channel(Pairing):
             self._t_in = now
             self._t_data = now
             self._t_sane = now
-        self._read(now)
+        # A bounded number of reads, each followed by the frames it completes.
+        t = self._t
+        for _ in range(READS):
+            if self._have == 0:
+                n = t.readinto(self._in)
+                if not n:
+                    break
+                self._have = n
+            else:
+                n = t.readinto(self._chunk)
+                if not n:
+                    break
+                buf = self._in
+                chunk = self._chunk
+                have = self._have
+                i = 0
+                while i < n:
+                    buf[have + i] = chunk[i]
+                    i += 1
+                self._have = have + n
+            self._parse(now)
         if self._count and ((now - self._t_data) & _MASK) >= RESEND_MS:
             self._upto = 0  # go back: everything unacknowledged again
             self._t_data = now
@@ -315,29 +222,6 @@ class Channel(Pairing):
             b[3] = (self._base + self._count) & 0xFF
             self._write(b, OVERHEAD, now)
 
-    def _read(self, now):
-        # A bounded number of reads, each followed by the frames it completes.
-        t = self._t
-        for _ in range(READS):
-            if self._have == 0:
-                n = t.readinto(self._in)
-                if not n:
-                    break
-                self._have = n
-            else:
-                n = t.readinto(self._chunk)
-                if not n:
-                    break
-                buf = self._in
-                chunk = self._chunk
-                have = self._have
-                i = 0
-                while i < n:
-                    buf[have + i] = chunk[i]
-                    i += 1
-                self._have = have + n
-            self._parse(now)
-
     def _parse(self, now):
         buf = self._in
         have = self._have
@@ -358,14 +242,19 @@ class Channel(Pairing):
                 break
             # A frame addressed as the link's own frames are (table, from the partner, to this
             # console) starts its CRC from the channel's CRC of those addresses.
+            # A frame of this table from the partner starts its CRC from the CRC of the link's
+            # own addresses (rx_crc), TO included: a TO that is not this console's (a 16-bit
+            # difference, which a CRC-16 always sees) fails that check, and the full one below
+            # tells it from noise.
             a = self.rx_addr
-            ours = buf[p + 7] == a[0] and buf[p + 8] == a[1] and buf[p + 9] == a[2] and buf[p + 10] == a[3] \
-                and buf[p + 11] == a[4] and buf[p + 12] == a[5]
-            c = frame_crc(buf, p, end, self.rx_crc if ours else address_crc(buf, p))
-            if c != (buf[end - 2] << 8 | buf[end - 1]):
-                self.bad = (self.bad + 1) & _MASK
-                p += 1
-                continue
+            ours = buf[p + 7] == a[0] and buf[p + 8] == a[1] and buf[p + 9] == a[2] and buf[p + 10] == a[3]
+            crc = buf[end - 2] << 8 | buf[end - 1]
+            if not ours or frame_crc(buf, p, end, self.rx_crc) != crc:
+                ours = False
+                if frame_crc(buf, p, end, address_crc(buf, p)) != crc:
+                    self.bad = (self.bad + 1) & _MASK
+                    p += 1
+                    continue
             self._frame(buf, p, ln, now, ours)
             p = end
         # Keep the partial frame (or nothing) at the front for the next read.
@@ -456,12 +345,25 @@ class Channel(Pairing):
             return
         inbox = self.inbox
         self._expect = (seq + 1) & 0xFF
+        slot = (inbox.head + inbox.count) % (QUEUE + 1)
+        src = p + HEADER
+        if inbox.fb_in is not None and (at == 0 or at == FRAGMENT):
+            # framebuf's blit copies in C without allocating (a quarter of the fuel of a loop);
+            # it copies as far as the slot goes, and the rest of a message comes after.
+            (inbox.fb_head if at == 0 else inbox.fb_tail)[slot].blit(inbox.fb_in, -src, 0)
+        else:
+            dst = inbox.slots[slot]
+            for i in range(ln):
+                dst[at + i] = buf[src + i]
         if kind & MORE:
-            inbox.put(buf, p + HEADER, ln, at, 0, 0, 0)
             self._asm = at + ln
             return
-        inbox.put(buf, p + HEADER, ln, at, kind, self.table, self.partner)
         self._asm = 0
+        inbox.kind[slot] = kind
+        inbox.length[slot] = at + ln
+        inbox.table[slot] = self.table
+        inbox.writer[slot] = self.partner
+        inbox.count += 1
         self.received = (self.received + 1) & _MASK
 
     def _offered(self, buf, p, ln):
@@ -471,7 +373,15 @@ class Channel(Pairing):
         inbox = self.inbox
         if kind == 0 or kind & MORE or self._asm or inbox.count >= QUEUE + inbox.held:
             return
-        inbox.put(buf, p + HEADER, ln, 0, kind, buf[p + 7] << 8 | buf[p + 8], buf[p + 9] << 8 | buf[p + 10])
+        slot = (inbox.head + inbox.count) % (QUEUE + 1)
+        dst = inbox.slots[slot]
+        for i in range(ln):
+            dst[i] = buf[p + HEADER + i]
+        inbox.kind[slot] = kind
+        inbox.length[slot] = ln
+        inbox.table[slot] = buf[p + 7] << 8 | buf[p + 8]
+        inbox.writer[slot] = buf[p + 9] << 8 | buf[p + 10]
+        inbox.count += 1
 
     def _peer_restarted(self):
         # The peer is a new channel: nothing sent to or received from its old self matters.
@@ -490,7 +400,20 @@ class Channel(Pairing):
         """The kind of the next message in order, or -1; its bytes are self.rx[0:self.rx_len],
         valid until the next receive()."""
         inbox = self.inbox
-        return inbox.next(self)
+        if inbox.held:
+            inbox.held = False
+            inbox.head = (inbox.head + 1) % (QUEUE + 1)
+            inbox.count -= 1
+        if inbox.count == 0:
+            self.rx_len = 0
+            return -1
+        h = inbox.head
+        inbox.held = True
+        self.rx = inbox.slots[h]
+        self.rx_len = inbox.length[h]
+        self.rx_table = inbox.table[h]
+        self.rx_from = inbox.writer[h]
+        return inbox.kind[h]
 
     def silent_ms(self, now_ms):
         """Milliseconds since the last valid frame from the peer (since the first poll if none)."""

@@ -14,7 +14,6 @@ from tools.mpy import FUEL_PRELUDE, run_micropython
 TITLE = "Link: handling a received frame"
 FUEL_PER_US_RP2040 = 168
 BUDGET = 300_000
-START_BUDGET = 350_000  # the first frames after start-up, once: MicroPython's lookup caches fill
 SIZES = (0, 8, 32, 60, 120)
 
 GUEST = FUEL_PRELUDE + """
