@@ -9,6 +9,7 @@ The budget is 0.3 M fuel per frame received (tests/test_link_channel.py holds it
 
 import json
 
+from engine_core.link.frames import OVERHEAD
 from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Link: handling a received frame"
@@ -223,8 +224,9 @@ def measure():
             ln, format(med, ","), format(worst, ","), worst / FUEL_PER_US_RP2040 / 1000))
     lines.append("")
     lines.append("Budget: %s fuel per frame received (a poll and the receive() after it, the transport's "
-                 "copy included). A message costs 9 bytes on the wire beyond its own, 18 when it has more "
-                 "than 60 (two frames)." % format(BUDGET, ","))
+                 "copy included). A message costs %d bytes on the wire beyond its own (its frame's header, "
+                 "addresses and CRC), %d when it has more than 60 (two frames)." % (
+                     format(BUDGET, ","), OVERHEAD, 2 * OVERHEAD))
     lines.append("")
     lines.append("Heap held by a Channel (send window, receive queue, buffers): %s bytes." % format(channel_heap(), ","))
     lines.append("")
