@@ -1,8 +1,10 @@
 """A table shared by two consoles over a Channel (engine_core/link/channel.py; docs/link.md,
 "Sessions").
 
-The host offers a game (game, rule profile, seed, options, who sits where); the guest accepts
-and both deal the same game from the seed. From then on each console sends the moves made at
+The host offers a game (game, rule profile, seed, options, who sits where) to anyone in range
+under a table id of its own; a joining console lists the tables it hears, its player picks
+one, the guest accepts and both deal the same game from the seed (hello.py; pairing.py: from
+then on only that table's frames from that console count). From then on each console sends the moves made at
 it, and both check that they hold the same state by exchanging a 30-bit hash of it
 (statehash.py): after every turn in Spite & Malice, every second of game time in Nerts. A
 disagreement, or a move from the link that is not legal, is repaired by the host sending its
@@ -18,10 +20,13 @@ local_undo, may_undo, may_deal, peer_move, peer_undo, peer_clock); they call bac
 send_message, refuse_move, changed, new_generation, lost, my_hash and waiting.
 
 Every message from the peer is checked before it acts (messages.py, ACCEPTS_HOST and
-ACCEPTS_GUEST below, then the game); the states move only through TRANSITIONS.
+ACCEPTS_GUEST below, then the game); the states move only through TRANSITIONS. The session's
+jobs are mixed in from their own modules: the hello (hello.py), what it sends (outbox.py),
+keeping in step (repair.py).
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
+               (a beacon to anyone in range, every 500 ms while the table is open)
     ACCEPT  2  version, game id, rules, seed(4)
     REFUSE  3  reason
     MOVE    4  gen, then one or more records: seat, move(3) [, time(4), counter(2): Nerts]
