@@ -84,9 +84,12 @@ def setup_steps(board):
                   "min_bytes": 2 * screen, "timeout_ms": TABLE_TIMEOUT_MS})
     for gpio, hold in pico.button_presses(board, "A"):   # the guest joins the table listed
         guest.add({"op": "press", "gpio": gpio, "hold_ms": hold})
-    # Both redraw twice since their last press: the waiting screen (the list), then the table.
-    steps.append({"op": "quiet", "chips": [HOST, GUEST], "quiet_ms": pico.QUIET_MS, "since_press": True,
+    # The host redraws twice since its last press: the waiting screen, then the table; the
+    # guest once since its own: the table (its list, redrawn in the same frame, goes with it).
+    steps.append({"op": "quiet", "chips": [HOST], "quiet_ms": pico.QUIET_MS, "since_press": True,
                   "min_bytes": 2 * screen, "timeout_ms": TABLE_TIMEOUT_MS})
+    steps.append({"op": "quiet", "chips": [GUEST], "quiet_ms": pico.QUIET_MS, "since_press": True,
+                  "min_bytes": screen, "timeout_ms": TABLE_TIMEOUT_MS})
     for chip in chips:
         chip.mark("table")
     return steps
