@@ -15,6 +15,10 @@ from tools.mpy import FUEL_PRELUDE, run_micropython
 TITLE = "Link: handling a received frame"
 FUEL_PER_US_RP2040 = 168
 BUDGET = 300_000
+# The first frames after start-up, once: MicroPython's lookup caches fill, and what that costs
+# moves with the heap's layout (275,760 and 321,796 fuel for the same channel code, only
+# engine_core/link/__init__.py's docstring differing): held to a bound of its own.
+START_BUDGET = 350_000
 SIZES = (0, 8, 32, 60, 120)
 
 GUEST = FUEL_PRELUDE + """
