@@ -4,7 +4,8 @@ table and writer, in a ring of QUEUE + 1 slots (the one more: the message receiv
 A message of two frames is put together in the slot it will occupy. The channel fills and
 empties it in its own hot path (a call there costs about 4,000 fuel, the link bench found:
 tools/bench/bench_link.py); this holds the slots, their framebuf views (the copy from the
-channel's read buffer is framebuf's blit, in C, where MicroPython has framebuf) and the counts. Everything is allocated in the constructor.
+channel's read buffer is framebuf's blit, in C, where MicroPython has framebuf) and the
+counts. Everything is allocated in the constructor.
 """
 
 import sys
