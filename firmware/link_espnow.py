@@ -2,8 +2,8 @@
 engine_core/link/channel.py.
 
     from firmware.link_espnow import open_link
-    link = open_link()               # broadcast until the partner is heard, then only it
-    ch = Channel(link)
+    link = open_link()               # broadcast; link.console_id: the radio address's last two bytes
+    ch = Channel(link)               # (the channel's own id: frames carry it as FROM)
 
 write(buf, n) sends buf[0:n] as one datagram (the channel writes one frame at a time, 69 bytes at
 most); readinto(buf) copies one received datagram (the rest of one longer than buf at the next
@@ -12,32 +12,37 @@ own) and irecv(0) returns at once. Nothing allocates after construction: the out
 through one buffer whose memoryviews of every length are made here, and irecv() reuses its list
 and buffers. A full send queue (OSError) takes nothing: the channel writes again later.
 
-Partner: the first console heard. Frames from any other sender are ignored until forget()
-(a new table), so two pairs of consoles in one room keep to themselves once paired.
+Who sent it: every console hears every other in range. A frame carries its table and its
+writer's console id (FROM: engine_core/link/pairing.py), and on ESP-NOW a console's id is its
+radio address's last two bytes, so a datagram whose frame names a writer other than the radio
+that sent it is dropped here (counted in `ignored`); the channel then takes only the frames
+of its table from its partner (docs/link.md, "Pairing").
 """
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
-DATAGRAM = 128  # bytes sent at most per write(): more than a frame (69)
+DATAGRAM = 128  # bytes sent at most per write(): more than a frame (75)
+SYNC = 0xA5  # a frame's first byte (engine_core/link/frames.py)
+FROM_AT = 9  # where a frame's FROM is (frames.FROM_AT)
+
+
+def console_id(mac):
+    """A console's id from its radio address: the last two bytes (never 0)."""
+    return (mac[4] << 8 | mac[5]) or 0xFFFF
 
 
 class EspNowLink:
     """A transport over an espnow.ESPNow object that is active and has BROADCAST as a peer."""
 
-    def __init__(self, esp):
+    def __init__(self, esp, mac=b"\x02\x00\x00\x00\x00\x01"):
         self.esp = esp
+        self.console_id = console_id(mac)  # this console's id on the link (Channel takes it)
         self._tx = bytearray(DATAGRAM)
         self._views = [memoryview(self._tx)[:n] for n in range(DATAGRAM + 1)]
-        self.partner = bytearray(6)
-        self.paired = False
         self._msg = self._tx  # the datagram being read (irecv's buffer)
         self._msg_len = 0
         self._msg_pos = 0
         self.refused = 0  # writes the radio's queue had no room for
-        self.ignored = 0  # datagrams from a console that is not the partner
-
-    def forget(self):
-        """Forget the partner: the next console heard becomes it."""
-        self.paired = False
+        self.ignored = 0  # datagrams whose frame names a writer other than their radio
 
     def write(self, buf, n):
         """Send buf[0:n] (DATAGRAM bytes at most) as one datagram; bytes taken (0: queue full)."""
@@ -54,18 +59,16 @@ class EspNowLink:
         return n
 
     def readinto(self, buf):
-        """Copy (the rest of) one datagram from the partner into buf; 0 when none waits."""
+        """Copy (the rest of) one datagram into buf; 0 when none waits (or the one that came
+        names another writer than its radio)."""
         if self._msg_pos >= self._msg_len:
             got = self.esp.irecv(0)
             mac = got[0]
             if mac is None:
                 return 0
-            if not self.paired:
-                partner = self.partner
-                for i in range(6):
-                    partner[i] = mac[i]
-                self.paired = True
-            elif mac != self.partner:
+            msg = got[1]
+            if len(msg) > FROM_AT + 1 and msg[0] == SYNC and \
+                    msg[FROM_AT] << 8 | msg[FROM_AT + 1] != console_id(mac):
                 self.ignored += 1
                 return 0
             self._msg = got[1]
@@ -93,4 +96,4 @@ def open_link(wifi_channel=1):
     esp = espnow.ESPNow()
     esp.active(True)
     esp.add_peer(BROADCAST)
-    return EspNowLink(esp)
+    return EspNowLink(esp, sta.config("mac"))

@@ -212,7 +212,8 @@ def link_state():
     was first opened:
         >>> from firmware.main import link_state; link_state()
     The session's state and seat, the hash of the game on the table (statehash.state_hash),
-    what the session sent and found, the channel's counters, and the polls in which bytes
+    what the session sent and found, the channel's counters (frames_refused: frames of another
+    table or console), this console's id, its table and partner, and the polls in which bytes
     arrived with their time on this board (firmware/link_timed.py). Only the link is kept for
     it (its session holds the linked game), not the stopped app: a new app made at the REPL
     (firmware.bench.heap, protocol()) has the rest of the heap."""
@@ -231,6 +232,7 @@ def link_state():
         "refused": s.refused, "rejected": s.rejected, "repairs": s.repairs,
         "sent": ch.sent, "received": ch.received, "resent": ch.resent, "bad": ch.bad,
         "duplicates": ch.duplicates, "dropped": ch.dropped, "restarts": ch.restarts,
+        "frames_refused": ch.refused, "console": ch.me, "table": ch.table, "partner": ch.partner,
         "bytes_read": ch.transport.bytes_read, "busy_polls": ch.busy_polls, "busy_us": ch.busy_us,
         "busy_us_max": ch.busy_us_max,
     }
@@ -379,6 +381,12 @@ class LinkOnDemand:
                 from firmware import link_uart
                 self.link = link_uart.open_link(self.board)
         return self.link
+
+    @property
+    def console_id(self):
+        """The console's id on the link: the transport's (ESP-NOW: from the radio's address),
+        or 0 (the channel draws one)."""
+        return getattr(self.open(), "console_id", 0)
 
     def write(self, buf, n):
         return self.open().write(buf, n)

@@ -328,11 +328,9 @@ def test_a_link_offer_from_a_console_that_deals_with_the_old_generator_is_refuse
     from support.fakes.link import FakeWire
     assert ls.VERSION == 2
     wire = FakeWire()
-    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
+    guest = ls.Session(wire.end(1))
     guest.join(0)
-    wire.end(0).send(ls.K_OFFER, bytes([1, games.game_id("spite_malice"), 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]), 14)
+    d = bytes([1, games.game_id("spite_malice"), 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2])
+    wire.end(0).open_table(0x77, ls.K_OFFER, d, len(d))
     assert not guest.poll(10) & ls.OFFER
-    host.state = ls.S_WAITING
-    host.is_host = True
-    host.game = games.load("spite_malice")(2)
-    assert host.poll(20) & ls.REFUSED and host.refusal == ls.R_VERSION
+    assert guest.tables.count == 0 and guest.rejected == 1  # not listed: it cannot be joined

@@ -369,6 +369,7 @@ def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
     assert state(host) is None
     play(guest, (UP, A, DOWN, DOWN, A))   # Link play, "Join a table"
     play(host, (UP, A, A))                # Link play, "Host Spite & Malice"
+    play(guest, (A,))                     # the host's table on the guest's list: join it
     for shell in shells:
         play(shell, (X, A, A))            # the hinted move of the console to move
     here, there = state(host), state(guest)

@@ -5,12 +5,6 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIMIT = 500
-# Over the limit today and being split by work under way; each goes from this list when it
-# is under the limit (test_the_known_exceptions_are_still_over says so).
-KNOWN = {
-    "engine_core/link/session.py": "link pairing",
-    "engine_core/link/channel.py": "link pairing",
-}
 
 
 def lines_over():
@@ -28,11 +22,6 @@ def lines_over():
 
 
 def test_no_engine_module_is_over_500_lines():
-    over = {path: n for path, n in lines_over().items() if path not in KNOWN}
+    over = lines_over()
     assert not over, over
 
-
-def test_the_known_exceptions_are_still_over():
-    over = lines_over()
-    done = sorted(path for path in KNOWN if path not in over)
-    assert not done, "under %d lines now: take them off KNOWN: %s" % (LIMIT, done)

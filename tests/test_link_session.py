@@ -73,39 +73,45 @@ def test_a_refused_offer_is_reported_to_the_host_with_its_reason():
     assert host.refusal == ls.R_DECLINED and host.state == ls.S_IDLE
 
 
-def test_an_offer_in_another_message_version_is_refused_without_asking():
-    wire = FakeWire()
-    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
-    guest.join(0)
-    wire.end(0).send(ls.K_OFFER, bytes([ls.VERSION + 1, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]), 14)
-    assert not guest.poll(10) & ls.OFFER
-    host.state = ls.S_WAITING
-    host.is_host = True
-    host.game = games.load("spite_malice")(2)
-    assert host.poll(20) & ls.REFUSED and host.refusal == ls.R_VERSION
+def offered(end, payload):
+    """An open table at `end` (of a FakeWire) offering `payload` to anyone."""
+    end.open_table(0x77, ls.K_OFFER, payload, len(payload))
 
 
-@pytest.mark.parametrize("game_id,rules,reason", [(3, 9, ls.R_RULES), (7, 1, ls.R_GAME)])
-def test_an_offer_of_rules_or_a_game_this_console_lacks_is_refused_without_asking(game_id, rules, reason):
+def test_an_offer_in_another_message_version_is_not_listed_and_not_answered():
     wire = FakeWire()
-    host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
+    guest = ls.Session(wire.end(1))
     guest.join(0)
-    wire.end(0).send(ls.K_OFFER, bytes([ls.VERSION, game_id, rules, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]), 14)
+    offered(wire.end(0), bytes([ls.VERSION + 1, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]))
     assert not guest.poll(10) & ls.OFFER
-    host.state = ls.S_WAITING
-    host.is_host = True
-    host.game = games.load("spite_malice")(2)
-    assert host.poll(20) & ls.REFUSED and host.refusal == reason
+    assert guest.tables.count == 0 and guest.rejected == 1
+    assert not wire.queues[0]  # a listening console answers no table
+
+
+@pytest.mark.parametrize("game_id,rules", [(3, 9), (7, 1)])
+def test_an_offer_of_rules_or_a_game_this_console_lacks_is_not_listed(game_id, rules):
+    wire = FakeWire()
+    guest = ls.Session(wire.end(1))
+    guest.join(0)
+    offered(wire.end(0), bytes([ls.VERSION, game_id, rules, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]))
+    assert not guest.poll(10) & ls.OFFER
+    assert guest.tables.count == 0 and guest.rejected == 1
+    assert not wire.queues[0]
 
 
 def test_the_host_may_cancel_its_offer():
     wire = FakeWire()
     host, guest = ls.Session(wire.end(0)), ls.Session(wire.end(1))
-    guest.join(0)
     host.host(games.load("spite_malice")(2), 9, 0, bytes([ls.HERE, ls.THERE]), 0)
-    host.cancel(5)
+    guest.poll(10)
+    assert guest.state == ls.S_WAITING and guest.tables.count == 1  # the question
+    host.cancel(20)
     assert host.state == ls.S_IDLE
-    assert guest.poll(10) & ls.LEFT
+    flags = 0
+    for now in range(30, 4000, 100):  # the offer is heard no more: the question goes
+        host.poll(now)
+        flags |= guest.poll(now)
+    assert flags & ls.LEFT and guest.state == ls.S_IDLE and guest.tables.count == 0
 
 
 # --- Spite & Malice in lockstep ---
@@ -424,19 +430,22 @@ def test_leaving_says_goodbye_and_which_seats_go_to_the_computer(name):
     assert host.orphans == (1 << seats) - 1 - 1
 
 
-def test_a_guest_switched_off_and_on_leaves_the_table_and_may_take_a_new_offer():
+def test_a_guest_switched_off_and_on_is_silence_and_may_take_the_hosts_new_table():
     table = started("spite_malice", faults=(0, 0, 0, 0))
     run(table, 30)
     host = table.sessions[0]
-    # The guest's console restarts: a new channel (another epoch) and session on its end.
+    # The guest's console restarts: a new channel (another epoch, another console id) and
+    # session on its end, listening for tables. The host's table hears nothing from its guest.
     channel = Channel(table.ends[1], 77)
     guest = ls.Session(channel)
     guest.join(table.now)
     table.channels[1] = channel
     table.sessions[1] = guest
     table.acting = False
-    run(table, 30)
-    assert table.flags[0] & ls.LEFT and host.state == ls.S_LEFT
+    run(table, 6000 // 20)
+    assert host.state == ls.S_PAUSED
+    host.leave(table.now)  # its player leaves the silent table, and hosts a new one
+    assert host.state == ls.S_LEFT
     host.host(table.games[0], 99, 0, bytes([ls.HERE, ls.THERE]), table.now)
     for _ in range(30):
         table.step()

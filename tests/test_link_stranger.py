@@ -64,6 +64,8 @@ def join(console, peer, name="spite_malice"):
     app.selected = 2  # Join a table
     console.press(bt.A)
     game = peer.host(name)
+    run(console, peer, 100)
+    console.press(bt.A)  # the table listed: join it
     run(console, peer, 600)
     assert app.mode == ui.PLAY and app.linked()
     return game
@@ -173,20 +175,24 @@ def test_nerts_a_move_whose_mover_is_not_the_senders_seat_is_refused():
     assert host.refused == 1 and host.repairs == 0
 
 
+def offered(end, payload):
+    """An open table at `end` (of a FakeWire) offering `payload` to anyone in range."""
+    end.open_table(0x77, ls.K_OFFER, payload, len(payload))
+
+
 def test_spite_malice_offers_whose_seats_are_not_one_each_are_refused():
     for seats in ((ls.THERE, ls.HERE), (ls.COMPUTER, ls.THERE), (ls.THERE, ls.THERE), (ls.HERE, ls.HERE),
                   (ls.HERE,), (ls.HERE, 7)):
         wire = FakeWire()
         guest = ls.Session(wire.end(1))
         guest.join(0)
-        d = offer(seats=seats)
-        wire.end(0).send(ls.K_OFFER, d, len(d))
+        offered(wire.end(0), offer(seats=seats))
         assert not guest.poll(10) & ls.OFFER, seats
-        assert guest.rejected == 1
+        assert guest.rejected == 1 and guest.tables.count == 0
     # The offer cut short before its seats.
     guest = ls.Session(wire.end(1))
     guest.join(0)
-    wire.end(0).send(ls.K_OFFER, offer(), 13)
+    offered(wire.end(0), offer()[:13])
     assert not guest.poll(10) & ls.OFFER
 
 
@@ -194,10 +200,10 @@ def test_negative_offer_options_are_refused():
     wire = FakeWire()
     guest = ls.Session(wire.end(1))
     guest.join(0)
-    d = offer(options=-1)
-    wire.end(0).send(ls.K_OFFER, d, len(d))
+    offered(wire.end(0), offer(options=-1))
     assert not guest.poll(10) & ls.OFFER
-    assert wire.queues[0] and wire.queues[0][-1] == (ls.K_REFUSE, bytes([msg.R_INVALID]))
+    assert guest.rejected == 1 and guest.tables.count == 0
+    assert not wire.queues[0]  # not listed, and not answered: a listening console says nothing
 
 
 def linked_sessions(name, seed=11):
@@ -292,6 +298,8 @@ def test_play_goes_on_across_the_clock_wrap():
         host.press(bt.A)
         guest.selected = 2
         guest.press(bt.A)
+        tick(wire, (host, guest), 100)
+        guest.press(bt.A)  # the table listed: join it
         tick(wire, (host, guest), 600)
         assert host.mode == guest.mode == ui.PLAY
         resent = host.link.session.ch.resent + guest.link.session.ch.resent
@@ -313,7 +321,7 @@ def test_silence_is_shown_within_5_s_on_every_screen_and_a_key_is_answered():
     from tests.test_link_ui import start, tick
     wire, host, guest = start("spite_malice", seed=9, faults=False)
     wire.cut(True)
-    tick(wire, (host, guest), 5000)
+    tick(wire, (host, guest), 5100)  # 5 s after the last frame heard (one may arrive just after the cut)
     for app in (host, guest):
         assert app.link_paused()
         assert app.table.message == why.LINK_SILENT
@@ -348,8 +356,14 @@ def test_a_hostile_peer_sends_10000_messages_and_every_invariant_holds():
     got = fuzz_suite(10000, seed=7)
     assert got["failures"] == 0, got
     assert got["messages"] == 10000
-    assert got["steps linked"] > 4000  # the stranger's table was played, not only refused
+    # The stranger's table was played, not only refused (about 2,700 of 6,700 steps: a table is
+    # picked from the join list, offers come every 500 ms, and a stranger's BYE leaves the
+    # console alone until the stranger offers again).
+    assert got["steps linked"] > 2000
     assert got["moves applied from the link"] > 300 and got["rejected"] > 5000
+    # A quarter of the messages came as another table's or another console's: the pairing
+    # turned them away (refused frames), and the watch saw nothing change.
+    assert got["of other tables or consoles"] > 2000 and got["frames refused"] > 1500
 
 
 def test_the_fuzzers_watch_fails_when_an_invariant_breaks():

@@ -229,29 +229,49 @@ def room(monkeypatch):
 
 
 def espnow_link(n):
-    esp = fake_espnow.ESPNow(mac=bytes([2, 0, 0, 0, 0, n]))
+    mac = bytes([2, 0, 0, 0, 0, n])
+    esp = fake_espnow.ESPNow(mac=mac)
     esp.active(True)
     esp.add_peer(link_espnow.BROADCAST)
-    return link_espnow.EspNowLink(esp)
+    return link_espnow.EspNowLink(esp, mac)
+
+
+def paired(a, b, table):
+    """Channels over transports a and b, paired at `table` as a host and its guest are."""
+    ca, cb = Channel(a, epoch=1), Channel(b, epoch=2)
+    assert ca.me == a.console_id and cb.me == b.console_id  # the radio's address names the console
+    ca.pair(table, cb.me)
+    cb.pair(table, ca.me)
+    return ca, cb
 
 
 def test_two_channels_over_espnow(room):
     a, b = link_espnow.open_link(), link_espnow.open_link()
     assert a.esp.peers == [link_espnow.BROADCAST] and a.esp.active()
-    exchange(Channel(a, epoch=1), Channel(b, epoch=2), total=200)
-    assert a.paired and b.paired
+    exchange(*paired(a, b, 7), total=200)
 
 
-def test_espnow_keeps_to_the_first_console_heard(room):
+def test_espnow_pairs_in_one_room_keep_to_their_own_tables(room):
+    a, b, c, d = espnow_link(1), espnow_link(2), espnow_link(3), espnow_link(4)
+    ca, cb = paired(a, b, 0x0101)
+    cc, cd = paired(c, d, 0x0202)  # a second pair plays nearby
+    exchange(ca, cb, total=30, before=lambda: (cc.poll(0), cd.poll(0), cc.receive(), cd.receive()))
+    exchange(cc, cd, total=30, before=lambda: (ca.poll(0), cb.poll(0), ca.receive(), cb.receive()))
+    assert all(ch.refused > 0 and ch.restarts == 0 for ch in (ca, cb, cc, cd))
+
+
+def test_espnow_drops_a_frame_whose_writer_is_not_its_radio(room):
     a, b = espnow_link(1), espnow_link(2)
-    ca, cb = Channel(a, epoch=1), Channel(b, epoch=2)
-    exchange(ca, cb, total=10)
-    c = espnow_link(3)  # a third console starts up nearby
-    cc = Channel(c, epoch=3)
-    exchange(ca, cb, total=30, before=lambda: cc.poll(0))
-    assert a.ignored > 0 and b.ignored > 0 and ca.restarts == 0 and cb.restarts == 0
-    a.forget()
-    assert not a.paired
+    ca, cb = paired(a, b, 0x0101)
+    exchange(ca, cb, total=5)
+    c = espnow_link(3)  # a third radio writes frames that name a as their writer
+    liar = Channel(c, epoch=9, me=a.console_id)
+    liar.pair(0x0101, b.console_id)
+    received, refused = cb.received, cb.refused
+    liar.send(1, b"hello", 5)
+    liar.poll(0)
+    cb.poll(10)
+    assert b.ignored >= 1 and cb.received == received and cb.refused == refused
 
 
 def test_espnow_with_a_full_send_queue_takes_nothing(room):
@@ -286,7 +306,11 @@ for e in (e1, e2):
     e.active(True)
     e.add_peer(BROADCAST)
 pairs = ((Channel(UartLink(u1), epoch=1), Channel(UartLink(u2), epoch=2)),
-         (Channel(EspNowLink(e1), epoch=1), Channel(EspNowLink(e2), epoch=2)))
+         (Channel(EspNowLink(e1, b'\\x02\\x00\\x00\\x00\\x00\\x01'), epoch=1),
+          Channel(EspNowLink(e2, b'\\x02\\x00\\x00\\x00\\x00\\x02'), epoch=2)))
+for a, b in pairs:  # paired at a table, as a host and its guest
+    a.pair(0x0101, b.me)
+    b.pair(0x0101, a.me)
 buf = bytearray(PAYLOAD_MAX)
 counts = [0, 0, 0, 0]
 

@@ -14,7 +14,7 @@ from engine_core.link.statehash import state_hash
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui import texts
-from engine_core.ui.linkplay import L_OFFERED, L_REFUSED, LINK_GAMES, swap_sides
+from engine_core.ui.linkplay import L_JOINING, L_OFFERED, L_REFUSED, LINK_GAMES, swap_sides
 from simulator.keys import make_app
 
 STEP = 20  # ms per tick of both consoles
@@ -55,10 +55,17 @@ def start(game_name, seed=1, faults=True, size=(240, 240)):
     guest.press(bt.A)
     for _ in range(300):
         tick(wire, (host, guest), STEP)
+        pick_the_table(guest)
         if host.mode == ui.PLAY and guest.mode == ui.PLAY:
             break
     assert host.mode == ui.PLAY and guest.mode == ui.PLAY, (host.mode, guest.mode)
     return wire, host, guest
+
+
+def pick_the_table(app):
+    """On Join a table's list, once a table is listed: A joins it."""
+    if app.mode == ui.LINK and app.link.status == L_JOINING and app.link.session.tables.count:
+        app.press(bt.A)
 
 
 def settle(wire, apps, ms=2000):
@@ -237,7 +244,9 @@ def ticks(n):
         host.tick(20)
         guest.tick(20)
 
-ticks(200)
+ticks(50)
+guest.press(bt.A)             # the table listed: join it
+ticks(150)
 
 def play(steps):
     for step in range(steps):
@@ -393,7 +402,10 @@ def test_an_offer_waits_until_the_player_chooses_to_join():
     assert guest.link.status == L_OFFERED  # the screen says a table waits
     guest.redraw()
     guest.selected = 2
-    guest.press(bt.A)  # Join a table
+    guest.press(bt.A)  # Join a table: the table is on its list
+    tick(wire, (host, guest), 100)
+    assert guest.link.status == L_JOINING and guest.link.session.tables.count == 1
+    guest.press(bt.A)  # ...and the player picks it
     tick(wire, (host, guest), 1000)
     assert host.mode == ui.PLAY and guest.mode == ui.PLAY
     assert state_hash(host.table.game) == state_hash(guest.table.game)

@@ -66,6 +66,12 @@ def shoot_link(out):
         for _ in range(n):
             host.tick(20)
             guest.tick(20)
+    ticks(10)
+    path = os.path.join(out, "link-join-240x240.png")  # the tables heard
+    guest.redraw()
+    save_png(path, guest.screen.buf, 240, 240, guest.screen.palette, 2)
+    written.append(path)
+    guest.press(bt.A)  # join the table listed
     ticks(50)
     for _ in range(7):  # the player to move follows the hints
         for app in apps:

@@ -3,11 +3,17 @@
     channel.py    reliable, ordered, de-duplicated delivery of small messages over a byte
                   stream or datagrams (a UART, ESP-NOW, a socket): frames with a CRC,
                   acknowledgements, resends, keep-alives, epochs
+    frames.py     the frame's layout; crc.py its CRC; inbox.py the receive queue;
+                  sending.py the channel's writing half (the send window, resends)
+    pairing.py    whose frame it is (table, writer, addressee), the tables a joining console
+                  hears, the tables that ended; the channel's side of pairing
     loopback.py   a simulated faulty wire between two channels, for tests
     messages.py   the session's message kinds, layouts and checks, and the codes the link's
                   modules share (the peer is untrusted: docs/link.md, "Threat model")
-    session.py    the table over a channel: the hello, the moves, state hashes, the host's
-                  state re-sent on a desync, silence, leaving; its states as a table
+    session.py    the table over a channel: the moves, silence, leaving; its states as a
+                  table; with hello.py (offers, the join list, accept and refuse), outbox.py
+                  (what it sends, in order) and repair.py (state hashes compared, the host's
+                  state re-sent on a desync)
     lockstep.py   Lockstep: turn-based games (Spite & Malice), one seat at a time, every move checked
     realtime.py   Realtime: games played all at once (Nerts), moves in time order, rolled back
                   and replayed

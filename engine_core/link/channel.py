@@ -6,18 +6,7 @@
     ch.poll(now_ms)                         # read, check, acknowledge, resend, keep alive
     kind = ch.receive()                     # -1 or the next message's kind; its bytes: ch.rx[0:ch.rx_len]
 
-A frame on the wire (every field one byte, the CRC two, big-endian):
-
-    0 SYNC 0xA5   1 LEN 0..60   2 KIND 0..63, +64 MORE, +128 GAP   3 SEQ   4 ACK   5 EPOCH 1..255   6 ECHO
-    7 .. 7+LEN-1 the message's bytes   then CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of bytes 1 .. 6+LEN
-
-KIND 0 carries no message: an acknowledgement or a keep-alive. A message longer than FRAGMENT
-bytes travels in two frames, the first with MORE set (so no frame costs more than the budget to
-check: docs/link.md). SEQ numbers frames (mod 256); ACK is the SEQ the sender expects next from
-its peer (a cumulative acknowledgement); EPOCH is the sender's, drawn at start-up and changed by
-reset(); ECHO is the peer's epoch as the sender last heard it (0: not yet). A receiver hunts for
-SYNC, checks LEN, KIND and EPOCH, then the CRC; anything that fails is skipped one byte at a
-time, so a frame after line noise is found.
+A frame's layout, and how frames are found in a byte stream: frames.py.
 
 Go-back-N with a window of WINDOW frames: a message is written at once if the window has room,
 everything unacknowledged is written again RESEND_MS after the last progress, a frame out of
@@ -43,157 +32,88 @@ Call receive() until it gives -1 after each poll: a side that polls but leaves i
 queued holds the sender back (flow control).
 """
 
-import sys
 
+from engine_core.link import pairing
+from engine_core.link.pairing import Pairing
+from engine_core.link.sending import Sending
+from engine_core.link.inbox import QUEUE, Inbox  # noqa: F401
+from engine_core.link.messages import PAYLOAD_MAX
+from engine_core.link.crc import address_crc, crc16, frame_crc  # noqa: F401 (crc16: the channel's check, for its users)
+from engine_core.link.frames import (FRAGMENT, FRAME_MAX, FROM_AT, GAP, HEADER, KIND_MAX, MORE, OVERHEAD,  # noqa: F401
+                                     IN_SIZE, READS, SYNC)
 from engine_core.link.messages import CLOCK_MASK
 from micropython import const
 
-PAYLOAD_MAX = const(120)  # bytes in a message
-FRAGMENT = const(60)  # bytes of a message in one frame
-KIND_MAX = const(63)
-MORE = const(64)  # in KIND: the message goes on in the next frame
-GAP = const(128)  # in KIND: the writer dropped a frame that came before the one it wants (ACK)
-SYNC = const(0xA5)
-HEADER = const(7)  # SYNC LEN KIND SEQ ACK EPOCH ECHO
-OVERHEAD = const(9)  # header + CRC: what a frame costs on the wire beyond the message's bytes
-FRAME_MAX = const(69)  # OVERHEAD + FRAGMENT
 WINDOW = const(8)  # frames in flight; a power of two that divides 256
-QUEUE = const(8)  # messages received and not yet taken by receive()
 RESEND_MS = const(200)
 KEEPALIVE_MS = const(500)
 STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
 STALL_MS = const(3000)  # the peer heard and nothing acknowledged this long: start over
-_IN_SIZE = const(200)  # a partial frame (< FRAME_MAX) plus one read
+BEACON_MS = const(500)  # an open table's offer goes out this often
 _MASK = CLOCK_MASK  # clocks and counters wrap at 2**30, as the app's clock does
 
 
-def _tables():  # subset: ok (start-up: the CRC tables, built once at import)
-    # The table of CRC-16/CCITT split into its high and low bytes: the running CRC is kept as
-    # two bytes too, which saves the shifts and masks of each step (about 2,000 fuel a byte).
-    high = bytearray(256)
-    low = bytearray(256)
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        high[i] = (c >> 8) & 0xFF
-        low[i] = c & 0xFF
-    return high, low
-
-
-CRC_HIGH, CRC_LOW = _tables()
-
-
-def crc16(buf, start, end, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of buf[start:end], going on from `crc` (b"123456789" gives 0x29B1).
-
-    No allocation.
-    """
-    hi = crc >> 8
-    lo = crc & 0xFF
-    th = CRC_HIGH
-    tl = CRC_LOW
-    i = start
-    while i + 4 <= end:
-        x = hi ^ buf[i]
-        hi = lo ^ th[x]
-        lo = tl[x]
-        x = hi ^ buf[i + 1]
-        hi = lo ^ th[x]
-        lo = tl[x]
-        x = hi ^ buf[i + 2]
-        hi = lo ^ th[x]
-        lo = tl[x]
-        x = hi ^ buf[i + 3]
-        hi = lo ^ th[x]
-        lo = tl[x]
-        i += 4
-    while i < end:
-        x = hi ^ buf[i]
-        hi = lo ^ th[x]
-        lo = tl[x]
-        i += 1
-    return hi << 8 | lo
-
-
-def _check(buf, p, end):
-    # The CRC of the frame at buf[p:end] (of bytes p+1 .. end-3): the header's six steps
-    # written out, then crc16's four bytes a turn over the message (about 1,850 fuel a byte
-    # on MicroPython).
-    th = CRC_HIGH
-    tl = CRC_LOW
-    x = 0xFF ^ buf[p + 1]
-    hi = 0xFF ^ th[x]
-    lo = tl[x]
-    x = hi ^ buf[p + 2]
-    hi = lo ^ th[x]
-    lo = tl[x]
-    x = hi ^ buf[p + 3]
-    hi = lo ^ th[x]
-    lo = tl[x]
-    x = hi ^ buf[p + 4]
-    hi = lo ^ th[x]
-    lo = tl[x]
-    x = hi ^ buf[p + 5]
-    hi = lo ^ th[x]
-    lo = tl[x]
-    x = hi ^ buf[p + 6]
-    hi = lo ^ th[x]
-    lo = tl[x]
-    return crc16(buf, p + HEADER, end - 2, hi << 8 | lo)
-
-
-def _new_epoch():  # subset: ok (start-up: called from __init__)
-    # A power cycle must give a different epoch from the last one, so something that varies
-    # between boots: os.urandom where the port has it, else the microsecond clock.
+def _noise():  # subset: ok (start-up: called from __init__)
+    # A power cycle must give a different epoch and console id from the last ones, so
+    # something that varies between boots: os.urandom where the port has it, else the
+    # microsecond clock. 0..65535.
     e = 0
     try:
         import os
-        e = os.urandom(1)[0]
+        b = os.urandom(2)
+        e = b[0] << 8 | b[1]
     except Exception:  # no urandom (ImportError, AttributeError), or one that fails (WASI)
         import time
-        e = time.ticks_us() & 0xFF
-    return e % 255 + 1
+        e = time.ticks_us() & 0xFFFF
+    return e
 
 
-class Channel:
+class Channel(Pairing, Sending):
     """Reliable, ordered, de-duplicated messages of up to PAYLOAD_MAX bytes over `transport`.
 
     Counters: sent (messages accepted by send()), resent (frames written again), received
     (messages delivered in order), bad (frames or noise rejected: header or CRC), duplicates
     (frames already had), dropped (frames out of order or with no room to queue them), restarts
     (the link started over: the peer's epoch changed, or this side found the link stuck).
-    epoch: this side's current epoch (1..255); pass one for a repeatable test.
-    window: frames in flight (2, 4, 8 or 16).
+    refused (frames of another table or console: pairing.py), epoch: this side's current epoch
+    (1..255); pass one for a repeatable test. window: frames in flight (2, 4, 8 or 16).
+    me: this console's id (1..65535; 0: the transport's `console_id` if it has one, else drawn).
+
+    Pairing (docs/link.md, "Pairing"): open_table() (a host: its offer goes out as a beacon
+    until a guest's first frame pairs it), pair() (a guest: the table it picked), listen()
+    (offers from anyone are received, as OFFER messages with rx_table and rx_from; nothing
+    is written). A channel made and never paired is a plain point-to-point link.
     """
 
-    def __init__(self, transport, epoch=0, window=WINDOW):
+    def __init__(self, transport, epoch=0, window=WINDOW, me=0):
         if window not in (2, 4, 8, 16):
             raise ValueError("window must be 2, 4, 8 or 16")
         self._t = transport
         self._window = window
-        self.epoch = epoch if 0 < epoch < 256 else _new_epoch()
+        self.epoch = epoch if 0 < epoch < 256 else _noise() % 255 + 1
+        if not 0 < me < 65536:
+            me = getattr(transport, "console_id", 0)
+        self.me = me if 0 < me < 65536 else pairing.new_id(_noise())
+        self.listening = False
+        self.table = 0  # the table this channel belongs to (0: none)
+        self.partner = 0  # the console at the other end (0: not paired)
+        self._beacon = bytearray(FRAME_MAX)  # an open table's offer, as a frame
+        self._beacon_len = 0
+        self._t_beacon = -1
+        self.rx_table = 0  # the table and the writer of the message receive() gave
+        self.rx_from = 0
         # Send side: one frame buffer per frame in flight (slot = seq % window).
         self._slots = [bytearray(FRAME_MAX) for _ in range(window)]
         self._ackbuf = bytearray(OVERHEAD)
         self._out = bytearray(FRAME_MAX)  # the unwritten rest of a frame the transport took in part
         # Receive side.
-        self._in = bytearray(_IN_SIZE)
-        self._chunk = bytearray(_IN_SIZE - FRAME_MAX)
-        self._queue = [bytearray(PAYLOAD_MAX) for _ in range(QUEUE + 1)]  # + the one ch.rx shows
-        self._qkind = bytearray(QUEUE + 1)
-        self._qlen = bytearray(QUEUE + 1)
-        self.rx = self._queue[0]
-        self._fb_in = None
-        if sys.implementation.name == "micropython":
-            try:  # copies done by framebuf (byte-wide, one row), in C, where the port has it
-                import framebuf
-                self._fb_in = framebuf.FrameBuffer(self._in, _IN_SIZE, 1, framebuf.GS8)
-                self._fb_head = [framebuf.FrameBuffer(q, PAYLOAD_MAX, 1, framebuf.GS8) for q in self._queue]
-                self._fb_tail = [framebuf.FrameBuffer(memoryview(q)[FRAGMENT:], PAYLOAD_MAX - FRAGMENT, 1,
-                                                      framebuf.GS8) for q in self._queue]
-            except Exception:  # no framebuf, or one without GS8: the copy loop
-                self._fb_in = None
+        self._tx_addr = bytearray(6)
+        self.rx_addr = bytearray(6)
+        self._address()
+        self._in = bytearray(IN_SIZE)
+        self._chunk = bytearray(IN_SIZE - FRAME_MAX)
+        self.inbox = Inbox(self._in)  # messages received and not yet taken
+        self.rx = self.inbox.slots[0]
         self.rx_len = 0
         self.sent = 0
         self.resent = 0
@@ -202,6 +122,7 @@ class Channel:
         self.duplicates = 0
         self.dropped = 0
         self.restarts = 0
+        self.refused = 0
         self._now = 0
         self._clear()
 
@@ -214,9 +135,7 @@ class Channel:
         self._out_len = 0
         self._expect = 0  # the next seq wanted from the peer
         self._asm = 0  # bytes of a message in two frames had so far
-        self._qhead = 0
-        self._qcount = 0
-        self._held = False  # the head of the queue is the message ch.rx shows
+        self.inbox.clear()
         self.rx_len = 0
         self._have = 0
         self._peer = 0  # the peer's epoch (0: not heard yet)
@@ -239,119 +158,6 @@ class Channel:
         self.epoch = self.epoch % 255 + 1
         self._clear()
 
-    # --- sending ---
-
-    def send(self, kind, data, length):
-        """Queue data[0:length] as a message of `kind`; False (nothing queued) when the window is full.
-
-        Raises ValueError for a kind outside 1..63 or a length outside 0..PAYLOAD_MAX.
-        The message is written at once if the transport takes it.
-        """
-        if kind < 1 or kind > KIND_MAX:
-            raise ValueError("kind must be 1..63")
-        if length < 0 or length > PAYLOAD_MAX:
-            raise ValueError("length must be 0..PAYLOAD_MAX")
-        frames = 1 if length <= FRAGMENT else 2
-        if self._count + frames > self._window:
-            return False
-        mask = self._window - 1
-        i = 0
-        while True:
-            seq = (self._base + self._count) & 0xFF
-            buf = self._slots[seq & mask]
-            n = length - i
-            flag = 0
-            if n > FRAGMENT:
-                n = FRAGMENT
-                flag = MORE
-            buf[1] = n
-            buf[2] = kind | flag
-            buf[3] = seq
-            j = HEADER
-            end = i + n
-            while i < end:
-                buf[j] = data[i]
-                i += 1
-                j += 1
-            self._count += 1
-            if not flag:
-                break
-        self.sent = (self.sent + 1) & _MASK
-        self._pump(self._now)
-        return True
-
-    def pending(self):
-        """Messages sent and not yet acknowledged."""
-        n = 0
-        mask = self._window - 1
-        for i in range(self._count):
-            if not self._slots[(self._base + i) & mask][2] & MORE:
-                n += 1
-        return n
-
-    def _write(self, buf, n, now):
-        # Fills in ACK, EPOCH, ECHO and the CRC and hands the frame to the transport; keeps
-        # the rest of it if the transport took a part. Returns the bytes taken (0: nothing,
-        # the frame stays where it is for the next try).
-        buf[0] = SYNC
-        buf[4] = self._expect
-        buf[5] = self.epoch
-        buf[6] = self._peer
-        if self._gap:
-            buf[2] |= GAP
-        else:
-            buf[2] &= 0x7F
-        c = _check(buf, 0, n)
-        buf[n - 2] = c >> 8
-        buf[n - 1] = c & 0xFF
-        w = self._t.write(buf, n)
-        if not w or w < 0:
-            return 0
-        taken = w
-        out = self._out
-        i = 0
-        while w < n:
-            out[i] = buf[w]
-            i += 1
-            w += 1
-        self._out_len = i
-        self._t_out = now
-        self._ack_due = False
-        self._gap = False
-        return taken
-
-    def _flush(self):
-        n = self._out_len
-        if n == 0:
-            return
-        out = self._out
-        w = self._t.write(out, n)
-        if w is None or w <= 0:
-            return
-        i = 0
-        while w < n:
-            out[i] = out[w]
-            i += 1
-            w += 1
-        self._out_len = i
-
-    def _pump(self, now):
-        # Writes the frames in flight not yet written in this round, oldest first.
-        if self._out_len:
-            self._flush()
-        mask = self._window - 1
-        while self._out_len == 0 and self._upto < self._count:
-            seq = (self._base + self._upto) & 0xFF
-            buf = self._slots[seq & mask]
-            if not self._write(buf, buf[1] + OVERHEAD, now):
-                return  # the transport takes nothing now (a UART still sending): next poll
-            if self._upto < self._tx_max:
-                self.resent = (self.resent + 1) & _MASK
-            else:
-                self._tx_max += 1
-            self._upto += 1
-            self._t_data = now
-
     # --- receiving ---
 
     def poll(self, now_ms):
@@ -365,8 +171,9 @@ class Channel:
             self._t_in = now
             self._t_data = now
             self._t_sane = now
+        # A bounded number of reads, each followed by the frames it completes.
         t = self._t
-        for _ in range(8):  # a bounded number of reads per poll
+        for _ in range(READS):
             if self._have == 0:
                 n = t.readinto(self._in)
                 if not n:
@@ -398,6 +205,13 @@ class Channel:
             # new epoch and starts over too.
             self.restarts = (self.restarts + 1) & _MASK
             self.reset()  # (the next poll starts the clocks again)
+        if not self._talking:
+            if self._out_len:
+                self._flush()
+            elif self._beacon_len and (self._t_beacon < 0 or ((now - self._t_beacon) & _MASK) >= BEACON_MS):
+                self._write(self._beacon, self._beacon_len, now)
+                self._t_beacon = now
+            return
         if self._upto < self._count or self._out_len:
             self._pump(now)
         if self._out_len == 0 and (self._ack_due or self._t_out < 0
@@ -426,12 +240,22 @@ class Channel:
             end = p + HEADER + ln + 2
             if end > have:
                 break
-            c = _check(buf, p, end)
-            if c != (buf[end - 2] << 8 | buf[end - 1]):
-                self.bad = (self.bad + 1) & _MASK
-                p += 1
-                continue
-            self._frame(buf, p, ln, now)
+            # A frame addressed as the link's own frames are (table, from the partner, to this
+            # console) starts its CRC from the channel's CRC of those addresses.
+            # A frame of this table from the partner starts its CRC from the CRC of the link's
+            # own addresses (rx_crc), TO included: a TO that is not this console's (a 16-bit
+            # difference, which a CRC-16 always sees) fails that check, and the full one below
+            # tells it from noise.
+            a = self.rx_addr
+            ours = buf[p + 7] == a[0] and buf[p + 8] == a[1] and buf[p + 9] == a[2] and buf[p + 10] == a[3]
+            crc = buf[end - 2] << 8 | buf[end - 1]
+            if not ours or frame_crc(buf, p, end, self.rx_crc) != crc:
+                ours = False
+                if frame_crc(buf, p, end, address_crc(buf, p)) != crc:
+                    self.bad = (self.bad + 1) & _MASK
+                    p += 1
+                    continue
+            self._frame(buf, p, ln, now, ours)
             p = end
         # Keep the partial frame (or nothing) at the front for the next read.
         i = 0
@@ -441,7 +265,22 @@ class Channel:
             p += 1
         self._have = i
 
-    def _frame(self, buf, p, ln, now):
+    def _frame(self, buf, p, ln, now, ours):
+        if not ours or self.listening:
+            # Not addressed as a paired link's frames are (table, the partner, this console):
+            # pairing.py says what it is.
+            verdict = pairing.admits(self.listening, self.table, self.partner, self.me, buf[p + 7] << 8 | buf[p + 8],
+                                     buf[p + 9] << 8 | buf[p + 10], buf[p + 11] << 8 | buf[p + 12])
+            if verdict == pairing.REFUSED:
+                self.refused = (self.refused + 1) & _MASK
+                return
+            if verdict == pairing.BEACON:
+                self._offered(buf, p, ln)
+                return
+            if verdict == pairing.FIRST:
+                self.partner = buf[p + 9] << 8 | buf[p + 10]  # the guest who took the table
+                self._beacon_len = 0
+                self._address()
         epoch = buf[p + 5]
         echo = buf[p + 6]
         if epoch != self._peer:
@@ -501,28 +340,48 @@ class Channel:
                 self._gap = True
             return
         at = self._asm
-        if at + ln > PAYLOAD_MAX or (at == 0 and self._qcount >= (QUEUE + 1 if self._held else QUEUE)):
+        if at + ln > PAYLOAD_MAX or (at == 0 and self.inbox.count >= QUEUE + self.inbox.held):
             self.dropped = (self.dropped + 1) & _MASK  # no room: the peer writes it again
             return
-        slot = (self._qhead + self._qcount) % (QUEUE + 1)
+        inbox = self.inbox
+        self._expect = (seq + 1) & 0xFF
+        slot = (inbox.head + inbox.count) % (QUEUE + 1)
         src = p + HEADER
-        if self._fb_in is not None and (at == 0 or at == FRAGMENT):
+        if inbox.fb_in is not None and (at == 0 or at == FRAGMENT):
             # framebuf's blit copies in C without allocating (a quarter of the fuel of a loop);
             # it copies as far as the slot goes, and the rest of a message comes after.
-            (self._fb_head if at == 0 else self._fb_tail)[slot].blit(self._fb_in, -src, 0)
+            (inbox.fb_head if at == 0 else inbox.fb_tail)[slot].blit(inbox.fb_in, -src, 0)
         else:
-            dst = self._queue[slot]
+            dst = inbox.slots[slot]
             for i in range(ln):
                 dst[at + i] = buf[src + i]
-        self._expect = (seq + 1) & 0xFF
         if kind & MORE:
             self._asm = at + ln
             return
         self._asm = 0
-        self._qkind[slot] = kind
-        self._qlen[slot] = at + ln
-        self._qcount += 1
+        inbox.kind[slot] = kind
+        inbox.length[slot] = at + ln
+        inbox.table[slot] = self.table
+        inbox.writer[slot] = self.partner
+        inbox.count += 1
         self.received = (self.received + 1) & _MASK
+
+    def _offered(self, buf, p, ln):
+        # A beacon: delivered as a message of its own (no sequence number, no acknowledgement)
+        # when it is whole and the queue has room; beacons come again.
+        kind = buf[p + 2] & 0x7F
+        inbox = self.inbox
+        if kind == 0 or kind & MORE or self._asm or inbox.count >= QUEUE + inbox.held:
+            return
+        slot = (inbox.head + inbox.count) % (QUEUE + 1)
+        dst = inbox.slots[slot]
+        for i in range(ln):
+            dst[i] = buf[p + HEADER + i]
+        inbox.kind[slot] = kind
+        inbox.length[slot] = ln
+        inbox.table[slot] = buf[p + 7] << 8 | buf[p + 8]
+        inbox.writer[slot] = buf[p + 9] << 8 | buf[p + 10]
+        inbox.count += 1
 
     def _peer_restarted(self):
         # The peer is a new channel: nothing sent to or received from its old self matters.
@@ -534,26 +393,27 @@ class Channel:
         self._out_len = 0
         self._expect = 0
         self._asm = 0
-        self._qhead = 0
-        self._qcount = 0
-        self._held = False
+        self.inbox.clear()
         self.rx_len = 0
 
     def receive(self):
         """The kind of the next message in order, or -1; its bytes are self.rx[0:self.rx_len],
         valid until the next receive()."""
-        if self._held:
-            self._held = False
-            self._qhead = (self._qhead + 1) % (QUEUE + 1)
-            self._qcount -= 1
-        if self._qcount == 0:
+        inbox = self.inbox
+        if inbox.held:
+            inbox.held = False
+            inbox.head = (inbox.head + 1) % (QUEUE + 1)
+            inbox.count -= 1
+        if inbox.count == 0:
             self.rx_len = 0
             return -1
-        h = self._qhead
-        self._held = True
-        self.rx = self._queue[h]
-        self.rx_len = self._qlen[h]
-        return self._qkind[h]
+        h = inbox.head
+        inbox.held = True
+        self.rx = inbox.slots[h]
+        self.rx_len = inbox.length[h]
+        self.rx_table = inbox.table[h]
+        self.rx_from = inbox.writer[h]
+        return inbox.kind[h]
 
     def silent_ms(self, now_ms):
         """Milliseconds since the last valid frame from the peer (since the first poll if none)."""

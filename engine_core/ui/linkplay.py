@@ -18,6 +18,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.link import session as ls
 from engine_core.ui import buttons as bt
+from engine_core.ui.join import JoinList
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Screen, centred_panel,
                                     felt, panel, table_under)
 from engine_core.ui.settings import S_LEVEL, S_SLIDE, S_SPEED
@@ -73,6 +74,7 @@ class LinkPlay:
         once, when the player first opens Link play: a console that never links spends no memory
         on it, and a radio stays off until then); label says what the link is. Start-up only."""
         self.link = Link(make_session, label)
+        self.link.join = JoinList(self)  # Join a table's list of the tables heard
         self.full = True  # the title gains its Link play row
         self.redraw()
 
@@ -162,10 +164,10 @@ class LinkPlay:
             table.link_ms = self.clock
             table.mark_journal()
         flags = session.poll(self.clock)
-        if flags & ls.OFFER:
-            if self.mode == LINK and link.status == L_JOINING:
-                self.take_offer()  # the player asked for it: Join a table
-            elif self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
+        if self.mode == LINK and link.status == L_JOINING:
+            link.join.tick(0)  # the tables heard: the player picks one
+        elif flags & ls.OFFER:
+            if self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 link.status = L_OFFERED
                 self.full = True
             elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
@@ -318,6 +320,8 @@ class LinkScreen(Screen):
 
     def press(self, app, button):
         link = app.link
+        if link.status == L_JOINING and link.join.press(button):
+            return
         session = link.session
         waiting = link.status == L_HOSTING or link.status == L_JOINING
         if button == bt.B or button == bt.START:
@@ -340,9 +344,7 @@ class LinkScreen(Screen):
         elif button == bt.DOWN:
             app.selected = (app.selected + 1) % n
         elif button == bt.A:
-            if app.selected == _JOIN and link.status == L_OFFERED:
-                app.take_offer()  # the other console's table came before the player chose
-            elif app.selected == _JOIN:
+            if app.selected == _JOIN:
                 session.join(app.clock)  # subset: ok (the link session's join, not str.join)
                 link.status = L_JOINING
             elif link.status == L_OFFERED:
@@ -352,6 +354,8 @@ class LinkScreen(Screen):
             app.full = True
 
     def draw(self, app):
+        if app.link.status == L_JOINING:
+            return app.link.join.draw()
         p = app.painter
         link = app.link
         n = len(LINK_ITEMS)

@@ -19,5 +19,9 @@ class WLAN:
     def disconnect(self):
         pass
 
-    def config(self, **settings):
+    def config(self, *names, **settings):
+        """config(channel=1) sets; config("mac") gives the interface's address (that of an
+        ESPNow made with no address: support/fakes/espnow.py)."""
+        if names:
+            return {"mac": b"\x02\x00\x00\x00\x00\x01"}[names[0]]
         self.settings.update(settings)

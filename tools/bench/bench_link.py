@@ -9,16 +9,22 @@ The budget is 0.3 M fuel per frame received (tests/test_link_channel.py holds it
 
 import json
 
+from engine_core.link.frames import OVERHEAD
 from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Link: handling a received frame"
 FUEL_PER_US_RP2040 = 168
 BUDGET = 300_000
+# The first frames after start-up, once: MicroPython's lookup caches fill, and what that costs
+# moves with the heap's layout (275,760 and 321,796 fuel for the same channel code, only
+# engine_core/link/__init__.py's docstring differing): held to a bound of its own.
+START_BUDGET = 350_000
 SIZES = (0, 8, 32, 60, 120)
 
 GUEST = FUEL_PRELUDE + """
 import json
-from engine_core.link.channel import Channel, crc16, SYNC, HEADER, OVERHEAD, MORE
+from engine_core.link.channel import Channel, SYNC, HEADER, OVERHEAD, MORE
+from engine_core.link.crc import address_crc, frame_crc
 
 
 class Replay:
@@ -50,9 +56,12 @@ def frame(ln, kind, seq, epoch, echo):
     f[4] = 0
     f[5] = epoch
     f[6] = echo
+    f[7], f[8] = TABLE >> 8, TABLE & 0xFF  # a paired link's frame: this table, from the partner, to this console
+    f[9], f[10] = PARTNER >> 8, PARTNER & 0xFF
+    f[11], f[12] = ME >> 8, ME & 0xFF
     for i in range(ln):
         f[HEADER + i] = (i * 7 + seq) & 0xFF
-    c = crc16(f, 1, HEADER + ln)
+    c = frame_crc(f, 0, len(f), address_crc(f, 0))
     f[HEADER + ln] = c >> 8
     f[HEADER + ln + 1] = c & 0xFF
     return f
@@ -63,8 +72,12 @@ def median(xs):
     return xs[len(xs) // 2]
 
 
+TABLE = 0x0777
+PARTNER = 0x0BBB
+ME = 0x1234
 t = Replay()
-ch = Channel(t, epoch=22)
+ch = Channel(t, epoch=21, me=ME)
+ch.pair(TABLE, PARTNER)  # (a new link: the epoch goes on to 22)
 now = 0
 ch.poll(now)
 seq = 0
@@ -215,8 +228,9 @@ def measure():
             ln, format(med, ","), format(worst, ","), worst / FUEL_PER_US_RP2040 / 1000))
     lines.append("")
     lines.append("Budget: %s fuel per frame received (a poll and the receive() after it, the transport's "
-                 "copy included). A message costs 9 bytes on the wire beyond its own, 18 when it has more "
-                 "than 60 (two frames)." % format(BUDGET, ","))
+                 "copy included). A message costs %d bytes on the wire beyond its own (its frame's header, "
+                 "addresses and CRC), %d when it has more than 60 (two frames)." % (
+                     format(BUDGET, ","), OVERHEAD, 2 * OVERHEAD))
     lines.append("")
     lines.append("Heap held by a Channel (send window, receive queue, buffers): %s bytes." % format(channel_heap(), ","))
     lines.append("")

@@ -8,8 +8,9 @@ emulated time in turn (SLICE_US), so their clocks stay within a slice of each ot
 takes its 10 bits at 115,200 baud (86.8 us) and reaches the other chip when its stop bit is in.
 
 The scenario: both boot to the title; the guest opens Link play (UP from the first row wraps to
-it; A) and joins (DOWN DOWN A); the host opens Link play and hosts Spite & Malice (A on the first
-row); both show the table. Then the console whose turn it is presses X (hint), A, A (pick up,
+it; A) and joins (DOWN DOWN A: the list of tables heard); the host opens Link play and hosts
+Spite & Malice (A on the first row); the guest's list shows the host's table, and A joins it;
+both show the table. Then the console whose turn it is presses X (hint), A, A (pick up,
 place) again and again, until TURNS turns have ended: the driver reads whose turn it is from
 the wire (link.mjs answers each batch of steps with the bytes it carried): a console whose
 X A A sent no MOVE is not to move, one that sent a HASH has ended its turn. At the end,
@@ -78,9 +79,17 @@ def setup_steps(board):
         key(host, token)
     for gpio, hold in pico.button_presses(board, "A"):   # "Host Spite & Malice"
         host.add({"op": "press", "gpio": gpio, "hold_ms": hold})
-    # Both redraw twice since their last press: the waiting screen, then the table.
-    steps.append({"op": "quiet", "chips": [HOST, GUEST], "quiet_ms": pico.QUIET_MS, "since_press": True,
+    # The guest's list, drawn at its last press, is drawn again with the host's table on it.
+    steps.append({"op": "quiet", "chips": [GUEST], "quiet_ms": pico.QUIET_MS, "since_press": True,
                   "min_bytes": 2 * screen, "timeout_ms": TABLE_TIMEOUT_MS})
+    for gpio, hold in pico.button_presses(board, "A"):   # the guest joins the table listed
+        guest.add({"op": "press", "gpio": gpio, "hold_ms": hold})
+    # The host redraws twice since its last press: the waiting screen, then the table; the
+    # guest once since its own: the table (its list, redrawn in the same frame, goes with it).
+    steps.append({"op": "quiet", "chips": [HOST], "quiet_ms": pico.QUIET_MS, "since_press": True,
+                  "min_bytes": 2 * screen, "timeout_ms": TABLE_TIMEOUT_MS})
+    steps.append({"op": "quiet", "chips": [GUEST], "quiet_ms": pico.QUIET_MS, "since_press": True,
+                  "min_bytes": screen, "timeout_ms": TABLE_TIMEOUT_MS})
     for chip in chips:
         chip.mark("table")
     return steps

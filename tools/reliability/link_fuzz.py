@@ -4,8 +4,10 @@ RAM) whose player presses keys at the same time (docs/link.md, "Threat model").
 The peer plays a real Session (it hosts, joins, plays its own seat's legal moves, leaves and
 offers again) and, between, writes messages of its own straight onto the wire: random kinds
 and bytes, friendly messages mutated (a byte changed, cut short, made longer), replayed,
-sent out of order, and kinds the console's state does not take (an OFFER in play, an ACCEPT
-at a guest, a STATE at a host). After every step it checks:
+sent out of order, kinds the console's state does not take (an OFFER in play, an ACCEPT
+at a guest, a STATE at a host), and any of these as frames of another table, from another
+console or to another (pairing: they must change nothing but the channel's count of refused
+frames), offers of other tables among them. After every step it checks:
 
 - no exception;
 - every card of the console's game exactly once, every pile within its capacity, and the
@@ -33,6 +35,7 @@ from engine_core.storage import MemoryStorage
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui.app import App
+from engine_core.ui.linkplay import L_JOINING
 from simulator import framebuf
 from support.fakes.link import FakeWire
 from tools.reliability.link_play import every_card_once
@@ -46,8 +49,12 @@ class Stranger:
     """The hostile peer: a Session of its own over `channel`, and a pen: write(kind, data)
     puts any message on the way to the console."""
 
-    def __init__(self, channel, rand, name, write):
+    def __init__(self, channel, rand, name, write, stranger=None):
+        """write(kind, data): a message on the way to the console from this peer; stranger(kind,
+        data): the same as another console's, or of another table (None: not on this medium)."""
         self.rand = rand
+        self.stranger = stranger
+        self.strangers = 0  # messages written as another console's or another table's
         self.name = name
         self.write = write
         self.session = ls.Session(channel)
@@ -100,9 +107,13 @@ class Stranger:
         """One hostile message: random, mutated, replayed, or of a kind out of place."""
         rand = self.rand
         how = rand.randrange(6)
+        write = self.write
+        if self.stranger is not None and rand.randrange(4) == 0:
+            write = self.stranger  # another console's frame, or another table's
+            self.strangers += 1
         if how == 0 or not self.heard:
             n = rand.randrange(0, 121)
-            self.write(rand.randrange(0, 14), bytes(rand.randrange(256) for _ in range(n)))
+            write(rand.randrange(0, 14), bytes(rand.randrange(256) for _ in range(n)))
             return
         kind, data = rand.choice(self.heard)
         data = bytearray(data)
@@ -122,7 +133,7 @@ class Stranger:
             kind = rand.choice((m.OFFER, m.ACCEPT, m.REFUSE, m.STATE, m.RESYNC, m.BYE, m.CLOCK, m.UNDO))
             if kind == m.OFFER:
                 data = offer(rand)
-        self.write(kind, data[:120])  # how == 5: replayed as it was
+        write(kind, data[:120])  # how == 5: replayed as it was
 
 
 def offer(rand):
@@ -231,7 +242,26 @@ def fuzz(name, console_hosts, messages, seed=1):
     console = Console(App(Screen(240, 240, framebuf)), MemoryStorage())
     console.start()
     console.app.attach_link(lambda: ls.Session(wire.end(1)), b"stranger")
-    stranger = Stranger(wire.end(0), rand, name, lambda kind, data: wire.queues[1].append((kind, bytes(data))))
+    def elsewhere(kind, data):
+        """As written at another table, or by another console, or to another: the channel's
+        pairing must turn it away (FakeChannel judges it as the channel does: pairing.admits)."""
+        end = wire.end(0)
+        table, writer, to = end.table, end.me, end.partner
+        which = rand.randrange(4)
+        if which == 0:
+            table = (table + 1 + rand.randrange(0xFFFE)) % 0xFFFF + 1  # another table
+        elif which == 1:
+            writer = 0x300 + rand.randrange(256)  # another console
+        elif which == 2:
+            to = 0x300 + rand.randrange(256)  # to another console
+        else:  # an offer of a table that ended, or of another, to anyone
+            kind, data, to = m.OFFER, bytes(offer(rand)), 0
+            table = rand.choice((console.app.link.session.table_id if console.app.link.session else 0,
+                                 1 + rand.randrange(0xFFFF)))
+        wire.queues[1].append((kind, bytes(data), table, writer, to))
+
+    stranger = Stranger(wire.end(0), rand, name, lambda kind, data: wire.queues[1].append((kind, bytes(data))),
+                        elsewhere)
     watch = Watch(console)
     app = console.app
 
@@ -266,9 +296,15 @@ def fuzz(name, console_hosts, messages, seed=1):
         keys = ()
         if app.mode == ui.PLAY and rand.randrange(3) == 0:
             keys = (bt.X, bt.A, bt.A)  # the hinted move, as a player who knows the keys
+        elif app.mode == ui.LINK and app.link.status == L_JOINING and app.link.session.tables.count \
+                and rand.randrange(2) == 0:
+            keys = (rand.choice((bt.A, bt.A, bt.DOWN)),)  # a table on the join list: pick one
         elif rand.randrange(4) == 0:
             keys = (rand.choice(LEAVING_KEYS) if rand.randrange(25) == 0 else rand.choice(KEYS),)
-        if stranger.session.state in (ls.S_IDLE, ls.S_LEFT) and rand.randrange(50) == 0:
+        s = app.link.session
+        if s.is_host and s.state == ls.S_WAITING and stranger.session.is_host and rand.randrange(50) == 0:
+            stranger.session.join(stranger.now)  # two hosts: the stranger takes the console's table
+        elif stranger.session.state in (ls.S_IDLE, ls.S_LEFT) and rand.randrange(50) == 0:
             if console_hosts:
                 stranger.session.join(stranger.now)  # the stranger comes back
             else:
@@ -284,20 +320,21 @@ def fuzz(name, console_hosts, messages, seed=1):
     s = app.link.session
     return {"messages": sent, "steps": steps, "steps linked": linked, "moves applied from the link": watch.applied,
             "refused": s.refused, "rejected": s.rejected, "failures": watch.failures,
+            "of other tables or consoles": stranger.strangers, "frames refused": s.ch.refused,
             **({"first": watch.first} if watch.first else {})}
 
 
 def fuzz_suite(messages, seed=1, progress=None):
     """`messages` in all, a quarter each: Spite & Malice and Nerts, the console hosting and joining."""
     total = {"messages": 0, "steps linked": 0, "moves applied from the link": 0, "rejected": 0, "refused": 0,
-             "failures": 0}
+             "failures": 0, "of other tables or consoles": 0, "frames refused": 0}
     k = 0
     for name in ("spite_malice", "nerts"):
         for hosts in (True, False):
             got = fuzz(name, hosts, messages // 4, seed + k)
             k += 1
             for key in ("messages", "steps linked", "moves applied from the link", "rejected", "refused",
-                        "failures"):
+                        "failures", "of other tables or consoles", "frames refused"):
                 total[key] += got[key]
             if got.get("first") and "first" not in total:
                 total["first"] = "%s, console %s: %s" % (name, "hosting" if hosts else "joining", got["first"])

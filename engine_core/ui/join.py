@@ -1,0 +1,111 @@
+"""Join a table: the tables this console hears, each its host's short id and its game, and the
+player picks one (docs/link.md, "Pairing"; docs/screen.md, "Link play").
+
+A screen object, made once with the console's link (linkplay.Link): press(button), tick(ms),
+draw(). The rows are the session's `tables` (engine_core/link/pairing.py), which gains a table
+when its first offer is heard and drops one not heard for a few seconds; the screen redraws
+when the list changes. Nothing allocates after construction.
+"""
+
+from engine_core import games
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.ui import buttons as bt
+
+from micropython import const
+
+ROWS = const(5)  # tables shown at once
+_HEX = b"0123456789ABCDEF"
+_TITLE = b"Join a table"
+_NONE = b"Listening for tables..."
+_KEYS = b"A: join  B: back"
+
+
+class JoinList:
+    """The join list of `app` (its link's session, its painter and frame buffer)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.selected = 0
+        self.first = 0  # the row at the top of the list
+        self.seen = -1  # the list's `changes` when last drawn
+        self.drawn = -1  # the selected row when last drawn
+        self.short_id = bytearray(4)  # a host's console id in hexadecimal
+
+    def tables(self):
+        return self.app.link.session.tables
+
+    def press(self, button):
+        """UP and DOWN move, A joins the table chosen; True when the key was this screen's
+        (B and START are the link screen's: they stop joining)."""
+        tables = self.tables()
+        n = tables.count
+        if button == bt.UP or button == bt.DOWN:
+            if n:
+                self.selected = (self.selected + (n - 1 if button == bt.UP else 1)) % n
+            return True
+        if button == bt.A:
+            if self.selected < n:
+                app = self.app
+                app.link.session.choose(self.selected)
+                app.take_offer()
+                app.full = True
+            return True
+        return False
+
+    def tick(self, ms):
+        """The list changed (a table heard first, or heard no more): draw it again."""
+        tables = self.tables()
+        if tables.changes != self.seen:
+            if self.selected >= tables.count:
+                self.selected = tables.count - 1 if tables.count else 0
+            self.app.full = True
+
+    def draw(self):
+        app = self.app
+        tables = self.tables()
+        p = app.painter
+        fb = app.fb
+        row = LINE_H + 2
+        pw = app.width - 16 if app.width - 16 < 220 else 220
+        ph = (ROWS + 4) * row + 10
+        px = (app.width - pw) // 2
+        py = (app.height - ph) // 2
+        if self.selected < self.first:
+            self.first = self.selected
+        elif self.selected >= self.first + ROWS:
+            self.first = self.selected - ROWS + 1
+        if app.full or tables.changes != self.seen:
+            self.seen = tables.changes
+            fb.fill(pal.FELT)
+            fb.fill_rect(px, py, pw, ph, pal.PANEL)
+            fb.rect(px, py, pw, ph, pal.SLOT)
+            app.screen.mark_all()
+            p.text(_TITLE, px + 6, py + 5, pal.GOLD)
+            if tables.count == 0:
+                p.text(_NONE, px + 8, py + 6 + row, pal.WHITE)
+            p.text(_KEYS, px + 8, py + 6 + (ROWS + 3) * row, pal.SLOT)
+            self.drawn = -1
+        if self.drawn == self.selected:
+            return
+        for k in range(ROWS):
+            i = self.first + k
+            if i >= tables.count:
+                break
+            y = py + 4 + (k + 1) * row
+            chosen = i == self.selected
+            fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
+            app.screen.mark(px + 3, y, pw - 6, row)
+            colour = pal.BLACK if chosen else pal.WHITE
+            self.hex_id(tables.host[i])
+            x = p.text(self.short_id, px + 8, y + (row - CHAR_H) // 2, colour)
+            name = games.name_of(tables.game_id(i))
+            if name is not None:
+                p.text(games.title(name), x + 12, y + (row - CHAR_H) // 2, colour)
+        self.drawn = self.selected
+
+    def hex_id(self, host):
+        """A console id (1..65535) as four hexadecimal digits, in short_id."""
+        b = self.short_id
+        for k in range(4):
+            b[k] = _HEX[(host >> (12 - 4 * k)) & 0xF]
