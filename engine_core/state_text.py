@@ -241,7 +241,7 @@ def fill_piles(game, piles_data):
 def card_copies(game):
     """The game's card ids by what a state names them: (kind, owner) -> ids, lowest first
     (owner -1 in games without owners' numbers)."""
-    copies = {}
+    copies: dict = {}
     for c in range(256):
         if game.is_card(c):
             key = (cards.kind(c), cards.deck(c) if game.OWNER_SUFFIX else -1)
