@@ -182,6 +182,40 @@ def test_a_guest_sees_both_tables_and_joins_the_one_it_picks():
     assert state_hash(host1.table.game) == state_hash(guest.table.game)
 
 
+def test_a_bystander_who_says_no_does_not_close_a_table_another_console_takes():
+    air = Air()
+    consoles = []
+    for i in range(3):
+        app = make_app(240, 240)
+        app.attach_link(lambda end=air.end(), i=i: ls.Session(Channel(end, me=0x3000 + i)), b"air")
+        app.open_link()
+        consoles.append(app)
+    host, bystander, guest = consoles
+
+    def run(ticks):
+        for _ in range(ticks):
+            for app in consoles:
+                app.tick(STEP)
+
+    host.selected = 0  # Host Spite & Malice
+    host.press(bt.A)
+    run(30)
+    assert bystander.link.session.offer_table  # it heard the table: "A table waits"
+    bystander.press(bt.B)  # not for me: back to the title
+    run(30)
+    assert bystander.mode == ui.TITLE
+    assert host.mode == ui.LINK and host.link.session.state == ls.S_WAITING, "the table stays open"
+    guest.selected = 2  # Join a table
+    guest.press(bt.A)
+    run(30)
+    assert guest.link.session.tables.count == 1
+    guest.press(bt.A)
+    run(60)
+    assert guest.mode == ui.PLAY and host.mode == ui.PLAY
+    assert host.link.session.ch.partner == 0x3002
+    assert state_hash(host.table.game) == state_hash(guest.table.game)
+
+
 def test_a_replayed_offer_of_a_table_that_ended_is_not_taken():
     room = Room(2)
     host, guest = room.sessions

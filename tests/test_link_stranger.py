@@ -126,7 +126,11 @@ def test_an_offer_while_playing_on_alone_is_a_question_and_no_keeps_the_game():
     console.press(bt.B)
     run(console, peer, 400)
     assert app.mode == ui.PLAY and app.table.game is game and state_hash(game) == before
-    assert peer.session.state == ls.S_IDLE and peer.session.refusal == ls.R_DECLINED
+    # The no is this console's: the host is not told (its table may be another's to take), and
+    # the same table is not asked about again.
+    assert peer.session.state == ls.S_WAITING and peer.session.refusal != ls.R_DECLINED
+    run(console, peer, 2000)
+    assert app.mode == ui.PLAY and app.table.game is game  # not asked again
 
 
 def test_an_offer_during_a_new_local_game_is_a_question_and_yes_joins():

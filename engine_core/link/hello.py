@@ -100,6 +100,16 @@ class Hello:
             self._flush()
         self.go(m.E_REFUSE)
 
+    def decline(self):
+        """The player here said no to the offer (offer_*): set aside on this console only, the
+        host not told. An offer goes to every console in range, so a bystander's no must not
+        close a table another console may take (docs/link.md, "Pairing")."""
+        if self.offer_table:
+            self.tables.end(self.offer_host, self.offer_table)
+            self.offer_table = 0
+        self.joining = False
+        self.go(m.E_REFUSE)
+
     def _answer(self):
         """The channel to the offer's table and its host, for the answer."""
         self.joining = False

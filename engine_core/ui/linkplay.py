@@ -331,7 +331,7 @@ class LinkScreen(Screen):
                 app.full = True
             else:
                 if link.status == L_OFFERED:
-                    session.refuse(ls.R_DECLINED)  # the player left the offer unanswered
+                    session.decline()  # the player left the offer unanswered
                     link.status = L_CHOOSE
                 app.go(TITLE)
                 app.selected = app.title_index(T_LINK)
@@ -415,7 +415,8 @@ class LinkLeft(Screen):
 class LinkAsk(Screen):
     """'A console offers Spite & Malice', over the screen it came on. A joins the offered
     table (a game in progress is left, as from the title's Link play); B says no: the offer
-    is refused and the screen before comes back unchanged."""
+    is set aside here (its host is not told: the offer went to every console in range) and the
+    screen before comes back unchanged."""
 
     MODE = LINK_ASK
 
@@ -427,7 +428,7 @@ class LinkAsk(Screen):
             app.link.status = L_JOINING
             app.take_offer()
         elif button == bt.B or button == bt.START:
-            app.link.session.refuse(ls.R_DECLINED)
+            app.link.session.decline()
             app.back_from_ask()
 
     def draw(self, app):
