@@ -14,7 +14,8 @@ from engine_core.link.statehash import state_hash
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui import texts
-from engine_core.ui.linkplay import L_JOINING, L_OFFERED, L_REFUSED, LINK_GAMES, swap_sides
+from engine_core.link import session as ls
+from engine_core.ui.linkplay import L_HOSTING, L_JOINING, L_OFFERED, LINK_GAMES, swap_sides
 from simulator.keys import make_app
 
 STEP = 20  # ms per tick of both consoles
@@ -411,13 +412,17 @@ def test_an_offer_waits_until_the_player_chooses_to_join():
     assert state_hash(host.table.game) == state_hash(guest.table.game)
 
 
-def test_an_offer_left_unanswered_is_declined():
+def test_an_offer_left_unanswered_is_set_aside_here_and_the_table_stays_open():
     wire, host, guest = linked_pair(seed=3)
     guest.open_link()
     to_link_screen(host)
     host.press(bt.A)
     tick(wire, (host, guest), 1000)
-    guest.press(bt.B)  # back to the title: the host hears no
+    assert guest.link.status == L_OFFERED  # "A table waits"
+    guest.press(bt.B)  # back to the title: this console's no (another may take the table)
     tick(wire, (host, guest), 1000)
     assert guest.mode == ui.TITLE and host.mode == ui.LINK
-    assert host.link.status == L_REFUSED  # "The other console did not take it"
+    assert host.link.status == L_HOSTING and host.link.session.state == ls.S_WAITING
+    guest.open_link()  # the same table is not offered here again
+    tick(wire, (host, guest), 1000)
+    assert guest.link.status != L_OFFERED
