@@ -310,3 +310,25 @@ def test_the_join_list_allocates_nothing_on_micropython():
     from tests.helpers import run_mpy_ok
     out = run_mpy_ok(JOIN_LIST_HEAP_LOCK).split()
     assert out == ["no", "allocation", "1", str(L_JOINING)], out
+
+
+def test_the_link_kept_after_the_app_stops_does_not_keep_the_app():
+    # The device keeps the link for link_state() after its app has stopped at the REPL, where
+    # a second app is made (firmware.bench.heap): a link that held the first App (its frame
+    # buffer, its tables) kept some 50 KB of the Pico's heap from it.
+    import gc
+    import weakref
+    air = Air()
+    app = make_app(240, 240)
+    app.attach_link(lambda: ls.Session(Channel(air.end(), me=0x4000)), b"air")
+    app.open_link()
+    app.selected = 2  # Join a table: the join list is drawn
+    app.press(bt.A)
+    for _ in range(5):
+        app.tick(STEP)
+    link = app.link
+    gone = weakref.ref(app)
+    del app
+    gc.collect()
+    assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
+    assert link.session is not None

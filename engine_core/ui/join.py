@@ -1,10 +1,12 @@
 """Join a table: the tables this console hears, each its host's short id and its game, and the
 player picks one (docs/link.md, "Pairing"; docs/screen.md, "Link play").
 
-A screen object, made once with the console's link (linkplay.Link): press(button), tick(ms),
-draw(). The rows are the session's `tables` (engine_core/link/pairing.py), which gains a table
-when its first offer is heard and drops one not heard for a few seconds; the screen redraws
-when the list changes. Nothing allocates after construction.
+A screen object, made once with the console's link (linkplay.Link): press(app, button),
+tick(app, ms), draw(app). It keeps no reference to the App: the link outlives a stopped app on
+the device (firmware.main.link_state), and a held App would keep its whole heap. The rows are
+the session's `tables` (engine_core/link/pairing.py), which gains a table when its first offer
+is heard and drops one not heard for a few seconds; the screen redraws when the list changes.
+Nothing allocates after construction.
 """
 
 from engine_core import games
@@ -22,23 +24,20 @@ _KEYS = b"A: join  B: back"
 
 
 class JoinList:
-    """The join list of `app` (its link's session, its painter and frame buffer)."""
+    """The join list, drawn for the App it is given (its link's session, painter and frame
+    buffer)."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self):
         self.selected = 0
         self.first = 0  # the row at the top of the list
         self.seen = -1  # the list's `changes` when last drawn
         self.drawn = -1  # the selected row when last drawn
         self.short_id = bytearray(4)  # a host's console id in hexadecimal
 
-    def tables(self):
-        return self.app.link.session.tables
-
-    def press(self, button):
+    def press(self, app, button):
         """UP and DOWN move, A joins the table chosen; True when the key was this screen's
         (B and START are the link screen's: they stop joining)."""
-        tables = self.tables()
+        tables = app.link.session.tables
         n = tables.count
         if button == bt.UP or button == bt.DOWN:
             if n:
@@ -46,24 +45,22 @@ class JoinList:
             return True
         if button == bt.A:
             if self.selected < n:
-                app = self.app
                 app.link.session.choose(self.selected)
                 app.take_offer()
                 app.full = True
             return True
         return False
 
-    def tick(self, ms):
+    def tick(self, app, ms):
         """The list changed (a table heard first, or heard no more): draw it again."""
-        tables = self.tables()
+        tables = app.link.session.tables
         if tables.changes != self.seen:
             if self.selected >= tables.count:
                 self.selected = tables.count - 1 if tables.count else 0
-            self.app.full = True
+            app.full = True
 
-    def draw(self):
-        app = self.app
-        tables = self.tables()
+    def draw(self, app):
+        tables = app.link.session.tables
         p = app.painter
         fb = app.fb
         row = LINE_H + 2

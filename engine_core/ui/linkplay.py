@@ -74,7 +74,7 @@ class LinkPlay:
         once, when the player first opens Link play: a console that never links spends no memory
         on it, and a radio stays off until then); label says what the link is. Start-up only."""
         self.link = Link(make_session, label)
-        self.link.join = JoinList(self)  # Join a table's list of the tables heard
+        self.link.join = JoinList()  # Join a table's list of the tables heard
         self.full = True  # the title gains its Link play row
         self.redraw()
 
@@ -165,7 +165,7 @@ class LinkPlay:
             table.mark_journal()
         flags = session.poll(self.clock)
         if self.mode == LINK and link.status == L_JOINING:
-            link.join.tick(0)  # the tables heard: the player picks one
+            link.join.tick(self, 0)  # the tables heard: the player picks one
         elif flags & ls.OFFER:
             if self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 link.status = L_OFFERED
@@ -320,7 +320,7 @@ class LinkScreen(Screen):
 
     def press(self, app, button):
         link = app.link
-        if link.status == L_JOINING and link.join.press(button):
+        if link.status == L_JOINING and link.join.press(app, button):
             return
         session = link.session
         waiting = link.status == L_HOSTING or link.status == L_JOINING
@@ -355,7 +355,7 @@ class LinkScreen(Screen):
 
     def draw(self, app):
         if app.link.status == L_JOINING:
-            return app.link.join.draw()
+            return app.link.join.draw(app)
         p = app.painter
         link = app.link
         n = len(LINK_ITEMS)
