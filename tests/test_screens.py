@@ -10,6 +10,7 @@ from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import layouts
 from engine_core.ui import screens as ui
 from engine_core.ui import settings as st
+from engine_core.ui import texts
 from simulator.keys import make_app, run
 
 SIZES = layouts.SIZES
@@ -178,3 +179,28 @@ def test_a_saved_card_back_the_console_has_no_colours_for_starts_as_the_default(
     console.start()
     assert console.app.settings[st.S_BACK] == 0 and console.app.settings[st.S_TARGET] == 0
     assert console.app.setting_label(st.S_BACK) == b"Blue"
+
+
+# --- a question over the pause menu ---
+
+@pytest.mark.parametrize("size", SIZES)
+def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_through(size):
+    app = make_app(*size)
+    app.open_game("sir_tommy", 5)
+    run(app, "X A A WAIT")
+    assert app.in_progress()
+    app.full = True
+    app.redraw()  # the table, whole: what must show around the question
+    fb = app.screen.fb
+    table = [[fb.pixel(x, y) for x in range(app.width)] for y in range(app.height)]
+    run(app, "START UP")
+    assert app.mode == ui.PAUSE and app.selected == len(texts.PAUSE) - 1  # Quit
+    run(app, "A")
+    assert app.mode == ui.CONFIRM
+    # The question's panel: five lines in the middle of the screen; around it, the table.
+    ph = 5 * LINE_H + 8
+    top = (app.height - ph) // 2
+    bottom = top + ph - 1
+    differ = [y for y in range(app.height) if not top - 2 <= y <= bottom + 2
+              and any(fb.pixel(x, y) != table[y][x] for x in range(app.width))]
+    assert not differ, "rows outside the question differ from the table: %s" % differ[:8]

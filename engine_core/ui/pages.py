@@ -229,7 +229,9 @@ class Stats(Page):
 
 class Confirm(Screen):
     """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
-    from (App.confirm_back) stays visible around the panel, drawn as it was."""
+    from (App.confirm_back) stays visible around the panel, drawn as it was; asked from the
+    pause menu, the question stands over the table (the menu's rows would show cut through
+    above and below it)."""
 
     MODE = CONFIRM
 
@@ -245,10 +247,13 @@ class Confirm(Screen):
     def draw(self, app):
         if not app.full:
             return
-        selected = app.selected
-        app.selected = app.confirm_row()
-        app.screens[app.confirm_back].draw(app)
-        app.selected = selected
+        if app.confirm_back == PAUSE:
+            table_under(app)
+        else:
+            selected = app.selected
+            app.selected = app.confirm_row()
+            app.screens[app.confirm_back].draw(app)
+            app.selected = selected
         p = app.painter
         x = app.width // 2
         y = centred_panel(app, 5)
