@@ -204,3 +204,20 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     differ = [y for y in range(app.height) if not top - 2 <= y <= bottom + 2
               and any(fb.pixel(x, y) != table[y][x] for x in range(app.width))]
     assert not differ, "rows outside the question differ from the table: %s" % differ[:8]
+
+
+# --- one word for one thing: a deal's number ---
+
+def test_the_deal_number_screen_speaks_of_a_deal_number_as_the_game_list_and_pause_menu_do():
+    app = make_app(240, 135)
+    said = []
+    text = app.painter.text
+
+    def noted(s, x, y, colour):  # every text drawn passes here (text_centred draws through it)
+        said.append(bytes(s).decode().lower())
+        return text(s, x, y, colour)
+    app.painter.text = noted
+    run(app, "DOWN A X")  # Choose a game, Aces Up, X: by number
+    assert app.mode == ui.DEAL
+    assert any("deal number" in s for s in said), said
+    assert not any("seed" in s for s in said), said
