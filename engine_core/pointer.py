@@ -4,12 +4,15 @@ In play a click on a pile puts the cursor there and presses A (pick up, place), 
 and A would; a second click on the same pile within DOUBLE_MS sends its card home (a long A,
 putting back a card held first). A card the pile refuses goes back where it came from, the
 refusal said at the foot of the screen, as a card dropped in the wrong place snaps back in
-solitaires played with a mouse; so does a held card when the click is on no pile. (The
+solitaires played with a mouse; so does a held card when the click is on no pile, or on the
+other player's (where the cursor never goes: the foot says whose pile it is). (The
 buttons keep a refused card in hand: the cursor moves on to another pile.) Elsewhere, on the
 menus and panels, a click is A.
 """
 
+from engine_core import reasons as why
 from engine_core.ui import buttons as bt
+from engine_core.ui.layouts import THEIRS
 
 from micropython import const
 
@@ -37,6 +40,12 @@ class Pointer:
             return
         s = at_point & 0xFF
         index = at_point >> 8
+        if table.slots.how[s] & THEIRS:  # the other player's: the cursor stays on yours
+            if table.held != _NONE:
+                table.press_b()
+            table.say(why.NOT_YOURS)
+            app.redraw()
+            return
         double = s == self.last_slot and now - self.last_ms <= DOUBLE_MS
         self.last_slot = s
         self.last_ms = now

@@ -31,7 +31,7 @@ HELP = (
     ("R", "redo, as holding X"),
     ("Enter", "START: pause menu"),
     ("Backspace", "SELECT: the rules and keys"),
-    ("0 - 9", "type a deal's number (New deal: seed)"),
+    ("0 - 9", "type a deal's number (the Deal number screen)"),
     ("Mouse", "click a pile: pick up, place; double-click: home"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),

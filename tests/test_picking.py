@@ -4,6 +4,7 @@ the foot of the screen says why; while a card is held the arrow keys reach every
 import pytest
 
 from engine_core import games
+from engine_core import reasons as why
 from engine_core.gfx.palette import HELD
 from engine_core.pointer import Pointer
 from engine_core.ui import app as app_mod
@@ -177,6 +178,24 @@ def test_a_click_on_no_pile_puts_the_held_card_back():
     pointer.click(app, app.screen.width - 2, app.screen.height // 2, 2000)  # the felt
     assert table.held == NONE and held_pixels(app) == 0
     assert table.game.piles.size[table.game.pile_id("col1")] == 1
+
+
+@pytest.mark.parametrize("held", (False, True))
+def test_a_click_on_the_other_players_pile_leaves_the_cursor_on_yours_and_says_whose_it_is(held):
+    app = make_app(240, 240, "spite_malice", 1)
+    table = app.table
+    game = table.game
+    pointer = Pointer()
+    hand = slot(table, "p1.hand")
+    cursor_to(table, hand)
+    if held:
+        app.press(bt.A)
+        assert table.held == hand
+    before = game.piles.cards[:]
+    pointer.click(app, *centre(table, slot(table, "p2.side1")), 1000)
+    assert table.cursor == hand and table.held == NONE
+    assert table.message == why.NOT_YOURS
+    assert game.piles.cards == before
 
 
 def test_the_buttons_keep_a_refused_card_in_hand_and_the_cursor_moves_on():

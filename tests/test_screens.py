@@ -10,6 +10,7 @@ from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import layouts
 from engine_core.ui import screens as ui
 from engine_core.ui import settings as st
+from engine_core.ui import texts
 from simulator.keys import make_app, run
 
 SIZES = layouts.SIZES
@@ -178,3 +179,45 @@ def test_a_saved_card_back_the_console_has_no_colours_for_starts_as_the_default(
     console.start()
     assert console.app.settings[st.S_BACK] == 0 and console.app.settings[st.S_TARGET] == 0
     assert console.app.setting_label(st.S_BACK) == b"Blue"
+
+
+# --- a question over the pause menu ---
+
+@pytest.mark.parametrize("size", SIZES)
+def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_through(size):
+    app = make_app(*size)
+    app.open_game("sir_tommy", 5)
+    run(app, "X A A WAIT")
+    assert app.in_progress()
+    app.full = True
+    app.redraw()  # the table, whole: what must show around the question
+    fb = app.screen.fb
+    table = [[fb.pixel(x, y) for x in range(app.width)] for y in range(app.height)]
+    run(app, "START UP")
+    assert app.mode == ui.PAUSE and app.selected == len(texts.PAUSE) - 1  # Quit
+    run(app, "A")
+    assert app.mode == ui.CONFIRM
+    # The question's panel: five lines in the middle of the screen; around it, the table.
+    ph = 5 * LINE_H + 8
+    top = (app.height - ph) // 2
+    bottom = top + ph - 1
+    differ = [y for y in range(app.height) if not top - 2 <= y <= bottom + 2
+              and any(fb.pixel(x, y) != table[y][x] for x in range(app.width))]
+    assert not differ, "rows outside the question differ from the table: %s" % differ[:8]
+
+
+# --- one word for one thing: a deal's number ---
+
+def test_the_deal_number_screen_speaks_of_a_deal_number_as_the_game_list_and_pause_menu_do():
+    app = make_app(240, 135)
+    said = []
+    text = app.painter.text
+
+    def noted(s, x, y, colour):  # every text drawn passes here (text_centred draws through it)
+        said.append(bytes(s).decode().lower())
+        return text(s, x, y, colour)
+    app.painter.text = noted
+    run(app, "DOWN A X")  # Choose a game, Aces Up, X: by number
+    assert app.mode == ui.DEAL
+    assert any("deal number" in s for s in said), said
+    assert not any("seed" in s for s in said), said

@@ -115,7 +115,7 @@ class Deal(Screen):
         if app.full:
             felt(app)
             p.text_centred(games.title(app.names[app.pending_game]), w // 2, 6, pal.GOLD)
-            p.text_centred(b"New deal: seed", w // 2, dy - 3 * LINE_H, pal.WHITE)
+            p.text_centred(b"Deal number", w // 2, dy - 3 * LINE_H, pal.WHITE)
             p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
             p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
         app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
@@ -229,7 +229,9 @@ class Stats(Page):
 
 class Confirm(Screen):
     """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
-    from (App.confirm_back) stays visible around the panel, drawn as it was."""
+    from (App.confirm_back) stays visible around the panel, drawn as it was; asked from the
+    pause menu, the question stands over the table (the menu's rows would show cut through
+    above and below it)."""
 
     MODE = CONFIRM
 
@@ -245,10 +247,13 @@ class Confirm(Screen):
     def draw(self, app):
         if not app.full:
             return
-        selected = app.selected
-        app.selected = app.confirm_row()
-        app.screens[app.confirm_back].draw(app)
-        app.selected = selected
+        if app.confirm_back == PAUSE:
+            table_under(app)
+        else:
+            selected = app.selected
+            app.selected = app.confirm_row()
+            app.screens[app.confirm_back].draw(app)
+            app.selected = selected
         p = app.painter
         x = app.width // 2
         y = centred_panel(app, 5)
