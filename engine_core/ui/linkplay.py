@@ -16,7 +16,7 @@ from engine_core import reasons as why
 from engine_core.game import ACTION, V_SCORE, V_TURN
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
-from engine_core.link import session as ls
+from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
 from engine_core.ui.join import JoinList
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Screen, centred_panel,
@@ -47,7 +47,7 @@ LINK_STATUS = (
     b"A table waits: Join a table to play",
 )
 
-SEATS_TWO = bytes((ls.HERE, ls.THERE))  # the host's person, the other console's person
+SEATS_TWO = bytes((m.HERE, m.THERE))  # the host's person, the other console's person
 
 
 class Link:
@@ -83,7 +83,7 @@ class LinkPlay:
         link = self.link
         if link is None or link.session is None:
             return False
-        return self.mode == LINK or link.linked or link.session.state != ls.S_IDLE
+        return self.mode == LINK or link.linked or link.session.state != m.S_IDLE
 
     def linked(self):
         """A game with the other console is on the table."""
@@ -118,7 +118,7 @@ class LinkPlay:
         session = self.link.session
         name = games.name_of(session.offer_game_id)
         if name is None or name not in self.names or session.offer_players != 2:
-            session.refuse(ls.R_GAME)
+            session.refuse(m.R_GAME)
             self.link.status = L_CANNOT
             self.full = True
             return
@@ -127,7 +127,7 @@ class LinkPlay:
         try:
             game.set_rules(session.offer_rules)
         except ValueError:
-            session.refuse(ls.R_RULES)
+            session.refuse(m.R_RULES)
             self.link.status = L_CANNOT
             self.full = True
             return
@@ -166,23 +166,23 @@ class LinkPlay:
         flags = session.poll(self.clock)
         if self.mode == LINK and link.status == L_JOINING:
             link.join.tick(self, 0)  # the tables heard: the player picks one
-        elif flags & ls.OFFER:
+        elif flags & m.F_OFFER:
             if self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 link.status = L_OFFERED
                 self.full = True
             elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
                 link.ask_back = self.mode
                 self.go(LINK_ASK)
-        if flags & ls.LEFT and self.mode == LINK_ASK:
+        if flags & m.F_LEFT and self.mode == LINK_ASK:
             self.back_from_ask()  # the offer was withdrawn
-        if flags & ls.STARTED and session.state == ls.S_PLAYING:
+        if flags & m.F_STARTED and session.state == m.S_PLAYING:
             self.start_linked()
             return
-        if flags & ls.REFUSED:
+        if flags & m.F_REFUSED:
             self.link.status = L_REFUSED
             self.full = True
         if not watch:
-            if flags & ls.LEFT and self.mode == LINK:
+            if flags & m.F_LEFT and self.mode == LINK:
                 self.link.status = L_LEFT
                 self.full = True
             return
@@ -190,26 +190,26 @@ class LinkPlay:
         if link.deal_asked and self.mode == END and session.may_deal():
             link.deal_asked = False
             self.deal_next()
-        if flags & ls.CHANGED:
+        if flags & m.F_CHANGED:
             if session.timeline.rollbacks != link.rollbacks:  # Nerts put a move in its place:
                 link.rollbacks = session.timeline.rollbacks  # what was undone shows again
                 table.valid = False
             if self.mode == END and table.game.status() == PLAYING:
                 self.note_scores()  # the other player dealt the next game
                 self.show(PLAY)
-        if flags & ls.DESYNC:
+        if flags & m.F_DESYNC:
             table.say_out_of_step(session.hash_here, session.hash_there)
             table.valid = False
-        if flags & ls.RESUMED:
+        if flags & m.F_RESUMED:
             table.say(why.LINK_BACK)
             self.full = True  # the silence notice goes from whatever screen shows it
-        if flags & ls.LEFT:
+        if flags & m.F_LEFT:
             link.linked = False
             self.go(LINK_LEFT)
             return
-        if session.state == ls.S_PAUSED and table.message != why.LINK_SILENT:
+        if session.state == m.S_PAUSED and table.message != why.LINK_SILENT:
             table.say(why.LINK_SILENT)
-        if session.state == ls.S_PAUSED:
+        if session.state == m.S_PAUSED:
             table.message_ms = 3000  # it stays while the link is silent
 
     def next_deal_waits(self):
@@ -231,7 +231,7 @@ class LinkPlay:
 
     def link_paused(self):
         """True while the game waits for a silent link (its clock stands still)."""
-        return self.linked() and self.link.session.state == ls.S_PAUSED
+        return self.linked() and self.link.session.state == m.S_PAUSED
 
     def link_notice(self):
         """What every screen of a linked game says now about the link (a reasons code), or 0."""
