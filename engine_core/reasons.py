@@ -200,17 +200,18 @@ SAYS = (
 
 def screen_words(game, code):
     """The screen's words for a reason in this game: its own (WORDS) or the shared TEXTS."""
-    own = game.WORDS
-    for i in range(len(own)):
-        if own[i][0] == code and own[i][1] is not None:
-            return own[i][1]
-    return TEXTS[code]
+    return _words(game, code, 1, TEXTS)
 
 
 def protocol_words(game, code):
     """The protocol's words for a reason in this game (with {fields} for Game.explain)."""
+    return _words(game, code, 2, SAYS)
+
+
+def _words(game, code, column, shared):
+    """Column `column` of the game's WORDS row for `code` when it has one, else shared[code]."""
     own = game.WORDS
     for i in range(len(own)):
-        if own[i][0] == code and own[i][2] is not None:
-            return own[i][2]
-    return SAYS[code]
+        if own[i][0] == code and own[i][column] is not None:
+            return own[i][column]
+    return shared[code]

@@ -90,15 +90,14 @@ class Hello:
         self._flush()
 
     def refuse(self, reason):
-        """Say no to the offer (offer_*): its host is told why; the table is not listed again."""
+        """Say no to the offer (offer_*) that this console cannot play: its host is told why,
+        then the table is set aside here as a player's no sets it (decline)."""
         if self.offer_table:
             self._answer()
-            self.tables.end(self.offer_host, self.offer_table)
-            self.offer_table = 0
             self.tx[0] = reason
             self._queue(m.REFUSE, self.tx, 1)
             self._flush()
-        self.go(m.E_REFUSE)
+        self.decline()
 
     def decline(self):
         """The player here said no to the offer (offer_*): set aside on this console only, the
