@@ -17,6 +17,9 @@ from tools.mpy import FUEL_PRELUDE, run_micropython
 TITLE = "Nerts: a 33 ms tick with three computer opponents"
 FUEL_PER_US_RP2040 = 168
 TICK_MS = 33
+# Three rounds at the slowest level are some 106,000 ticks, each with two fuel() readings:
+# about 50 G of fuel, past the default cap.
+NERTS_FUEL = 150_000_000_000
 
 GUEST = FUEL_PRELUDE + """
 import gc, host, json
@@ -63,7 +66,7 @@ def measure_level(speed, skill, rounds=3, jokers=False, computers=3):
     code = (GUEST.replace("OPTIONS", "1" if jokers else "0").replace("ROUNDS", str(rounds))
             .replace("FIRST", str(4 - computers))
             .replace("SPEED", str(speed)).replace("SKILL", str(skill)).replace("TICK_MS", str(TICK_MS)))
-    result = run_micropython(code)
+    result = run_micropython(code, fuel=NERTS_FUEL)
     if result.exit_code != 0:
         raise SystemExit("Nerts bench failed on MicroPython:\n" + result.stderr)
     return json.loads(result.stdout.strip().splitlines()[-1])
