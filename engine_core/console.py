@@ -63,6 +63,7 @@ class Console:
         keeper = self.keeper
         keeper.start()
         self.kiosk_on = keeper.settings.get("kiosk") == 1
+        self.app.settings_locked = self.kiosk_on
         self.kiosk.idle_ms = keeper.settings.get("kiosk_idle_s") * 1000
         k.kiosk_settings(keeper.settings)
         self.settings_to_app()
@@ -72,6 +73,9 @@ class Console:
         self.deals = self.app.deals
         self.left = self.app.left
         self.stats_to_app()
+        if self.kiosk_on:
+            self.app.full = True  # the title's Settings row says it is locked
+            self.app.redraw()
         self.show_notice()
 
     def settings_to_app(self):
@@ -187,6 +191,7 @@ class Console:
     def held(self, mask):
         """The buttons held down now (bit i: button i), from the board's button driver."""
         self.held_mask = mask
+        self.app.keys_held = mask  # a question that comes without a key ignores these
 
     def press(self, button, long_press=False):
         if self.woken():
@@ -225,6 +230,8 @@ class Console:
     def tick(self, ms):
         if self.buttons is not None:
             self.held_mask = self.buttons.held
+        self.app.keys_held = self.held_mask
+        self.app.settings_locked = self.kiosk_on and self.kiosk.settings_locked()
         self.notice_time(ms)
         self.app.tick(ms)
         self.after_input()
@@ -374,6 +381,15 @@ class Console:
     def run_kiosk(self, ms):
         kiosk = self.kiosk
         app = self.app
+        if app.link_in_use() and kiosk.mode != k.SERVICE:
+            # A table open or linked is a person's game: the demo never plays it (nor starts
+            # over its screen), and a demo under way gives way to it.
+            if self.demo:
+                self.demo = False
+                self.stats_to_app()
+            kiosk.buttons(self.held_mask)
+            kiosk.busy()
+            return
         kiosk.buttons(self.held_mask)
         action = kiosk.tick(ms)
         if action == k.START_DEMO:

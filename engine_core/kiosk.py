@@ -89,6 +89,13 @@ class Kiosk:
         self.mode = PLAYER
         self.quiet_ms = 0
 
+    def busy(self):
+        """A link table is open or linked (the interface calls this every frame it is): no
+        demo starts or plays, and the console counts as a person's (its idle time from now)."""
+        self.mode = PLAYER
+        self.quiet_ms = 0
+        self.pressed = False
+
     def settings_locked(self):
         """Settings and the statistics reset are reachable only in SERVICE mode."""
         return self.mode != SERVICE

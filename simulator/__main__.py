@@ -7,7 +7,8 @@
 
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
 button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause
-menu); on the title it asks before closing the window. The digit keys type a deal's number.
+menu); on the title it asks before closing the window (not in kiosk mode: a visitor cannot
+close it). The digit keys type a deal's number.
 Settings, statistics and the game in progress are kept in --data-dir (default: the
 platform's user data folder; docs/reliability.md): close the window mid-game and the next
 start resumes it. One console per folder: a second one on the same --data-dir stops with a
@@ -284,7 +285,8 @@ class Keys:
         if self.window.help:
             self.window.help = False
         elif app.mode == TITLE_MODE:
-            self.window.asking = True
+            if not getattr(app, "kiosk_on", False):  # a kiosk's visitor cannot close it
+                self.window.asking = True
         elif getattr(app, "app", app).settings[S_TWO_BUTTONS]:  # (the App inside a Console)
             # A and B only: a long A drops a held card, a long B is START in play, else B.
             held = app.mode == PLAY_MODE and app.table.held != NO_SLOT
@@ -360,42 +362,80 @@ def resting(app, keys):
 
 
 def interactive(app, board, args):
-    import pygame
-    from simulator.window import Window, fit_scale
-    scale = args.scale
-    if not scale:
-        pygame.display.init()
-        info = pygame.display.Info()
-        scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
-    from simulator.sound import Sounds
-    window = Window(app.screen, scale, board)
-    keys = Keys(app, window)
-    sounds = Sounds()
-    clock = pygame.time.Clock()
-    window.update()
-    while not keys.quit:
+    loop = Loop(app, board, args.scale)
+    while loop.frame():
+        pass
+    loop.close()
+
+
+class Loop:
+    """The window's loop, a frame at a time: keys and clicks to the app, its time, its sound,
+    the window drawn when something changed, and rest while nothing moves."""
+
+    def __init__(self, app, board, scale=None):
+        import pygame
+        from simulator.window import Window, fit_scale
+        from simulator.sound import Sounds
+        self.pygame = pygame
+        self.app = app
+        if not scale:
+            pygame.display.init()
+            info = pygame.display.Info()
+            scale = fit_scale(app.screen.width, app.screen.height, info.current_w, info.current_h)
+        self.window = Window(app.screen, scale, board)
+        self.keys = Keys(app, self.window)
+        self.sounds = Sounds()
+        self.clock = pygame.time.Clock()
+        self.window.update()
+
+    def frame(self):
+        """One frame; False once the window is to close."""
+        pygame = self.pygame
+        app = self.app
+        keys = self.keys
         now = pygame.time.get_ticks()
         events = pygame.event.get()
         for event in events:
             keys.event(event, now)
+        if keys.quit:
+            return False
         keys.held(now)
         if hasattr(app, "held"):  # the console's kiosk chord needs the buttons held down
             mask = 0
             for button in keys.down:
                 mask |= 1 << button
             app.held(mask)
-        app.tick(clock.get_time() or 16)
-        sounds.play(app)
+        app.tick(self.clock.get_time() or 16)
+        self.sounds.play(app)
         if events or app.screen.dirty_count:  # a key lights a button; the app drew
-            window.update()
+            self.window.update()
         if resting(app, keys):
             rest(pygame, REST_MAX_MS)  # next to no CPU until a key, a click or a second
-            clock.tick()
+            self.clock.tick()
         else:
-            clock.tick(60)
-    if hasattr(app, "close"):
-        app.close()  # the console saves what play has not saved yet
-    window.close()
+            self.clock.tick(60)
+        return True
+
+    def close(self):
+        """The window closes: a linked game's partner is told (BYE, as the pause menu's Quit
+        says it), and the console saves what play has not saved yet."""
+        goodbye(self.app)
+        if hasattr(self.app, "close"):
+            self.app.close()
+        self.window.close()
+
+
+def goodbye(app):
+    """Say BYE on the link when a table is linked or open: the other console then offers to
+    play on at once, instead of waiting out a silence."""
+    inner = getattr(app, "app", app)  # (the App inside a Console)
+    link = getattr(inner, "link", None)
+    if link is None or link.session is None:
+        return
+    if inner.linked():
+        inner.leave_link()
+    elif link.session.state != 0:  # engine_core.link.messages.S_IDLE: a table open, an offer taken
+        link.session.leave(inner.clock)
 
 
 if __name__ == "__main__":

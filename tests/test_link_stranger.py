@@ -97,6 +97,7 @@ def test_a_bye_then_an_offer_with_other_options_after_a_linked_game_does_not_cra
     peer.session.leave(peer.now)
     run(console, peer, 200)
     assert console.app.mode == ui.LINK_LEFT
+    run(console, peer, 1000)  # the question's guard time
     console.press(bt.A)  # play on alone
     peer.host("spite_malice", options=games.options(target=50))
     for _ in range(30):  # a key in every frame, and every frame drawn
@@ -114,7 +115,7 @@ def test_an_offer_while_playing_on_alone_is_a_question_and_no_keeps_the_game():
     join(console, peer)
     app = console.app
     peer.session.leave(peer.now)
-    run(console, peer, 200)
+    run(console, peer, 1200)  # the question, and its guard time
     console.press(bt.A)  # play on against the computer
     assert app.mode == ui.PLAY and not app.linked()
     game = app.table.game
@@ -123,6 +124,7 @@ def test_an_offer_while_playing_on_alone_is_a_question_and_no_keeps_the_game():
     run(console, peer, 400)
     assert app.mode == ui.LINK_ASK  # "X offers Spite & Malice: A join, B no"
     assert app.table.game is game and state_hash(game) == before
+    run(console, peer, 1000)  # the question's guard time
     console.press(bt.B)
     run(console, peer, 400)
     assert app.mode == ui.PLAY and app.table.game is game and state_hash(game) == before
@@ -138,7 +140,7 @@ def test_an_offer_during_a_new_local_game_is_a_question_and_yes_joins():
     join(console, peer)
     app = console.app
     peer.session.leave(peer.now)
-    run(console, peer, 200)
+    run(console, peer, 1200)  # the question, and its guard time
     console.press(bt.B)  # to the title
     app.game_index = app.names.index("aces_up")
     app.start_game(1234)
@@ -148,6 +150,7 @@ def test_an_offer_during_a_new_local_game_is_a_question_and_yes_joins():
     run(console, peer, 400)
     assert app.mode == ui.LINK_ASK
     assert (state_hash(app.table.game), records(console)) == before  # nothing happened yet
+    run(console, peer, 1000)  # the question's guard time
     console.press(bt.A)
     run(console, peer, 600)
     assert app.mode == ui.PLAY and app.linked() and app.table.game.NAME == "spite_malice"

@@ -188,6 +188,7 @@ def test_the_other_console_leaves_and_the_game_goes_on_against_the_computer():
     assert host.mode == ui.TITLE
     settle(wire, (host, guest))
     assert guest.mode == ui.LINK_LEFT
+    tick(wire, (guest,), 1000)  # the question's guard time
     guest.redraw()
     gg = guest.table.game
     cards = sorted(gg.piles.cards[gg.piles.start[p] + i] for p in range(gg.piles.count)
@@ -360,6 +361,7 @@ def test_nerts_the_one_who_stays_plays_on_against_the_computer():
     guest.press(bt.A)
     settle(wire, (host, guest))
     assert host.mode == ui.LINK_LEFT
+    tick(wire, (host,), 1000)  # the question's guard time
     host.press(bt.A)
     hg = host.table.game
     assert host.mode == ui.PLAY and host.table.link is None and host.table.seat == 0

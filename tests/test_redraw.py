@@ -262,7 +262,7 @@ def test_a_question_over_any_screen_is_drawn_over_that_screen_as_it_was(size):
 
 @pytest.mark.parametrize("game", ("spite_malice", "nerts"))
 def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch(game):
-    from tests.test_link_ui import settle, start
+    from tests.test_link_ui import settle, start, tick
     wire, host, guest = start(game, seed=3)
     consoles = (host, guest)
     for keys in ("X A A", "X A A", "START", "B", "SELECT", "B", "X A A", "Y"):
@@ -274,6 +274,8 @@ def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch
     run(guest, "START UP A")  # Quit
     settle(wire, consoles)
     assert host.mode == ui.LINK_LEFT
+    assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)
+    tick(wire, (host,), 1000)  # the question's guard time: its answers drawn live
     assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)
     run(host, "A")  # play on against the computer
     assert host.mode == ui.PLAY

@@ -349,11 +349,12 @@ class Nerts(NertsMoves, Game):
     def tick(self, ms):
         self.AI.tick(self, ms)
 
-    def hint(self):
-        """The move the strongest computer player would make for p1 ('deal' between rounds)."""
+    def hint(self, seat=0):
+        """The move the strongest computer player would make for `seat` (p1 unless a linked
+        table seats the player elsewhere; 'deal' between rounds)."""
         if self.vars[V_STATUS] != PLAYING:
             return DEAL_MOVE if self.can_deal() else -1
-        return self.AI.choose(self, 0, self.AI.BEST_SKILL, False)
+        return self.AI.choose(self, seat, self.AI.BEST_SKILL, False)
 
     def set_computer(self, level, speed):
         for p in range(1, self.players):

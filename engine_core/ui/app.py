@@ -32,6 +32,9 @@ from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKER
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
+from micropython import const
+
+GUARD_MS = const(800)  # a question that came without a key takes no answer this long
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
 
@@ -87,6 +90,10 @@ class App(LinkPlay):
         self.finish_ms = 0
         self.noise = 12345
         self.link = None  # link play, on a console that has a link (linkplay.py: attach_link)
+        self.keys_held = 0  # the buttons held down now (bit i: button i), when the host says
+        self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
+        self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
+        self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.redraw()
 
     # --- input ---
@@ -94,6 +101,8 @@ class App(LinkPlay):
     def press(self, button, long_press=False):
         """One debounced button event from the board (a long press is reported once)."""
         self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + button + 1)
+        if self.guarded(button):
+            return
         if self.settings[S_TWO_BUTTONS]:
             button = self.two_buttons(button, long_press)
         elif long_press and button == bt.A:
@@ -132,6 +141,13 @@ class App(LinkPlay):
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
         self.clock = (self.clock + ms) & CLOCK_MASK  # the link compares times modulo this
+        self.guard_keys &= self.keys_held  # a key let go: its next press may answer
+        if self.guard_ms > 0:
+            self.guard_ms -= ms
+            if self.guard_ms <= 0:
+                self.guard_ms = 0
+                self.full = True  # the answers are live: drawn so
+                self.redraw()
         if self.link_in_use():
             self.link_tick()
             if self.full:
@@ -152,6 +168,30 @@ class App(LinkPlay):
     @mode.setter
     def mode(self, mode):
         self.current = self.screens[mode]
+
+    def question(self, mode):
+        """Show a screen that asks (an offer, "the other console left") though no key was
+        pressed: its answers wait GUARD_MS, and a button held as it came answers nothing (the
+        A meant for the cards is not a yes)."""
+        self.go(mode)
+        self.guard_ms = GUARD_MS
+        self.guard_keys = self.keys_held
+
+    def guarded(self, button):
+        """A press a question that came without a key does not take: during its guard time, or
+        of a button already held when it came (that button's press is used up by it)."""
+        if self.guard_ms == 0 and self.guard_keys == 0:
+            return False
+        mode = self.current.MODE
+        if mode != LINK_ASK and mode != LINK_LEFT:
+            self.guard_ms = 0
+            self.guard_keys = 0
+            return False
+        bit = 1 << button if 0 <= button < bt.COUNT else 0
+        if self.guard_keys & bit:
+            self.guard_keys &= ~bit
+            return True
+        return self.guard_ms > 0
 
     def show(self, mode):
         """Show a screen as it was left (its selection kept), drawn whole."""

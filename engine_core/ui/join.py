@@ -33,30 +33,57 @@ class JoinList:
         self.seen = -1  # the list's `changes` when last drawn
         self.drawn = -1  # the selected row when last drawn
         self.short_id = bytearray(4)  # a host's console id in hexadecimal
+        self.host = 0  # the table the cursor is on (its host's id and its id): rows come and
+        self.table = 0  # go as offers are heard and dropped, the cursor stays on the table
 
     def press(self, app, button):
         """UP and DOWN move, A joins the table chosen; True when the key was this screen's
-        (B and START are the link screen's: they stop joining)."""
+        (B and START are the link screen's: they stop joining). A joins the table the cursor
+        was put on, wherever its row is now, and never a table the player did not pick; a
+        table this console cannot play is listed with the reason and A on it does nothing."""
         tables = app.link.session.tables
         n = tables.count
         if button == bt.UP or button == bt.DOWN:
             if n:
-                self.selected = (self.selected + (n - 1 if button == bt.UP else 1)) % n
+                i = tables.find(self.host, self.table)
+                i = self.selected if i < 0 else i
+                self.point(tables, (i + (n - 1 if button == bt.UP else 1)) % n)
             return True
         if button == bt.A:
-            if self.selected < n:
-                app.link.session.choose(self.selected)
+            i = tables.find(self.host, self.table)
+            if i >= 0 and self.why_not(app, tables, i) is None:
+                app.link.session.choose(i)
                 app.take_offer()
                 app.full = True
             return True
         return False
 
+    def point(self, tables, i):
+        """The cursor on row i's table."""
+        self.selected = i
+        self.host = tables.host[i]
+        self.table = tables.table[i]
+
+    def why_not(self, app, tables, i):
+        """Why row i's table cannot be joined here (words), or None."""
+        at = tables.offer_at(i)
+        return app.cannot_join(tables.offers[at + 1], tables.offers[at + 3])
+
     def tick(self, app, ms):
-        """The list changed (a table heard first, or heard no more): draw it again."""
+        """The list changed (a table heard first, or heard no more): the cursor finds its table
+        again (or, that table gone, the row where it was), and the list is drawn again."""
         tables = app.link.session.tables
+        i = tables.find(self.host, self.table)
+        if i < 0 and tables.count:
+            i = self.selected if self.selected < tables.count else tables.count - 1
+        if i < 0:
+            self.selected = 0
+            self.host = 0
+            self.table = 0
+        elif i != self.selected or tables.host[i] != self.host or tables.table[i] != self.table:
+            self.point(tables, i)
+            app.full = True
         if tables.changes != self.seen:
-            if self.selected >= tables.count:
-                self.selected = tables.count - 1 if tables.count else 0
             app.full = True
 
     def draw(self, app):
@@ -97,8 +124,13 @@ class JoinList:
             self.hex_id(tables.host[i])
             x = p.text(self.short_id, px + 8, y + (row - CHAR_H) // 2, colour)
             name = games.name_of(tables.game_id(i))
+            why_not = self.why_not(app, tables, i)
+            if why_not is not None:
+                colour = pal.DIM if not chosen else pal.BLACK
             if name is not None:
-                p.text(games.title(name), x + 12, y + (row - CHAR_H) // 2, colour)
+                x = p.text(games.title(name), x + 12, y + (row - CHAR_H) // 2, colour)
+            if why_not is not None:
+                p.text(why_not, x + 12, y + (row - CHAR_H) // 2, colour)
         self.drawn = self.selected
 
     def hex_id(self, host):

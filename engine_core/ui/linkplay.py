@@ -16,6 +16,7 @@ from engine_core import reasons as why
 from engine_core.game import ACTION, V_SCORE, V_TURN
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.ui.view import MESSAGE_MS
 from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
 from engine_core.ui.join import JoinList
@@ -46,6 +47,9 @@ LINK_STATUS = (
     b"This console cannot play that game",
     b"A table waits: Join a table to play",
 )
+
+CANNOT_GAME = b"not here"  # an offer this console cannot take, as the join list says why
+CANNOT_SEATS = b"not 2 seats"
 
 SEATS_TWO = bytes((m.HERE, m.THERE))  # the host's person, the other console's person
 
@@ -113,11 +117,21 @@ class LinkPlay:
         self.link.session.host(table.game, self.noise % 10000000, table.game.options, SEATS_TWO, self.clock)
         self.link.status = L_HOSTING
 
+    def cannot_join(self, game_id, players):
+        """Why this console cannot take an offer of game_id for `players` (words for the join
+        list), or None: it plays the two-seat games it has a layout for."""
+        name = games.name_of(game_id)
+        if name is None or name not in self.names or name not in LINK_GAMES:
+            return CANNOT_GAME
+        if players != 2:
+            return CANNOT_SEATS
+        return None
+
     def take_offer(self):
         """The other console offers a table: make that game here and accept, or refuse."""
         session = self.link.session
         name = games.name_of(session.offer_game_id)
-        if name is None or name not in self.names or session.offer_players != 2:
+        if self.cannot_join(session.offer_game_id, session.offer_players) is not None:
             session.refuse(m.R_GAME)
             self.link.status = L_CANNOT
             self.full = True
@@ -171,8 +185,11 @@ class LinkPlay:
                 link.status = L_OFFERED
                 self.full = True
             elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
-                link.ask_back = self.mode
-                self.go(LINK_ASK)
+                if self.cannot_join(session.offer_game_id, session.offer_players):
+                    session.decline()  # nothing to ask: this console could not take it
+                else:
+                    link.ask_back = self.mode
+                    self.question(LINK_ASK)
         if flags & m.F_LEFT and self.mode == LINK_ASK:
             self.back_from_ask()  # the offer was withdrawn
         if flags & m.F_STARTED and session.state == m.S_PLAYING:
@@ -205,12 +222,14 @@ class LinkPlay:
             self.full = True  # the silence notice goes from whatever screen shows it
         if flags & m.F_LEFT:
             link.linked = False
-            self.go(LINK_LEFT)
+            self.question(LINK_LEFT)
             return
-        if session.state == m.S_PAUSED and table.message != why.LINK_SILENT:
-            table.say(why.LINK_SILENT)
         if session.state == m.S_PAUSED:
-            table.message_ms = 3000  # it stays while the link is silent
+            if table.message != why.LINK_SILENT:
+                table.say(why.LINK_SILENT)
+                table.message_ms = MESSAGE_MS  # drawn in this frame (the table's own tick waits)
+            elif table.message_ms != MESSAGE_MS:
+                table.message_ms = MESSAGE_MS  # it stays while the link is silent
 
     def next_deal_waits(self):
         """A game of the match ended and the match goes on: a next deal waits (whoever's)."""
@@ -407,9 +426,10 @@ class LinkLeft(Screen):
         x = app.width // 2
         table_under(app)  # the table stays visible around the panel
         y = centred_panel(app, 4)
+        live = app.guard_ms == 0
         p.text_centred(b"The other console left", x, y, pal.GOLD)
-        p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE)
-        p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR)
+        p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE if live else pal.DIM)
+        p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR if live else pal.DIM)
 
 
 class LinkAsk(Screen):
@@ -447,4 +467,4 @@ class LinkAsk(Screen):
         p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
         if app.in_progress():
             p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
-        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR if app.guard_ms == 0 else pal.DIM)

@@ -14,6 +14,9 @@ from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, CHOOSE, DE
                                     TITLE, Screen, felt, panel, table_under)
 
 
+LOCKED = b"Settings: locked"  # the kiosk's title (the service chord opens them)
+
+
 class Title(Screen):
     """The logo, a hand of cards where there is room, and the title's menu."""
 
@@ -42,7 +45,7 @@ class Title(Screen):
             elif item == T_STATS:
                 app.back_mode = TITLE
                 app.go(STATS)
-            elif item == T_SETTINGS:
+            elif item == T_SETTINGS and not app.settings_locked:
                 app.back_mode = TITLE
                 app.go(SETTINGS)
             elif item == T_LINK:
@@ -94,6 +97,8 @@ class Title(Screen):
             x = p.text(b"New game: ", x, ty, colour)
         if item <= T_NEW:
             p.text(games.title(app.names[app.game_index]), x, ty, colour)
+        elif item == T_SETTINGS and app.settings_locked:  # the kiosk's: A on it does nothing
+            p.text(LOCKED, x, ty, colour if chosen else pal.DIM)
         else:
             p.text(texts.TITLE_ITEMS[item], x, ty, colour)
 

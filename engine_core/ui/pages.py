@@ -5,7 +5,7 @@ work). Play is the Table's (table.py): this screen passes it the buttons and the
 from engine_core import LOST, PLAYING, games
 from engine_core import reasons as why
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import LINE_H
+from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
 from engine_core.ui.screens import (A_SEED, CHOOSE, CONFIRM, DEAL, END, LONG_A, LONG_X, NEXT, P_RULES,
@@ -35,7 +35,10 @@ class Play(Screen):
             app.go(RULES)
             return
         if app.link_paused():
-            table.say(why.LINK_SILENT)  # the game waits for the other console
+            if button <= bt.RIGHT:
+                table.press(button)  # the cursor moves; nothing is played
+            else:
+                table.say(why.LINK_SILENT)  # the game waits for the other console
             return
         if button == LONG_A:
             table.press_long_a()
@@ -222,7 +225,11 @@ class Stats(Page):
                     v = app.streak[i]
                 else:
                     v = app.best[i]
-                p.number(v, 88 + (k + 1) * col - p.number_width(v), y, pal.WHITE)
+                right = 88 + (k + 1) * col
+                if p.number_width(v) <= col - CHAR_W:
+                    p.number(v, right - p.number_width(v), y, pal.WHITE)
+                else:  # too wide for its column with a space before it: 123k, 1.2M, 45M, 2.1G
+                    p.text(short_number(v), right - p.text_width(_SHORT), y, pal.WHITE)
         p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
         p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
 
@@ -342,3 +349,37 @@ class End(Screen):
             return
         p.text(b"A: next deal", x, y, pal.CURSOR)
         p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)
+
+
+_SHORT = bytearray(4)  # a count too wide for its statistics column, shortened (short_number)
+
+
+def short_number(v):
+    """v (100,000 or more) in four characters, right-aligned: 123k, 1.2M, 45M, 678M, 2.1G;
+    rounded down (a count is never shown above what it is). No allocation."""
+    b = _SHORT
+    if v < 1000000:
+        n = v // 1000
+        unit = 107  # k
+    elif v < 1000000000:
+        n = v // 1000000
+        unit = 77  # M
+        if n < 10:
+            return _tenths(v // 100000, unit)
+    else:
+        return _tenths(v // 100000000, 71)  # G
+    b[3] = unit
+    for i in range(3):
+        b[2 - i] = 48 + n % 10 if (n or i == 0) else 32
+        n //= 10
+    return b
+
+
+def _tenths(t, unit):
+    """t tenths (10..99) as N.N and the unit."""
+    b = _SHORT
+    b[0] = 48 + t // 10 % 10
+    b[1] = 46
+    b[2] = 48 + t % 10
+    b[3] = unit
+    return b

@@ -423,8 +423,18 @@ class Table:
         self.hint_slot = NONE
 
     def press_hint(self):
+        """X: the hint for this console's own seat: never the other player's move (a linked
+        table's turn that is not ours has no hint; Nerts hints the seat played here)."""
         self.finish_computer()
-        m = self.game.hint()
+        game = self.game
+        seat = self.hand.seat
+        if game.TURN_BASED:
+            mine = self.hand.link is None or game.status() != PLAYING or game.turn() == seat
+            m = game.hint() if mine else -1
+        elif seat == 0:
+            m = game.hint()
+        else:
+            m = game.hint(seat)
         self.hand.held = NONE
         if m < 0:
             self.say(MSG_NO_HINT)
