@@ -67,3 +67,19 @@ def test_the_console_a_session_goes_on_with_has_counted_the_moves_played_on(name
     counts = fresh_counts()
     assert restarts.session(name, seed, counts) == ""
     assert counts["restarts"] >= 2
+
+
+def test_the_sessions_that_failed_at_the_soaks_scale_come_back_exactly_on_micropython_too():
+    from tests.helpers import run_mpy_ok
+    cases = [("casket", 1455), ("nerts", 1737), ("nerts", 2458), ("spite_malice", 523),
+             ("spite_malice", 235), ("nerts", 2210)]
+    code = ("from tools.reliability import restarts\n"
+            "for name, seed in %r:\n"
+            "    counts = {'sessions': 0, 'restarts': 0, 'cuts': 0, 'failures': 0}\n"
+            "    print(name, seed, repr(restarts.session(name, seed, counts)), counts['restarts'])\n"
+            % (cases,))
+    lines = run_mpy_ok(code).strip().split("\n")
+    assert len(lines) == len(cases)
+    for (name, seed), line in zip(cases, lines):
+        assert line.startswith("%s %d '' " % (name, seed)), line
+        assert int(line.split()[-1]) >= 2  # a restart played on, and one after it
