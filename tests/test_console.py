@@ -427,3 +427,36 @@ def test_a_resumed_spite_malice_game_never_undoes_into_the_computers_turn():
     before = position(again.app.table.game)[1]
     keys(again, "Y")
     assert position(again.app.table.game)[1] == before
+
+
+@pytest.mark.parametrize("name", ["spite_malice", "nerts"])
+def test_the_computer_changed_in_the_settings_mid_game_plays_so_before_a_restart_and_after(name):
+    """A resumed game takes the computer's level and speed from the settings: the game in
+    play takes a change at once, so a restart does not change how the computer plays."""
+
+    def computer(game):
+        if name == "nerts":
+            return list(game.speed), list(game.skill)
+        return game.bot_level
+
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game(name, 7)
+    game = console.app.table.game
+    dealt = computer(game)
+    keys(console, "START UP UP A")  # pause menu: settings
+    assert console.app.mode == ui.SETTINGS
+    keys(console, "DOWN DOWN A DOWN A B B")  # speed and level one step on; back to play
+    assert console.app.mode == ui.PLAY and console.app.table.game is game
+    assert computer(game) != dealt  # the game in play takes the change
+    console.close()
+    again = console_on(disk)
+    assert computer(again.app.table.game) == computer(game)
+
+
+@pytest.mark.parametrize("name", ["spite_malice", "nerts"])
+def test_the_computer_changed_mid_game_allocates_nothing_on_micropython(name):
+    from tests.test_ui_micropython import heap_lock_script
+    keys = "START UP UP A DOWN DOWN A DOWN A LEFT UP LEFT B B X A A"
+    out = run_mpy_ok(heap_lock_script(name, SIZE, keys))
+    assert out.startswith("no allocation "), out

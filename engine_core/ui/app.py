@@ -404,6 +404,10 @@ class App(LinkPlay):
         self.settings[i] = (self.settings[i] + n + delta) % n
         if i == S_BACK or i == S_SLIDE:
             self.apply_settings()
+        if (i == S_LEVEL or i == S_SPEED) and self.table is not None and not self.link_game():
+            # The game in play takes them now, as a resumed game does from the settings: a
+            # restart then plays on as the game would have (a linked game keeps its own).
+            self.configure_computer(self.table.game)
         self.drawn_selected = -1  # the value changed: redraw the row
 
     def setting_label(self, i):

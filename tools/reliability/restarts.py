@@ -164,7 +164,12 @@ def press_randomly(console, rand, game_index):
 
 
 def play_on(old, new, rand, problem):
-    """The same steps on the old console's game and the restored one; '' or what differed."""
+    """The same steps on the old console's game and the restored one; '' or what differed.
+
+    The steps go to the two tables directly; the new console, with which the session goes
+    on, looks at its game after each one, as it does after every press and tick (a console
+    that looked only after all of them could take a journal of the same length for an
+    unchanged one). The old console is not told: it shares the storage and must not write."""
     a = old.app.table
     b = new.app.table
     if a is None or b is None or a.game is not old.game or b.game is not new.game:
@@ -193,6 +198,7 @@ def play_on(old, new, rand, problem):
                 move = a.moves[rand.below(na)]
                 a.play(move)
                 b.play(move)
+        new.after_input()  # the new console notes the step, as after every press and tick
         if state_hash(a.game) != state_hash(b.game):
             return "play on, step %d: the games differ" % step
         if a.move_count != b.move_count or a.redo_n != b.redo_n:
