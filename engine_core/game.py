@@ -99,6 +99,7 @@ class Game:
     STEPS_COMPUTER = False  # the computer's turn is shown a move at a time (respond_step)
     AI = None  # its advisor and computer players' module (engine_core/ai): games.load sets it
     SAVED = ()  # type: tuple  # attributes beyond piles and vars a saved game keeps (engine_core/save.py)
+    SAVED_RANGES = ()  # type: tuple  # (lowest, highest) of each SAVED attribute's values (game_record.py)
 
     def __init__(self, players=1, options=0):
         self.players = players
