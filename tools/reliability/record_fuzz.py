@@ -251,7 +251,7 @@ def _one(kind, buf, n, fields, rand, words):
         makers = (hist.mark_entry(hist.mark_move(value) ^ (1 << rand.below(24)) if value >= 0 else 0),
                   hist.push_entry(b, a), hist.pop_entry(b, a), hist.move_entry(c, b, a),
                   hist.var_entry_lo(c, value), hist.var_entry_hi(c, value), hist.remove_entry(c, b, a),
-                  hist.reverse_entry(b, a), hist.ENTRY_MAX + 1 + a)  # the last: no kind at all
+                  hist.reverse_entry(b, a), hist.mark_entry(0) * (hist.LAST_KIND + 1) + a)  # no kind at all
         put(buf, at, I32, makers[rand.below(len(makers))])
         words.append("entry@" + str(at))
     elif way == 6 and kind == "game" and width == CARD:  # a card replaced by any byte
