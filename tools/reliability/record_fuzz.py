@@ -32,6 +32,7 @@ from array import array
 from engine_core import PLAYING, games
 from engine_core import history as hist
 from engine_core import records as r
+from engine_core.game import Game
 from engine_core.game_record import encode_game
 from engine_core.link import transfer
 from engine_core.save import Keeper
@@ -47,6 +48,7 @@ U8 = 1
 U16 = 2
 I32 = 4
 CARD = 5  # a byte that is a card
+CONSOLE_ONE_IN = 6  # mutations loaded through a whole console (the others: the Keeper)
 
 # Values a mutated field takes besides its neighbours: edges of every width and of the
 # ranges the formats declare (a byte over 255 reaches an i32 field only).
@@ -321,7 +323,9 @@ def game_holds(game):
             why = cards_once(game)
             if why:
                 return "after a move: " + why
-            if not game.undo() or image(game) != before:
+            # The journal's own undo (a game's undo may refuse a move alone: Spite &
+            # Malice's computer reply goes back only with the player's move before it).
+            if not Game.undo(game) or image(game) != before:
                 return "a move made and undone is not the same position"
     return ""
 
@@ -403,6 +407,8 @@ def trial(kind, bases, rand):
     if part == "state":
         return _state(buf, n, original, words)
     disk.write(file_name, buf, n)
+    if part != "state" and rand.below(CONSOLE_ONE_IN) == 0:
+        return _through_the_console(disk, file_name, words, rand)
     keeper = Keeper(disk)
     keeper.start()
     game = keeper.resume()
@@ -452,6 +458,32 @@ def trial(kind, bases, rand):
                 return "failure", words + ": after a take-back: " + why
     why = journal_holds(game)
     return ("failure", words + ": taken, but " + why) if why else ("accepted", "")
+
+
+def _through_the_console(disk, file_name, words, rand):
+    """The mutated record met as a person meets it: a real console started on the disk (as
+    the simulator, the page and the device start), then Y, the pause menu's Redo and random
+    keys on whatever it resumed. Nothing may raise; every card of its game stays once."""
+    from tools.reliability.restarts import new_console, press_randomly
+    console = new_console(disk)
+    said = console.notice
+    if said.endswith(b"set aside") and disk.exists(file_name):
+        return "failure", words + ": said set aside, but still there"
+    table = console.app.table
+    if console.app.resumable and table is not None:
+        for _ in range(3):
+            table.press_undo()
+            why = cards_once(table.game)
+            if why:
+                return "failure", words + ": after Y on the console: " + why
+        table.press_redo()
+    for _ in range(12):
+        press_randomly(console, rand, 0)
+        game = console.app.table.game if console.app.table is not None else None
+        why = cards_once(game) if game is not None else ""
+        if why:
+            return "failure", words + ": after a key on the console: " + why
+    return ("refused" if said else "accepted"), ""
 
 
 def _record_holds(part, record, words):
