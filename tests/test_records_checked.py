@@ -176,3 +176,22 @@ def test_the_record_fuzzer_finds_nothing_on_micropython_and_each_record_gets_the
     for kind in record_fuzz.KINDS:
         same = [here[0]["kinds"][kind][i] + here[1]["kinds"][kind][i] for i in range(3)]
         assert counts["kinds"][kind] == same, kind
+
+
+def test_the_checked_reader_refuses_a_field_out_of_range_or_past_the_end_and_goes_on():
+    buf = bytearray(16)
+    r.put_u16(buf, 0, 300)
+    r.put_i32(buf, 2, -5)
+    buf[6] = 7
+    rd = r.READER.start(buf, 0, 7)
+    assert rd.u16(0, 300) == 300 and rd.i32(-5, 5) == -5 and rd.u8(0, 7) == 7 and rd.done()
+    rd.start(buf, 0, 7)
+    assert rd.u16(0, 255) == 0 and not rd.ok  # out of range: its lowest value, marked bad
+    assert rd.i32(-5, 5) == -5 and rd.u8(0, 7) == 7 and not rd.done()  # and stays bad
+    rd.start(buf, 0, 6)
+    rd.u16(0, 300)
+    rd.i32(-5, 5)
+    assert rd.done() and rd.u8(0, 255) == 0 and not rd.done()  # a field past the end
+    buf[2] |= 0x40  # a bit put_i32 never sets
+    rd.start(buf, 2, 6)
+    assert rd.i32(r.I32_MIN, r.I32_MAX) == r.I32_MIN and not rd.done()
