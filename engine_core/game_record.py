@@ -27,17 +27,16 @@ Every field is read with records.READER against its declared range before anythi
 """
 
 
-from engine_core import OVER, PLAYING, WON
+from engine_core import OVER, WON
 from engine_core import games
 from engine_core import records as r
-from engine_core import rng
-from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
+from engine_core.game import (MAX_SCORE, N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE,  # noqa: F401
+                              generator_in_range, var_in_range)
 
 from micropython import const
 
 KIND_GAME = const(0x47)  # 'G'
 GAME_VERSION = const(1)
-MAX_SCORE = const(100000)  # as `load` takes scores
 
 _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
@@ -226,27 +225,13 @@ _I32_RANGE = (r.I32_MIN, r.I32_MAX)
 def vars_in_range(game, buf, at):
     """The shared variables a record holds are ones play could give: a status, a generator
     state, the player to move and the scores in range. No allocation."""
-    status = r.get_i32(buf, at + 4 * V_STATUS)
-    if status < PLAYING or status > OVER:
-        return False
     if not generator_in_range(r.get_i32(buf, at + 4 * V_DEALER), r.get_i32(buf, at + 4 * V_RNG),
                               r.get_i32(buf, at + 4 * V_RNG2)):
         return False
-    turn = r.get_i32(buf, at + 4 * V_TURN)
-    if turn < 0 or turn >= game.players:
-        return False
-    for i in range(4):
-        score = r.get_i32(buf, at + 4 * (V_SCORE + i))
-        if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
+    for i in range(V_SCORE + 4):
+        if not var_in_range(game, i, r.get_i32(buf, at + 4 * i)):
             return False
     return True
-
-
-def generator_in_range(dealer, state, state2):
-    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
-    if dealer == rng.LEHMER:
-        return 1 <= state < rng.M and state2 == 0
-    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
 
 
 def saved_rules(buf):

@@ -20,6 +20,7 @@ when moves wait to be redone: they come first).
 
 from engine_core import history as hist
 from engine_core import records as r
+from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE, generator_in_range, var_in_range
 
 from micropython import const
 
@@ -141,7 +142,8 @@ def replays(history, game, saved, seen):
     """Whether the journal restored into history means what it says: undone entry by entry on
     `game` (a copy of the saved position, which it changes), every entry names piles, cards
     and variables the game has and a change its piles allow (a pop from a pile holding the
-    card, a push onto one with room), the oldest position holds every card once, and then,
+    card, a push onto one with room), the oldest position holds every card once, its
+    variables in range and passes the game's check_position (as `load` asks), and then,
     move by move from there, each MARK names a move the game finds legal in that position,
     and making it notes exactly the entries the journal holds for it (so undo, redo and a
     take-back that plays a move again meet only moves the game can make); at the end the
@@ -180,6 +182,10 @@ def replays(history, game, saved, seen):
     for c in range(256):
         if game.is_card(c) and not seen[c]:
             return False
+    # The oldest position is one play could give (its variables, the game's own check, as
+    # `load` asks): only then may the game generate moves in it.
+    if not _vars_in_range(game) or game.check_position():
+        return False
     if not _moves_replay(history, game):
         return False
     for i in range(len(game.vars)):
@@ -191,6 +197,18 @@ def replays(history, game, saved, seen):
         for i in range(piles.size[p]):
             if piles.card(p, i) != saved.piles.card(p, i):
                 return False
+    return True
+
+
+def _vars_in_range(game):
+    """The game's shared variables hold values play could give (as a game record's must:
+    game_record.vars_in_range). No allocation."""
+    v = game.vars
+    if not generator_in_range(v[V_DEALER], v[V_RNG], v[V_RNG2]):
+        return False
+    for i in range(V_SCORE + 4):
+        if not var_in_range(game, i, v[i]):
+            return False
     return True
 
 

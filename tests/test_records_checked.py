@@ -10,6 +10,7 @@ import pytest
 from engine_core import games
 from engine_core import history as hist
 from engine_core import records as r
+from engine_core.game import V_TURN
 from engine_core.game_record import encode_game, extra_count, restore_game
 from engine_core.link import transfer
 from engine_core.save import NOTICE_JOURNAL, Keeper
@@ -87,6 +88,7 @@ def test_a_saved_game_with_a_setting_over_255_is_set_aside_and_the_next_start_is
 MPY_OVER_255 = """
 from engine_core import games
 from engine_core import records as r
+from engine_core.game import V_TURN
 from engine_core.game_record import encode_game, extra_count, restore_game
 game = games.load("nerts")(2)
 game.deal(5)
@@ -195,3 +197,28 @@ def test_the_checked_reader_refuses_a_field_out_of_range_or_past_the_end_and_goe
     buf[2] |= 0x40  # a bit put_i32 never sets
     rd.start(buf, 2, 6)
     assert rd.i32(r.I32_MIN, r.I32_MAX) == r.I32_MIN and not rd.done()
+
+
+def test_a_journal_whose_oldest_position_has_a_ninth_player_to_move_is_set_aside():
+    game = played_game("spite_malice", 1, 30)
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.moves = 30
+    assert keeper.save_game(game) == r.SAVED
+    buf = bytearray(2048)
+    n = disk.read("undo.dat", buf)
+    first = r.HEADER + 6
+    for k in range(r.get_u16(buf, r.HEADER + 4)):
+        e = r.get_i32(buf, first + 4 * k)
+        if hist.kind(e) == hist.VAR_LO and hist.var_index(e) == V_TURN:
+            break
+    r.put_i32(buf, first + 4 * k, hist.var_entry_lo(V_TURN, 9))  # the turn before: player 9
+    r.put_i32(buf, first + 4 * k + 4, hist.var_entry_hi(V_TURN, 9))
+    r.finish(buf, n - 4)
+    disk.write("undo.dat", buf, n)
+    again = Keeper(disk)
+    again.start()
+    resumed = again.resume()  # the moves are not generated in a position play cannot give
+    assert resumed is not None and notices(again) == [NOTICE_JOURNAL]
+    assert disk.exists("undo.bad") and not resumed.can_undo()
