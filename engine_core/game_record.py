@@ -22,20 +22,21 @@ Payload of a game record (kind 'G', version 1):
     var count, then each var                            four bytes each
     pile count, then each pile's size, then all cards bottom to top, pile after pile
     the count of extra ints (two bytes), then each: the game's SAVED attributes, in order
+                                                        (each within the game's SAVED_RANGES)
+Every field is read with records.READER against its declared range before anything changes.
 """
 
 
-from engine_core import OVER, PLAYING, WON
+from engine_core import OVER, WON
 from engine_core import games
 from engine_core import records as r
-from engine_core import rng
-from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
+from engine_core.game import (MAX_SCORE, N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE,  # noqa: F401
+                              generator_in_range, var_in_range)
 
 from micropython import const
 
 KIND_GAME = const(0x47)  # 'G'
 GAME_VERSION = const(1)
-MAX_SCORE = const(100000)  # as `load` takes scores
 
 _FIXED = const(20)  # the fixed fields of the payload, before the var count
 
@@ -121,44 +122,54 @@ def restore_game(game, buf, n, used):
     playing the rule profile the record names: saved_rules(buf) and game.set_rules()).
 
     Returns OK, VERSION (another layout or rules version) or INVALID (the contents do not make
-    a game: a pile over its capacity, a card that is not this game's, missing or twice, a
-    status, generator state, player to move, score or clock out of range). The
-    game changes only on OK. resume() then asks the game's check_position, as `load` does.
+    a game: a field outside its declared range, such as a pile over its capacity or a saved
+    setting out of the game's SAVED_RANGES; a card that is not this game's, missing or twice;
+    a status, generator state, player to move, score or clock out of range). The whole record
+    is read and checked first (records.READER); the game changes only on OK, and nothing
+    raises. resume() then asks the game's check_position, as `load` does.
     `used` is a scratch bytearray(256). No allocation.
     """
     if buf[3] != GAME_VERSION or buf[r.HEADER + 1] != game.rules:
         return r.VERSION
     base = r.HEADER
-    if buf[base] != games.game_id(game.NAME) or buf[base + 2] != game.players:
+    if n < base + _FIXED + 1 + 4:
         return r.INVALID
-    if r.get_i32(buf, base + 4) != game.options:
-        return r.INVALID
-    seed = r.get_i32(buf, base + 8)
-    clock = r.get_i32(buf, base + 12)
-    if seed < 0 or clock < 0:
-        return r.INVALID  # (a negative move count, as older builds could save, reads as 0)
-    pos = base + _FIXED
-    if buf[pos] != N_VARS:
+    if buf[base + _FIXED] != N_VARS:
         return r.VERSION
-    vars_at = pos + 1
-    if not vars_in_range(game, buf, vars_at):
+    rd = r.READER.start(buf, base, n - 4)
+    gid = games.game_id(game.NAME)
+    rd.u8(gid, gid)
+    rd.u8(game.rules, game.rules)
+    rd.u8(game.players, game.players)
+    rd.u8(0, 1)  # flags: computer players on
+    rd.i32(game.options, game.options)
+    seed = rd.i32(0, r.I32_MAX)
+    clock = rd.i32(0, r.I32_MAX)
+    rd.i32(r.I32_MIN, r.I32_MAX)  # moves (a negative count, as older builds could save, reads as 0)
+    rd.u8(N_VARS, N_VARS)
+    vars_at = rd.skip(4 * N_VARS)
+    if not rd.ok or not vars_in_range(game, buf, vars_at):
         return r.INVALID
-    pos = vars_at + 4 * N_VARS
+    for i in range(N_VARS):
+        rd.pos = vars_at + 4 * i
+        rd.i32(r.I32_MIN, r.I32_MAX)
     piles = game.piles
-    if pos >= n or buf[pos] != piles.count:
-        return r.INVALID
-    sizes_at = pos + 1
-    cards_at = sizes_at + piles.count
+    rd.u8(piles.count, piles.count)
+    sizes_at = rd.pos
     total = 0
     for p in range(piles.count):
-        size = buf[sizes_at + p]
-        if size > piles.cap[p]:
-            return r.INVALID
-        total += size
-    extras_at = cards_at + total
-    if extras_at + 2 + 4 > n or r.get_u16(buf, extras_at) != extra_count(game):
-        return r.INVALID
-    if extras_at + 2 + 4 * extra_count(game) + 4 != n:
+        total += rd.u8(0, piles.cap[p])
+    cards_at = rd.skip(total)
+    extras = extra_count(game)
+    rd.u16(extras, extras)
+    k = 0
+    for name in saved_attributes(game):
+        lo, hi = saved_range(game, k)
+        value = getattr(game, name)
+        for _ in range(1 if type(value) is int else len(value)):
+            rd.i32(lo, hi)
+        k += 1
+    if not rd.done():
         return r.INVALID
     for c in range(256):
         used[c] = 0
@@ -182,7 +193,7 @@ def restore_game(game, buf, n, used):
     game.seed = seed
     game.clock_ms = clock
     game.bots = buf[base + 3] & 1 == 1
-    pos = extras_at + 2
+    pos = cards_at + total + 2
     for name in saved_attributes(game):
         value = getattr(game, name)
         if type(value) is int:
@@ -197,30 +208,30 @@ def restore_game(game, buf, n, used):
     return r.OK
 
 
+def saved_range(game, k):
+    """The (lowest, highest) value the k-th of the game's SAVED attributes may hold (its
+    SAVED_RANGES; without one, what the attribute can store: a bytearray 0 .. 255)."""
+    if k < len(game.SAVED_RANGES):
+        return game.SAVED_RANGES[k]
+    if type(getattr(game, game.SAVED[k])) is bytearray:
+        return _BYTE_RANGE
+    return _I32_RANGE
+
+
+_BYTE_RANGE = (0, 255)
+_I32_RANGE = (r.I32_MIN, r.I32_MAX)
+
+
 def vars_in_range(game, buf, at):
     """The shared variables a record holds are ones play could give: a status, a generator
     state, the player to move and the scores in range. No allocation."""
-    status = r.get_i32(buf, at + 4 * V_STATUS)
-    if status < PLAYING or status > OVER:
-        return False
     if not generator_in_range(r.get_i32(buf, at + 4 * V_DEALER), r.get_i32(buf, at + 4 * V_RNG),
                               r.get_i32(buf, at + 4 * V_RNG2)):
         return False
-    turn = r.get_i32(buf, at + 4 * V_TURN)
-    if turn < 0 or turn >= game.players:
-        return False
-    for i in range(4):
-        score = r.get_i32(buf, at + 4 * (V_SCORE + i))
-        if score < -MAX_SCORE or score > MAX_SCORE or (i >= game.players and score != 0):
+    for i in range(V_SCORE + 4):
+        if not var_in_range(game, i, r.get_i32(buf, at + 4 * i)):
             return False
     return True
-
-
-def generator_in_range(dealer, state, state2):
-    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
-    if dealer == rng.LEHMER:
-        return 1 <= state < rng.M and state2 == 0
-    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
 
 
 def saved_rules(buf):

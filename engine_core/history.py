@@ -31,6 +31,8 @@ REMOVE = const(7)  # a card taken from the middle: pile << 16 | index << 8 | car
 REVERSE = const(8)  # the top count cards turned over: pile << 8 | count (undo: again)
 FIRST_KIND = MARK
 LAST_KIND = REVERSE
+ENTRY_MIN = const(0x1000000)  # FIRST_KIND << 24: the lowest entry (a saved journal's range)
+ENTRY_MAX = const(0x8FFFFFF)  # LAST_KIND << 24 | 0xFFFFFF: the highest
 _PAYLOAD = const(0xFFFFFF)
 _SIGN = const(0x8000)
 

@@ -114,12 +114,94 @@ def put_i32(buf, pos, value):
 
 
 def get_i32(buf, pos):
-    """Inverse of put_i32. Bits put_i32 never sets (0x40, 0x20 of the first byte) are ignored."""
+    """Inverse of put_i32. The bit put_i32 never sets (0x40 of the first byte) is ignored
+    (Reader.i32 refuses it)."""
     top = buf[pos]
     value = (top & 0x3F) << 24 | buf[pos + 1] << 16 | buf[pos + 2] << 8 | buf[pos + 3]
     if top & 0x80:
         return ~value
     return value
+
+
+class Reader:
+    """The one checked reader of everything read from outside (records, undo journals, a
+    link's STATE): fields in order, each within the range the caller declares. A field past
+    the end or out of its range marks the input bad (for good: `ok` stays False) and reads as
+    its lowest value, so a decoder runs to its end without a test after every field and
+    without raising; it commits nothing until `done()` says the whole input passed. The same
+    on every runtime: nothing is stored modulo 256, nothing raises. No allocation (decoders
+    share the one instance below, READER)."""
+
+    def __init__(self):
+        self.buf = None
+        self.pos = 0
+        self.end = 0
+        self.ok = False
+
+    def start(self, buf, pos, end):
+        """Read buf[pos:end] (a record's payload) from its start."""
+        self.buf = buf
+        self.pos = pos
+        self.end = end
+        self.ok = end <= len(buf)
+        return self
+
+    def _take(self, n):
+        """The position of the next n bytes, or -1 (marked bad) when they are not there."""
+        at = self.pos
+        if at + n > self.end:
+            self.ok = False
+            self.pos = self.end
+            return -1
+        self.pos = at + n
+        return at
+
+    def _within(self, value, lo, hi):
+        if value < lo or value > hi:
+            self.ok = False
+            return lo
+        return value
+
+    def u8(self, lo, hi):
+        """One byte, lo <= value <= hi."""
+        at = self._take(1)
+        if at < 0:
+            return lo
+        return self._within(self.buf[at], lo, hi)
+
+    def u16(self, lo, hi):
+        """Two bytes, big-endian (put_u16), lo <= value <= hi."""
+        at = self._take(2)
+        if at < 0:
+            return lo
+        return self._within(get_u16(self.buf, at), lo, hi)
+
+    def i32(self, lo, hi):
+        """Four bytes as put_i32 writes them, lo <= value <= hi; a first byte with the bit
+        put_i32 never sets (0x40) is refused too."""
+        at = self._take(4)
+        if at < 0:
+            return lo
+        if self.buf[at] & 0x40:
+            self.ok = False
+            return lo
+        return self._within(get_i32(self.buf, at), lo, hi)
+
+    def skip(self, n):
+        """Pass over n bytes (read again later, field by field); their position or -1."""
+        if n < 0:
+            self.ok = False
+            return -1
+        return self._take(n)
+
+    def done(self):
+        """True when every field was in range and the input ended exactly at its end."""
+        return self.ok and self.pos == self.end
+
+
+READER = Reader()
+I32_MIN = const(-0x40000000)
+I32_MAX = const(0x3FFFFFFF)
 
 
 def begin(buf, kind, version):
@@ -367,19 +449,19 @@ class Settings:
         return finish(buf, pos)
 
     def decode(self, buf, n):
-        """OK, VERSION or INVALID; the values change only on OK.
+        """OK, VERSION or INVALID; the values change only on OK (read with READER, every
+        value within its setting's range, then taken).
 
         A record from an older build with fewer fields keeps the defaults of the newer ones.
         """
         if buf[3] != SETTINGS_VERSION:
             return VERSION
-        count = buf[HEADER]
-        if count > len(SETTINGS) or HEADER + 1 + 2 * count + 4 != n:
-            return INVALID
+        rd = READER.start(buf, HEADER, n - 4)
+        count = rd.u8(0, len(SETTINGS))
         for i in range(count):
-            v = get_u16(buf, HEADER + 1 + 2 * i)
-            if v < SETTINGS[i][2] or v > SETTINGS[i][3]:
-                return INVALID
+            rd.u16(SETTINGS[i][2], SETTINGS[i][3])
+        if not rd.done():
+            return INVALID
         self.reset()
         for i in range(count):
             self.values[i] = get_u16(buf, HEADER + 1 + 2 * i)
@@ -469,17 +551,17 @@ class Statistics:
         return finish(buf, pos)
 
     def decode(self, buf, n):
-        """OK, VERSION or INVALID; the values change only on OK."""
+        """OK, VERSION or INVALID; the values change only on OK (read with READER: counters
+        0 .. 2**30 - 1, a best score from -100,000, then the counts checked to agree)."""
         if buf[3] != STATS_VERSION:
             return VERSION
-        games = buf[HEADER]
-        fields = buf[HEADER + 1]
-        if games > STAT_GAMES or fields > STAT_FIELDS or HEADER + 2 + 4 * games * fields + 4 != n:
-            return INVALID
+        rd = READER.start(buf, HEADER, n - 4)
+        games = rd.u8(0, STAT_GAMES)
+        fields = rd.u8(0, STAT_FIELDS)
         for i in range(games * fields):
-            v = get_i32(buf, HEADER + 2 + 4 * i)
-            if v < -100000 or (v < 0 and i % fields != BEST_SCORE):
-                return INVALID
+            rd.i32(-100000 if i % fields == BEST_SCORE else 0, _MAX)
+        if not rd.done():
+            return INVALID
         if fields == STAT_FIELDS:
             for g in range(games):
                 if not _counts_agree(buf, HEADER + 2 + 4 * g * fields):

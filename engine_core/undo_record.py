@@ -20,6 +20,7 @@ when moves wait to be redone: they come first).
 
 from engine_core import history as hist
 from engine_core import records as r
+from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE, generator_in_range, var_in_range
 
 from micropython import const
 
@@ -74,26 +75,34 @@ def journal_room(size, redo_n):
 def restore_journal(history, buf, n, crc):
     """Put a checked journal record buf[0:n] into the (cleared) history of the game whose
     record had CRC crc. r.OK, r.VERSION, or r.INVALID (another game's journal, a bad entry);
-    the history changes only on OK. No allocation."""
+    the whole record is read with records.READER first (every entry a kind the journal
+    knows, the first a MARK, a move code below 2**24 in every redo slot, how many moves undo
+    may take back), and the history changes only on OK. No allocation."""
     if buf[3] != UNDO_VERSION and buf[3] != 1:
         return r.VERSION
     pos = r.HEADER
+    if n < pos + _FIXED + 4:
+        return r.INVALID
     for i in range(4):
         if buf[pos + i] != crc[i]:
             return r.INVALID
-    count = r.get_u16(buf, pos + 4)
-    first = pos + _FIXED
-    if first + 4 * count + 4 > n or count > history.capacity:
-        return r.INVALID
-    if redo_size(buf, n, first + 4 * count) < 0:
-        return r.INVALID
+    rd = r.READER.start(buf, pos + 4, n - 4)
+    count = rd.u16(0, history.capacity)
+    first = rd.pos
     moves = 0
     for k in range(count):
-        e = r.get_i32(buf, first + 4 * k)
-        if not hist.is_entry(e) or (k == 0 and hist.kind(e) != hist.MARK):
-            return r.INVALID
+        e = rd.i32(hist.ENTRY_MIN, hist.ENTRY_MAX)
+        if k == 0 and hist.kind(e) != hist.MARK:
+            rd.ok = False
         if hist.kind(e) == hist.MARK:
             moves += 1
+    if buf[3] != 1:
+        redo_n = rd.u8(0, REDO_KEPT)
+        for k in range(redo_n):
+            rd.i32(0, _MOVE_LIMIT - 1)
+        rd.u16(0, ANY_MOVE)
+    if not rd.done():
+        return r.INVALID
     history.clear()
     log = history.log
     for k in range(count):
@@ -105,20 +114,11 @@ def restore_journal(history, buf, n, crc):
 
 
 def redo_size(buf, n, at):
-    """The redo count of the record buf[0:n] whose journal ends at `at`, or -1 when the
-    record does not end with a whole redo list of moves (version 1 has none: 0)."""
+    """The redo count of the record buf[0:n] whose journal ends at `at` (restore_journal
+    took it: its redo list is whole and in range; version 1 has none: 0)."""
     if buf[3] == 1:
-        return 0 if at + 4 == n else -1
-    if at + 1 + 4 > n:
-        return -1
-    count = buf[at]
-    if count > REDO_KEPT or at + 1 + 4 * count + 2 + 4 != n:
-        return -1
-    for k in range(count):
-        move = r.get_i32(buf, at + 1 + 4 * k)
-        if move < 0 or move >= _MOVE_LIMIT:
-            return -1
-    return count
+        return 0
+    return buf[at]
 
 
 def restore_redo(buf, n, redo):
@@ -142,9 +142,14 @@ def replays(history, game, saved, seen):
     """Whether the journal restored into history means what it says: undone entry by entry on
     `game` (a copy of the saved position, which it changes), every entry names piles, cards
     and variables the game has and a change its piles allow (a pop from a pile holding the
-    card, a push onto one with room), the oldest position holds every card once, and done
-    again the entries give back exactly the position of `saved`. A journal that passes can
-    be undone to its end without an error. `seen` is a scratch bytearray(256). No allocation."""
+    card, a push onto one with room), the oldest position holds every card once, its
+    variables in range and passes the game's check_position (as `load` asks), and then,
+    move by move from there, each MARK names a move the game finds legal in that position,
+    and making it notes exactly the entries the journal holds for it (so undo, redo and a
+    take-back that plays a move again meet only moves the game can make); at the end the
+    position is exactly `saved`'s. A journal that passes can be undone to its end without an
+    error. `seen` is a scratch bytearray(256). Start-up only: it plays the moves again (move
+    generation), allocating nothing."""
     piles = game.piles
     cap = history.capacity
     log = history.log
@@ -177,15 +182,12 @@ def replays(history, game, saved, seen):
     for c in range(256):
         if game.is_card(c) and not seen[c]:
             return False
-    for k in range(history.used):
-        e = log[(first + k) % cap]
-        if hist.kind(e) == hist.VAR_LO:
-            i = hist.var_index(e)
-            if game.vars[i] != hist.var_value(log[(first + k + 1) % cap], e):
-                return False
-            game.vars[i] = _next_value(history, k + 2, i, saved)
-        elif hist.kind(e) != hist.VAR_HI and not _redo_entry(piles, e):
-            return False
+    # The oldest position is one play could give (its variables, the game's own check, as
+    # `load` asks): only then may the game generate moves in it.
+    if not _vars_in_range(game) or game.check_position():
+        return False
+    if not _moves_replay(history, game):
+        return False
     for i in range(len(game.vars)):
         if game.vars[i] != saved.vars[i]:
             return False
@@ -198,17 +200,48 @@ def replays(history, game, saved, seen):
     return True
 
 
-def _next_value(history, k, i, saved):
-    """Variable i's value after the change the journal notes before entry k: the old value
-    the next change of it notes, or the saved position's."""
+def _vars_in_range(game):
+    """The game's shared variables hold values play could give (as a game record's must:
+    game_record.vars_in_range). No allocation."""
+    v = game.vars
+    if not generator_in_range(v[V_DEALER], v[V_RNG], v[V_RNG2]):
+        return False
+    for i in range(V_SCORE + 4):
+        if not var_in_range(game, i, v[i]):
+            return False
+    return True
+
+
+def _moves_replay(history, game):
+    """The journal's moves made again on `game` (at the oldest position the journal holds):
+    each legal there, each noting exactly the journal's entries for it. No allocation."""
     cap = history.capacity
+    log = history.log
     first = (history.head - history.used) % cap
+    own = game.history
+    game.after_restore()  # the piles changed under the game: what it derived is stale
+    k = 0
     while k < history.used:
-        e = history.log[(first + k) % cap]
-        if hist.kind(e) == hist.VAR_LO and hist.var_index(e) == i and k + 1 < history.used:
-            return hist.var_value(history.log[(first + k + 1) % cap], e)
-        k += 1
-    return saved.vars[i]
+        e = log[(first + k) % cap]
+        if hist.kind(e) != hist.MARK:
+            return False
+        end = k + 1
+        while end < history.used and hist.kind(log[(first + end) % cap]) != hist.MARK:
+            end += 1
+        move = hist.mark_move(e)
+        mover = game.mover(move)
+        if mover < 0 or mover >= game.players or not game.is_legal(move):
+            return False
+        own.clear()
+        game.apply(move)
+        if own.used != end - k:
+            return False
+        for i in range(end - k):
+            if own.log[i] != log[(first + k + i) % cap]:
+                return False
+        k = end
+    own.clear()
+    return True
 
 
 def _undo_entry(piles, e):
@@ -244,33 +277,4 @@ def _undo_entry(piles, e):
         piles.reverse(p, hist.entry_count(e))
     else:
         return False  # a VAR_LO without its VAR_HI
-    return True
-
-
-def _redo_entry(piles, e):
-    """Do entry e's change again on piles (it passed _undo_entry: the piles are in range)."""
-    tag = hist.kind(e)
-    if tag == hist.MARK:
-        return True
-    p = hist.entry_pile(e)
-    if tag == hist.PUSH:
-        if piles.free(p) < 1:
-            return False
-        piles.push(p, hist.entry_card(e))
-    elif tag == hist.POP:
-        if piles.top(p) != hist.entry_card(e):
-            return False
-        piles.pop(p)
-    elif tag == hist.MOVE:
-        n = hist.entry_count(e)
-        if piles.size[p] < n or piles.free(hist.entry_dst(e)) < n:
-            return False
-        piles.move(p, hist.entry_dst(e), n)
-    elif tag == hist.REMOVE:
-        i = hist.entry_index(e)
-        if i >= piles.size[p] or piles.card(p, i) != hist.entry_card(e):
-            return False
-        piles.remove_at(p, i)
-    elif tag == hist.REVERSE:
-        piles.reverse(p, hist.entry_count(e))
     return True

@@ -50,6 +50,7 @@ class Nerts(NertsMoves, Game):
     # Who is a computer player, and its levels: settings outside the state (engine_core/save.py
     # keeps them). When it acts and what it draws are worked out from the state itself.
     SAVED = ("computer", "speed", "skill")
+    SAVED_RANGES = ((0, 1), (0, 4), (0, 3))  # nerts_bot: on or off, len(SPEEDS), SKILLS
     UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
     UNDO_OWN = True  # the console's undo takes back the player's own move (take_back)
     REPLAY_MAX = 64  # take_back plays again at most this many later moves of the others
