@@ -126,12 +126,30 @@ def run_micropython(code, stdin=b"", fuel=DEFAULT_FUEL, root=ROOT, runtime="wasm
     return Result(out, err, exit_code, spent)
 
 
+# The unix port prints an uncaught exception's traceback on stdout; this driver runs the script
+# and prints it on stderr instead, as the WebAssembly build does (exit code 1 either way).
+_UNIX_DRIVER = """import sys
+_f = open(%r)
+_code = _f.read()
+_f.close()
+try:
+    exec(_code, {"__name__": "__main__"})
+except Exception as _e:
+    sys.print_exception(_e, sys.stderr)
+    sys.exit(1)
+"""
+
+
 def _run_unix(code, stdin, root):
     from tools.mpy_unix import build
     env = dict(os.environ)
     env["MICROPYPATH"] = root
-    run = subprocess.run([build()] + EXTRA_ARGS + ["-c", code], input=stdin, cwd=root, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "script.py")
+        with open(script, "w") as f:
+            f.write(code)
+        run = subprocess.run([build()] + EXTRA_ARGS + ["-c", _UNIX_DRIVER % script], input=stdin,
+                             cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     exit_code = run.returncode
     if exit_code < 0:  # killed by a signal: not a script's exit, so no exit code can mean it
         raise RuntimeError("MicroPython (unix) stopped by signal %d: %s" % (
