@@ -63,7 +63,8 @@ def _source():
         return "archive", ARCHIVE, file_digest(ARCHIVE)
     raise BuildError("no MicroPython source for the unix port: looked for MICROPY_UNIX_SRC (not set) "
                      "and for %s (not there). Put MicroPython v1.27.0's source there, or set "
-                     "MICROPY_UNIX_SRC to a v1.27.0 folder or .tar.xz of one." % ARCHIVE)
+                     "MICROPY_UNIX_SRC to a v1.27.0 folder or .tar.xz of one (git clone --branch "
+                     "v1.27.0 https://github.com/micropython/micropython)." % ARCHIVE)
 
 
 def cached_binary():
