@@ -106,14 +106,18 @@ def build(jobs=None):
                              "    sudo apt-get install %s" % (", ".join(missing), PACKAGES))
         source = path if kind == "folder" else _extract(path, os.path.join(cache, "unix-src-" + key))
         port = os.path.join(source, "ports", "unix")
-        print("building MicroPython's unix port (%s), about a minute" % port, flush=True)
-        run = subprocess.run(["make", "-C", port] + MAKE_ARGS + ["-j%d" % (jobs or os.cpu_count() or 1)],
+        # The build goes into the cache, so a source folder may be read-only (CI's shared/).
+        out = os.path.join(cache, "unix-build-" + key)
+        print("building MicroPython's unix port (%s into %s), about a minute" % (port, out), flush=True)
+        run = subprocess.run(["make", "-C", port, "BUILD=" + out] + MAKE_ARGS
+                             + ["-j%d" % (jobs or os.cpu_count() or 1)],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        built = os.path.join(port, "build-standard", "micropython")
+        built = os.path.join(out, "micropython")
         if run.returncode != 0 or not os.path.isfile(built):
             raise BuildError("the unix port's build failed in %s:\n%s" % (port, run.stdout[-3000:]))
         shutil.copy2(built, binary + ".part")
         os.replace(binary + ".part", binary)
+        shutil.rmtree(out, ignore_errors=True)
         if kind == "archive":
             shutil.rmtree(os.path.dirname(source), ignore_errors=True)
     return binary
