@@ -5,6 +5,7 @@ on MicroPython's unix port (tools/mpy.py, runtime="unix"; built once by tools/mp
     python -m tools.reliability.soak                 the full run (make soak): prints the figures
     python -m tools.reliability.soak --update-docs   also writes them into docs/reliability.md
     python -m tools.reliability.soak --quick         the short run that `make test` also makes
+    python -m tools.reliability.soak --only NAME     only the suite NAME (at full size; repeatable)
     python -m tools.reliability.soak --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
                                                      the same with the link cut at random times, and
@@ -521,7 +522,7 @@ for k in counts:
 MPY_RESTART_CHUNK = 100  # sessions of each game per MicroPython run (a run's heap is its own)
 
 
-def mpy_restart_suite(sessions, seed=1, runtime="unix"):
+def mpy_restart_suite(sessions, seed=1, runtime="unix", log=None):
     """The same sessions on real MicroPython (tools/mpy.py's `runtime`: the unix port unless
     told), in runs of MPY_RESTART_CHUNK sessions a game."""
     from tools.mpy import Result, run_micropython
@@ -535,6 +536,8 @@ def mpy_restart_suite(sessions, seed=1, runtime="unix"):
         except Exception as e:  # the runtime itself stopped (a trap): this run's failure
             result = Result("", "raised %s: %s" % (type(e).__name__, e), 1, None)
         done += n
+        if log and done % max(MPY_RESTART_CHUNK, sessions // 10 // MPY_RESTART_CHUNK * MPY_RESTART_CHUNK) == 0:
+            log("  MicroPython: %d of %d sessions a game, %d failures" % (done, sessions, counts["failures"]))
         if result.exit_code != 0:
             counts["failures"] += 1
             counts.setdefault("first", (result.stdout + result.stderr)[-400:])
@@ -643,7 +646,13 @@ def link_suites(sizes, seed, log):
     )
 
 
-def run_all(sizes, seed=1, log=print, only_link=False):
+def cpu_seconds():
+    """CPU time of this process and of the MicroPython runs it has waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def run_all(sizes, seed=1, log=print, only_link=False, only=()):
     from tools.reliability.fuzz import fuzz_suite
     from tools.reliability.mash_ui import mash
     suites = link_suites(sizes, seed, log)
@@ -651,7 +660,7 @@ def run_all(sizes, seed=1, log=print, only_link=False):
         suites = (
             ("restart equivalence", lambda: restart_suite(sizes["restart_sessions"], seed, log)),
             ("restart equivalence on MicroPython", lambda: mpy_restart_suite(sizes["mpy_restart_sessions"],
-                                                                            seed)),
+                                                                            seed, log=log)),
             ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
             ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
             ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
@@ -663,13 +672,21 @@ def run_all(sizes, seed=1, log=print, only_link=False):
             ("deal quality on MicroPython", lambda: mpy_deal_quality_suite(sizes["mpy_quality_deals"],
                                                                            QUALITY_START)),
         ) + suites
+    if only:
+        unknown = set(only) - set(name for name, _ in suites)
+        if unknown:
+            raise ValueError("no suite named %s; the suites: %s" % (
+                ", ".join(sorted(unknown)), "; ".join(name for name, _ in suites)))
+        suites = tuple((name, suite) for name, suite in suites if name in only)
     results = {}
     for i, (name, suite) in enumerate(suites):
         start = time.time()
+        cpu = cpu_seconds()
         RUNNING[:] = [name, start]
         log("[%d/%d] %s ..." % (i + 1, len(suites), name))
         results[name] = run_suite(suite)
         results[name]["time"] = "%.0f s" % (time.time() - start)  # real time, in the docs' table
+        results[name]["CPU"] = "%.0f s" % (cpu_seconds() - cpu)  # this process and its MicroPython runs
         log(name, results[name])
     RUNNING[:] = []
     return results
@@ -779,16 +796,21 @@ def main(argv):
     sizes = QUICK if "--quick" in argv else FULL
     started = time.time()
     heartbeat(started)
-    results = run_all(sizes, log=lambda *words: print(*words, flush=True),
-                      only_link="--link" in argv)
+    only = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--only"]
+    try:
+        results = run_all(sizes, log=lambda *words: print(*words, flush=True),
+                          only_link="--link" in argv, only=only)
+    except ValueError as e:  # an unknown --only
+        sys.exit(str(e))
     text = table(results)
     print(text)
-    if "--quick" not in argv:
+    if "--quick" not in argv and not only:
         figures = link_figures()
         print("link figures (clean wire):", figures, flush=True)
         if "--update-docs" in argv:
             update_link_figures(figures)
-    print("soak: %.1f minutes" % ((time.time() - started) / 60), flush=True)
+    print("soak: %.1f minutes, %.1f minutes of CPU" % ((time.time() - started) / 60, cpu_seconds() / 60),
+          flush=True)
     if "--update-docs" in argv:
         update_docs(text)
     if "--json" in argv:
@@ -799,5 +821,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))
