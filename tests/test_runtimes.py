@@ -154,3 +154,13 @@ def test_the_soak_goes_on_past_a_runtime_that_stops(monkeypatch):
     counts = soak.run_suite(lambda: soak.mpy_mash_suite(100))
     assert counts == {"failures": 1, "first": "raised RuntimeError: wasm trap: out of bounds memory access"}
     assert calls[-1] == "unix"
+
+
+def test_the_soak_runs_one_suite_when_asked_and_times_it():
+    results = soak.run_all(soak.QUICK, log=lambda *words: None, only=["deal quality on MicroPython"])
+    assert list(results) == ["deal quality on MicroPython"]
+    counts = results["deal quality on MicroPython"]
+    assert counts["failures"] == 0 and counts["deals"] == soak.QUICK["mpy_quality_deals"], counts
+    assert counts["time"].endswith(" s") and counts["CPU"].endswith(" s")
+    with pytest.raises(ValueError, match="no suite named nowhere"):
+        soak.run_all(soak.QUICK, only=["nowhere"])
