@@ -536,19 +536,19 @@ def mpy_restart_suite(sessions, seed=1, runtime="unix", log=None):
         except Exception as e:  # the runtime itself stopped (a trap): this run's failure
             result = Result("", "raised %s: %s" % (type(e).__name__, e), 1, None)
         done += n
-        if log and done % max(MPY_RESTART_CHUNK, sessions // 10 // MPY_RESTART_CHUNK * MPY_RESTART_CHUNK) == 0:
-            log("  MicroPython: %d of %d sessions a game, %d failures" % (done, sessions, counts["failures"]))
         if result.exit_code != 0:
             counts["failures"] += 1
             counts.setdefault("first", (result.stdout + result.stderr)[-400:])
-            continue
-        for line in result.stdout.split("\n"):
-            if "=" in line:
-                key, value = line.split("=", 1)
-                if key in ("sessions", "restarts", "cuts", "failures"):
-                    counts[key] += int(value)
-                elif key == "first":
-                    counts.setdefault("first", value)
+        else:
+            for line in result.stdout.split("\n"):
+                if "=" in line:
+                    key, value = line.split("=", 1)
+                    if key in ("sessions", "restarts", "cuts", "failures"):
+                        counts[key] += int(value)
+                    elif key == "first":
+                        counts.setdefault("first", value)
+        if log and done % max(MPY_RESTART_CHUNK, sessions // 10 // MPY_RESTART_CHUNK * MPY_RESTART_CHUNK) == 0:
+            log("  MicroPython: %d of %d sessions a game, %d failures" % (done, sessions, counts["failures"]))
     return counts
 
 
