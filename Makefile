@@ -6,7 +6,7 @@ PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 SIM_STAMP := $(VENV)/.installed-sim
 STAMP := $(VENV)/.installed
 
-.PHONY: venv sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
+.PHONY: venv micropython-unix sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
 # Two steps. What playing needs: the project itself (pip install -e .: pyproject.toml) and the
 # simulator's window (requirements-sim.txt). What the workshop needs on top (tests, lint, type
@@ -24,6 +24,12 @@ $(STAMP): requirements.txt constraints.txt $(SIM_STAMP)
 
 venv: $(STAMP)
 
+# MicroPython's unix port, the native runtime of the long MicroPython runs (tools/mpy_unix.py):
+# built once from ../shared/micropython/ (or MICROPY_UNIX_SRC) into the firmware's cache
+# (FIRMWARE_CACHE, default ~/.cache/pocket-card-console); a second run finds it there.
+micropython-unix: $(STAMP)
+	$(PY) -m tools.mpy_unix
+
 # The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
 # LINK=7001: link play over TCP; run it twice, and the two windows play each other (docs/link.md).
 BOARD ?= 240x240
@@ -37,9 +43,9 @@ screenshots: $(STAMP)
 play: $(STAMP)
 	$(PY) -m tools.play
 
-# The whole suite, on CPython and on real MicroPython (WebAssembly), on every core,
-# after the lint and the device code's type check.
-test: $(STAMP) lint typecheck
+# The whole suite, on CPython and on real MicroPython (WebAssembly, and the unix port for the
+# long runs), on every core, after the lint and the device code's type check.
+test: $(STAMP) micropython-unix lint typecheck
 	$(PY) -m pytest -n auto -q tests
 
 # pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml), and the
@@ -100,7 +106,7 @@ bench: $(STAMP)
 
 # The long reliability run (power cuts, corruption, 1,000,000 button events, 10,000 games on
 # MicroPython); its figures go into docs/reliability.md. `make test` runs a short version.
-soak: $(STAMP)
+soak: $(STAMP) micropython-unix
 	$(PY) -m tools.reliability.soak --update-docs
 
 # The console on a web page, into build/web/ (docs/web.md): static, every file local, works

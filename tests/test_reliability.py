@@ -1,5 +1,7 @@
 """The reliability suite, short (make soak runs it long): each part passes and can fail."""
 
+import pytest
+
 from engine_core import games
 from engine_core import records as r
 from tools.reliability import soak
@@ -78,13 +80,17 @@ def test_the_card_check_finds_a_card_in_two_places():
     assert cards_in_place(game, bytearray(256)) == "a card is in two places"
 
 
-def test_button_mashing_on_micropython_allocates_nothing_and_loses_no_card():
-    counts = soak.mpy_mash_suite(QUICK["mpy_mash_events"], seed=2)
+# Both runtimes (tools/mpy.py): the WebAssembly build is 32-bit, as the devices are (an int past
+# 2**30 allocates there); the unix port is the soak's.
+@pytest.mark.parametrize("runtime", ["wasm", "unix"])
+def test_button_mashing_on_micropython_allocates_nothing_and_loses_no_card(runtime):
+    counts = soak.mpy_mash_suite(QUICK["mpy_mash_events"], seed=2, runtime=runtime)
     assert counts["failures"] == 0, counts.get("first")
     assert counts["events"] >= QUICK["mpy_mash_events"]
 
 
-def test_the_micropython_masher_catches_an_allocation():
+@pytest.mark.parametrize("runtime", ["wasm", "unix"])
+def test_the_micropython_masher_catches_an_allocation(runtime):
     leak = ("AcesUp = games.load('aces_up')\n"
             "class Leaky(AcesUp):\n"
             "    def undo(self):\n"
@@ -92,25 +98,27 @@ def test_the_micropython_masher_catches_an_allocation():
             "        return AcesUp.undo(self)\n"
             "mashers[0] = Masher(Leaky())\n"
             "mashers[0].game.deal(1)\n")
-    counts = soak.mpy_mash_suite(600, seed=2, setup=leak)
+    counts = soak.mpy_mash_suite(600, seed=2, setup=leak, runtime=runtime)
     assert counts["failures"] > 0 and "allocated" in counts["first"]
 
 
-def test_games_played_in_a_row_on_micropython_leave_free_memory_unchanged():
-    counts = soak.mpy_memory_suite(QUICK["memory_games"])
+@pytest.mark.parametrize("runtime", ["wasm", "unix"])
+def test_games_played_in_a_row_on_micropython_leave_free_memory_unchanged(runtime):
+    counts = soak.mpy_memory_suite(QUICK["memory_games"], runtime=runtime)
     assert counts["failures"] == 0, counts.get("first")
     assert counts["games"] == QUICK["memory_games"] and counts["recorded"] == QUICK["memory_games"]
     assert counts["moves"] > 10 * QUICK["memory_games"]
 
 
-def test_the_memory_soak_catches_a_leak():
+@pytest.mark.parametrize("runtime", ["wasm", "unix"])
+def test_the_memory_soak_catches_a_leak(runtime):
     leak = ("kept = []\n"
             "class Leaky(Keeper):\n"
             "    def finished(self, game):\n"
             "        kept.append(bytearray(64))\n"
             "        Keeper.finished(self, game)\n"
             "keeper = Leaky(MemoryStorage())\n")
-    counts = soak.mpy_memory_suite(12, setup=leak)
+    counts = soak.mpy_memory_suite(12, setup=leak, runtime=runtime)
     assert counts["failures"] > 0
 
 

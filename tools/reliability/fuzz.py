@@ -1,6 +1,7 @@
 """Fuzz the text protocol on CPython and on MicroPython, and compare the two.
 
     python -m tools.reliability.fuzz [--lines N] [--seed S] [--seconds T] [--runtime both|cpython]
+                                     [--micropython unix|wasm]
 
 Random and malformed lines (valid commands and moves of the game at hand, mutated moves, loads
 of the state as it stands and of mutated states, numbers in other scripts and past every limit,
@@ -8,7 +9,8 @@ deep and long JSON, control characters, bytes that are not UTF-8, long lines) go
 engine_core.protocol.run(), with tools/reliability/fuzz_check.py's checks after every line: one reply per
 line, no internal error, the state unchanged after an error, every card in one pile after an
 `ok`. The lines are made on CPython (seeded: the same seed gives the same lines) and sent to
-MicroPython as the bytes of a serial line; the replies of the two must be identical. --seconds
+MicroPython as the bytes of a serial line; the replies of the two must be identical. MicroPython
+is the unix port unless told (--micropython wasm: the WebAssembly build, tools/mpy.py). --seconds
 bounds the run: lines stop being made once it has passed (the count says how many ran).
 `make soak` runs 100,000 lines (tools/reliability/soak.py), `make test` a short slice
 (tests/test_fuzz.py).
@@ -23,7 +25,7 @@ from engine_core import games
 from engine_core.protocol import legal_tokens
 from tools.reliability.fuzz_check import NAMES, Checker
 
-CHUNK = 2000  # lines per MicroPython run (each run starts a fresh interpreter: ~0.2 G fuel)
+CHUNK = 2000  # lines per MicroPython run (each run starts a fresh interpreter: ~0.2 G fuel on WebAssembly)
 ODD = ("\x00", "\x1b[2J", "\x1c", "\x1f", "\x7f", "\x85", "\u2028", "\u00b2", "\u2460", "\u0663",
        "\uff14", "\ufeff", "\\", "\"", "'", "{", "}", "[", "]", ":", ",", "=", ">", "*", "#", "\t",
        " ", "\r", "\x0b", "\x0c", "-", "0", "9", "é", "\U0001F0A1", "\U0010FFFF")
@@ -204,7 +206,8 @@ def fuzz_cpython(lines, seed, seconds=0):
 
 # The WebAssembly build's collector can free live objects when it runs inside a call
 # (tools/mpy.py): the lines are served from the script's top level, which collects every few
-# lines, so that the heap never fills and the collector never runs anywhere else.
+# lines, so that the heap never fills and the collector never runs anywhere else. (The unix
+# port does not need this; both runtimes run the same script.)
 MPY_FUZZ = """
 import gc, sys
 from tools.reliability.fuzz_check import Checker, NAMES
@@ -222,15 +225,16 @@ out.write("\\n@@first " + checker.first + "\\n")
 """
 
 
-def fuzz_micropython(made):
-    """Serve the lines on MicroPython, CHUNK at a time; returns (counts, first, replies)."""
+def fuzz_micropython(made, runtime="unix"):
+    """Serve the lines on MicroPython (tools/mpy.py's `runtime`), CHUNK at a time; returns
+    (counts, first, replies)."""
     from tools.mpy import run_micropython
     counts = {name: 0 for name in NAMES}
     first = ""
     replies = []
     for at in range(0, len(made), CHUNK):
         chunk = made[at:at + CHUNK]
-        result = run_micropython(MPY_FUZZ, b"\n".join(chunk) + b"\n", fuel=10 ** 13)
+        result = run_micropython(MPY_FUZZ, b"\n".join(chunk) + b"\n", fuel=10 ** 13, runtime=runtime)
         text = result.stdout
         if result.exit_code != 0 or "\n@@counts" not in text:
             return None, "MicroPython stopped: " + (result.stdout + result.stderr)[-400:], replies
@@ -243,8 +247,8 @@ def fuzz_micropython(made):
     return counts, first, replies
 
 
-def fuzz_suite(lines, seed=1, seconds=0, micropython=True):
-    """The soak's entry: counts, with 'failures' (and 'first')."""
+def fuzz_suite(lines, seed=1, seconds=0, micropython=True, runtime="unix"):
+    """The soak's entry: counts, with 'failures' (and 'first'). `runtime`: which MicroPython."""
     checker, made, replies = fuzz_cpython(lines, seed, seconds)
     counts = {"lines": checker.counts["lines"], "errors": checker.counts["errors"]}
     failures = 0
@@ -253,7 +257,7 @@ def fuzz_suite(lines, seed=1, seconds=0, micropython=True):
         failures += checker.counts[name]
     counts["internal errors"] = checker.counts["internal errors"]
     if micropython:
-        mpy_counts, mpy_first, mpy_replies = fuzz_micropython(made)
+        mpy_counts, mpy_first, mpy_replies = fuzz_micropython(made, runtime)
         if mpy_counts is None:
             failures += 1
             first = first or mpy_first
@@ -294,8 +298,9 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=0)
     parser.add_argument("--runtime", choices=("both", "cpython"), default="both")
+    parser.add_argument("--micropython", choices=("unix", "wasm"), default="unix")
     args = parser.parse_args(argv)
-    counts = fuzz_suite(args.lines, args.seed, args.seconds, args.runtime == "both")
+    counts = fuzz_suite(args.lines, args.seed, args.seconds, args.runtime == "both", args.micropython)
     print(counts)
     return 1 if counts["failures"] else 0
 

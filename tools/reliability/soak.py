@@ -1,9 +1,11 @@
 """The reliability suite: power cuts, corrupt records, button mashing, a memory soak, and
-the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
+the protocol fuzzer on both runtimes (tools/reliability/fuzz.py). Its MicroPython suites run
+on MicroPython's unix port (tools/mpy.py, runtime="unix"; built once by tools/mpy_unix.py).
 
     python -m tools.reliability.soak                 the full run (make soak): prints the figures
     python -m tools.reliability.soak --update-docs   also writes them into docs/reliability.md
     python -m tools.reliability.soak --quick         the short run that `make test` also makes
+    python -m tools.reliability.soak --only NAME     only the suite NAME (at full size; repeatable)
     python -m tools.reliability.soak --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
                                                      the same with the link cut at random times, and
@@ -11,7 +13,8 @@ the protocol fuzzer on both runtimes (tools/reliability/fuzz.py).
                                                      tools/reliability/link_fuzz.py)
 
 Each suite returns a dict of counts with a 'failures' entry and, when it failed, 'first' (what
-went wrong first). tests/test_reliability.py runs them short and checks that each can fail.
+went wrong first); a suite that raises counts as one failure, and the run goes on to the
+next. tests/test_reliability.py runs them short and checks that each can fail.
 """
 
 import json
@@ -376,12 +379,14 @@ print(result)
 """
 
 
-def mpy_mash_suite(events, seed=1, setup=""):
-    """The masher on real MicroPython under heap_lock: any allocation fails it."""
+def mpy_mash_suite(events, seed=1, setup="", runtime="unix"):
+    """The masher on real MicroPython under heap_lock: any allocation fails it. `runtime`:
+    tools/mpy.py's; the WebAssembly build is 32-bit as the devices are (an int past 2**30
+    allocates there), the unix port is 64-bit but lasts any length of run."""
     from tools.mpy import run_micropython
     per = -(-events // len(games.available()))  # rounded up: at least `events` in all
     script = MPY_MASH.replace("SEED", str(seed)).replace("PER", str(per))
-    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15, runtime=runtime)
     counts = {"events": 0, "failures": 0}
     lines = result.stdout.split("\n")
     if result.exit_code != 0 or "no allocation" not in lines:
@@ -466,15 +471,16 @@ print("released", released)
 """
 
 
-def mpy_memory_suite(total, steps=400, setup=""):
+def mpy_memory_suite(total, steps=400, setup="", runtime="unix"):
     """`total` games in a row on MicroPython, computer players on every seat (the kiosk's
     demo player: the hint for the patience games), each result recorded in the statistics and
     saved; after each game gc.collect() (twice), and gc.mem_free() must never fall below its
     value after the first round (one game of each kind: the warm-up). It may rise, when the
-    conservative collector lets go of start-up garbage late; the new figure then holds."""
+    conservative collector lets go of start-up garbage late; the new figure then holds.
+    `runtime`: tools/mpy.py's (the unix port unless told)."""
     from tools.mpy import run_micropython
     script = MPY_MEMORY.replace("GAMES", str(total)).replace("STEPS", str(steps))
-    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15)
+    result = run_micropython(script.replace("SETUP", setup), fuel=10 ** 15, runtime=runtime)
     counts = {"games": 0, "moves": 0, "failures": 0}
     if result.exit_code != 0:
         counts["failures"] = 1
@@ -516,27 +522,33 @@ for k in counts:
 MPY_RESTART_CHUNK = 100  # sessions of each game per MicroPython run (a run's heap is its own)
 
 
-def mpy_restart_suite(sessions, seed=1):
-    """The same sessions on real MicroPython, in runs of MPY_RESTART_CHUNK sessions a game."""
-    from tools.mpy import run_micropython
+def mpy_restart_suite(sessions, seed=1, runtime="unix", log=None):
+    """The same sessions on real MicroPython (tools/mpy.py's `runtime`: the unix port unless
+    told), in runs of MPY_RESTART_CHUNK sessions a game."""
+    from tools.mpy import Result, run_micropython
     counts = {"sessions": 0, "restarts": 0, "cuts": 0, "failures": 0}
     done = 0
     while done < sessions:
         n = min(MPY_RESTART_CHUNK, sessions - done)
         script = MPY_RESTARTS.replace("SESSIONS", str(n)).replace("SEED", str(seed + done))
-        result = run_micropython(script, fuel=10 ** 16)
+        try:
+            result = run_micropython(script, fuel=10 ** 16, runtime=runtime)
+        except Exception as e:  # the runtime itself stopped (a trap): this run's failure
+            result = Result("", "raised %s: %s" % (type(e).__name__, e), 1, None)
         done += n
         if result.exit_code != 0:
             counts["failures"] += 1
             counts.setdefault("first", (result.stdout + result.stderr)[-400:])
-            continue
-        for line in result.stdout.split("\n"):
-            if "=" in line:
-                key, value = line.split("=", 1)
-                if key in ("sessions", "restarts", "cuts", "failures"):
-                    counts[key] += int(value)
-                elif key == "first":
-                    counts.setdefault("first", value)
+        else:
+            for line in result.stdout.split("\n"):
+                if "=" in line:
+                    key, value = line.split("=", 1)
+                    if key in ("sessions", "restarts", "cuts", "failures"):
+                        counts[key] += int(value)
+                    elif key == "first":
+                        counts.setdefault("first", value)
+        if log and done % max(MPY_RESTART_CHUNK, sessions // 10 // MPY_RESTART_CHUNK * MPY_RESTART_CHUNK) == 0:
+            log("  MicroPython: %d of %d sessions a game, %d failures" % (done, sessions, counts["failures"]))
     return counts
 
 
@@ -634,7 +646,13 @@ def link_suites(sizes, seed, log):
     )
 
 
-def run_all(sizes, seed=1, log=print, only_link=False):
+def cpu_seconds():
+    """CPU time of this process and of the MicroPython runs it has waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def run_all(sizes, seed=1, log=print, only_link=False, only=()):
     from tools.reliability.fuzz import fuzz_suite
     from tools.reliability.mash_ui import mash
     suites = link_suites(sizes, seed, log)
@@ -642,7 +660,7 @@ def run_all(sizes, seed=1, log=print, only_link=False):
         suites = (
             ("restart equivalence", lambda: restart_suite(sizes["restart_sessions"], seed, log)),
             ("restart equivalence on MicroPython", lambda: mpy_restart_suite(sizes["mpy_restart_sessions"],
-                                                                            seed)),
+                                                                            seed, log=log)),
             ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
             ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
             ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
@@ -654,13 +672,21 @@ def run_all(sizes, seed=1, log=print, only_link=False):
             ("deal quality on MicroPython", lambda: mpy_deal_quality_suite(sizes["mpy_quality_deals"],
                                                                            QUALITY_START)),
         ) + suites
+    if only:
+        unknown = set(only) - set(name for name, _ in suites)
+        if unknown:
+            raise ValueError("no suite named %s; the suites: %s" % (
+                ", ".join(sorted(unknown)), "; ".join(name for name, _ in suites)))
+        suites = tuple((name, suite) for name, suite in suites if name in only)
     results = {}
     for i, (name, suite) in enumerate(suites):
         start = time.time()
+        cpu = cpu_seconds()
         RUNNING[:] = [name, start]
         log("[%d/%d] %s ..." % (i + 1, len(suites), name))
-        results[name] = suite()
+        results[name] = run_suite(suite)
         results[name]["time"] = "%.0f s" % (time.time() - start)  # real time, in the docs' table
+        results[name]["CPU"] = "%.0f s" % (cpu_seconds() - cpu)  # this process and its MicroPython runs
         log(name, results[name])
     RUNNING[:] = []
     return results
@@ -675,10 +701,10 @@ def deal_quality_suite(deals, start, generator=None):
     return _quality_counts(deal_quality.suite(deals, start, rng.COMBINED if generator is None else generator))
 
 
-def mpy_deal_quality_suite(deals, start):
+def mpy_deal_quality_suite(deals, start, runtime="unix"):
     """The same over deals made on MicroPython, each also equal to CPython's."""
     from tools.reliability import deal_quality
-    return _quality_counts(deal_quality.micropython_suite(deals, start))
+    return _quality_counts(deal_quality.micropython_suite(deals, start, runtime))
 
 
 def _quality_counts(result):
@@ -694,6 +720,15 @@ def _quality_counts(result):
     if "first" in result:
         counts["first"] = result["first"]
     return counts
+
+
+def run_suite(suite):
+    """One suite's counts; a suite that raises is one failure with what it raised, and the
+    run goes on to the next suite."""
+    try:
+        return suite()
+    except Exception as e:
+        return {"failures": 1, "first": "raised %s: %s" % (type(e).__name__, str(e)[-400:])}
 
 
 RUNNING = []  # the suite running now and when it began (for the heartbeat)
@@ -761,16 +796,21 @@ def main(argv):
     sizes = QUICK if "--quick" in argv else FULL
     started = time.time()
     heartbeat(started)
-    results = run_all(sizes, log=lambda *words: print(*words, flush=True),
-                      only_link="--link" in argv)
+    only = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--only"]
+    try:
+        results = run_all(sizes, log=lambda *words: print(*words, flush=True),
+                          only_link="--link" in argv, only=only)
+    except ValueError as e:  # an unknown --only
+        sys.exit(str(e))
     text = table(results)
     print(text)
-    if "--quick" not in argv:
+    if "--quick" not in argv and not only:
         figures = link_figures()
         print("link figures (clean wire):", figures, flush=True)
         if "--update-docs" in argv:
             update_link_figures(figures)
-    print("soak: %.1f minutes" % ((time.time() - started) / 60), flush=True)
+    print("soak: %.1f minutes, %.1f minutes of CPU" % ((time.time() - started) / 60, cpu_seconds() / 60),
+          flush=True)
     if "--update-docs" in argv:
         update_docs(text)
     if "--json" in argv:
@@ -781,5 +821,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))
