@@ -116,3 +116,17 @@ def test_the_state_itself_still_loads_and_json_module_agrees_on_it():
     again = served(["load " + out[1], "state"])
     assert again == ["ok", out[1]]
     assert json.loads(out[1])["game"] == "nerts"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_nerts_run_count_in_other_digits_is_a_bad_move_on_both_runtimes(runtime):
+    # CPython's str.isdigit takes '①' and '²' and int() then raised: an internal error
+    lines = ["new nerts seed=3", "state"]
+    for count in ("\u24602", "\u00b2", "\u0663", "002", "3\u00b2"):
+        lines += ["move p1.work4*%s>p1.work1" % count, "state"]
+    out = replies(lines, runtime)
+    state = out[1]
+    for k in range(5):
+        assert out[2 + 2 * k].startswith("error: "), out[2 + 2 * k]
+        assert "internal error" not in out[2 + 2 * k]
+        assert out[3 + 2 * k] == state

@@ -6,6 +6,7 @@ These run only when the protocol answers a command, so they may allocate.
 
 from engine_core import OVER, PLAYING
 from engine_core import cards
+from engine_core.text import is_digits
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts_moves import (JOKER_DECLARED, SLIDE, STRIDE, V_JOKER, WORK1, WORK4, shift)
 
@@ -42,7 +43,7 @@ def split_token(token):
 
 def run_count_ok(text):
     """Is text the K of *K: 2 to 13, written as the moves list writes it (no leading zero)?"""
-    return text.isdigit() and text[0] != "0" and 1 < int(text) <= 13
+    return 0 < len(text) <= 2 and is_digits(text) and text[0] != "0" and 1 < int(text) <= 13
 
 
 def parse_move(game, token):
