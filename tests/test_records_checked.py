@@ -155,9 +155,9 @@ def test_a_journal_naming_a_move_the_game_cannot_make_is_set_aside_and_y_is_safe
     assert resumed.take_back(0) != 0  # nothing to take back: refused with a reason
 
 
-# A few thousand mutations on the two runtimes (2,800 and 420: some 10 s and 30 s); the soak
-# runs 100,000 of each kind (python -m tools.reliability.record_fuzz --count 100000, and the
-# same with --micropython).
+# A few thousand mutations on the runtimes (2,800 on CPython, 420 on WebAssembly and 1,400 in
+# one guest of the unix port: some 10 s, 30 s and 11 s); the soak runs 100,000 of each kind
+# (python -m tools.reliability.record_fuzz --count 100000, and the same with --micropython).
 
 def test_the_record_fuzzer_finds_nothing_on_cpython():
     counts = record_fuzz.run(200, seed=11)
@@ -178,6 +178,13 @@ def test_the_record_fuzzer_finds_nothing_on_micropython_and_each_record_gets_the
     for kind in record_fuzz.KINDS:
         same = [here[0]["kinds"][kind][i] + here[1]["kinds"][kind][i] for i in range(3)]
         assert counts["kinds"][kind] == same, kind
+
+
+def test_the_record_fuzzer_finds_nothing_in_one_long_guest_of_the_unix_port():
+    counts = record_fuzz.run_micropython_chunks(100, seed=14, runtime="unix")
+    assert counts["failures"] == 0, counts["first"]
+    assert counts["refused"] > 700 and counts["accepted"] > 150, counts
+    assert counts["kinds"] == record_fuzz.run(100, 14)["kinds"]  # each answered as on CPython
 
 
 def test_the_checked_reader_refuses_a_field_out_of_range_or_past_the_end_and_goes_on():

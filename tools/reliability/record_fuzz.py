@@ -585,18 +585,22 @@ for k in record_fuzz.KINDS:
     print(k + ":" + " ".join(str(v) for v in counts["kinds"][k]))
 """
 MPY_CHUNK = 15  # mutations of each kind in one WebAssembly guest
+UNIX_CHUNK = 500  # and in one guest of the unix port
 
 
-def run_micropython_chunks(count, seed=1):
-    """`count` mutations of each kind on MicroPython (the WebAssembly runtime of tools/mpy.py),
-    in guests of MPY_CHUNK each, seeds seed, seed + 1, ...: the counts, as run() gives them.
-    A guest that fails counts as a failure with its output."""
+def run_micropython_chunks(count, seed=1, runtime="wasm"):
+    """`count` mutations of each kind on MicroPython (a runtime of tools/mpy.py), in guests of
+    MPY_CHUNK each on WebAssembly (its heap does not last longer) or UNIX_CHUNK on the unix
+    port, seeds seed, seed + 1, ...: the counts, as run() gives them. A guest that fails counts
+    as a failure with its output."""
     from tools.mpy import run_micropython
     counts = new_counts()
     done = 0
+    chunk = UNIX_CHUNK if runtime == "unix" else MPY_CHUNK
     while done < count:
-        n = min(MPY_CHUNK, count - done)
-        result = run_micropython(MPY_RUN.replace("COUNT", str(n)).replace("SEED", str(seed)), fuel=10 ** 13)
+        n = min(chunk, count - done)
+        result = run_micropython(MPY_RUN.replace("COUNT", str(n)).replace("SEED", str(seed)), fuel=10 ** 13,
+                                 runtime=runtime)
         lines = {}
         for line in result.stdout.split("\n"):
             if "=" in line:
@@ -620,10 +624,11 @@ def run_micropython_chunks(count, seed=1):
     return counts
 
 
-def soak_suite(count, seed=1, micropython=False):
+def soak_suite(count, seed=1, runtime=None):
     """`count` mutations of each kind as a row of tools/reliability/soak.py's table (ints,
-    'failures' and 'first'): on CPython, or on MicroPython (run_micropython_chunks)."""
-    counts = run_micropython_chunks(count, seed) if micropython else run(count, seed)
+    'failures' and 'first'): on CPython (runtime None), or on MicroPython's runtime "unix" or
+    "wasm" (run_micropython_chunks)."""
+    counts = run_micropython_chunks(count, seed, runtime) if runtime else run(count, seed)
     row = {"kinds": len(KINDS), "mutations": count * len(KINDS), "refused": counts["refused"],
            "accepted": counts["accepted"], "failures": counts["failures"]}
     if counts["first"]:
@@ -634,11 +639,14 @@ def soak_suite(count, seed=1, micropython=False):
 def main(argv):
     count = 100
     seed = 1
-    micropython = False
+    runtime = None
     i = 0
     while i < len(argv):
-        if argv[i] == "--micropython":
-            micropython = True
+        if argv[i] == "--micropython":  # --micropython [unix|wasm]: unix unless wasm is named
+            runtime = "unix"
+            if i + 1 < len(argv) and argv[i + 1] in ("unix", "wasm"):
+                runtime = argv[i + 1]
+                i += 1
         elif argv[i] == "--count":
             count = int(argv[i + 1])
             i += 1
@@ -646,7 +654,7 @@ def main(argv):
             seed = int(argv[i + 1])
             i += 1
         i += 1
-    counts = run_micropython_chunks(count, seed) if micropython else run(count, seed, log=print)
+    counts = run_micropython_chunks(count, seed, runtime) if runtime else run(count, seed, log=print)
     for kind in KINDS:
         refused, accepted, failures = counts["kinds"][kind]
         print("%-20s refused %6d  accepted %6d  failures %d" % (kind, refused, accepted, failures))

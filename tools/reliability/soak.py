@@ -29,6 +29,7 @@ from engine_core import records as r
 from engine_core.protocol import state_json
 from engine_core.save import Keeper
 from tools.reliability.faults import FaultyStorage, PowerCut
+from tools.reliability import record_fuzz
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -40,12 +41,12 @@ FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
         "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
         "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000,
-        "quality_deals": 100000, "mpy_quality_deals": 10000}
+        "quality_deals": 100000, "mpy_quality_deals": 10000, "record_mutations": 100000}
 QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
          "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
          "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000,
-         "quality_deals": 2000, "mpy_quality_deals": 300}
+         "quality_deals": 2000, "mpy_quality_deals": 300, "record_mutations": 50}
 QUALITY_START = 1000000  # the soak's deal numbers: not those tests/test_deals.py checks
 
 
@@ -663,6 +664,9 @@ def run_all(sizes, seed=1, log=print, only_link=False, only=()):
                                                                             seed, log=log)),
             ("power cuts", lambda: power_cut_suite(positions=sizes["cut_positions"])),
             ("corruption", lambda: corruption_suite(sizes["corruptions"], seed)),
+            ("record mutation", lambda: record_fuzz.soak_suite(sizes["record_mutations"], seed)),
+            ("record mutation on MicroPython", lambda: record_fuzz.soak_suite(sizes["record_mutations"], seed,
+                                                                               "unix")),
             ("button mashing, interface", lambda: mash(sizes["ui_events"], seed)),
             ("button mashing, engine", lambda: mash_suite(sizes["mash_events"], seed)),
             ("mashing on MicroPython", lambda: mpy_mash_suite(sizes["mpy_mash_events"], seed)),
