@@ -133,7 +133,7 @@ class Reader:
     share the one instance below, READER)."""
 
     def __init__(self):
-        self.buf = None
+        self.buf = bytearray(0)  # the input, once start() gives it
         self.pos = 0
         self.end = 0
         self.ok = False
