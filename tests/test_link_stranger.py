@@ -573,3 +573,34 @@ def test_every_refusal_allocates_nothing_on_micropython():
         if game == "spite_malice":
             assert out[5] == "True", out  # the refused state left the guest's game as it was
         assert out[6:8] == ["0", "0"], out  # and nothing was repaired
+
+
+# --- meaning, not layout: well-formed messages that say what the sender may not ---
+
+def test_a_second_accept_changes_nothing():
+    """A second A on a table already answered (the join list still up for a frame) once made
+    the session take a fresh, undealt game and a table with no cards on it."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    assert guest.state == ls.S_PLAYING
+    before = state_hash(g1)
+    assert guest.accept(games.load("spite_malice")(2), 30) is False
+    assert guest.game is g1 and state_hash(g1) == before
+    assert sum(g1.piles.size[p] for p in range(g1.piles.count)) == 104
+
+
+def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
+    wire, console, peer = console_with_link()
+    app = console.app
+    join(console, peer)
+    peer.session.leave(peer.now)
+    run(console, peer, 200)
+    app.play_on_alone() if app.mode == ui.LINK_LEFT else None
+    peer.host("spite_malice", seed=78)
+    run(console, peer, 600)
+    assert app.mode == ui.LINK_ASK
+    console.press(bt.A)  # yes: the table is taken
+    console.press(bt.A)  # and the key again, before the table is up
+    run(console, peer, 200)
+    game = app.table.game
+    assert sum(game.piles.size[p] for p in range(game.piles.count)) == 104
+    assert game is app.link.session.game
