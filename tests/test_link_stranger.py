@@ -227,6 +227,7 @@ def linked_sessions(name, seed=11):
 def assert_state_refused(host, guest, g1):
     """The host sends its (broken) state: the guest refuses it and its game stays as it was."""
     before = state_hash(g1)
+    guest._repair(before)  # the guest found a disagreement and asked
     host.send_state()
     host.poll(30)
     guest.poll(40)
@@ -504,7 +505,6 @@ add(True, m.MOVE, bytes([0, 0, 1]))  # cut short
 add(True, m.UNDO, bytes([0, 1]))
 add(True, m.OFFER, bytes([1, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]))  # an offer in play
 add(True, m.ACCEPT, bytes(7))
-add(True, m.RESYNC, bytes(5))  # a guest does not take it
 add(True, m.HASH, bytes([0, 0x80, 0, 0, 1, 0, 0, 0, 1]))  # a negative key
 add(True, m.BYE, bytes(1))  # a BYE with a byte
 add(False, m.STATE, bytes(20))  # a host does not take it
@@ -514,6 +514,7 @@ add(False, m.REFUSE, bytes([9]))
 mine = bytearray(5)
 r.put_i32(mine, 1, state_hash(game))
 add(False, m.RESYNC, mine)  # the host's own hash
+add(True, m.RESYNC, bytes(mine))  # "we disagree" from the host, with the guest's own hash
 if not NERTS:  # a state the position check refuses: a complete centre stack
     p = game.piles
     stock = game.pile_id("stock")
@@ -540,7 +541,8 @@ def stranger(rounds):
     for k in range(rounds):
         for from_host, kind, data in junk:
             ch = hs.ch if from_host else gs.ch
-            if from_host and (kind == m.MOVE or kind == m.UNDO or kind == m.HASH or kind == m.STATE):
+            if from_host and (kind == m.MOVE or kind == m.UNDO or kind == m.HASH or kind == m.STATE
+                              or kind == m.RESYNC):
                 data[0] = gs.gen
             ch.send(kind, data, len(data))
             ticks(2)
@@ -604,3 +606,59 @@ def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
     game = app.table.game
     assert sum(game.piles.size[p] for p in range(game.piles.count)) == 104
     assert game is app.link.session.game
+
+
+def send_state_unasked(host, guest, now=30):
+    host.send_state()
+    host.poll(now)
+    guest.poll(now + 10)
+
+
+def test_a_state_nobody_asked_for_is_refused_and_changes_nothing():
+    """No disagreement, no RESYNC: the host's STATE (here with the guest's own payoff pile
+    swapped for the host's) was loaded, desyncs 0, nothing shown."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    a, b = g0.pile_id("p1.payoff"), g0.pile_id("p2.payoff")
+    p = g0.piles
+    x, y = p.pop(a), p.pop(b)
+    p.push(a, y)
+    p.push(b, x)
+    before = state_hash(g1)
+    send_state_unasked(host, guest)
+    assert state_hash(g1) == before and guest.rejected >= 1 and guest.repairs == 0
+
+
+def test_a_state_asked_for_may_not_change_this_consoles_own_payoff():
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    a, b = g0.pile_id("p1.payoff"), g0.pile_id("p2.payoff")
+    p = g0.piles
+    x, y = p.pop(a), p.pop(b)  # the guest's (p2) payoff top becomes the host's card
+    p.push(a, y)
+    p.push(b, x)
+    assert not g0.check_position()
+    assert_state_refused(host, guest, g1)
+    assert guest.repairs == 0
+
+
+def test_a_disagreement_the_host_finds_is_told_and_the_guest_asks():
+    """A move of the guest's seat the host cannot take: the host says RESYNC with its hash,
+    the guest compares, asks, and loads the state it asked for."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    host.refuse_move(True)
+    now = 30
+    for _ in range(6):
+        now += 10
+        host.poll(now)
+        guest.poll(now)
+    assert guest.repairs == 0  # in step: the guest's hash is the host's, nothing to ask
+    p = g1.piles  # now they differ: the guest's centre gets a card the host's has not
+    host.told_at = -10 * msg.ASK_MS
+    host.refuse_move(True)
+    c = g1.pile_id("center1")
+    p.push(c, p.pop(g1.pile_id("stock")))
+    before = state_hash(g1)
+    for _ in range(10):
+        now += 10
+        host.poll(now)
+        guest.poll(now)
+    assert guest.repairs == 1 and state_hash(g1) == state_hash(g0) != before

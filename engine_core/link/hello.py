@@ -208,6 +208,7 @@ class Hello:
             return  # no longer waiting for this table (it was withdrawn)
         game = self.game
         game.deal(self.seed)
+        self.own_pile = -1  # this console's own payoff pile: found again for this table
         self.gen = 0
         self._configure()
         self._reset_play(0)
