@@ -36,6 +36,22 @@ from micropython import const
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
+# What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
+# differ by what a deal's delivery and each pause's start and end put between them: a pause
+# starts when a side has heard nothing for 5 s, and the last frame each side heard can be a
+# keep-alive period (KEEPALIVE_MS, 500 ms) apart, plus one delivery (6 ms over the UART, 20 ms
+# on the simulated wire); a live link delivers a move within a few resends (RESEND_MS, 200 ms).
+# Two keep-alive periods cover both: a move or horizon more than 1 s ahead of this console's
+# clock is refused. Behind it a move may come later by what a cut holds back before the game
+# pauses (SILENCE_MS, 5 s: both clocks run until then) and the tolerance: more than 6 s behind
+# this console's clock is refused.
+CLOCK_TOLERANCE_MS = const(1000)
+LATE_MS = const(6000)  # SILENCE_MS + CLOCK_TOLERANCE_MS
+# The fastest a seat moves: a person presses at most once a display frame (nerts_bot.GAP_MS,
+# 33 ms: 30 a second), the computer player at its fastest once in 300 ms. More than 32 moves of
+# one seat in any 1,000 ms of game time are refused.
+MOVES_PER_S = const(32)
+RATE_MS = const(1000)
 
 
 class Realtime:
@@ -56,6 +72,10 @@ class Realtime:
         self.next_check = 0  # the game time of the next hash
         self.seen_head = 0  # where this console last read the journal
         self.seen_clears = 0
+        # Each peer seat's last MOVES_PER_S move times (a ring per seat: the oldest at recent_i).
+        self.recent = array("i", [0] * (m.MAX_SEATS * MOVES_PER_S))
+        self.recent_i = bytearray(m.MAX_SEATS)
+        self.recent_n = bytearray(m.MAX_SEATS)
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
@@ -64,7 +84,13 @@ class Realtime:
         self.peer_h = t
         self.sent_h = t
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
+        self.fresh_rate()
         self.synced()
+
+    def fresh_rate(self):
+        for p in range(m.MAX_SEATS):
+            self.recent_n[p] = 0
+            self.recent_i[p] = 0
 
     def key(self):
         """A loaded state's key: the game time."""
@@ -202,12 +228,43 @@ class Realtime:
         s = self.s
         s.new_generation()
         self.timeline.clear()
+        self.fresh_rate()
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.synced()
 
     def peer_clock(self, t):
-        if t > self.peer_h:
-            self.peer_h = t
+        """The peer's horizon: never older than what it said before, nor ahead of this
+        console's clock by more than the tolerance (otherwise refused, counted in rejected)."""
+        if t < self.peer_h or t > self.s.game.clock_ms + CLOCK_TOLERANCE_MS:
+            self.s.reject()
+            return
+        self.peer_h = t
+        self.follow(t)
+
+    def follow(self, t):
+        """The guest's clock follows the host's (a time of the host's that was believed): the
+        two clocks stay within a delivery of each other however many pauses there were."""
+        game = self.s.game
+        if not self.s.is_host and game.clock_ms < t:
+            game.advance_clock(t - game.clock_ms)
+
+    def believable(self, seat, t):
+        """A peer's move time: not older than the peer's horizon (its times only go forward,
+        and nothing may take a place before what it said was final), at most CLOCK_TOLERANCE_MS
+        ahead of this console's clock and LATE_MS behind it, and no more than MOVES_PER_S moves
+        of the seat in RATE_MS. A believed time is counted for the seat's rate."""
+        now = self.s.game.clock_ms
+        if t < self.peer_h or t > now + CLOCK_TOLERANCE_MS or t < now - LATE_MS:
+            return False
+        base = seat * MOVES_PER_S
+        i = self.recent_i[seat]
+        if self.recent_n[seat] == MOVES_PER_S and t - self.recent[base + i] < RATE_MS:
+            return False
+        self.recent[base + i] = t
+        self.recent_i[seat] = (i + 1) % MOVES_PER_S
+        if self.recent_n[seat] < MOVES_PER_S:
+            self.recent_n[seat] += 1
+        return True
 
     def peer_move(self, d, at):
         """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
@@ -224,8 +281,11 @@ class Realtime:
                 (move == DEAL_MOVE and seat != s.peer_seat):
             s.refuse_move(False)  # nothing changes: a friendly console never sends this
             return
-        if t > self.peer_h:
-            self.peer_h = t
+        if not self.believable(seat, t):
+            s.refuse_move(False)  # a time a friendly console cannot have sent: nothing changes
+            return
+        self.peer_h = t
+        self.follow(t)
         if move == DEAL_MOVE:
             gen = s.gen
             self.settle()
