@@ -399,8 +399,12 @@ def test_the_fuzzers_watch_fails_when_an_invariant_breaks():
 
 def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
     """The stranger over a real TCP socket, against `python -m simulator --link` (headless,
-    its player joining and pressing keys): the simulator ends its key script, writes its
-    screenshot and exits cleanly; the stranger's table was taken and its junk went through."""
+    its player hosting and pressing keys): the simulator ends its key script, writes its
+    screenshot and exits cleanly; the simulator's table was taken and the stranger's junk went through.
+    The script's LINKED has the simulator's table wait for the stranger to take it, and HANGUP
+    has it play on until the stranger closes the connection, which it does once 150 of its
+    messages are acknowledged: neither process counts on a number of the other's steps, so
+    their relative speed does not matter."""
     import os
     import random
     import subprocess
@@ -410,34 +414,37 @@ def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
     from tools.reliability.link_fuzz import Stranger
     server = link_socket.listen(0)
     channel = Channel(server)
+    taken = [0]
 
     def write(kind, data):
-        channel.send(kind if 1 <= kind <= 63 else 63, bytes(data), min(len(data), 120))
+        if channel.send(kind if 1 <= kind <= 63 else 63, bytes(data), min(len(data), 120)):
+            taken[0] += 1
 
     stranger = Stranger(channel, random.Random(3), "spite_malice", write)
-    stranger.host()
-    keys = "UP A DOWN DOWN A " + "WAIT X A A B RIGHT WAIT Y A " * 150
+    stranger.session.join(stranger.now)  # it takes the simulator's table
+    keys = "UP A A LINKED " + "WAIT X A A B RIGHT WAIT Y A " * 10 + "HANGUP " + "X A B WAIT " * 5
     png = tmp_path / "after.png"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--link", "127.0.0.1:%d" % server.port,
                              "--data-dir", str(tmp_path / "data"), "--keys", keys, "--screenshot", str(png)],
                             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    started = sent = 0
+    started = 0
     last = time.monotonic()
     deadline = last + 120
     while proc.poll() is None and time.monotonic() < deadline:
         now = time.monotonic()
         started |= stranger.step(int((now - last) * 1000) or 1) & ls.STARTED
         last = now
-        if started:  # the table first, then the junk
+        if started and taken[0] < 150:  # the table first, then the junk
             stranger.play()
             stranger.mischief(stranger.session.gen)
-            sent += 1
+        elif taken[0] >= 150 and channel.pending() == 0:
+            server.close()  # all of it acknowledged: hang up, and the simulator's script goes on
         time.sleep(0.002)
     out, err = proc.communicate(timeout=10)
     server.close()
     assert proc.returncode == 0, err.decode()
-    assert png.exists() and started and sent > 100, (started, sent)
+    assert png.exists() and started and taken[0] >= 150, (started, taken[0])
 
 
 # --- the docs and the code say the same ---
