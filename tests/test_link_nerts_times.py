@@ -151,3 +151,50 @@ def test_the_guests_clock_follows_the_hosts_so_pauses_do_not_add_up():
         host.poll(now)
         guest.poll(now)
     assert g1.clock_ms >= g0.clock_ms - 250
+
+
+def test_moves_made_while_the_guest_asks_for_the_state_are_kept_and_sent_when_it_stops_asking():
+    """The hostile peer's "an illegal move applied from the link": a move the guest's player
+    made while it waited for the host's state was read from the journal and left out of the
+    window; when the host did not answer and the guest played on, the next hash undid the
+    window from the journal's top, taking back that move instead of the window's own, and
+    applied the window's move a second time."""
+    wire, g0, host, guest = nerts_table(seed=7)
+    g1 = guest.game
+    q = p = 0xFF0101  # p2's stock flips
+    now = 20
+
+    def both(ms, hosts=True):
+        nonlocal now
+        now += ms
+        if hosts:
+            g0.tick(ms)
+        g1.tick(ms)
+        guest.poll(now)
+        host.poll(now)
+
+    for _ in range(95):
+        both(20)  # 1,900 ms on both clocks
+    for _ in range(10):
+        both(20, hosts=False)  # the guest 200 ms ahead: its next move is past the host's horizon
+    g1.apply(q)
+    guest.local_move(q, now)
+    both(0)
+    assert guest.timeline.count == 1 and guest.timeline.time[0] >= 2000
+    guest.lost()  # the guest asks for the host's state; the host, in step, does not answer
+    assert guest.asked
+    g1.apply(p)  # the player plays on meanwhile
+    guest.local_move(p, now)
+    for _ in range(300):
+        both(20)
+        if not guest.asked:
+            break
+    assert not guest.asked
+    for _ in range(100):
+        both(20)
+    ref = games.load("nerts")(2)
+    ref.deal(7)
+    ref.apply(q)
+    ref.apply(p)
+    assert state_hash(g1) == state_hash(ref)  # both flips, each once
+    assert state_hash(g0) == state_hash(g1) and host.repairs == 0

@@ -164,10 +164,16 @@ class Realtime:
             self.lost()  # more happened than the journal holds (a tick of minutes): repair
             self.synced()
             return
+        if s.asked:
+            # Moves made while the host's state is on its way stay unread in the journal: the
+            # state, when it comes, replaces them (reset: synced); when the guest stops asking
+            # they are read, stamped and sent then. Read now and left out of the window, they
+            # would be undone in the window's place when the next hash undoes the window.
+            return
         k = h.moves_since(self.seen_head, self.fresh)
         self.seen_head = h.head
-        if k == 0 or s.asked:
-            return  # moves made while the host's state is on its way go with the old state
+        if k == 0:
+            return
         tl = self.timeline
         if k > len(self.fresh) or tl.count + k > tl.size:
             self.lost()
@@ -310,6 +316,9 @@ class Realtime:
         """Hash every whole second that is final on both sides, forget final moves, and tell the
         peer this console's horizon."""
         s = self.s
+        if s.asked:
+            return
+        self.scan()  # moves made while asking, when the asking ended in this poll
         if s.asked:
             return
         game = s.game
