@@ -597,6 +597,17 @@ def test_a_second_accept_changes_nothing():
     assert sum(g1.piles.size[p] for p in range(g1.piles.count)) == 104
 
 
+def test_a_second_accept_of_a_nerts_table_changes_nothing():
+    """The hostile peer's "a card missing or twice in nerts" (the console hosting, then taking
+    the stranger's next table): the same second accept, on a Nerts table."""
+    wire, (g0, g1), (host, guest) = linked_sessions("nerts")
+    assert guest.state == ls.S_PLAYING
+    before = state_hash(g1)
+    assert guest.accept(games.load("nerts")(2), 30) is False
+    assert guest.game is g1 and state_hash(g1) == before
+    assert sum(g1.piles.size[p] for p in range(g1.piles.count)) == 104
+
+
 def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
     wire, console, peer = console_with_link()
     app = console.app

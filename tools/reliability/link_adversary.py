@@ -272,7 +272,7 @@ class Adversary:
         v = self.victim
         g = self.pg
         pile = -1
-        if not v.is_host and not v.asked and self.rand.randrange(8) == 0:
+        if not v.is_host and not v.asked and self.rand.randrange(40) == 0:
             # The host's "we disagree" with a hash not the victim's: believed, the victim asks.
             d = bytearray(5)
             d[0] = v.gen
