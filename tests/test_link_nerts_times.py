@@ -1,12 +1,12 @@
 """Nerts times from a stranger (docs/link.md, "Threat model"): a peer's move times go forward
-only, no further than 1 s (CLOCK_TOLERANCE_MS) ahead of this console's clock nor 6 s (LATE_MS)
-behind it, at most 32 moves of a seat in any second, and never before what the peer said was
-final (its horizon). A move that breaks one is refused (counted) and changes nothing."""
+only, never before what the peer said was final (its horizon), no further than 5 s
+(CLOCK_TOLERANCE_MS) ahead of this console's clock, at most 32 moves of a seat in any second.
+A move that breaks one is refused (counted) and changes nothing."""
 
 from engine_core import games
 from engine_core import records as r
 from engine_core.link import session as ls
-from engine_core.link.realtime import CLOCK_TOLERANCE_MS, LATE_MS, MOVES_PER_S
+from engine_core.link.realtime import CLOCK_TOLERANCE_MS, MOVES_PER_S
 from engine_core.link.statehash import state_hash
 from support.fakes.link import FakeWire
 
@@ -76,23 +76,6 @@ def test_a_move_dated_before_the_peers_own_horizon_cannot_take_a_place_played_he
     assert host.refused == 1 and host.timeline.skipped == 0
 
 
-def test_a_move_dated_far_behind_this_consoles_clock_is_refused():
-    seed, mine, theirs = two_aces()
-    wire, g0, host, guest = nerts_table(seed)
-    g0.tick(1000)
-    g0.apply(mine)
-    host.local_move(mine, 30)
-    host.poll(40)
-    g0.tick(LATE_MS + 100)  # the peer never said its horizon; our play is 6.1 s old
-    send_move(wire, guest, theirs, 999, 1)
-    host.poll(50)
-    assert g0.piles.top(g0.found0) // 52 == 0 and host.refused == 1
-    # Within the window a late move is believed (a cut holds moves back until the game pauses).
-    send_move(wire, guest, FLIP_P2, g0.clock_ms - LATE_MS + 50, 2)
-    host.poll(60)
-    assert host.refused == 1
-
-
 def test_four_hundred_flips_a_millisecond_apart_are_refused_past_the_fastest_rate():
     wire, g0, host, guest = nerts_table()
     g0.tick(1000)
@@ -142,7 +125,7 @@ def test_times_going_backwards_are_refused():
     assert host.rejected == 1 and host.realtime.peer_h == 1500
 
 
-def test_the_guests_clock_follows_the_hosts_so_pauses_do_not_add_up():
+def test_each_clock_follows_the_other_so_pauses_do_not_add_up():
     wire, g0, host, guest = nerts_table()
     g1 = guest.game
     g0.tick(3000)
@@ -151,6 +134,17 @@ def test_the_guests_clock_follows_the_hosts_so_pauses_do_not_add_up():
         host.poll(now)
         guest.poll(now)
     assert g1.clock_ms >= g0.clock_ms - 250
+    g1.tick(800)  # now the host paused longer
+    for now in range(400, 800, 10):
+        host.poll(now)
+        guest.poll(now)
+    assert g0.clock_ms >= g1.clock_ms - 250
+    # A peer cannot make this clock run: it follows at most once a second of its own time.
+    clock = g0.clock_ms
+    for i in range(20):
+        send_clock(wire, guest, g0.clock_ms + CLOCK_TOLERANCE_MS)
+        host.poll(800 + i)
+    assert g0.clock_ms <= clock + 2 * CLOCK_TOLERANCE_MS
 
 
 def test_moves_made_while_the_guest_asks_for_the_state_are_kept_and_sent_when_it_stops_asking():

@@ -11,10 +11,10 @@ or joining; the adversary is a Session that plays its own seat legally and, betw
   payoff pile while the victim asks): refused, nothing changes;
 - a MOVE of the victim's seat, and one whose mover is not the seat it names: refused, nothing
   changes;
-- (Nerts) a legal move of its own seat dated before its own horizon, more than 1 s ahead of
-  the victim's clock, more than 6 s behind it, or one of a burst of 40 a millisecond apart:
+- (Nerts) a legal move of its own seat dated before its own horizon (just before, or seconds
+  before), more than 5 s ahead of the victim's clock, or one of a burst of 40 a millisecond apart:
   refused (all but the first 32 of the burst), nothing changes; a CLOCK going backwards or
-  more than 1 s ahead: rejected, the horizon as it was;
+  more than 5 s ahead: rejected, the horizon as it was;
 - (Spite & Malice) an UNDO of the victim's seat: refused, nothing changes;
 - a RESYNC "we disagree" carrying the victim's own hash: refused, nothing changes;
 - offers of other tables, shifting (a new table id every time), as other consoles: the game
@@ -40,7 +40,7 @@ from engine_core.game import V_STATUS, V_TURN
 from engine_core.games.nerts_moves import DEAL_MOVE
 from engine_core.link import messages as m
 from engine_core.link import session as ls
-from engine_core.link.realtime import CLOCK_TOLERANCE_MS, LATE_MS, MOVES_PER_S
+from engine_core.link.realtime import CLOCK_TOLERANCE_MS, MOVES_PER_S
 from engine_core.link.statehash import state_hash
 from engine_core.link.transfer import OWN_PILES
 from support.fakes.link import FakeWire
@@ -255,11 +255,11 @@ class Adversary:
             ahead = clock + CLOCK_TOLERANCE_MS + 1 + rand.randrange(1 << 26)
             self.write(m.MOVE, self.record(v.peer_seat, move, ahead, 1))
             return self.expect("a move from the future", refused=1)
-        if which == 2:
-            if clock - LATE_MS - 1 < max(rt.peer_h, 0):
-                return self.offers()  # it would be before its horizon too: counted there
-            self.write(m.MOVE, self.record(v.peer_seat, move, clock - LATE_MS - 1 - rand.randrange(1000), 1))
-            return self.expect("a move from far behind", refused=1)
+        if which == 2:  # before the horizon by a long way (a place taken seconds ago)
+            if rt.peer_h < 2000:
+                return self.offers()
+            self.write(m.MOVE, self.record(v.peer_seat, move, rt.peer_h - 2000 - rand.randrange(10000), 1))
+            return self.expect("a move seconds before its own horizon", refused=1)
         t = max(rt.peer_h, clock)
         flip = 0xFF0100 | v.peer_seat
         for i in range(BURST):
