@@ -1,8 +1,14 @@
 """Scripted button presses, the same on CPython and MicroPython (simulator, tools/frame.py).
 
 Tokens: a button name (UP DOWN LEFT RIGHT A B X Y START SELECT), LONG_<name> for a long
-press, TICK (50 ms pass) and WAIT (half a second passes, in ticks).
+press, TICK (50 ms pass), WAIT (half a second passes, in ticks), LINKED and HANGUP: the
+console plays on, its time passing as the wall clock's, until a linked game is on its table
+(LINKED), or until the peer of its link has closed the connection (HANGUP), at most a minute
+each. A script against a peer in another process waits for that peer, whatever the two
+processes' speeds. Both return at once on a console without a link.
 """
+
+import time
 
 from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
@@ -34,6 +40,9 @@ def parse(text):
         if token == "TICK":
             events.append((-TICK_MS, False))
             continue
+        if token == "HANGUP" or token == "LINKED":
+            events.append((token, False))
+            continue
         if token == "WAIT":
             for _ in range(10):
                 events.append((-TICK_MS, False))
@@ -42,15 +51,48 @@ def parse(text):
             long_press = True
             token = token[5:]
         if token not in bt.NAMES:
-            raise ValueError("unknown key %r (expected one of %s, LONG_<key>, TICK, WAIT)"
+            raise ValueError("unknown key %r (expected one of %s, LONG_<key>, TICK, WAIT, LINKED, HANGUP)"
                              % (token, " ".join(bt.NAMES)))
         events.append((bt.NAMES.index(token), long_press))
     return events
 
 
+HANGUP_S = 60
+HANGUP_STEP_MS = 5
+
+
+def wait_link(app, until):
+    """Play on until until(app, transport) (LINKED, HANGUP), at most HANGUP_S of wall time.
+    `app`: the App, or a Console holding it (engine_core/console.py)."""
+    inner = getattr(app, "app", app)
+    link = getattr(inner, "link", None)
+    if link is None:
+        return
+    end = time.monotonic() + HANGUP_S
+    while time.monotonic() < end:
+        session = getattr(link, "session", None)
+        transport = getattr(getattr(session, "ch", None), "transport", None)
+        if until(inner, transport):
+            return
+        app.tick(HANGUP_STEP_MS)
+        time.sleep(HANGUP_STEP_MS / 1000)
+
+
+def _linked(app, transport):
+    return app.linked()
+
+
+def _hung_up(app, transport):
+    return transport is None or not hasattr(transport, "connected") or not transport.connected
+
+
 def run(app, text):
     for button, long_press in parse(text):
-        if button < 0:
+        if button == "LINKED":
+            wait_link(app, _linked)
+        elif button == "HANGUP":
+            wait_link(app, _hung_up)
+        elif button < 0:
             app.tick(-button)
         else:
             app.press(button, long_press)

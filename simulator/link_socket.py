@@ -10,8 +10,11 @@ pipe (docs/link.md): transports for engine_core/link/channel.py.
     link = PipeLink(read_fd, write_fd)   # a pipe, or stdin/stdout: PipeLink(0, 1)
 
 Every call returns at once. Until a peer is there, writes are taken and lost (as on a cut cable:
-the channel writes again) and reads give 0; when the peer goes away, a listener takes the next
-one and a connector dials again, and the channels' epochs start the link over.
+the channel writes again) and reads give 0; when the peer goes away, a connector dials again.
+A listener takes exactly one peer for a link's life (docs/link.md, "Threat model"): any other
+client that connects, while that peer is there or after it went, is accepted and closed at once
+(counted in `refused`), until the channel begins a new link (a table opened or joined, or
+listening for offers: Channel calls new_link()); then the next client is the link's peer.
 """
 
 import errno
@@ -33,6 +36,8 @@ class SocketLink:
         self.sock = None
         self.next_try = 0.0
         self.connects = 0  # peers connected so far
+        self.refused = 0  # clients closed at once: the link already had its peer
+        self.taken = False  # a listener: this link's one peer has come
         if listen_port is not None:
             self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -45,15 +50,37 @@ class SocketLink:
     def connected(self):
         return self._ready() is not None
 
+    def new_link(self):
+        """The channel begins a new link: a peer connected now is its one; with none, the next
+        client to connect."""
+        self.taken = self.sock is not None
+
+    def _refuse_waiting(self):
+        """Close every client waiting in the listen queue: this link has had its peer."""
+        while True:
+            try:
+                sock, _ = self.server.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            sock.close()
+            self.refused += 1
+
     def _ready(self):
+        if self.server is not None and (self.sock is not None or self.taken):
+            self._refuse_waiting()
         if self.sock is not None:
             return self.sock
         if self.server is not None:
+            if self.taken:
+                return None
             try:
                 sock, _ = self.server.accept()
             except (BlockingIOError, InterruptedError):
                 return None
             self._use(sock)
+            self.taken = True
         elif time.monotonic() >= self.next_try:
             self.next_try = time.monotonic() + RETRY_S
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

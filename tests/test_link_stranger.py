@@ -230,6 +230,7 @@ def linked_sessions(name, seed=11):
 def assert_state_refused(host, guest, g1):
     """The host sends its (broken) state: the guest refuses it and its game stays as it was."""
     before = state_hash(g1)
+    guest._repair(before)  # the guest found a disagreement and asked
     host.send_state()
     host.poll(30)
     guest.poll(40)
@@ -401,8 +402,12 @@ def test_the_fuzzers_watch_fails_when_an_invariant_breaks():
 
 def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
     """The stranger over a real TCP socket, against `python -m simulator --link` (headless,
-    its player joining and pressing keys): the simulator ends its key script, writes its
-    screenshot and exits cleanly; the stranger's table was taken and its junk went through."""
+    its player hosting and pressing keys): the simulator ends its key script, writes its
+    screenshot and exits cleanly; the simulator's table was taken and the stranger's junk went through.
+    The script's LINKED has the simulator's table wait for the stranger to take it, and HANGUP
+    has it play on until the stranger closes the connection, which it does once 150 of its
+    messages are acknowledged: neither process counts on a number of the other's steps, so
+    their relative speed does not matter."""
     import os
     import random
     import subprocess
@@ -412,34 +417,37 @@ def test_a_stranger_over_tcp_against_the_simulators_link(tmp_path):
     from tools.reliability.link_fuzz import Stranger
     server = link_socket.listen(0)
     channel = Channel(server)
+    taken = [0]
 
     def write(kind, data):
-        channel.send(kind if 1 <= kind <= 63 else 63, bytes(data), min(len(data), 120))
+        if channel.send(kind if 1 <= kind <= 63 else 63, bytes(data), min(len(data), 120)):
+            taken[0] += 1
 
     stranger = Stranger(channel, random.Random(3), "spite_malice", write)
-    stranger.host()
-    keys = "UP A DOWN DOWN A " + "WAIT X A A B RIGHT WAIT Y A " * 150
+    stranger.session.join(stranger.now)  # it takes the simulator's table
+    keys = "UP A A LINKED " + "WAIT X A A B RIGHT WAIT Y A " * 10 + "HANGUP " + "X A B WAIT " * 5
     png = tmp_path / "after.png"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--link", "127.0.0.1:%d" % server.port,
                              "--data-dir", str(tmp_path / "data"), "--keys", keys, "--screenshot", str(png)],
                             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    started = sent = 0
+    started = 0
     last = time.monotonic()
     deadline = last + 120
     while proc.poll() is None and time.monotonic() < deadline:
         now = time.monotonic()
         started |= stranger.step(int((now - last) * 1000) or 1) & ls.STARTED
         last = now
-        if started:  # the table first, then the junk
+        if started and taken[0] < 150:  # the table first, then the junk
             stranger.play()
             stranger.mischief(stranger.session.gen)
-            sent += 1
+        elif taken[0] >= 150 and channel.pending() == 0:
+            server.close()  # all of it acknowledged: hang up, and the simulator's script goes on
         time.sleep(0.002)
     out, err = proc.communicate(timeout=10)
     server.close()
     assert proc.returncode == 0, err.decode()
-    assert png.exists() and started and sent > 100, (started, sent)
+    assert png.exists() and started and taken[0] >= 150, (started, taken[0])
 
 
 # --- the docs and the code say the same ---
@@ -507,7 +515,6 @@ add(True, m.MOVE, bytes([0, 0, 1]))  # cut short
 add(True, m.UNDO, bytes([0, 1]))
 add(True, m.OFFER, bytes([1, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2]))  # an offer in play
 add(True, m.ACCEPT, bytes(7))
-add(True, m.RESYNC, bytes(5))  # a guest does not take it
 add(True, m.HASH, bytes([0, 0x80, 0, 0, 1, 0, 0, 0, 1]))  # a negative key
 add(True, m.BYE, bytes(1))  # a BYE with a byte
 add(False, m.STATE, bytes(20))  # a host does not take it
@@ -517,6 +524,7 @@ add(False, m.REFUSE, bytes([9]))
 mine = bytearray(5)
 r.put_i32(mine, 1, state_hash(game))
 add(False, m.RESYNC, mine)  # the host's own hash
+add(True, m.RESYNC, bytes(mine))  # "we disagree" from the host, with the guest's own hash
 if not NERTS:  # a state the position check refuses: a complete centre stack
     p = game.piles
     stock = game.pile_id("stock")
@@ -543,7 +551,8 @@ def stranger(rounds):
     for k in range(rounds):
         for from_host, kind, data in junk:
             ch = hs.ch if from_host else gs.ch
-            if from_host and (kind == m.MOVE or kind == m.UNDO or kind == m.HASH or kind == m.STATE):
+            if from_host and (kind == m.MOVE or kind == m.UNDO or kind == m.HASH or kind == m.STATE
+                              or kind == m.RESYNC):
                 data[0] = gs.gen
             ch.send(kind, data, len(data))
             ticks(2)
@@ -576,3 +585,101 @@ def test_every_refusal_allocates_nothing_on_micropython():
         if game == "spite_malice":
             assert out[5] == "True", out  # the refused state left the guest's game as it was
         assert out[6:8] == ["0", "0"], out  # and nothing was repaired
+
+
+# --- meaning, not layout: well-formed messages that say what the sender may not ---
+
+def test_a_second_accept_changes_nothing():
+    """A second A on a table already answered (the join list still up for a frame) once made
+    the session take a fresh, undealt game and a table with no cards on it."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    assert guest.state == ls.S_PLAYING
+    before = state_hash(g1)
+    assert guest.accept(games.load("spite_malice")(2), 30) is False
+    assert guest.game is g1 and state_hash(g1) == before
+    assert sum(g1.piles.size[p] for p in range(g1.piles.count)) == 104
+
+
+def test_a_second_accept_of_a_nerts_table_changes_nothing():
+    """The hostile peer's "a card missing or twice in nerts" (the console hosting, then taking
+    the stranger's next table): the same second accept, on a Nerts table."""
+    wire, (g0, g1), (host, guest) = linked_sessions("nerts")
+    assert guest.state == ls.S_PLAYING
+    before = state_hash(g1)
+    assert guest.accept(games.load("nerts")(2), 30) is False
+    assert guest.game is g1 and state_hash(g1) == before
+    assert sum(g1.piles.size[p] for p in range(g1.piles.count)) == 104
+
+
+def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
+    wire, console, peer = console_with_link()
+    app = console.app
+    join(console, peer)
+    peer.session.leave(peer.now)
+    run(console, peer, 200)
+    app.play_on_alone() if app.mode == ui.LINK_LEFT else None
+    peer.host("spite_malice", seed=78)
+    run(console, peer, 600)
+    assert app.mode == ui.LINK_ASK
+    console.press(bt.A)  # yes: the table is taken
+    console.press(bt.A)  # and the key again, before the table is up
+    run(console, peer, 200)
+    game = app.table.game
+    assert sum(game.piles.size[p] for p in range(game.piles.count)) == 104
+    assert game is app.link.session.game
+
+
+def send_state_unasked(host, guest, now=30):
+    host.send_state()
+    host.poll(now)
+    guest.poll(now + 10)
+
+
+def test_a_state_nobody_asked_for_is_refused_and_changes_nothing():
+    """No disagreement, no RESYNC: the host's STATE (here with the guest's own payoff pile
+    swapped for the host's) was loaded, desyncs 0, nothing shown."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    a, b = g0.pile_id("p1.payoff"), g0.pile_id("p2.payoff")
+    p = g0.piles
+    x, y = p.pop(a), p.pop(b)
+    p.push(a, y)
+    p.push(b, x)
+    before = state_hash(g1)
+    send_state_unasked(host, guest)
+    assert state_hash(g1) == before and guest.rejected >= 1 and guest.repairs == 0
+
+
+def test_a_state_asked_for_may_not_change_this_consoles_own_payoff():
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    a, b = g0.pile_id("p1.payoff"), g0.pile_id("p2.payoff")
+    p = g0.piles
+    x, y = p.pop(a), p.pop(b)  # the guest's (p2) payoff top becomes the host's card
+    p.push(a, y)
+    p.push(b, x)
+    assert not g0.check_position()
+    assert_state_refused(host, guest, g1)
+    assert guest.repairs == 0
+
+
+def test_a_disagreement_the_host_finds_is_told_and_the_guest_asks():
+    """A move of the guest's seat the host cannot take: the host says RESYNC with its hash,
+    the guest compares, asks, and loads the state it asked for."""
+    wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
+    host.refuse_move(True)
+    now = 30
+    for _ in range(6):
+        now += 10
+        host.poll(now)
+        guest.poll(now)
+    assert guest.repairs == 0  # in step: the guest's hash is the host's, nothing to ask
+    p = g1.piles  # now they differ: the guest's centre gets a card the host's has not
+    host.told_at = -10 * msg.ASK_MS
+    host.refuse_move(True)
+    c = g1.pile_id("center1")
+    p.push(c, p.pop(g1.pile_id("stock")))
+    before = state_hash(g1)
+    for _ in range(10):
+        now += 10
+        host.poll(now)
+        guest.poll(now)
+    assert guest.repairs == 1 and state_hash(g1) == state_hash(g0) != before

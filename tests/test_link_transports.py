@@ -89,28 +89,51 @@ def test_a_connector_tries_again_until_the_other_side_listens(monkeypatch):
         server.close()
 
 
-def test_a_listener_takes_the_next_peer_when_one_goes_away():
+def poll_until(done, *channels, polls=2000):
+    """Poll the channels (1 ms apart) until done() or `polls` polls: both ends are in this
+    process, so the bound is on the kernel's loopback, not on another process's speed."""
+    for _ in range(polls):
+        for ch in channels:
+            ch.poll(wall_ms())
+        if done():
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def test_a_listener_keeps_one_peer_for_the_links_life_and_refuses_the_rest(monkeypatch):
+    monkeypatch.setattr(link_socket, "RETRY_S", 0.01)
     server = link_socket.listen(0)
+    clients = []
     try:
         first = link_socket.connect(link_socket.HOST, server.port)
+        clients.append(first)
         host = Channel(server, epoch=1)
         exchange(host, Channel(first, epoch=2), total=10, clock=wall_ms, limit=100_000)
+        # A second client waits in the listen queue while the peer is there: closed at once.
+        impostor = link_socket.connect(link_socket.HOST, server.port)
+        clients.append(impostor)
+        other = Channel(impostor, epoch=3)
+        assert poll_until(lambda: server.refused >= 1, other, host)
+        # The peer goes; the impostor dials again and again, and is refused every time: none
+        # of its frames reaches the host's channel (it cannot learn the table, or say BYE).
         first.close()
-        second = link_socket.connect(link_socket.HOST, server.port)
-        guest = Channel(second, epoch=3)
-        # The new peer is a new epoch: the host starts the link over as soon as the guest's
-        # first frame arrives over localhost (a few polls); 200 polls 1 ms apart are plenty.
-        for _ in range(200):
-            host.poll(wall_ms())
-            guest.poll(wall_ms())
-            if host.restarts:
-                break
-            time.sleep(0.001)
-        assert host.restarts == 1
-        exchange(host, guest, total=10, clock=wall_ms, limit=100_000)
+        received = host.received
+        assert poll_until(lambda: server.refused >= 3, other, host)
+        assert host.restarts == 0 and host.received == received and server.connects == 1
+        # A new link (the player opens a table, joins one, or listens for offers): the next
+        # client to connect is its one peer.
+        host.listen()
+        host.open_table(0x1234, 1, b"offer", 5)
+        assert poll_until(lambda: server.connects == 2, other, host)
+        refused = server.refused
+        late = link_socket.connect(link_socket.HOST, server.port)
+        clients.append(late)
+        assert poll_until(lambda: server.refused > refused, Channel(late, epoch=4), host)
         assert server.connects == 2
-        second.close()
     finally:
+        for c in clients:
+            c.close()
         server.close()
 
 

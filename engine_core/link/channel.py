@@ -89,6 +89,10 @@ class Channel(Pairing, Sending):
         if window not in (2, 4, 8, 16):
             raise ValueError("window must be 2, 4, 8 or 16")
         self._t = transport
+        self.transport = transport
+        # A transport that keeps one peer for a link's life (the simulator's listening socket)
+        # is told when a new link begins (pairing.py, _new_link).
+        self._renew = hasattr(transport, "new_link")
         self._window = window
         self.epoch = epoch if 0 < epoch < 256 else _noise() % 255 + 1
         if not 0 < me < 65536:

@@ -65,7 +65,11 @@ class Hello:
 
     def accept(self, game, now_ms):
         """Take the offer: `game` is the offered game (offer_players, offer_options); the
-        session sets the offered rules and deals. From now on only this table's host counts."""
+        session sets the offered rules and deals. From now on only this table's host counts.
+        Only an offer still waiting for its answer is taken: a second accept (a key pressed
+        twice, or on a table already dealt) changes nothing and returns False."""
+        if self.state != S_WAITING or self.is_host or not self.offer_table:
+            return False
         self._answer()
         self._attach(game)
         game.set_rules(self.offer_rules)
@@ -88,6 +92,7 @@ class Hello:
         self._queue(m.ACCEPT, b, 7)
         self._begin()
         self._flush()
+        return True
 
     def refuse(self, reason):
         """Say no to the offer (offer_*) that this console cannot play: its host is told why,
@@ -203,6 +208,7 @@ class Hello:
             return  # no longer waiting for this table (it was withdrawn)
         game = self.game
         game.deal(self.seed)
+        self.own_pile = -1  # this console's own payoff pile: found again for this table
         self.gen = 0
         self._configure()
         self._reset_play(0)

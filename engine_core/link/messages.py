@@ -181,3 +181,5 @@ def check_offer(d, n):
         elif kind != COMPUTER:
             return BAD_SEAT
     return 0 if there == 1 else BAD_SEAT
+
+ASK_MS = const(5000)  # a guest that asked for the state and got none in this time plays on

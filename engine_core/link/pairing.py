@@ -210,6 +210,8 @@ class Pairing:
 
     def _new_link(self, listening, table, partner):
         self.reset()
+        if self._renew:
+            self._t.new_link()
         self.listening = listening
         self.table = table
         self.partner = partner

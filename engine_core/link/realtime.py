@@ -36,6 +36,22 @@ from micropython import const
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
+# What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
+# differ by what a deal's delivery and each pause's start and end put between them: a pause
+# starts when a side has heard nothing for 5 s (SILENCE_MS), and over a lossy link the last
+# frame each side heard can be up to that far apart, so after a pause two friendly clocks can
+# differ by up to 5 s until they have followed each other (below). A move or horizon more than
+# 5 s ahead of this console's clock is refused. Each clock follows the other's (a believed
+# time ahead of it moves it on, by no more than its own game time since it last did: it never
+# runs more than twice as fast). Behind this console's clock a move may come late by any
+# amount: a friendly console's moves can wait through several cuts (14 s over the faulty wire
+# with cuts of tools/reliability/link_play.py); what bounds them is the peer's own horizon.
+CLOCK_TOLERANCE_MS = const(5000)
+# The fastest a seat moves: a person presses at most once a display frame (nerts_bot.GAP_MS,
+# 33 ms: 30 a second), the computer player at its fastest once in 300 ms. More than 32 moves of
+# one seat in any 1,000 ms of game time are refused.
+MOVES_PER_S = const(32)
+RATE_MS = const(1000)
 
 
 class Realtime:
@@ -56,6 +72,11 @@ class Realtime:
         self.next_check = 0  # the game time of the next hash
         self.seen_head = 0  # where this console last read the journal
         self.seen_clears = 0
+        # Each peer seat's last MOVES_PER_S move times (a ring per seat: the oldest at recent_i).
+        self.recent = array("i", [0] * (m.MAX_SEATS * MOVES_PER_S))
+        self.recent_i = bytearray(m.MAX_SEATS)
+        self.recent_n = bytearray(m.MAX_SEATS)
+        self.follow_base = 0  # the game time when this console's clock last followed the peer's
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
@@ -64,7 +85,14 @@ class Realtime:
         self.peer_h = t
         self.sent_h = t
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
+        self.fresh_rate()
         self.synced()
+
+    def fresh_rate(self):
+        self.follow_base = self.s.game.clock_ms if self.s.game is not None else 0
+        for p in range(m.MAX_SEATS):
+            self.recent_n[p] = 0
+            self.recent_i[p] = 0
 
     def key(self):
         """A loaded state's key: the game time."""
@@ -138,10 +166,16 @@ class Realtime:
             self.lost()  # more happened than the journal holds (a tick of minutes): repair
             self.synced()
             return
+        if s.asked:
+            # Moves made while the host's state is on its way stay unread in the journal: the
+            # state, when it comes, replaces them (reset: synced); when the guest stops asking
+            # they are read, stamped and sent then. Read now and left out of the window, they
+            # would be undone in the window's place when the next hash undoes the window.
+            return
         k = h.moves_since(self.seen_head, self.fresh)
         self.seen_head = h.head
-        if k == 0 or s.asked:
-            return  # moves made while the host's state is on its way go with the old state
+        if k == 0:
+            return
         tl = self.timeline
         if k > len(self.fresh) or tl.count + k > tl.size:
             self.lost()
@@ -202,12 +236,50 @@ class Realtime:
         s = self.s
         s.new_generation()
         self.timeline.clear()
+        self.fresh_rate()
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.synced()
 
     def peer_clock(self, t):
-        if t > self.peer_h:
-            self.peer_h = t
+        """The peer's horizon: never older than what it said before, nor ahead of this
+        console's clock by more than the tolerance (otherwise refused, counted in rejected)."""
+        if t < self.peer_h or t > self.s.game.clock_ms + CLOCK_TOLERANCE_MS:
+            self.s.reject()
+            return
+        self.peer_h = t
+        self.follow(t)
+
+    def follow(self, t):
+        """This console's clock follows the peer's (a believed time ahead of it), by no more
+        than its own game time since it last did: the two clocks come back within a delivery
+        of each other after a pause, and a peer cannot make this clock run more than twice as
+        fast (the host's computer players keep their pace)."""
+        game = self.s.game
+        ahead = t - game.clock_ms
+        budget = game.clock_ms - self.follow_base
+        if ahead > budget:
+            ahead = budget
+        if ahead > 0:
+            game.advance_clock(ahead)
+            self.follow_base = game.clock_ms
+
+    def believable(self, seat, t):
+        """A peer's move time: not older than the peer's horizon (its times only go forward,
+        and nothing may take a place before what it said was final), at most CLOCK_TOLERANCE_MS
+        ahead of this console's clock, and no more than MOVES_PER_S moves of the seat in
+        RATE_MS. A believed time is counted for the seat's rate."""
+        now = self.s.game.clock_ms
+        if t < self.peer_h or t > now + CLOCK_TOLERANCE_MS:
+            return False
+        base = seat * MOVES_PER_S
+        i = self.recent_i[seat]
+        if self.recent_n[seat] == MOVES_PER_S and t - self.recent[base + i] < RATE_MS:
+            return False
+        self.recent[base + i] = t
+        self.recent_i[seat] = (i + 1) % MOVES_PER_S
+        if self.recent_n[seat] < MOVES_PER_S:
+            self.recent_n[seat] += 1
+        return True
 
     def peer_move(self, d, at):
         """A move from the link (its record at d[at]: seat, move(3), time(4), counter(2)): put in
@@ -224,8 +296,11 @@ class Realtime:
                 (move == DEAL_MOVE and seat != s.peer_seat):
             s.refuse_move(False)  # nothing changes: a friendly console never sends this
             return
-        if t > self.peer_h:
-            self.peer_h = t
+        if not self.believable(seat, t):
+            s.refuse_move(False)  # a time a friendly console cannot have sent: nothing changes
+            return
+        self.peer_h = t
+        self.follow(t)
         if move == DEAL_MOVE:
             gen = s.gen
             self.settle()
@@ -250,6 +325,9 @@ class Realtime:
         """Hash every whole second that is final on both sides, forget final moves, and tell the
         peer this console's horizon."""
         s = self.s
+        if s.asked:
+            return
+        self.scan()  # moves made while asking, when the asking ended in this poll
         if s.asked:
             return
         game = s.game

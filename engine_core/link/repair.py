@@ -73,7 +73,7 @@ class Repair:
     def _repair(self, mine):
         if self.is_host:
             if self.may_resend():
-                self.send_state()
+                self._tell(mine)
         elif not self.asked:
             self.asked = True
             self.asked_at = self.now
@@ -90,12 +90,13 @@ class Repair:
         self._forget_queue()
         self.asked = False
         if self.is_host:
-            self.send_state()  # what this console lost: not the peer's doing, never limited
+            self._tell(state_hash(self.game))  # what this console lost: never limited
         else:
             self._repair(state_hash(self.game))
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
+        self.owed = False
         self.resent_at[self.resend_i] = self.now
         self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
         transfer.send(self)
@@ -107,13 +108,37 @@ class Repair:
         """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
         return (self.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
-    def _on_resync(self, theirs):
-        """The guest says it disagrees: believed only when its hash differs from this state's,
-        and answered at most RESYNCS_PER_MINUTE times a minute."""
+    def _tell(self, mine):
+        """Host: tell the guest "we disagree" (RESYNC with this console's hash): a guest takes a
+        STATE only when it asked for it, after finding the disagreement itself. Once per
+        ASK_MS; the guest's RESYNC that follows is owed the state."""
+        self.owed = True
+        if (self.now - self.told_at) & m.CLOCK_MASK < m.ASK_MS:
+            return
+        self.told_at = self.now
+        b = self.tx
+        b[0] = self.gen
+        r.put_i32(b, 1, mine)
+        self._queue(m.RESYNC, b, 5)
+
+    def _on_told(self, theirs):
+        """Guest: the host says we disagree. Believed only when its hash differs from this
+        state's; then this console asks for the state as when it finds a disagreement."""
         mine = state_hash(self.game)
-        if theirs == mine or not self.may_resend():
+        if theirs == mine:
             self.reject()
             return
+        self._found(mine, theirs)
+
+    def _on_resync(self, theirs):
+        """The guest says it disagrees: believed only when its hash differs from this state's,
+        and answered at most RESYNCS_PER_MINUTE times a minute (but always when this console
+        told it so first)."""
+        mine = state_hash(self.game)
+        if theirs == mine or not (self.owed or self.may_resend()):
+            self.reject()
+            return
+        self.owed = False
         self.hash_there = theirs
         self.hash_here = mine
         self.send_state()

@@ -93,16 +93,16 @@ ACCEPTS_HOST = (
     1 << K_OFFER,  # S_LEFT: a new offer, asked
     _PLAY_BOTH | 1 << K_RESYNC,  # S_DESYNC
 )
-ACCEPTS_GUEST = (
+ACCEPTS_GUEST = (  # RESYNC from the host: "we disagree" (the guest then compares and asks)
     1 << K_OFFER,
     1 << K_OFFER | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
-    _PLAY_BOTH | 1 << K_STATE,
-    _PLAY_BOTH | 1 << K_STATE,
+    _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
+    _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
     1 << K_OFFER,
-    _PLAY_BOTH | 1 << K_STATE,
+    _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
 )
 
-ASK_MS = const(5000)  # a guest that asked for the state and got none in this time plays on
+ASK_MS = m.ASK_MS  # a guest that asked for the state and got none in this time plays on
 # The session's states and what moves it between them: (event, the states it applies in, one
 # bit each, the state it leads to). An event in a state not listed changes nothing.
 _ANY = const(0x3F)
@@ -174,6 +174,16 @@ class Session(Hello, Outbox, Repair):
         self.r_pos = 0
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
+        self.told_at = -ASK_MS  # host: when it last told the guest "we disagree"
+        self.owed = False  # host: it told, and owes its state to the guest's RESYNC
+        # This console's own payoff pile (Spite & Malice payoff, Nerts pile) as dealt or
+        # loaded, and the fewest cards it has held since: a STATE may not go outside that.
+        self.own_pile = -1
+        self.own_game = None
+        self.own_open = True
+        self.own_base = bytearray(64)
+        self.own_len = 0
+        self.own_low = 0
         self._make_repair()  # the hashes compared, the state re-sends (repair.py)
         # How the game is played over the link, chosen by its TURN_BASED flag: one seat at a
         # time (lockstep.py) or all at once in time order (realtime.py). Both made here.
@@ -239,6 +249,7 @@ class Session(Hello, Outbox, Repair):
         if self.game is None or self.state == S_IDLE or self.state == S_LEFT or self.asked:
             return
         self.play.local_move(move)
+        transfer.observe(self)
         self._flush()
 
     def local_undo(self, now_ms):
@@ -267,6 +278,7 @@ class Session(Hello, Outbox, Repair):
                 self.flags |= LEFT
         if self._playing():
             self.play.before()
+            transfer.observe(self)  # this console's own payoff pile, as its own moves left it
         kind = ch.receive()
         while kind >= 0:
             self._on(kind, ch.rx, ch.rx_len)
@@ -377,7 +389,10 @@ class Session(Hello, Outbox, Repair):
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
         elif kind == K_RESYNC:
-            self._on_resync(r.get_i32(d, 1))
+            if self.is_host:
+                self._on_resync(r.get_i32(d, 1))
+            else:
+                self._on_told(r.get_i32(d, 1))
 
     def _on_moves(self, d, n):
         """A MOVE message: one or more move records after the generation byte (moves that

@@ -10,8 +10,10 @@ so that what either console sent before is dropped; the guest loads it (restore_
 that generation, and both go on from there with empty undo journals. Nothing here allocates.
 """
 
+from engine_core import PLAYING
 from engine_core import records as r
 from engine_core import save
+from engine_core.game import V_STATUS
 from engine_core.link.messages import F_CHANGED as _CHANGED
 from engine_core.link.messages import F_DESYNC as _DESYNC
 from engine_core.link.messages import E_AGREE, E_DISAGREE
@@ -52,6 +54,67 @@ def chunk(s):
     return HEAD + n
 
 
+# A seat's own payoff pile (the cards only its own moves take), by seat: Spite & Malice's
+# payoff, the Nerts pile.
+OWN_PILES = (("p1.payoff", "p1.nerts"), ("p2.payoff", "p2.nerts"), ("p3.payoff", "p3.nerts"),
+             ("p4.payoff", "p4.nerts"))
+
+
+def observe(s):
+    """This console's own payoff pile as its own moves leave it: a new deal (other cards at
+    the bottom) takes it as the new base; otherwise the fewest cards it held is kept. A STATE
+    may not put there anything but the base's bottom part, nor fewer cards than that."""
+    game = s.game
+    if game is None:
+        return
+    if s.own_pile < 0 or s.own_game is not game:
+        s.own_game = game
+        s.own_pile = -1
+        for name in OWN_PILES[s.my_seat]:
+            p = game.pile_id(name)
+            if p >= 0:
+                s.own_pile = p
+        s.own_len = -1
+        if s.own_pile < 0:
+            return
+    p = s.own_pile
+    piles = game.piles
+    n = piles.size[p]
+    at = piles.start[p]
+    same = s.own_len >= n
+    i = 0
+    while same and i < n:
+        same = piles.cards[at + i] == s.own_base[i]
+        i += 1
+    if not same:
+        if n > len(s.own_base):
+            n = len(s.own_base)
+        for i in range(n):
+            s.own_base[i] = piles.cards[at + i]
+        s.own_len = n
+        s.own_low = n
+    elif n < s.own_low:
+        s.own_low = n
+
+
+def own_seat_kept(s, game):
+    """After the record went into the game: this console's own payoff pile is one its own
+    moves could have left (the base's bottom part, no fewer cards than it has held), or the
+    table is between deals (the host may have dealt the next one)."""
+    p = s.own_pile
+    if p < 0 or s.own_len < 0 or not s.own_open:
+        return True
+    piles = game.piles
+    n = piles.size[p]
+    if n < s.own_low or n > s.own_len:
+        return False
+    at = piles.start[p]
+    for i in range(n):
+        if piles.cards[at + i] != s.own_base[i]:
+            return False
+    return True
+
+
 def acceptable(s, game):
     """Put the received record into the game when it passes every check `load` makes at
     power-on: the record's CRC, this table's game, rules, players, options and seed, every
@@ -69,10 +132,12 @@ def acceptable(s, game):
     moves = h.moves
     clears = h.clears
     size = save.encode_game(game, 0, s.backup)
+    observe(s)
+    s.own_open = game.vars[V_STATUS] == PLAYING  # between deals the next deal may be the host's
     if save.restore_game(game, buf, n, s.used) != r.OK:
         return False
     try:
-        bad = game.check_position() != ""
+        bad = game.check_position() != "" or not own_seat_kept(s, game)
     except MemoryError:
         bad = True
     if bad:
@@ -86,7 +151,12 @@ def acceptable(s, game):
 
 
 def receive(s, d, n):
-    """Guest: a STATE message; the state is loaded once its last chunk is in."""
+    """Guest: a STATE message; the state is loaded once its last chunk is in. Only a state
+    this console asked for (it found the disagreement itself and sent RESYNC) is taken: any
+    other is refused unread."""
+    if not s.asked:
+        s.reject()
+        return
     at = r.get_u16(d, 1)
     if at == 0:
         s.r_gen = d[0]

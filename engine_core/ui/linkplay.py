@@ -130,6 +130,8 @@ class LinkPlay:
     def take_offer(self):
         """The other console offers a table: make that game here and accept, or refuse."""
         session = self.link.session
+        if session.state != m.S_WAITING or session.is_host or not session.offer_table:
+            return  # answered already (a second A before the table came up): nothing to take
         name = games.name_of(session.offer_game_id)
         if self.cannot_join(session.offer_game_id, session.offer_players) is not None:
             session.refuse(m.R_GAME)
