@@ -15,7 +15,7 @@ Move codes (below 2**24 so that the journal can hold them):
 
 from array import array
 
-from engine_core import OVER, PLAYING
+from engine_core import PLAYING
 from engine_core import cards
 from engine_core import history as h
 from engine_core import reasons as why
@@ -42,28 +42,8 @@ N_VARS = const(24)
 # says 0, LEHMER) and COMBINED's second stream. Games' own slots stay below V_RNG2.
 V_RNG2 = const(22)
 V_DEALER = const(23)
-MAX_SCORE = const(100000)  # the widest score a position holds (as `load` takes scores)
 
 HISTORY_SIZE = const(2048)
-
-
-def generator_in_range(dealer, state, state2):
-    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
-    if dealer == rng.LEHMER:
-        return 1 <= state < rng.M and state2 == 0
-    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
-
-
-def var_in_range(game, i, value):
-    """Shared variable i (below V_SCORE + 4) holds a value play could give it: a status, the
-    player to move, a score (0 for a seat nobody has). No allocation."""
-    if i == V_STATUS:
-        return PLAYING <= value <= OVER
-    if i == V_TURN:
-        return 0 <= value < game.players
-    if i >= V_SCORE:
-        return -MAX_SCORE <= value <= MAX_SCORE and (i - V_SCORE < game.players or value == 0)
-    return True
 
 
 def move_code(src, dst, arg=0):

@@ -30,8 +30,8 @@ Every field is read with records.READER against its declared range before anythi
 from engine_core import OVER, WON
 from engine_core import games
 from engine_core import records as r
-from engine_core.game import (MAX_SCORE, N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE,  # noqa: F401
-                              generator_in_range, var_in_range)
+from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE
+from engine_core.saved_ranges import generator_in_range, var_in_range
 
 from micropython import const
 

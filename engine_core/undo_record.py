@@ -20,7 +20,8 @@ when moves wait to be redone: they come first).
 
 from engine_core import history as hist
 from engine_core import records as r
-from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE, generator_in_range, var_in_range
+from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE
+from engine_core.saved_ranges import generator_in_range, var_in_range
 
 from micropython import const
 

@@ -159,7 +159,7 @@ def test_find_var_change_looks_in_the_last_move_or_the_whole_journal():
 # a shift or mask elsewhere would break undo and redraws silently when a kind is added.
 LAYOUT_OWNER = os.path.join("engine_core", "history.py")
 # Byte packing of 32-bit numbers, not journal entries.
-OTHER_SHIFTS_BY_24 = {os.path.join("engine_core", "records.py")}
+OTHER_SHIFTS_BY_24 = {os.path.join("engine_core", "fields.py")}  # put_i32 and get_i32
 NAMED_KIND = "|".join(KINDS)
 KIND_WITH_BITS = re.compile(rf"\.({NAMED_KIND})\b.*(<<|>>|&)|(<<|>>|&).*\.({NAMED_KIND})\b")
 
