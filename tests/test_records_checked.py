@@ -69,7 +69,9 @@ def test_a_state_with_a_setting_over_255_leaves_the_guest_as_it_was():
     guest.apply(guest.hint())
     before = snapshot(guest)
     undoable = guest.history.moves
-    session = SimpleNamespace(sbuf=buf, r_total=n, backup=bytearray(1024), used=bytearray(256))
+    session = SimpleNamespace(sbuf=buf, r_total=n, backup=bytearray(1024), used=bytearray(256),
+                              game=guest, my_seat=1, own_pile=-1, own_game=None, own_open=True,
+                              own_base=bytearray(64), own_len=0, own_low=0)  # the guest's (link/session.py)
     assert transfer.acceptable(session, guest) is False
     assert snapshot(guest) == before and guest.history.moves == undoable
 
@@ -229,3 +231,56 @@ def test_a_journal_whose_oldest_position_has_a_ninth_player_to_move_is_set_aside
     resumed = again.resume()  # the moves are not generated in a position play cannot give
     assert resumed is not None and notices(again) == [NOTICE_JOURNAL]
     assert disk.exists("undo.bad") and not resumed.can_undo()
+
+
+def stats_record(fields, rows):
+    """A statistics record of an older layout: `fields` counters a game, rows[g] its values."""
+    buf = bytearray(512)
+    pos = r.begin(buf, r.KIND_STATS, r.STATS_VERSION)
+    buf[pos] = len(rows)
+    buf[pos + 1] = fields
+    pos += 2
+    for row in rows:
+        for value in row[:fields]:
+            pos = r.put_i32(buf, pos, value)
+    return buf, r.finish(buf, pos)
+
+
+@pytest.mark.parametrize("fields", [2, 3, 4, 6, 8, 9])
+def test_statistics_of_fewer_fields_whose_counts_disagree_are_refused(fields):
+    # played, won, streak, best streak, best time, fewest moves, matches, matches won, best score
+    honest = [5, 3, 1, 2, 0, 0, 4, 2, 0]
+    lies = ([0, 1000, 999, 999, 0, 0, 0, 0, 0],  # more won than played
+            [9, 7, 9, 3, 0, 0, 0, 0, 0],  # a streak longer than the best, longer than the wins
+            [9, 7, 1, 2, 0, 0, 1, 5, 0])  # more matches won than played
+    stats = r.Statistics()
+    buf, n = stats_record(fields, [honest] * 8)
+    assert stats.decode(buf, n) == r.OK and stats.get(0, r.WON) == 3
+    for lie in lies:
+        kept = list(stats.values)
+        buf, n = stats_record(fields, [honest] * 7 + [lie])
+        present = [i for i in range(9) if i < fields]
+        shown = any(lie[a] > lie[b] for a, b in ((1, 0), (3, 1), (2, 3), (7, 6))
+                    if a in present and b in present)
+        assert stats.decode(buf, n) == (r.INVALID if shown else r.OK), (fields, lie)
+        if shown:
+            assert list(stats.values) == kept  # nothing changed
+
+
+@pytest.mark.parametrize("options", [0x3FFFFFFF, (10001 << 1) | 1, 20002])
+def test_a_saved_game_whose_options_no_setting_gives_is_set_aside(options):
+    # A Spite & Malice game of target 10,000 is the widest the settings and `new` make; a record
+    # of another target (CRC fixed) was resumed with it, a match no one could finish.
+    game = played_game("spite_malice", 3, 12, 2)
+    buf = bytearray(2048)
+    n = encode_game(game, 12, buf)
+    r.put_i32(buf, r.HEADER + 4, options)
+    r.finish(buf, n - 4)
+    disk = MemoryStorage()
+    disk.write("game.dat", buf, n)
+    keeper = Keeper(disk)
+    keeper.start()
+    assert keeper.resume() is None
+    assert notices(keeper) == ["Saved game: invalid, set aside"]
+    assert disk.exists("game.bad") and not disk.exists("game.dat")
+    assert games.options_ok(games.options(True, 10000)) and not games.options_ok(options)
