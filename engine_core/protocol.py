@@ -198,7 +198,7 @@ def new_game(args):
         elif key == "jokers":
             jokers = parse_int(value, "jokers", 0, 1) == 1
         elif key == "target":
-            target = parse_int(value, "target", 1, 10000)
+            target = parse_int(value, "target", 1, games.MAX_TARGET)
         elif key == "winnable":
             only_winnable = parse_int(value, "winnable", 0, 1) == 1
         elif key == "rules":

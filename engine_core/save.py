@@ -136,7 +136,7 @@ class Keeper:
                 cls = games.load(name)
             except (KeyError, ImportError):
                 cls = None
-            if cls is not None and cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+            if cls is not None and cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS and games.options_ok(options):
                 result = r.VERSION  # a rule profile this build does not play
                 if saved_rules(self.buf) in cls.RULES_PROFILES:
                     game = cls(players, options)

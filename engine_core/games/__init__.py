@@ -35,6 +35,7 @@ from micropython import const
 # Bits of the `options` int a game's __init__ takes.
 OPT_JOKERS = 1
 OPT_TARGET_SHIFT = 1  # options >> OPT_TARGET_SHIFT: target score (0: the game's default)
+MAX_TARGET = const(10000)  # the highest target score a game is played to
 
 RULES_SETTING = const(1)
 TEST_ONLY = const(2)
@@ -127,6 +128,12 @@ def names():  # subset: ok (start-up and tools: a new list)
 def options(jokers=False, target=0):
     """The options int for a game: options(jokers=True, target=150)."""
     return (1 if jokers else 0) | target << OPT_TARGET_SHIFT
+
+
+def options_ok(value):
+    """An options int a game may be made with (from a record or an offer): jokers or not and a
+    target score within MAX_TARGET, as the settings and the protocol's `new` give them."""
+    return value >= 0 and value >> OPT_TARGET_SHIFT <= MAX_TARGET
 
 
 def module(path):

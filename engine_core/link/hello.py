@@ -185,7 +185,7 @@ class Hello:
             cls = games.load(name)  # imported once, when the first offer of it comes
         except ImportError:
             return R_GAME  # a build without this game
-        if not cls.MIN_PLAYERS <= d[3] <= cls.MAX_PLAYERS:
+        if not cls.MIN_PLAYERS <= d[3] <= cls.MAX_PLAYERS or not games.options_ok(r.get_i32(d, 4)):
             return R_GAME
         for v in cls.RULES_PROFILES:
             if v == d[2]:
