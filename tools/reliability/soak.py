@@ -40,12 +40,12 @@ END = "<!-- soak:end -->"
 FULL = {"restart_sessions": 10000, "mpy_restart_sessions": 10000,
         "cut_positions": 6, "corruptions": 20000, "ui_events": 1000000, "mash_events": 1000000,
         "mpy_mash_events": 100000, "memory_games": 10000, "fuzz_lines": 100000,
-        "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000,
+        "link_games": 1000, "link_rounds": 1000, "link_fuzz_messages": 1000000, "link_adversary_frames": 1000000,
         "quality_deals": 100000, "mpy_quality_deals": 10000, "record_mutations": 100000}
 QUICK = {"restart_sessions": 200, "mpy_restart_sessions": 4,
          "cut_positions": 1, "corruptions": 600, "ui_events": 6000, "mash_events": 20000,
          "mpy_mash_events": 3000, "memory_games": 40, "fuzz_lines": 1000,
-         "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000,
+         "link_games": 6, "link_rounds": 6, "link_fuzz_messages": 4000, "link_adversary_frames": 2000,
          "quality_deals": 2000, "mpy_quality_deals": 300, "record_mutations": 50}
 QUALITY_START = 1000000  # the soak's deal numbers: not those tests/test_deals.py checks
 
@@ -644,7 +644,21 @@ def link_suites(sizes, seed, log):
         ("link play, Nerts, cuts", lambda: link_suite("nerts", sizes["link_rounds"], LINK_CUTS,
                                                        seed + 50000, log)),
         ("link play, a hostile peer", lambda: link_fuzz(sizes["link_fuzz_messages"], seed, log)),
+        ("link play, an adversary", lambda: link_adversary(sizes["link_adversary_frames"], seed, log)),
     )
+
+
+def link_adversary(frames, seed, log):
+    """Well-formed frames with hostile meaning (tools/reliability/link_adversary.py), and a
+    second client on the socket ten times: a soak row."""
+    from tools.reliability.link_adversary import adversary_suite, impostors
+    counts = adversary_suite(frames, seed, progress=log)
+    reached, refused = impostors(10, seed)
+    counts["impostors refused"] = refused
+    if reached:
+        counts["failures"] += 1
+        counts.setdefault("first", "%d frames of a second client reached the channel" % reached)
+    return counts
 
 
 def cpu_seconds():
