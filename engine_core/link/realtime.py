@@ -141,6 +141,22 @@ class Realtime:
         s = self.s
         s.lost()
 
+    def overflow(self):
+        """This console's own moves, already in its game, do not fit the window (a peer whose
+        horizon stands still while this console plays on fills it). Left out, the window would
+        no longer be the journal's top, and the next undo to a second's end would undo other
+        moves. The host, the referee, makes the window final as it stands: none of the peer's
+        moves may come before it now (the peer's horizon moves up to this console's clock),
+        and the guest is told (its state is sent when it asks). The guest asks for the host's
+        state and plays nothing final until it comes."""
+        s = self.s
+        if s.is_host:
+            self.timeline.clear()
+            if self.peer_h < s.game.clock_ms:
+                self.peer_h = s.game.clock_ms
+        self.synced()
+        s.lost()
+
     def send(self, seat, move, t, ctr):
         s = self.s
         b = s.move_record(seat, move)  # then the time and the seat's counter
@@ -163,8 +179,7 @@ class Realtime:
             if game.computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
                 game.set_bot(p, -1, 0)
         if (h.head - self.seen_head) % h.capacity > h.used:
-            self.lost()  # more happened than the journal holds (a tick of minutes): repair
-            self.synced()
+            self.overflow()  # more happened than the journal holds (a tick of minutes): repair
             return
         if s.asked:
             # Moves made while the host's state is on its way stay unread in the journal: the
@@ -178,7 +193,7 @@ class Realtime:
             return
         tl = self.timeline
         if k > len(self.fresh) or tl.count + k > tl.size:
-            self.lost()
+            self.overflow()
             return
         t = game.clock_ms
         # The common case: they come after everything in the window, in the journal's order.
@@ -314,6 +329,10 @@ class Realtime:
                 game.advance_clock(t - game.clock_ms)
             self.new_round(t)
             s.changed()
+            return
+        if self.timeline.count == self.timeline.size:
+            s.refuse_move(False)  # the window is full: the state that follows carries it
+            self.overflow()
             return
         if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
             self.lost()

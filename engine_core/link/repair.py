@@ -132,10 +132,11 @@ class Repair:
 
     def _on_resync(self, theirs):
         """The guest says it disagrees: believed only when its hash differs from this state's,
-        and answered at most RESYNCS_PER_MINUTE times a minute (but always when this console
-        told it so first)."""
+        and answered at most RESYNCS_PER_MINUTE times a minute, also when this console told it
+        so first (a guest that fills the Nerts window again and again must not have the state
+        sent more often: it asks again until the minute allows)."""
         mine = state_hash(self.game)
-        if theirs == mine or not (self.owed or self.may_resend()):
+        if theirs == mine or not self.may_resend():
             self.reject()
             return
         self.owed = False
