@@ -72,7 +72,6 @@ package(
         "rng.py",
         "rules.py",
         "save.py",
-        "saved_ranges.py",
         "state_text.py",
         "storage.py",
         "text.py",

@@ -31,7 +31,7 @@ from engine_core import OVER, WON
 from engine_core import games
 from engine_core import records as r
 from engine_core.game import N_VARS, V_DEALER, V_RNG, V_RNG2, V_SCORE
-from engine_core.saved_ranges import generator_in_range, var_in_range
+from engine_core.undo_record import generator_in_range, var_in_range
 
 from micropython import const
 

@@ -18,10 +18,11 @@ The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game
 when moves wait to be redone: they come first).
 """
 
+from engine_core import OVER, PLAYING
 from engine_core import history as hist
+from engine_core import rng
 from engine_core import records as r
-from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE
-from engine_core.saved_ranges import generator_in_range, var_in_range
+from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
 
 from micropython import const
 
@@ -31,6 +32,29 @@ _FIXED = const(6)
 REDO_KEPT = const(16)  # undone moves kept for redo (as engine_core/ui/table.py keeps them)
 ANY_MOVE = const(0xFFFF)  # undo may take back every move the journal holds
 _MOVE_LIMIT = const(0x1000000)  # a move code is below 2**24 (a MARK holds it)
+
+# What the values of a saved position may be (its generator's states, the shared variables):
+# asked by both checked decoders, this journal's and the game record's (game_record.py).
+MAX_SCORE = const(100000)  # the widest score a position holds (as `load` takes scores)
+
+
+def generator_in_range(dealer, state, state2):
+    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
+    if dealer == rng.LEHMER:
+        return 1 <= state < rng.M and state2 == 0
+    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
+
+
+def var_in_range(game, i, value):
+    """Shared variable i (below V_SCORE + 4) holds a value play could give it: a status, the
+    player to move, a score (0 for a seat nobody has). No allocation."""
+    if i == V_STATUS:
+        return PLAYING <= value <= OVER
+    if i == V_TURN:
+        return 0 <= value < game.players
+    if i >= V_SCORE:
+        return -MAX_SCORE <= value <= MAX_SCORE and (i - V_SCORE < game.players or value == 0)
+    return True
 
 
 def remember_crc(buf, n, crc):

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = ("engine_core", "engine_core.cards", "engine_core.piles", "engine_core.rng",
         "engine_core.history", "engine_core.reasons", "engine_core.text", "engine_core.jsontext",
         "engine_core.storage", "engine_core.fields", "engine_core.records", "engine_core.undo_record",
-        "engine_core.game", "engine_core.saved_ranges", "engine_core.rules")
+        "engine_core.game", "engine_core.rules")
 # (module prefix, layer); the longest prefix that matches decides.
 LAYERS = [(name, 0) for name in BASE] + [
     ("engine_core.games", 1),
