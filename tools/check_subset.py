@@ -53,7 +53,6 @@ EXEMPT = {
     "engine_core/save.py:Keeper.resume": "start-up: the saved game, restored as a new game object",
     "engine_core/save.py:Keeper.save_settings": "a settings change, from the menu",
     "engine_core/save.py:Keeper.save_stats": "the statistics, written when a game ends",
-    "engine_core/records.py:_crc_tables": "start-up: the CRC tables, built once",
     "engine_core/records.py:RecordFile._other_temps": "start-up: leftover temporary files after a power cut",
     "engine_core/records.py:load_message": "the notice of a damaged record, once at start-up",
     "engine_core/storage.py:FileStorage.path": "a file's name: a record read or written (open() allocates anyway)",
