@@ -32,6 +32,7 @@ from micropython import const
 
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
+SETTINGS_LOCKED = b"Settings are locked"  # the kiosk's pause menu: a visitor's A on Settings
 
 
 class Console:
@@ -203,8 +204,10 @@ class Console:
         before = app.mode
         app.press(button, long_press)
         if self.kiosk_on and app.mode == ui.SETTINGS and kiosk.settings_locked():
-            app.go(before)  # locked: the settings stay closed
+            app.go(before)  # locked: the settings stay closed, and the strip says so
             app.redraw()
+            self.notice = SETTINGS_LOCKED
+            self.notice_ms = NOTICE_MS
         if self.kiosk_on:
             self.lock_when_left()
         self.after_input()

@@ -77,3 +77,23 @@ def test_a_kiosks_title_says_its_settings_are_locked():
     app.selected = app.title_index(ui.T_SETTINGS)
     console.press(bt.A)
     assert app.mode == ui.TITLE
+
+
+def test_a_kiosks_pause_menu_says_its_settings_are_locked():
+    # A visitor's A on the pause menu's Settings: the menu stays, and the strip at the foot says
+    # why (it did nothing, without a word)
+    shown = []
+    for press_a in (False, True):
+        console = kiosk(make_app(240, 240))
+        app = console.app
+        app.open_game(app.names[0], 7)
+        console.press(bt.START)
+        assert app.mode == ui.PAUSE
+        app.selected = ui.P_SETTINGS
+        app.redraw()
+        if press_a:
+            console.press(bt.A)
+            assert app.mode == ui.PAUSE
+            assert b"locked" in console.notice and console.notice_ms > 0
+        shown.append(bytes(console.screen.buf[-240 * 2 * 14:]))
+    assert shown[0] != shown[1]  # the strip is on the pixels

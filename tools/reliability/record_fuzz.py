@@ -23,7 +23,7 @@ generator, so a seed makes the same mutations on both).
     python -m tools.reliability.record_fuzz --micropython [unix|wasm] --count N   on MicroPython
     run(count, seed)           from a script (a MicroPython guest too): counts, see new_counts
 The soak runs 100,000 of each kind: --count 100000 (CPython, about 90 minutes of one core),
-and the same with --micropython (the unix port, about three hours).
+and the same with --micropython (the unix port, about two and a half hours).
 """
 
 import sys
