@@ -17,17 +17,9 @@ from engine_core.save import NOTICE_JOURNAL, Keeper
 from engine_core.storage import MemoryStorage
 from tests.helpers import run_mpy_ok
 from tools.reliability import record_fuzz
+from tools.reliability.record_fuzz import notices
 from tools.reliability.restarts import new_console
 from tools.reliability.soak import played_game
-
-
-def notices(keeper):
-    out = []
-    while True:
-        text = keeper.take_notice()
-        if not text:
-            return out
-        out.append(text)
 
 
 def nerts_record(value, seed=5, moves=40):

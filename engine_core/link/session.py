@@ -175,7 +175,7 @@ class Session(Hello, Outbox, Repair):
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
         self.told_at = -ASK_MS  # host: when it last told the guest "we disagree"
-        self.owed = False  # host: it told, and owes its state to the guest's RESYNC
+        self.owed = False  # host: it told the guest of a disagreement (its RESYNC gets the state, within the limit)
         # This console's own payoff pile (Spite & Malice payoff, Nerts pile) as dealt or
         # loaded, and the fewest cards it has held since: a STATE may not go outside that.
         self.own_pile = -1
