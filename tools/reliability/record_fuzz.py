@@ -22,8 +22,9 @@ generator, so a seed makes the same mutations on both).
     python -m tools.reliability.record_fuzz --count N [--seed S]    N mutations of each kind
     python -m tools.reliability.record_fuzz --micropython [unix|wasm] --count N   on MicroPython
     run(count, seed)           from a script (a MicroPython guest too): counts, see new_counts
-The soak runs 100,000 of each kind: --count 100000 (CPython, about 90 minutes of one core),
-and the same with --micropython (the unix port, about two and a half hours).
+The soak runs 100,000 of each record format (settings, statistics, game, undo, STATE; a
+format's count shared among its games: soak_suite): about 25 minutes of one core on CPython
+and 40 on the unix port.
 """
 
 import sys
@@ -42,6 +43,11 @@ GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
 LINKED = ("spite_malice", "nerts")  # the games a link plays: their STATE
 KINDS = (("settings", "stats") + tuple("game." + g for g in GAMES)
          + tuple("undo." + g for g in GAMES) + tuple("state." + g for g in LINKED))
+# The record formats, each the kinds it covers: a soak's count per format is shared evenly
+# among its kinds (the game record's 100,000 are 20,000 for each game).
+FORMATS = (("settings", ("settings",)), ("statistics", ("stats",)),
+           ("game", tuple("game." + g for g in GAMES)), ("undo", tuple("undo." + g for g in GAMES)),
+           ("state", tuple("state." + g for g in LINKED)))
 BASES = 2  # real records of each kind, from different deals
 BUF = 2048
 U8 = 1
@@ -574,13 +580,23 @@ def step(kind, i, bases, rand, counts, log=None):
         per[0 if outcome == "refused" else 1] += 1
 
 
+def per_format(count):
+    """{kind: mutations} for `count` mutations of each record format (FORMATS)."""
+    out = {}
+    for _, kinds in FORMATS:
+        for kind in kinds:
+            out[kind] = count // len(kinds)
+    return out
+
+
 def run(count, seed=1, kinds=KINDS, log=None):
-    """`count` mutations of each kind in `kinds` (see new_counts)."""
+    """`count` mutations of each kind in `kinds`, or count[kind] of each when count is a dict
+    (see new_counts)."""
     bases = Bases(seed)
     rand = Rand(seed)
     counts = new_counts(kinds)
     for kind in kinds:
-        for i in range(count):
+        for i in range(count[kind] if isinstance(count, dict) else count):
             step(kind, i, bases, rand, counts, log)
     return counts
 
@@ -602,17 +618,17 @@ UNIX_CHUNK = 500  # and in one guest of the unix port
 
 
 def run_micropython_chunks(count, seed=1, runtime="wasm"):
-    """`count` mutations of each kind on MicroPython (a runtime of tools/mpy.py), in guests of
-    MPY_CHUNK each on WebAssembly (its heap does not last longer) or UNIX_CHUNK on the unix
-    port, seeds seed, seed + 1, ...: the counts, as run() gives them. A guest that fails counts
-    as a failure with its output."""
+    """`count` mutations of each kind (or count[kind] of each, a dict) on MicroPython (a
+    runtime of tools/mpy.py), in guests of MPY_CHUNK of each kind on WebAssembly (its heap does
+    not last longer) or UNIX_CHUNK on the unix port, seeds seed, seed + 1, ...: the counts, as
+    run() gives them. A guest that fails counts as a failure with its output."""
     from tools.mpy import run_micropython
     counts = new_counts()
-    done = 0
+    left = dict(count) if isinstance(count, dict) else dict((kind, count) for kind in KINDS)
     chunk = UNIX_CHUNK if runtime == "unix" else MPY_CHUNK
-    while done < count:
-        n = min(chunk, count - done)
-        result = run_micropython(MPY_RUN.replace("COUNT", str(n)).replace("SEED", str(seed)), fuel=10 ** 13,
+    while max(left.values()) > 0:
+        n = dict((kind, min(chunk, left[kind])) for kind in KINDS)
+        result = run_micropython(MPY_RUN.replace("COUNT", repr(n)).replace("SEED", str(seed)), fuel=10 ** 13,
                                  runtime=runtime)
         lines = {}
         for line in result.stdout.split("\n"):
@@ -632,18 +648,23 @@ def run_micropython_chunks(count, seed=1, runtime="wasm"):
                 values = lines[kind].split()
                 for i in range(3):
                     counts["kinds"][kind][i] += int(values[i])
-        done += n
+        for kind in KINDS:
+            left[kind] -= n[kind]
         seed += 1
     return counts
 
 
 def soak_suite(count, seed=1, runtime=None):
-    """`count` mutations of each kind as a row of tools/reliability/soak.py's table (ints,
-    'failures' and 'first'): on CPython (runtime None), or on MicroPython's runtime "unix" or
-    "wasm" (run_micropython_chunks)."""
-    counts = run_micropython_chunks(count, seed, runtime) if runtime else run(count, seed)
-    row = {"kinds": len(KINDS), "mutations": count * len(KINDS), "refused": counts["refused"],
-           "accepted": counts["accepted"], "failures": counts["failures"]}
+    """`count` mutations of each record format (per_format) as a row of
+    tools/reliability/soak.py's table (ints, 'failures' and 'first'): on CPython (runtime
+    None), or on MicroPython's runtime "unix" or "wasm" (run_micropython_chunks)."""
+    share = per_format(count)
+    counts = run_micropython_chunks(share, seed, runtime) if runtime else run(share, seed)
+    row = {"formats": len(FORMATS), "kinds": len(KINDS), "mutations": sum(share.values())}
+    for name, kinds in FORMATS:
+        row[name] = sum(counts["kinds"][kind][0] + counts["kinds"][kind][1] + counts["kinds"][kind][2]
+                        for kind in kinds)
+    row.update({"refused": counts["refused"], "accepted": counts["accepted"], "failures": counts["failures"]})
     if counts["first"]:
         row["first"] = counts["first"]
     return row

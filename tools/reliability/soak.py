@@ -6,6 +6,7 @@ on MicroPython's unix port (tools/mpy.py, runtime="unix"; built once by tools/mp
     python -m tools.reliability.soak --update-docs   also writes them into docs/reliability.md
     python -m tools.reliability.soak --quick         the short run that `make test` also makes
     python -m tools.reliability.soak --only NAME     only the suite NAME (at full size; repeatable)
+    python -m tools.reliability.soak --jobs N        the suites in N processes (default: one per core)
     python -m tools.reliability.soak --link          only the link play runs (1,000 Spite & Malice
                                                      games and 1,000 Nerts rounds over a faulty link,
                                                      the same with the link cut at random times, and
@@ -667,7 +668,7 @@ def cpu_seconds():
     return t.user + t.system + t.children_user + t.children_system
 
 
-def run_all(sizes, seed=1, log=print, only_link=False, only=()):
+def run_all(sizes, seed=1, log=print, only_link=False, only=(), jobs=1):
     from tools.reliability.fuzz import fuzz_suite
     from tools.reliability.mash_ui import mash
     suites = link_suites(sizes, seed, log)
@@ -696,18 +697,57 @@ def run_all(sizes, seed=1, log=print, only_link=False, only=()):
             raise ValueError("no suite named %s; the suites: %s" % (
                 ", ".join(sorted(unknown)), "; ".join(name for name, _ in suites)))
         suites = tuple((name, suite) for name, suite in suites if name in only)
+    if jobs > 1 and len(suites) > 1:
+        return _run_parallel(suites, jobs, log)
     results = {}
     for i, (name, suite) in enumerate(suites):
-        start = time.time()
-        cpu = cpu_seconds()
-        RUNNING[:] = [name, start]
         log("[%d/%d] %s ..." % (i + 1, len(suites), name))
-        results[name] = run_suite(suite)
-        results[name]["time"] = "%.0f s" % (time.time() - start)  # real time, in the docs' table
-        results[name]["CPU"] = "%.0f s" % (cpu_seconds() - cpu)  # this process and its MicroPython runs
+        RUNNING[:] = [name, time.time()]
+        results[name] = timed(suite)
         log(name, results[name])
     RUNNING[:] = []
     return results
+
+
+def timed(suite):
+    """run_suite with the suite's real time and CPU time (this process and the MicroPython runs
+    it waited for) among its counts, as the docs' table shows them."""
+    start = time.time()
+    cpu = cpu_seconds()
+    counts = run_suite(suite)
+    counts["time"] = "%.0f s" % (time.time() - start)
+    counts["CPU"] = "%.0f s" % (cpu_seconds() - cpu)
+    return counts
+
+
+_SUITES = []  # the suites of a parallel run, for the forked workers
+
+
+def _run_in_worker(i):
+    return i, timed(_SUITES[i][1])
+
+
+def _run_parallel(suites, jobs, log):
+    """The suites in `jobs` worker processes, the longest first (LONGEST), each row as it ends;
+    the table keeps the suites' own order."""
+    import multiprocessing
+    _SUITES[:] = suites
+    order = sorted(range(len(suites)), key=lambda i: LONGEST.index(suites[i][0]) if suites[i][0] in LONGEST
+                   else len(LONGEST))
+    done = {}
+    RUNNING[:] = ["%d suites in %d processes" % (len(suites), jobs), time.time()]
+    with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=1) as pool:
+        for i, counts in pool.imap_unordered(_run_in_worker, order):
+            done[i] = counts
+            log("[%d/%d] %s" % (len(done), len(suites), suites[i][0]), counts)
+    RUNNING[:] = []
+    return dict((suites[i][0], done[i]) for i in range(len(suites)))
+
+
+# The suites that take longest at full size, longest first: a parallel run starts them first.
+LONGEST = ("record mutation on MicroPython", "restart equivalence on MicroPython", "record mutation",
+           "restart equivalence", "button mashing, interface", "memory soak", "link play, a hostile peer",
+           "link play, an adversary", "protocol fuzzing, both runtimes", "power cuts")
 
 
 def deal_quality_suite(deals, start, generator=None):
@@ -815,9 +855,10 @@ def main(argv):
     started = time.time()
     heartbeat(started)
     only = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--only"]
+    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else (os.cpu_count() or 1)
     try:
         results = run_all(sizes, log=lambda *words: print(*words, flush=True),
-                          only_link="--link" in argv, only=only)
+                          only_link="--link" in argv, only=only, jobs=jobs)
     except ValueError as e:  # an unknown --only
         sys.exit(str(e))
     text = table(results)
@@ -839,5 +880,5 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--jobs N] [--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))
