@@ -880,5 +880,6 @@ def main(argv):
 
 if __name__ == "__main__":
     from tools.cli import help_or_go
-    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--jobs N] [--update-docs] [--json]')
+    help_or_go(__doc__, '-m tools.reliability.soak [--quick] [--link] [--only NAME] [--jobs N] '
+                        '[--update-docs] [--json]')
     sys.exit(main(sys.argv[1:]))
