@@ -349,14 +349,18 @@ class Nerts(Game):
         return Game.is_legal(self, move)
 
     def tick(self, ms):
-        self.AI.tick(self, ms)
+        ai = self.AI
+        assert ai is not None  # games.load gave the class its computer players' module
+        ai.tick(self, ms)
 
     def hint(self, seat=0):
         """The move the strongest computer player would make for `seat` (p1 unless a linked
         table seats the player elsewhere; 'deal' between rounds)."""
         if self.vars[V_STATUS] != PLAYING:
             return DEAL_MOVE if self.can_deal() else -1
-        return self.AI.choose(self, seat, self.AI.BEST_SKILL, False)
+        ai = self.AI
+        assert ai is not None  # as in tick
+        return ai.choose(self, seat, ai.BEST_SKILL, False)
 
     def set_computer(self, level, speed):
         for p in range(1, self.players):
@@ -365,7 +369,9 @@ class Nerts(Game):
     def set_bot(self, player, speed, skill):
         """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
         SKILLS); speed -1 makes it a player who waits for commands."""
-        self.AI.configure(self, player, speed, skill)
+        ai = self.AI
+        assert ai is not None  # as in tick
+        ai.configure(self, player, speed, skill)
 
     # --- tokens ---
 
@@ -395,8 +401,9 @@ class Nerts(Game):
     def check_position(self):
         check = Nerts._check
         if check is None:  # an import in every call allocates; a link checks states in play
-            from engine_core.games.nerts_check import check_position as check
-            Nerts._check = check
+            from engine_core.games.nerts_check import check_position as first
+            Nerts._check = first  # type: ignore[assignment]  # None until the first check
+            return first(self)
         return check(self)
 
     def after_restore(self):
