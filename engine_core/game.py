@@ -130,8 +130,8 @@ class Game:
         """Allocate the arena once every pile is declared."""
         self.piles = Piles(self._caps)
         self.pile_faces = bytearray(self._faces)
-        del self._caps  # start-up lists, done with
-        del self._faces
+        self._caps.clear()  # start-up lists, done with (emptied, not dropped: the same fuel)
+        self._faces.clear()
 
     def pile_id(self, name):
         """The id of a pile named as the rule profile says, or -1."""
