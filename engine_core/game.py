@@ -106,7 +106,7 @@ class Game:
         self.options = options
         self.rules = self.RULES_VERSION  # the rule profile in play (set_rules)
         self.pile_names = []
-        self.pile_faces = None
+        self.pile_faces = bytearray(0)  # each pile's face policy, by id (end_piles)
         self._faces = []
         self._caps = []
         self.vars = array("i", [0] * N_VARS)
@@ -130,8 +130,8 @@ class Game:
         """Allocate the arena once every pile is declared."""
         self.piles = Piles(self._caps)
         self.pile_faces = bytearray(self._faces)
-        self._caps = None
-        self._faces = None
+        self._caps.clear()  # start-up lists, done with (emptied, not dropped: the same fuel)
+        self._faces.clear()
 
     def pile_id(self, name):
         """The id of a pile named as the rule profile says, or -1."""
@@ -390,11 +390,13 @@ class Game:
         self.vars[V_STATUS] = self._compute_status()
 
     def attach_ai(self):
-        """Give the game its advisor and computer players (the AI module's attach(game)).
-        The module comes from the registry through games.load: make games that way."""
-        if self.AI is None:
+        """Give the game its advisor and computer players (the AI module's attach(game));
+        returns what attach returns (Spite & Malice's computer player). The module comes from
+        the registry through games.load: make games that way."""
+        ai = self.AI
+        if ai is None:
             raise TypeError(self.NAME + ": make the game with engine_core.games.load(name)")
-        self.AI.attach(self)
+        return ai.attach(self)
 
     def after_restore(self):
         """Rebuild what the game derives from its piles once a saved game is read back
@@ -480,6 +482,9 @@ class Game:
     # --- for subclasses ---
 
     def _deal(self):
+        raise NotImplementedError
+
+    def legal_moves(self, out):
         raise NotImplementedError
 
     def _apply(self, move):

@@ -141,12 +141,11 @@ class _Reader:
 
     def array(self, depth):
         self.i += 1
-        items = []
         if self.peek() == 0x5D:  # ]
             self.i += 1
-            return items
+            return []
+        items = [self.value(depth)]
         while True:
-            items.append(self.value(depth))
             c = self.peek()
             if c == 0x5D:
                 self.i += 1
@@ -154,6 +153,7 @@ class _Reader:
             if c != 0x2C:
                 self.fail("expected ',' or ']'")
             self.i += 1
+            items.append(self.value(depth))
 
     def number(self):
         data = self.data

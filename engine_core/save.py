@@ -148,6 +148,7 @@ class Keeper:
             self.game_file.reject(result)
             self.notify(r.load_message(self.game_file.title, result))
             return None
+        assert game is not None  # result is OK only once a game was made
         self.moves = saved_moves(self.buf)
         undo.remember_crc(self.buf, self.game_file.size, self.game_crc)
         copy = cls(players, options)  # the saved position again, to replay the journal on

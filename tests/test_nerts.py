@@ -801,7 +801,7 @@ def test_a_faster_computer_player_acts_more_often():
         game.tick(33)
         if game.acted:
             last = game.history.last_move()
-            counts[game.owner(last >> 16) if last >> 16 != 255 else last & 0xFF] += 1
+            counts[game.moves.owner(last >> 16) if last >> 16 != 255 else last & 0xFF] += 1
         assert game.history.moves - before == game.acted
     assert counts[0] >= 5 * counts[1] > 0
 
@@ -1121,9 +1121,9 @@ def test_invariants_over_random_play_with_2_to_4_players_and_jokers():
             n = game.legal_moves(out)
             tokens = [game.move_token(out[i]) for i in range(n)]
             assert len(set(tokens)) == n and all(game.parse_move(tokens[i]) == out[i] for i in range(n))
-            game.fill_need()
-            all_stuck = all(game.through(q) for q in range(players)) and not any(
-                game.has_play(q) for q in range(players))
+            game.moves.fill_need()
+            all_stuck = all(game.moves.through(q) for q in range(players)) and not any(
+                game.moves.has_play(q) for q in range(players))
             if game.status() == PLAYING:
                 assert not all_stuck and n > 0
             elif game.vars[V_ROUND_OVER] == 1:
@@ -1158,12 +1158,13 @@ def test_what_is_remembered_about_plays_matches_a_fresh_look():
             if game.status() != PLAYING:
                 break
             for p in range(players):
-                known = game.play_known[p]
+                mv = game.moves
+                known = mv.known(p)
                 if known:
-                    game.play_known[p] = 0
-                    game.need_valid = False
-                    game.fill_need()
-                    assert (known == 1) == game.has_play(p), (seed, p)
+                    mv.play_known[p] = 0
+                    mv.need_valid = False
+                    mv.fill_need()
+                    assert (known == 1) == mv.has_play(p), (seed, p)
                     checked += 1
         assert game.status() == OVER
     assert checked > 300

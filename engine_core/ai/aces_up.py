@@ -190,10 +190,9 @@ class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Aces Up game object."""
 
     def __init__(self, game):
-        self.game = game
+        PatienceAdvisor.__init__(self, game)  # self.game, self.work
         self.model = Model()
         self.search = Search(_DEPTH, 4)
-        self.work = 0  # work units the last hint's search spent (for the bench)
 
     def safe_move(self):
         """A discard (never wrong, see above), or -1."""

@@ -6,9 +6,13 @@ from engine_core import PLAYING
 class PatienceAdvisor:
     """Base of each patience game's Advisor: hint() = a safe move if any, else choose().
 
-    Subclasses set self.game and self.work in __init__ and define safe_move(), choose() and
-    finish_move(). No allocation.
+    Each Advisor is made with its game (calling PatienceAdvisor.__init__) and overrides
+    safe_move(), choose() and finish_move(), each a move code or -1. No allocation.
     """
+
+    def __init__(self, game):
+        self.game = game
+        self.work = 0  # work units the last hint spent (for the bench)
 
     def hint(self):
         self.work = 0  # work units this hint spends (for the bench)
@@ -18,3 +22,15 @@ class PatienceAdvisor:
         if m >= 0:
             return m
         return self.choose()
+
+    def safe_move(self):
+        """A move no remaining card could ever need undone, or -1."""
+        return -1
+
+    def choose(self):
+        """The hint when no safe move is left, or -1."""
+        return -1
+
+    def finish_move(self):
+        """The next move of a certain win, or -1."""
+        return -1

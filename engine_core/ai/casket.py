@@ -59,14 +59,13 @@ class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Casket game object."""
 
     def __init__(self, game):
-        self.game = game
+        PatienceAdvisor.__init__(self, game)  # self.game, self.work
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.low = bytearray(4)  # per suit: the lower height of its two foundations
         self.high = bytearray(4)
         self.height = bytearray(8)  # finish simulation: foundation heights and suits
         self.suit = bytearray(8)
         self.cursor = bytearray(_SOURCES + 2)  # finish simulation: cards left per source
-        self.work = 0
 
     # --- foundations ---
 

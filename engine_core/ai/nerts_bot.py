@@ -43,7 +43,7 @@ only while game.bots is on (the protocol's `bots on`). Game.set_bot(player, spee
 changes one (speed -1: the player waits for commands).
 
 Nothing here allocates once init() has run: one action costs at most one move generation
-for the player plus a rating per move; a player known to have no play (game.play_known)
+for the player plus a rating per move; a player known to have no play (game.moves.known)
 flips or cycles without looking again (tools/bench/bench_nerts.py has the fuel: about 0.7 M a
 move, 1.4 M at worst).
 """
@@ -216,7 +216,7 @@ def act(game, p):
     seeded by the player and the clock: the same whenever this state is played from."""
     game.draw_x = _noise(game, p, 0x100000 | (game.clock_ms & 0xFFFFF))
     skill = game.skill[p]
-    if game.through(p):
+    if game.moves.through(p):
         skill = BEST_SKILL  # through the stock without a play: it looks hard at everything
     code = choose(game, p, skill, True)
     if code >= 0:
@@ -231,16 +231,17 @@ def choose(game, p, skill, chance):
     (hints) it overlooks nothing and draws no random number."""
     base = p * STRIDE
     piles = game.piles
-    if game.play_known[p] == 2 and game.through(p):
+    mv = game.moves
+    if mv.known(p) == 2 and mv.through(p):
         # Known to have no play: flip, or now and then cycle, without looking again.
         if chance and piles.size[base + STOCK] >= 2 and _random(game, p) % 3 == 0:
             return ACTION << 16 | CYCLE << 8 | p
         if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
             return ACTION << 16 | FLIP << 8 | p
         return -1
-    game.fill_need()
+    mv.fill_need()
     moves = game.bot_moves
-    n = game.player_moves(p, moves, 0, False)
+    n = mv.player_moves(p, moves, 0, False)
     best = -1
     best_score = 0
     miss = _MISS_ONE_IN[skill]
@@ -256,13 +257,13 @@ def choose(game, p, skill, chance):
                 continue  # overlooked
             best = code
             best_score = score
-    if best_score <= _CYCLE_SCORE and game.play_known[p] == 0:
+    if best_score <= _CYCLE_SCORE and mv.known(p) == 0:
         if skill == BEST_SKILL:
-            game.play_known[p] = 2  # it saw every move and none is a play
+            mv.note(p, 2)  # it saw every move and none is a play
         elif _flip_gets_through(game, p):
             # Worth knowing now: the check for everyone being stuck after this flip then
             # looks at the new waste top only, not at every move again.
-            game.play_known[p] = 1 if game.any_play(moves, 0, n) else 2
+            mv.note(p, 1 if mv.any_play(moves, 0, n) else 2)
     return best
 
 
@@ -314,8 +315,9 @@ def rate(game, p, code, skill):
         return 850
     if where == WASTE:
         if skill >= 3 and piles.size[nerts] > 0:
-            under = game.top_value(dst)
-            if under >= 0 and game.card_fits_value(piles.top(nerts), shift(under, 1)):
+            mv = game.moves
+            under = mv.top_value(dst)
+            if under >= 0 and mv.card_fits_value(piles.top(nerts), shift(under, 1)):
                 return 780  # the Nerts top can follow it
         return 400
     # Work to work, onto a card.
@@ -325,11 +327,12 @@ def rate(game, p, code, skill):
     if arg == na:
         return 750 if piles.size[nerts] > 0 else 0
     x = piles.card(src, na - arg - 1)
-    if game.goes_to_foundation(x):
+    mv = game.moves
+    if mv.goes_to_foundation(x):
         return 600
     if piles.size[nerts] > 0:
-        base = game.run_base(src, 0)
-        if base >= 0 and game.card_fits_value(piles.top(nerts), shift(base, na - arg - 1)):
+        base = mv.run_base(src, 0)
+        if base >= 0 and mv.card_fits_value(piles.top(nerts), shift(base, na - arg - 1)):
             return 760
     return 0
 

@@ -40,12 +40,11 @@ class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Sir Tommy game object."""
 
     def __init__(self, game):
-        self.game = game
+        PatienceAdvisor.__init__(self, game)  # self.game, self.work
         self.height = bytearray(4)  # foundation heights: the rank each one takes next
         self.less = array("i", [0] * (4 * _W))  # less[p*_W + k]: cards of pile p ranked below k
         self.counts = bytearray(13)
         self.unseen = bytearray(13)  # cards of each rank the player has not seen yet
-        self.work = 0  # work units the last hint spent (for the bench)
 
     def _heights(self):
         piles = self.game.piles

@@ -205,5 +205,6 @@ class Bot:
 
 
 def attach(game):
-    """The game's computer player (Game.attach_ai, at start-up)."""
-    game.bot = Bot()
+    """The game's computer player, which the game keeps as its bot (Game.attach_ai, at
+    start-up)."""
+    return Bot()

@@ -62,7 +62,7 @@ THREAT_BY_MISSING = (2400, 720, 180, 48)
 
 class TurnModel:
     def __init__(self):
-        self.game = None
+        self.arena = bytearray(0)  # the game's cards (its piles' arena), from load
         self.cen = bytearray(3)
         self.sp = bytearray(4)  # side stack sizes in the model
         self.side_start = array("H", [0] * 4)
@@ -99,8 +99,8 @@ class TurnModel:
 
     def load(self, game, me):
         """The model of player me's position (its own cards; the opponent's are not looked at)."""
-        self.game = game
         piles = game.piles
+        self.arena = piles.cards
         for k in range(3):
             self.cen[k] = piles.size[CENTER1 + k]
         payoff = PAYOFF + STRIDE * me
@@ -155,7 +155,7 @@ class TurnModel:
         n = self.sp[j]
         if n == 0:
             return -1
-        return self.game.piles.cards[self.side_start[j] + n - 1] % 13
+        return self.arena[self.side_start[j] + n - 1] % 13
 
     def threat_table(self, game, me, eager, reach):
         """threat[s]: how bad a centre stack of s cards is, given the opponent's payoff card
@@ -330,7 +330,7 @@ class TurnModel:
         c1 = cen[1]
         c2 = cen[2]
         sp = self.sp
-        arena = self.game.piles.cards
+        arena = self.arena
         for j in range(4):
             n = sp[j]
             if n > 0:

@@ -12,8 +12,9 @@ Move codes (engine_core/game.py): src << 16 | dst << 8 | arg, where arg is
   SLIDE (any source): the card is slid under the destination's base card.
 Action words: deal, pN:flip, pN:cycle, pN:nerts.
 
-Reading the position and generating moves: engine_core/games/nerts_moves.py (NertsMoves);
-protocol text and load checks: engine_core/games/nerts_check.py.
+Reading the position and generating moves: engine_core/games/nerts_moves.py, an object made
+here (self.moves, a NertsMoves) whose contract that module's docstring gives; protocol text and
+load checks: engine_core/games/nerts_check.py.
 The profile choices (being stuck, sliding under, jokers) are described in docs/nerts.md.
 """
 
@@ -30,7 +31,7 @@ from engine_core import layout as L
 from engine_core.games.nerts_refusal import WORDS, refusal
 
 
-class Nerts(NertsMoves, Game):
+class Nerts(Game):
     NAME = "nerts"
     RULES_VERSION = 1
     MAX_MOVES = 1484  # 4 * PLAYER_MAX_MOVES; 'deal' only when no other move exists
@@ -75,19 +76,9 @@ class Nerts(NertsMoves, Game):
         for k in range(self.founds):
             self.add_pile("found" + str(k + 1), 13)
         self.end_piles()
-        self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
-        self.need_valid = False  # need is kept until the foundations change
-        self.need_count = bytearray(256)  # how many foundations take each need value
-        # One player's work piles (scan_work): size, base value (-1: only free jokers),
-        # free jokers on top. Move generation reads these instead of the piles.
-        self.work_size = bytearray(4)
-        self.work_base = array("b", [0] * 4)
-        self.work_free = bytearray(4)
+        # Reading the position and generating moves, with its own caches (nerts_moves.py).
+        self.moves = NertsMoves(self.piles, self.vars, players, self.jokers)
         self.points = array("i", [0] * players)  # count_points
-        # What has_play found for each player, kept while nothing it depends on changed (the
-        # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
-        self.play_known = bytearray(players)
-        self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
         # take_back: the others' moves to play again, and the piles (by id) that the player's
         # move changed and that the later moves changed.
         self.replay = array("i", [0] * self.REPLAY_MAX)
@@ -117,7 +108,7 @@ class Nerts(NertsMoves, Game):
                 self.piles.push(stock, cards.joker(p, 0))
                 self.piles.push(stock, cards.joker(p, 1))
         self._lay_out()
-        self._forget_plays()
+        self.moves.forget()
 
     def _lay_out(self):
         """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles."""
@@ -146,29 +137,8 @@ class Nerts(NertsMoves, Game):
             if self.vars[i] != 0:
                 self.set_var(i, 0)
         self._lay_out()
-        self._forget_plays()
+        self.moves.forget()
 
-
-    def _check_everyone_stuck(self, mover):
-        """End the round when every player is stuck. What has_play found is remembered per
-        player (play_known), so this costs at most one move generation for the mover."""
-        for p in range(self.players):
-            if not self.through(p):
-                return
-        self.fill_need()
-        if self.has_play(mover):
-            return
-        for p in range(self.players):
-            if self.has_play(p):
-                return
-        self._end_round(1)
-
-    def _forget_plays(self):
-        """Forget what was derived from the position (after undo, a deal, a load, or a
-        change of the foundations)."""
-        self.need_valid = False
-        for p in range(self.players):
-            self.play_known[p] = 0
 
     def _end_round(self, how):
         self.count_points()
@@ -215,6 +185,38 @@ class Nerts(NertsMoves, Game):
             return OVER
         return PLAYING
 
+    # --- the moves ---
+
+    def legal_moves(self, out):
+        if self.vars[V_STATUS] != PLAYING:
+            if self.can_deal():
+                out[0] = DEAL_MOVE
+                return 1
+            return 0
+        mv = self.moves
+        mv.fill_need()
+        n = 0
+        for p in range(self.players):
+            n = mv.player_moves(p, out, n)
+        return n
+
+    def mover(self, move):
+        """The player who makes `move`: an action's own player, else the source pile's owner."""
+        src = move >> 16
+        if src == ACTION:
+            return move & 0xFF
+        if src >= self.found0:
+            return 0  # nothing leaves a foundation: no player's move
+        return src // STRIDE
+
+    def moves_of(self, player, out):
+        """Only `player`'s moves (the console's player): a quarter of the cost with four."""
+        if self.vars[V_STATUS] != PLAYING:
+            return self.legal_moves(out)
+        mv = self.moves
+        mv.fill_need()
+        return mv.player_moves(player, out, 0)
+
     # --- performing moves ---
 
     def apply(self, move):
@@ -229,7 +231,7 @@ class Nerts(NertsMoves, Game):
         Game.apply(self, move)
 
     def undo(self):
-        self._forget_plays()
+        self.moves.forget()
         return Game.undo(self)
 
     def take_back(self, player):
@@ -250,22 +252,20 @@ class Nerts(NertsMoves, Game):
                 self._end_round(2 + p)
                 return
             if action == FLIP:
-                had_none = self.play_known[p] == 2
                 self._flip(p)
-                self.play_known[p] = 0
-                if had_none:  # only the waste top changed: does it give a play?
-                    self.fill_need()
-                    self.play_known[p] = 1 if self._waste_plays(p) else 2
+                stuck = self.moves.flipped(p)
             else:
                 self._cycle(p)  # the stock's order is no play: what is known stays
-            self._check_everyone_stuck(p)
+                stuck = self.moves.stuck(p)
+            if stuck:
+                self._end_round(1)
             return
         dst = (move >> 8) & 0xFF
         arg = move & 0xFF
         p = src // STRIDE
-        self.play_known[p] = 0
+        mv = self.moves
         if dst >= self.found0:
-            self._forget_plays()
+            mv.forget()
             c = self.piles.top(src)
             if c >= cards.JOKER_BASE:
                 self.set_var(V_JOKER + c - cards.JOKER_BASE, JOKER_DECLARED + arg - 1)
@@ -274,7 +274,7 @@ class Nerts(NertsMoves, Game):
                 if self.vars[V_PASS + i] != 0:
                     self.set_var(V_PASS + i, 0)
         elif arg & SLIDE:
-            e = self.empty_work(p, src)
+            e = mv.empty_work(p, src)
             self.move_top(src, e)
             n = self.piles.size[dst]
             self._move_run(dst, e, n)
@@ -285,7 +285,8 @@ class Nerts(NertsMoves, Game):
             self._move_run(src, dst, arg)
         if self.vars[V_PASS + p] != 0:
             self.set_var(V_PASS + p, 0)
-        self._check_everyone_stuck(p)
+        if mv.moved(p):  # every player stuck: the round ends
+            self._end_round(1)
 
     def _move_run(self, src, dst, count):
         """Move count cards; free jokers of dst that now have a card on them get fixed."""
@@ -294,7 +295,7 @@ class Nerts(NertsMoves, Game):
         self.move_cards(src, dst, count)
         if not self.jokers or below == 0:
             return
-        base = self.run_base(dst, 0)
+        base = self.moves.run_base(dst, 0)
         if base < 0:
             return
         s = piles.start[dst]
@@ -348,14 +349,18 @@ class Nerts(NertsMoves, Game):
         return Game.is_legal(self, move)
 
     def tick(self, ms):
-        self.AI.tick(self, ms)
+        ai = self.AI
+        assert ai is not None  # games.load gave the class its computer players' module
+        ai.tick(self, ms)
 
     def hint(self, seat=0):
         """The move the strongest computer player would make for `seat` (p1 unless a linked
         table seats the player elsewhere; 'deal' between rounds)."""
         if self.vars[V_STATUS] != PLAYING:
             return DEAL_MOVE if self.can_deal() else -1
-        return self.AI.choose(self, seat, self.AI.BEST_SKILL, False)
+        ai = self.AI
+        assert ai is not None  # as in tick
+        return ai.choose(self, seat, ai.BEST_SKILL, False)
 
     def set_computer(self, level, speed):
         for p in range(1, self.players):
@@ -364,7 +369,9 @@ class Nerts(NertsMoves, Game):
     def set_bot(self, player, speed, skill):
         """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
         SKILLS); speed -1 makes it a player who waits for commands."""
-        self.AI.configure(self, player, speed, skill)
+        ai = self.AI
+        assert ai is not None  # as in tick
+        ai.configure(self, player, speed, skill)
 
     # --- tokens ---
 
@@ -394,17 +401,18 @@ class Nerts(NertsMoves, Game):
     def check_position(self):
         check = Nerts._check
         if check is None:  # an import in every call allocates; a link checks states in play
-            from engine_core.games.nerts_check import check_position as check
-            Nerts._check = check
+            from engine_core.games.nerts_check import check_position as first
+            Nerts._check = first  # type: ignore[assignment]  # None until the first check
+            return first(self)
         return check(self)
 
     def after_restore(self):
         """A saved game is back (engine_core/save.py): forget what was derived from the old
         position."""
-        self._forget_plays()
+        self.moves.forget()
 
     def after_load(self):
-        self._forget_plays()
+        self.moves.forget()
         over = self.vars[V_STATUS] == OVER
         for i in range(V_GAME, V_JOKER + 8):
             self.vars[i] = 0
@@ -412,8 +420,8 @@ class Nerts(NertsMoves, Game):
         settle_jokers(self)
         if over:
             self.vars[V_ROUND_OVER] = 1
-        else:
-            self._check_everyone_stuck(0)
+        elif self.moves.stuck(0):
+            self._end_round(1)
         Game.after_load(self)
 
 

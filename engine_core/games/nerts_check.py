@@ -128,7 +128,7 @@ def explain(game, move):
     if "{target}" in text:
         text = text.replace("{target}", str(game.target))
     if "{takes}" in text:
-        text = text.replace("{takes}", cards.kind_name(game.found_suit(dst) * 13 + piles.size[dst]))
+        text = text.replace("{takes}", cards.kind_name(game.moves.found_suit(dst) * 13 + piles.size[dst]))
     if "{fixed}" in text:
         v = game.vars[V_JOKER + piles.top(src) - cards.JOKER_BASE] - 1
         text = text.replace("{fixed}", ("red " if v & 1 else "black ") + cards.RANKS[v >> 1])
@@ -158,13 +158,13 @@ def pile_error(game, p):
         if cards.deck(piles.card(p, i)) != owner:
             return name + " holds " + cards.name(piles.card(p, i), True) + ", a card of another player"
     if WORK1 <= p % STRIDE <= WORK4 and n > 0:
-        base = game.run_base(p, 0)
+        base = game.moves.run_base(p, 0)
         if base < 0:
             return ""
         if (base >> 1) > 12 or (base >> 1) - (n - 1) < 0:
             return name + " must build down in alternating colours from a king at most"
         for i in range(n):
-            v = game.card_value(piles.card(p, i))
+            v = game.moves.card_value(piles.card(p, i))
             if v >= 0 and v != shift(base, i):
                 return name + " must build down in alternating colours"
     return ""
@@ -186,7 +186,7 @@ def settle_jokers(game):
     piles = game.piles
     for p in range(game.players):
         for w in range(p * STRIDE + WORK1, p * STRIDE + WORK4 + 1):
-            base = game.run_base(w, 0)
+            base = game.moves.run_base(w, 0)
             for i in range(piles.size[w] - 1):
                 c = piles.card(w, i)
                 if c >= cards.JOKER_BASE and base >= 0:
@@ -194,7 +194,7 @@ def settle_jokers(game):
     for f in range(game.found0, game.found0 + game.founds):
         if piles.size[f] == 0:
             continue
-        suit = game.found_suit(f)
+        suit = game.moves.found_suit(f)
         for i in range(piles.size[f]):
             c = piles.card(f, i)
             if c >= cards.JOKER_BASE:

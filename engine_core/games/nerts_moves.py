@@ -6,15 +6,29 @@ every position in it: the pile's *base* value. Jokers: V_JOKER + j holds 0 (free
 (fixed on a work pile once a card was played onto it) or JOKER_DECLARED + kind (on a
 foundation).
 
-Move generation reads small caches instead of the piles: scan_work (one player's work
-piles: size, base value, free jokers on top) and fill_need (what each foundation takes next,
-kept until the foundations change). What has_play found is kept per player (play_known)
-until that player's piles or the foundations change. Nothing here allocates.
+NertsMoves is made once by Nerts.__init__ with the game's piles and variables (it reads them
+and never changes them), the number of players and whether jokers play. It owns its scratch
+state: fill_need's table of what each foundation takes next (kept until the foundations
+change), scan_work's caches of one player's work piles (size, base value, free jokers on
+top), and what has_play found per player (kept until that player's piles or the foundations
+change). Nothing here allocates. What the game, its checks and its computer players
+(engine_core/ai/nerts_bot.py) may ask of it:
+
+  reading   owner(pile), card_value(card), run_base(pile, first), top_value(pile),
+            found_suit(f), through(p), empty_work(p, skip)
+  moves     fill_need(), then player_moves(p, out, n, every), goes_to_foundation(card),
+            card_fits_value(card, under)
+  plays     is_play(code), any_play(out, start, n), has_play(p), waste_plays(p)
+  memory    forget() (undo, a deal, a load, a foundation changed), known(p) (0 unknown,
+            1 a play, 2 none), note(p, known) (what a look at all p's moves found)
+  stuck     moved(p) (p's piles changed), flipped(p) (p turned stock cards), stuck(p): each
+            True when every player is stuck now
 """
 
-from engine_core import PLAYING
+from array import array
+
 from engine_core import cards
-from engine_core.game import ACTION, V_STATUS, move_code
+from engine_core.game import ACTION, move_code
 
 from micropython import const
 
@@ -70,7 +84,81 @@ def shift(v, i):
 
 
 class NertsMoves:
-    """The half of Nerts that reads the position; Nerts (nerts.py) owns the state."""
+    """One Nerts game's move generation (the module's docstring gives its contract)."""
+
+    def __init__(self, piles, variables, players, jokers):
+        self.piles = piles
+        self.vars = variables
+        self.players = players
+        self.jokers = jokers
+        self.found0 = STRIDE * players
+        self.founds = 4 * players
+        self.need = bytearray(self.founds)  # what each foundation takes next (fill_need)
+        self.need_valid = False  # need is kept until the foundations change
+        self.need_count = bytearray(256)  # how many foundations take each need value
+        # One player's work piles (_scan_work): size, base value (-1: only free jokers),
+        # free jokers on top. Move generation reads these instead of the piles.
+        self.work_size = bytearray(4)
+        self.work_base = array("b", [0] * 4)
+        self.work_free = bytearray(4)
+        # What has_play found for each player, kept while nothing it depends on changed (the
+        # player's own piles, the foundations): 0 unknown, 1 a play, 2 none.
+        self.play_known = bytearray(players)
+        self.play_moves = array("i", [0] * PLAYER_MAX_MOVES)  # scratch for has_play
+
+    # --- what it remembers ---
+
+    def forget(self):
+        """Forget what was derived from the position (after undo, a deal, a load, or a
+        change of the foundations)."""
+        self.need_valid = False
+        known = self.play_known
+        for p in range(self.players):
+            known[p] = 0
+
+    def moved(self, p):
+        """p's own piles changed (after any move of p's but a flip or a cycle): what was
+        known of p's plays goes. True when every player is stuck now (see stuck)."""
+        self.play_known[p] = 0
+        return self.stuck(p)
+
+    def flipped(self, p):
+        """p turned cards from the stock (or the waste over): when p had no play, only the
+        waste top is new, and it alone says whether p has one now. True when every player
+        is stuck now (see stuck)."""
+        if self.play_known[p] == 2:
+            self.fill_need()
+            self.play_known[p] = 1 if self.waste_plays(p) else 2
+        else:
+            self.play_known[p] = 0
+        return self.stuck(p)
+
+    def stuck(self, mover):
+        """True when every player is stuck (docs/nerts.md: Stuck): each has turned all of
+        their stock and waste since their last play (through) and none has a play. What
+        has_play found is remembered per player, so this costs at most one move generation,
+        for the mover (asked first: it is the one whose piles changed)."""
+        size = self.piles.size
+        passes = self.vars
+        for p in range(self.players):
+            base = p * STRIDE
+            if passes[V_PASS + p] < size[base + STOCK] + size[base + WASTE]:
+                return False
+        self.fill_need()
+        if self.has_play(mover):
+            return False
+        for p in range(self.players):
+            if self.has_play(p):
+                return False
+        return True
+
+    def known(self, p):
+        """What is known of p's plays: 0 nothing, 1 p has a play, 2 p has none."""
+        return self.play_known[p]
+
+    def note(self, p, known):
+        """Remember what a look at all of p's moves found (1 a play, 2 none)."""
+        self.play_known[p] = known
 
     # --- reading the position ---
 
@@ -157,7 +245,7 @@ class NertsMoves:
 
     # --- what fits where ---
 
-    def scan_work(self, p):
+    def _scan_work(self, p):
         """Fill the work-pile caches for player p."""
         piles = self.piles
         w = p * STRIDE + WORK1
@@ -176,7 +264,7 @@ class NertsMoves:
                     free += 1
                 self.work_free[i] = free
 
-    def fits(self, v, count, i):
+    def _fits(self, v, count, i):
         """Can a run of `count` cards whose bottom has value v (-1: free jokers) go onto work
         pile i (0..3) of the scanned player?"""
         n = self.work_size[i]
@@ -190,7 +278,7 @@ class NertsMoves:
             return (t >> 1) >= count
         return (v >> 1) == (t >> 1) - 1 and (v & 1) != (t & 1)
 
-    def slides(self, v, i):
+    def _slides(self, v, i):
         """Can a card of value v (-1: a free joker) slide under work pile i's base card?"""
         b = self.work_base[i]
         if self.work_size[i] == 0 or b < 0 or (b >> 1) == 12:
@@ -205,7 +293,7 @@ class NertsMoves:
                 return w
         return -1
 
-    def joker_matches(self, card, kind):
+    def _joker_matches(self, card, kind):
         """May joker `card` be declared as `kind`? (a fixed value keeps rank and colour)"""
         jv = self.vars[V_JOKER + card - cards.JOKER_BASE]
         if jv == 0:
@@ -234,33 +322,6 @@ class NertsMoves:
 
     # --- move generation ---
 
-    def legal_moves(self, out):
-        if self.vars[V_STATUS] != PLAYING:
-            if self.can_deal():
-                out[0] = DEAL_MOVE
-                return 1
-            return 0
-        self.fill_need()
-        n = 0
-        for p in range(self.players):
-            n = self.player_moves(p, out, n)
-        return n
-
-    def mover(self, move):
-        """The player who makes `move`: an action's own player, else the source pile's owner."""
-        src = move >> 16
-        if src == ACTION:
-            return move & 0xFF
-        p = self.owner(src)
-        return p if p >= 0 else 0  # nothing leaves a foundation: no player's move
-
-    def moves_of(self, player, out):
-        """Only `player`'s moves (the console's player): a quarter of the cost with four."""
-        if self.vars[V_STATUS] != PLAYING:
-            return self.legal_moves(out)
-        self.fill_need()
-        return self.player_moves(player, out, 0)
-
     def player_moves(self, p, out, n, every=True):
         """Write p's moves into out from index n; returns the new count (fill_need first).
 
@@ -270,7 +331,7 @@ class NertsMoves:
         piles = self.piles
         base = p * STRIDE
         start = n
-        self.scan_work(p)
+        self._scan_work(p)
         n = self._to_foundations(base + NERTS, out, n, every)
         n = self._to_foundations(base + WASTE, out, n, every)
         for w in range(base + WORK1, base + WORK4 + 1):
@@ -316,11 +377,11 @@ class NertsMoves:
                 if want == NEED_EMPTY:
                     if first_empty or every:
                         for s in range(4):
-                            if self.joker_matches(c, s * 13):
+                            if self._joker_matches(c, s * 13):
                                 out[n] = move_code(src, self.found0 + i, 1 + s * 13)
                                 n += 1
                     first_empty = False
-                elif want != NEED_DONE and self.joker_matches(c, want):
+                elif want != NEED_DONE and self._joker_matches(c, want):
                     out[n] = move_code(src, self.found0 + i, 1 + want)
                     n += 1
             return n
@@ -342,10 +403,10 @@ class NertsMoves:
             return n
         v = self.card_value(c)
         for i in range(4):
-            if self.fits(v, 1, i):
+            if self._fits(v, 1, i):
                 out[n] = src << 16 | (base + WORK1 + i) << 8
                 n += 1
-            elif empty and self.slides(v, i):
+            elif empty and self._slides(v, i):
                 out[n] = src << 16 | (base + WORK1 + i) << 8 | SLIDE
                 n += 1
         return n
@@ -367,7 +428,7 @@ class NertsMoves:
             # b holds only free jokers: any run may fit under the values they would take.
             for k in range(1, na + 1):
                 v = -1 if k <= free else ((base >> 1) - na + k) * 2 + ((base ^ (na - k)) & 1)
-                if self.fits(v, k, b):
+                if self._fits(v, k, b):
                     out[n] = code | k
                     n += 1
                     plain = plain or k == 1
@@ -389,7 +450,7 @@ class NertsMoves:
                 k += 1
         if not plain and empty:
             v = -1 if free > 0 else ((base >> 1) - na + 1) * 2 + ((base ^ (na - 1)) & 1)
-            if self.slides(v, b):
+            if self._slides(v, b):
                 out[n] = code | SLIDE
                 n += 1
         return n
@@ -442,21 +503,21 @@ class NertsMoves:
                 self.play_known[p] = known
         return known == 1
 
-    def _waste_plays(self, p):
+    def waste_plays(self, p):
         """Does p's waste top go anywhere (a foundation, a work pile)? fill_need first."""
         c = self.piles.top(p * STRIDE + WASTE)
         if c < 0:
             return False
         if c >= cards.JOKER_BASE or self.goes_to_foundation(c):
             return True
-        self.scan_work(p)
+        self._scan_work(p)
         v = self.card_value(c)
         empty = False
         for i in range(4):
             if self.work_size[i] == 0:
                 empty = True
         for i in range(4):
-            if self.fits(v, 1, i) or (empty and self.slides(v, i)):
+            if self._fits(v, 1, i) or (empty and self._slides(v, i)):
                 return True
         return False
 

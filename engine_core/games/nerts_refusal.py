@@ -96,7 +96,7 @@ def foundation_refusal(game, card, dst, arg):
     if n == 13:
         return why.FOUND_FULL
     if card >= cards.JOKER_BASE:
-        takes = game.found_suit(dst) * 13 + n
+        takes = game.moves.found_suit(dst) * 13 + n
         if arg - 1 == takes or (n == 0 and (arg - 1) % 13 == 0):
             return why.JOKER_FIXED  # declared as the card it takes: its value is fixed
     if n == 0:

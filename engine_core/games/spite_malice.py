@@ -121,7 +121,7 @@ class SpiteMalice(Game):
             self.target = DEFAULT_TARGET
         self.barrier = False  # set by a move after which undo must not reach back
         self.bot_level = 3  # the computer's strength, 1 (easy) .. 3 (hard)
-        self.attach_ai()  # the computer player: self.bot (engine_core/ai/spite_malice.py)
+        self.bot = self.attach_ai()  # the computer player (engine_core/ai/spite_malice.py)
         self.auto_respond = True  # tick() plays the computer's turn; off when an interface steps it
         self.bot_fresh = True  # the next respond_step() starts the computer's turn
         self.bot_card = 0  # the card the computer's last step moved
@@ -394,8 +394,9 @@ class SpiteMalice(Game):
     def check_position(self):
         check = SpiteMalice._check
         if check is None:  # an import in every call allocates; a link checks states in play
-            from engine_core.games.spite_malice_text import check_position as check
-            SpiteMalice._check = check
+            from engine_core.games.spite_malice_text import check_position as first
+            SpiteMalice._check = first  # type: ignore[assignment]  # None until the first check
+            return first(self)
         return check(self)
 
 
