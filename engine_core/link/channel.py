@@ -64,7 +64,7 @@ def _noise():  # subset: ok (start-up: called from __init__)
         e = b[0] << 8 | b[1]
     except Exception:  # no urandom (ImportError, AttributeError), or one that fails (WASI)
         import time
-        e = time.ticks_us() & 0xFFFF
+        e = hash(time.ticks_us()) & 0xFFFF  # (a small int's hash is itself: the stubs call ticks opaque)
     return e
 
 
