@@ -230,7 +230,7 @@ def test_a_full_receive_queue_holds_the_sender_back_and_loses_nothing():
         b.poll(now)
     # b's queue is full and a's window too: a is held back, nothing is lost.
     assert b.inbox.count == chmod.QUEUE and a.pending() > 0
-    assert a._count >= chmod.WINDOW - 1  # frames in flight: the window is full
+    assert a.sending.count >= chmod.WINDOW - 1  # frames in flight: the window is full
     run_until = now + 5000
     while flow.got < 20:
         now += STEP

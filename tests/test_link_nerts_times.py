@@ -175,7 +175,7 @@ def test_moves_made_while_the_guest_asks_for_the_state_are_kept_and_sent_when_it
     guest.local_move(q, now)
     both(0)
     assert guest.timeline.count == 1 and guest.timeline.time[0] >= 2000
-    guest.lost()  # the guest asks for the host's state; the host, in step, does not answer
+    guest.repair.lost()  # the guest asks for the host's state; the host, in step, does not answer
     assert guest.asked
     g1.apply(p)  # the player plays on meanwhile
     guest.local_move(p, now)

@@ -78,7 +78,7 @@ def test_two_hosts_and_two_guests_on_one_medium_never_cross():
     g1.accept(gs[3], room.now)
     room.run(600)
     assert all(s.state == ls.S_PLAYING for s in room.sessions)
-    assert h0.table_id != h1.table_id
+    assert h0.hello.table_id != h1.hello.table_id
     assert (h1.ch.partner, g0.ch.partner, h0.ch.partner, g1.ch.partner) == (g0.ch.me, h1.ch.me, g1.ch.me, h0.ch.me)
     pairs = ((h1, g0, gs[1], gs[2]), (h0, g1, gs[0], gs[3]))
     play_turns(room, pairs, 40)
@@ -100,7 +100,7 @@ def frame_on(ch, kind, data, table, writer, to, seq=None):
     f[1] = n
     f[2] = kind
     f[3] = ch._expect if seq is None else seq
-    f[4] = ch._base
+    f[4] = ch.sending.base
     f[5] = ch._peer
     f[6] = ch.epoch
     f[7:9] = table.to_bytes(2, "big")
@@ -127,7 +127,7 @@ def test_a_frame_of_another_table_or_another_console_changes_nothing_and_is_coun
     d[1] = mover.my_seat
     d[2], d[3], d[4] = move >> 16, (move >> 8) & 0xFF, move & 0xFF
     ch = other.ch
-    table = h0.table_id
+    table = h0.hello.table_id
     for t, w, to in ((table ^ 0x5A5A, mover.ch.me, ch.me),  # another table, from the partner
                      (table, 0x7777, ch.me),  # this table, from another console
                      (table, g1.ch.me, ch.me),  # another console of the room

@@ -50,9 +50,9 @@ def test_the_hello_agrees_on_game_rules_seed_options_and_seats():
     assert host.state == ls.S_WAITING and guest.state == ls.S_WAITING
     flags = guest.poll(10)
     assert flags & ls.OFFER
-    assert (guest.offer_game_id, guest.offer_rules, guest.offer_seed, guest.offer_options,
+    assert (guest.offer_game_id, guest.offer_rules, guest.hello.offer_seed, guest.offer_options,
             guest.offer_players) == (games.game_id("nerts"), cls.RULES_VERSION, 123456789, options, 3)
-    assert bytes(guest.offer_seats[:3]) == bytes([ls.HERE, ls.THERE, ls.COMPUTER])
+    assert bytes(guest.hello.offer_seats[:3]) == bytes([ls.HERE, ls.THERE, ls.COMPUTER])
     guest.accept(g1, 10)
     assert host.poll(20) & ls.STARTED
     assert guest.poll(20) & ls.STARTED or guest.state == ls.S_PLAYING
@@ -153,8 +153,8 @@ def test_a_move_of_another_seat_from_the_link_is_refused_and_changes_nothing():
     g0, g1 = table.games
     assert g0.vars[V_TURN] == 0
     before = state_hash(g1)
-    host._send_move(1, move_code(10, 1, 0))  # p2's hand, sent by the host as p2's move
-    host._flush()
+    host.outbox.send_move(1, move_code(10, 1, 0))  # p2's hand, sent by the host as p2's move
+    host.outbox.flush()
     run(table, 60)
     assert guest.refused == 1 and guest.repairs == 0 and state_hash(g1) == before
 
@@ -167,8 +167,8 @@ def test_a_move_from_the_link_that_is_not_legal_is_refused_and_both_play_on():
     g0, g1 = table.games
     assert g0.vars[V_TURN] == 0
     bad = move_code(10, 1, 0)  # p2's hand played by the host, in its own turn: not legal
-    host._send_move(0, bad)
-    host._flush()
+    host.outbox.send_move(0, bad)
+    host.outbox.flush()
     run(table, 60)
     assert guest.refused == 1 and guest.asked
     # The host never applied the move it sent: its state is the guest's, and it does not
@@ -214,10 +214,10 @@ def test_undo_takes_back_only_ones_own_moves_in_ones_own_turn_and_travels_to_the
     assert not host.may_undo()
     # An undo the peer may not make (nothing of its own this turn) is refused and repaired.
     assert g1.vars[V_TURN] == 1 and guest.lockstep.own_moves == 0
-    host.tx[0] = host.gen
-    host.tx[1] = 0
-    host._queue(ls.K_UNDO, host.tx, 2)
-    host._flush()
+    host.outbox.tx[0] = host.gen
+    host.outbox.tx[1] = 0
+    host.outbox.queue(ls.K_UNDO, host.outbox.tx, 2)
+    host.outbox.flush()
     run(table, 60)
     assert guest.refused == 1 and state_hash(g0) == state_hash(g1)
 
@@ -344,7 +344,7 @@ def test_a_move_from_the_link_for_a_seat_played_here_is_refused_and_changes_noth
     host, guest = table.sessions
     table.acting = False
     host.realtime.send(1, 0xFF0101, table.games[0].clock_ms, 1)  # p2's flip, sent by the host
-    host._flush()
+    host.outbox.flush()
     run(table, 80)
     assert guest.refused == 1 and host.repairs == 0 and guest.repairs == 0
     table.acting = True
@@ -449,9 +449,9 @@ def test_a_guest_switched_off_and_on_is_silence_and_may_take_the_hosts_new_table
     host.host(table.games[0], 99, 0, bytes([ls.HERE, ls.THERE]), table.now)
     for _ in range(30):
         table.step()
-        if guest.state == ls.S_WAITING and guest.offer_seed == 99:
+        if guest.state == ls.S_WAITING and guest.hello.offer_seed == 99:
             break
-    assert guest.offer_seed == 99
+    assert guest.hello.offer_seed == 99
     guest.accept(table.games[1], table.now)
     run(table, 30)
     assert host.state == guest.state == ls.S_PLAYING

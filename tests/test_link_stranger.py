@@ -230,8 +230,8 @@ def linked_sessions(name, seed=11):
 def assert_state_refused(host, guest, g1):
     """The host sends its (broken) state: the guest refuses it and its game stays as it was."""
     before = state_hash(g1)
-    guest._repair(before)  # the guest found a disagreement and asked
-    host.send_state()
+    guest.repair.repair(before)  # the guest found a disagreement and asked
+    host.repair.send_state()
     host.poll(30)
     guest.poll(40)
     assert state_hash(g1) == before and guest.rejected >= 1
@@ -630,7 +630,7 @@ def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
 
 
 def send_state_unasked(host, guest, now=30):
-    host.send_state()
+    host.repair.send_state()
     host.poll(now)
     guest.poll(now + 10)
 
@@ -665,7 +665,7 @@ def test_a_disagreement_the_host_finds_is_told_and_the_guest_asks():
     """A move of the guest's seat the host cannot take: the host says RESYNC with its hash,
     the guest compares, asks, and loads the state it asked for."""
     wire, (g0, g1), (host, guest) = linked_sessions("spite_malice")
-    host.refuse_move(True)
+    host.repair.refuse_move(True)
     now = 30
     for _ in range(6):
         now += 10
@@ -673,8 +673,8 @@ def test_a_disagreement_the_host_finds_is_told_and_the_guest_asks():
         guest.poll(now)
     assert guest.repairs == 0  # in step: the guest's hash is the host's, nothing to ask
     p = g1.piles  # now they differ: the guest's centre gets a card the host's has not
-    host.told_at = -10 * msg.ASK_MS
-    host.refuse_move(True)
+    host.repair.told_at = -10 * msg.ASK_MS
+    host.repair.refuse_move(True)
     c = g1.pile_id("center1")
     p.push(c, p.pop(g1.pile_id("stock")))
     before = state_hash(g1)

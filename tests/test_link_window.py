@@ -51,7 +51,7 @@ def test_a_peer_whose_horizon_stands_still_while_the_host_plays_on_changes_nothi
             clock(a, frozen)
         a.wire.queues[0].clear()
         a.poll_victim()
-    assert moves > 150 and v.overflows > 0  # the window did fill
+    assert moves > 150 and v.repair.overflows > 0  # the window did fill
     holds(a)
     clock(a, g.clock_ms)
     for _ in range(5):
@@ -97,13 +97,13 @@ def test_a_guest_that_fills_the_window_again_and_again_gets_the_state_at_most_th
             for i, (t, c) in enumerate(records):
                 d[1 + 10 * i:11 + 10 * i] = a.record(seat, flip, t, c)[1:]
             a.write(m.MOVE, d)
-        if v.owed:
+        if v.repair.owed:
             d = bytearray(5)
             d[0] = v.gen
             r.put_i32(d, 1, state_hash(a.vg) ^ 1)
             a.write(m.RESYNC, d)
         a.wire.queues[0].clear()
         a.poll_victim()
-    assert v.overflows > 3  # the window did overflow, again and again
+    assert v.repair.overflows > 3  # the window did overflow, again and again
     assert 1 <= len(sent) <= RESYNCS_PER_MINUTE, sent
     holds(a)

@@ -61,10 +61,10 @@ def test_a_state_with_a_setting_over_255_leaves_the_guest_as_it_was():
     guest.apply(guest.hint())
     before = snapshot(guest)
     undoable = guest.history.moves
-    session = SimpleNamespace(sbuf=buf, r_total=n, backup=bytearray(1024), used=bytearray(256),
-                              game=guest, my_seat=1, own_pile=-1, own_game=None, own_open=True,
-                              own_base=bytearray(64), own_len=0, own_low=0)  # the guest's (link/session.py)
-    assert transfer.acceptable(session, guest) is False
+    received = transfer.Transfer(SimpleNamespace(game=guest, my_seat=1))  # the guest's (link/session.py)
+    received.sbuf = buf
+    received.r_total = n
+    assert received.acceptable(guest) is False
     assert snapshot(guest) == before and guest.history.moves == undoable
 
 

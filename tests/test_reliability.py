@@ -180,9 +180,9 @@ def test_link_play_over_a_faulty_link_keeps_both_consoles_in_step():
 
 
 def test_the_link_check_catches_consoles_that_drift_apart(monkeypatch):
-    from engine_core.link.session import Session
+    from engine_core.link.repair import Repair
     from tools.reliability.link_play import Table
-    monkeypatch.setattr(Session, "_compare", lambda self, mine, theirs: None)  # hashes unheard
+    monkeypatch.setattr(Repair, "compare", lambda self, mine, theirs: None)  # hashes unheard
     start = Table.start
 
     def start_then_drift(self):

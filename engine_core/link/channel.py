@@ -15,17 +15,17 @@ out of order sets GAP in the next frame it writes: the sender then writes again 
 is unacknowledged instead of waiting for RESEND_MS (five times the throughput at 5% loss).
 A frame goes out at least every KEEPALIVE_MS, so silent_ms() tells a quiet peer from a gone one.
 
-Epochs: the first EPOCH a fresh channel hears is its peer's. One that differs from it, in two
-valid frames whose ECHO is 0 or this side's epoch (one could be line noise that passed the CRC),
-means the peer restarted: this side forgets what it was sending and receiving (the session
-above starts again with a HELLO) and asks the new peer (GAP) to write its frames again. A
-frame whose ECHO names an older epoch of this side was meant for a channel that no longer
-exists: its ACK and message are ignored, and this side answers at once so the peer learns the
-new epoch. For STALE_MS after a peer restarted, late frames of its former epoch are ignored (a
-reordering transport must not make this side flip back). Should the two sides still disagree
-(a power-cycled peer that drew its old epoch again, one time in 255), this side hears the peer
-acknowledge only what it never sent; after STALL_MS (3 s) of that it takes a new epoch, and
-both sides start over. `restarts` counts each start-over: the session's cue for a HELLO.
+Epochs (docs/link.md, "Epochs: a peer that restarts"): the first EPOCH a fresh channel hears
+is its peer's; another, in two valid frames whose ECHO is 0 or this side's epoch, means the
+peer restarted: this side forgets what it was sending and receiving and asks the new peer
+(GAP) to write its frames again. A frame whose ECHO names an older epoch of this side is
+ignored and answered at once; late frames of a restarted peer's former epoch are ignored for
+STALE_MS; a peer that acknowledges only what this side never sent for STALL_MS has both sides
+take new epochs. `restarts` counts each start-over: the session's cue for a HELLO.
+
+The channel's parts, each made once with what it needs: the send window (sending.py), the
+pairing (pairing.py: whose frames, the beacon) and the receive queue (inbox.py); each
+module says what it offers and asks (docs/link.md, "The session's parts").
 
 No allocation after construction: frames are built in and parsed from preallocated buffers.
 Call receive() until it gives -1 after each poll: a side that polls but leaves its messages
@@ -34,14 +34,14 @@ queued holds the sender back (flow control).
 
 
 from engine_core.link import pairing
-from engine_core.link.pairing import Pairing
+from engine_core.link.pairing import BEACON_MS, Pairing  # noqa: F401 (BEACON_MS: for the link's users)
 from engine_core.link.sending import Sending
 from engine_core.link.inbox import QUEUE, Inbox  # noqa: F401
 from engine_core.link.messages import PAYLOAD_MAX
 from engine_core.link.crc import address_crc, crc16, frame_crc  # noqa: F401 (crc16: the channel's check, for its users)
 from engine_core.link.frames import (FRAGMENT, FRAME_MAX, FROM_AT, GAP, HEADER, KIND_MAX, MORE, OVERHEAD,  # noqa: F401
                                      IN_SIZE, READS, SYNC)
-from engine_core.link.messages import CLOCK_MASK
+from engine_core.link.messages import CLOCK_MASK  # noqa: F401 (_MASK below is its value)
 from micropython import const
 
 WINDOW = const(8)  # frames in flight; a power of two that divides 256
@@ -49,26 +49,10 @@ RESEND_MS = const(200)
 KEEPALIVE_MS = const(500)
 STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
 STALL_MS = const(3000)  # the peer heard and nothing acknowledged this long: start over
-BEACON_MS = const(500)  # an open table's offer goes out this often
-_MASK = CLOCK_MASK  # clocks and counters wrap at 2**30, as the app's clock does
+_MASK = const(0x3FFFFFFF)  # messages.CLOCK_MASK, folded where used: clocks and counters wrap at 2**30
 
 
-def _noise():  # subset: ok (start-up: called from __init__)
-    # A power cycle must give a different epoch and console id from the last ones, so
-    # something that varies between boots: os.urandom where the port has it, else the
-    # microsecond clock. 0..65535.
-    e = 0
-    try:
-        import os
-        b = os.urandom(2)
-        e = b[0] << 8 | b[1]
-    except Exception:  # no urandom (ImportError, AttributeError), or one that fails (WASI)
-        import time
-        e = time.ticks_us() & 0xFFFF
-    return e
-
-
-class Channel(Pairing, Sending):
+class Channel:
     """Reliable, ordered, de-duplicated messages of up to PAYLOAD_MAX bytes over `transport`.
 
     Counters: sent (messages accepted by send()), resent (frames written again), received
@@ -79,10 +63,9 @@ class Channel(Pairing, Sending):
     (1..255); pass one for a repeatable test. window: frames in flight (2, 4, 8 or 16).
     me: this console's id (1..65535; 0: the transport's `console_id` if it has one, else drawn).
 
-    Pairing (docs/link.md, "Pairing"): open_table() (a host: its offer goes out as a beacon
-    until a guest's first frame pairs it), pair() (a guest: the table it picked), listen()
-    (offers from anyone are received, as OFFER messages with rx_table and rx_from; nothing
-    is written). A channel made and never paired is a plain point-to-point link.
+    Pairing (docs/link.md, "Pairing"): open_table() (a host), pair() (a guest), listen()
+    (offers from anyone are received, as OFFER messages with rx_table and rx_from). A channel
+    made and never paired is a plain point-to-point link.
     """
 
     def __init__(self, transport, epoch=0, window=WINDOW, me=0):
@@ -91,29 +74,20 @@ class Channel(Pairing, Sending):
         self._t = transport
         self.transport = transport
         # A transport that keeps one peer for a link's life (the simulator's listening socket)
-        # is told when a new link begins (pairing.py, _new_link).
+        # is told when a new link begins (_new_link).
         self._renew = hasattr(transport, "new_link")
-        self._window = window
-        self.epoch = epoch if 0 < epoch < 256 else _noise() % 255 + 1
+        self.epoch = epoch if 0 < epoch < 256 else pairing.draw_noise() % 255 + 1
         if not 0 < me < 65536:
             me = getattr(transport, "console_id", 0)
-        self.me = me if 0 < me < 65536 else pairing.new_id(_noise())
-        self.listening = False
-        self.table = 0  # the table this channel belongs to (0: none)
-        self.partner = 0  # the console at the other end (0: not paired)
-        self._beacon = bytearray(FRAME_MAX)  # an open table's offer, as a frame
-        self._beacon_len = 0
-        self._t_beacon = -1
+        self.me = me if 0 < me < 65536 else pairing.new_id(pairing.draw_noise())
+        self.pairing = Pairing(self.me)  # whose frames (pairing.py)
         self.rx_table = 0  # the table and the writer of the message receive() gave
         self.rx_from = 0
-        # Send side: one frame buffer per frame in flight (slot = seq % window).
-        self._slots = [bytearray(FRAME_MAX) for _ in range(window)]
+        self.sending = Sending(self, window)  # the send window (sending.py)
         self._ackbuf = bytearray(OVERHEAD)
         self._out = bytearray(FRAME_MAX)  # the unwritten rest of a frame the transport took in part
+        self._readdress()
         # Receive side.
-        self._tx_addr = bytearray(6)
-        self.rx_addr = bytearray(6)
-        self._address()
         self._in = bytearray(IN_SIZE)
         self._chunk = bytearray(IN_SIZE - FRAME_MAX)
         self.inbox = Inbox(self._in)  # messages received and not yet taken
@@ -131,11 +105,8 @@ class Channel(Pairing, Sending):
         self._clear()
 
     def _clear(self):
-        self._base = 0  # the oldest unacknowledged seq
-        self._count = 0  # frames in flight
-        self._upto = 0  # of those, how many have been written in this round
-        self._tx_max = 0  # of those, how many have been written at least once
-        self._t_data = 0  # when a frame was last written or acknowledged
+        self.sending.clear()
+        self.sending.start_clock(0)
         self._out_len = 0
         self._expect = 0  # the next seq wanted from the peer
         self._asm = 0  # bytes of a message in two frames had so far
@@ -162,6 +133,117 @@ class Channel(Pairing, Sending):
         self.epoch = self.epoch % 255 + 1
         self._clear()
 
+    # --- pairing (pairing.py) ---
+
+    def open_table(self, table, kind, data, n):
+        """Host: a new link for `table` (1..65535), whose offer (a message of `kind`,
+        data[0:n], at most FRAGMENT bytes) goes out as a beacon every BEACON_MS until the
+        first guest's frame for it pairs the channel with that guest."""
+        if n > FRAGMENT:
+            raise ValueError("an offer fits one frame")
+        self._new_link(False, table, 0)
+        self.pairing.offer(kind, data, n)
+
+    def pair(self, table, partner):
+        """Guest: a new link to console `partner`'s `table` (the offer its player picked)."""
+        self._new_link(False, table, partner)
+
+    def listen(self):
+        """No link: offers from any console are received (OFFER messages, rx_table, rx_from);
+        nothing is written."""
+        self._new_link(True, 0, 0)
+
+    def paired(self):
+        return self.pairing.partner != 0
+
+    def _new_link(self, listening, table, partner):
+        self.reset()
+        if self._renew:
+            self._t.new_link()
+        self.pairing.link(listening, table, partner)
+        self._readdress()
+
+    def _readdress(self):
+        # The pairing changed: its addresses into every frame buffer this side writes from;
+        # its table and partner shown as the channel's, and whether it writes link frames
+        # (plain attributes, not properties: a class with a property looks up every attribute
+        # stored in the class first, which costs a received frame about 25,000 fuel).
+        pr = self.pairing
+        for b in self.sending.slots:
+            pr.stamp(b)
+        pr.stamp(self._ackbuf)
+        self.table = pr.table
+        self.partner = pr.partner
+        self._talking = pr.talking
+
+    # --- sending (the window: sending.py) ---
+
+    def send(self, kind, data, length):
+        """Queue data[0:length] as a message of `kind`; False (nothing queued) when the window is full.
+
+        Raises ValueError for a kind outside 1..63 or a length outside 0..PAYLOAD_MAX.
+        The message is written at once if the transport takes it.
+        """
+        w = self.sending
+        if not w.put(kind, data, length):
+            return False
+        self.sent = (self.sent + 1) & _MASK
+        if self._talking:
+            self.resent = (self.resent + w.pump(self._now)) & _MASK
+        return True
+
+    def pending(self):
+        """Messages sent and not yet acknowledged."""
+        return self.sending.pending()
+
+    def write_frame(self, buf, n, now):
+        """Fill in ACK, EPOCH, ECHO and the CRC and hand the frame to the transport; the rest
+        of it is kept if the transport took a part. Returns the bytes taken (0: nothing, the
+        frame stays where it is for the next try)."""
+        buf[0] = SYNC
+        buf[4] = self._expect
+        buf[5] = self.epoch
+        buf[6] = self._peer
+        if self._gap:
+            buf[2] |= GAP
+        else:
+            buf[2] &= 0x7F
+        c = frame_crc(buf, 0, n, self.pairing.tx_crc)
+        buf[n - 2] = c >> 8
+        buf[n - 1] = c & 0xFF
+        w = self._t.write(buf, n)
+        if not w or w < 0:
+            return 0
+        taken = w
+        out = self._out
+        i = 0
+        while w < n:
+            out[i] = buf[w]
+            i += 1
+            w += 1
+        self._out_len = i
+        self._t_out = now
+        self._ack_due = False
+        self._gap = False
+        return taken
+
+    def finish(self):
+        """Write what the transport left of the last frame; True when nothing of it waits."""
+        n = self._out_len
+        if n == 0:
+            return True
+        out = self._out
+        w = self._t.write(out, n)
+        if w is None or w <= 0:
+            return False
+        i = 0
+        while w < n:
+            out[i] = out[w]
+            i += 1
+            w += 1
+        self._out_len = i
+        return i == 0
+
     # --- receiving ---
 
     def poll(self, now_ms):
@@ -171,9 +253,10 @@ class Channel(Pairing, Sending):
         """
         now = now_ms
         self._now = now
+        w = self.sending
         if self._t_in < 0:  # the first poll (since start-up or a reset) starts the clocks
             self._t_in = now
-            self._t_data = now
+            w.start_clock(now)
             self._t_sane = now
         # A bounded number of reads, each followed by the frames it completes.
         t = self._t
@@ -196,9 +279,8 @@ class Channel(Pairing, Sending):
                     i += 1
                 self._have = have + n
             self._parse(now)
-        if self._count and ((now - self._t_data) & _MASK) >= RESEND_MS:
-            self._upto = 0  # go back: everything unacknowledged again
-            self._t_data = now
+        if w.count and ((now - w.t_data) & _MASK) >= RESEND_MS:
+            w.go_back(now)  # everything unacknowledged again
         # A peer that talks but acknowledges only what this side never sent (an ACK outside
         # base .. base + count, which a consistent link cannot give) disagrees about the link.
         # A silent peer is a cut, not a disagreement: it stops the clock.
@@ -210,24 +292,27 @@ class Channel(Pairing, Sending):
             self.restarts = (self.restarts + 1) & _MASK
             self.reset()  # (the next poll starts the clocks again)
         if not self._talking:
+            pr = self.pairing
             if self._out_len:
-                self._flush()
-            elif self._beacon_len and (self._t_beacon < 0 or ((now - self._t_beacon) & _MASK) >= BEACON_MS):
-                self._write(self._beacon, self._beacon_len, now)
-                self._t_beacon = now
+                self.finish()
+            elif pr.beacon_due(now):
+                self.write_frame(pr.beacon, pr.beacon_len, now)
+                pr.beaconed(now)
             return
-        if self._upto < self._count or self._out_len:
-            self._pump(now)
+        if w.upto < w.count or self._out_len:
+            self.resent = (self.resent + w.pump(now)) & _MASK
         if self._out_len == 0 and (self._ack_due or self._t_out < 0
                                    or ((now - self._t_out) & _MASK) >= KEEPALIVE_MS):
             b = self._ackbuf
             b[1] = 0
             b[2] = 0
-            b[3] = (self._base + self._count) & 0xFF
-            self._write(b, OVERHEAD, now)
+            b[3] = (w.base + w.count) & 0xFF
+            self.write_frame(b, OVERHEAD, now)
 
     def _parse(self, now):
         buf = self._in
+        pr = self.pairing
+        a = pr.rx_addr  # (changed in place when the link's addresses change)
         have = self._have
         p = 0
         while True:
@@ -250,10 +335,9 @@ class Channel(Pairing, Sending):
             # own addresses (rx_crc), TO included: a TO that is not this console's (a 16-bit
             # difference, which a CRC-16 always sees) fails that check, and the full one below
             # tells it from noise.
-            a = self.rx_addr
             ours = buf[p + 7] == a[0] and buf[p + 8] == a[1] and buf[p + 9] == a[2] and buf[p + 10] == a[3]
             crc = buf[end - 2] << 8 | buf[end - 1]
-            if not ours or frame_crc(buf, p, end, self.rx_crc) != crc:
+            if not ours or frame_crc(buf, p, end, pr.rx_crc) != crc:
                 ours = False
                 if frame_crc(buf, p, end, address_crc(buf, p)) != crc:
                     self.bad = (self.bad + 1) & _MASK
@@ -270,21 +354,22 @@ class Channel(Pairing, Sending):
         self._have = i
 
     def _frame(self, buf, p, ln, now, ours):
-        if not ours or self.listening:
+        pr = self.pairing
+        if not ours or pr.listening:
             # Not addressed as a paired link's frames are (table, the partner, this console):
             # pairing.py says what it is.
-            verdict = pairing.admits(self.listening, self.table, self.partner, self.me, buf[p + 7] << 8 | buf[p + 8],
+            verdict = pairing.admits(pr.listening, pr.table, pr.partner, pr.me, buf[p + 7] << 8 | buf[p + 8],
                                      buf[p + 9] << 8 | buf[p + 10], buf[p + 11] << 8 | buf[p + 12])
             if verdict == pairing.REFUSED:
                 self.refused = (self.refused + 1) & _MASK
                 return
             if verdict == pairing.BEACON:
-                self._offered(buf, p, ln)
+                if not self._asm:  # (a message in two frames being put together goes first)
+                    self.inbox.offer(buf, p, ln)
                 return
             if verdict == pairing.FIRST:
-                self.partner = buf[p + 9] << 8 | buf[p + 10]  # the guest who took the table
-                self._beacon_len = 0
-                self._address()
+                pr.took(buf[p + 9] << 8 | buf[p + 10])  # the guest who took the table
+                self._readdress()
         epoch = buf[p + 5]
         echo = buf[p + 6]
         if epoch != self._peer:
@@ -312,25 +397,21 @@ class Channel(Pairing, Sending):
             self._ack_due = True  # the peer has not heard this side's epoch yet: tell it now
             if echo:
                 return  # meant for an older epoch of this side
-        n = (buf[p + 4] - self._base) & 0xFF  # frames the peer acknowledges now
-        if n <= self._count:
+        w = self.sending
+        n = (buf[p + 4] - w.base) & 0xFF  # frames the peer acknowledges now
+        if n <= w.count:
             self._t_sane = now
             if n:
-                self._base = buf[p + 4]
-                self._count -= n
-                self._upto = self._upto - n if self._upto > n else 0
-                self._tx_max = self._tx_max - n if self._tx_max > n else 0
-                self._t_data = now
+                w.acked(n, buf[p + 4], now)
         kind = buf[p + 2]
         if kind & GAP:
             kind &= 0x7F
             # The peer is missing the frame it acknowledges up to: write everything again now
             # rather than after RESEND_MS; once per hole (or per RESEND_MS / 2), as a burst of
             # frames out of order brings several of these.
-            if self._count and (self._base != self._gap_base or ((now - self._gap_t) & _MASK) >= RESEND_MS // 2):
-                self._upto = 0
-                self._t_data = now
-                self._gap_base = self._base
+            if w.count and (w.base != self._gap_base or ((now - self._gap_t) & _MASK) >= RESEND_MS // 2):
+                w.go_back(now)
+                self._gap_base = w.base
                 self._gap_t = now
         if kind == 0:
             return
@@ -344,12 +425,13 @@ class Channel(Pairing, Sending):
                 self._gap = True
             return
         at = self._asm
-        if at + ln > PAYLOAD_MAX or (at == 0 and self.inbox.count >= QUEUE + self.inbox.held):
+        inbox = self.inbox
+        count = inbox.count
+        if at + ln > PAYLOAD_MAX or (at == 0 and count >= QUEUE + inbox.held):
             self.dropped = (self.dropped + 1) & _MASK  # no room: the peer writes it again
             return
-        inbox = self.inbox
         self._expect = (seq + 1) & 0xFF
-        slot = (inbox.head + inbox.count) % (QUEUE + 1)
+        slot = (inbox.head + count) % (QUEUE + 1)
         src = p + HEADER
         if inbox.fb_in is not None and (at == 0 or at == FRAGMENT):
             # framebuf's blit copies in C without allocating (a quarter of the fuel of a loop);
@@ -365,35 +447,15 @@ class Channel(Pairing, Sending):
         self._asm = 0
         inbox.kind[slot] = kind
         inbox.length[slot] = at + ln
-        inbox.table[slot] = self.table
-        inbox.writer[slot] = self.partner
-        inbox.count += 1
+        inbox.table[slot] = pr.table
+        inbox.writer[slot] = pr.partner
+        inbox.count = count + 1
         self.received = (self.received + 1) & _MASK
-
-    def _offered(self, buf, p, ln):
-        # A beacon: delivered as a message of its own (no sequence number, no acknowledgement)
-        # when it is whole and the queue has room; beacons come again.
-        kind = buf[p + 2] & 0x7F
-        inbox = self.inbox
-        if kind == 0 or kind & MORE or self._asm or inbox.count >= QUEUE + inbox.held:
-            return
-        slot = (inbox.head + inbox.count) % (QUEUE + 1)
-        dst = inbox.slots[slot]
-        for i in range(ln):
-            dst[i] = buf[p + HEADER + i]
-        inbox.kind[slot] = kind
-        inbox.length[slot] = ln
-        inbox.table[slot] = buf[p + 7] << 8 | buf[p + 8]
-        inbox.writer[slot] = buf[p + 9] << 8 | buf[p + 10]
-        inbox.count += 1
 
     def _peer_restarted(self):
         # The peer is a new channel: nothing sent to or received from its old self matters.
         self.restarts = (self.restarts + 1) & _MASK
-        self._base = 0
-        self._count = 0
-        self._upto = 0
-        self._tx_max = 0
+        self.sending.clear()
         self._out_len = 0
         self._expect = 0
         self._asm = 0

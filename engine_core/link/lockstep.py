@@ -17,14 +17,17 @@ from engine_core.link.statehash import state_hash
 
 
 class Lockstep:
-    """The turn-based table's own state and rules; what it needs of the session: the game,
-    the seats, the generation, send(), move_record(), refuse_move(), disagree(), changed(),
-    my_hash()."""
+    """The turn-based table's own state and rules. What the session asks of it: as of
+    Realtime (realtime.py). What it asks of the session: `game`, `state`, `my_seat`,
+    `peer_seat`, changed(), reject(); of the Outbox: move_record(), send_record(); of the
+    Repair: refuse_move(), my_hash()."""
 
     RECORD = m.LOCKSTEP_RECORD  # a move in a MOVE message: seat, move(3)
 
-    def __init__(self, session):
+    def __init__(self, session, outbox, repair):
         self.s = session
+        self.out = outbox
+        self.repair = repair
         self.turn_no = 0  # turns ended since the deal (or the state loaded): the hash's key
         self.own_moves = 0  # moves of this console in the turn under way
         self.peer_moves = 0
@@ -54,7 +57,7 @@ class Lockstep:
 
     def local_move(self, move):
         s = self.s
-        s.send_record(s.move_record(s.my_seat, move), 5)
+        self.out.send_record(self.out.move_record(s.my_seat, move), 5)
         self.own_moves += 1
         self.after_move()
 
@@ -81,10 +84,10 @@ class Lockstep:
         seat = d[at]
         move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
         if seat != s.peer_seat:
-            s.refuse_move(False)  # not the sender's seat: never a matter of being out of step
+            self.repair.refuse_move(False)  # not the sender's seat: never a matter of being out of step
             return
         if game.vars[V_TURN] != seat or not game.is_legal(move):
-            s.refuse_move(True)
+            self.repair.refuse_move(True)
             return
         game.apply(move)
         self.peer_moves += 1
@@ -95,10 +98,10 @@ class Lockstep:
         s = self.s
         game = s.game
         if seat != s.peer_seat:
-            s.refuse_move(False)
+            self.repair.refuse_move(False)
             return
         if game.vars[V_TURN] != seat or self.peer_moves == 0 or not game.undo():
-            s.refuse_move(True)
+            self.repair.refuse_move(True)
             return
         self.peer_moves -= 1
         s.changed()
@@ -118,4 +121,4 @@ class Lockstep:
         self.turn_no += 1
         self.own_moves = 0
         self.peer_moves = 0
-        self.s.my_hash(self.turn_no, state_hash(game))
+        self.repair.my_hash(self.turn_no, state_hash(game))

@@ -1,11 +1,19 @@
-"""What a link session sends (engine_core/link/session.py mixes this in): messages wait in a
-queue until the channel's send window takes them, in order; moves of one generation that wait
-together travel in one MOVE message, and a placeholder in the queue stands for the chunks of
-the host's state (transfer.py). Everything is allocated by _make_outbox().
+"""What a link session sends (engine_core/link/session.py makes one Outbox): messages wait in
+a queue until the channel's send window takes them, in order; moves of one generation that
+wait together travel in one MOVE message, and a placeholder in the queue stands for the
+chunks of the host's state (transfer.py). Everything is allocated by the constructor.
+
+The Outbox's own state: the queue, `tx` (the buffer a part builds a message in before it
+queues it) and the counts of what went (bytes_sent, messages_sent, moves_sent) and of what
+found the queue full (dropped).
+
+What the other parts may ask of it: queue(kind, b, n), send_record(b, n), move_record(seat,
+move), send_move(seat, move), queue_state(), forget(), flush(), waiting(), overflowed(), and
+`tx`. What it asks of the session: the generation (`gen`) and, once the host's state has
+gone, state_sent(); of the channel: send(); of the Transfer: more(), chunk(b), sent(n).
 """
 
 from engine_core.link import messages as m
-from engine_core.link import transfer
 
 from micropython import const
 
@@ -15,21 +23,27 @@ PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
 
 
 class Outbox:
-    def _make_outbox(self):  # subset: ok (start-up: called from Session.__init__)
+    def __init__(self, session, channel, transfer):
+        self.s = session
+        self.ch = channel
+        self.transfer = transfer
         self.q_kind = bytearray(_QUEUE)
         self.q_len = bytearray(_QUEUE)
         self.q_data = bytearray(_QUEUE * _SLOT)
         self.q_head = 0
         self.q_count = 0
+        self.pending = False  # a placeholder for the state's chunks is in the queue
         self.tx = bytearray(m.PAYLOAD_MAX)
+        self.bytes_sent = 0  # payload bytes handed to the channel, the kind byte included
+        self.messages_sent = 0
+        self.moves_sent = 0
+        self.dropped = 0  # messages that found the queue full (a link down for long)
+        self.dropped_seen = 0
 
     def send_record(self, b, n):
         """A MOVE message of one record, b[0:n] (move_record's head, and more in real time)."""
-        self._queue(m.MOVE, b, n)
+        self.queue(m.MOVE, b, n)
         self.moves_sent += 1
-
-    def send_message(self, kind, b, n):
-        self._queue(kind, b, n)
 
     def waiting(self):
         """Messages wait for room in the channel's window."""
@@ -38,30 +52,38 @@ class Outbox:
     def move_record(self, seat, move):
         """A MOVE message's first five bytes in tx (gen, seat, the move's three); tx."""
         b = self.tx
-        b[0] = self.gen
+        b[0] = self.s.gen
         b[1] = seat
         b[2] = (move >> 16) & 0xFF
         b[3] = (move >> 8) & 0xFF
         b[4] = move & 0xFF
         return b
 
-    def _send_move(self, seat, move):
+    def send_move(self, seat, move):
         self.send_record(self.move_record(seat, move), 5)
 
-    def _forget_queue(self):
+    def forget(self):
+        """What waits is dropped (a goodbye goes first, a new link, a new generation)."""
         self.q_count = 0
-        self.s_pending = False
+        self.pending = False
 
-    def _overflowed(self):
-        """Messages were lost because the queue was full: what waits is of no more use, the
-        host's state replaces it (a new generation)."""
+    def queue_state(self):
+        """The host's state (in the Transfer) goes next after what waits, once."""
+        if not self.pending:
+            self.pending = True
+            self.queue(PLACEHOLDER, self.tx, 0)
+
+    def overflowed(self):
+        """Whether messages were lost because the queue was full since the last call."""
+        if self.dropped == self.dropped_seen:
+            return False
         self.dropped_seen = self.dropped
-        if self._playing():
-            self.lost()
+        return True
 
-    def _queue(self, kind, data, n):
+    def queue(self, kind, data, n):
+        """data[0:n] as a message of `kind`, after what waits (counted in dropped when full)."""
         if self.q_count == _QUEUE:
-            self.dropped += 1  # poll() repairs: the host's state goes instead
+            self.dropped += 1  # the session's poll repairs: the host's state goes instead
             return
         i = (self.q_head + self.q_count) % _QUEUE
         self.q_kind[i] = kind
@@ -71,7 +93,7 @@ class Outbox:
             self.q_data[at + k] = data[k]
         self.q_count += 1
 
-    def _flush(self):
+    def flush(self):
         """Hand waiting messages to the channel, in order, while its window has room."""
         ch = self.ch
         b = self.tx
@@ -79,16 +101,16 @@ class Outbox:
             i = self.q_head
             kind = self.q_kind[i]
             if kind == PLACEHOLDER:
-                while self.s_pos < self.s_len:
-                    n = transfer.chunk(self)
+                st = self.transfer
+                while st.more():
+                    n = st.chunk(b)
                     if not ch.send(m.STATE, b, n):
                         return
-                    self.s_pos += n - m.STATE_HEAD
+                    st.sent(n)
                     self.bytes_sent += n + 1
                     self.messages_sent += 1
-                self.s_pending = False
-                if self.is_host:
-                    self.go(m.E_AGREE)
+                self.pending = False
+                self.s.state_sent()
                 self.q_head = (i + 1) % _QUEUE
                 self.q_count -= 1
                 continue

@@ -14,7 +14,7 @@ from array import array
 
 from engine_core import rng
 from engine_core.link.crc import crc16
-from engine_core.link.frames import FRAGMENT, HEADER, OVERHEAD
+from engine_core.link.frames import FRAME_MAX, HEADER, OVERHEAD
 
 from micropython import const
 
@@ -28,6 +28,7 @@ OFFER_MAX = const(16)  # an offer's bytes (messages.OFFER_HEAD + MAX_SEATS)
 TABLES = const(8)  # offers a joining console lists at once
 ENDED = const(8)  # tables remembered as ended
 GONE_MS = const(3000)  # an offer not heard again for this long leaves the list
+BEACON_MS = const(500)  # an open table's offer goes out this often
 _MASK = const(0x3FFFFFFF)  # messages.CLOCK_MASK (messages imports records: kept light here)
 
 
@@ -59,6 +60,21 @@ def admits(listening, table, partner, me, f_table, f_from, f_to):
     if partner == 0:
         return FIRST
     return LINK if f_from == partner else REFUSED
+
+
+def draw_noise():  # subset: ok (start-up: called from the channel's __init__)
+    # A power cycle must give a different epoch and console id from the last ones, so
+    # something that varies between boots: os.urandom where the port has it, else the
+    # microsecond clock. 0..65535.
+    e = 0
+    try:
+        import os
+        b = os.urandom(2)
+        e = b[0] << 8 | b[1]
+    except Exception:  # no urandom (ImportError, AttributeError), or one that fails (WASI)
+        import time
+        e = hash(time.ticks_us()) & 0xFFFF  # (a small int's hash is itself: the stubs call ticks opaque)
+    return e
 
 
 def new_id(noise):
@@ -178,54 +194,71 @@ class Tables:
 
 
 class Pairing:
-    """The channel's pairing (engine_core/link/channel.py mixes this in): the table and the
-    partner it holds, and the addresses every frame it writes carries."""
+    """A channel's pairing (engine_core/link/channel.py makes one): the console's id (`me`),
+    whether it listens for offers (`listening`), the table it belongs to and the partner at
+    the other end, an open table's offer as a beacon frame, and the addresses every frame it
+    writes carries (tx_addr, tx_crc) and every frame of its link carries (rx_addr, rx_crc).
+    `talking`: the channel writes link frames (paired, or a plain point-to-point link).
 
-    def open_table(self, table, kind, data, n):
-        """Host: a new link for `table` (1..65535), whose offer (a message of `kind`,
-        data[0:n], at most FRAGMENT bytes) goes out as a beacon every BEACON_MS until the
-        first guest's frame for it pairs the channel with that guest."""
-        if n > FRAGMENT:
-            raise ValueError("an offer fits one frame")
-        self._new_link(False, table, 0)
-        b = self._beacon
+    What the channel asks of it: link(listening, table, partner) (a new link), offer(kind,
+    data, n) (the open table's beacon), took(partner) (the first guest's frame paired a host),
+    stamp(frame) (the addresses into a frame buffer), beacon_due(now), beaconed(now); it reads
+    the fields above. It asks nothing of the channel."""
+
+    def __init__(self, me):
+        self.me = me
+        self.listening = False
+        self.table = 0  # the table this channel belongs to (0: none)
+        self.partner = 0  # the console at the other end (0: not paired)
+        self.beacon = bytearray(FRAME_MAX)  # an open table's offer, as a frame
+        self.beacon_len = 0
+        self.t_beacon = -1
+        self.tx_addr = bytearray(6)
+        self.rx_addr = bytearray(6)
+        self.talking = True
+        self.tx_crc = 0
+        self.rx_crc = 0
+        self.address()
+
+    def link(self, listening, table, partner):
+        """A new link: listening for offers, or of `table` with `partner` (0: none yet)."""
+        self.listening = listening
+        self.table = table
+        self.partner = partner
+        self.beacon_len = 0
+        self.t_beacon = -1
+        self.address()
+
+    def offer(self, kind, data, n):
+        """Host: the open table's offer (a message of `kind`, data[0:n], at most FRAGMENT
+        bytes) goes out as a beacon every BEACON_MS until the first guest's frame pairs it."""
+        b = self.beacon
         b[1] = n
         b[2] = kind
         b[3] = 0
         for i in range(n):
             b[HEADER + i] = data[i]
-        self._beacon_len = n + OVERHEAD
+        self.beacon_len = n + OVERHEAD
 
-    def pair(self, table, partner):
-        """Guest: a new link to console `partner`'s `table` (the offer its player picked)."""
-        self._new_link(False, table, partner)
-
-    def listen(self):
-        """No link: offers from any console are received (OFFER messages, rx_table, rx_from);
-        nothing is written."""
-        self._new_link(True, 0, 0)
-
-    def paired(self):
-        return self.partner != 0
-
-    def _new_link(self, listening, table, partner):
-        self.reset()
-        if self._renew:
-            self._t.new_link()
-        self.listening = listening
-        self.table = table
+    def took(self, partner):
+        """The first frame of the guest who took this host's open table: paired with it."""
         self.partner = partner
-        self._beacon_len = 0
-        self._t_beacon = -1
-        self._address()
+        self.beacon_len = 0
+        self.address()
 
-    def _address(self):
-        # TABLE, FROM and TO of every frame this side writes (bytes 7..12), set in its frame
-        # buffers, and their CRC, whenever they change: a frame written costs nothing more for
-        # them. rx_addr: the same of the partner's frames, and rx_crc their CRC. _talking:
-        # this side writes link frames (paired, or a plain point-to-point link).
-        self._talking = not self.listening and (self.table == 0 or self.partner != 0)
-        tx = self._tx_addr
+    def beacon_due(self, now):
+        return self.beacon_len and (self.t_beacon < 0 or ((now - self.t_beacon) & _MASK) >= BEACON_MS)
+
+    def beaconed(self, now):
+        self.t_beacon = now
+
+    def address(self):
+        # TABLE, FROM and TO of every frame this side writes (bytes 7..12), and their CRC,
+        # whenever they change (the channel stamps its frame buffers with them: a frame
+        # written costs nothing more for them); rx_addr: the same of the partner's frames,
+        # and rx_crc their CRC.
+        self.talking = not self.listening and (self.table == 0 or self.partner != 0)
+        tx = self.tx_addr
         rx = self.rx_addr
         tx[0] = rx[0] = self.table >> 8
         tx[1] = rx[1] = self.table & 0xFF
@@ -233,14 +266,12 @@ class Pairing:
         tx[3] = rx[5] = self.me & 0xFF
         tx[4] = rx[2] = self.partner >> 8
         tx[5] = rx[3] = self.partner & 0xFF
-        self._tx_crc = crc16(tx, 0, 6)
+        self.tx_crc = crc16(tx, 0, 6)
         self.rx_crc = crc16(rx, 0, 6)
-        for b in self._slots:
-            self._address_frame(b)
-        self._address_frame(self._ackbuf)
-        self._address_frame(self._beacon)
+        self.stamp(self.beacon)
 
-    def _address_frame(self, b):
-        a = self._tx_addr
+    def stamp(self, b):
+        """This side's addresses into frame buffer b (bytes 7..12)."""
+        a = self.tx_addr
         for i in range(6):
             b[7 + i] = a[i]

@@ -56,14 +56,19 @@ RATE_MS = const(1000)
 
 class Realtime:
     """The real-time table's own state (the window of recent moves, the horizons, the next
-    hash, where the journal was last read); what it needs of the session: the game, the
-    seats, the generation, send_record(), send_message(), refuse_move(), changed(), lost(),
-    new_generation(), my_hash(), waiting()."""
+    hash, where the journal was last read). What the session asks of it: reset(t), key(),
+    before(), after(), forget(), local_move(), local_undo(), may_undo(), may_deal(),
+    peer_move(d, at), peer_undo(seat), peer_clock(t), and `timeline`. What it asks of the
+    session: `game`, `players`, `seats`, `is_host`, `my_seat`, `peer_seat`, `gen`, changed(),
+    new_generation(), reject(); of the Outbox: `tx`, move_record(), send_record(), queue(),
+    waiting(); of the Repair: refuse_move(), my_hash(), lost(), `asked`."""
 
     RECORD = m.REALTIME_RECORD  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 
-    def __init__(self, session):
+    def __init__(self, session, outbox, repair):
         self.s = session
+        self.out = outbox
+        self.repair = repair
         self.timeline = Timeline()
         self.fresh = array("i", [0] * 64)  # moves found in the journal since the last look
         self.ctr = array("i", [0] * m.MAX_SEATS)  # each seat's move counter
@@ -138,8 +143,7 @@ class Realtime:
 
     def lost(self):
         """The window cannot hold what happened (full, or the journal forgot a move): repair."""
-        s = self.s
-        s.lost()
+        self.repair.lost()
 
     def overflow(self):
         """This console's own moves, already in its game, do not fit the window (a peer whose
@@ -155,14 +159,13 @@ class Realtime:
             if self.peer_h < s.game.clock_ms:
                 self.peer_h = s.game.clock_ms
         self.synced()
-        s.lost()
+        self.repair.lost()
 
     def send(self, seat, move, t, ctr):
-        s = self.s
-        b = s.move_record(seat, move)  # then the time and the seat's counter
+        b = self.out.move_record(seat, move)  # then the time and the seat's counter
         r.put_i32(b, 5, t)
         r.put_u16(b, 9, ctr)
-        s.send_record(b, 11)
+        self.out.send_record(b, 11)
         if t > self.sent_h:
             self.sent_h = t
 
@@ -181,7 +184,7 @@ class Realtime:
         if (h.head - self.seen_head) % h.capacity > h.used:
             self.overflow()  # more happened than the journal holds (a tick of minutes): repair
             return
-        if s.asked:
+        if self.repair.asked:
             # Moves made while the host's state is on its way stay unread in the journal: the
             # state, when it comes, replaces them (reset: synced); when the guest stops asking
             # they are read, stamped and sent then. Read now and left out of the window, they
@@ -309,20 +312,20 @@ class Realtime:
         theirs = s.seats[seat] == _THERE or (not s.is_host and s.seats[seat] == _COMPUTER)
         if not theirs or (move != DEAL_MOVE and game.mover(move) != seat) or \
                 (move == DEAL_MOVE and seat != s.peer_seat):
-            s.refuse_move(False)  # nothing changes: a friendly console never sends this
+            self.repair.refuse_move(False)  # nothing changes: a friendly console never sends this
             return
         if not self.believable(seat, t):
-            s.refuse_move(False)  # a time a friendly console cannot have sent: nothing changes
+            self.repair.refuse_move(False)  # a time a friendly console cannot have sent: nothing changes
             return
         self.peer_h = t
         self.follow(t)
         if move == DEAL_MOVE:
             gen = s.gen
             self.settle()
-            if s.gen != gen or s.asked:
+            if s.gen != gen or self.repair.asked:
                 return
             if s.is_host or not game.is_legal(DEAL_MOVE):
-                s.refuse_move(True)
+                self.repair.refuse_move(True)
                 return
             game.apply(DEAL_MOVE)
             if game.clock_ms < t:
@@ -331,7 +334,7 @@ class Realtime:
             s.changed()
             return
         if self.timeline.count == self.timeline.size:
-            s.refuse_move(False)  # the window is full: the state that follows carries it
+            self.repair.refuse_move(False)  # the window is full: the state that follows carries it
             self.overflow()
             return
         if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
@@ -344,10 +347,10 @@ class Realtime:
         """Hash every whole second that is final on both sides, forget final moves, and tell the
         peer this console's horizon."""
         s = self.s
-        if s.asked:
+        if self.repair.asked:
             return
         self.scan()  # moves made while asking, when the asking ended in this poll
-        if s.asked:
+        if self.repair.asked:
             return
         game = s.game
         tl = self.timeline
@@ -364,18 +367,18 @@ class Realtime:
             tl.redo_from(game, i)
             t = self.next_check
             self.next_check += HASH_EVERY_MS
-            s.my_hash(t // HASH_EVERY_MS, h)  # keyed by the second: the hash ring's index
-            if s.gen != gen or s.asked:
+            self.repair.my_hash(t // HASH_EVERY_MS, h)  # keyed by the second: the hash ring's index
+            if s.gen != gen or self.repair.asked:
                 return  # the hashes disagreed: the state is on its way
         tl.drop_before(final)
         self.synced()
-        if game.clock_ms - self.sent_h >= CLOCK_EVERY_MS and not s.waiting():
+        if game.clock_ms - self.sent_h >= CLOCK_EVERY_MS and not self.out.waiting():
             # Only when nothing waits: a waiting move carries a horizon of its own, and a link
             # that takes nothing must not fill the queue with clocks.
-            b = s.tx
+            b = self.out.tx
             b[0] = s.gen
             r.put_i32(b, 1, game.clock_ms)
-            s.send_message(_K_CLOCK, b, 5)
+            self.out.queue(_K_CLOCK, b, 5)
             self.sent_h = game.clock_ms
 
     def settled(self):

@@ -1,16 +1,28 @@
-"""Keeping two consoles in step (engine_core/link/session.py mixes this in; docs/link.md,
+"""Keeping two consoles in step (engine_core/link/session.py makes one Repair; docs/link.md,
 "Hashes" and "Desync repair"): each console's state hashes, compared with the peer's; a
 disagreement (or a move of the peer's seat that is not legal) has the host send its whole
 state (transfer.py) and the guest ask for it, the host at most RESYNCS_PER_MINUTE times a
-minute. Everything is allocated by _make_repair().
+minute. Everything is allocated by the constructor.
+
+The Repair's own state: the hashes of both sides waiting for the other's, when the host last
+re-sent its state and last told the guest "we disagree" (`owed`: the guest's RESYNC that
+follows gets the state), whether the guest asked for the state and waits for it (`asked`,
+`asked_at`), and the counts: hashes_compared, desyncs, refused (moves from the link refused),
+repairs (states sent or loaded), overflows (what could not be kept in step: lost()).
+
+What the other parts may ask of it: reset() (a deal or a loaded state), refuse_move(disagree),
+my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(theirs),
+on_resync(theirs), on_state(d, n), stop_asking(), expire(now), and `asked`. What it asks of
+the session: `game`, `gen`, `is_host`, `now`, `state`, `play` (its key()), go(event), reject(),
+news(flags), saw(mine, theirs), new_generation(), take_generation(gen), configure(),
+reset_play(key); of the Outbox: `tx`, queue(), forget(), queue_state(); of the Transfer:
+take(), receive(), acceptable(), `r_gen`.
 """
 
 from array import array
 
 from engine_core import records as r
 from engine_core.link import messages as m
-from engine_core.link import transfer
-from engine_core.link.outbox import PLACEHOLDER
 from engine_core.link.statehash import state_hash
 
 from micropython import const
@@ -21,7 +33,10 @@ _RING = const(16)  # hashes kept per side, waiting for the other's
 
 
 class Repair:
-    def _make_repair(self):  # subset: ok (start-up: called from Session.__init__)
+    def __init__(self, session, outbox, transfer):
+        self.s = session
+        self.outbox = outbox
+        self.transfer = transfer
         # Hashes: the key (turn number or game time) and value of this console's and the peer's.
         self.mine_key = array("i", [-1] * _RING)
         self.mine_hash = array("i", [0] * _RING)
@@ -29,6 +44,32 @@ class Repair:
         self.peer_hash = array("i", [0] * _RING)
         self.resent_at = array("i", [-60000] * RESYNCS_PER_MINUTE)  # the last state re-sends
         self.resend_i = 0
+        self.asked = False  # the guest asked for the state and waits for it
+        self.asked_at = 0
+        self.told_at = -m.ASK_MS  # host: when it last told the guest "we disagree"
+        self.owed = False  # host: it told the guest of a disagreement (its RESYNC gets the state, within the limit)
+        self.hashes_compared = 0
+        self.desyncs = 0  # hash disagreements (or refused moves) found here
+        self.refused = 0  # moves from the link that were not legal, or not the sender's seat's
+        self.repairs = 0  # states loaded (guest) or sent (host)
+        self.overflows = 0  # repairs for what could not be kept in step (lost())
+
+    def reset(self):
+        """After a deal or a loaded state: no hash waits for the other side's."""
+        for i in range(_RING):
+            self.mine_key[i] = -1
+            self.peer_key[i] = -1
+
+    def stop_asking(self):
+        self.asked = False
+
+    def expire(self, now_ms):
+        """A guest that asked for the state and got none in ASK_MS plays on (the host did not
+        agree that we disagree, or could not yet); the next hash compared tells again."""
+        s = self.s
+        if self.asked and s.state != m.S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= m.ASK_MS:
+            self.asked = False
+            s.go(m.E_AGREE)
 
     def refuse_move(self, disagree):
         """A move or undo from the link refused: counted; when it was of the peer's own seat
@@ -36,110 +77,141 @@ class Repair:
         nothing changes."""
         self.refused += 1
         if disagree:
-            self._found(state_hash(self.game), 0)
+            self.found(state_hash(self.s.game), 0)
 
     def my_hash(self, key, h):
         """This console's hash at `key`: sent, and compared with the peer's when it has come."""
-        b = self.tx
-        b[0] = self.gen
+        b = self.outbox.tx
+        b[0] = self.s.gen
         r.put_i32(b, 1, key)
         r.put_i32(b, 5, h)
-        self._queue(m.HASH, b, 9)
+        self.outbox.queue(m.HASH, b, 9)
         i = key % _RING
         self.mine_key[i] = key
         self.mine_hash[i] = h
         if self.peer_key[i] == key:
-            self._compare(h, self.peer_hash[i])
+            self.compare(h, self.peer_hash[i])
 
-    def _peer_hash(self, key, h):
+    def on_hash(self, key, h):
+        """The peer's hash at `key` (a HASH message): compared with this console's when it is made."""
         i = key % _RING
         self.peer_key[i] = key
         self.peer_hash[i] = h
         if self.mine_key[i] == key:
-            self._compare(self.mine_hash[i], h)
+            self.compare(self.mine_hash[i], h)
 
-    def _compare(self, mine, theirs):
+    def compare(self, mine, theirs):
         self.hashes_compared += 1
         if mine != theirs:
-            self._found(mine, theirs)
+            self.found(mine, theirs)
 
-    def _found(self, mine, theirs):
+    def found(self, mine, theirs):
         """The consoles disagree: the host sends its state, the guest asks for it."""
         self.desyncs += 1
-        self.hash_here = mine
-        self.hash_there = theirs
-        self._repair(mine)
+        self.s.saw(mine, theirs)
+        self.repair(mine)
 
-    def _repair(self, mine):
-        if self.is_host:
+    def repair(self, mine):
+        s = self.s
+        if s.is_host:
             if self.may_resend():
-                self._tell(mine)
+                self.tell(mine)
         elif not self.asked:
             self.asked = True
-            self.asked_at = self.now
-            self.go(m.E_DISAGREE)
-            b = self.tx
-            b[0] = self.gen
+            self.asked_at = s.now
+            s.go(m.E_DISAGREE)
+            b = self.outbox.tx
+            b[0] = s.gen
             r.put_i32(b, 1, mine)
-            self._queue(m.RESYNC, b, 5)
+            self.outbox.queue(m.RESYNC, b, 5)
 
     def lost(self):
         """What happened cannot be kept in step (the queue overflowed while the link was
         down, or a Nerts window outgrew the journal): the host's state replaces it."""
         self.overflows += 1
-        self._forget_queue()
+        self.outbox.forget()
         self.asked = False
-        if self.is_host:
-            self._tell(state_hash(self.game))  # what this console lost: never limited
+        if self.s.is_host:
+            self.tell(state_hash(self.s.game))  # what this console lost: never limited
         else:
-            self._repair(state_hash(self.game))
+            self.repair(state_hash(self.s.game))
 
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
+        s = self.s
         self.owed = False
-        self.resent_at[self.resend_i] = self.now
+        self.resent_at[self.resend_i] = s.now
         self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
-        transfer.send(self)
-        if not self.s_pending:
-            self.s_pending = True
-            self._queue(PLACEHOLDER, self.tx, 0)
+        s.new_generation()
+        key = s.play.key()
+        self.transfer.take(s.game, key)
+        s.reset_play(key)
+        self.repairs += 1
+        s.news(m.F_DESYNC)
+        s.go(m.E_DISAGREE)
+        self.outbox.queue_state()
 
     def may_resend(self):
         """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
-        return (self.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
+        return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
-    def _tell(self, mine):
+    def tell(self, mine):
         """Host: tell the guest "we disagree" (RESYNC with this console's hash): a guest takes a
         STATE only when it asked for it, after finding the disagreement itself. Once per
         ASK_MS; the guest's RESYNC that follows is owed the state."""
+        s = self.s
         self.owed = True
-        if (self.now - self.told_at) & m.CLOCK_MASK < m.ASK_MS:
+        if (s.now - self.told_at) & m.CLOCK_MASK < m.ASK_MS:
             return
-        self.told_at = self.now
-        b = self.tx
-        b[0] = self.gen
+        self.told_at = s.now
+        b = self.outbox.tx
+        b[0] = s.gen
         r.put_i32(b, 1, mine)
-        self._queue(m.RESYNC, b, 5)
+        self.outbox.queue(m.RESYNC, b, 5)
 
-    def _on_told(self, theirs):
+    def on_told(self, theirs):
         """Guest: the host says we disagree. Believed only when its hash differs from this
         state's; then this console asks for the state as when it finds a disagreement."""
-        mine = state_hash(self.game)
+        mine = state_hash(self.s.game)
         if theirs == mine:
-            self.reject()
+            self.s.reject()
             return
-        self._found(mine, theirs)
+        self.found(mine, theirs)
 
-    def _on_resync(self, theirs):
+    def on_resync(self, theirs):
         """The guest says it disagrees: believed only when its hash differs from this state's,
         and answered at most RESYNCS_PER_MINUTE times a minute, also when this console told it
         so first (a guest that fills the Nerts window again and again must not have the state
         sent more often: it asks again until the minute allows)."""
-        mine = state_hash(self.game)
+        mine = state_hash(self.s.game)
         if theirs == mine or not self.may_resend():
-            self.reject()
+            self.s.reject()
             return
         self.owed = False
-        self.hash_there = theirs
-        self.hash_here = mine
+        self.s.saw(mine, theirs)
         self.send_state()
+
+    def on_state(self, d, n):
+        """Guest: a STATE message. Only a state this console asked for (it found the
+        disagreement itself and sent RESYNC) is taken: any other is refused unread. Once its
+        last chunk is in, it is loaded when it passes every check, and asked for again when not."""
+        s = self.s
+        if not self.asked:
+            s.reject()
+            return
+        st = self.transfer
+        if not st.receive(d, n):
+            return
+        game = s.game
+        before = state_hash(game)
+        self.asked = False
+        if not st.acceptable(game):
+            s.reject()  # nothing changed: the table stays as it was
+            self.repair(before)  # a record this game cannot take: ask again
+            return
+        s.take_generation(st.r_gen)
+        s.configure()
+        s.reset_play(r.get_i32(d, 5))
+        self.repairs += 1
+        s.go(m.E_AGREE)
+        s.news(m.F_CHANGED | m.F_DESYNC)

@@ -3,26 +3,22 @@
 
 The host offers a game (game, rule profile, seed, options, who sits where) to anyone in range
 under a table id of its own; a joining console lists the tables it hears, its player picks
-one, the guest accepts and both deal the same game from the seed (hello.py; pairing.py: from
-then on only that table's frames from that console count). From then on each console sends the moves made at
-it, and both check that they hold the same state by exchanging a 30-bit hash of it
+one, the guest accepts and both deal the same game from the seed (hello.py; pairing.py). Each
+console then sends the moves made at it, and both compare a 30-bit hash of the state
 (statehash.py): after every turn in Spite & Malice, every second of game time in Nerts. A
 disagreement, or a move from the link that is not legal, is repaired by the host sending its
-whole state (the saved-game record of engine_core/save.py, in chunks), which the guest loads
-(transfer.py).
+whole state (the saved-game record, in chunks), which the guest loads (transfer.py). A
+turn-based game (the TURN_BASED flag: Spite & Malice) goes in lockstep (lockstep.py), the
+others (Nerts) in time order (realtime.py, timeline.py). Every message from the peer is checked
+before it acts (messages.py, ACCEPTS_HOST and ACCEPTS_GUEST below, then the game); the states
+move only through TRANSITIONS.
 
-How the moves go is the game's TURN_BASED flag's choice, not its name's: a turn-based game
-(Spite & Malice) in lockstep, one seat at a time, each move from the link checked before it
-is applied and undo reaching only one's own moves of the turn under way (lockstep.Lockstep);
-the others (Nerts) in time order (realtime.Realtime and timeline.py). Each owns its state and
-talks to the session through a few methods (reset, key, before, after, forget, local_move,
-local_undo, may_undo, may_deal, peer_move, peer_undo, peer_clock); they call back send_record,
-send_message, refuse_move, changed, new_generation, lost, my_hash and waiting.
-
-Every message from the peer is checked before it acts (messages.py, ACCEPTS_HOST and
-ACCEPTS_GUEST below, then the game); the states move only through TRANSITIONS. The session's
-jobs are mixed in from their own modules: the hello (hello.py), what it sends (outbox.py),
-keeping in step (repair.py).
+The session holds the table (its game, state, seats, generation, the clock of the last poll)
+and is made of parts that hold their own state, each made once here with what it needs:
+Hello (offers, the join list, the answer), Outbox (what it sends, in order), Repair (hashes
+compared, the state re-sent), Transfer (that state, sent and loaded) and the play (Lockstep,
+Realtime). A part reads the table's public fields and changes the session only through the
+methods under "what the parts ask of the session" (docs/link.md, "The session's parts").
 
 Messages (kind, then the payload; ints big-endian, four-byte ones as records.put_i32):
     OFFER   1  version, game id, rules, players, options(4), seed(4), one seat kind a player
@@ -46,14 +42,12 @@ leave allocate nothing (tests/test_link_session.py runs both consoles under heap
 from engine_core import OVER
 from engine_core import games
 from engine_core import records as r
-from engine_core import save
 from engine_core.game import V_STATUS
 from engine_core.link import messages as m
 from engine_core.link.messages import (COMPUTER, HERE, MAX_SEATS, R_BUSY, R_DECLINED, R_GAME,  # noqa: F401
                                        R_INVALID, R_RULES, R_VERSION, S_DESYNC, S_IDLE, S_LEFT,
                                        S_PAUSED, S_PLAYING, S_WAITING, THERE, VERSION)
-from engine_core.link import transfer
-from engine_core.link.pairing import Tables
+from engine_core.link.transfer import Transfer
 from engine_core.link.hello import Hello
 from engine_core.link.outbox import Outbox
 from engine_core.link.repair import RESYNCS_PER_MINUTE, Repair  # noqa: F401
@@ -63,24 +57,10 @@ from engine_core.link.realtime import Realtime
 from micropython import const
 
 # The codes the link's modules share live in messages.py; the session's names for them.
-K_OFFER = m.OFFER
-K_ACCEPT = m.ACCEPT
-K_REFUSE = m.REFUSE
-K_MOVE = m.MOVE
-K_UNDO = m.UNDO
-K_HASH = m.HASH
-K_CLOCK = m.CLOCK
-K_RESYNC = m.RESYNC
-K_STATE = m.STATE
-K_BYE = m.BYE
-OFFER = m.F_OFFER
-STARTED = m.F_STARTED
-CHANGED = m.F_CHANGED
-PAUSED = m.F_PAUSED
-RESUMED = m.F_RESUMED
-DESYNC = m.F_DESYNC
-LEFT = m.F_LEFT
-REFUSED = m.F_REFUSED
+K_OFFER, K_ACCEPT, K_REFUSE, K_MOVE, K_UNDO = m.OFFER, m.ACCEPT, m.REFUSE, m.MOVE, m.UNDO
+K_HASH, K_CLOCK, K_RESYNC, K_STATE, K_BYE = m.HASH, m.CLOCK, m.RESYNC, m.STATE, m.BYE
+OFFER, STARTED, CHANGED, PAUSED = m.F_OFFER, m.F_STARTED, m.F_CHANGED, m.F_PAUSED
+RESUMED, DESYNC, LEFT, REFUSED = m.F_RESUMED, m.F_DESYNC, m.F_LEFT, m.F_REFUSED
 
 # Which kinds each state takes from the peer (bit k: kind k), as host and as guest. Anything
 # else is counted in `rejected` and changes nothing (docs/link.md, "What each state accepts").
@@ -125,7 +105,7 @@ SILENCE_MS = const(5000)  # a link silent this long pauses the game
 STATE_HEAD = m.STATE_HEAD  # a STATE chunk's header
 STATE_DATA = m.STATE_DATA  # record bytes per chunk
 
-class Session(Hello, Outbox, Repair):
+class Session:
     def __init__(self, channel):
         self.ch = channel
         channel.listen()  # until this console hosts or joins: offers in range are heard, nothing said
@@ -141,82 +121,113 @@ class Session(Hello, Outbox, Repair):
         self.players = 0
         self.seed = 0
         self.gen = 0
-        # The offer, as the guest received it (the host's view of the seats).
-        self.offer_version = 0
-        self.offer_game_id = 0
-        self.offer_rules = 0
-        self.offer_seed = 0
-        self.offer_options = 0
-        self.offer_players = 0
-        self.offer_seats = bytearray(MAX_SEATS)
-        self.offer_table = 0  # the offer's table (0: none to answer) and its host's console id
-        self.offer_host = 0
-        self.tables = Tables()  # the tables heard (pairing.py), and those that ended
-        self.table_id = 0  # the table this console hosts or joined, and its host
-        self.table_host = 0
-        self.joining = False  # the player chose Join a table: offers are listed, not asked
         self.refusal = 0
         self.hash_here = 0
         self.hash_there = 0
         self.orphans = 0  # bit p: seat p was played through the peer, who left
-        self._make_outbox()  # messages waiting for the channel (outbox.py)
-        # The state being sent (host) or received (guest).
-        self.sbuf = bytearray(save.BUFFER_SIZE)
-        self.backup = bytearray(save.BUFFER_SIZE)  # the guest's state while a STATE is checked
-        self.used = bytearray(256)
-        self.s_len = 0
-        self.s_pos = 0
-        self.s_key = 0
-        self.s_hash = 0
-        self.s_pending = False  # a placeholder for the chunks is in the queue
-        self.r_gen = -1
-        self.r_total = 0
-        self.r_pos = 0
-        self.asked = False  # the guest asked for the state and waits for it
-        self.asked_at = 0
-        self.told_at = -ASK_MS  # host: when it last told the guest "we disagree"
-        self.owed = False  # host: it told the guest of a disagreement (its RESYNC gets the state, within the limit)
-        # This console's own payoff pile (Spite & Malice payoff, Nerts pile) as dealt or
-        # loaded, and the fewest cards it has held since: a STATE may not go outside that.
-        self.own_pile = -1
-        self.own_game = None
-        self.own_open = True
-        self.own_base = bytearray(64)
-        self.own_len = 0
-        self.own_low = 0
-        self._make_repair()  # the hashes compared, the state re-sends (repair.py)
-        # How the game is played over the link, chosen by its TURN_BASED flag: one seat at a
-        # time (lockstep.py) or all at once in time order (realtime.py). Both made here.
-        self.lockstep = Lockstep(self)
-        self.realtime = Realtime(self)
-        self.play = self.lockstep
-        self.timeline = self.realtime.timeline
-        # Counters (the tests and the figures in docs/link.md).
-        self.bytes_sent = 0  # payload bytes handed to the channel, the kind byte included
-        self.messages_sent = 0
-        self.moves_sent = 0
-        self.refused = 0  # moves from the link that were not legal, or not the sender's seat's
         self.rejected = 0  # messages refused unread: wrong layout, field, seat, state or table
         self.record = m.LOCKSTEP_RECORD  # a MOVE record's size in this table's play
         self.now = 0  # the clock of the last poll
-        self.desyncs = 0  # hash disagreements (or refused moves) found here
-        self.repairs = 0  # states loaded (guest) or sent (host)
-        self.hashes_compared = 0
-        self.overflows = 0  # repairs for what could not be kept in step (lost())
-        self.dropped = 0  # messages that found the queue full (a link down for long)
         self.restarts = getattr(channel, "restarts", 0)  # the channel's start-overs seen
-        self.dropped_seen = 0
+        # The parts, each holding its own state (docs/link.md, "The session's parts").
+        self.transfer = Transfer(self)  # the host's whole state, sent or received
+        self.outbox = Outbox(self, channel, self.transfer)  # messages waiting for the channel
+        self.repair = Repair(self, self.outbox, self.transfer)  # the hashes compared, the state re-sends
+        self.hello = Hello(self, channel, self.outbox)  # offers, the join list, the answer
+        self.tables = self.hello.tables
+        # How the game is played over the link, chosen by its TURN_BASED flag: one seat at a
+        # time (lockstep.py) or all at once in time order (realtime.py). Both made here.
+        self.lockstep = Lockstep(self, self.outbox, self.repair)
+        self.realtime = Realtime(self, self.outbox, self.repair)
+        self.play = self.realtime if self.all_at_once else self.lockstep
+        self.timeline = self.realtime.timeline
 
-    # --- what the screens call ---
+    # --- what the screens call (the hello's verbs: hello.py) ---
+
+    def host(self, game, seed, options, seats, now_ms):
+        self.hello.host(game, seed, options, seats, now_ms)
+
+    def join(self, now_ms):
+        self.hello.join(now_ms)  # subset: ok (the hello's join, not str.join)
+
+    def choose(self, i):
+        self.hello.choose(i)
+
+    def accept(self, game, now_ms):
+        return self.hello.accept(game, now_ms)
+
+    def refuse(self, reason):
+        self.hello.refuse(reason)
+
+    def decline(self):
+        self.hello.decline()
+
+    def cancel(self, now_ms):
+        self.hello.cancel(now_ms)
+
+    # The offer to answer, and the counts (firmware/main.py link_state), as the parts keep them.
+    @property
+    def offer_game_id(self):
+        return self.hello.offer_game_id
+
+    @property
+    def offer_players(self):
+        return self.hello.offer_players
+
+    @property
+    def offer_options(self):
+        return self.hello.offer_options
+
+    @property
+    def offer_rules(self):
+        return self.hello.offer_rules
+
+    @property
+    def offer_table(self):
+        return self.hello.offer_table
+
+    @property
+    def asked(self):
+        """The guest asked for the host's state and waits for it (repair.py)."""
+        return self.repair.asked
+
+    @property
+    def moves_sent(self):
+        return self.outbox.moves_sent
+
+    @property
+    def messages_sent(self):
+        return self.outbox.messages_sent
+
+    @property
+    def bytes_sent(self):
+        return self.outbox.bytes_sent
+
+    @property
+    def hashes_compared(self):
+        return self.repair.hashes_compared
+
+    @property
+    def desyncs(self):
+        return self.repair.desyncs
+
+    @property
+    def refused(self):
+        return self.repair.refused
+
+    @property
+    def repairs(self):
+        return self.repair.repairs
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
         if self.state != S_IDLE and self.state != S_LEFT:
-            self._forget_queue()  # what waits is moot: the goodbye goes first
-            self._queue(K_BYE, self.tx, 0)
-            self._flush()
+            out = self.outbox
+            out.forget()  # what waits is moot: the goodbye goes first
+            out.queue(K_BYE, out.tx, 0)
+            out.flush()
             self.ch.poll(now_ms)
-        self._left()
+        self.left()
 
     def seat_kind(self, p):
         return self.seats[p]
@@ -246,21 +257,21 @@ class Session(Hello, Outbox, Repair):
 
     def local_move(self, move, now_ms):
         """This console applied `move` (of a seat that is HERE) to the game: send it."""
-        if self.game is None or self.state == S_IDLE or self.state == S_LEFT or self.asked:
+        if self.game is None or self.state == S_IDLE or self.state == S_LEFT or self.repair.asked:
             return
         self.play.local_move(move)
-        transfer.observe(self)
-        self._flush()
+        self.transfer.observe()
+        self.outbox.flush()
 
     def local_undo(self, now_ms):
         """This console undid its last move (only when may_undo() said so): send that."""
-        if self.game is None or self.state == S_LEFT or self.asked or not self.play.local_undo():
+        if self.game is None or self.state == S_LEFT or self.repair.asked or not self.play.local_undo():
             return
-        b = self.tx
+        b = self.outbox.tx
         b[0] = self.gen
         b[1] = self.my_seat
-        self._queue(K_UNDO, b, 2)
-        self._flush()
+        self.outbox.queue(K_UNDO, b, 2)
+        self.outbox.flush()
 
     def poll(self, now_ms):
         """Drive the channel and the session; returns the flags of what happened (OFFER,
@@ -272,41 +283,122 @@ class Session(Hello, Outbox, Repair):
             # The link started over (the peer was switched off and on): what was on its way is
             # gone, and the peer knows nothing of this table. It left; a new offer may come.
             self.restarts = ch.restarts
-            if self._playing() or (self.is_host and self.state == S_WAITING):
-                self._forget_queue()
-                self._left()
+            if self.playing() or (self.is_host and self.state == S_WAITING):
+                self.outbox.forget()
+                self.left()
                 self.flags |= LEFT
-        if self._playing():
+        if self.playing():
             self.play.before()
-            transfer.observe(self)  # this console's own payoff pile, as its own moves left it
+            self.transfer.observe()  # this console's own payoff pile, as its own moves left it
         kind = ch.receive()
         while kind >= 0:
-            self._on(kind, ch.rx, ch.rx_len)
+            self.on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
-        self._silence(now_ms)
+        self.silence(now_ms)
         self.tables.expire(now_ms)
-        self.withdrawn()
-        if self.asked and self.state != S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= ASK_MS:
-            self.asked = False  # the host did not agree that we disagree (or could not yet):
-            self.go(m.E_AGREE)  # play on; the next hash compared tells again
-        if self._playing():
+        self.hello.withdrawn()
+        self.repair.expire(now_ms)
+        if self.playing():
             self.play.after()
-        if self.dropped != self.dropped_seen:
-            self._overflowed()
-        self._flush()
+        if self.outbox.overflowed() and self.playing():
+            self.repair.lost()
+        self.outbox.flush()
         ch.poll(now_ms)
         f = self.flags
         self.flags = 0
         return f
 
-    # --- start and end ---
+    # --- what the parts ask of the session (docs/link.md, "The session's parts") ---
 
-    def _reset_play(self, key):
+    def attach(self, game):
+        """The table's game (hosting, or accepting an offer): its play chosen, seats cleared."""
+        self.game = game
+        self.players = game.players
+        self.all_at_once = not game.TURN_BASED
+        self.play = self.lockstep if game.TURN_BASED else self.realtime
+        self.record = self.play.RECORD
+        game.check_position()  # (what the check imports, imported now: a STATE is checked in play)
+        for p in range(MAX_SEATS):
+            self.seats[p] = 0
+
+    def fresh(self):
+        """A new table: an asked state and news of the last one not yet read are moot."""
+        self.repair.stop_asking()
+        self.flags = 0
+
+    def be_guest(self):
+        self.is_host = False
+
+    def drop_game(self):
+        self.game = None
+
+    def sit(self, is_host, seed, kinds, mine, peer):
+        """Who sits where: the seat kinds of the players (this console's view), its own seat
+        and the peer's."""
+        self.is_host = is_host
+        self.seed = seed
+        self.my_seat = mine
+        self.peer_seat = peer
+        for p in range(self.players):
+            self.seats[p] = kinds[p]
+
+    def begin(self):
+        """Both sides agreed: deal and set who plays where."""
+        game = self.game
+        if game is None or not self.go(m.E_START):
+            return  # no longer waiting for this table (it was withdrawn)
+        game.deal(self.seed)
+        self.transfer.forget_own()  # this console's own payoff pile: found again for this table
+        self.gen = 0
+        self.configure()
+        self.reset_play(0)
+        self.flags |= m.F_STARTED
+
+    def configure(self):
+        """Computer players act at the host only; people's seats wait for their moves."""
+        game = self.game
+        if game is None:
+            return
+        if not self.all_at_once:
+            game.bots = False
+            return
+        game.bots = True
+        for p in range(self.players):
+            if self.is_host and self.seats[p] == COMPUTER:
+                if not game.computer[p]:
+                    game.set_bot(p, 2, 2)
+            else:
+                game.set_bot(p, -1, 0)
+
+    def reset_play(self, key):
         """Counters after a deal or a loaded state; key: the turn number or the game time."""
-        for i in range(len(self.mine_key)):
-            self.mine_key[i] = -1
-            self.peer_key[i] = -1
+        self.repair.reset()
         self.play.reset(key)
+
+    def news(self, f):
+        """What poll() returns next gains the flags f."""
+        self.flags |= f
+
+    def saw(self, mine, theirs):
+        """The hashes of a disagreement, this console's and the peer's (the table shows them)."""
+        self.hash_here = mine
+        self.hash_there = theirs
+
+    def changed(self):
+        self.flags |= CHANGED
+
+    def new_generation(self):
+        """A new round (real time) or state (the host's): what was sent for the old one is dropped."""
+        self.gen = (self.gen + 1) & 0xFF
+
+    def take_generation(self, gen):
+        """The host's state was loaded: its generation is the table's."""
+        self.gen = gen
+
+    def state_sent(self):
+        """The host's state went whole (outbox.py): the consoles agree again."""
+        if self.is_host:
+            self.go(m.E_AGREE)
 
     def go(self, event):
         """Take the transition of TRANSITIONS for `event` in the state now; False (and nothing
@@ -324,49 +416,50 @@ class Session(Hello, Outbox, Repair):
             self.resume_state = S_PLAYING  # repaired while silent: the pause returns to play
         return False
 
-    def _left(self):
+    def reject(self):
+        """A message from the link that is refused: counted, and nothing else happens."""
+        self.rejected += 1
+
+    # --- start and end, silence, messages in ---
+
+    def left(self):
         self.go(m.E_LEAVE)
-        self.tables.end(self.table_host, self.table_id)  # its offer, replayed, is no new table
-        self.asked = False
+        self.hello.end_table()  # its offer, replayed, is no new table
+        self.repair.stop_asking()
         self.orphans = 0
         for p in range(self.players):
             if self.seats[p] != HERE:
                 self.orphans |= 1 << p
         self.play.forget()
 
-    def _playing(self):
+    def playing(self):
         return self.state == S_PLAYING or self.state == S_PAUSED or self.state == S_DESYNC
 
-    # --- silence ---
-
-    def _silence(self, now_ms):
+    def silence(self, now_ms):
         silent = self.ch.silent_ms(now_ms) >= SILENCE_MS
         if not silent and self.go(m.E_HEARD):
             self.flags |= RESUMED
         elif silent and self.go(m.E_SILENT):
             self.flags |= PAUSED
 
-    # --- messages in ---
-
     def accepts(self, kind):
         """Whether a message of `kind` is one this session takes in its state (ACCEPTS_*)."""
         table = ACCEPTS_HOST if self.is_host else ACCEPTS_GUEST
         return 1 <= kind <= m.KINDS and table[self.state] >> kind & 1 == 1
 
-    def reject(self):
-        """A message from the link that is refused: counted, and nothing else happens."""
-        self.rejected += 1
-
-    def _on(self, kind, d, n):
+    def on(self, kind, d, n):
+        """A message from the peer: checked, then acted on."""
         if not self.accepts(kind) or m.check(kind, d, n, self.players, self.record):
             self.reject()
             return
+        repair = self.repair
         if kind == K_OFFER:
-            self._on_offer(d, n)
+            self.hello.on_offer(d, n)
         elif kind == K_ACCEPT:
-            if d[0] == VERSION and d[1] == games.game_id(self.game.NAME) and d[2] == self.game.rules \
+            game = self.game  # (the host's, offered)
+            if game is not None and d[0] == VERSION and d[1] == games.game_id(game.NAME) and d[2] == game.rules \
                     and r.get_i32(d, 3) == self.seed:
-                self._begin()
+                self.begin()
             else:
                 self.reject()
         elif kind == K_REFUSE:
@@ -374,41 +467,32 @@ class Session(Hello, Outbox, Repair):
             self.go(m.E_REFUSE)
             self.flags |= REFUSED
         elif kind == K_BYE:
-            self._left()
+            self.left()
             self.flags |= LEFT
         elif kind == K_STATE:
-            transfer.receive(self, d, n)
-        elif d[0] != self.gen or self.asked:
+            repair.on_state(d, n)
+        elif d[0] != self.gen or repair.asked:
             return  # sent before the state it would apply to was replaced: dropped
         elif kind == K_MOVE:
-            self._on_moves(d, n)
+            self.on_moves(d, n)
         elif kind == K_UNDO:
             self.play.peer_undo(d[1])
         elif kind == K_HASH:
-            self._peer_hash(r.get_i32(d, 1), r.get_i32(d, 5))
+            repair.on_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
         elif kind == K_RESYNC:
             if self.is_host:
-                self._on_resync(r.get_i32(d, 1))
+                repair.on_resync(r.get_i32(d, 1))
             else:
-                self._on_told(r.get_i32(d, 1))
+                repair.on_told(r.get_i32(d, 1))
 
-    def _on_moves(self, d, n):
+    def on_moves(self, d, n):
         """A MOVE message: one or more move records after the generation byte (moves that
         waited for the channel travel together)."""
         size = self.record
         gen = self.gen
         at = 1
-        while at + size <= n and self.gen == gen and not self.asked:
+        while at + size <= n and self.gen == gen and not self.repair.asked:
             self.play.peer_move(d, at)
             at += size
-
-    # --- what lockstep.py and realtime.py ask of the session ---
-
-    def changed(self):
-        self.flags |= CHANGED
-
-    def new_generation(self):
-        """A new round (real time): what was sent for the old one is dropped."""
-        self.gen = (self.gen + 1) & 0xFF

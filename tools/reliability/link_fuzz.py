@@ -256,7 +256,7 @@ def fuzz(name, console_hosts, messages, seed=1):
             to = 0x300 + rand.randrange(256)  # to another console
         else:  # an offer of a table that ended, or of another, to anyone
             kind, data, to = m.OFFER, bytes(offer(rand)), 0
-            table = rand.choice((console.app.link.session.table_id if console.app.link.session else 0,
+            table = rand.choice((console.app.link.session.hello.table_id if console.app.link.session else 0,
                                  1 + rand.randrange(0xFFFF)))
         wire.queues[1].append((kind, bytes(data), table, writer, to))
 

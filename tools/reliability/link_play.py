@@ -207,7 +207,7 @@ class Table:
             s = self.sessions[i]
             if s.timeline.count or s.asked or s.state != ls.S_PLAYING:
                 return False
-            if not self.nerts and (s.q_count or self.channels[i].pending()):
+            if not self.nerts and (s.outbox.waiting() or self.channels[i].pending()):
                 return False
         return True
 

@@ -8,7 +8,7 @@ out of range or at its edge, a count, a journal entry's kind or a MARK's move co
 size, a card swapped, duplicated or replaced, a field added or dropped), writes it back with
 its length and CRC right, and loads it the way the console does: the Keeper at power-on
 (start() and resume(), as the simulator, the page and the device start), or the guest taking
-a STATE (link/transfer.acceptable). A mutation passes when nothing raises and either
+a STATE (link/transfer.py, Transfer.acceptable). A mutation passes when nothing raises and either
 - the record is refused: its notice said, the file set aside as NAME.bad, and what it would
   have changed as it was (defaults, no saved game, nothing to undo, the guest's table); or
 - it is taken, and what was loaded holds: settings within their ranges, statistics whose
@@ -509,22 +509,20 @@ def _record_holds(part, record, words):
 
 
 class _Session:
-    """What transfer.acceptable reads of the guest's link session (seat 1, the guest's): the
-    received record, its scratch, and the guest's own payoff pile as its moves left it."""
+    """What the guest's link session's Transfer (link/transfer.py) reads of it: its game and
+    seat (seat 1, the guest's)."""
 
-    def __init__(self, buf, n, game):
-        self.sbuf = buf
-        self.r_total = n
-        self.backup = bytearray(BUF)
-        self.used = bytearray(256)
+    def __init__(self, game):
         self.game = game
         self.my_seat = 1
-        self.own_pile = -1
-        self.own_game = None
-        self.own_open = True
-        self.own_base = bytearray(64)
-        self.own_len = 0
-        self.own_low = 0
+
+
+def _transfer(buf, n, game):
+    """The guest's Transfer holding the received record, its own payoff pile as its moves left it."""
+    t = transfer.Transfer(_Session(game))
+    t.sbuf = buf
+    t.r_total = n
+    return t
 
 
 def _state(buf, n, original, words):
@@ -542,7 +540,7 @@ def _state(buf, n, original, words):
         guest.apply(hint)
     before = image(guest)
     moves = guest.history.moves
-    if not transfer.acceptable(_Session(buf, n, guest), guest):
+    if not _transfer(buf, n, guest).acceptable(guest):
         if image(guest) != before or guest.history.moves != moves:
             return "failure", words + ": STATE refused but the guest's table changed"
         return "refused", ""

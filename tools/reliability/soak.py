@@ -588,7 +588,7 @@ def link_suite(name, units, cuts=0, seed=1, progress=None):
         skipped += sum(s.timeline.skipped for s in table.sessions)
         pauses += table.pauses
         cut_count += table.cut_count
-        repairs += sum(s.overflows for s in table.sessions)
+        repairs += sum(s.repair.overflows for s in table.sessions)
         w = table.wire
         for i, v in enumerate((w.dropped, w.duplicated, w.reordered, w.corrupted)):
             faults[i] += v
