@@ -179,7 +179,7 @@ def test_a_pile_shaken_while_its_neighbour_settles_back_from_a_shake_is_drawn_wh
     table = app.table
     game = table.game
     for name in ("found5", "found1"):
-        table.shake(table.slot_of[game.pile_id(name)], why.FOUND_NEXT)
+        table.shake(table.slots.slot_of[game.pile_id(name)], why.FOUND_NEXT)
         app.tick(0)
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), name
 

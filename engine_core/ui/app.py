@@ -251,7 +251,7 @@ class App:
         """Deal the chosen game, played here against the computer (open_table)."""
         table = self.open_table(self.names[self.game_index])
         self.table = table
-        if table.seat != 0 or table.link is not None:
+        if table.seat != 0 or table.linked():
             table.set_seat(0, None)  # the last game on this table was a linked one
         if self.link is not None:
             self.link.unlink()
@@ -424,12 +424,13 @@ class App:
         if table is None:
             return False
         if self.linked():
-            table.cached_n = -1  # whose deal it is changes with the link, not the journal
+            table.hand.cached_n = -1  # whose deal it is changes with the link, not the journal
         n = table.legal_moves()
+        moves = table.hand.moves
         for i in range(n):
-            if table.moves[i] >> 16 == ACTION:
+            if moves[i] >> 16 == ACTION:
                 self.note_scores()
-                table.play(table.moves[i])
+                table.play(moves[i])
                 self.counted = self.link_game()
                 self.show(PLAY)
                 return True

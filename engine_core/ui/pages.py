@@ -70,7 +70,7 @@ class Play(Screen):
                 table.play_home()
         if not table.tick(ms):
             table.refresh()
-            if not table.pending and table.prefetch and table.cached_n < 0:
+            if not table.pending and table.moves_wanted():
                 table.legal_moves()  # an idle frame: ready for the next keypress
         if game.status() != PLAYING:
             app.finish()
