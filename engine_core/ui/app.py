@@ -86,7 +86,7 @@ class App:
         self.clock = 0
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.noise = 12345
-        self.link = None  # type: Link | None  # link play, on a console that has a link (attach_link)
+        self.link = None  # link play, on a console that has a link (attach_link)
         self.keys_held = 0  # the buttons held down now (bit i: button i), when the host says
         self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)

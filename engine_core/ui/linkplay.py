@@ -75,9 +75,9 @@ class Link:
       unlink()           a game not linked goes on the table
       play_on_alone(app) the computer takes the other console's seat
       deals_next(table), next_deal_waits(table)  the match's next deal: this console's, waiting
-    Of the App it uses: its clock, table, mode, full and names, and go, show, question,
+    Of the App it uses: its clock, table, mode, full and settings, and go, show, question,
     open_table, configure_rules, configure_computer, fresh_number, note_scores, seat_linked,
-    deal_next, resume and leave (app.py says what each does)."""
+    deal_next and resume (app.py says what each does)."""
 
     def __init__(self, make_session, label, names):
         self.make_session = make_session
