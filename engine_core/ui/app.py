@@ -22,7 +22,7 @@ from engine_core.ui import layouts
 from engine_core.ui import settings as st
 from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
-from engine_core.ui.menus import GameList, Pause, Settings, Title
+from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
 from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
 from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
                                     DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_HINT, P_NEW, P_QUIT,
@@ -61,7 +61,7 @@ class App:
         # One object per screen, by number (screens.py), and the one shown.
         self.deal_screen = Deal()  # the deal number being entered
         self.confirm_screen = Confirm()  # what it asks about, and where B returns to
-        self.screens = (Title(), GameList(), self.deal_screen, Play(), Pause(), Rules(), Settings(), End(),
+        self.screens = (Title(), GameList(), self.deal_screen, Play(), Pause(), Rules(), SettingsMenu(), End(),
                         Stats(), self.confirm_screen, LinkScreen(), LinkLeft(), LinkAsk())
         self.current = self.screens[TITLE]
         self.back_mode = TITLE  # where rules, settings and statistics return to

@@ -21,7 +21,7 @@ from engine_core.ui.view import MESSAGE_MS
 from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
 from engine_core.ui.join import JoinList
-from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Screen, centred_panel,
+from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Scene, centred_panel,
                                     felt, panel, table_under)
 from engine_core.ui.settings import S_LEVEL, S_SPEED
 
@@ -331,7 +331,7 @@ def swap_sides(game):
     game.history.clear()
 
 
-class LinkScreen(Screen):
+class LinkScreen(Scene):
     """Host a table or join the other's; what the link is doing below the rows."""
 
     MODE = LINK
@@ -410,7 +410,7 @@ class LinkScreen(Screen):
         app.drawn_selected = app.selected
 
 
-class LinkLeft(Screen):
+class LinkLeft(Scene):
     """The other console left the game: A plays on against the computer, B goes to the title."""
 
     MODE = LINK_LEFT
@@ -434,7 +434,7 @@ class LinkLeft(Screen):
         p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR if live else pal.DIM)
 
 
-class LinkAsk(Screen):
+class LinkAsk(Scene):
     """'A console offers Spite & Malice', over the screen it came on. A joins the offered
     table (a game in progress is left, as from the title's Link play); B says no: the offer
     is set aside here (its host is not told: the offer went to every console in range) and the

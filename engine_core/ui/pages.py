@@ -10,7 +10,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import texts
 from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_NEW, P_QUIT, P_RESTART, P_RULES, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, STATS, T_LINK, T_NEW, T_STATS, TITLE, Screen,
+                                    RULES, SEED_DIGITS, STATS, T_LINK, T_NEW, T_STATS, TITLE, Scene,
                                     centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
@@ -21,7 +21,7 @@ FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
 
-class Play(Screen):
+class Play(Scene):
     """The table in play."""
 
     MODE = PLAY
@@ -83,7 +83,7 @@ class Play(Screen):
         app.table.refresh()
 
 
-class Deal(Screen):
+class Deal(Scene):
     """A deal by its number: UP and DOWN change the digit under the cursor, typed digits
     (App.type_digit) enter the number from the right. It holds the number (its digits) and
     the cursor's digit; App.seed and App.set_seed read and set the number."""
@@ -162,7 +162,7 @@ class Deal(Screen):
                 app.fb.fill_rect(x, dy + 7 * scale + 2, 5 * scale, 2, pal.CURSOR)
 
 
-class Page(Screen):
+class Page(Scene):
     """A page drawn whole: A, B, START or SELECT go back to the screen it came from."""
 
     def press(self, app, button):
@@ -265,7 +265,7 @@ class Stats(Page):
         p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
 
 
-class Confirm(Screen):
+class Confirm(Scene):
     """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
     from (its `back`) stays visible around the panel, drawn as it was; asked from the
     pause menu, the question stands over the table (the menu's rows would show cut through
@@ -321,7 +321,7 @@ class Confirm(Screen):
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
 
-class End(Screen):
+class End(Scene):
     """The end of a game over its final position: A deals the next, Y takes back the last
     move, B goes to the game list (in link play: A the match's next deal, B leaves)."""
 

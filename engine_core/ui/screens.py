@@ -7,7 +7,7 @@ what it asks): what screens share (the selected row, the rules page's scroll) is
 passed to every method, so a screen costs the heap one small object and nothing is
 allocated after start-up. menus.py has the title and the menus, pages.py play and the
 other full-screen pages, linkplay.py the link screens; this module their numbers, the
-base class and the drawing they share.
+base class (Scene: named apart from the framebuffer's gfx Screen) and the drawing they share.
 """
 
 from engine_core.gfx import palette as pal
@@ -81,9 +81,9 @@ def two_buttons(button, long_press, in_play, holding):
     return -1
 
 
-class Screen:
-    """A screen that ignores every button and never changes by itself; each screen
-    overrides what it does."""
+class Scene:
+    """A screen of the console (not the framebuffer: engine_core/gfx/screen.py) that ignores
+    every button and never changes by itself; each screen overrides what it does."""
 
     MODE = TITLE  # its number
 
