@@ -35,7 +35,8 @@ class Table:
         self.game = game
         self.slots = Slots(painter, game, decl, size)
         self.hand = TableInput(game, self.slots)
-        self.view = TableRenderer(painter, game, self.slots, self.hand, self, title)
+        self.said = bytearray(39)  # the line saying what the computer played: length, then text
+        self.view = TableRenderer(painter, game, self.slots, self.hand, self.said, title)
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
         self.last_slot = NONE
@@ -52,7 +53,6 @@ class Table:
         self.redo_moves = array("i", [0] * takeback.REDO_MAX)  # undone moves, the newest last
         self.redo_n = 0
         self.link_ms = 0  # the app's clock, for what the table tells the session
-        self.said = bytearray(39)  # the line saying what the computer played: length, then text
         self.new_game()
 
     # --- what the App and the hosts read of the other parts (the rest is reached there:
@@ -107,7 +107,15 @@ class Table:
         return self.slots.slot_at(px, py)
 
     def refresh(self):
+        """The renderer draws what changed, told first what the play control shows."""
+        self.view.shown(self.hint_slot, self.last_slot, self.message, self.message_ms, self.move_count)
         self.view.refresh()
+
+    def frame(self, ms):
+        """A slide or a shake moves on and is drawn (the renderer told what is shown); True
+        while something moves."""
+        self.view.shown(self.hint_slot, self.last_slot, self.message, self.message_ms, self.move_count)
+        return self.view.frame(ms)
 
     def slide_on(self, on):
         self.view.slide_on(on)
@@ -251,7 +259,7 @@ class Table:
                 self.message_ms = 0
                 self.message = MSG_NONE
                 self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
-        return self.view.frame(ms)  # a slide or a shake
+        return self.frame(ms)  # a slide or a shake
 
     def shake(self, s, reason):
         """Refuse: the pile shakes and the foot of the screen says why."""
