@@ -336,12 +336,12 @@ def test_silence_is_shown_within_5_s_on_every_screen_and_a_key_is_answered():
     guest.press(bt.START)  # the pause menu: the notice stays on it
     assert guest.mode == ui.PAUSE
     tick(wire, (host, guest), 100)
-    assert guest.link_notice() == why.LINK_SILENT
+    assert guest.link.notice() == why.LINK_SILENT
     guest.press(bt.DOWN)
-    assert guest.link_notice() == why.LINK_SILENT
+    assert guest.link.notice() == why.LINK_SILENT
     wire.cut(False)
     tick(wire, (host, guest), 1500)
-    assert guest.link_notice() == 0 and not guest.link_paused()
+    assert guest.link.notice() == 0 and not guest.link_paused()
 
 
 def test_news_of_an_accepted_table_is_forgotten_when_the_player_joins_again():
@@ -617,7 +617,7 @@ def test_a_key_pressed_twice_on_the_offer_question_leaves_the_dealt_table():
     join(console, peer)
     peer.session.leave(peer.now)
     run(console, peer, 200)
-    app.play_on_alone() if app.mode == ui.LINK_LEFT else None
+    app.link.play_on_alone(app) if app.mode == ui.LINK_LEFT else None
     peer.host("spite_malice", seed=78)
     run(console, peer, 600)
     assert app.mode == ui.LINK_ASK

@@ -109,7 +109,7 @@ def test_spite_and_malice_each_console_sees_its_own_hand_and_the_moves_cross():
         m = mover.table.game.hint()
         assert m >= 0
         n = mover.table.legal_moves()
-        assert m in list(mover.table.moves[:n])
+        assert m in list(mover.table.hand.moves[:n])
         assert other.table.legal_moves() == 0  # not its turn: its buttons move nothing
         mover.table.play(m)
         mover.redraw()
@@ -127,7 +127,7 @@ def test_undo_reaches_the_other_console_and_only_in_ones_own_turn():
         other = guest if mover is host else host
         before = state_hash(hg)
         moves = mover.table.legal_moves()
-        plays = [mover.table.moves[i] for i in range(moves) if (mover.table.moves[i] >> 8) & 0xFF <= 3]
+        plays = [mover.table.hand.moves[i] for i in range(moves) if (mover.table.hand.moves[i] >> 8) & 0xFF <= 3]
         if plays:
             break
     assert plays
@@ -195,7 +195,7 @@ def test_the_other_console_leaves_and_the_game_goes_on_against_the_computer():
                    for i in range(gg.piles.size[p]))
     guest.press(bt.A)
     assert guest.mode in (ui.PLAY, ui.END)
-    assert guest.table.seat == 0 and guest.table.link is None and gg.bots
+    assert guest.table.seat == 0 and not guest.table.linked() and gg.bots
     after = sorted(gg.piles.cards[gg.piles.start[p] + i] for p in range(gg.piles.count)
                    for i in range(gg.piles.size[p]))
     assert after == cards  # every card still there, once
@@ -364,7 +364,7 @@ def test_nerts_the_one_who_stays_plays_on_against_the_computer():
     tick(wire, (host,), 1000)  # the question's guard time
     host.press(bt.A)
     hg = host.table.game
-    assert host.mode == ui.PLAY and host.table.link is None and host.table.seat == 0
+    assert host.mode == ui.PLAY and not host.table.linked() and host.table.seat == 0
     waste = hg.pile_id("p2.waste")
     stock = hg.pile_id("p2.stock")
     before = (hg.piles.size[waste], hg.piles.size[stock])

@@ -189,7 +189,7 @@ def test_y_says_the_computer_has_played_on_that_pile_and_changes_nothing():
     put_position(app, {"p1.nerts": ["KC1", "AH1"], "p2.nerts": ["KD2", "2H2"]})
     table = app.table
     game = table.game
-    table.cursor = table.slot_of[game.pile_id("p1.nerts")]
+    table.hand.cursor = table.slots.slot_of[game.pile_id("p1.nerts")]
     run(app, "LONG_A")  # the ace home
     found1 = game.pile_id("found1")
     assert game.piles.size[found1] == 1 and game.piles.top(found1) == 13  # AH1

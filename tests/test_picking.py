@@ -18,7 +18,7 @@ SEEDS = (1, 2, 3)
 
 
 def slot(table, name):
-    return table.slot_of[table.game.pile_id(name)]
+    return table.slots.slot_of[table.game.pile_id(name)]
 
 
 def pile_size(table, s):
@@ -26,13 +26,13 @@ def pile_size(table, s):
 
 
 def cursor_to(table, s, index=NONE):
-    table.cursor = s
-    table.cursor_index = index
+    table.hand.cursor = s
+    table.hand.cursor_index = index
 
 
 def centre(table, s):
     """A screen point on the top card of slot s (as a click would land)."""
-    st = table.style
+    st = table.slots.style
     n = table.game.piles.size[table.slots.pile[s]]
     x = table.slots.card_pos(s, n - 1, True)
     y = table.slots.card_pos(s, n - 1, False)
@@ -60,9 +60,9 @@ def reached_with_arrows(app, start):
         for arrow in ARROWS:
             cursor_to(table, s)
             app.press(arrow)
-            if table.cursor not in seen:
-                seen.add(table.cursor)
-                todo.append(table.cursor)
+            if table.hand.cursor not in seen:
+                seen.add(table.hand.cursor)
+                todo.append(table.hand.cursor)
     return seen
 
 
@@ -101,13 +101,13 @@ def test_sir_tommy_right_reaches_the_foundations_while_holding_and_a_there_says_
     foundations = [slot(table, "found%d" % k) for k in range(1, 5)]
     for _ in range(4):
         run(app, "RIGHT")
-    found = table.cursor
+    found = table.hand.cursor
     assert found in foundations  # the foundations are within reach
     card = game.piles.top(game.pile_id("current"))
     assert card % 13 != 0, "the deal must turn up a card other than an ace"
     before = game.piles.cards[:]
     run(app, "A")  # refused: the card stays in hand, the pile says why
-    assert table.held == current and table.shake_slot == found
+    assert table.held == current and table.view.shake_slot == found
     assert table.message == game.refusal(game.pile_id("current") << 16 | table.slots.pile[found] << 8)
     assert game.piles.cards == before
     run(app, "LEFT A")  # on to a holding pile: placed
@@ -120,27 +120,27 @@ def test_spite_malice_down_from_a_side_stack_goes_to_the_hand_below_it(size):
     app = make_app(size[0], size[1], "spite_malice", 1)
     table = app.table
     hand = slot(table, "p1.hand")
-    st = table.style
+    st = table.slots.style
     for k in range(1, 5):
         side = slot(table, "p1.side%d" % k)
         cursor_to(table, side)
         app.press(bt.DOWN)
-        assert table.cursor == hand, "DOWN from side %d, nothing held" % k
+        assert table.hand.cursor == hand, "DOWN from side %d, nothing held" % k
         # The card framed is the one nearest below the side stack, not always the last.
-        i = table.cursor_index if table.cursor_index != NONE else table.slots.top_index(hand)
+        i = table.hand.cursor_index if table.hand.cursor_index != NONE else table.slots.top_index(hand)
         xs = [table.slots.card_pos(hand, j, True) for j in range(pile_size(table, hand))]
         nearest = min(range(len(xs)), key=lambda j: abs(xs[j] - table.slots.x[side]))
         assert i == nearest, "DOWN from side %d framed card %d, not %d" % (k, i, nearest)
         if abs(xs[i] - table.slots.x[side]) < st.w:
             run(app, "UP")  # and back up to the same side stack
-            assert table.cursor == side
+            assert table.hand.cursor == side
     cursor_to(table, hand, 0)
     run(app, "A")  # the hand's first card, held
     assert table.held == hand
     for k in range(1, 5):
         cursor_to(table, slot(table, "p1.side%d" % k))
         app.press(bt.DOWN)
-        assert table.cursor == hand, "DOWN from side %d, a hand card held" % k
+        assert table.hand.cursor == hand, "DOWN from side %d, a hand card held" % k
 
 
 def aces_up_2c_held():
@@ -163,7 +163,7 @@ def test_a_click_on_a_pile_that_refuses_the_card_puts_it_back_and_says_why():
     pointer.click(app, *centre(table, col3), 2000)  # JH: the 2C may not go there
     assert table.held == NONE  # back where it came from
     assert held_pixels(app) == 0  # and no card is framed as held
-    assert table.shake_slot == col3
+    assert table.view.shake_slot == col3
     assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
     assert game.piles.cards == before
     assert app.sound_event == 2 or not app.settings[app_mod.S_SOUND]  # the refusal's sound
@@ -193,7 +193,7 @@ def test_a_click_on_the_other_players_pile_leaves_the_cursor_on_yours_and_says_w
         assert table.held == hand
     before = game.piles.cards[:]
     pointer.click(app, *centre(table, slot(table, "p2.side1")), 1000)
-    assert table.cursor == hand and table.held == NONE
+    assert table.hand.cursor == hand and table.held == NONE
     assert table.message == why.NOT_YOURS
     assert game.piles.cards == before
 
@@ -204,7 +204,7 @@ def test_the_buttons_keep_a_refused_card_in_hand_and_the_cursor_moves_on():
     game = table.game
     cursor_to(table, slot(table, "col1"))
     run(app, "A RIGHT RIGHT A")  # 2C over the JH: refused
-    assert table.held == slot(table, "col1") and table.shake_slot == slot(table, "col3")
+    assert table.held == slot(table, "col1") and table.view.shake_slot == slot(table, "col3")
     assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
     run(app, "RIGHT RIGHT A")  # on to the discard
     assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE

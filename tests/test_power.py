@@ -151,15 +151,15 @@ def test_the_screen_dims_then_goes_off_with_the_game_saved_and_a_key_wakes_it_wi
     assert power.state == OFF and hw.backlight.duty_u16() == 0
     assert commands(hw)[-2:] == [DISPOFF, SLPIN]
     assert not console.keeper.unsaved, "saved as the panel went off"
-    mode, cursor = console.app.mode, console.app.table.cursor
+    mode, cursor = console.app.mode, console.app.table.hand.cursor
     keys.hold(bt.RIGHT, clock.ms + 100, 60)
     run_until(loop, clock, clock.ms + 300)
     assert power.state == AWAKE and hw.backlight.duty_u16() == 100 * 655
     assert SLPOUT in commands(hw)[-3:] and commands(hw)[-1] == DISPON or DISPON in commands(hw)[-4:]
-    assert (console.app.mode, console.app.table.cursor) == (mode, cursor), "the waking key did nothing else"
+    assert (console.app.mode, console.app.table.hand.cursor) == (mode, cursor), "the waking key did nothing else"
     keys.hold(bt.RIGHT, clock.ms + 100, 60)
     run_until(loop, clock, clock.ms + 300)
-    assert console.app.table.cursor != cursor, "the next key plays"
+    assert console.app.table.hand.cursor != cursor, "the next key plays"
 
 
 def bt_play():

@@ -107,7 +107,7 @@ def test_spite_malice_says_centre_stack_when_a_long_press_finds_no_home():
     table = app.table
     game = table.game
     hand = game.pile_id("p1.hand")
-    slot = table.slot_of[hand]
+    slot = table.slots.slot_of[hand]
     for i in range(game.piles.size[hand]):
         card = game.piles.card(hand, i)
         if not any(game.is_legal(hand << 16 | game.pile_id("center" + str(k)) << 8 | cards.kind(card))
@@ -115,8 +115,8 @@ def test_spite_malice_says_centre_stack_when_a_long_press_finds_no_home():
             break
     else:
         pytest.fail("every hand card fits a centre stack")
-    table.cursor = slot
-    table.cursor_index = i
+    table.hand.cursor = slot
+    table.hand.cursor_index = i
     table.press_long_a()
     words = why.screen_words(game, table.message)
     assert b"centre stack" in words.lower(), words

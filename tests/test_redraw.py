@@ -179,7 +179,7 @@ def test_a_pile_shaken_while_its_neighbour_settles_back_from_a_shake_is_drawn_wh
     table = app.table
     game = table.game
     for name in ("found5", "found1"):
-        table.shake(table.slot_of[game.pile_id(name)], why.FOUND_NEXT)
+        table.shake(table.slots.slot_of[game.pile_id(name)], why.FOUND_NEXT)
         app.tick(0)
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), name
 
@@ -254,10 +254,10 @@ def test_a_question_over_any_screen_is_drawn_over_that_screen_as_it_was(size):
     for key in "DOWN A B DOWN A DOWN A B X A B B B DOWN DOWN DOWN A B".split():
         run(app, key)
         if app.mode == ui.CONFIRM:
-            asked.add(app.confirm_back)
+            asked.add(app.confirm_screen.back)
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), key
     assert asked == {ui.TITLE, ui.CHOOSE, ui.DEAL}
-    assert app.confirm_action == ui.A_LINK and app.selected == app.title_index(ui.T_LINK)  # B: back to it
+    assert app.confirm_screen.action == ui.A_LINK and app.selected == app.title_index(ui.T_LINK)  # B: back to it
 
 
 @pytest.mark.parametrize("game", ("spite_malice", "nerts"))

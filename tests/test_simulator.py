@@ -213,7 +213,7 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     keys = Keys(app, window)
     table = app.table
     game = table.game
-    st = table.style
+    st = table.slots.style
 
     def click(slot, now):
         x = window.side + (table.slots.x[slot] + st.w // 2) * 2
@@ -221,17 +221,17 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
         keys.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)), now)
 
     n = table.legal_moves()
-    move = [m for m in table.moves[:n] if m >> 16 != 255][0]
-    src, dst = table.slot_of[move >> 16], table.slot_of[(move >> 8) & 0xFF]
+    move = [m for m in table.hand.moves[:n] if m >> 16 != 255][0]
+    src, dst = table.slots.slot_of[move >> 16], table.slots.slot_of[(move >> 8) & 0xFF]
     click(src, 1000)
     assert table.held == src
     click(dst, 2000)
     assert table.move_count == 1 and table.held == 255
     before = game.piles.size[game.pile_id("discard")]
     n = table.legal_moves()
-    home = [m for m in table.moves[:n] if (m >> 8) & 0xFF == game.pile_id("discard")]
+    home = [m for m in table.hand.moves[:n] if (m >> 8) & 0xFF == game.pile_id("discard")]
     assert home  # seed 1 offers a discard after its first move
-    s = table.slot_of[home[0] >> 16]
+    s = table.slots.slot_of[home[0] >> 16]
     click(s, 5000)
     click(s, 5200)  # a double-click: to the discard
     assert game.piles.size[game.pile_id("discard")] == before + 1

@@ -48,7 +48,8 @@ def fresh_renderer(table):
     """A renderer made afresh over the table's slots, input model and play control, the motion
     (a shake) as the table's."""
     view = table.view
-    fresh = TableRenderer(view.painter, table.game, table.slots, table.hand, table, view.title)
+    fresh = TableRenderer(view.painter, table.game, table.slots, table.hand, table.said, view.title)
+    fresh.shown(table.hint_slot, table.last_slot, table.message, table.message_ms, table.move_count)
     fresh.slide = view.slide
     fresh.shake_slot = view.shake_slot
     fresh.shake_ms = view.shake_ms

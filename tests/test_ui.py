@@ -47,8 +47,8 @@ def pile(app, name):
 
 def cursor_to(app, name):
     table = app.table
-    table.cursor = table.slot_of[table.game.pile_id(name)]
-    table.cursor_index = 255
+    table.hand.cursor = table.slots.slot_of[table.game.pile_id(name)]
+    table.hand.cursor_index = 255
 
 
 def games_with_layouts():
@@ -115,11 +115,11 @@ def test_a_picks_up_and_places_on_the_discard():
     app = make_app(240, 240, "aces_up", 14)  # 2C JC JH KD: the 2C may be discarded
     cursor_to(app, "col1")
     run(app, "A")
-    assert app.table.held == app.table.slot_of[app.table.game.pile_id("col1")]
+    assert app.table.held == app.table.slots.slot_of[app.table.game.pile_id("col1")]
     cursor_to(app, "discard")
     run(app, "A")
     assert pile(app, "discard") == 1 and pile(app, "col1") == 0
-    assert app.table.last_slot == app.table.slot_of[app.table.game.pile_id("discard")]
+    assert app.table.last_slot == app.table.slots.slot_of[app.table.game.pile_id("discard")]
 
 
 def test_long_a_sends_the_card_under_the_cursor_to_the_discard():
@@ -135,10 +135,10 @@ def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
     cursor_to(app, "col2")  # JC: no higher club is exposed
     before = app.table.game.piles.cards[:]
     run(app, "LONG_A")
-    assert app.table.shake_slot == app.table.slot_of[app.table.game.pile_id("col2")]
+    assert app.table.view.shake_slot == app.table.slots.slot_of[app.table.game.pile_id("col2")]
     shaken = bytes(app.screen.buf)
     run(app, "WAIT")
-    assert app.table.shake_slot == 255
+    assert app.table.view.shake_slot == 255
     assert bytes(app.screen.buf) != shaken  # the pile moved back
     assert app.table.game.piles.cards == before and pile(app, "discard") == 0
 
@@ -148,7 +148,7 @@ def test_while_holding_the_cursor_visits_the_next_pile_even_one_that_cannot_take
     cursor_to(app, "col1")
     run(app, "A RIGHT")  # only the discard can take the 2C; the next column is reached all the same
     table = app.table
-    assert table.cursor == table.slot_of[table.game.pile_id("col2")]
+    assert table.hand.cursor == table.slots.slot_of[table.game.pile_id("col2")]
     run(app, "B")
     assert table.held == 255
 
@@ -157,14 +157,14 @@ def test_without_a_card_held_the_cursor_visits_the_next_pile():
     app = make_app(240, 240, "aces_up", 14)
     cursor_to(app, "col1")
     run(app, "RIGHT")
-    assert app.table.cursor == app.table.slot_of[app.table.game.pile_id("col2")]
+    assert app.table.hand.cursor == app.table.slots.slot_of[app.table.game.pile_id("col2")]
 
 
 def test_a_on_the_stock_deals_only_when_the_rules_allow():
     app = make_app(240, 240, "aces_up", 14)
     cursor_to(app, "stock")
     run(app, "A")  # a discard is available: no deal
-    assert pile(app, "stock") == 48 and app.table.shake_slot != 255
+    assert pile(app, "stock") == 48 and app.table.view.shake_slot != 255
     run(app, "WAIT")
     cursor_to(app, "col1")
     run(app, "LONG_A")
@@ -178,8 +178,8 @@ def test_y_undoes_and_x_points_at_the_hinted_move():
     run(app, "X")
     table = app.table
     game = table.game
-    assert table.cursor == table.slot_of[game.hint() >> 16]
-    assert table.hint_slot == table.slot_of[(game.hint() >> 8) & 0xFF]
+    assert table.hand.cursor == table.slots.slot_of[game.hint() >> 16]
+    assert table.hint_slot == table.slots.slot_of[(game.hint() >> 8) & 0xFF]
     run(app, "LONG_A Y")
     assert pile(app, "discard") == 0 and table.move_count == 0
     assert not game.can_undo()
@@ -307,9 +307,9 @@ def test_winnable_deals_only_deals_seeds_the_solver_proved_winnable():
 def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():
     app = make_app(240, 135, "aces_up", 14)
     app.settings[app_mod.S_TWO_BUTTONS] = 1
-    first = app.table.cursor
+    first = app.table.hand.cursor
     run(app, "B")
-    assert app.table.cursor != first
+    assert app.table.hand.cursor != first
     cursor_to(app, "col1")
     run(app, "A")
     assert app.table.held != 255
@@ -404,7 +404,7 @@ def test_the_tables_kept_moves_are_never_stale():
     for _ in range(300):  # moves, undos and redos of other moves: journal sizes repeat
         n = table.legal_moves()
         k = game.legal_moves(fresh)
-        assert sorted(table.moves[:n]) == sorted(fresh[:k])
+        assert sorted(table.hand.moves[:n]) == sorted(fresh[:k])
         if game.status() != PLAYING or k == 0:
             game.deal(rnd.randrange(1000))
             table.new_game()
@@ -462,7 +462,7 @@ def _nerts_p1_work_piles(app, layout):
                     piles.push(game.pile_id("p1.work%d" % (w + 1)), game.piles.remove_at(src, i))
                     break
     game.after_load()
-    app.table.cached_n = -1
+    app.table.hand.cached_n = -1
 
 
 def test_a_pick_past_the_top_of_a_pile_an_undo_shrank_moves_no_run():
@@ -478,13 +478,13 @@ def test_a_pick_past_the_top_of_a_pile_an_undo_shrank_moves_no_run():
                                [cards.make(0, H, 11), cards.make(0, S, 10)],
                                [cards.make(0, C, 12)], [cards.make(0, D, 1)]))
     table.play(game.parse_move("p1.work1*2>p1.work2"))
-    table.cursor = table.slot_of[game.pile_id("p1.work2")]
-    table.cursor_index = 3
+    table.hand.cursor = table.slots.slot_of[game.pile_id("p1.work2")]
+    table.hand.cursor_index = 3
     table.press(bt.Y)
     assert pile(app, "p1.work2") == 2
     table.press(bt.A)
     if table.held != table_mod.NONE:
-        table.cursor = table.slot_of[game.pile_id("p1.work3")]
+        table.hand.cursor = table.slots.slot_of[game.pile_id("p1.work3")]
         table.press(bt.A)
     assert pile(app, "p1.work2") == 2 and pile(app, "p1.work3") == 1
 
@@ -495,7 +495,7 @@ def test_a_refused_move_shows_the_engines_own_reason_at_the_foot_and_it_goes_aft
         app = make_app(240, 135, "aces_up", seed)
         table = app.table
         n = table.legal_moves()
-        if all(m >> 16 != 255 for m in table.moves[:n]) and n > 0:
+        if all(m >> 16 != 255 for m in table.hand.moves[:n]) and n > 0:
             break
     cursor_to(app, "stock")
     run(app, "A")  # deal while a discard remains
@@ -521,11 +521,11 @@ def test_the_cursor_starts_on_and_stays_among_your_piles_and_the_shared_ones(gam
     from engine_core.ui.layouts import THEIRS
     app = make_app(size[0], size[1], game, 5)
     table = app.table
-    assert not table.slots.how[table.cursor] & THEIRS
+    assert not table.slots.how[table.hand.cursor] & THEIRS
     rnd = random.Random(size[0])
     for _ in range(80):
         run(app, rnd.choice(["UP", "DOWN", "LEFT", "RIGHT"]))
-        assert not table.slots.how[table.cursor] & THEIRS
+        assert not table.slots.how[table.hand.cursor] & THEIRS
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -541,8 +541,8 @@ def test_a_wild_king_on_a_centre_stack_shows_the_rank_it_stands_for(size):
         piles.push(centre, card)
     table.valid = False
     table.refresh()
-    s = table.slot_of[centre]
-    st = table.style
+    s = table.slots.slot_of[centre]
+    st = table.slots.style
     x, y, w, h = table.slots.x[s] + st.w - 9, table.slots.y[s] + st.h - 10, 7, 9  # the tag at the card's foot
     colours = {pixel(app.screen, x + i, y + j) for i in range(w) for j in range(h)}
     assert pal.WHITE in colours and pal.BLACK in colours and pal.GOLD not in colours

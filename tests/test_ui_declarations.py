@@ -34,7 +34,7 @@ def declaration(flags=None, **extra):
 
 
 def slot(app, name):
-    return app.table.slot_of[app.table.game.pile_id(name)]
+    return app.table.slots.slot_of[app.table.game.pile_id(name)]
 
 
 def load_column(app, name, names):
@@ -55,24 +55,24 @@ def test_pick_lets_the_cursor_walk_up_a_fan_and_take_a_run():
     app = app_with(declaration({"col1": L.PICK}, arg=L.ARG_COUNT))
     load_column(app, "col1", ["KS", "QS", "JS"])
     t = app.table
-    t.cursor = slot(app, "col1")
+    t.hand.cursor = slot(app, "col1")
     run(app, "UP UP")
-    assert t.cursor == slot(app, "col1") and t.cursor_index == 0
+    assert t.hand.cursor == slot(app, "col1") and t.hand.cursor_index == 0
     run(app, "UP")  # the bottom card, and no pile above: the cursor stays
-    assert t.cursor == slot(app, "col1") and t.cursor_index == 0
+    assert t.hand.cursor == slot(app, "col1") and t.hand.cursor_index == 0
     run(app, "LEFT")  # sideways leaves the fan
-    assert t.cursor == slot(app, "stock")
-    t.cursor = slot(app, "col1")
-    t.cursor_index = NONE
+    assert t.hand.cursor == slot(app, "stock")
+    t.hand.cursor = slot(app, "col1")
+    t.hand.cursor_index = NONE
     run(app, "UP DOWN")
-    assert t.cursor_index == 2
+    assert t.hand.cursor_index == 2
 
 
 def test_a_run_is_framed_from_the_picked_card_to_the_top():
     app = app_with(declaration({"col1": L.PICK}, arg=L.ARG_COUNT))
     load_column(app, "col1", ["KS", "QS", "JS"])
     t = app.table
-    t.cursor = slot(app, "col1")
+    t.hand.cursor = slot(app, "col1")
     run(app, "UP")
     drawn = t.view.drawn
     assert drawn.highlight_from[slot(app, "col1")] == 1 and drawn.highlight_colour[slot(app, "col1")] == pal.CURSOR
@@ -80,9 +80,9 @@ def test_a_run_is_framed_from_the_picked_card_to_the_top():
 
 def test_theirs_piles_cannot_be_picked_up():
     app = app_with(declaration({"col1": L.THEIRS}))
-    app.table.cursor = slot(app, "col1")  # the 5H could be discarded, but it is not ours
+    app.table.hand.cursor = slot(app, "col1")  # the 5H could be discarded, but it is not ours
     run(app, "A")
-    assert app.table.held == NONE and app.table.shake_slot == slot(app, "col1")
+    assert app.table.held == NONE and app.table.view.shake_slot == slot(app, "col1")
     run(app, "LONG_A")
     assert app.table.game.piles.size[app.table.game.pile_id("discard")] == 0
 

@@ -76,7 +76,7 @@ def test_the_heap_lock_check_catches_an_allocating_redraw():
         "from engine_core.ui import overlay as o\n"
         "plain = o.draw_status\n"
         "def leaky(view, full=False):\n"
-        "    junk = [view.play.move_count]\n"
+        "    junk = [view.move_count]\n"
         "    return plain(view, full)\n"
         "o.draw_status = leaky\n"
     )

@@ -381,7 +381,8 @@ def canvas_point(console, x, y):
 
 
 def pile_point(console, table, slot):
-    return canvas_point(console, table.slots.x[slot] + table.style.w // 2, table.slots.y[slot] + table.style.h // 2)
+    slots = table.slots
+    return canvas_point(console, slots.x[slot] + slots.style.w // 2, slots.y[slot] + slots.style.h // 2)
 
 
 @pytest.mark.parametrize("how", ("mouse", "touch"))
@@ -405,8 +406,8 @@ def test_cards_are_clicked_and_tapped_on_the_canvas_as_the_simulators_mouse_play
         compare_drawn(console, replay, 240, "a %s on slot %d" % (how, slot))
 
     n = table.legal_moves()
-    move = [m for m in table.moves[:n] if m >> 16 != 255][0]
-    src, dst = table.slot_of[move >> 16], table.slot_of[(move >> 8) & 0xFF]
+    move = [m for m in table.hand.moves[:n] if m >> 16 != 255][0]
+    src, dst = table.slots.slot_of[move >> 16], table.slots.slot_of[(move >> 8) & 0xFF]
     click(src)
     assert table.held == src  # picked up
     click(dst)
@@ -414,8 +415,8 @@ def test_cards_are_clicked_and_tapped_on_the_canvas_as_the_simulators_mouse_play
     discard = game.pile_id("discard")
     before = game.piles.size[discard]
     n = table.legal_moves()
-    home = [m for m in table.moves[:n] if (m >> 8) & 0xFF == discard]
-    s = table.slot_of[home[0] >> 16]
+    home = [m for m in table.hand.moves[:n] if (m >> 8) & 0xFF == discard]
+    s = table.slots.slot_of[home[0] >> 16]
     click(s)
     click(s)  # twice at once (no time passes): to the discard
     assert game.piles.size[discard] == before + 1
@@ -510,7 +511,7 @@ def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_say
 
     def click(name):
         before = console.delivered()
-        x, y = pile_point(console, table, table.slot_of[game.pile_id(name)])
+        x, y = pile_point(console, table, table.slots.slot_of[game.pile_id(name)])
         if touch:
             console.page.touchscreen.tap(x, y)
         else:
@@ -519,7 +520,7 @@ def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_say
         compare_drawn(console, replay, 240, "a %s on %s" % (how, name))
 
     click("col1")
-    assert table.held == table.slot_of[game.pile_id("col1")]
+    assert table.held == table.slots.slot_of[game.pile_id("col1")]
     assert held_frame_pixels(console.canvas(), palette) > 0  # the 2C framed as held
     click("col3")  # on the JH: refused
     assert table.held == 255  # back on its pile, nothing in hand

@@ -77,12 +77,12 @@ def test_a_partner_gone_silent_is_said_on_the_hosts_window_within_five_seconds(g
         assert host.link_paused()
         got, want = strip_pixels(loop, why.TEXTS[why.LINK_SILENT], pal.WHITE)
         assert got == want  # "No word from the other console", on the window's own pixels
-        cursor = host.table.cursor
+        cursor = host.table.hand.cursor
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode="", scancode=0))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT, mod=0, unicode="", scancode=0))
         loop.frame()
         loop.frame()
-        assert host.table.cursor != cursor  # the cursor moves: the console is alive, the game waits
+        assert host.table.hand.cursor != cursor  # the cursor moves: the console is alive, the game waits
         got, want = strip_pixels(loop, why.TEXTS[why.LINK_SILENT], pal.WHITE)
         assert got == want
     finally:

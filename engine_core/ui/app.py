@@ -4,7 +4,8 @@ statistics, the games' tables) and the games' course (a deal, its end, leaving i
 and `tick` are all the firmware and the simulator call.
 
 Each screen is an object made once here (screens.py: menus.py, pages.py, linkplay.py), the
-App holding the one shown. A game's objects (the game and its table) are made the first
+App holding the one shown; link play is an object too (linkplay.Link, the App's `link`),
+made by attach_link on a console that has a link. A game's objects (the game and its table) are made the first
 time it is chosen and kept; from then on every keypress and redraw works in preallocated
 memory. table.py and view.py are play.
 """
@@ -20,14 +21,14 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
 from engine_core.ui import settings as st
 from engine_core.link.messages import CLOCK_MASK
-from engine_core.ui.linkplay import LinkAsk, LinkLeft, LinkPlay, LinkScreen
-from engine_core.ui.menus import GameList, Pause, Settings, Title
+from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
+from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
 from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
 from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
                                     DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_HINT, P_NEW, P_QUIT,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
-                                    T_SETTINGS, T_STATS, TITLE)
+                                    T_SETTINGS, T_STATS, TITLE, two_buttons)
 from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
@@ -38,7 +39,7 @@ GUARD_MS = const(800)  # a question that came without a key takes no answer this
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
 
-class App(LinkPlay):
+class App:
     def __init__(self, screen, names=None, two_buttons=False):
         """screen: a gfx Screen. names: the games to offer (default: every game built in
         that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
@@ -58,12 +59,12 @@ class App(LinkPlay):
         self.table = None
         self.game_index = 0
         # One object per screen, by number (screens.py), and the one shown.
-        self.screens = (Title(), GameList(), Deal(), Play(), Pause(), Rules(), Settings(), End(), Stats(),
-                        Confirm(), LinkScreen(), LinkLeft(), LinkAsk())
+        self.deal_screen = Deal()  # the deal number being entered
+        self.confirm_screen = Confirm()  # what it asks about, and where B returns to
+        self.screens = (Title(), GameList(), self.deal_screen, Play(), Pause(), Rules(), SettingsMenu(), End(),
+                        Stats(), self.confirm_screen, LinkScreen(), LinkLeft(), LinkAsk())
         self.current = self.screens[TITLE]
         self.back_mode = TITLE  # where rules, settings and statistics return to
-        self.confirm_action = A_QUIT  # what the confirmation screen asks about (A_*)
-        self.confirm_back = PAUSE  # and where B returns to from it
         self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
         self.resumable = False  # a game saved at power-off waits: the title offers Continue
         self.selected = 0
@@ -74,9 +75,6 @@ class App(LinkPlay):
         for i in range(st.COUNT):
             self.settings[i] = st.SETTINGS[i][st.DEFAULT]
         self.settings[S_TWO_BUTTONS] = 1 if two_buttons else 0
-        self.seed_digits = bytearray(SEED_DIGITS)
-        self.seed_digits[SEED_DIGITS - 1] = 1
-        self.seed_pos = SEED_DIGITS - 1
         self.played = array("i", [0] * len(self.names))
         self.won = array("i", [0] * len(self.names))
         self.streak = array("i", [0] * len(self.names))
@@ -87,9 +85,8 @@ class App(LinkPlay):
         self.deals = 0  # games dealt so far (engine_core/console.py notices a new one by it)
         self.clock = 0
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
-        self.finish_ms = 0
         self.noise = 12345
-        self.link = None  # link play, on a console that has a link (linkplay.py: attach_link)
+        self.link = None  # link play, on a console that has a link (attach_link)
         self.keys_held = 0  # the buttons held down now (bit i: button i), when the host says
         self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
@@ -104,7 +101,9 @@ class App(LinkPlay):
         if self.guarded(button):
             return
         if self.settings[S_TWO_BUTTONS]:
-            button = self.two_buttons(button, long_press)
+            table = self.table
+            button = two_buttons(button, long_press, self.current.MODE == PLAY,
+                                 table is not None and table.held != NONE)
         elif long_press and button == bt.A:
             button = LONG_A
         elif long_press and button == bt.X and self.current.MODE == PLAY:
@@ -123,21 +122,6 @@ class App(LinkPlay):
                 self.sound_event = table.sound
             table.sound = 0
 
-    def two_buttons(self, button, long_press):
-        """A and B only: B steps, long B is START; long A sends home, or cancels when holding."""
-        in_play = self.current.MODE == PLAY
-        if button == bt.B:
-            if long_press:
-                return bt.START if in_play else bt.B
-            return NEXT if in_play else bt.DOWN
-        if button == bt.A:
-            if not long_press:
-                return bt.A
-            if in_play and self.table.held != NONE:
-                return bt.B
-            return LONG_A
-        return -1
-
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
         self.clock = (self.clock + ms) & CLOCK_MASK  # the link compares times modulo this
@@ -148,15 +132,17 @@ class App(LinkPlay):
                 self.guard_ms = 0
                 self.full = True  # the answers are live: drawn so
                 self.redraw()
-        if self.link_in_use():
-            self.link_tick()
+        link = self.link
+        if link is not None and link.in_use(self.current.MODE):
+            link.tick(self)
             if self.full:
                 self.redraw()  # the link changed the screen: a status, the table, a panel
-            if self.link_paused():
+            if link.paused():
                 self.redraw()  # the table's line says the link is silent; its clock stands
-                self.draw_link_notice()  # and so does every other screen
+                if self.current.MODE != PLAY:
+                    draw_notice(self)  # and so does every other screen
                 return
-            if self.linked() and self.current.MODE != PLAY:
+            if link.playing() and self.current.MODE != PLAY and self.table is not None:
                 self.table.game.tick(ms)  # the shared clock runs under a menu or the end panel
         self.current.tick(self, ms)
 
@@ -193,6 +179,10 @@ class App(LinkPlay):
             return True
         return self.guard_ms > 0
 
+    def answers_live(self):
+        """The question shown takes answers now (its guard time is over)."""
+        return self.guard_ms == 0
+
     def show(self, mode):
         """Show a screen as it was left (its selection kept), drawn whole."""
         self.current = self.screens[mode]
@@ -216,9 +206,9 @@ class App(LinkPlay):
 
     def finish(self):
         """The game has ended: count it and show the end panel."""
-        game = self.table.game
+        table = self.table
         i = self.game_index
-        if not self.counted:
+        if table is not None and not self.counted:
             self.counted = True
             self.played[i] += 1
             if self.player_won():
@@ -226,21 +216,24 @@ class App(LinkPlay):
                 self.streak[i] += 1
                 if self.streak[i] > self.best[i]:
                     self.best[i] = self.streak[i]
-                self.table.sound = SOUND_WON
+                table.sound = SOUND_WON
             else:
                 self.streak[i] = 0
-                self.table.sound = SOUND_LOST
+                table.sound = SOUND_LOST
         self.show(END)
 
     def player_won(self):
         """Did the player (p1, or the console's seat in link play) win the game just ended?
         In a match, the one whose score grew most during this game won it."""
-        game = self.table.game
+        table = self.table
+        if table is None:
+            return False
+        game = table.game
         if game.status() == WON:
             return True
         if not game.COMPETITIVE:
             return False
-        seat = self.table.seat
+        seat = table.seat
         mine = game.score(seat) - self.start_scores[seat]
         for k in range(game.players):
             if k != seat and game.score(k) - self.start_scores[k] >= mine:
@@ -248,6 +241,8 @@ class App(LinkPlay):
         return mine > 0
 
     def note_scores(self):
+        if self.table is None:
+            return
         game = self.table.game
         for k in range(game.players):
             self.start_scores[k] = game.score(k)
@@ -256,11 +251,10 @@ class App(LinkPlay):
         """Deal the chosen game, played here against the computer (open_table)."""
         table = self.open_table(self.names[self.game_index])
         self.table = table
-        if table.seat != 0 or table.link is not None:
+        if table.seat != 0 or table.linked():
             table.set_seat(0, None)  # the last game on this table was a linked one
         if self.link is not None:
-            self.link.linked = False
-            self.link.began_linked = False
+            self.link.unlink()
         self.configure_computer(table.game)
         self.configure_rules(table.game)
         table.slide_on(self.settings[S_SLIDE])
@@ -293,27 +287,32 @@ class App(LinkPlay):
         return table
 
     def configure_rules(self, game):
-        """The rule profile a new deal plays, where the game has more than one (Casket: the
-        Casket rules setting, for a game whose registry line has RULES_SETTING). A resumed game
-        keeps the profile it was saved under."""
+        """The rule profile a new deal plays, where the game has more than one (Casket's setting,
+        for a game with RULES_SETTING). A resumed game keeps the profile it was saved under."""
         if games.has_flag(game.NAME, games.RULES_SETTING):
             game.set_rules(st.casket_profile(self.settings[S_CASKET_RULES]))
 
     def win_table(self, name):
         """The game's table of proven-winnable deals (engine_core/ai/winnable.py), or None;
-        imported the first time a winnable deal of the game is asked for (the modules are
-        the process's, so the cache of them is too: WIN_TABLES)."""
+        imported once, when first asked for (the process's cache of them: WIN_TABLES)."""
         t = WIN_TABLES.get(name, 0)
         if t == 0:
             t = winnable.table(name)
             WIN_TABLES[name] = t
         return t
 
+    def fresh_number(self):
+        """A number 0..9999999 from the buttons' timing (a fresh deal's seed)."""
+        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)
+        return self.noise % 10000000
+
+    def noise_number(self):
+        return self.noise % 10000000  # the last fresh_number (the deal screen's X: a random one)
+
     def random_seed(self):
         """A fresh deal for the chosen game: any seed, or with 'winnable only' on (for a
         game with a table) one the solver proved can be won."""
-        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)
-        n = self.noise % 10000000
+        n = self.fresh_number()
         if self.settings[S_WINNABLE]:
             t = self.win_table(self.names[self.game_index])
             if t is not None:
@@ -339,8 +338,7 @@ class App(LinkPlay):
     def ask(self, action, back):
         """Do a leaving action (A_*) at once when no game is in progress, else confirm first."""
         if self.in_progress():
-            self.confirm_action = action
-            self.confirm_back = back
+            self.confirm_screen.ask(action, back)
             self.go(CONFIRM)
             return
         self.do(action)
@@ -349,7 +347,7 @@ class App(LinkPlay):
         self.leave()
         if action == A_LINK:
             self.open_link()
-        elif action == A_RESTART:
+        elif action == A_RESTART and self.table is not None:
             self.start_game(self.table.game.seed)
         elif action == A_NEW:
             self.game_index = self.pending_game
@@ -361,18 +359,6 @@ class App(LinkPlay):
             self.go(TITLE)
             self.selected = self.title_index(T_CHOOSE)
 
-    def confirm_row(self):
-        """The row chosen on the screen the confirmation asks from (drawn beneath its panel)."""
-        back = self.confirm_back
-        action = self.confirm_action
-        if back == TITLE:
-            return self.title_index(T_LINK if action == A_LINK else T_NEW)
-        if back == CHOOSE:
-            return self.pending_game
-        if action == A_RESTART:
-            return P_RESTART
-        return P_NEW if action == A_NEW else P_QUIT
-
     def title_index(self, item):
         """The row of a title item (T_*): Continue is shown only when a game waits."""
         return item if self.resumable else item - 1
@@ -382,21 +368,17 @@ class App(LinkPlay):
         game.set_computer(self.settings[S_LEVEL] + 1, self.settings[S_SPEED])
 
     def seed(self):
-        value = 0
-        for i in range(SEED_DIGITS):
-            value = value * 10 + self.seed_digits[i]
-        return value
+        return self.deal_screen.value()  # the deal number on the deal screen
 
     def set_seed(self, value):
-        for i in range(SEED_DIGITS):
-            self.seed_digits[SEED_DIGITS - 1 - i] = value % 10
-            value //= 10
+        self.deal_screen.set_value(value)
 
     # --- the settings ---
 
     def resume(self):
         """Back to the table (the end panel, when the game is over)."""
-        self.show(PLAY if self.table.game.status() == PLAYING else END)
+        table = self.table
+        self.show(PLAY if table is not None and table.game.status() == PLAYING else END)
 
     def change_setting(self, delta):
         i = self.selected
@@ -428,30 +410,27 @@ class App(LinkPlay):
             self.table.slide_on(self.settings[S_SLIDE])
 
     def type_digit(self, digit):
-        """A digit 0..9 typed on a keyboard (the simulator's, the web page's). The deal screen
-        takes it: typed digits make the number from the right, the first one since the screen
-        opened replacing the number shown. Other screens have no number to enter. (The deal
-        screen has no menu: its `selected`, 0 when it opens, is 1 once a digit is typed.)"""
+        """A digit 0..9 typed on a keyboard (the simulator's, the web page's): the deal screen
+        takes it (pages.Deal.type_digit); other screens have no number to enter."""
         if self.current.MODE != DEAL:
             return
-        value = self.seed() if self.selected else 0
-        self.set_seed((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
-        self.selected = 1
-        self.seed_pos = SEED_DIGITS - 1
-        self.drawn_selected = -1
+        self.deal_screen.type_digit(self, digit)
         self.redraw()
 
     def deal_next(self):
         """The match goes on: play its next game's deal, when it is this console's to make now.
         True when dealt."""
         table = self.table
+        if table is None:
+            return False
         if self.linked():
-            table.cached_n = -1  # whose deal it is changes with the link, not the journal
+            table.hand.cached_n = -1  # whose deal it is changes with the link, not the journal
         n = table.legal_moves()
+        moves = table.hand.moves
         for i in range(n):
-            if table.moves[i] >> 16 == ACTION:
+            if moves[i] >> 16 == ACTION:
                 self.note_scores()
-                table.play(table.moves[i])
+                table.play(moves[i])
                 self.counted = self.link_game()
                 self.show(PLAY)
                 return True
@@ -468,3 +447,50 @@ class App(LinkPlay):
                 self.redraw()
                 return
         raise ValueError("no game with a layout named " + name)
+
+    # --- link play (linkplay.Link says what it does) ---
+
+    def attach_link(self, make_session, label):
+        """Give the console a link: make_session() makes its Session over a transport (called
+        once, when the player first opens Link play: a console that never links spends no memory
+        on it, and a radio stays off until then); label says what the link is. Start-up only."""
+        self.link = Link(make_session, label, self.names)
+        self.full = True  # the title gains its Link play row
+        self.redraw()
+
+    def link_in_use(self):
+        """The link is polled only while its screen is open or a game or a goodbye is under way."""
+        return self.link is not None and self.link.in_use(self.current.MODE)
+
+    def linked(self):
+        """A game with the other console is on the table."""
+        return self.link is not None and self.link.linked
+
+    def link_game(self):
+        """The game on the table began linked (it is not saved and not counted)."""
+        return self.link is not None and self.link.began_linked
+
+    def link_paused(self):
+        return self.link is not None and self.link.paused()
+
+    def open_link(self):
+        if self.link is not None:
+            self.link.open(self)
+
+    def leave_link(self):
+        if self.link is not None:
+            self.link.leave(self.clock)
+
+    def seat_linked(self, session):
+        """The game both consoles agreed on goes on the table here, seen from this console's
+        seat (linkplay.Link.start); not in the statistics, not saved."""
+        name = session.game.NAME
+        self.game_index = self.names.index(name)
+        table = self.tables[name]
+        self.table = table
+        table.slide_on(self.settings[S_SLIDE])
+        table.set_seat(session.my_seat, session)
+        table.new_game()
+        self.note_scores()
+        self.counted = True
+        self.resumable = False

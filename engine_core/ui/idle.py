@@ -35,11 +35,11 @@ def app_idle(app):
     table = app.table
     if app.mode != PLAY or table is None:
         return True                          # title and menus change only with a key
-    if table.pending or table.computer_ms > 0 or table.message_ms > 0 or table.shake_ms > 0:
+    if table.pending or table.computer_ms > 0 or table.message_ms > 0 or table.view.shake_ms > 0:
         return False
     if table.slide & (SLIDE_LEFT | SLIDE_WAIT):
         return False
-    if table.prefetch and table.cached_n < 0:
+    if table.moves_wanted():
         return False                         # the next frame lists the moves for the next key
     game = table.game
     if bots_due(game):

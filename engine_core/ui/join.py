@@ -1,8 +1,9 @@
 """Join a table: the tables this console hears, each its host's short id and its game, and the
 player picks one (docs/link.md, "Pairing"; docs/screen.md, "Link play").
 
-A screen object, made once with the console's link (linkplay.Link): press(app, button),
-tick(app, ms), draw(app). It keeps no reference to the App: the link outlives a stopped app on
+A part of the console's link (linkplay.Link), made once with it: press(app, button),
+tick(app), draw(app). It asks the link (its session, cannot_join, take_offer) and keeps no
+reference to the App: the link outlives a stopped app on
 the device (firmware.main.link_state), and a held App would keep its whole heap. The rows are
 the session's `tables` (engine_core/link/pairing.py), which gains a table when its first offer
 is heard and drops one not heard for a few seconds; the screen redraws when the list changes.
@@ -24,10 +25,11 @@ _KEYS = b"A: join  B: back"
 
 
 class JoinList:
-    """The join list, drawn for the App it is given (its link's session, painter and frame
-    buffer)."""
+    """The join list of a link (its session's tables), drawn for the App it is given (its
+    painter and frame buffer)."""
 
-    def __init__(self):
+    def __init__(self, link):
+        self.link = link
         self.selected = 0
         self.first = 0  # the row at the top of the list
         self.seen = -1  # the list's `changes` when last drawn
@@ -41,7 +43,7 @@ class JoinList:
         (B and START are the link screen's: they stop joining). A joins the table the cursor
         was put on, wherever its row is now, and never a table the player did not pick; a
         table this console cannot play is listed with the reason and A on it does nothing."""
-        tables = app.link.session.tables
+        tables = self.link.session.tables
         n = tables.count
         if button == bt.UP or button == bt.DOWN:
             if n:
@@ -51,9 +53,9 @@ class JoinList:
             return True
         if button == bt.A:
             i = tables.find(self.host, self.table)
-            if i >= 0 and self.why_not(app, tables, i) is None:
-                app.link.session.choose(i)
-                app.take_offer()
+            if i >= 0 and self.why_not(tables, i) is None:
+                self.link.session.choose(i)
+                self.link.take_offer(app)
                 app.full = True
             return True
         return False
@@ -64,15 +66,15 @@ class JoinList:
         self.host = tables.host[i]
         self.table = tables.table[i]
 
-    def why_not(self, app, tables, i):
+    def why_not(self, tables, i):
         """Why row i's table cannot be joined here (words), or None."""
         at = tables.offer_at(i)
-        return app.cannot_join(tables.offers[at + 1], tables.offers[at + 3])
+        return self.link.cannot_join(tables.offers[at + 1], tables.offers[at + 3])
 
-    def tick(self, app, ms):
+    def tick(self, app):
         """The list changed (a table heard first, or heard no more): the cursor finds its table
         again (or, that table gone, the row where it was), and the list is drawn again."""
-        tables = app.link.session.tables
+        tables = self.link.session.tables
         i = tables.find(self.host, self.table)
         if i < 0 and tables.count:
             i = self.selected if self.selected < tables.count else tables.count - 1
@@ -87,7 +89,7 @@ class JoinList:
             app.full = True
 
     def draw(self, app):
-        tables = app.link.session.tables
+        tables = self.link.session.tables
         p = app.painter
         fb = app.fb
         row = LINE_H + 2
@@ -124,7 +126,7 @@ class JoinList:
             self.hex_id(tables.host[i])
             x = p.text(self.short_id, px + 8, y + (row - CHAR_H) // 2, colour)
             name = games.name_of(tables.game_id(i))
-            why_not = self.why_not(app, tables, i)
+            why_not = self.why_not(tables, i)
             if why_not is not None:
                 colour = pal.DIM if not chosen else pal.BLACK
             if name is not None:

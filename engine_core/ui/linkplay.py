@@ -2,16 +2,17 @@
 play when the other player is at another console (engine_core/link/session.py carries the
 moves; docs/link.md).
 
-The App mixes LinkPlay in; the link screens (LinkScreen, LinkLeft, LinkAsk) are screen
-objects as in screens.py. A console has link play when its host (the simulator, the firmware)
-gave it a session (App.attach_link); the title then offers "Link play". A linked game is
+The App makes one Link (its `link`) and talks to it by the methods its docstring names; the
+link screens (LinkScreen, LinkLeft, LinkAsk) are screen objects as in screens.py. A console
+has link play when its host (the simulator, the firmware) gave it a session
+(App.attach_link); the title then offers "Link play". A linked game is
 not saved and not counted in the statistics; when the other console leaves, the game can go
 on against the computer. An offer that comes anywhere but on the link screen is a question
 ("A console offers Spite & Malice: A join, B no"), never an action: nothing on this console
 changes until its player says yes. A silent link is said on every screen of a linked game.
 """
 
-from engine_core import PLAYING, games, rng
+from engine_core import PLAYING, games
 from engine_core import reasons as why
 from engine_core.game import ACTION, V_SCORE, V_TURN
 from engine_core.gfx import palette as pal
@@ -20,9 +21,9 @@ from engine_core.ui.view import MESSAGE_MS
 from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
 from engine_core.ui.join import JoinList
-from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Screen, centred_panel,
+from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Scene, centred_panel,
                                     felt, panel, table_under)
-from engine_core.ui.settings import S_LEVEL, S_SLIDE, S_SPEED
+from engine_core.ui.settings import S_LEVEL, S_SPEED
 
 from micropython import const
 
@@ -55,67 +56,78 @@ SEATS_TWO = bytes((m.HERE, m.THERE))  # the host's person, the other console's p
 
 
 class Link:
-    """A console's link: its session (made when Link play is first opened) and what the
-    screens keep of it."""
+    """A console's link play, made once by App.attach_link (the App's `link`; None on a console
+    without a link): its session (made when Link play is first opened), what the link screens
+    keep of it, and what changes in play when the other player is at another console.
 
-    def __init__(self, make_session, label):
+    It keeps no reference to the App: the firmware keeps the link after its app stops
+    (firmware.main.link_state), and a held App would keep its whole heap. The App passes itself
+    to the methods that change what the console shows. What the App and the screens ask of it:
+      in_use(mode)       the link wants polling (its screen open, a game or a goodbye under way)
+      playing()          a game with the other console is on the table
+      paused()           that game waits for a silent link (its clock stands still)
+      notice()           what every screen of a linked game says about the link (reasons), or 0
+      open(app)          the link screen, from the title: the session made the first time
+      tick(app)          the session's news, each tick before the table's own time
+      take_offer(app)    join the table offered (the join list's A, a question's yes)
+      cannot_join(game_id, players)  why an offer cannot be taken here (words), or None
+      leave(clock)       this player leaves the linked game: the other console is told
+      unlink()           a game not linked goes on the table
+      play_on_alone(app) the computer takes the other console's seat
+      deals_next(table), next_deal_waits(table)  the match's next deal: this console's, waiting
+    Of the App it uses: its clock, table, mode, full and settings, and go, show, question,
+    open_table, configure_rules, configure_computer, fresh_number, note_scores, seat_linked,
+    deal_next and resume (app.py says what each does)."""
+
+    def __init__(self, make_session, label, names):
         self.make_session = make_session
         self.session = None
         self.label = label  # what the link is (b"TCP 127.0.0.1:7001", b"UART 1")
+        self.names = names  # the games this console has a layout for
         self.status = L_CHOOSE  # what the link screen says (LINK_STATUS)
         self.linked = False  # a game with the other console is on the table
         self.began_linked = False  # the game on the table began linked: not saved, not counted
         self.rollbacks = 0  # the session's count of moves put in their place, when last drawn
         self.deal_asked = False  # A on the end panel before the next deal was ours to make
         self.ask_back = PLAY  # the screen an offer's question came over, and goes back to
+        self.join = JoinList(self)  # Join a table's list of the tables heard
 
-
-class LinkPlay:
-    """Link play's part of App (whose link is None on a console without one)."""
-
-    def attach_link(self, make_session, label):
-        """Give the console a link: make_session() makes its Session over a transport (called
-        once, when the player first opens Link play: a console that never links spends no memory
-        on it, and a radio stays off until then); label says what the link is. Start-up only."""
-        self.link = Link(make_session, label)
-        self.link.join = JoinList()  # Join a table's list of the tables heard
-        self.full = True  # the title gains its Link play row
-        self.redraw()
-
-    def link_in_use(self):
+    def in_use(self, mode):
         """The link is polled only while its screen is open or a game or a goodbye is under way."""
-        link = self.link
-        if link is None or link.session is None:
+        session = self.session
+        if session is None:
             return False
-        return self.mode == LINK or link.linked or link.session.state != m.S_IDLE
+        return mode == LINK or self.linked or session.state != m.S_IDLE
 
-    def linked(self):
+    def playing(self):
         """A game with the other console is on the table."""
-        return self.link is not None and self.link.linked
+        return self.linked
 
-    def link_game(self):
-        """The game on the table began linked (it is not saved and not counted)."""
-        return self.link is not None and self.link.began_linked
+    def unlink(self):
+        """A game not linked goes on the table."""
+        self.linked = False
+        self.began_linked = False
 
     # --- the link screen ---
 
-    def open_link(self):
+    def open(self, app):
         """From the title (after confirming that a game in progress is left)."""
-        link = self.link
-        if link.session is None:
-            link.session = link.make_session()
-        self.go(LINK)
-        link.status = L_CHOOSE
+        if self.session is None:
+            self.session = self.make_session()
+        app.go(LINK)
+        self.status = L_CHOOSE
 
-    def host_link(self, name):
-        if name not in self.names:
-            self.link.status = L_CANNOT
+    def host(self, app, name):
+        session = self.session
+        if session is None:
             return
-        table = self.open_table(name)
-        self.configure_rules(table.game)
-        self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + 7)  # as a fresh deal's seed
-        self.link.session.host(table.game, self.noise % 10000000, table.game.options, SEATS_TWO, self.clock)
-        self.link.status = L_HOSTING
+        if name not in self.names:
+            self.status = L_CANNOT
+            return
+        table = app.open_table(name)
+        app.configure_rules(table.game)
+        session.host(table.game, app.fresh_number(), table.game.options, SEATS_TWO, app.clock)
+        self.status = L_HOSTING
 
     def cannot_join(self, game_id, players):
         """Why this console cannot take an offer of game_id for `players` (words for the join
@@ -127,104 +139,96 @@ class LinkPlay:
             return CANNOT_SEATS
         return None
 
-    def take_offer(self):
+    def take_offer(self, app):
         """The other console offers a table: make that game here and accept, or refuse."""
-        session = self.link.session
-        if session.state != m.S_WAITING or session.is_host or not session.offer_table:
+        session = self.session
+        if session is None or session.state != m.S_WAITING or session.is_host or not session.offer_table:
             return  # answered already (a second A before the table came up): nothing to take
         name = games.name_of(session.offer_game_id)
         if self.cannot_join(session.offer_game_id, session.offer_players) is not None:
             session.refuse(m.R_GAME)
-            self.link.status = L_CANNOT
-            self.full = True
+            self.status = L_CANNOT
+            app.full = True
             return
-        table = self.open_table(name, session.offer_options)
+        table = app.open_table(name, session.offer_options)
         game = table.game
         try:
             game.set_rules(session.offer_rules)
         except ValueError:
             session.refuse(m.R_RULES)
-            self.link.status = L_CANNOT
-            self.full = True
+            self.status = L_CANNOT
+            app.full = True
             return
-        session.accept(game, self.clock)
+        session.accept(game, app.clock)
 
-    def start_linked(self):
+    def start(self, app, session):
         """Both consoles agreed: the dealt game goes on the table, seen from this seat."""
-        session = self.link.session
-        name = session.game.NAME
-        self.game_index = self.names.index(name)
-        table = self.tables[name]
-        self.table = table
-        table.slide_on(self.settings[S_SLIDE])
-        table.set_seat(session.my_seat, session)
-        table.new_game()
-        self.note_scores()
-        self.link.linked = True
-        self.link.began_linked = True
-        self.link.status = L_CHOOSE  # Join a table was answered: a later offer is asked again
-        self.link.deal_asked = False
-        self.counted = True  # not in the statistics
-        self.resumable = False
-        self.show(PLAY)
+        app.seat_linked(session)
+        self.linked = True
+        self.began_linked = True
+        self.status = L_CHOOSE  # Join a table was answered: a later offer is asked again
+        self.deal_asked = False
+        app.show(PLAY)
 
     # --- time: the session's news ---
 
-    def link_tick(self):
+    def tick(self, app):
         """Called from App.tick before the table's own time: what the other console did."""
-        link = self.link
-        session = link.session
-        table = self.table
-        watch = link.linked and table is not None
+        session = self.session
+        if session is None:
+            return
+        table = app.table
+        watch = self.linked and table is not None
         if watch:
-            table.link_ms = self.clock
+            table.link_ms = app.clock
             table.mark_journal()
-        flags = session.poll(self.clock)
-        if self.mode == LINK and link.status == L_JOINING:
-            link.join.tick(self, 0)  # the tables heard: the player picks one
+        flags = session.poll(app.clock)
+        mode = app.mode
+        if mode == LINK and self.status == L_JOINING:
+            self.join.tick(app)  # the tables heard: the player picks one
         elif flags & m.F_OFFER:
-            if self.mode == LINK:  # an offer the player has not asked for: it waits for Join a table
-                link.status = L_OFFERED
-                self.full = True
-            elif self.mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
+            if mode == LINK:  # an offer the player has not asked for: it waits for Join a table
+                self.status = L_OFFERED
+                app.full = True
+            elif mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
                 if self.cannot_join(session.offer_game_id, session.offer_players):
                     session.decline()  # nothing to ask: this console could not take it
                 else:
-                    link.ask_back = self.mode
-                    self.question(LINK_ASK)
-        if flags & m.F_LEFT and self.mode == LINK_ASK:
-            self.back_from_ask()  # the offer was withdrawn
+                    self.ask_back = mode
+                    app.question(LINK_ASK)
+        if flags & m.F_LEFT and app.mode == LINK_ASK:
+            app.show(self.ask_back)  # the offer was withdrawn
         if flags & m.F_STARTED and session.state == m.S_PLAYING:
-            self.start_linked()
+            self.start(app, session)
             return
         if flags & m.F_REFUSED:
-            self.link.status = L_REFUSED
-            self.full = True
+            self.status = L_REFUSED
+            app.full = True
         if not watch:
-            if flags & m.F_LEFT and self.mode == LINK:
-                self.link.status = L_LEFT
-                self.full = True
+            if flags & m.F_LEFT and app.mode == LINK:
+                self.status = L_LEFT
+                app.full = True
             return
         table.touch_since()
-        if link.deal_asked and self.mode == END and session.may_deal():
-            link.deal_asked = False
-            self.deal_next()
+        if self.deal_asked and app.mode == END and session.may_deal():
+            self.deal_asked = False
+            app.deal_next()
         if flags & m.F_CHANGED:
-            if session.timeline.rollbacks != link.rollbacks:  # Nerts put a move in its place:
-                link.rollbacks = session.timeline.rollbacks  # what was undone shows again
+            if session.timeline.rollbacks != self.rollbacks:  # Nerts put a move in its place:
+                self.rollbacks = session.timeline.rollbacks  # what was undone shows again
                 table.valid = False
-            if self.mode == END and table.game.status() == PLAYING:
-                self.note_scores()  # the other player dealt the next game
-                self.show(PLAY)
+            if app.mode == END and table.game.status() == PLAYING:
+                app.note_scores()  # the other player dealt the next game
+                app.show(PLAY)
         if flags & m.F_DESYNC:
             table.say_out_of_step(session.hash_here, session.hash_there)
             table.valid = False
         if flags & m.F_RESUMED:
             table.say(why.LINK_BACK)
-            self.full = True  # the silence notice goes from whatever screen shows it
+            app.full = True  # the silence notice goes from whatever screen shows it
         if flags & m.F_LEFT:
-            link.linked = False
-            self.question(LINK_LEFT)
+            self.linked = False
+            app.question(LINK_LEFT)
             return
         if session.state == m.S_PAUSED:
             if table.message != why.LINK_SILENT:
@@ -233,58 +237,44 @@ class LinkPlay:
             elif table.message_ms != MESSAGE_MS:
                 table.message_ms = MESSAGE_MS  # it stays while the link is silent
 
-    def next_deal_waits(self):
+    def next_deal_waits(self, table):
         """A game of the match ended and the match goes on: a next deal waits (whoever's)."""
-        game = self.table.game
+        game = table.game
         n = game.legal_moves(game.scratch)
         for i in range(n):
             if game.scratch[i] >> 16 == ACTION:
                 return True
         return False
 
-    def deals_next(self):
+    def deals_next(self, table):
         """This console makes the next deal of the match: in Spite & Malice the loser of the
         game, in Nerts the host (once both consoles have the round's end: deal_asked waits)."""
-        table = self.table
         if table.game.TURN_BASED:
             return table.game.turn() == table.seat
         return table.seat == 0
 
-    def link_paused(self):
+    def paused(self):
         """True while the game waits for a silent link (its clock stands still)."""
-        return self.linked() and self.link.session.state == m.S_PAUSED
+        session = self.session
+        return self.linked and session is not None and session.state == m.S_PAUSED
 
-    def link_notice(self):
+    def notice(self):
         """What every screen of a linked game says now about the link (a reasons code), or 0."""
-        return why.LINK_SILENT if self.link_paused() else 0
-
-    def draw_link_notice(self):
-        """The silence notice at the foot of a screen other than the table (whose own line
-        says it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
-        if self.mode == PLAY or not self.link_notice():
-            return
-        y = self.height - LINE_H - 3
-        self.fb.fill_rect(0, y, self.width, LINE_H + 3, pal.PANEL)
-        self.painter.text(why.TEXTS[why.LINK_SILENT], 4, y + 2, pal.GOLD)
-        self.screen.mark(0, y, self.width, LINE_H + 3)
-
-    # --- an offer that came over another screen ---
-
-    def back_from_ask(self):
-        self.show(self.link.ask_back)
+        return why.LINK_SILENT if self.paused() else 0
 
     # --- leaving ---
 
-    def leave_link(self):
+    def leave(self, clock):
         """This player leaves the linked game (the pause menu's Quit): the other console is told."""
-        if self.linked():
-            self.link.session.leave(self.clock)
-            self.link.linked = False
+        session = self.session
+        if self.linked and session is not None:
+            session.leave(clock)
+            self.linked = False
 
-    def play_on_alone(self):
+    def play_on_alone(self, app):
         """The computer takes the other console's seat; this console's player plays on. In
         Spite & Malice the computer plays p2, so a player who joined (p2) changes sides."""
-        table = self.table
+        table = app.table
         game = table.game
         seat = table.seat
         if game.TURN_BASED and seat == 1:
@@ -292,15 +282,25 @@ class LinkPlay:
             seat = 0
         table.set_seat(seat, None)
         game.bots = True
-        self.configure_computer(game)
+        app.configure_computer(game)
         if not game.TURN_BASED:
+            settings = app.settings
             for p in range(game.players):
                 if p != seat:
-                    game.set_bot(p, self.settings[S_SPEED], self.settings[S_LEVEL])
+                    game.set_bot(p, settings[S_SPEED], settings[S_LEVEL])
                 else:
                     game.set_bot(p, -1, 0)
         table.new_game()  # a computer whose turn it is (Spite & Malice) plays it step by step
-        self.resume()
+        app.resume()
+
+
+def draw_notice(app):
+    """The silence notice at the foot of a screen other than the table (whose own line says
+    it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
+    y = app.height - LINE_H - 3
+    app.fb.fill_rect(0, y, app.width, LINE_H + 3, pal.PANEL)
+    app.painter.text(why.TEXTS[why.LINK_SILENT], 4, y + 2, pal.GOLD)
+    app.screen.mark(0, y, app.width, LINE_H + 3)
 
 
 def swap_sides(game):
@@ -331,7 +331,7 @@ def swap_sides(game):
     game.history.clear()
 
 
-class LinkScreen(Screen):
+class LinkScreen(Scene):
     """Host a table or join the other's; what the link is doing below the rows."""
 
     MODE = LINK
@@ -371,7 +371,7 @@ class LinkScreen(Screen):
             elif link.status == L_OFFERED:
                 return  # the other console hosts already: join its table
             else:
-                app.host_link(LINK_GAMES[app.selected])
+                link.host(app, LINK_GAMES[app.selected])
             app.full = True
 
     def draw(self, app):
@@ -410,14 +410,14 @@ class LinkScreen(Screen):
         app.drawn_selected = app.selected
 
 
-class LinkLeft(Screen):
+class LinkLeft(Scene):
     """The other console left the game: A plays on against the computer, B goes to the title."""
 
     MODE = LINK_LEFT
 
     def press(self, app, button):
         if button == bt.A:
-            app.play_on_alone()
+            app.link.play_on_alone(app)
         elif button == bt.B or button == bt.START:
             app.go(TITLE)
 
@@ -428,13 +428,13 @@ class LinkLeft(Screen):
         x = app.width // 2
         table_under(app)  # the table stays visible around the panel
         y = centred_panel(app, 4)
-        live = app.guard_ms == 0
+        live = app.answers_live()
         p.text_centred(b"The other console left", x, y, pal.GOLD)
         p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE if live else pal.DIM)
         p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR if live else pal.DIM)
 
 
-class LinkAsk(Screen):
+class LinkAsk(Scene):
     """'A console offers Spite & Malice', over the screen it came on. A joins the offered
     table (a game in progress is left, as from the title's Link play); B says no: the offer
     is set aside here (its host is not told: the offer went to every console in range) and the
@@ -448,10 +448,10 @@ class LinkAsk(Screen):
             app.go(LINK)
             app.selected = _JOIN
             app.link.status = L_JOINING
-            app.take_offer()
+            app.link.take_offer(app)
         elif button == bt.B or button == bt.START:
             app.link.session.decline()
-            app.back_from_ask()
+            app.show(app.link.ask_back)
 
     def draw(self, app):
         if not app.full:
@@ -469,4 +469,4 @@ class LinkAsk(Screen):
         p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
         if app.in_progress():
             p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
-        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR if app.guard_ms == 0 else pal.DIM)
+        p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR if app.answers_live() else pal.DIM)

@@ -11,13 +11,13 @@ from engine_core.ui import texts
 from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
-                                    TITLE, Screen, felt, panel, table_under)
+                                    TITLE, Scene, felt, panel, table_under)
 
 
 LOCKED = b"Settings: locked"  # the kiosk's title (the service chord opens them)
 
 
-class Title(Screen):
+class Title(Scene):
     """The logo, a hand of cards where there is room, and the title's menu."""
 
     MODE = TITLE
@@ -103,7 +103,7 @@ class Title(Screen):
             p.text(texts.TITLE_ITEMS[item], x, ty, colour)
 
 
-class Menu(Screen):
+class Menu(Scene):
     """A titled panel of rows, UP and DOWN choosing one; each menu says what its rows are,
     what is drawn around the panel, and what the other buttons do."""
 
@@ -264,7 +264,7 @@ class Pause(Menu):
         app.painter.text(texts.PAUSE[i], px + 8, ty, pal.BLACK if chosen else pal.WHITE)
 
 
-class Settings(Menu):
+class SettingsMenu(Menu):
     """The settings (settings.py), each with its choice; LEFT, RIGHT and A change the
     selected one, and a line under the rows says what it does."""
 

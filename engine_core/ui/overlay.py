@@ -6,12 +6,14 @@ band of the strip drawn over since the strip was drawn.
 """
 
 from engine_core import reasons as why
-from engine_core.gfx.palette import FELT, GREY, PANEL, SLOT, WHITE
+from engine_core.gfx.palette import BLACK, FELT, GREY, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import FAN_MASK, RIGHT
 from engine_core.ui.slots import MARGIN
 
 from micropython import const
+
+RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 
 # A card sliding from one pile to another (TableRenderer.slide, one small int): frames left,
 # the frame drawn, the source and destination slots, the card, and whether the setting is on.
@@ -136,10 +138,10 @@ def draw_message(view, x0, x1):
         x1 = w
     y = view.screen.height - LINE_H - 3
     fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
-    message = view.play.message
+    message = view.message
     said = message == why.SAID
     text = why.screen_words(view.game, message)
-    n = view.play.said[0] if said else len(text)
+    n = view.said[0] if said else len(text)
     first = (x0 - 4) // 6
     if first < 0:
         first = 0
@@ -147,7 +149,7 @@ def draw_message(view, x0, x1):
         x = 4 + 6 * i
         if x >= x1:
             break
-        view.painter.char(view.play.said[i + 1] if said else text[i], x, y + 2, WHITE)
+        view.painter.char(view.said[i + 1] if said else text[i], x, y + 2, WHITE)
     view.screen.mark(x0, y, x1 - x0, LINE_H + 3)
     view.drawn.msg = message
 
@@ -176,7 +178,7 @@ def draw_status(view, full=False):
                 p.number(view.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
     if view.game.COMPETITIVE:
         return draw_scores(view, x, y, w, narrow)
-    moves = view.play.move_count
+    moves = view.move_count
     if moves == d.moves:
         return False
     d.moves = moves
@@ -232,3 +234,18 @@ def draw_scores(view, x, y, w, narrow):
             tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
             score = -score
         p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+
+
+def draw_wild(view, st, x, y, rank):
+    """A wild king on a stack built from the ace: the rank it stands for, in a black tag
+    at the card's foot."""
+    p = view.painter
+    w = 13 if rank == 9 else 7
+    tx = x + st.w - w - 2
+    ty = y + st.h - LINE_H
+    view.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
+    if rank == 9:
+        p.char(49, tx + 1, ty + 1, WHITE)
+        p.char(48, tx + 7, ty + 1, WHITE)
+    else:
+        p.char(RANK_CHARS[rank], tx + 1, ty + 1, WHITE)

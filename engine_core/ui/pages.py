@@ -8,8 +8,9 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_SEED, CHOOSE, CONFIRM, DEAL, END, LONG_A, LONG_X, NEXT, P_RULES,
-                                    PAUSE, PLAY, RULES, SEED_DIGITS, STATS, T_STATS, TITLE, Screen,
+from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
+                                    LONG_A, LONG_X, NEXT, P_NEW, P_QUIT, P_RESTART, P_RULES, PAUSE, PLAY,
+                                    RULES, SEED_DIGITS, STATS, T_LINK, T_NEW, T_STATS, TITLE, Scene,
                                     centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
@@ -20,10 +21,13 @@ FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
 
-class Play(Screen):
+class Play(Scene):
     """The table in play."""
 
     MODE = PLAY
+
+    def __init__(self):
+        self.finish_ms = 0  # time since auto-play last played a card home
 
     def press(self, app, button):
         table = app.table
@@ -59,14 +63,14 @@ class Play(Screen):
         table.mark_journal()
         game.tick(ms)  # computer players of real-time games move here
         table.touch_since()
-        app.finish_ms += ms
-        if app.finish_ms >= FINISH_STEP_MS:
-            app.finish_ms = 0
+        self.finish_ms += ms
+        if self.finish_ms >= FINISH_STEP_MS:
+            self.finish_ms = 0
             if app.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
                 table.play_home()
         if not table.tick(ms):
             table.refresh()
-            if not table.pending and table.prefetch and table.cached_n < 0:
+            if not table.pending and table.moves_wanted():
                 table.legal_moves()  # an idle frame: ready for the next keypress
         if game.status() != PLAYING:
             app.finish()
@@ -79,25 +83,52 @@ class Play(Screen):
         app.table.refresh()
 
 
-class Deal(Screen):
+class Deal(Scene):
     """A deal by its number: UP and DOWN change the digit under the cursor, typed digits
-    (App.type_digit) enter the number from the right."""
+    (App.type_digit) enter the number from the right. It holds the number (its digits) and
+    the cursor's digit; App.seed and App.set_seed read and set the number."""
 
     MODE = DEAL
 
+    def __init__(self):
+        self.digits = bytearray(SEED_DIGITS)
+        self.digits[SEED_DIGITS - 1] = 1
+        self.pos = SEED_DIGITS - 1  # the digit under the cursor
+
+    def value(self):
+        value = 0
+        for i in range(SEED_DIGITS):
+            value = value * 10 + self.digits[i]
+        return value
+
+    def set_value(self, value):
+        for i in range(SEED_DIGITS):
+            self.digits[SEED_DIGITS - 1 - i] = value % 10
+            value //= 10
+
+    def type_digit(self, app, digit):
+        """Typed digits make the number from the right, the first one since the screen opened
+        replacing the number shown. (The deal screen has no menu: its `selected`, 0 when it
+        opens, is 1 once a digit is typed.)"""
+        value = self.value() if app.selected else 0
+        self.set_value((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
+        app.selected = 1
+        self.pos = SEED_DIGITS - 1
+        app.drawn_selected = -1
+
     def press(self, app, button):
-        d = app.seed_digits
-        p = app.seed_pos
+        d = self.digits
+        p = self.pos
         if button == bt.UP:
             d[p] = (d[p] + 1) % 10
         elif button == bt.DOWN:
             d[p] = (d[p] + 9) % 10
         elif button == bt.LEFT:
-            app.seed_pos = (p + SEED_DIGITS - 1) % SEED_DIGITS
+            self.pos = (p + SEED_DIGITS - 1) % SEED_DIGITS
         elif button == bt.RIGHT or button == NEXT:
-            app.seed_pos = (p + 1) % SEED_DIGITS
+            self.pos = (p + 1) % SEED_DIGITS
         elif button == bt.X or button == LONG_A:
-            app.set_seed(app.noise % 10000000)
+            self.set_value(app.noise_number())
         elif button == bt.A or button == bt.START:
             app.ask(A_SEED, DEAL)
             return
@@ -125,13 +156,13 @@ class Deal(Screen):
         app.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)
         for i in range(SEED_DIGITS):
             x = dx + i * 6 * scale
-            colour = pal.CURSOR if i == app.seed_pos else pal.WHITE
-            p.big_char(48 + app.seed_digits[i], x, dy, scale, colour)
-            if i == app.seed_pos:
+            colour = pal.CURSOR if i == self.pos else pal.WHITE
+            p.big_char(48 + self.digits[i], x, dy, scale, colour)
+            if i == self.pos:
                 app.fb.fill_rect(x, dy + 7 * scale + 2, 5 * scale, 2, pal.CURSOR)
 
 
-class Page(Screen):
+class Page(Scene):
     """A page drawn whole: A, B, START or SELECT go back to the screen it came from."""
 
     def press(self, app, button):
@@ -234,43 +265,63 @@ class Stats(Page):
         p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
 
 
-class Confirm(Screen):
+class Confirm(Scene):
     """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
-    from (App.confirm_back) stays visible around the panel, drawn as it was; asked from the
+    from (its `back`) stays visible around the panel, drawn as it was; asked from the
     pause menu, the question stands over the table (the menu's rows would show cut through
-    above and below it)."""
+    above and below it). App.ask says what it asks about (`action`, A_*)."""
 
     MODE = CONFIRM
 
+    def __init__(self):
+        self.action = A_QUIT  # what it asks about (A_*)
+        self.back = PAUSE  # and where B returns to
+
+    def ask(self, action, back):
+        self.action = action
+        self.back = back
+
+    def row(self, app):
+        """The row chosen on the screen the confirmation asks from (drawn beneath its panel)."""
+        back = self.back
+        action = self.action
+        if back == TITLE:
+            return app.title_index(T_LINK if action == A_LINK else T_NEW)
+        if back == CHOOSE:
+            return app.pending_game
+        if action == A_RESTART:
+            return P_RESTART
+        return P_NEW if action == A_NEW else P_QUIT
+
     def press(self, app, button):
         if button == bt.A:
-            app.do(app.confirm_action)
+            app.do(self.action)
         elif button == bt.B or button == bt.START:
-            back = app.confirm_back
+            back = self.back
             app.go(back)
             if back == CHOOSE or back == TITLE:
-                app.selected = app.confirm_row()  # the row that asked (New game, Link play)
+                app.selected = self.row(app)  # the row that asked (New game, Link play)
 
     def draw(self, app):
         if not app.full:
             return
-        if app.confirm_back == PAUSE:
+        if self.back == PAUSE:
             table_under(app)
         else:
             selected = app.selected
-            app.selected = app.confirm_row()
-            app.screens[app.confirm_back].draw(app)
+            app.selected = self.row(app)
+            app.screens[self.back].draw(app)
             app.selected = selected
         p = app.painter
         x = app.width // 2
         y = centred_panel(app, 5)
-        p.text_centred(texts.CONFIRMS[app.confirm_action], x, y, pal.GOLD)
+        p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
         p.text_centred(b"This game is not over:", x, y + LINE_H + 3, pal.WHITE)
         p.text_centred(b"it counts as a loss.", x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
 
-class End(Screen):
+class End(Scene):
     """The end of a game over its final position: A deals the next, Y takes back the last
     move, B goes to the game list (in link play: A the match's next deal, B leaves)."""
 
@@ -280,9 +331,10 @@ class End(Screen):
         if button == bt.A:
             if app.deal_next():
                 return
-            if app.linked() and app.next_deal_waits():
-                if app.deals_next():
-                    app.link.deal_asked = True  # dealt as soon as both consoles have the round's end
+            link = app.link
+            if app.linked() and link.next_deal_waits(app.table):
+                if link.deals_next(app.table):
+                    link.deal_asked = True  # dealt as soon as both consoles have the round's end
                 return
             if app.link_game():
                 app.leave_link()
@@ -344,7 +396,7 @@ class End(Screen):
             p.number(app.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H + 3
         if app.linked():
-            p.text(b"A: next deal" if app.deals_next() else b"The other player deals", x, y, pal.CURSOR)
+            p.text(b"A: next deal" if app.link.deals_next(table) else b"The other player deals", x, y, pal.CURSOR)
             p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
             return
         p.text(b"A: next deal", x, y, pal.CURSOR)

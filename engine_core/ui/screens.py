@@ -2,16 +2,17 @@
 does to it (`tick`) and how it looks (`draw`). App (app.py) makes one of each at start-up,
 in a tuple by screen number, and holds the one shown; `App.mode` is its number.
 
-The screen objects have no attributes of their own: what a screen shows and remembers
-(the selected row, the rules page's scroll, the deal number being entered) is the App's,
+A screen object holds only what it alone uses (the deal screen its digits, the confirmation
+what it asks): what screens share (the selected row, the rules page's scroll) is the App's,
 passed to every method, so a screen costs the heap one small object and nothing is
 allocated after start-up. menus.py has the title and the menus, pages.py play and the
 other full-screen pages, linkplay.py the link screens; this module their numbers, the
-base class and the drawing they share.
+base class (Scene: named apart from the framebuffer's gfx Screen) and the drawing they share.
 """
 
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H
+from engine_core.ui import buttons as bt
 
 from micropython import const
 
@@ -64,9 +65,25 @@ A_LINK = const(4)
 SEED_DIGITS = const(7)
 
 
-class Screen:
-    """A screen that ignores every button and never changes by itself; each screen
-    overrides what it does."""
+def two_buttons(button, long_press, in_play, holding):
+    """A and B only (App.press): B steps, long B is START; long A sends home, or cancels when
+    `holding` a card in play. The button the screens take, or -1 for none."""
+    if button == bt.B:
+        if long_press:
+            return bt.START if in_play else bt.B
+        return NEXT if in_play else bt.DOWN
+    if button == bt.A:
+        if not long_press:
+            return bt.A
+        if in_play and holding:
+            return bt.B
+        return LONG_A
+    return -1
+
+
+class Scene:
+    """A screen of the console (not the framebuffer: engine_core/gfx/screen.py) that ignores
+    every button and never changes by itself; each screen overrides what it does."""
 
     MODE = TITLE  # its number
 

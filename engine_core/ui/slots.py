@@ -109,14 +109,18 @@ class Slots:
     def set_seat(self, seat, linked):
         """The slots as seen from seat `seat` (0: p1; link play gives the console that joined
         p2), with the link play words when `linked`. No allocation."""
-        piles = self.seat_piles[seat]
+        sides = self.seat_piles
+        labels = self.labels_seats
+        if sides is None or labels is None:
+            return  # a one-player game is seen from seat 0 only
+        piles = sides[seat]
         slot_of = self.slot_of
         for p in range(256):
             slot_of[p] = NONE
         for s in range(self.count):
             self.pile[s] = piles[s]
             slot_of[piles[s]] = s
-        self.labels_on_table = self.labels_seats[1 + seat if linked else 0]
+        self.labels_on_table = labels[1 + seat if linked else 0]
 
     def is_own_word(self, word):
         for k in range(len(self.action_word)):

@@ -35,7 +35,8 @@ class Table:
         self.game = game
         self.slots = Slots(painter, game, decl, size)
         self.hand = TableInput(game, self.slots)
-        self.view = TableRenderer(painter, game, self.slots, self.hand, self, title)
+        self.said = bytearray(39)  # the line saying what the computer played: length, then text
+        self.view = TableRenderer(painter, game, self.slots, self.hand, self.said, title)
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
         self.last_slot = NONE
@@ -52,46 +53,16 @@ class Table:
         self.redo_moves = array("i", [0] * takeback.REDO_MAX)  # undone moves, the newest last
         self.redo_n = 0
         self.link_ms = 0  # the app's clock, for what the table tells the session
-        self.said = bytearray(39)  # the line saying what the computer played: length, then text
         self.new_game()
 
-    # --- what the App reads and sets on the other parts ---
-
-    def get_cursor(self):
-        return self.hand.cursor
-
-    def set_cursor(self, s):
-        self.hand.cursor = s
-
-    def get_cursor_index(self):
-        return self.hand.cursor_index
-
-    def set_cursor_index(self, i):
-        self.hand.cursor_index = i
+    # --- what the App and the hosts read of the other parts (the rest is reached there:
+    # table.hand (the cursor, the moves kept), table.slots (where each slot is), table.view) ---
 
     def get_held(self):
         return self.hand.held
 
-    def get_cached_n(self):
-        return self.hand.cached_n
-
-    def set_cached_n(self, n):
-        self.hand.cached_n = n
-
-    def get_prefetch(self):
-        return self.hand.prefetch
-
     def get_seat(self):
         return self.hand.seat
-
-    def get_link(self):
-        return self.hand.link
-
-    def get_slot_of(self):
-        return self.slots.slot_of
-
-    def get_style(self):
-        return self.slots.style
 
     def get_valid(self):
         return self.view.drawn.valid
@@ -105,30 +76,20 @@ class Table:
     def get_slide(self):
         return self.view.slide
 
-    def get_shake_slot(self):
-        return self.view.shake_slot
-
-    def get_shake_ms(self):
-        return self.view.shake_ms
-
-    def get_moves(self):
-        return self.hand.moves
-
-    cursor = property(get_cursor, set_cursor)
-    cursor_index = property(get_cursor_index, set_cursor_index)
     held = property(get_held)
-    cached_n = property(get_cached_n, set_cached_n)
-    prefetch = property(get_prefetch)
     seat = property(get_seat)
-    link = property(get_link)
-    slot_of = property(get_slot_of)
-    style = property(get_style)
     valid = property(get_valid, set_valid)  # False: the next refresh draws everything
     pending = property(get_pending)  # slots wait for the next frame
     slide = property(get_slide)
-    shake_slot = property(get_shake_slot)
-    shake_ms = property(get_shake_ms)
-    moves = property(get_moves)  # the App's prefetch and auto-play read them
+
+    def moves_wanted(self):
+        """The next frame lists the moves for the next key: the game lists them ahead (the
+        input model's prefetch) and none are listed now."""
+        return self.hand.prefetch and self.hand.cached_n < 0
+
+    def linked(self):
+        """The table plays a linked game (the input model holds the link's session)."""
+        return self.hand.link is not None
 
     def legal_moves(self):
         return self.hand.legal_moves()
@@ -146,7 +107,15 @@ class Table:
         return self.slots.slot_at(px, py)
 
     def refresh(self):
+        """The renderer draws what changed, told first what the play control shows."""
+        self.view.shown(self.hint_slot, self.last_slot, self.message, self.message_ms, self.move_count)
         self.view.refresh()
+
+    def frame(self, ms):
+        """A slide or a shake moves on and is drawn (the renderer told what is shown); True
+        while something moves."""
+        self.view.shown(self.hint_slot, self.last_slot, self.message, self.message_ms, self.move_count)
+        return self.view.frame(ms)
 
     def slide_on(self, on):
         self.view.slide_on(on)
@@ -290,7 +259,7 @@ class Table:
                 self.message_ms = 0
                 self.message = MSG_NONE
                 self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
-        return self.view.frame(ms)  # a slide or a shake
+        return self.frame(ms)  # a slide or a shake
 
     def shake(self, s, reason):
         """Refuse: the pile shakes and the foot of the screen says why."""

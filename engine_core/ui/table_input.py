@@ -63,8 +63,9 @@ class TableInput:
         turn-based game; in Nerts its own seat's; the next game's deal as the session says
         (the loser's in Spite & Malice, the host's in Nerts once the round's end is final)."""
         game = self.game
+        link = self.link
         if move >> 16 == ACTION and not self.slots.is_own_word((move >> 8) & 0xFF):
-            return self.link.may_deal()  # the next game's deal: the session knows whose it is
+            return link is not None and link.may_deal()  # the next game's deal: the session knows whose it is
         if game.TURN_BASED:
             return game.turn() == self.seat
         return game.mover(move) == self.seat

@@ -11,7 +11,7 @@ The status line, the message strip and the sliding card are drawn by overlay.py.
 
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
-from engine_core.gfx.palette import BLACK, CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
+from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
@@ -33,18 +33,24 @@ MSG_NO_HINT = why.NO_HINT
 MSG_NO_UNDO = why.NO_UNDO
 MESSAGE_MS = const(2000)
 KING = const(12)  # rank index of a king (card % 13)
-RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 
 
 class TableRenderer:
-    def __init__(self, painter, game, slots, hand, play, title):
+    def __init__(self, painter, game, slots, hand, said, title):
         self.painter = painter
         self.screen = painter.screen
         self.fb = painter.fb
         self.game = game
         self.slots = slots
         self.hand = hand  # the input model: cursor, held card
-        self.play = play  # the play control: hint, last move, shake, message, move count
+        self.said = said  # the play control's words (Table.said: the length, then the text)
+        # What the play control shows, as Table.refresh gives it (shown): the hint, the last
+        # move, the message and how long it shows yet, the move count.
+        self.hint_slot = NONE
+        self.last_slot = NONE
+        self.message = MSG_NONE
+        self.message_ms = 0
+        self.move_count = 0
         self.title = title
         self.style = slots.style
         self.how = slots.how
@@ -171,7 +177,6 @@ class TableRenderer:
         """Set highlight_from (the first highlighted card, or NONE) and highlight_colour for
         slot s."""
         hand = self.hand
-        play = self.play
         self.highlight_from = NONE
         self.highlight_colour = GREY
         if s == hand.cursor and s != hand.held:
@@ -180,10 +185,10 @@ class TableRenderer:
         elif s == hand.held:
             self.highlight_colour = HELD
             self.highlight_from = hand.held_index
-        elif s == play.hint_slot:
+        elif s == self.hint_slot:
             self.highlight_colour = HINT
             self.highlight_from = self.slots.top_index(s)
-        elif s == play.last_slot:
+        elif s == self.last_slot:
             self.highlight_colour = LAST
             self.highlight_from = self.slots.top_index(s)
 
@@ -203,12 +208,20 @@ class TableRenderer:
         self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
         if self.slide & SLIDE_LEFT:
             overlay.draw_ghost(self)  # over the piles and the status line, under the message strip
-        if self.play.message != MSG_NONE:
+        if self.message != MSG_NONE:
             overlay.draw_message(self, 0, self.screen.width)
         d = self.drawn
         d.damage_from = 255
         d.damage_to = 0
         d.valid = True
+
+    def shown(self, hint_slot, last_slot, message, message_ms, move_count):
+        """What the play control (table.py) shows now; it says so before each refresh."""
+        self.hint_slot = hint_slot
+        self.last_slot = last_slot
+        self.message = message
+        self.message_ms = message_ms
+        self.move_count = move_count
 
     def refresh(self):
         """Redraw what changed since the last refresh (everything when not yet drawn).
@@ -220,19 +233,18 @@ class TableRenderer:
             self.draw_all()
             return
         hand = self.hand
-        play = self.play
         if hand.cursor != d.cursor or hand.cursor_index != d.cursor_index:
             self.touch(d.cursor)
             self.touch(hand.cursor)
         if hand.held != d.held or hand.held_index != d.held_index:
             self.touch(d.held)
             self.touch(hand.held)
-        if play.hint_slot != d.hint:
+        if self.hint_slot != d.hint:
             self.touch(d.hint)
-            self.touch(play.hint_slot)
-        if play.last_slot != d.last:
+            self.touch(self.hint_slot)
+        if self.last_slot != d.last:
             self.touch(d.last)
-            self.touch(play.last_slot)
+            self.touch(self.last_slot)
         self.touch(self.shake_slot)
         self.remember_highlights()
         budget = SLOTS_PER_FRAME
@@ -272,13 +284,13 @@ class TableRenderer:
             ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
         if ghost and self.slide & SLIDE_LEFT:
             overlay.draw_ghost(self)  # over the piles and the status line, under the message strip
-        if play.message != MSG_NONE:
-            if play.message_ms > MESSAGE_MS:
+        if self.message != MSG_NONE:
+            if self.message_ms > MESSAGE_MS:
                 # Said in this keypress: the strip waits for the next frame, which mends what
                 # was drawn over it meanwhile (it may show from a full redraw in a keypress).
                 self.pending = True
                 return
-            if d.msg != play.message:
+            if d.msg != self.message:
                 overlay.draw_message(self, 0, self.screen.width)
             elif d.damage_from != 255:  # mend what a redraw beneath covered
                 overlay.draw_message(self, 2 * d.damage_from, 2 * d.damage_to)
@@ -292,8 +304,8 @@ class TableRenderer:
         d.cursor_index = hand.cursor_index
         d.held = hand.held
         d.held_index = hand.held_index
-        d.hint = self.play.hint_slot
-        d.last = self.play.last_slot
+        d.hint = self.hint_slot
+        d.last = self.last_slot
 
     def shake_of(self, s):
         """How far slot s is shaken sideways now (pixels, either way)."""
@@ -439,7 +451,7 @@ class TableRenderer:
         c = self.game.piles.cards[self.game.piles.start[p] + n - 1]
         self.painter.card(st, x, y, c, self.slots.card_face_up(p, n - 1, n), self.highlight_colour, FELT, False)
         if self.how[s] & WILD and c % 13 == KING and n - 1 < KING:
-            self.draw_wild(st, x, y, n - 1)
+            overlay.draw_wild(self, st, x, y, n - 1)
 
     def draw_fan(self, s, n, first, step, x, y, top_aside):
         """Cards first .. n - 1 of a fanned slot s from x, y; with top_aside, the top card of
@@ -484,17 +496,3 @@ class TableRenderer:
             st = self.style
             width = self.painter.number_width(n)
             self.painter.number(n, self.slots.x[s] + (st.w - width) // 2, self.slots.y[s] + st.h + 2, SLOT)
-
-    def draw_wild(self, st, x, y, rank):
-        """A wild king on a stack built from the ace: the rank it stands for, in a black tag
-        at the card's foot."""
-        p = self.painter
-        w = 13 if rank == 9 else 7
-        tx = x + st.w - w - 2
-        ty = y + st.h - LINE_H
-        self.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
-        if rank == 9:
-            p.char(49, tx + 1, ty + 1, WHITE)
-            p.char(48, tx + 7, ty + 1, WHITE)
-        else:
-            p.char(RANK_CHARS[rank], tx + 1, ty + 1, WHITE)
