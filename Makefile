@@ -6,7 +6,7 @@ PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 SIM_STAMP := $(VENV)/.installed-sim
 STAMP := $(VENV)/.installed
 
-.PHONY: venv micropython-unix sim play test lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
+.PHONY: venv micropython-unix sim play test goldens lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
 
 # Two steps. What playing needs: the project itself (pip install -e .: pyproject.toml) and the
 # simulator's window (requirements-sim.txt). What the workshop needs on top (tests, lint, type
@@ -47,6 +47,20 @@ play: $(STAMP)
 # long runs), on every core, after the lint and the device code's type check.
 test: $(STAMP) micropython-unix lint typecheck
 	$(PY) -m pytest -n auto -q tests
+
+# The goldens the tests compare to (tests/golden/: frame hashes, golden deals). `make test` and
+# a refactor only read them, and must leave every frame hash as it was. A change that means to
+# change pixels or deals runs `make goldens WHY="the foot moves a pixel down"`: it writes the
+# new values and appends to tests/golden/CHANGES.md which keys changed (old -> new) and why;
+# tests/test_goldens.py fails on a golden that CHANGES.md does not account for. Without WHY it
+# refuses before doing anything. The goldens older builds wrote (lehmer/, records/) it never writes.
+ifneq ($(filter goldens,$(MAKECMDGOALS)),)
+ifeq ($(strip $(WHY)),)
+$(error make goldens refuses without WHY="...": say which frames or deals change, and why)
+endif
+endif
+goldens: $(STAMP)
+	$(PY) -m tools.goldens --why "$(WHY)"
 
 # pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml), and the
 # engine's MicroPython subset (tools/check_subset.py; docs/engine.md).

@@ -1,3 +1,44 @@
+"""The suite's hooks: the goldens stay read-only through a run, and the summary says loudly
+what did not run."""
+
+import os
+
+from support.goldens import CHANGES, FRAMES, GOLDEN, current
+
+_GOLDENS_AT_START = {}
+
+
+def goldens_now():
+    values = current()
+    for name in (CHANGES, FRAMES):
+        with open(os.path.join(GOLDEN, name), "rb") as f:
+            values[("file", name)] = f.read()
+    return values
+
+
+def pytest_sessionstart(session):
+    """The goldens as the run found them (tests/golden/; tests/test_goldens.py)."""
+    if not hasattr(session.config, "workerinput"):
+        _GOLDENS_AT_START.update(goldens_now())
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that changed tests/golden/ fails: only `make goldens WHY=...` writes it."""
+    if hasattr(session.config, "workerinput") or not _GOLDENS_AT_START:
+        return
+    now = goldens_now()
+    changed = sorted("%s %s" % k for k in set(now) | set(_GOLDENS_AT_START)
+                     if now.get(k) != _GOLDENS_AT_START.get(k))
+    if changed:
+        session.exitstatus = 1
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = ["the tests changed tests/golden/ (only `make goldens WHY=...` may): " + ", ".join(changed)]
+        if reporter is not None:
+            reporter.write_sep("!", lines[0], red=True, bold=True)
+        else:
+            print(lines[0])
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say loudly when the emulated-Pico tests or the browser tests did not run, and why."""
     reasons = set()

@@ -112,7 +112,8 @@ def test_same_seed_deals_the_same_game_on_both_runtimes_and_matches_the_golden_d
     states = [json.loads(cpython[i]) for i in range(1, len(cpython), 2)]
     path = os.path.join(GOLDEN, name + ".json")
     if not os.path.exists(path):
-        pytest.fail("no golden deals for %s: write %s from the CPython deals" % (name, path))
+        pytest.fail("no golden deals for %s: make goldens WHY=\"...\" writes %s from the CPython deals"
+                    % (name, path))
     with open(path) as f:
         golden = json.load(f)
     assert [s["piles"] for s in states] == [g["piles"] for g in golden]
