@@ -276,3 +276,24 @@ def test_a_saved_game_whose_options_no_setting_gives_is_set_aside(options):
     assert notices(keeper) == ["Saved game: invalid, set aside"]
     assert disk.exists("game.bad") and not disk.exists("game.dat")
     assert games.options_ok(games.options(True, 10000)) and not games.options_ok(options)
+
+
+def test_a_taken_record_whose_first_move_ends_the_game_is_sound():
+    """Found by the soak's 500,000 mutations: a Spite & Malice game whose pay-off pile and a
+    side stack swapped sizes (1 card to pay off, 19 on the stack) is a position play can
+    reach; its first legal move wins, and undo stops at a game's end by the rule, so the
+    check may not ask that move to be taken back."""
+    from engine_core import PLAYING
+    bases = record_fuzz.Bases(1)
+    disk = record_fuzz.copy_disk(bases.disks["spite_malice"][1])
+    buf, n = record_fuzz.read(disk, "game.dat")
+    assert (buf[129], buf[136]) == (19, 1)  # the two sizes, as the base record holds them
+    buf[129], buf[136] = buf[136], buf[129]
+    r.finish(buf, n - 4)
+    disk.write("game.dat", buf, n)
+    keeper = Keeper(disk)
+    keeper.start()
+    game = keeper.resume()
+    assert game is not None and not record_fuzz.notices(keeper)
+    assert record_fuzz.game_holds(game) == ""
+    assert game.status() != PLAYING and not game.can_undo()  # the move it made won the game

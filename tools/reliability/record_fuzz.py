@@ -329,6 +329,8 @@ def game_holds(game):
             why = cards_once(game)
             if why:
                 return "after a move: " + why
+            if game.status() != PLAYING and not game.history.moves:
+                return ""  # the move ended the game: undo stops at a game's end (Spite & Malice)
             # The journal's own undo (a game's undo may refuse a move alone: Spite &
             # Malice's computer reply goes back only with the player's move before it).
             if not Game.undo(game) or image(game) != before:
