@@ -106,8 +106,17 @@ class RecordingApp:
     def tick(self, ms):
         self.ticks.append(ms)
 
+    def held(self, mask):
+        pass
+
     def sound_on(self):
         return self.sound
+
+    def take_sound(self):
+        return 0
+
+    def idle(self):
+        return False
 
     sound = False
     kiosk_on = False  # the console's kiosk, as firmware.main.Shell asks it
@@ -139,7 +148,7 @@ class ScriptedReader:
 
 def make_loop(script, pwm=None):
     from firmware.buttons import Buttons
-    from firmware.main import Loop, Stats
+    from firmware.main import Stats, device_loop
     from firmware.sound import Beeper
     board = boards.load("picosystem")
     clock = FakeClock()
@@ -151,7 +160,7 @@ def make_loop(script, pwm=None):
     panel.init(sleep_ms=lambda ms: None)
     buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
     app = RecordingApp(screen)
-    loop = Loop(app, screen, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
+    loop = device_loop(app, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
     return loop, app, clock, spi, screen, board
 
 
@@ -281,6 +290,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
         full = False
         redraws = 0
         settings = bytearray(8)
+        painter = None
 
         def redraw(self):
             self.redraws += 1
@@ -327,7 +337,7 @@ def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     from firmware.main import Stats, make_app
     board = boards.load("tdisplay")
     app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
-    assert isinstance(app, HardwareScreen)
+    assert isinstance(app.hardware, HardwareScreen)
 
 
 def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):

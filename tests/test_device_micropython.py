@@ -79,7 +79,7 @@ import gc, micropython
 import boards
 from engine_core.gfx.screen import Screen
 from firmware.hardware import Hardware
-from firmware.main import Loop, Stats
+from firmware.main import Stats, device_loop
 
 class Clock:
     def __init__(self):
@@ -95,6 +95,7 @@ class Clock:
 LOOP = LOOP_PRELUDE + """
 from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
+from firmware.main import HardwareOnly
 
 class Script:
     # UP held 100..900 ms (repeats), START tapped, A held long.
@@ -125,7 +126,7 @@ app = HardwareScreen(screen, Painter(screen), buttons, stats, hw)
 app.open()
 beeper = hw.beeper
 beeper.enabled = True
-loop = Loop(app, screen, panel, buttons, beeper, clock, stats)
+loop = device_loop(HardwareOnly(app), panel, buttons, beeper, clock, stats)
 loop.run(2)
 result = 'not run'
 gc.collect()
@@ -263,6 +264,7 @@ from firmware.buttons import A, B, UP, LONG, mask
 from engine_core.gfx.screen import Screen
 from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
+from firmware.main import HardwareOnly
 from firmware.main import Stats
 
 class Held:
@@ -361,7 +363,7 @@ hw.buttons.reader = Script(clock)
 screen = Screen(board.WIDTH, board.HEIGHT)
 stats = Stats()
 shell = make_app(screen, hw, stats, False)
-loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
+loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats)
 loop.run(30)
 result = 'not run'
 gc.collect()
@@ -443,7 +445,7 @@ shell = make_app(screen, hw, stats, False)
 shell.app.app.sound_event = 5
 power = make_power(shell, hw, clock)
 gauge = make_gauge(shell, screen, power)
-loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
+loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
 loop.run(3)
 result = 'not run'
 gc.collect()
