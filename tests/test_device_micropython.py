@@ -326,7 +326,7 @@ class NoCollection:
 gc.disable()
 main.gc = NoCollection()
 loop = main.start(BOARD, frames=3)
-print(loop.panel.spi.bytes, loop.stats.frame_us >= 0)
+print(loop.port.panel.spi.bytes, loop.stats.frame_us >= 0)
 """
 
 
