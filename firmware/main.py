@@ -28,7 +28,7 @@ from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
 from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
-from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop
+from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
 from engine_core.loop import Stats as LoopStats
 from engine_core.loop import press_log as loop_press_log
 from firmware.buttons import SELECT, UP
