@@ -172,6 +172,13 @@ class Console:
         return self.app.table
 
     @property
+    def link(self):
+        return self.app.link
+
+    def linked(self):
+        return self.app.linked()
+
+    @property
     def full(self):
         return self.app.full
 

@@ -63,16 +63,16 @@ HANGUP_STEP_MS = 5
 
 def wait_link(app, until):
     """Play on until until(app, transport) (LINKED, HANGUP), at most HANGUP_S of wall time.
-    `app`: the App, or a Console holding it (engine_core/console.py)."""
-    inner = getattr(app, "app", app)
-    link = getattr(inner, "link", None)
+    `app`: the App, or a Console holding it (engine_core/console.py): both have link,
+    linked() and tick()."""
+    link = app.link
     if link is None:
         return
     end = time.monotonic() + HANGUP_S
     while time.monotonic() < end:
-        session = getattr(link, "session", None)
-        transport = getattr(getattr(session, "ch", None), "transport", None)
-        if until(inner, transport):
+        session = link.session
+        transport = session.ch.transport if session is not None else None
+        if until(app, transport):
             return
         app.tick(HANGUP_STEP_MS)
         time.sleep(HANGUP_STEP_MS / 1000)
