@@ -2,7 +2,7 @@
 
 Every host holds a Console (with its records in memory where there is no disk) and the
 engine's loop drives it (engine_core/loop.py): press(), type_digit(), held(), tick(),
-take_sound(), idle(). Around the App it
+take_sound(), idle() (sound_on(), whether a press clicks, is the device's Shell's). Around the App it
 - at start(): loads settings, statistics and the game in progress (engine_core/save.py) and
   puts them into the App: a game switched off mid-play comes back where it was;
 - after every press and tick: takes what the App says happened (App.events: a new deal, a
@@ -172,13 +172,6 @@ class Console:
         return self.app.table
 
     @property
-    def link(self):
-        return self.app.link
-
-    def linked(self):
-        return self.app.linked()
-
-    @property
     def full(self):
         return self.app.full
 
@@ -229,10 +222,6 @@ class Console:
         self.after_input()
         if self.notice_ms:
             self.draw_notice()
-
-    def sound_on(self):
-        """Whether a press clicks (the sound setting)."""
-        return self.settings[st.S_SOUND] != 0
 
     def take_sound(self):
         """The App's sound event, taken: the one place it is (0: none; silent in the kiosk)."""

@@ -69,22 +69,10 @@ def elapsed(now, then):
     return (now - then) & TICKS_MASK
 
 
-def click_event(x, y):
-    """The keys' event for a click at screen pixel (x, y)."""
-    return CLICK | y << 9 | x
-
-
-class Stats:
-    """What the loop measures (microseconds)."""
-
-    def __init__(self):
-        self.frame_us = 0
-        self.flush_us = 0
-
-
 class Loop:
     def __init__(self, app, port, frame_ms=FRAME_MS, clicks=False, stats=None):
-        """clicks: a press clicks (CLICK_HZ) when the app's sound is on (the device's buzzer)."""
+        """clicks: a press clicks (CLICK_HZ) when the app's sound is on (the device's buzzer).
+        stats: where the loop writes its frame_us and flush_us (None: on itself)."""
         self.app = app
         self.port = port
         self.screen = app.screen
@@ -94,7 +82,9 @@ class Loop:
         self.latch = port.latch
         self.frame_ms = frame_ms
         self.clicks = clicks
-        self.stats = stats if stats is not None else Stats()
+        self.frame_us = 0  # what the loop measures (microseconds), unless stats says where
+        self.flush_us = 0
+        self.stats = stats if stats is not None else self
         self.last_tick = self.clock.ticks_ms()
         self.frame_start = self.last_tick
         self.pointer = None  # engine_core/pointer.py, made at the first click

@@ -29,7 +29,6 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
-from engine_core.loop import Stats as LoopStats
 from engine_core.loop import press_log as loop_press_log
 from firmware.buttons import SELECT, UP
 
@@ -39,11 +38,12 @@ BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
 
-class Stats(LoopStats):
-    """What the loop measures (microseconds), and the battery (millivolts, -1 when unknown)."""
+class Stats:
+    """What the loop measures (microseconds; millivolts, -1 when unknown)."""
 
     def __init__(self):
-        LoopStats.__init__(self)
+        self.frame_us = 0
+        self.flush_us = 0
         self.battery_mv = -1
 
 
@@ -158,7 +158,6 @@ class Shell:
     def __init__(self, app, hardware):
         self.app = app
         self.screen = app.screen
-        self.painter = app.painter
         self.hardware = hardware
         self.showing_hardware = False
         self.gauge = None  # the battery gauge (firmware/gauge.py), where the board reads it
@@ -243,37 +242,6 @@ class Shell:
         return self.app.keeper.settings.get(name)
 
 
-class HardwareOnly:
-    """The hardware screen alone as the loop's app (start(hardware=True), from the REPL): it
-    clicks, has no sound events and never rests; SELECT or long B ends the loop."""
-
-    def __init__(self, hardware):
-        self.hardware = hardware
-        self.screen = hardware.screen
-
-    @property
-    def done(self):
-        return self.hardware.done
-
-    def press(self, button, long):
-        self.hardware.press(button, long)
-
-    def held(self, mask):
-        pass
-
-    def tick(self, ms):
-        self.hardware.tick(ms)
-
-    def sound_on(self):
-        return True
-
-    def take_sound(self):
-        return 0
-
-    def idle(self):
-        return False
-
-
 def make_app(screen, hw, stats, hardware_only, storage=None):
     """The games' app (engine_core/ui) with its records kept in `storage` (engine_core/console.py;
     None: in RAM only) under the shell, its title drawn, a saved game resumed; or the hardware
@@ -285,7 +253,7 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     if hardware_only:
         hardware = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)
         hardware.open()
-        return HardwareOnly(hardware)
+        return hardware
     app = App(screen)
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
@@ -402,7 +370,7 @@ def start(board_name, hardware=False, frames=-1):
 def make_power(app, hw, clock):
     """Dimming, the screen going off and the battery watch for the games' app, with the times
     of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
-    if not isinstance(app, Shell):
+    if not isinstance(app, Shell):  # the hardware screen alone
         return None
     from firmware.power import Power
     battery = hw.battery_mv if hw.battery is not None else None
@@ -415,7 +383,8 @@ def make_gauge(app, screen, power):
     if power is None or power.battery_mv is None:
         return None
     from firmware.gauge import Gauge
-    return Gauge(screen, app.painter, power)
+    console = app.app
+    return Gauge(screen, console.painter, power)
 
 
 def power_state():

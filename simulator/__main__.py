@@ -28,7 +28,7 @@ import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine_core.loop import DIGIT, LONG, REST_MAX_MS, TICKS_MASK, click_event
+from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK
 from engine_core.loop import Loop as EngineLoop
 from engine_core.ui import buttons as bt
 from simulator import keymap
@@ -209,7 +209,7 @@ def main(argv=None):
         except ValueError as e:
             sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
     try:
-        run(app, args.keys)
+        run(app, args.keys, app.app)
     except ValueError as e:
         sys.exit("error: " + str(e))
     if args.headless:
@@ -347,7 +347,7 @@ class Keys:
         sx = (pos[0] - window.side) // window.scale
         sy = (pos[1] - window.pad) // window.scale
         if 0 <= sx < self.app.screen.width and 0 <= sy < self.app.screen.height:
-            self.events.append(click_event(sx, sy))
+            self.events.append(CLICK | sy << 9 | sx)
 
     def repeat(self, now):
         """Buttons still held: long presses and repeats come due."""

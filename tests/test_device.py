@@ -290,7 +290,6 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
         full = False
         redraws = 0
         settings = bytearray(8)
-        painter = None
 
         def redraw(self):
             self.redraws += 1
@@ -337,7 +336,7 @@ def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     from firmware.main import Stats, make_app
     board = boards.load("tdisplay")
     app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
-    assert isinstance(app.hardware, HardwareScreen)
+    assert isinstance(app, HardwareScreen)
 
 
 def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):

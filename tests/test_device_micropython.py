@@ -95,7 +95,6 @@ class Clock:
 LOOP = LOOP_PRELUDE + """
 from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
-from firmware.main import HardwareOnly
 
 class Script:
     # UP held 100..900 ms (repeats), START tapped, A held long.
@@ -126,7 +125,7 @@ app = HardwareScreen(screen, Painter(screen), buttons, stats, hw)
 app.open()
 beeper = hw.beeper
 beeper.enabled = True
-loop = device_loop(HardwareOnly(app), panel, buttons, beeper, clock, stats)
+loop = device_loop(app, panel, buttons, beeper, clock, stats)
 loop.run(2)
 result = 'not run'
 gc.collect()
@@ -264,7 +263,6 @@ from firmware.buttons import A, B, UP, LONG, mask
 from engine_core.gfx.screen import Screen
 from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
-from firmware.main import HardwareOnly
 from firmware.main import Stats
 
 class Held:

@@ -24,7 +24,7 @@ from array import array
 
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
-from engine_core.loop import DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop, click_event
+from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import PLAY, S_TWO_BUTTONS, App
 from web.storage import LocalStorage
@@ -174,7 +174,7 @@ class Page:
     def click(self, x, y):
         """A click or tap on the canvas at screen pixel (x, y) (engine_core/pointer.py); a
         double-click is timed on the console's clock."""
-        self.port.keys.push(click_event(x, y))
+        self.port.keys.push(CLICK | y << 9 | x)
         self._log(LOG_CLICK, x | y << 12)
 
     def type_digit(self, digit):
