@@ -53,20 +53,15 @@ LONG = const(0x80)  # an event's flag: a long press (firmware/buttons.py gives t
 DIGIT = const(0x100)  # an event: a digit typed, DIGIT | digit
 CLICK = const(0x40000)  # an event: a click at a screen pixel, CLICK | y << 9 | x
 FRAME_MS = const(33)  # 30 frames a second; a frame that runs long is not caught up
-POLL_MS = const(2)  # key polling while waiting for the next frame
+_POLL_MS = const(2)  # key polling while waiting for the next frame
 REST_MAX_MS = const(1000)  # the longest rest: a tick a second, however still the table
-REST_STEP_MS = const(5)  # a rest looks at the keys' edge latch this often
-CLICK_HZ = const(2000)  # the click of a button press, on a host that clicks
-CLICK_MS = const(8)
+_REST_STEP_MS = const(5)  # a rest looks at the keys' edge latch this often
+_CLICK_HZ = const(2000)  # the click of a button press, on a host that clicks
+_CLICK_MS = const(8)
 TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 PRESS_LOG = const(64)  # presses kept with their times (press_log())
 _presses = array("i", [0] * (2 * PRESS_LOG))  # (ticks_ms, button | LONG) a press, a ring
 _pressed = array("i", [0])  # presses handed to the console since start-up
-
-
-def elapsed(now, then):
-    """ticks_diff(now, then) for a clock that wraps at 2**30 (now not before then)."""
-    return (now - then) & TICKS_MASK
 
 
 class Loop:
@@ -107,7 +102,7 @@ class Loop:
                 self.take(code, now)
             code = keys.next_event()
         app.held(keys.held)
-        app.tick(elapsed(now, self.last_tick))
+        app.tick((now - self.last_tick) & TICKS_MASK)
         self.last_tick = now
         sound = app.take_sound()
         if sound:
@@ -116,9 +111,9 @@ class Loop:
         if self.screen.dirty_count:
             flush_us = clock.ticks_us()
             port.flush(self.screen)
-            self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+            self.stats.flush_us = (clock.ticks_us() - flush_us) & TICKS_MASK
         port.after_frame(now)
-        self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
+        self.stats.frame_us = (clock.ticks_us() - start_us) & TICKS_MASK
 
     def take(self, code, now):
         """One event of the keys, handed to the app."""
@@ -136,7 +131,7 @@ class Loop:
         self.keep_press(code)
         app.press(code & ~LONG, (code & LONG) != 0)
         if self.clicks and app.sound_on():
-            self.beeper.beep(CLICK_HZ, CLICK_MS, now)
+            self.beeper.beep(_CLICK_HZ, _CLICK_MS, now)
 
     def keep_press(self, code):
         # The app's clock stands at last_tick when it takes the press: the frame's time
@@ -158,14 +153,14 @@ class Loop:
         frame_ms = self.frame_ms
         edges = self.latch is not None
         now = clock.ticks_ms()
-        while elapsed(now, self.frame_start) < frame_ms:
+        while ((now - self.frame_start) & TICKS_MASK) < frame_ms:
             keys.poll(now)
             if keys.count:
                 return
-            step = POLL_MS
+            step = _POLL_MS
             if edges and not keys.busy():
                 # No key down: the latch holds the next one's edge, so look less often.
-                step = min(REST_STEP_MS, max(POLL_MS, frame_ms - elapsed(now, self.frame_start)))
+                step = min(_REST_STEP_MS, max(_POLL_MS, frame_ms - ((now - self.frame_start) & TICKS_MASK)))
             clock.sleep_ms(step)
             now = clock.ticks_ms()
 
@@ -186,11 +181,11 @@ class Loop:
         start = clock.ticks_ms()
         ms = self.port.rest_ms(start)
         now = start
-        while not latch.fell and elapsed(now, start) < ms:
-            clock.sleep_ms(min(REST_STEP_MS, ms - elapsed(now, start)))
+        while not latch.fell and ((now - start) & TICKS_MASK) < ms:
+            clock.sleep_ms(min(_REST_STEP_MS, ms - ((now - start) & TICKS_MASK)))
             now = clock.ticks_ms()
         self.rests += 1
-        self.rested_ms += elapsed(now, start)
+        self.rested_ms += (now - start) & TICKS_MASK
 
     def run(self, frames=-1):
         """Frames until the app says it is done (or `frames` of them, for tests)."""
@@ -200,9 +195,10 @@ class Loop:
             frames -= 1
 
 
-def press_log(names):
+def press_log():
     """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the console took, the
-    oldest first (names: the buttons' names, engine_core/ui/buttons.py NAMES)."""
+    oldest first (at the REPL: firmware.main.press_log)."""
+    from engine_core.ui.buttons import NAMES as names
     pressed = _pressed[0]
     out = []
     for k in range(pressed - min(pressed, PRESS_LOG), pressed):

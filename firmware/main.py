@@ -29,7 +29,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
-from engine_core.loop import press_log as loop_press_log
+from engine_core.loop import press_log  # noqa: F401  (at the REPL: the last presses)
 from firmware.buttons import SELECT, UP
 
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
@@ -97,13 +97,6 @@ def device_loop(app, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS, po
     return Loop(app, Device(app, panel, buttons, beeper, clock, power), frame_ms, True, stats)
 
 
-def press_log():
-    """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the app took, the oldest
-    first."""
-    from engine_core.ui.buttons import NAMES
-    return loop_press_log(NAMES)
-
-
 def link_state():
     """The console's link play (docs/link.md), at the REPL after Ctrl-C; None until Link play
     was first opened:
@@ -155,13 +148,14 @@ class Shell:
     console (engine_core/console.py) says when SELECT may open it (only from the service
     menu), its kiosk keeps time meanwhile, and it may take the screen back."""
 
+    done = False  # the loop runs until the board is switched off
+
     def __init__(self, app, hardware):
         self.app = app
         self.screen = app.screen
         self.hardware = hardware
         self.showing_hardware = False
         self.gauge = None  # the battery gauge (firmware/gauge.py), where the board reads it
-        self.done = False
 
     def press(self, button, long):
         hardware = self.hardware

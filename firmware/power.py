@@ -12,7 +12,7 @@ a computer's turn, a link game or the kiosk's demo), saves the game before the p
 __init__.
 """
 
-from engine_core.loop import REST_MAX_MS, REST_STEP_MS  # noqa: F401  (the loop rests by them)
+from engine_core.loop import REST_MAX_MS
 from firmware.buttons import elapsed
 from firmware.panel import SLEEP_TOGGLE_MS
 

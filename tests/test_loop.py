@@ -13,13 +13,13 @@ import pytest
 
 import boards
 from engine_core.gfx.screen import Screen
-from engine_core.loop import CLICK_HZ, CLICK_MS
 from engine_core.ui import buttons as bt
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place, as tests/test_power.py)
 from support.fakes import machine as fake_machine
 from tools.mpy import run_micropython
 
+CLICK_HZ, CLICK_MS = 2000, 8  # engine_core/loop.py: the device's click
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
