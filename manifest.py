@@ -64,6 +64,7 @@ package(
         "link/statehash.py",
         "link/timeline.py",
         "link/transfer.py",
+        "loop.py",
         "piles.py",
         "pointer.py",
         "protocol.py",

@@ -1,11 +1,13 @@
 """The interface with its records kept and, in kiosk mode, the attract demo around it.
 
-The firmware and the simulator drive a Console exactly as they would drive the App: press()
-and tick(). Around the App it
+Every host holds a Console (with its records in memory where there is no disk) and the
+engine's loop drives it (engine_core/loop.py): press(), type_digit(), held(), tick(),
+take_sound(), idle() (sound_on(), whether a press clicks, is the device's Shell's). Around the App it
 - at start(): loads settings, statistics and the game in progress (engine_core/save.py) and
   puts them into the App: a game switched off mid-play comes back where it was;
-- after every press and tick: notices a new deal, a move or an undo, the end of a game, and a
-  changed setting, and tells the Keeper (which saves once play pauses);
+- after every press and tick: takes what the App says happened (App.events: a new deal, a
+  game left unfinished, a changed setting) and what the game's journal shows (a move or an
+  undo, the end of a game), and tells the Keeper (which saves once play pauses);
 - shows the Keeper's notices (a damaged record, a full filesystem) in a strip at the foot of
   the screen for three seconds;
 - in kiosk mode (the 'kiosk' setting): runs the Kiosk state machine (engine_core/kiosk.py):
@@ -24,6 +26,7 @@ from engine_core.save import Keeper
 from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
 from engine_core.ui.buttons import SELECT
+from engine_core.ui.idle import console_idle
 from engine_core.ui import layouts
 from engine_core.ui import settings as st
 from engine_core.ui.table import Table
@@ -48,8 +51,6 @@ class Console:
         self.kiosk_on = False
         self.shadow = bytearray(len(app.settings))  # the App's settings as last saved
         self.game = None  # the game the Keeper follows (None in the demo)
-        self.deals = -1  # app.deals when it was last looked at
-        self.left = 0  # app.left then: a game the player left is recorded as a loss
         self.head = 0  # the game's history head and size then: a change is a move or an undo
         self.used = 0
         self.demo = False
@@ -71,8 +72,7 @@ class Console:
         game = keeper.resume()
         if game is not None:
             self.show_resumed(game)
-        self.deals = self.app.deals
-        self.left = self.app.left
+        self.app.events = 0  # the resumed game is no new deal
         self.stats_to_app()
         if self.kiosk_on:
             self.app.full = True  # the title's Settings row says it is locked
@@ -223,6 +223,17 @@ class Console:
         if self.notice_ms:
             self.draw_notice()
 
+    def take_sound(self):
+        """The App's sound event, taken: the one place it is (0: none; silent in the kiosk)."""
+        app = self.app
+        sound = app.sound_event
+        app.sound_event = 0
+        return 0 if self.kiosk_on else sound
+
+    def idle(self):
+        """Nothing moves until a key (engine_core/ui/idle.py)."""
+        return console_idle(self)
+
     def woken(self):
         """Note the player's input for the kiosk; True when it only ends the demo."""
         if self.kiosk_on:
@@ -256,14 +267,14 @@ class Console:
         app = self.app
         keeper = self.keeper
         table = app.table
-        if app.left != self.left:  # the player left an unfinished game: a loss
-            self.left = app.left
+        events = app.events
+        app.events = 0
+        if events & ui.E_LEFT:  # the player left an unfinished game: a loss
             if self.game is not None and not self.demo:
                 keeper.abandoned(self.game)
                 self.game = None
                 self.stats_to_app()
-        if app.deals != self.deals:  # a new deal (or the demo's)
-            self.deals = app.deals
+        if events & ui.E_DEALT:  # a new deal (or the demo's)
             if self.game is not None and self.game is not table.game:
                 keeper.abandoned(self.game)
             elif self.game is not None and not keeper.recorded:
@@ -288,7 +299,7 @@ class Console:
                     self.stats_to_app()
             if table is not None and table.game is game:  # none while link play is set up
                 keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
-        if not self.demo:
+        if events & ui.E_SETTING and not self.demo:
             self.save_changed_settings()
 
     def save_changed_settings(self):

@@ -154,6 +154,10 @@ class Buttons:
         self.events[(self.first + self.count) % EVENTS] = code
         self.count += 1
 
+    def busy(self):
+        """A button is down, or a press is on its way (its debounce; a tap missed in a gap)."""
+        return self.held or self.raw or self.missed
+
     def next_event(self):
         """The oldest latched event (button, | LONG for a long press), or -1."""
         if not self.count:

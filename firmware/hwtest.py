@@ -83,6 +83,17 @@ class HardwareScreen:
     def sound_on(self):
         return True                          # every press clicks: the buzzer's test
 
+    # --- alone, as the loop's app (engine_core/loop.py; start(hardware=True)) ---
+
+    def held(self, mask):
+        pass
+
+    def take_sound(self):
+        return 0
+
+    def idle(self):
+        return False
+
     def tick(self, ms):
         held = self.buttons.held
         if held != self.shown_held:

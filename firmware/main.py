@@ -5,16 +5,14 @@ while the board powers on and start() only lights the screen with "SAFE MODE" an
 the app does not run and the USB serial REPL is free (for mpremote, a new build, or the
 protocol).
 
-The loop depends on two objects only (docs/firmware.md):
-- an app with press(button, long), tick(elapsed_ms) and sound_on() (whether a press clicks),
-  which redraws into
-- a screen meeting the panel's contract (docs/screen.md): buf, width, height, palette,
-  dirty, dirty_count, clear_dirty() (engine_core/gfx/screen.py).
-Each frame: poll the buttons and hand their latched presses to the app, tick it, send the
-dirty rectangles to the panel, then wait for the next frame while polling the buttons (so a
-tap shorter than a frame is latched, not lost); a latched press starts the next frame at
-once. Nothing in a frame allocates. The last PRESS_LOG presses are kept with the time the app
-took them, so that a session can be told and replayed exactly; at the REPL after Ctrl-C:
+The frame loop is the engine's (engine_core/loop.py, docs/engine.md "The loop and its
+port"); this module gives it the device's port (Device): the buttons (their pins latch a
+press's edge, so a tap shorter than a frame is not lost and a rest ends at once), the beeper,
+the board's clocks, the panel, and the power (dimming, the screen off, the battery). The app
+the loop drives is the Shell: the Console (engine_core/console.py) with the hardware screen a
+SELECT away and the battery gauge drawn over it. The loop keeps the last PRESS_LOG presses
+with the time the app took them, so that a session can be told and replayed exactly; at the
+REPL after Ctrl-C:
     >>> from firmware.main import press_log; press_log()
 
 The text protocol (docs/protocol.md) over the USB serial REPL:
@@ -24,24 +22,16 @@ The text protocol (docs/protocol.md) over the USB serial REPL:
 import gc
 import sys
 import time
-from array import array
 
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
 from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
-from engine_core.ui.tones import tone_hz, tone_ms
-from firmware.buttons import LONG, SELECT, UP, elapsed
-from firmware.power import REST_MAX_MS, REST_STEP_MS
+from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
+from engine_core.loop import press_log  # noqa: F401  (at the REPL: the last presses)
+from firmware.buttons import SELECT, UP
 
-FRAME_MS = 33                   # 30 frames a second; a frame that runs long is not caught up
-POLL_MS = 2                     # button polling while waiting for the next frame
-CLICK_HZ = 2000                 # the click of a button press, where the board can sound
-CLICK_MS = 8
-PRESS_LOG = 64                  # presses kept with their times (press_log())
-_presses = array("i", [0] * (2 * PRESS_LOG))   # (ticks_ms, button | LONG) a press, a ring
-_pressed = array("i", [0])                     # presses handed to the app since start-up
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 _power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
 BACKGROUND = pal.FELT           # the splash's colours
@@ -70,141 +60,41 @@ class Clock:
         time.sleep_ms(ms)
 
 
-class Loop:
-    def __init__(self, app, screen, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS,
-                 power=None, gauge=None):
+class Device:
+    """The device's port of the loop (engine_core/loop.py): the buttons, the beeper, the
+    board's clocks, the panel, and the power (dimming, the screen off, the battery: firmware/
+    power.py; or None). The buttons rest the loop when their pins latch edges (an ADC D-pad
+    has none: it must be polled)."""
+
+    def __init__(self, app, panel, buttons, beeper, clock, power=None):
         self.app = app
-        self.screen = screen
         self.panel = panel
-        self.buttons = buttons
+        self.keys = buttons
         self.beeper = beeper
         self.clock = clock
-        self.stats = stats
-        self.frame_ms = frame_ms
-        self.last_tick = clock.ticks_ms()
-        self.frame_start = self.last_tick
-        self.power = power              # firmware/power.py: dimming, screen off, battery; or None
-        self.gauge = gauge              # firmware/gauge.py: the battery's charge, or None
-        # Resting needs an app that can tell it is idle and buttons that latch their edges
-        # (an ADC D-pad has none: it must be polled).
-        self.edges = hasattr(buttons.reader, "fell")
-        self.can_rest = self.edges and hasattr(app, "idle")
-        self.sounds = hasattr(app, "take_sound")
-        self.rests = 0                  # rests begun, and their milliseconds (power_state())
-        self.rested_ms = 0
+        self.latch = buttons.reader if hasattr(buttons.reader, "fell") else None
+        self.power = power
 
-    def frame(self):
-        """One frame: input, interface and game, redraw, flush."""
-        clock = self.clock
-        start_us = clock.ticks_us()
-        now = clock.ticks_ms()
-        self.frame_start = now
-        buttons = self.buttons
-        buttons.poll(now)
-        code = buttons.next_event()
-        while code >= 0:
-            if self.power is not None and self.power.woke(now):
-                code = buttons.next_event()     # the key that woke the screen does nothing else
-                continue
-            self.keep_press(code)
-            self.app.press(code & ~LONG, (code & LONG) != 0)
-            if self.app.sound_on():
-                self.beeper.beep(CLICK_HZ, CLICK_MS, now)
-            code = buttons.next_event()
-        self.app.tick(elapsed(now, self.last_tick))
-        self.last_tick = now
-        if self.sounds:
-            self.play_sound(now)
-        self.beeper.update(now)
-        if self.gauge is not None:
-            self.gauge.frame(self.app.gauge_shown())
-        if self.screen.dirty_count:
-            flush_us = clock.ticks_us()
-            self.panel.show(self.screen)
-            self.stats.flush_us = elapsed(clock.ticks_us(), flush_us)
+    def flush(self, screen):
+        self.panel.show(screen)
+
+    def woke(self, now):
+        return self.power is not None and self.power.woke(now)
+
+    def rest_ms(self, now):
+        return REST_MAX_MS if self.power is None else self.power.rest_ms(now)
+
+    def after_frame(self, now):
         if self.power is not None:
-            self.power.update(now, buttons.held, self.app)
-        self.stats.frame_us = elapsed(clock.ticks_us(), start_us)
-
-    def play_sound(self, now):
-        """The app's sound event (a move, a refused move, a deal, a win, a loss) as its tone
-        (engine_core/ui/tones.py); the beeper ends it in a later frame: nothing waits."""
-        sound = self.app.take_sound()
-        if sound:
-            self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
-
-    def keep_press(self, code):
-        # The app's clock stands at last_tick when it takes the press: the frame's time
-        # reaches it afterwards, in tick().
-        i = _pressed[0] % PRESS_LOG * 2
-        _presses[i] = self.last_tick
-        _presses[i + 1] = code
-        _pressed[0] += 1
-
-    def wait(self):
-        """Poll the buttons until the next frame is due, or until a press is latched: the
-        next frame then starts at once, so a press is answered up to a frame sooner. When
-        nothing moves, rest instead (rest())."""
-        if self.can_rest and self.idle():
-            self.rest()
-            return
-        clock = self.clock
-        buttons = self.buttons
-        now = clock.ticks_ms()
-        while elapsed(now, self.frame_start) < self.frame_ms:
-            buttons.poll(now)
-            if buttons.count:
-                return
-            step = POLL_MS
-            if self.edges and not (buttons.raw or buttons.held or buttons.missed):
-                # No key down: the pins latch the next one's edge, so look less often.
-                step = min(REST_STEP_MS, max(POLL_MS, self.frame_ms - elapsed(now, self.frame_start)))
-            clock.sleep_ms(step)
-            now = clock.ticks_ms()
-
-    def idle(self):
-        """Nothing to do until a key: no key down or waiting, no tone to end, and the app
-        idle (engine_core/ui/idle.py)."""
-        b = self.buttons
-        if b.count or b.held or b.raw or b.missed or self.beeper.playing:
-            return False
-        return self.app.idle()
-
-    def rest(self):
-        """Sleep until a key's edge is latched or the next timer is due (the power's, at most
-        REST_MAX_MS), looking at the edge latch every REST_STEP_MS; nothing is drawn. On the
-        RP2040 time.sleep_ms waits for the timer's interrupt (WFE); machine.idle() would not:
-        the alarm it sets raises an event at once, so each call returns without sleeping."""
-        clock = self.clock
-        reader = self.buttons.reader
-        start = clock.ticks_ms()
-        ms = REST_MAX_MS if self.power is None else self.power.rest_ms(start)
-        now = start
-        while not reader.fell and elapsed(now, start) < ms:
-            clock.sleep_ms(min(REST_STEP_MS, ms - elapsed(now, start)))
-            now = clock.ticks_ms()
-        self.rests += 1
-        self.rested_ms += elapsed(now, start)
-
-    def run(self, frames=-1):
-        """Frames until the app says it is done (or `frames` of them, for tests)."""
-        while frames != 0 and not getattr(self.app, "done", False):
-            self.frame()
-            self.wait()
-            frames -= 1
+            self.power.update(now, self.keys.held, self.app)
 
 
-def press_log():
-    """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the app took, the oldest
-    first."""
-    from engine_core.ui.buttons import NAMES
-    pressed = _pressed[0]
-    out = []
-    for k in range(pressed - min(pressed, PRESS_LOG), pressed):
-        i = k % PRESS_LOG * 2
-        code = _presses[i + 1]
-        out.append((_presses[i], NAMES[code & ~LONG], (code & LONG) != 0))
-    return out
+def device_loop(app, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS, power=None,
+                gauge=None):
+    """The engine's loop on the device's port; the battery gauge drawn by the shell."""
+    if gauge is not None:
+        app.gauge = gauge
+    return Loop(app, Device(app, panel, buttons, beeper, clock, power), frame_ms, True, stats)
 
 
 def link_state():
@@ -258,10 +148,14 @@ class Shell:
     console (engine_core/console.py) says when SELECT may open it (only from the service
     menu), its kiosk keeps time meanwhile, and it may take the screen back."""
 
+    done = False  # the loop runs until the board is switched off
+
     def __init__(self, app, hardware):
         self.app = app
+        self.screen = app.screen
         self.hardware = hardware
         self.showing_hardware = False
+        self.gauge = None  # the battery gauge (firmware/gauge.py), where the board reads it
 
     def press(self, button, long):
         hardware = self.hardware
@@ -286,6 +180,9 @@ class Shell:
         self.app.full = True
         self.app.redraw()
 
+    def held(self, mask):
+        self.app.held(mask)
+
     def tick(self, ms):
         if self.showing_hardware:
             self.hardware.tick(ms)
@@ -293,6 +190,8 @@ class Shell:
                 self.close_hardware()
         else:
             self.app.tick(ms)
+        if self.gauge is not None:
+            self.gauge.frame(self.gauge_shown())
 
     def sound_on(self):
         """The hardware screen clicks (it tests the buzzer), except in kiosk mode, where sound
@@ -320,14 +219,10 @@ class Shell:
         self.app.keeper.notify(text)
 
     def take_sound(self):
-        """The app's sound event, taken (0: none); silent in the kiosk and on the hardware
+        """The console's sound event, taken (0: none); silent in the kiosk and on the hardware
         screen (the app asks only when its sound setting is on)."""
-        app = self.app.app
-        sound = app.sound_event
-        app.sound_event = 0
-        if self.showing_hardware or self.app.kiosk_on:
-            return 0
-        return sound
+        sound = self.app.take_sound()
+        return 0 if self.showing_hardware else sound
 
     def gauge_shown(self):
         """The battery gauge belongs on the title and the pause menu."""
@@ -455,8 +350,8 @@ def start(board_name, hardware=False, frames=-1):
     hw.brightness(100)
     clock = Clock()
     power = make_power(app, hw, clock)
-    loop = Loop(app, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
-                gauge=make_gauge(app, screen, power))
+    loop = device_loop(app, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
+                       gauge=make_gauge(app, screen, power))
     gc.collect()
     try:
         loop.run(frames)
@@ -469,7 +364,7 @@ def start(board_name, hardware=False, frames=-1):
 def make_power(app, hw, clock):
     """Dimming, the screen going off and the battery watch for the games' app, with the times
     of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
-    if not hasattr(app, "setting"):
+    if not isinstance(app, Shell):  # the hardware screen alone
         return None
     from firmware.power import Power
     battery = hw.battery_mv if hw.battery is not None else None
@@ -482,7 +377,8 @@ def make_gauge(app, screen, power):
     if power is None or power.battery_mv is None:
         return None
     from firmware.gauge import Gauge
-    return Gauge(screen, app.app.painter, power)
+    console = app.app
+    return Gauge(screen, console.painter, power)
 
 
 def power_state():
@@ -494,7 +390,7 @@ def power_state():
 
 def power_figures(loop):
     out = {"rests": loop.rests, "rested_ms": loop.rested_ms}
-    power = loop.power
+    power = loop.port.power
     if power is not None:
         out.update({"state": power.state, "dims": power.dims, "offs": power.offs,
                     "wakes": power.wakes, "battery_mv": power.mv, "battery_percent": power.percent()})

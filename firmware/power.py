@@ -12,6 +12,7 @@ a computer's turn, a link game or the kiosk's demo), saves the game before the p
 __init__.
 """
 
+from engine_core.loop import REST_MAX_MS
 from firmware.buttons import elapsed
 from firmware.panel import SLEEP_TOGGLE_MS
 
@@ -21,8 +22,6 @@ OFF = 2
 
 FULL_PERCENT = 100
 DIM_PERCENT = 10
-REST_MAX_MS = 1000              # the longest rest: a tick a second, however still the table
-REST_STEP_MS = 5                # a rest looks at the keys' edge latch this often
 BATTERY_EVERY_MS = 10000        # how often the battery is read
 
 # A single LiPo cell under a light load: empty at 3.3 V, full at 4.1 V (the gauge's ends).

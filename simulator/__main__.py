@@ -24,10 +24,12 @@ a pixel; --skin for the whole window) as a PNG; it keeps records only when given
 import argparse
 import os
 import sys
+import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine_core.pointer import Pointer
+from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK
+from engine_core.loop import Loop as EngineLoop
 from engine_core.ui import buttons as bt
 from simulator import keymap
 from simulator.boards import resolve_board
@@ -162,6 +164,15 @@ def keep(app, args):
     return console
 
 
+def in_memory(app):
+    """The app in a console whose records last as long as the run (headless, no --data-dir)."""
+    from engine_core.console import Console
+    from engine_core.storage import MemoryStorage
+    console = Console(app, MemoryStorage())
+    console.start()
+    return console
+
+
 def seed_arg(text):
     """--seed: a whole number in the protocol's range, 0 .. 2**30 - 1 (engine_core/protocol.py)."""
     from engine_core.protocol import MAX_SEED
@@ -190,16 +201,18 @@ def main(argv=None):
     attach_link(app, args)
     if not args.headless or args.data_dir:
         app = keep(app, args)
+    else:
+        app = in_memory(app)
     if args.game:
         try:
             app.open_game(args.game, args.seed)
         except ValueError as e:
             sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
     try:
-        run(app, args.keys)
+        run(app, args.keys, app.app)
     except ValueError as e:
         sys.exit("error: " + str(e))
-    if args.headless and hasattr(app, "close"):
+    if args.headless:
         app.close()  # the console saves what play has not saved yet
     if args.headless:
         land(app)  # a screenshot shows the cards where they landed
@@ -226,8 +239,11 @@ def screenshot(app, board, args):
 
 
 class Keys:
-    """Keyboard events -> button presses: long presses for A and B (reported once, when held
-    past LONG_PRESS_MS, or as a short press on release), key repeat for the D-pad."""
+    """The window's keys, as the loop's port gives them (engine_core/loop.py): keyboard and
+    mouse events to events for the console, in order. Long presses for A and B (reported once,
+    when held past LONG_PRESS_MS, or as a short press on release), key repeat for the D-pad,
+    the digit keys, clicks on the drawn buttons and on the screen; H, F12 and Esc are the
+    window's own."""
 
     def __init__(self, app, window):
         self.app = app
@@ -235,7 +251,30 @@ class Keys:
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
         self.shots = 0
         self.quit = False
-        self.pointer = Pointer()  # the mouse on the screen (engine_core/pointer.py)
+        self.events = []  # events for the console, the oldest first
+        self.held = 0
+        self.changed = False  # an event came: a key lights a button on the skin
+
+    @property
+    def count(self):
+        return len(self.events)
+
+    def next_event(self):
+        return self.events.pop(0) if self.events else -1
+
+    def busy(self):
+        return len(self.down) > 0
+
+    def poll(self, now):
+        import pygame
+        for event in pygame.event.get():
+            self.changed = True
+            self.event(event, now)
+        self.repeat(now)
+        mask = 0
+        for button in self.down:
+            mask |= 1 << button
+        self.held = mask
 
     def event(self, event, now):
         import pygame
@@ -259,23 +298,23 @@ class Keys:
                 save_png(path, s.buf, s.width, s.height, s.palette, 2)
                 print("wrote " + path)
             elif event.key in DIGIT_KEYS:
-                app.type_digit(DIGIT_KEYS[event.key])
+                self.events.append(DIGIT | DIGIT_KEYS[event.key])
             elif event.key in LONG_KEYMAP:  # a long press at once (R: redo)
-                app.press(LONG_KEYMAP[event.key], True)
+                self.events.append(LONG_KEYMAP[event.key] | LONG)
             elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)
                 self.down[button] = [now, False, now + REPEAT_FIRST_MS]
                 if button not in LONG_BUTTONS:
-                    app.press(button, False)
+                    self.events.append(button)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.click(event.pos, now)
+            self.click(event.pos)
         elif event.type == pygame.KEYUP and event.key in KEYMAP:
             button = KEYMAP[event.key]
             self.window.pressed.discard(button)
             state = self.down.pop(button, None)
             if state and button in LONG_BUTTONS and not state[1]:
-                app.press(button, False)
+                self.events.append(button)
 
     def escape(self):
         """Esc backs out as B does: it closes the key map, drops a held card, opens the pause
@@ -285,43 +324,93 @@ class Keys:
         if self.window.help:
             self.window.help = False
         elif app.mode == TITLE_MODE:
-            if not getattr(app, "kiosk_on", False):  # a kiosk's visitor cannot close it
+            if not app.kiosk_on:  # a kiosk's visitor cannot close it
                 self.window.asking = True
-        elif getattr(app, "app", app).settings[S_TWO_BUTTONS]:  # (the App inside a Console)
+        elif app.settings[S_TWO_BUTTONS]:
             # A and B only: a long A drops a held card, a long B is START in play, else B.
             held = app.mode == PLAY_MODE and app.table.held != NO_SLOT
-            app.press(bt.A if held else bt.B, True)
+            self.events.append((bt.A if held else bt.B) | LONG)
         elif app.mode == PLAY_MODE:
-            app.press(bt.B if app.table.held != NO_SLOT else bt.START, False)
+            self.events.append(bt.B if app.table.held != NO_SLOT else bt.START)
         else:
-            app.press(bt.B, False)
+            self.events.append(bt.B)
 
-    def click(self, pos, now):
-        """Mouse: a drawn button presses it; on the screen, engine_core/pointer.py: in play a
-        pile takes the cursor and A (pick up, place), a double-click sends the card to a
-        foundation (long A); elsewhere on the screen, A."""
-        app = self.app
+    def click(self, pos):
+        """Mouse: a drawn button presses it; on the screen, a click at its pixel (engine_core/
+        pointer.py: in play a pile takes the cursor and A, a double-click sends the card to a
+        foundation; elsewhere, A)."""
         window = self.window
         for button, (x, y, r) in window.button_spots().items():
             if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
-                app.press(button, False)
+                self.events.append(button)
                 return
         sx = (pos[0] - window.side) // window.scale
         sy = (pos[1] - window.pad) // window.scale
-        if not (0 <= sx < app.screen.width and 0 <= sy < app.screen.height):
-            return
-        self.pointer.click(app, sx, sy, now)
+        if 0 <= sx < self.app.screen.width and 0 <= sy < self.app.screen.height:
+            self.events.append(CLICK | sy << 9 | sx)
 
-    def held(self, now):
+    def repeat(self, now):
         """Buttons still held: long presses and repeats come due."""
         for button, state in self.down.items():
             if button in LONG_BUTTONS:
                 if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
                     state[1] = True
-                    self.app.press(button, True)
+                    self.events.append(button | LONG)
             elif button <= bt.RIGHT and now >= state[2]:
                 state[2] = now + REPEAT_MS
-                self.app.press(button, False)
+                self.events.append(button)
+
+
+class EventQueue:
+    """The loop's latch on the desktop: SDL's event queue holds what came while it rested."""
+
+    @property
+    def fell(self):
+        import pygame
+        pygame.event.pump()
+        return pygame.event.peek()
+
+
+class WallClock:
+    """The loop's clock on the desktop: the wall clock's milliseconds."""
+
+    def ticks_ms(self):
+        return int(time.monotonic() * 1000) & TICKS_MASK
+
+    def ticks_us(self):
+        return (time.perf_counter_ns() // 1000) & TICKS_MASK
+
+    def sleep_ms(self, ms):
+        time.sleep(ms / 1000)
+
+
+class Desktop:
+    """The window's port of the loop (engine_core/loop.py): its keys, the mixer's tones, the
+    wall clock, and the window drawn again when the screen changed or a key lit a button."""
+
+    def __init__(self, window, keys, sounds):
+        self.window = window
+        self.keys = keys
+        self.beeper = sounds
+        self.clock = WallClock()
+        self.latch = EventQueue()
+        self.drawn = False
+
+    def flush(self, screen):
+        self.window.refresh_frame()
+        self.drawn = True
+
+    def woke(self, now):
+        return False
+
+    def rest_ms(self, now):
+        return REST_MAX_MS  # resting, the window still ticks the console once a second
+
+    def after_frame(self, now):
+        if self.drawn or self.keys.changed:
+            self.window.update()
+            self.drawn = False
+            self.keys.changed = False
 
 
 NO_DISPLAY = ("error: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset);"
@@ -335,30 +424,7 @@ def display_missing():
             and not env.get("WAYLAND_DISPLAY") and not env.get("SDL_VIDEODRIVER"))
 
 
-REST_MAX_MS = 1000  # resting, the window still ticks the app once a second (as the device)
-REST_STEP_S = 0.01  # resting, a look at the event queue every 10 ms
-
-
-def rest(pygame, max_ms):
-    """Sleep until an event is queued or max_ms have passed. pygame's event.wait with a timeout
-    polls inside SDL every millisecond (4% of a core here, with nothing happening); sleeping
-    10 ms between looks costs under 1% and answers a key within 10 ms."""
-    import time
-    end = time.monotonic() + max_ms / 1000
-    while time.monotonic() < end:
-        pygame.event.pump()
-        if pygame.event.peek():
-            return
-        time.sleep(REST_STEP_S)
-
-
-def resting(app, keys):
-    """Nothing moves and no key is down (engine_core/ui/idle.py): the window waits for the
-    next event instead of running frames."""
-    from engine_core.ui.idle import app_idle, console_idle
-    if keys.down:
-        return False
-    return console_idle(app) if hasattr(app, "keeper") else app_idle(app)
+WINDOW_FRAME_MS = 16  # the window runs at 60 frames a second
 
 
 def interactive(app, board, args):
@@ -369,15 +435,15 @@ def interactive(app, board, args):
 
 
 class Loop:
-    """The window's loop, a frame at a time: keys and clicks to the app, its time, its sound,
-    the window drawn when something changed, and rest while nothing moves."""
+    """The window around the engine's loop (engine_core/loop.py) on its port (Desktop): a
+    frame at a time, then the wait or the rest until the next; the console's records saved
+    and the link told when the window closes."""
 
     def __init__(self, app, board, scale=None):
         import pygame
         from simulator.window import Window, fit_scale
         from simulator.sound import Sounds
-        self.pygame = pygame
-        self.app = app
+        self.app = app  # a Console (engine_core/console.py)
         if not scale:
             pygame.display.init()
             info = pygame.display.Info()
@@ -385,51 +451,31 @@ class Loop:
         self.window = Window(app.screen, scale, board)
         self.keys = Keys(app, self.window)
         self.sounds = Sounds()
-        self.clock = pygame.time.Clock()
+        self.port = Desktop(self.window, self.keys, self.sounds)
+        self.loop = EngineLoop(app, self.port, WINDOW_FRAME_MS)
         self.window.update()
 
     def frame(self):
-        """One frame; False once the window is to close."""
-        pygame = self.pygame
-        app = self.app
-        keys = self.keys
-        now = pygame.time.get_ticks()
-        events = pygame.event.get()
-        for event in events:
-            keys.event(event, now)
-        if keys.quit:
+        """One frame and the wait after it; False once the window is to close."""
+        self.loop.frame()
+        if self.keys.quit:
             return False
-        keys.held(now)
-        if hasattr(app, "held"):  # the console's kiosk chord needs the buttons held down
-            mask = 0
-            for button in keys.down:
-                mask |= 1 << button
-            app.held(mask)
-        app.tick(self.clock.get_time() or 16)
-        self.sounds.play(app)
-        if events or app.screen.dirty_count:  # a key lights a button; the app drew
-            self.window.update()
-        if resting(app, keys):
-            rest(pygame, REST_MAX_MS)  # next to no CPU until a key, a click or a second
-            self.clock.tick()
-        else:
-            self.clock.tick(60)
-        return True
+        self.loop.wait()
+        return not self.keys.quit
 
     def close(self):
         """The window closes: a linked game's partner is told (BYE, as the pause menu's Quit
         says it), and the console saves what play has not saved yet."""
         goodbye(self.app)
-        if hasattr(self.app, "close"):
-            self.app.close()
+        self.app.close()
         self.window.close()
 
 
-def goodbye(app):
+def goodbye(console):
     """Say BYE on the link when a table is linked or open: the other console then offers to
     play on at once, instead of waiting out a silence."""
-    inner = getattr(app, "app", app)  # (the App inside a Console)
-    link = getattr(inner, "link", None)
+    inner = console.app
+    link = inner.link
     if link is None or link.session is None:
         return
     if inner.linked():

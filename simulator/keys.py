@@ -61,17 +61,16 @@ HANGUP_S = 60
 HANGUP_STEP_MS = 5
 
 
-def wait_link(app, until):
-    """Play on until until(app, transport) (LINKED, HANGUP), at most HANGUP_S of wall time.
-    `app`: the App, or a Console holding it (engine_core/console.py)."""
-    inner = getattr(app, "app", app)
-    link = getattr(inner, "link", None)
+def wait_link(app, inner, until):
+    """Play on until until(inner, transport) (LINKED, HANGUP), at most HANGUP_S of wall time.
+    `app`: the App, or a Console holding it (engine_core/console.py); `inner`: the App."""
+    link = inner.link
     if link is None:
         return
     end = time.monotonic() + HANGUP_S
     while time.monotonic() < end:
-        session = getattr(link, "session", None)
-        transport = getattr(getattr(session, "ch", None), "transport", None)
+        session = link.session
+        transport = session.ch.transport if session is not None else None
         if until(inner, transport):
             return
         app.tick(HANGUP_STEP_MS)
@@ -86,12 +85,14 @@ def _hung_up(app, transport):
     return transport is None or not hasattr(transport, "connected") or not transport.connected
 
 
-def run(app, text):
+def run(app, text, inner=None):
+    """Play a key script on `app` (the App, or a Console holding `inner`, the App)."""
+    inner = app if inner is None else inner
     for button, long_press in parse(text):
         if button == "LINKED":
-            wait_link(app, _linked)
+            wait_link(app, inner, _linked)
         elif button == "HANGUP":
-            wait_link(app, _hung_up)
+            wait_link(app, inner, _hung_up)
         elif button < 0:
             app.tick(-button)
         else:

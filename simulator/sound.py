@@ -3,7 +3,7 @@ board's beeper, the web page and this window), square waves through pygame's mix
 machine has an audio device; silent when it has none.
 
     sounds = Sounds()
-    sounds.play(app)        # each frame: plays and clears the App's sound_event
+    sounds.beep(hz, ms, now)    # the loop sounds the console's sound event (engine_core/loop.py)
 """
 
 from array import array
@@ -22,25 +22,34 @@ def square_wave(hz, ms, rate=RATE, volume=VOLUME):
 
 
 class Sounds:
+    """The window's beeper, as the loop's port gives it (engine_core/loop.py): each tone a
+    square wave played through the mixer, which ends it by itself."""
+
     def __init__(self):
-        self.sounds = {}
-        self.played = []  # the sounds played, in order (tests)
+        self.sounds = {}  # (hz, ms) -> the mixer's Sound
+        self.played = []  # the tones played, in order (tests)
+        self.playing = False  # the mixer ends a tone: the loop has none to end
+        self.mixer = False
         try:
             import pygame
             pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             for sound in range(1, len(NAMES)):
-                self.sounds[sound] = pygame.mixer.Sound(buffer=square_wave(tone_hz(sound), tone_ms(sound)))
+                self.tone(tone_hz(sound), tone_ms(sound))
+            self.mixer = True
         except Exception:  # no audio device (or no mixer): the window stays silent
             self.sounds = {}
 
-    def play(self, app):
-        """The console's (or the bare App's) sound event, taken and played; none in the kiosk."""
-        target = getattr(app, "app", app)
-        sound = target.sound_event
-        target.sound_event = 0
-        if not sound or getattr(app, "kiosk_on", False):
-            return 0
-        self.played.append(sound)
-        if sound in self.sounds:
-            self.sounds[sound].play()
-        return sound
+    def tone(self, hz, ms):
+        key = (hz, ms)
+        if key not in self.sounds:
+            import pygame
+            self.sounds[key] = pygame.mixer.Sound(buffer=square_wave(hz, ms))
+        return self.sounds[key]
+
+    def beep(self, hz, ms, now):
+        self.played.append((hz, ms))
+        if self.mixer:
+            self.tone(hz, ms).play()
+
+    def update(self, now):
+        pass

@@ -106,8 +106,17 @@ class RecordingApp:
     def tick(self, ms):
         self.ticks.append(ms)
 
+    def held(self, mask):
+        pass
+
     def sound_on(self):
         return self.sound
+
+    def take_sound(self):
+        return 0
+
+    def idle(self):
+        return False
 
     sound = False
     kiosk_on = False  # the console's kiosk, as firmware.main.Shell asks it
@@ -139,7 +148,7 @@ class ScriptedReader:
 
 def make_loop(script, pwm=None):
     from firmware.buttons import Buttons
-    from firmware.main import Loop, Stats
+    from firmware.main import Stats, device_loop
     from firmware.sound import Beeper
     board = boards.load("picosystem")
     clock = FakeClock()
@@ -151,7 +160,7 @@ def make_loop(script, pwm=None):
     panel.init(sleep_ms=lambda ms: None)
     buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
     app = RecordingApp(screen)
-    loop = Loop(app, screen, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
+    loop = device_loop(app, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
     return loop, app, clock, spi, screen, board
 
 

@@ -79,7 +79,7 @@ import gc, micropython
 import boards
 from engine_core.gfx.screen import Screen
 from firmware.hardware import Hardware
-from firmware.main import Loop, Stats
+from firmware.main import Stats, device_loop
 
 class Clock:
     def __init__(self):
@@ -125,7 +125,7 @@ app = HardwareScreen(screen, Painter(screen), buttons, stats, hw)
 app.open()
 beeper = hw.beeper
 beeper.enabled = True
-loop = Loop(app, screen, panel, buttons, beeper, clock, stats)
+loop = device_loop(app, panel, buttons, beeper, clock, stats)
 loop.run(2)
 result = 'not run'
 gc.collect()
@@ -324,7 +324,7 @@ class NoCollection:
 gc.disable()
 main.gc = NoCollection()
 loop = main.start(BOARD, frames=3)
-print(loop.panel.spi.bytes, loop.stats.frame_us >= 0)
+print(loop.port.panel.spi.bytes, loop.stats.frame_us >= 0)
 """
 
 
@@ -361,7 +361,7 @@ hw.buttons.reader = Script(clock)
 screen = Screen(board.WIDTH, board.HEIGHT)
 stats = Stats()
 shell = make_app(screen, hw, stats, False)
-loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats)
+loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats)
 loop.run(30)
 result = 'not run'
 gc.collect()
@@ -443,7 +443,7 @@ shell = make_app(screen, hw, stats, False)
 shell.app.app.sound_event = 5
 power = make_power(shell, hw, clock)
 gauge = make_gauge(shell, screen, power)
-loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
+loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power, gauge=gauge)
 loop.run(3)
 result = 'not run'
 gc.collect()

@@ -286,11 +286,11 @@ def test_in_the_simulator_r_or_holding_x_redoes_and_the_key_map_says_so(monkeypa
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from simulator.__main__ import Keys
     from simulator.window import HELP, Window
+    from tests.test_simulator import window_keys
     app = make_app(240, 240, "aces_up", 14)
     window = Window(app.screen, scale=1, visible=False)
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     table = app.table
     start = state_json(table.game)
     run(app, "X A A")
@@ -301,7 +301,7 @@ def test_in_the_simulator_r_or_holding_x_redoes_and_the_key_map_says_so(monkeypa
     assert state_json(table.game) == moved, "R redoes"
     run(app, "Y")
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x), 1000)
-    keys.held(1000 + bt.LONG_PRESS_MS)
+    keys.repeat(1000 + bt.LONG_PRESS_MS)
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_x), 1500)
     assert state_json(table.game) == moved, "holding X redoes"
     assert any("redo" in what for _, what in HELP)

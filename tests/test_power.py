@@ -74,7 +74,7 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     """The device's stack on fakes: Hardware, make_app's Shell over a Console in RAM, the Loop
     with its Power; a scripted keypad that latches edges."""
     from firmware.main import Clock as _  # noqa: F401  (the module imports cleanly)
-    from firmware.main import Loop, Stats, make_app, make_gauge, make_power
+    from firmware.main import Stats, device_loop, make_app, make_gauge, make_power
     board = boards.load(board_name)
     hw = hardware.Hardware(board)
     hw.spi.log = []
@@ -91,8 +91,8 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     hw.panel.init(sleep_ms=lambda ms: None)
     hw.brightness(100)                           # as start() lights it once the title is sent
     power = make_power(shell, hw, clock)
-    loop = Loop(shell, screen, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
-                gauge=make_gauge(shell, screen, power))
+    loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
+                       gauge=make_gauge(shell, screen, power))
     return loop, shell, hw, clock, keys
 
 
@@ -134,7 +134,7 @@ def test_a_key_ends_the_rest_at_once_and_is_answered_within_a_frame(hardware):
 def test_the_screen_dims_then_goes_off_with_the_game_saved_and_a_key_wakes_it_without_acting(hardware):
     from firmware.power import AWAKE, DIM, DIM_PERCENT, OFF
     loop, shell, hw, clock, keys = console_on(hardware)
-    power = loop.power
+    power = loop.port.power
     console = shell.app
     keys.hold(bt.A, 100, 60)                     # New game (a deal of the last game)
     run_until(loop, clock, 1000)
@@ -175,9 +175,9 @@ def test_the_times_are_settings_and_zero_keeps_the_screen_on(hardware):
     assert (settings.get("dim_s"), settings.get("screen_off_s")) == (30, 180)
     settings.set("dim_s", 0)
     settings.set("screen_off_s", 0)
-    loop.power = make_power(shell, hw, clock)
+    loop.port.power = make_power(shell, hw, clock)
     run_until(loop, clock, 400000)
-    assert loop.power.state == AWAKE and hw.backlight.duty_u16() == 100 * 655
+    assert loop.port.power.state == AWAKE and hw.backlight.duty_u16() == 100 * 655
 
 
 def test_no_dimming_in_a_computers_turn_nor_in_the_kiosk(hardware):
@@ -186,7 +186,7 @@ def test_no_dimming_in_a_computers_turn_nor_in_the_kiosk(hardware):
     console = shell.app
     console.kiosk_on = True
     run_until(loop, clock, 200000)
-    assert loop.power.state == AWAKE
+    assert loop.port.power.state == AWAKE
     console.kiosk_on = False
     from engine_core.ui.idle import screen_may_sleep
     assert screen_may_sleep(console)
@@ -198,7 +198,7 @@ def test_no_dimming_in_a_computers_turn_nor_in_the_kiosk(hardware):
 def test_the_battery_gauge_warns_when_low_and_at_critical_charge_saves_and_turns_off(hardware):
     from firmware import power as pw
     loop, shell, hw, clock, keys = console_on(hardware, "picosystem", battery_mv=4000)
-    p = loop.power
+    p = loop.port.power
     assert p.battery == pw.B_OK and 80 <= p.percent() <= 90
     keys.hold(bt.A, 100, 60)                                      # a deal
     hw.battery.level = 3450 * 65535 // 3300 // 3 + 1           # low
@@ -227,8 +227,8 @@ def test_battery_readings_map_to_the_gauge():
 
 def test_a_board_without_a_battery_reads_nothing(hardware):
     loop, shell, hw, clock, keys = console_on(hardware, "pico_lcd_13")
-    assert loop.power.battery_mv is None and loop.power.percent() == -1
-    assert loop.power.rest_ms(0) == 1000
+    assert loop.port.power.battery_mv is None and loop.port.power.percent() == -1
+    assert loop.port.power.rest_ms(0) == 1000
 
 
 def test_sound_events_play_their_tones_and_are_silent_in_the_kiosk(hardware):
@@ -339,13 +339,13 @@ def corner_text(screen, painter_text, x):
 def test_the_battery_gauge_shows_on_the_title_and_the_pause_menu_only(hardware):
     from firmware.gauge import Gauge
     loop, shell, hw, clock, keys = console_on(hardware, "picosystem", battery_mv=3700)
-    gauge = loop.gauge
+    gauge = shell.gauge
     assert isinstance(gauge, Gauge)
     keys.hold(bt.A, 2000, 60)                    # a deal: play has no gauge
     keys.hold(bt.START, 4000, 60)                # the pause menu
     run_until(loop, clock, 1500)
     screen = shell.app.screen
-    assert gauge.shown == loop.power.percent() == 49
+    assert gauge.shown == loop.port.power.percent() == 49
     assert corner_text(screen, b"49%", gauge.x), "the title shows the charge"
     run_until(loop, clock, 3500)
     assert shell.app.mode == bt_play()
@@ -356,4 +356,4 @@ def test_the_battery_gauge_shows_on_the_title_and_the_pause_menu_only(hardware):
 
 def test_no_gauge_where_the_board_cannot_read_the_battery(hardware):
     loop, shell, hw, clock, keys = console_on(hardware, "pico_lcd_13")
-    assert loop.gauge is None
+    assert shell.gauge is None

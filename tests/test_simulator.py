@@ -117,29 +117,67 @@ def test_window_update_copies_the_framebuffer_and_clears_the_dirty_list(monkeypa
     window.close()
 
 
+def window_keys(app, window):
+    """The window's keys (simulator/__main__.py Keys) over a console around `app`, each event
+    they latch handed over at once, as the engine's loop hands it (engine_core/loop.py)."""
+    from engine_core.console import Console
+    from engine_core.loop import Loop
+    from engine_core.storage import MemoryStorage
+    from simulator.__main__ import Keys
+    console = Console(app, MemoryStorage())
+    console.start()
+
+    class Port:
+        beeper = latch = None
+
+        class clock:
+            def ticks_ms():
+                return 0
+
+    class Handed(Keys):
+        def event(self, event, now):
+            Keys.event(self, event, now)
+            self.hand(now)
+
+        def repeat(self, now):
+            Keys.repeat(self, now)
+            self.hand(now)
+
+        def hand(self, now):
+            loop.last_tick = now
+            code = self.next_event()
+            while code >= 0:
+                loop.take(code, now)
+                code = self.next_event()
+
+    port = Port()
+    port.keys = keys = Handed(console, window)
+    loop = Loop(console, port)
+    return keys
+
+
 def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     import pygame
 
     from engine_core.ui import buttons as bt
-    from simulator.__main__ import Keys
     from simulator.keys import make_app
     from simulator.window import Window
     app = make_app(240, 240, "aces_up", 14)
     window = Window(app.screen, scale=1, visible=False)
     pressed = []
     app.press = lambda button, long_press=False: pressed.append((button, long_press))
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT), 0)
     assert pressed == [(bt.RIGHT, False)]  # the D-pad reports at once
-    keys.held(400)  # and repeats while held
+    keys.repeat(400)  # and repeats while held
     assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 1000)
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 1100)
     assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 2000)
-    keys.held(2000 + bt.LONG_PRESS_MS)
+    keys.repeat(2000 + bt.LONG_PRESS_MS)
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 2600)
     assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
@@ -205,12 +243,11 @@ def test_an_unknown_board_is_refused_with_the_board_names():
 def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     import pygame
     from engine_core.ui import buttons as bt
-    from simulator.__main__ import Keys
     from simulator.keys import make_app
     from simulator.window import Window
     app = make_app(240, 240, "aces_up", 1)
     window = Window(app.screen, scale=2, visible=False)
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     table = app.table
     game = table.game
     st = table.slots.style
@@ -244,12 +281,11 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
 def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     import pygame
     from engine_core.ui import buttons as bt
-    from simulator.__main__ import Keys
     from simulator.keys import make_app
     from simulator.window import Window
     app = make_app(240, 240, "aces_up", 7)
     window = Window(app.screen, scale=1, visible=False)
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
 
     def key(name, now=0):
         keys.event(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, "K_" + name)), now)
@@ -269,7 +305,7 @@ def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     assert not window.help and app.mode == 3  # the key map closes first
 
     app = make_app(240, 240)  # the title
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     key("DOWN")
     key("a")
     assert app.mode == 1  # the game list
@@ -288,7 +324,7 @@ def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     # cursor's home, so A alone picks it up.
     app = make_app(240, 240, "aces_up", 8)
     app.settings[7] = 1  # S_TWO_BUTTONS
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     app.press(bt.A)
     assert app.table.held != 255
     key("ESCAPE")
@@ -326,12 +362,11 @@ def test_closing_the_window_right_after_a_move_loses_nothing(monkeypatch, tmp_pa
 
 def test_digits_typed_on_the_deal_screen_make_the_deals_number():
     import pygame
-    from simulator.__main__ import Keys
     from simulator.keys import make_app
     from simulator.window import Window
     app = make_app(240, 240)
     window = Window(app.screen, scale=1, visible=False)
-    keys = Keys(app, window)
+    keys = window_keys(app, window)
     for key in ("DOWN", "a", "x"):  # Choose a game, Aces Up, a deal by its number
         keys.event(pygame.event.Event(pygame.KEYDOWN, key=getattr(pygame, "K_" + key)), 0)
         keys.event(pygame.event.Event(pygame.KEYUP, key=getattr(pygame, "K_" + key)), 50)
@@ -394,18 +429,19 @@ def test_the_windows_sounds_are_the_devices_tones_and_the_kiosk_is_silent(monkey
         flips = sum(1 for a, b in zip(wave, wave[1:]) if (a > 0) != (b > 0))
         assert abs(flips - 2 * tone_hz(sound) * tone_ms(sound) / 1000) <= 3, sound
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from engine_core.console import Console
+    from engine_core.storage import MemoryStorage
     sounds = Sounds()
+    sounds.beep(tone_hz(3), tone_ms(3), 0)
+    assert sounds.played == [(880, 250)]
+    # The console gives the sound event once, and none in the kiosk (the loop sounds it).
     app = make_app(240, 240, "aces_up", 7)
+    console = Console(app, MemoryStorage())
     app.sound_event = 3
-    assert sounds.play(app) == 3 and app.sound_event == 0
-
-    class Kiosk:
-        kiosk_on = True
-
-    kiosk = Kiosk()
-    kiosk.app = app
+    assert console.take_sound() == 3 and app.sound_event == 0 and console.take_sound() == 0
+    console.kiosk_on = True
     app.sound_event = 1
-    assert sounds.play(kiosk) == 0 and app.sound_event == 0 and sounds.played == [3]
+    assert console.take_sound() == 0 and app.sound_event == 0
 
 
 def test_a_screenshot_without_pillow_has_the_same_pixels(tmp_path, monkeypatch):

@@ -72,6 +72,7 @@ EXEMPT = {
     "engine_core/layout.py:row": "start-up: a layout's slots, built when its game's module is imported",
     "engine_core/ui/app.py:App.win_table": "a game's table of winnable deals, imported once when first asked for",
     "engine_core/ui/app.py:App.open_game": "opening a game: start-up of that game (and an error for a bad name)",
+    "engine_core/loop.py:press_log": "at the REPL after the loop stopped: the presses as a list",
 }
 
 # Methods every game has for the protocol: token <-> move code, why a move is illegal, a loaded

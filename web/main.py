@@ -1,28 +1,31 @@
 """The console on a web page (docs/web.md): the App the firmware and the simulator drive,
 with its records (engine_core/console.py) kept in the browser's localStorage (web/storage.py).
 
-The page's script (web/page.js) owns the frame loop. At the device's frame rate it calls
+The frame loop is the engine's (engine_core/loop.py); the page gives it its port (PagePort).
+The browser owns the time: the page's script (web/page.js) calls, at the device's frame rate,
     page.press(button, long)     for each button event since the last frame, in order with
     page.click(x, y)             a click or a tap on the canvas, at a screen pixel
     page.type_digit(digit)       a digit typed (the deal screen takes it)
-    page.frame(elapsed_ms, held) the held-buttons mask and the time passed; returns how many
-                                 dirty rectangles the screen has
+(each queued for the loop's next frame), then
+    page.frame(elapsed_ms, held) the held-buttons mask and the time passed: the loop's frame;
+                                 returns how many dirty rectangles the screen has
+    page.sound()                 the tone the frame started (hz << 16 | ms), or 0
 then copies those rectangles from the framebuffer to the canvas through the palette and calls
-page.painted(). It reads the framebuffer, the palette and the rectangles in place, at the
-addresses page.addresses() gives (no copy crosses into JavaScript), as a panel driver reads
-them (docs/screen.md).
+page.painted(); page.idle() says when the script may stop its frames until a key. It reads
+the framebuffer, the palette and the rectangles in place, at the addresses page.addresses()
+gives (no copy crosses into JavaScript), as a panel driver reads them (docs/screen.md).
 """
 
 import gc
 
 import uctypes
 
+from array import array
+
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
-from engine_core.pointer import Pointer
+from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
 from engine_core.storage import MemoryStorage
-from engine_core.ui.idle import console_idle
-from engine_core.ui.tones import NAMES, tone_hz, tone_ms
 from engine_core.ui.app import PLAY, S_TWO_BUTTONS, App
 from web.storage import LocalStorage
 
@@ -30,6 +33,93 @@ LOG_SIZE = 4096  # events kept for the browser tests (log on), drained by take_l
 LOG_TICK = 0xFF  # the log's codes beside a press's (button, 0x80 if long): take_log()
 LOG_CLICK = 0xFE
 LOG_DIGIT = 0xFD
+QUEUE = 256  # events the script may hand over between two frames
+
+
+class PageKeys:
+    """The port's keys: what the script handed over since the last frame, in order, and the
+    buttons it says are held. A ring: nothing allocates."""
+
+    def __init__(self):
+        self.events = array("i", [0] * QUEUE)
+        self.first = 0
+        self.count = 0
+        self.held = 0
+        self.dropped = 0
+
+    def push(self, code):
+        if self.count == QUEUE:
+            self.dropped += 1
+            return
+        self.events[(self.first + self.count) % QUEUE] = code
+        self.count += 1
+
+    def poll(self, now):
+        pass  # the script hands events over as they come
+
+    def next_event(self):
+        if not self.count:
+            return -1
+        code = self.events[self.first]
+        self.first = (self.first + 1) % QUEUE
+        self.count -= 1
+        return code
+
+    def busy(self):
+        return False  # the script keeps its own buttons down (it rests only with none)
+
+
+class PageBeeper:
+    """The port's beeper: the tone a frame starts waits for the script (page.sound())."""
+
+    def __init__(self):
+        self.tone = 0
+        self.playing = False  # the browser ends a tone by itself
+
+    def beep(self, hz, ms, now):
+        self.tone = hz << 16 | ms
+
+    def update(self, now):
+        pass
+
+
+class PageClock:
+    """The port's clock: the milliseconds the script let pass (page.frame())."""
+
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_us(self):
+        return self.ms * 1000 & TICKS_MASK
+
+    def sleep_ms(self, ms):
+        pass  # the loop waits and rests only on a host that owns its time
+
+
+class PagePort:
+    """The page's port of the loop (engine_core/loop.py). The script copies the dirty
+    rectangles itself once the frame returns, and decides when to rest (page.idle())."""
+
+    def __init__(self):
+        self.keys = PageKeys()
+        self.beeper = PageBeeper()
+        self.clock = PageClock()
+        self.latch = None
+
+    def flush(self, screen):
+        pass  # page.frame() returns their count; the script copies them and calls painted()
+
+    def woke(self, now):
+        return False
+
+    def rest_ms(self, now):
+        return REST_MAX_MS
+
+    def after_frame(self, now):
+        pass
 
 
 class Page:
@@ -45,7 +135,8 @@ class Page:
         self.app = app
         storage = LocalStorage(store) if store is not None else MemoryStorage()
         self.console = Console(app, storage)
-        self.pointer = Pointer()
+        self.port = PagePort()
+        self.loop = Loop(self.console, self.port)
         self.log = bytearray(4 * LOG_SIZE) if log else None
         self.logged = 0
 
@@ -77,23 +168,24 @@ class Page:
     # --- each frame ---
 
     def press(self, button, long_press):
-        self.console.press(button, long_press != 0)
+        self.port.keys.push(button | (LONG if long_press else 0))
         self._log(button | (0x80 if long_press else 0), 0)
 
     def click(self, x, y):
         """A click or tap on the canvas at screen pixel (x, y) (engine_core/pointer.py); a
         double-click is timed on the console's clock."""
-        self.pointer.click(self.console, x, y, self.app.clock)
+        self.port.keys.push(CLICK | y << 9 | x)
         self._log(LOG_CLICK, x | y << 12)
 
     def type_digit(self, digit):
-        self.console.type_digit(digit)
+        self.port.keys.push(DIGIT | digit)
         self._log(LOG_DIGIT, digit)
 
     def frame(self, ms, held):
-        console = self.console
-        console.held(held)
-        console.tick(ms)
+        port = self.port
+        port.clock.ms = (port.clock.ms + ms) & TICKS_MASK
+        port.keys.held = held
+        self.loop.frame()
         self._log(LOG_TICK, ms)
         return self.screen.dirty_count
 
@@ -106,20 +198,16 @@ class Page:
         return 1 if app.mode == PLAY and app.table is not None and app.table.pending else 0
 
     def sound(self):
-        """The sound the app asks for (docs/screen.md: 1 move ... 4 lost), taken."""
-        app = self.app
-        sound = app.sound_event
-        app.sound_event = 0
-        return sound
-
-    def tones(self):
-        """The sounds' tones, 'hz ms' for sound 1, 2, ... (engine_core/ui/tones.py: the table the
-        device's beeper plays), read once by the page."""
-        return " ".join("%d %d" % (tone_hz(s), tone_ms(s)) for s in range(1, len(NAMES)))
+        """The tone the last frame started (the loop sounds the console's sound event as
+        engine_core/ui/tones.py's table says): hz << 16 | ms, or 0; taken."""
+        beeper = self.port.beeper
+        tone = beeper.tone
+        beeper.tone = 0
+        return tone
 
     def idle(self):
         """Nothing moves until the next key (engine_core/ui/idle.py): the page stops its frames."""
-        return 1 if console_idle(self.console) else 0
+        return 1 if self.loop.idle() else 0
 
     def flush(self):
         """Save the game in progress now (the page is being hidden: the tab may close)."""

@@ -245,8 +245,8 @@
       copyDirty(count);
       if (manualTime) drawn.push([page.logged, canvasRGB()]);
     }
-    const sound = page.sound();
-    if (sound) beep(sound);
+    const tone = page.sound();
+    if (tone) beep(tone >>> 16, (tone & 0xffff) / 1000);
     frames++;
     frameTimes.push([performance.now() - started, pressed]);
     if (frameTimes.length > 2000) frameTimes.shift();
@@ -312,11 +312,10 @@
   // --- sound: short beeps, as a buzzer would give them (only while the page has been used) ---
 
   let audio = null;
-  const SOUNDS = {}; // sound -> [hz, seconds]: engine_core/ui/tones.py's table (page.tones())
 
-  function beep(sound) {
-    if (!audio || audio.state !== "running" || !SOUNDS[sound]) return;
-    const [hz, seconds] = SOUNDS[sound];
+  function beep(hz, seconds) {
+    // The tone the engine's loop started (engine_core/ui/tones.py's table, as the device's beeper).
+    if (!audio || audio.state !== "running") return;
     const osc = audio.createOscillator();
     const gain = audio.createGain();
     osc.type = "square";
@@ -534,8 +533,6 @@
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") page.flush();
     });
-    const tones = page.tones().split(" ").map(Number);
-    for (let i = 0; i + 1 < tones.length; i += 2) SOUNDS[i / 2 + 1] = [tones[i], tones[i + 1] / 1000];
     copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
     if (manualTime) drawn.push([page.logged, canvasRGB()]);
     window.pcc.loadMs = performance.now() - t0;

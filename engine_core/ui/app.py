@@ -35,6 +35,9 @@ from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 
 from micropython import const
 
+E_DEALT = const(1)  # App.events: a new deal, a game left unfinished, a setting changed
+E_LEFT = const(2)
+E_SETTING = const(4)
 GUARD_MS = const(800)  # a question that came without a key takes no answer this long
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
@@ -82,7 +85,8 @@ class App:
         self.left = 0  # unfinished games the player has left (each counts as a loss)
         self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
-        self.deals = 0  # games dealt so far (engine_core/console.py notices a new one by it)
+        self.deals = 0  # games dealt so far (the web page's link to the deal follows it)
+        self.events = 0  # what happened since the console last took them (E_*)
         self.clock = 0
         self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
         self.noise = 12345
@@ -264,6 +268,7 @@ class App:
         table.sound = SOUND_DEAL
         self.note_scores()
         self.deals += 1
+        self.events |= E_DEALT
         self.counted = False
         self.resumable = False
         self.show(PLAY)
@@ -332,6 +337,7 @@ class App:
             self.played[i] += 1
             self.streak[i] = 0
             self.left += 1
+            self.events |= E_LEFT
         self.counted = True
         self.resumable = False
 
@@ -384,6 +390,7 @@ class App:
         i = self.selected
         n = st.choices(i)
         self.settings[i] = (self.settings[i] + n + delta) % n
+        self.events |= E_SETTING
         if i == S_BACK or i == S_SLIDE:
             self.apply_settings()
         if (i == S_LEVEL or i == S_SPEED) and self.table is not None and not self.link_game():
