@@ -192,10 +192,10 @@ def play_on(old, new, rand, problem):
             b.finish_computer()
             na = a.legal_moves()
             nb = b.legal_moves()
-            if list(a.moves[:na]) != list(b.moves[:nb]):
+            if list(a.hand.moves[:na]) != list(b.hand.moves[:nb]):
                 return "play on, step %d: other legal moves" % step
             if na and a.game.status() == PLAYING:
-                move = a.moves[rand.below(na)]
+                move = a.hand.moves[rand.below(na)]
                 a.play(move)
                 b.play(move)
         new.after_input()  # the new console notes the step, as after every press and tick
