@@ -50,17 +50,20 @@ test: $(STAMP) micropython-unix lint typecheck
 
 # The goldens the tests compare to (tests/golden/: frame hashes, golden deals). `make test` and
 # a refactor only read them, and must leave every frame hash as it was. A change that means to
-# change pixels or deals runs `make goldens WHY="the foot moves a pixel down"`: it writes the
-# new values and appends to tests/golden/CHANGES.md which keys changed (old -> new) and why;
-# tests/test_goldens.py fails on a golden that CHANGES.md does not account for. Without WHY it
-# refuses before doing anything. The goldens older builds wrote (lehmer/, records/) it never writes.
+# change pixels or deals runs `make goldens WHY="the foot moves a pixel down" EXPECT="KEY ..."`:
+# EXPECT names the keys it means to change (nerts@240x240 a frame hash, nerts a game's golden
+# deals, patterns such as nerts@* too, or all); when any other key would change it refuses,
+# writes nothing and names that key. Else it writes the new values and appends to
+# tests/golden/CHANGES.md which keys changed (old -> new) and why; tests/test_goldens.py fails
+# on a golden that CHANGES.md does not account for. Without WHY it refuses before doing
+# anything. The goldens older builds wrote (lehmer/, records/) it never writes.
 ifneq ($(filter goldens,$(MAKECMDGOALS)),)
 ifeq ($(strip $(WHY)),)
 $(error make goldens refuses without WHY="...": say which frames or deals change, and why)
 endif
 endif
 goldens: $(STAMP)
-	$(PY) -m tools.goldens --why "$(WHY)"
+	$(PY) -m tools.goldens --why "$(WHY)" --expect "$(EXPECT)"
 
 # pyflakes and pycodestyle over the whole tree (ruff; the rules are in pyproject.toml), and the
 # engine's MicroPython subset (tools/check_subset.py; docs/engine.md).

@@ -23,9 +23,9 @@ MAX_TOKEN = 40  # the longest tokens ("p4.work1*13>p4.work2", "p4.hand:7H>p4.dis
 
 def run(read_line, write, session=None):
     """Serve protocol commands from read_line() until 'quit' or an empty read (end of input),
-    in a new Session or the one given."""
+    in a new ProtocolSession or the one given."""
     if session is None:
-        session = Session()
+        session = ProtocolSession()
     while True:
         try:
             line = read_line()
@@ -46,7 +46,7 @@ def run(read_line, write, session=None):
         write(reply + "\n")
 
 
-class Session:
+class ProtocolSession:
     """One protocol conversation: the current game and its settings."""
 
     def __init__(self):

@@ -63,8 +63,8 @@ def all_frame_hashes():
 def deals_text(name):
     """tests/golden/NAME.json as today's code deals it: the state of each golden seed, as
     CPython's protocol session gives it."""
-    from engine_core.protocol import Session
-    session = Session()
+    from engine_core.protocol import ProtocolSession
+    session = ProtocolSession()
     states = []
     for seed in SEEDS:
         reply = session.command("new %s seed=%d" % (name, seed))

@@ -2,7 +2,7 @@
 
 import json
 
-from engine_core.protocol import Session
+from engine_core.protocol import ProtocolSession
 from tools.mpy import run_micropython
 
 RUNTIMES = ("cpython", "micropython")
@@ -15,7 +15,7 @@ run(sys.stdin.readline, sys.stdout.write)
 
 
 def protocol_cpython(lines):
-    session = Session()
+    session = ProtocolSession()
     out = []
     for line in lines:
         reply = session.command(line)
@@ -49,7 +49,7 @@ class Driver:
     """A CPython protocol session with helpers for assertions."""
 
     def __init__(self, *setup):
-        self.session = Session()
+        self.session = ProtocolSession()
         for line in setup:
             assert self.ok(line) == "ok", line
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine_core import games
-from engine_core.protocol import Session
+from engine_core.protocol import ProtocolSession
 
 ROOT = Path(__file__).resolve().parent.parent
 RANKS = "A23456789TJQK"
@@ -22,7 +22,7 @@ CARD_RE = re.compile(r"^#?(?:[A2-9TJQK][SHDC]|JK)(?:[1-4])?$")
 
 # ---------------------------------------------------------------- helpers
 def new(game, *opts, bots_off=True):
-    s = Session()
+    s = ProtocolSession()
     r = s.command(" ".join(["new", game, *opts]))
     assert r == "ok", r
     if bots_off:
@@ -144,11 +144,11 @@ def test_a_malformed_line_never_stops_the_loop():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_new_GAME_answers_ok_for_every_game(game):
-    assert Session().command("new " + game) == "ok"
+    assert ProtocolSession().command("new " + game) == "ok"
 
 
 def test_new_seed_defaults_to_1():
-    a, b = Session(), Session()
+    a, b = ProtocolSession(), ProtocolSession()
     a.command("new aces_up")
     b.command("new aces_up seed=1")
     assert a.command("state") == b.command("state")
@@ -157,7 +157,7 @@ def test_new_seed_defaults_to_1():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_same_seed_deals_the_same_game(game):
-    a, b = Session(), Session()
+    a, b = ProtocolSession(), ProtocolSession()
     a.command(f"new {game} seed=42")
     b.command(f"new {game} seed=42")
     assert a.command("state") == b.command("state")
@@ -165,19 +165,19 @@ def test_the_same_seed_deals_the_same_game(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_different_seeds_deal_different_games(game):
-    a, b = Session(), Session()
+    a, b = ProtocolSession(), ProtocolSession()
     a.command(f"new {game} seed=7")
     b.command(f"new {game} seed=8")
     assert st(a)["piles"] != st(b)["piles"]
 
 
 def test_new_an_unknown_game_is_a_clear_error():
-    assert Session().command("new chess").startswith("error: ")
+    assert ProtocolSession().command("new chess").startswith("error: ")
 
 
 @pytest.mark.parametrize("seed", ["x", "", "1.5", "abc"])
 def test_new_a_bad_seed_is_a_clear_error(seed):
-    assert Session().command(f"new aces_up seed={seed}").startswith("error: ")
+    assert ProtocolSession().command(f"new aces_up seed={seed}").startswith("error: ")
 
 
 def test_new_error_leaves_the_state_unchanged():
@@ -377,7 +377,7 @@ def test_failed_move_is_not_undoable():
 def test_load_of_own_state_round_trips(game):
     s = new(game, "seed=11")
     line = s.command("state")
-    t = Session()
+    t = ProtocolSession()
     t.command("new aces_up")
     assert t.command("load " + line) == "ok"
     assert t.command("state") == line
@@ -1796,7 +1796,7 @@ def test_load_round_trips_every_state_reached_in_play(game, seed):
     s = new(game, f"seed={seed}")
     for _ in range(120):
         line = s.command("state")
-        t = Session()
+        t = ProtocolSession()
         t.command("new " + game)
         t.command("bots off")
         assert t.command("load " + line) == "ok", line

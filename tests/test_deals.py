@@ -17,7 +17,7 @@ from engine_core import PLAYING, games, rng
 from engine_core import records as r
 from engine_core.ai import winnable
 from engine_core.game import V_DEALER, V_RNG, V_RNG2
-from engine_core.protocol import Session, state_json
+from engine_core.protocol import ProtocolSession, state_json
 from engine_core.save import Keeper
 from engine_core.storage import MemoryStorage
 from tests.helpers import run_mpy_ok
@@ -272,13 +272,13 @@ def test_a_record_naming_an_unknown_generator_or_an_impossible_state_is_set_asid
 
 
 def test_load_takes_the_generator_and_both_states_and_refuses_bad_ones():
-    s = Session()
+    s = ProtocolSession()
     assert s.command("new spite_malice seed=5") == "ok"
     state = json.loads(s.command("state"))
     assert s.command("load " + json.dumps(state)) == "ok"
     assert json.loads(s.command("state")) == state
     moves = s.command("moves").split()
-    t = Session()
+    t = ProtocolSession()
     assert t.command("new spite_malice seed=5") == "ok"
     for move in moves[:3]:
         assert s.command(move) == t.command(move)

@@ -29,7 +29,7 @@ def serve(lines):
 
 
 def test_the_checks_catch_an_error_that_changes_the_state(monkeypatch):
-    real = protocol.Session._dispatch
+    real = protocol.ProtocolSession._dispatch
 
     def careless(self, word, rest):
         if word == "hint" and self.game is not None:
@@ -37,13 +37,13 @@ def test_the_checks_catch_an_error_that_changes_the_state(monkeypatch):
             raise protocol.ProtocolError("no")
         return real(self, word, rest)
 
-    monkeypatch.setattr(protocol.Session, "_dispatch", careless)
+    monkeypatch.setattr(protocol.ProtocolSession, "_dispatch", careless)
     checker = serve(["new aces_up", "hint", "state"])
     assert checker.counts["changed by an error"] == 1 and "hint" in checker.first
 
 
 def test_the_checks_catch_a_lost_card_an_internal_error_and_a_missing_reply(monkeypatch):
-    real = protocol.Session._dispatch
+    real = protocol.ProtocolSession._dispatch
 
     def broken(self, word, rest):
         if word == "undo":
@@ -53,11 +53,11 @@ def test_the_checks_catch_a_lost_card_an_internal_error_and_a_missing_reply(monk
             raise KeyError("bug")
         return real(self, word, rest)
 
-    monkeypatch.setattr(protocol.Session, "_dispatch", broken)
+    monkeypatch.setattr(protocol.ProtocolSession, "_dispatch", broken)
     checker = serve(["new aces_up", "undo", "moves"])
     assert checker.counts["cards lost or doubled"] == 1
     assert checker.counts["internal errors"] == 1
-    monkeypatch.setattr(protocol.Session, "command", lambda self, line: None if line == "state" else "ok")
+    monkeypatch.setattr(protocol.ProtocolSession, "command", lambda self, line: None if line == "state" else "ok")
     assert serve(["new aces_up", "state"]).counts["replies missing or extra"] == 1
 
 

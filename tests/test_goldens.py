@@ -1,10 +1,12 @@
 """The goldens a refactor may not rewrite. tests/golden/ holds what the tests compare to (frame
 hashes, golden deals, and goldens older builds wrote); the tests only read it. One explicit
-command writes it, `make goldens WHY="..."` (tools/goldens.py), and refuses without a reason;
-it appends to tests/golden/CHANGES.md which keys changed, old -> new, and why. Here: every
-value the goldens hold is the one CHANGES.md last set (so a rewrite without its entry fails),
-no other code in tests/, tools/ or support/ writes under tests/golden/, and the command
-refuses without a reason. Each check is first shown failing on a bad example of its own."""
+command writes it, `make goldens WHY="..." EXPECT="KEY ..."` (tools/goldens.py), and refuses
+without a reason or when a key EXPECT does not name would change; it appends to
+tests/golden/CHANGES.md which keys changed, old -> new, and why. Here: every value the goldens
+hold is the one CHANGES.md last set (so a rewrite without its entry fails), no other code in
+tests/, tools/ or support/ writes under tests/golden/, and the command refuses without a reason
+and writes nothing when a key it was not told of would change. Each check is first shown
+failing on a bad example of its own."""
 
 import ast
 import os
@@ -110,7 +112,8 @@ def test_the_command_writes_what_changed_and_records_it_with_its_reason(tmp_path
         "frames `nerts 240x240` is %s, CHANGES.md says %s" % (B, A)]
     (folder / "frame_hashes.json").write_text('{"aces_up 240x240": "%s", "nerts 240x240": "%s"}' % (A, A))
     # ... the command's is recorded.
-    changes = command.update(str(folder), "the foot  moves\na pixel", frames, deals, date="2026-12-04")
+    changes = command.update(str(folder), "the foot  moves\na pixel", frames, deals, date="2026-12-04",
+                             expect="nerts@240x240 nerts")
     old_deals = goldens.digest(b"[\n]\n")
     new_deals = goldens.digest(b"[\n1\n]\n")
     assert changes == [("frames", "nerts 240x240", A, B), ("deals", "nerts", old_deals, new_deals)]
@@ -123,7 +126,7 @@ def test_the_command_writes_what_changed_and_records_it_with_its_reason(tmp_path
     assert goldens.unaccounted(goldens.current(str(folder)), (folder / "CHANGES.md").read_text()) == []
     # Nothing differs: nothing written, no entry.
     after = (folder / "CHANGES.md").read_text()
-    assert command.update(str(folder), "again", frames, deals) == []
+    assert command.update(str(folder), "again", frames, deals) == []          # nothing expected, nothing changes
     assert (folder / "CHANGES.md").read_text() == after
 
 
@@ -139,6 +142,46 @@ def test_the_command_refuses_without_a_reason(tmp_path):
         run = subprocess.run([sys.executable, "-m", "tools.goldens"] + args, cwd=ROOT, capture_output=True, text=True)
         assert run.returncode == 2 and "refused, nothing written" in run.stderr
     assert goldens.current() == before
+
+
+def test_the_command_refuses_a_change_expect_does_not_name_and_writes_nothing(tmp_path):
+    folder = make_folder(tmp_path)
+    snapshot = goldens.current(str(folder)), (folder / "CHANGES.md").read_text()
+    frames = {"aces_up 240x240": B, "nerts 240x240": B}
+    deals = {"nerts": "[\n1\n]\n"}
+    for expect in ("", "nerts@240x240", "nerts@* aces_up", "*@240x240", "aces_up@240x240 nerts@240x135 nerts"):
+        with pytest.raises(command.Refused) as refused:
+            command.update(str(folder), "the foot moves", frames, deals, expect=expect)
+        named = [command.spelled(kind, key) for kind, key, _, _ in refused.value.changes]
+        assert named and not any(command.expected(kind, key, expect.split())
+                                 for kind, key, _, _ in refused.value.changes)
+        assert (goldens.current(str(folder)), (folder / "CHANGES.md").read_text()) == snapshot
+    with pytest.raises(command.Refused) as refused:
+        command.update(str(folder), "the foot moves", frames, deals, expect="nerts@240x240 nerts")
+    assert refused.value.changes == [("frames", "aces_up 240x240", A, B)]
+    assert "EXPECT does not name aces_up@240x240" in str(refused.value)
+    # All: every key, with a reason; without one, nothing.
+    with pytest.raises(ValueError):
+        command.update(str(folder), " ", frames, deals, expect="all")
+    assert (goldens.current(str(folder)), (folder / "CHANGES.md").read_text()) == snapshot
+    changes = command.update(str(folder), "everything moves", frames, deals, date="2026-12-05", expect="all")
+    assert [(kind, key) for kind, key, _, _ in changes] == [
+        ("frames", "aces_up 240x240"), ("frames", "nerts 240x240"), ("deals", "nerts")]
+    assert goldens.unaccounted(goldens.current(str(folder)), (folder / "CHANGES.md").read_text()) == []
+
+
+def test_the_command_line_names_what_expect_leaves_out(tmp_path, monkeypatch, capsys):
+    folder = make_folder(tmp_path)
+    monkeypatch.setattr(goldens, "GOLDEN", str(folder))
+    monkeypatch.setattr(goldens, "all_frame_hashes", lambda: {"aces_up 240x240": B, "nerts 240x240": A})
+    snapshot = goldens.current(str(folder)), (folder / "CHANGES.md").read_text()
+    assert command.main(["--why", "aces moves", "frames"]) == 2
+    err = capsys.readouterr().err
+    assert "refused, nothing written" in err and "aces_up@240x240" in err and "nerts@240x240" not in err
+    assert command.main(["--why", "aces moves", "--expect", "nerts@*", "frames"]) == 2
+    assert (goldens.current(str(folder)), (folder / "CHANGES.md").read_text()) == snapshot
+    assert command.main(["--why", "aces moves", "--expect", "aces_up@240x240", "frames"]) == 0
+    assert goldens.golden_frames(str(folder)) == {"aces_up 240x240": B, "nerts 240x240": A}
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")

@@ -1225,10 +1225,10 @@ with open(os.path.join(os.path.dirname(__file__), "golden", "nerts_stuck_round.j
     STUCK_ROUND = ["load " + _f.read().strip()]
 
 WORST_TICK = FUEL_PRELUDE + """
-from engine_core.protocol import Session
+from engine_core.protocol import ProtocolSession
 from engine_core import games
 Nerts = games.load("nerts")
-s = Session()
+s = ProtocolSession()
 for line in LINES:
     s.command(line)
 a = fuel()

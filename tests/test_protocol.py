@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engine_core.protocol import Session, run
+from engine_core.protocol import ProtocolSession, run
 from tests.helpers import RUNTIMES, Driver, protocol
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -128,7 +128,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(line, reason):
 
 
 def test_commands_before_any_game_get_a_clear_error():
-    s = Session()
+    s = ProtocolSession()
     for line in ("state", "moves", "move deal", "undo", "hint", "tick 5", "auto on"):
         assert s.command(line) == "error: no game: start one with 'new GAME'"
     assert s.command("bots off") == "ok"  # a session setting: it applies to the games to come
@@ -221,7 +221,7 @@ def test_bad_input_replies_are_identical_on_both_runtimes(runtime):
 
 def test_random_garbage_never_stops_the_loop():
     rnd = random.Random(1)
-    s = Session()
+    s = ProtocolSession()
     s.command("new aces_up seed=3")
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 >:=*#{}[]\",.-"
     words = ["new", "move", "load", "state", "moves", "undo", "hint", "tick", "bots", "aces_up", "col1>discard"]
@@ -293,7 +293,7 @@ def test_play_py_at_a_terminal_greets_prompts_and_help_lists_every_command_of_pr
 
 
 def test_redo_plays_again_what_undo_took_back_until_a_new_move():
-    session = Session()
+    session = ProtocolSession()
     assert session.command("new aces_up seed=7") == "ok"
     assert session.command("redo") == "error: nothing to redo"
     assert session.command("move col3>discard") == "ok"

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine_core import games
-from engine_core.protocol import Session, run
+from engine_core.protocol import ProtocolSession, run
 from tests.helpers import Driver, protocol, run_mpy_ok
 
 GAMES = games.names()
@@ -334,7 +334,7 @@ def test_every_game_answers_alike_on_cpython_and_micropython():
 
 
 def test_commands_before_any_game_and_a_session_without_one():
-    s = Session()
+    s = ProtocolSession()
     assert s.command("undo") == "error: no game: start one with 'new GAME'"
     assert s.command("quit") is None
 
@@ -370,7 +370,7 @@ def test_blank_lines_get_no_response_and_tabs_separate_like_spaces():
     lines = iter(["\n", "new\taces_up  seed=3\r\n", "   \n", "\t\n", "bots\toff\n", "moves\n", "quit\n"])
     run(lambda: next(lines, ""), out.write)
     assert out.getvalue() == "ok\nok\n" + Driver("new aces_up seed=3").ok("moves") + "\n"
-    assert Session().command("").startswith("error: ")
+    assert ProtocolSession().command("").startswith("error: ")
 
 
 def end_turn(d):

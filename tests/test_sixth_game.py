@@ -15,7 +15,7 @@ from engine_core.console import Console
 from engine_core.gfx import palette as pal
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
-from engine_core.protocol import Session, state_json
+from engine_core.protocol import ProtocolSession, state_json
 from engine_core.save import Keeper
 from engine_core.storage import MemoryStorage
 from engine_core.ui import app as ui
@@ -38,7 +38,7 @@ def test_a_build_for_players_does_not_offer_the_test_game():
     assert "one_pile" not in games.names() and "one_pile" not in games.available()
     assert games.entry("one_pile") is None and games.name_of(7) is None
     assert games.game_id("one_pile") == games.NO_ID and games.layout("one_pile") is None
-    assert Session().command("new one_pile") == "error: unknown game 'one_pile': expected one of " + ", ".join(
+    assert ProtocolSession().command("new one_pile") == "error: unknown game 'one_pile': expected one of " + ", ".join(
         games.names())
     assert "one_pile" not in make_app(240, 240).names
 
@@ -74,7 +74,7 @@ def test_it_appears_last_in_the_game_list_and_opens_from_it():
 
 
 def test_the_protocol_deals_it_shows_it_moves_and_undoes():
-    s = Session()
+    s = ProtocolSession()
     assert s.command("new one_pile seed=3") == "ok"
     before = json.loads(s.command("state"))
     assert before["game"] == "one_pile" and before["status"] == "playing"
@@ -84,7 +84,7 @@ def test_the_protocol_deals_it_shows_it_moves_and_undoes():
     assert len(json.loads(s.command("state"))["piles"]["waste"]) == 1
     assert s.command("undo") == "ok"
     assert json.loads(s.command("state")) == before
-    assert "one_pile" in Session().command("new")
+    assert "one_pile" in ProtocolSession().command("new")
 
 
 def test_a_saved_game_resumes_and_its_statistics_go_to_its_own_id():

@@ -4,14 +4,14 @@
 
 Reads protocol commands from stdin and prints the board's reply to each, like tools/play.py
 does on the host, so the same scripted tests run against a device. It stops the app
-(Ctrl-C through mpremote's raw REPL, without a soft reset), keeps one protocol Session alive
+(Ctrl-C through mpremote's raw REPL, without a soft reset), keeps one ProtocolSession alive
 on the board, and sends each command as a line of Python.
 """
 
 import sys
 
 
-SETUP = "from engine_core.protocol import Session\n_protocol = Session()\n"
+SETUP = "from engine_core.protocol import ProtocolSession\n_protocol = ProtocolSession()\n"
 
 
 def serve(transport, lines, write):

@@ -12,7 +12,7 @@ after every line
 """
 
 from engine_core import cards
-from engine_core.protocol import Session, run, state_json
+from engine_core.protocol import ProtocolSession, run, state_json
 from engine_core.text import strip_line, split_words
 
 NAMES = ("lines", "replies", "errors", "internal errors", "changed by an error",
@@ -23,7 +23,7 @@ class Checker:
     def __init__(self, next_line, write):
         self.next_line = next_line
         self.write = write
-        self.session = Session()
+        self.session = ProtocolSession()
         self.counts = {}
         for name in NAMES:
             self.counts[name] = 0
@@ -57,7 +57,7 @@ class Checker:
         run(self.read_line, self.reply, self.session)
         self.finish_line()
         if line is not None and split_words(strip_line(line)) == ["quit"]:
-            self.session = Session()
+            self.session = ProtocolSession()
             self.before = None
         return True
 

@@ -14,13 +14,13 @@ import sys
 
 from engine_core import PLAYING, games, rng
 from engine_core.game import V_SCORE, V_STATUS, V_TURN
-from engine_core.protocol import Session, legal_tokens, state_json
+from engine_core.protocol import ProtocolSession, legal_tokens, state_json
 
 WALK = 12
 
 
 def session_of(text):
-    s = Session()
+    s = ProtocolSession()
     s.command("bots off")
     reply = s.command("load " + text)
     return s, reply
@@ -100,7 +100,7 @@ def check_loads(s, how, failures, limit):
 
 def run(name, players, steps, seed, limit=5):
     """(positions checked, mutants loaded, moves from mutants, failures) for one game."""
-    s = Session()
+    s = ProtocolSession()
     s.command("bots off")
     s.command("new " + name + " players=" + str(players) + " seed=" + str(seed))
     x = rng.seed_state(seed + 1)
