@@ -1,7 +1,7 @@
 """The interface with its records kept and, in kiosk mode, the attract demo around it.
 
 Every host holds a Console (with its records in memory where there is no disk) and the
-engine's loop drives it (engine_core/loop.py): press(), type_digit(), held(), tick(),
+engine's loop drives it (engine_core/loop.py): press(), type_digit(), click(), held(), tick(),
 take_sound(), idle() (sound_on(), whether a press clicks, is the device's Shell's). Around the App it
 - at start(): loads settings, statistics and the game in progress (engine_core/save.py) and
   puts them into the App: a game switched off mid-play comes back where it was;
@@ -25,11 +25,12 @@ from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.save import Keeper
 from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
-from engine_core.ui.buttons import SELECT
+from engine_core.link.messages import S_IDLE
+from engine_core.loop import LONG
+from engine_core.ui.buttons import A, B, SELECT, START
 from engine_core.ui.idle import console_idle
-from engine_core.ui import layouts
 from engine_core.ui import settings as st
-from engine_core.ui.table import Table
+from engine_core.ui.slots import NONE
 
 from micropython import const
 
@@ -58,6 +59,7 @@ class Console:
         self.notice = b""  # the message on screen, as the painter takes it
         self.notice_ms = 0  # how much longer it stays
         self.done = False
+        self.pointer = None  # engine_core/pointer.py, made at the first click
 
     # --- power-on ---
 
@@ -72,7 +74,7 @@ class Console:
         game = keeper.resume()
         if game is not None:
             self.show_resumed(game)
-        self.app.events = 0  # the resumed game is no new deal
+        self.app.take_events()  # the resumed game is no new deal
         self.stats_to_app()
         if self.kiosk_on:
             self.app.full = True  # the title's Settings row says it is locked
@@ -92,39 +94,10 @@ class Console:
 
     def show_resumed(self, game):
         """Put a restored game object on the App's table, as if just dealt, and offer it on
-        the title (Continue)."""
-        app = self.app
-        name = game.NAME
-        if name not in app.names:
-            return
-        app.game_index = app.names.index(name)
-        table = Table(app.painter, game, layouts.declaration(name), app.size, games.title(name))
-        app.tables[name] = table
-        app.table = table
-        app.configure_computer(game)
-        table.slide_on(app.settings[st.S_SLIDE])
-        table.new_game()
-        table.move_count = self.keeper.moves
-        self.redo_to_table(table)
-        app.set_seed(game.seed)
-        app.counted = game.status() != PLAYING
-        app.resumable = True
-        app.go(ui.TITLE)
-        app.deals += 1
-        self.follow(game)
-        app.redraw()
-
-    def redo_to_table(self, table):
-        """The moves the player had undone come back for redo, as they were, and undo takes
-        back as many moves as it could (Spite & Malice: the turn under way)."""
+        the title (Continue): App.resume_game, with what the Keeper kept of its moves."""
         keeper = self.keeper
-        for i in range(keeper.redo_n):
-            table.redo_moves[i] = keeper.redo[i]
-        table.redo_n = keeper.redo_n
-        h = table.game.history
-        if table.step_computer and keeper.undoable != ANY_MOVE:  # (older records: none)
-            floor = h.moves - keeper.undoable if keeper.undoable < h.moves else 0
-            table.undo_floor = floor | (h.clears & 0xFFFF) << 12
+        if self.app.resume_game(game, keeper.moves, keeper.redo, keeper.redo_n, keeper.undoable):
+            self.follow(game)
 
     def undoable(self, table):
         """How many of the newest moves the table's undo may take back (undo_record.ANY_MOVE:
@@ -224,11 +197,58 @@ class Console:
             self.draw_notice()
 
     def take_sound(self):
-        """The App's sound event, taken: the one place it is (0: none; silent in the kiosk)."""
-        app = self.app
-        sound = app.sound_event
-        app.sound_event = 0
+        """The App's sound event, taken (App.take_sound; 0: none; silent in the kiosk)."""
+        sound = self.app.take_sound()
         return 0 if self.kiosk_on else sound
+
+    def click(self, x, y, now):
+        """A click at screen pixel (x, y), at `now` ms on the App's clock (engine_core/pointer.py,
+        made at the first click); in the kiosk's demo it is a press, which ends the demo."""
+        if self.demo:
+            self.press(A, False)
+            return
+        if self.pointer is None:
+            from engine_core.pointer import Pointer
+            self.pointer = Pointer()
+        self.pointer.click(self, x, y, now)
+
+    def back_key(self):
+        """The event a host's back key (the simulator's Esc) means: it backs out as B does. It
+        drops a held card, opens the pause menu from play, leaves a menu; on two buttons a long
+        A drops a held card, a long B is START in play, else B. -1 on the title, where there is
+        nothing to back out of (the host may offer to close, when may_close() says so)."""
+        app = self.app
+        mode = app.mode
+        if mode == ui.TITLE:
+            return -1
+        held = mode == ui.PLAY and app.table.held != NONE
+        if app.settings[st.S_TWO_BUTTONS]:
+            return (A if held else B) | LONG
+        if mode == ui.PLAY:
+            return B if held else START
+        return B
+
+    def may_close(self):
+        """Whether the host may offer to close: not in kiosk mode (a visitor cannot close it)."""
+        return not self.kiosk_on
+
+    def goodbye(self):
+        """Say BYE on the link when a table is linked or open (the window closes, as the pause
+        menu's Quit says it): the other console then offers to play on at once, instead of
+        waiting out a silence."""
+        app = self.app
+        link = app.link
+        if link is None or link.session is None:
+            return
+        if app.linked():
+            app.leave_link()
+        elif link.session.state != S_IDLE:  # a table open, an offer taken
+            link.session.leave(app.clock)
+
+    def redrawing(self):
+        """A redraw is still spread over frames (the table's pending work)."""
+        app = self.app
+        return app.mode == ui.PLAY and app.table is not None and app.table.pending
 
     def idle(self):
         """Nothing moves until a key (engine_core/ui/idle.py)."""
@@ -267,8 +287,7 @@ class Console:
         app = self.app
         keeper = self.keeper
         table = app.table
-        events = app.events
-        app.events = 0
+        events = app.take_events()
         if events & ui.E_LEFT:  # the player left an unfinished game: a loss
             if self.game is not None and not self.demo:
                 keeper.abandoned(self.game)

@@ -15,9 +15,11 @@ Nothing in a frame, a wait or a rest allocates.
 
 The app the loop drives (a Console, or a host's cover of one such as the device's hardware
 screen) has: screen (engine_core/gfx/screen.py), press(button, long), type_digit(digit),
+click(x, y, now) (a click at a screen pixel, at the app's time: engine_core/pointer.py),
 held(mask), tick(ms), sound_on() (whether a press clicks, on a host that clicks), take_sound()
 (the sound event, taken: 0 for none, engine_core/ui/tones.py), idle() (nothing moves until a
-key: engine_core/ui/idle.py) and done (the loop's run() ends).
+key: engine_core/ui/idle.py) and done (the loop's run() ends). An app where a digit or a click
+means nothing (the device's, which has no keyboard and no pointer) still has the method.
 
 The port: what a host gives the loop (docs/engine.md, "The loop and its port").
 - keys: poll(now) reads the buttons (and, on a desktop or a page, the other input);
@@ -82,7 +84,6 @@ class Loop:
         self.stats = stats if stats is not None else self
         self.last_tick = self.clock.ticks_ms()
         self.frame_start = self.last_tick
-        self.pointer = None  # engine_core/pointer.py, made at the first click
         self.rests = 0  # rests begun, and their milliseconds
         self.rested_ms = 0
 
@@ -119,11 +120,8 @@ class Loop:
         """One event of the keys, handed to the app."""
         app = self.app
         if code >= CLICK:
-            if self.pointer is None:
-                from engine_core.pointer import Pointer
-                self.pointer = Pointer()
             # At the app's time (the frame's reaches it afterwards, in tick()).
-            self.pointer.click(app, code & 0x1FF, (code >> 9) & 0x1FF, self.last_tick)
+            app.click(code & 0x1FF, (code >> 9) & 0x1FF, self.last_tick)
             return
         if code >= DIGIT:
             app.type_digit(code & 0xFF)

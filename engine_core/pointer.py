@@ -13,12 +13,12 @@ menus and panels, a click is A.
 from engine_core import reasons as why
 from engine_core.ui import buttons as bt
 from engine_core.ui.layouts import THEIRS
+from engine_core.ui.screens import PLAY
+from engine_core.ui.slots import NONE
 
 from micropython import const
 
 DOUBLE_MS = const(400)
-_PLAY = const(3)  # engine_core.ui.screens.PLAY
-_NONE = const(255)  # engine_core.ui.view.NONE: no slot
 
 
 class Pointer:
@@ -28,20 +28,21 @@ class Pointer:
 
     def click(self, app, x, y, now):
         """A click at screen pixel (x, y), at `now` ms on any clock. app: the App, or the
-        Console around it (a press through it ends the kiosk's demo)."""
+        Console around it (Console.click: in the kiosk's demo a click is a press, and never
+        reaches here)."""
         table = app.table
-        if app.mode != _PLAY or table is None or getattr(app, "demo", False):
+        if app.mode != PLAY or table is None:
             app.press(bt.A, False)
             return
         at_point = table.slot_at(x, y)
-        if at_point == _NONE:
-            if table.held != _NONE:
+        if at_point == NONE:
+            if table.held != NONE:
                 self.put_back(app, table)  # dropped on the felt
             return
         s = at_point & 0xFF
         index = at_point >> 8
         if table.slots.how[s] & THEIRS:  # the other player's: the cursor stays on yours
-            if table.held != _NONE:
+            if table.held != NONE:
                 table.press_b()
             table.say(why.NOT_YOURS)
             app.redraw()
@@ -50,7 +51,7 @@ class Pointer:
         self.last_slot = s
         self.last_ms = now
         if double:
-            if table.held != _NONE:
+            if table.held != NONE:
                 table.press_b()  # not B through the app: on two buttons B is "next pile"
             table.point(s, index)
             app.press(bt.A, True)
@@ -59,7 +60,7 @@ class Pointer:
         held = table.held
         table.point(s, index)
         app.press(bt.A, False)
-        if held != _NONE and s != held and table.held == held:
+        if held != NONE and s != held and table.held == held:
             self.put_back(app, table)  # refused: the reason is at the foot already
 
     def put_back(self, app, table):

@@ -88,6 +88,12 @@ class HardwareScreen:
     def held(self, mask):
         pass
 
+    def type_digit(self, digit):
+        """A digit typed means nothing here (the device has no keyboard: none comes)."""
+
+    def click(self, x, y, now):
+        """A click means nothing here (the device has no pointer: none comes)."""
+
     def take_sound(self):
         return 0
 

@@ -30,7 +30,7 @@ from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
 from engine_core.loop import press_log  # noqa: F401  (at the REPL: the last presses)
-from firmware.buttons import SELECT, UP
+from firmware.buttons import SELECT, UP, GpioButtons
 
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 _power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
@@ -63,8 +63,9 @@ class Clock:
 class Device:
     """The device's port of the loop (engine_core/loop.py): the buttons, the beeper, the
     board's clocks, the panel, and the power (dimming, the screen off, the battery: firmware/
-    power.py; or None). The buttons rest the loop when their pins latch edges (an ADC D-pad
-    has none: it must be polled)."""
+    power.py; or None). The buttons rest the loop when their pins latch edges: a reader of
+    GPIO pins alone (firmware/buttons.py GpioButtons, its `fell`); an ADC D-pad, alone or with
+    pins (AdcDpad, Readers), latches none: it must be polled."""
 
     def __init__(self, app, panel, buttons, beeper, clock, power=None):
         self.app = app
@@ -72,7 +73,7 @@ class Device:
         self.keys = buttons
         self.beeper = beeper
         self.clock = clock
-        self.latch = buttons.reader if hasattr(buttons.reader, "fell") else None
+        self.latch = buttons.reader if isinstance(buttons.reader, GpioButtons) else None
         self.power = power
 
     def flush(self, screen):
@@ -146,9 +147,12 @@ class Shell:
     SELECT, docs/boards.md); SELECT or long B leaves it, and the app redraws everything
     (its `full` flag and redraw(), as engine_core/ui's App has them). In kiosk mode the
     console (engine_core/console.py) says when SELECT may open it (only from the service
-    menu), its kiosk keeps time meanwhile, and it may take the screen back."""
+    menu), its kiosk keeps time meanwhile, and it may take the screen back. Shown alone
+    (start(hardware=True): show_alone()), the hardware screen is all there is: leaving it
+    ends the loop, and the kiosk does not take it back."""
 
     done = False  # the loop runs until the board is switched off
+    alone = False  # the hardware screen alone (show_alone())
 
     def __init__(self, app, hardware):
         self.app = app
@@ -174,7 +178,25 @@ class Shell:
             return
         self.app.press(button, long)
 
+    def show_alone(self):
+        """The hardware screen alone, over a console that never shows (from the REPL, on boards
+        without SELECT): leaving it ends the loop (`done`), the screen left as it is."""
+        self.alone = True
+        self.showing_hardware = True
+        self.hardware.open()
+
+    def type_digit(self, digit):
+        """A digit typed: the device has no keyboard, so none comes; one would mean nothing
+        here (the loop's contract, engine_core/loop.py)."""
+
+    def click(self, x, y, now):
+        """A click on the screen: the device has no pointer, so none comes; one would mean
+        nothing here (the loop's contract, engine_core/loop.py)."""
+
     def close_hardware(self):
+        if self.alone:
+            self.done = True  # the loop ends; the hardware screen stays on the glass
+            return
         self.showing_hardware = False
         self.hardware.close()
         self.app.full = True
@@ -186,7 +208,7 @@ class Shell:
     def tick(self, ms):
         if self.showing_hardware:
             self.hardware.tick(ms)
-            if self.app.covered_tick(ms):  # the kiosk takes its screen back
+            if not self.alone and self.app.covered_tick(ms):  # the kiosk takes its screen back
                 self.close_hardware()
         else:
             self.app.tick(ms)
@@ -238,23 +260,22 @@ class Shell:
 
 def make_app(screen, hw, stats, hardware_only, storage=None):
     """The games' app (engine_core/ui) with its records kept in `storage` (engine_core/console.py;
-    None: in RAM only) under the shell, its title drawn, a saved game resumed; or the hardware
-    screen alone, drawn."""
+    None: in RAM only) under the shell, its title drawn, a saved game resumed; with
+    hardware_only, the shell shows the hardware screen alone (Shell.show_alone), drawn."""
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
     from firmware.hwtest import HardwareScreen
-    if hardware_only:
-        hardware = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)
-        hardware.open()
-        return hardware
     app = App(screen)
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1, hw.buttons)
     console.start()
-    return Shell(console, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+    shell = Shell(console, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+    if hardware_only:
+        shell.show_alone()
+    return shell
 
 
 class LinkOnDemand:
@@ -364,7 +385,7 @@ def start(board_name, hardware=False, frames=-1):
 def make_power(app, hw, clock):
     """Dimming, the screen going off and the battery watch for the games' app, with the times
     of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
-    if not isinstance(app, Shell):  # the hardware screen alone
+    if app.alone:  # the hardware screen alone
         return None
     from firmware.power import Power
     battery = hw.battery_mv if hw.battery is not None else None

@@ -31,6 +31,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK
 from engine_core.loop import Loop as EngineLoop
 from engine_core.ui import buttons as bt
+from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator import keymap
 from simulator.boards import resolve_board
 from simulator.image import save_png
@@ -47,10 +48,6 @@ class Parser(argparse.ArgumentParser):
         """A bad argument: one line (`python -m simulator --help` shows the usage)."""
         sys.stderr.write("error: " + message + " (python -m simulator --help)\n")
         sys.exit(2)
-TITLE_MODE = 0  # engine_core.ui.screens.TITLE
-PLAY_MODE = 3  # engine_core.ui.screens.PLAY
-S_TWO_BUTTONS = 7  # engine_core.ui.settings.S_TWO_BUTTONS
-NO_SLOT = 255  # engine_core.ui.view.NONE
 
 
 def parse_args(argv):
@@ -92,9 +89,11 @@ def link_arg(text):
 
 
 def attach_link(app, args):
-    """Give the console its TCP link (simulator/link_socket.py), when asked for one."""
+    """Give the console its TCP link (simulator/link_socket.py), when asked for one; returns
+    hung_up() for the key script's HANGUP (True once the peer closed the connection), or None
+    without a link."""
     if not args.link and not args.listen:
-        return
+        return None
     from engine_core.link.channel import Channel
     from engine_core.link.session import Session
     from simulator import link_socket
@@ -113,6 +112,7 @@ def attach_link(app, args):
     except (OSError, argparse.ArgumentTypeError) as e:
         sys.exit("error: link: %s" % e)
     app.attach_link(lambda: Session(Channel(transport)), label.encode())
+    return lambda: not transport.connected
 
 
 def scale_number(text):
@@ -197,8 +197,8 @@ def main(argv=None):
         sys.exit("error: " + str(e))
     app = make_app(board.width, board.height)
     if args.two_buttons or board.two_buttons:
-        app.settings[7] = 1  # S_TWO_BUTTONS
-    attach_link(app, args)
+        app.settings[S_TWO_BUTTONS] = 1
+    hung_up = attach_link(app, args)
     if not args.headless or args.data_dir:
         app = keep(app, args)
     else:
@@ -209,7 +209,7 @@ def main(argv=None):
         except ValueError as e:
             sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
     try:
-        run(app, args.keys, app.app)
+        run(app, args.keys, app.app, hung_up)
     except ValueError as e:
         sys.exit("error: " + str(e))
     if args.headless:
@@ -320,20 +320,14 @@ class Keys:
         """Esc backs out as B does: it closes the key map, drops a held card, opens the pause
         menu from play, leaves a menu; on the title, where there is nothing to back out of,
         it asks before closing the window."""
-        app = self.app
         if self.window.help:
             self.window.help = False
-        elif app.mode == TITLE_MODE:
-            if not app.kiosk_on:  # a kiosk's visitor cannot close it
-                self.window.asking = True
-        elif app.settings[S_TWO_BUTTONS]:
-            # A and B only: a long A drops a held card, a long B is START in play, else B.
-            held = app.mode == PLAY_MODE and app.table.held != NO_SLOT
-            self.events.append((bt.A if held else bt.B) | LONG)
-        elif app.mode == PLAY_MODE:
-            self.events.append(bt.B if app.table.held != NO_SLOT else bt.START)
-        else:
-            self.events.append(bt.B)
+            return
+        code = self.app.back_key()  # engine_core/console.py
+        if code >= 0:
+            self.events.append(code)
+        elif self.app.may_close():  # a kiosk's visitor cannot close it
+            self.window.asking = True
 
     def click(self, pos):
         """Mouse: a drawn button presses it; on the screen, a click at its pixel (engine_core/
@@ -466,22 +460,9 @@ class Loop:
     def close(self):
         """The window closes: a linked game's partner is told (BYE, as the pause menu's Quit
         says it), and the console saves what play has not saved yet."""
-        goodbye(self.app)
+        self.app.goodbye()
         self.app.close()
         self.window.close()
-
-
-def goodbye(console):
-    """Say BYE on the link when a table is linked or open: the other console then offers to
-    play on at once, instead of waiting out a silence."""
-    inner = console.app
-    link = inner.link
-    if link is None or link.session is None:
-        return
-    if inner.linked():
-        inner.leave_link()
-    elif link.session.state != 0:  # engine_core.link.messages.S_IDLE: a table open, an offer taken
-        link.session.leave(inner.clock)
 
 
 if __name__ == "__main__":

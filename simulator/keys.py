@@ -61,38 +61,40 @@ HANGUP_S = 60
 HANGUP_STEP_MS = 5
 
 
-def wait_link(app, inner, until):
-    """Play on until until(inner, transport) (LINKED, HANGUP), at most HANGUP_S of wall time.
-    `app`: the App, or a Console holding it (engine_core/console.py); `inner`: the App."""
+def wait_link(app, inner, until, hung_up=None):
+    """Play on until until(inner, session, hung_up) (LINKED, HANGUP), at most HANGUP_S of wall
+    time. `app`: the App, or a Console holding it (engine_core/console.py); `inner`: the App;
+    hung_up: the host's question whether the peer closed the connection (None: a link that
+    has no connection to lose)."""
     link = inner.link
     if link is None:
         return
     end = time.monotonic() + HANGUP_S
     while time.monotonic() < end:
-        session = link.session
-        transport = session.ch.transport if session is not None else None
-        if until(inner, transport):
+        if until(inner, link.session, hung_up):
             return
         app.tick(HANGUP_STEP_MS)
         time.sleep(HANGUP_STEP_MS / 1000)
 
 
-def _linked(app, transport):
+def _linked(app, session, hung_up):
     return app.linked()
 
 
-def _hung_up(app, transport):
-    return transport is None or not hasattr(transport, "connected") or not transport.connected
+def _hung_up(app, session, hung_up):
+    return session is None or hung_up is None or hung_up()
 
 
-def run(app, text, inner=None):
-    """Play a key script on `app` (the App, or a Console holding `inner`, the App)."""
+def run(app, text, inner=None, hung_up=None):
+    """Play a key script on `app` (the App, or a Console holding `inner`, the App). hung_up():
+    True once the peer of the link has closed the connection (HANGUP waits for it; None: a
+    link without a connection, HANGUP returns at once)."""
     inner = app if inner is None else inner
     for button, long_press in parse(text):
         if button == "LINKED":
             wait_link(app, inner, _linked)
         elif button == "HANGUP":
-            wait_link(app, inner, _hung_up)
+            wait_link(app, inner, _hung_up, hung_up)
         elif button < 0:
             app.tick(-button)
         else:

@@ -152,8 +152,8 @@ def table_after_deal(console, game):
 def sound_is_passed_on(console):
     app = console.app
     table_after_deal(console, "aces_up").sound = 1
-    app.take_sound()
-    return app.sound_event != 0
+    app.collect_sound()
+    return app.take_sound() != 0
 
 
 def shown_back(console):

@@ -332,11 +332,12 @@ def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
 def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     import gc
     monkeypatch.setattr(gc, "mem_free", lambda: 12345, raising=False)   # MicroPython's
-    from firmware.hwtest import HardwareScreen
-    from firmware.main import Stats, make_app
+    from firmware.main import Shell, Stats, make_app
     board = boards.load("tdisplay")
     app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
-    assert isinstance(app, HardwareScreen)
+    assert isinstance(app, Shell) and app.alone and app.showing_hardware  # over a console
+    app.press(B, True)  # long B leaves it: the loop ends, the hardware screen left on the glass
+    assert app.done and app.showing_hardware
 
 
 def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):

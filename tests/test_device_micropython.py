@@ -401,11 +401,12 @@ def test_the_on_board_flush_bench_times_every_expansion_the_port_has():
 
 POWER_LOOP = LOOP_PRELUDE + """
 from firmware.main import make_app, make_gauge, make_power
+from firmware.buttons import GpioButtons
 
-class Keys:
+class Keys(GpioButtons):
     # No key for four minutes (the screen dims at 30 s and goes off at 180 s), then a tap that
     # only wakes it, then two taps of DOWN that move the title's cursor; the edge latch as the
-    # pins' interrupt sets it.
+    # pins' interrupt sets it (GPIO pins: the loop rests on their latch).
     TAPS = ((240000, 2), (240400, 2), (240800, 2))
     def __init__(self, clock):
         self.clock = clock

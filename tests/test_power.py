@@ -12,6 +12,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
 from engine_core.ui.table import SOUND_DEAL, SOUND_ILLEGAL, SOUND_LOST, SOUND_MOVE, SOUND_WON
 from simulator import framebuf
+from firmware.buttons import GpioButtons
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place: plain expansion, as test_device.py)
 from support.fakes import machine as fake_machine
 from tests.test_device import FakeClock
@@ -28,9 +29,9 @@ def hardware(monkeypatch):
     return firmware.hardware
 
 
-class Keys:
+class Keys(GpioButtons):
     """GPIO buttons as the loop sees them: held masks over time, and the falling-edge latch
-    (`fell`) the pins' interrupts set."""
+    (`fell`) the pins' interrupts set (GPIO pins: the loop rests on their latch)."""
 
     def __init__(self, clock):
         self.clock = clock

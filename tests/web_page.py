@@ -15,7 +15,6 @@ import shutil
 
 import pytest
 
-from engine_core.pointer import Pointer
 from engine_core.ui import buttons as bt
 from simulator import keymap
 from simulator.image import to_rgb_bytes
@@ -178,7 +177,6 @@ class Replay:
             self.console.keeper.save_settings()
         self.console.start()
         self.screen = app.screen
-        self.pointer = Pointer()
 
     def play(self, events):
         for button, value in events:
@@ -186,7 +184,7 @@ class Replay:
                 self.console.held(0)
                 self.console.tick(value)
             elif button == CLICK:
-                self.pointer.click(self.console, value[0], value[1], self.console.app.clock)
+                self.console.click(value[0], value[1], self.console.app.clock)
             elif button == DIGIT:
                 self.console.type_digit(value)
             else:

@@ -26,7 +26,7 @@ from engine_core.console import Console
 from engine_core.gfx.screen import Screen
 from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
 from engine_core.storage import MemoryStorage
-from engine_core.ui.app import PLAY, S_TWO_BUTTONS, App
+from engine_core.ui.app import S_TWO_BUTTONS, App
 from web.storage import LocalStorage
 
 LOG_SIZE = 4096  # events kept for the browser tests (log on), drained by take_log()
@@ -194,8 +194,7 @@ class Page:
 
     def busy(self):
         """A redraw is still spread over frames (the simulator's settle() waits for it)."""
-        app = self.app
-        return 1 if app.mode == PLAY and app.table is not None and app.table.pending else 0
+        return 1 if self.console.redrawing() else 0
 
     def sound(self):
         """The tone the last frame started (the loop sounds the console's sound event as
@@ -210,10 +209,9 @@ class Page:
         return 1 if self.loop.idle() else 0
 
     def flush(self):
-        """Save the game in progress now (the page is being hidden: the tab may close)."""
-        console = self.console
-        if console.game is not None and console.keeper.unsaved:
-            console.keeper.save_game(console.game)
+        """Save the game in progress now, if it has anything unsaved (the page is being hidden:
+        the tab may close); not the kiosk's demo, not a linked game (Console.save_now)."""
+        self.console.save_now(False)
 
     def deals(self):
         """Deals so far (a resumed game and the kiosk's demo count too): the page looks at

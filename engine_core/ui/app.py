@@ -32,6 +32,7 @@ from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CH
 from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
+from engine_core.undo_record import ANY_MOVE
 
 from micropython import const
 
@@ -88,7 +89,7 @@ class App:
         self.deals = 0  # games dealt so far (the web page's link to the deal follows it)
         self.events = 0  # what happened since the console last took them (E_*)
         self.clock = 0
-        self.sound_event = 0  # a sound to play (table.SOUND_*); the board clears it
+        self.sound_event = 0  # a sound to play (table.SOUND_*), until the loop takes it (take_sound)
         self.noise = 12345
         self.link = None  # link play, on a console that has a link (attach_link)
         self.keys_held = 0  # the buttons held down now (bit i: button i), when the host says
@@ -116,15 +117,28 @@ class App:
             return
         self.current.press(self, button)
         self.redraw()
-        self.take_sound()
+        self.collect_sound()
 
-    def take_sound(self):
-        """Pass the table's latest sound on to the board, when sound is on."""
+    def collect_sound(self):
+        """Keep the table's latest sound as the sound event (when sound is on), for take_sound."""
         table = self.table
         if table is not None and table.sound:
             if self.settings[S_SOUND]:
                 self.sound_event = table.sound
             table.sound = 0
+
+    def take_sound(self):
+        """The sound event, taken: it is returned and cleared (0: none)."""
+        sound = self.sound_event
+        self.sound_event = 0
+        return sound
+
+    def take_events(self):
+        """What happened since the last call (E_DEALT, E_LEFT, E_SETTING), taken: the Console
+        asks after every press and tick."""
+        events = self.events
+        self.events = 0
+        return events
 
     def tick(self, ms):
         """Time passes: shakes settle, computer players act."""
@@ -378,6 +392,38 @@ class App:
 
     def set_seed(self, value):
         self.deal_screen.set_value(value)
+
+    def resume_game(self, game, moves, redo_moves, redo_n, undoable):
+        """A game restored at power-on goes on its table as if just dealt, offered on the
+        title (Continue): `moves` the moves counted, the `redo_n` moves of `redo_moves` the
+        player had undone come back for redo, and undo takes back the newest `undoable`
+        (undo_record.ANY_MOVE: all; Spite & Malice: the turn under way). False when the game
+        is not one of this console's."""
+        name = game.NAME
+        if name not in self.names:
+            return False
+        self.game_index = self.names.index(name)
+        table = Table(self.painter, game, layouts.declaration(name), self.size, games.title(name))
+        self.tables[name] = table
+        self.table = table
+        self.configure_computer(game)
+        table.slide_on(self.settings[S_SLIDE])
+        table.new_game()
+        table.move_count = moves
+        for i in range(redo_n):
+            table.redo_moves[i] = redo_moves[i]
+        table.redo_n = redo_n
+        h = game.history
+        if table.step_computer and undoable != ANY_MOVE:  # (older records: none)
+            floor = h.moves - undoable if undoable < h.moves else 0
+            table.undo_floor = floor | (h.clears & 0xFFFF) << 12
+        self.set_seed(game.seed)
+        self.counted = game.status() != PLAYING
+        self.resumable = True
+        self.go(TITLE)
+        self.deals += 1
+        self.redraw()
+        return True
 
     # --- the settings ---
 

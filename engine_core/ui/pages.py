@@ -75,7 +75,7 @@ class Play(Scene):
         if game.status() != PLAYING:
             app.finish()
             app.redraw()
-        app.take_sound()
+        app.collect_sound()
 
     def draw(self, app):
         if app.full:
