@@ -3,7 +3,7 @@
 Each computer player acts on a schedule of the game clock: in every period of its speed level
 it acts once (slot k starts at k * period, shifted by p / players of a period so that players
 spread over it), at a point in the slot's first quarter, so actions come one period apart
-+-25 %. tick(game, ms) runs the clock on (at most MAX_TICK_SLOTS scheduled times a tick); at each
++-25 %. NertsBots.tick(ms) runs the clock on (at most MAX_TICK_SLOTS scheduled times a tick); at each
 scheduled time that player looks at the position as it is at that moment and acts. The
 soonest acts first, so simultaneous plays resolve in time order: a foundation place taken by
 an earlier action is no longer there for a later one, and the later player chooses again
