@@ -10,8 +10,9 @@ and every pile's cards. The newest moves of the undo journal go into a record of
 (engine_core/undo_record.py), so undo works after a restart. Games keep their state in piles and
 vars (docs/engine.md), so this works for every game
 through what the Game base class holds; a game with state outside the journal names those
-attributes in a class constant SAVED, and one that derives more from its piles rebuilds it in
-an after_restore() method.
+attributes in a class constant SAVED (attributes of the game, or of the part of it that the
+class constant SAVED_IN names: Nerts keeps its computer players' levels in game.bot), and one
+that derives more from its piles rebuilds it in an after_restore() method.
 
 Payload of a game record (kind 'G', version 1):
     game id (engine_core/games/__init__.py: fixed per game, whatever the menu order; the ids
@@ -57,11 +58,19 @@ def saved_attributes(game):
     return game.SAVED
 
 
+def saved_holder(game):
+    """The object whose attributes SAVED names: the part of the game that its class constant
+    SAVED_IN names, or the game itself for SAVED_IN = "" (asked only of a game with SAVED
+    attributes, which declares SAVED_IN beside them)."""
+    where = game.SAVED_IN
+    return getattr(game, where) if where else game
+
+
 def extra_count(game):
     """How many ints the game's SAVED attributes hold."""
     n = 0
     for name in saved_attributes(game):
-        value = getattr(game, name)
+        value = getattr(saved_holder(game), name)
         if type(value) is int:
             n += 1
         else:
@@ -97,7 +106,7 @@ def encode_game(game, moves, buf):
             pos += 1
     pos = r.put_u16(buf, pos, extra_count(game))
     for name in saved_attributes(game):
-        value = getattr(game, name)
+        value = getattr(saved_holder(game), name)
         if type(value) is int:
             pos = r.put_i32(buf, pos, value)
         else:
@@ -165,7 +174,7 @@ def restore_game(game, buf, n, used):
     k = 0
     for name in saved_attributes(game):
         lo, hi = saved_range(game, k)
-        value = getattr(game, name)
+        value = getattr(saved_holder(game), name)
         for _ in range(1 if type(value) is int else len(value)):
             rd.i32(lo, hi)
         k += 1
@@ -195,9 +204,10 @@ def restore_game(game, buf, n, used):
     game.bots = buf[base + 3] & 1 == 1
     pos = cards_at + total + 2
     for name in saved_attributes(game):
-        value = getattr(game, name)
+        holder = saved_holder(game)
+        value = getattr(holder, name)
         if type(value) is int:
-            setattr(game, name, r.get_i32(buf, pos))
+            setattr(holder, name, r.get_i32(buf, pos))
             pos += 4
         else:
             for i in range(len(value)):
@@ -213,7 +223,7 @@ def saved_range(game, k):
     SAVED_RANGES; without one, what the attribute can store: a bytearray 0 .. 255)."""
     if k < len(game.SAVED_RANGES):
         return game.SAVED_RANGES[k]
-    if type(getattr(game, game.SAVED[k])) is bytearray:
+    if type(getattr(saved_holder(game), game.SAVED[k])) is bytearray:
         return _BYTE_RANGE
     return _I32_RANGE
 

@@ -178,9 +178,9 @@ def winnable_seed(console):
 AFTER_RESTART = {
     "sound": (0, lambda c: not sound_is_passed_on(c)),
     "card_back": (1, shown_back),
-    "bot_speed": (2, lambda c: table_after_deal(c, "nerts").game.speed[1] == 2),
+    "bot_speed": (2, lambda c: table_after_deal(c, "nerts").game.bot.speed_of(1) == 2),
     "bot_level": (0, lambda c: table_after_deal(c, "spite_malice").game.bot_level == 1
-                  and table_after_deal(c, "nerts").game.skill[1] == 0),
+                  and table_after_deal(c, "nerts").game.bot.skill_of(1) == 0),
     "jokers": (1, lambda c: table_after_deal(c, "spite_malice").game.options & games.OPT_JOKERS),
     "target": (150, lambda c: table_after_deal(c, "spite_malice").game.options
                >> games.OPT_TARGET_SHIFT == 150),
@@ -436,7 +436,8 @@ def test_the_computer_changed_in_the_settings_mid_game_plays_so_before_a_restart
 
     def computer(game):
         if name == "nerts":
-            return list(game.speed), list(game.skill)
+            return ([game.bot.speed_of(p) for p in range(game.players)],
+                    [game.bot.skill_of(p) for p in range(game.players)])
         return game.bot_level
 
     disk = MemoryStorage()

@@ -128,22 +128,20 @@ def test_the_nerts_guest_is_hinted_its_own_move():
     from tests.test_link_ui import start
     wire, host, guest = start("nerts", seed=3, faults=False)
     game = guest.table.game
-    real = game.AI
+    real = game.bot
     asked = []
 
-    class Spy:  # the game's computer player, noting whose move it is asked for
-        BEST_SKILL = real.BEST_SKILL
-
+    class Spy:  # the game's computer players, noting whose move they are asked for
         @staticmethod
-        def choose(g, seat, skill, chance):
+        def choose(seat, skill, chance):
             asked.append(seat)
-            return real.choose(g, seat, skill, chance)
+            return real.choose(seat, skill, chance)
 
-    game.AI = Spy
+    game.bot = Spy
     try:
         guest.press(bt.X)
     finally:
-        game.AI = real
+        game.bot = real
     assert asked == [guest.table.seat] == [1]  # the guest's own move, never the host's
 
 

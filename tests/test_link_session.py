@@ -267,8 +267,8 @@ def test_nerts_rounds_over_a_faulty_link_agree_every_second_of_game_time():
 def test_computer_seats_are_played_by_the_host_only():
     table = started("nerts", faults=(0, 0, 0, 0))
     g0, g1 = table.games
-    assert list(g0.computer) == [0, 0, 1, 1]
-    assert list(g1.computer) == [0, 0, 0, 0]
+    assert [g0.bot.is_computer(p) for p in range(4)] == [False, False, True, True]
+    assert not g1.bot.any_computer()
 
 
 def nerts_two_aces(seed):

@@ -169,7 +169,7 @@ def test_nerts_both_players_play_at_once_and_end_in_step():
             if game.status() != PLAYING:
                 continue
             if step % 5 == app.table.seat:
-                m = ai.choose(game, t.seat, ai.BEST_SKILL, False)
+                m = game.bot.choose(t.seat, ai.BEST_SKILL, False)
                 if m >= 0 and t.allows(m):
                     t.play(m)
         tick(wire, (host, guest), 60)
@@ -339,7 +339,7 @@ def test_nerts_the_host_deals_the_next_round_when_both_have_the_last_ones_end():
         for app in (host, guest):
             t = app.table
             if t.game.status() == PLAYING and step % 3 == t.seat:
-                m = ai.choose(t.game, t.seat, ai.BEST_SKILL, False)
+                m = t.game.bot.choose(t.seat, ai.BEST_SKILL, False)
                 if m >= 0 and t.allows(m):
                     t.play(m)
         tick(wire, (host, guest), 60)

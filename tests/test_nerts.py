@@ -799,10 +799,10 @@ def test_a_faster_computer_player_acts_more_often():
     for _ in range(300):
         before = game.history.moves
         game.tick(33)
-        if game.acted:
+        if game.bot.acted():
             last = game.history.last_move()
             counts[game.moves.owner(last >> 16) if last >> 16 != 255 else last & 0xFF] += 1
-        assert game.history.moves - before == game.acted
+        assert game.history.moves - before == game.bot.acted()
     assert counts[0] >= 5 * counts[1] > 0
 
 
@@ -817,7 +817,7 @@ def test_foundation_races_are_resolved_in_time_order():
         game.set_bot(1, 2, 3)
         game.set_bot(2, 2, 3)
         d.ok("tick %d" % start)  # bots off: only the clock moves
-        times = [nerts_bot.next_time(game, p, game.clock_ms) for p in (1, 2)]
+        times = [game.bot.next_time(p, game.clock_ms) for p in (1, 2)]
         if abs(times[0] - times[1]) <= nerts_bot.GAP_MS:
             continue  # the later one lets its slot pass (the next test)
         first = 1 if times[0] < times[1] else 2
@@ -841,8 +841,8 @@ def test_actions_at_the_table_are_at_least_one_frame_apart():
     while game.status() == PLAYING and ticks < 1000:
         game.tick(33)
         ticks += 1
-        assert game.acted <= 1
-        actions += game.acted
+        assert game.bot.acted() <= 1
+        actions += game.bot.acted()
     # four players acting every 300 ms +-25 %, less the slots that fell within a frame of
     # another player's (about one in ten: the players' slots spread over the period)
     assert actions >= 0.75 * ticks * 33 * 4 / nerts_bot.SPEEDS[4]
@@ -1262,8 +1262,8 @@ def test_a_tick_costs_its_actions_not_its_milliseconds_on_micropython():
 def test_a_tick_works_through_at_most_max_tick_slots_scheduled_times(monkeypatch):
     from engine_core.ai import nerts_bot
     calls = []
-    act = nerts_bot.act
-    monkeypatch.setattr(nerts_bot, "act", lambda game, p: calls.append(p) or act(game, p))
+    act = nerts_bot.NertsBots.act
+    monkeypatch.setattr(nerts_bot.NertsBots, "act", lambda bot, p: calls.append(p) or act(bot, p))
     d = Driver(*STUCK_ROUND)
     del calls[:]
     assert d.ok("tick 1073741823") == "ok"

@@ -302,7 +302,8 @@ def test_nerts_with_a_computer_player_is_never_idle_and_a_computers_turn_is_not_
     console.start()
     console.open_game("nerts", 1)
     frames(console, 60)
-    assert sum(app.table.game.computer) == 1     # the device's Nerts: two players
+    # the device's Nerts: two players
+    assert [app.table.game.bot.is_computer(p) for p in range(2)] == [False, True]
     assert not console_idle(console)
     console.open_game("spite_malice", 1)
     frames(console, 60)

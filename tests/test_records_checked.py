@@ -43,7 +43,7 @@ def fresh_nerts(seed):
 def snapshot(game):
     buf = bytearray(1024)
     n = encode_game(game, 0, buf)
-    return bytes(buf[:n]), list(game.speed)
+    return bytes(buf[:n]), [game.bot.speed_of(p) for p in range(game.players)]
 
 
 @pytest.mark.parametrize("value", [300, 256, 5, -1])
@@ -92,7 +92,7 @@ r.put_i32(buf, n - 4 - 4 * extra_count(game) + 4 * 3, 300)
 r.finish(buf, n - 4)
 guest = games.load("nerts")(2)
 guest.deal(5)
-print(restore_game(guest, buf, n, bytearray(256)), guest.speed[1])
+print(restore_game(guest, buf, n, bytearray(256)), guest.bot.speed_of(1))
 """
 
 

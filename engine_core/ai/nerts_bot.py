@@ -3,7 +3,7 @@
 Each computer player acts on a schedule of the game clock: in every period of its speed level
 it acts once (slot k starts at k * period, shifted by p / players of a period so that players
 spread over it), at a point in the slot's first quarter, so actions come one period apart
-+-25 %. tick(game, ms) runs the clock on (at most MAX_TICK_SLOTS scheduled times a tick); at each
++-25 %. NertsBots.tick(ms) runs the clock on (at most MAX_TICK_SLOTS scheduled times a tick); at each
 scheduled time that player looks at the position as it is at that moment and acts. The
 soonest acts first, so simultaneous plays resolve in time order: a foundation place taken by
 an earlier action is no longer there for a later one, and the later player chooses again
@@ -50,6 +50,8 @@ move, 1.4 M at worst).
 
 from array import array
 
+from micropython import const
+
 from engine_core import PLAYING
 from engine_core import rng
 from engine_core.game import ACTION, V_RNG, V_STATUS
@@ -74,36 +76,239 @@ _CALL_SCORE = 1000
 _FLIP_SCORE = 10
 _CYCLE_SCORE = 20  # when the player's generator says so (1 time in 3)
 _QUIET_CYCLE_SCORE = 5  # otherwise: below a flip
+# NertsBots.sched: the players' next scheduled times, the times they were worked out after, and
+# the generator state they hold for (Nerts has at most four players).
+_AT = const(0)
+_FROM = const(4)
+_RNG = const(8)
+_SCHED = const(9)
 
 
 def attach(game):
-    """Allocate the computer players' settings (Game.attach_ai, at start-up)."""
-    n = game.players
-    game.computer = bytearray(n)
-    game.speed = bytearray(n)
-    game.skill = bytearray(n)
-    game.acted = 0  # moves the computer players made in the last tick (0: nothing to redraw)
-    game.draw_x = 1  # the generator of the action under way (see act)
-    # next_time's last answer per player: next_at[p], the first slot after next_from[p], for
-    # the generator state sched_rng. A cache of what the state determines, not state itself.
-    game.next_at = array("i", [0] * n)
-    game.next_from = array("i", [-1] * n)
-    game.sched_rng = 0
-    game.bot_moves = array("i", [0] * game.PLAYER_MAX_MOVES)
-    for p in range(n):
-        game.computer[p] = 1 if p > 0 else 0
-        game.speed[p] = DEFAULT_SPEED
-        game.skill[p] = DEFAULT_SKILL
+    """The game's computer players, a NertsBots the game keeps as its bot (Game.attach_ai, at
+    start-up)."""
+    return NertsBots(game)
 
 
-def configure(game, player, speed, skill):
-    if speed < 0:
-        game.computer[player] = 0
-        return
-    game.computer[player] = 1
-    game.speed[player] = speed if speed < len(SPEEDS) else len(SPEEDS) - 1
-    game.skill[player] = skill if skill < SKILLS else SKILLS - 1
-    game.next_from[player] = -1  # a new period: work its schedule out again
+class NertsBots:
+    """The computer players of one Nerts game: who is one, at which speed and skill, and the
+    schedule worked out from the game's state. The game holds it as game.bot; the contract:
+
+      configure(player, speed, skill)  make `player` a computer player (speed -1: one who waits
+                                       for commands); Nerts.set_bot
+      is_computer(player)              whether `player` is a computer player
+      any_computer()                   whether any player is (the console may not rest)
+      speed_of(player), skill_of(player)  its levels (SPEEDS index, 0 .. SKILLS - 1)
+      tick(ms)                         run the game clock on by ms, the computer players acting
+                                       in time order; returns how many moves they made
+      acted()                          how many they made in the last tick
+      act(player)                      `player` makes its move now if it sees one; 1 or 0
+      choose(player, skill, chance)    the move `player` would make at a skill level, or -1
+                                       (the hint: BEST_SKILL, chance off)
+      next_time(player, after)         `player`'s first scheduled time after `after`
+
+    The saved game keeps computer, speed and skill (bytearrays, one entry per player): Nerts
+    names them in SAVED, held here (SAVED_IN), and game_record.py writes and reads them in
+    place. It asks of the game: its piles, vars, moves (NertsMoves), players, found0,
+    clock_ms, bots, apply and advance_clock. Nothing here allocates after __init__.
+    """
+
+    def __init__(self, game):
+        n = game.players
+        self.game = game
+        self.vars = game.vars
+        self.computer = bytearray(n)
+        self.speed = bytearray(n)
+        self.skill = bytearray(n)
+        self.moved = 0  # moves the computer players made in the last tick (0: nothing to redraw)
+        self.draw_x = 1  # the generator of the action under way (see act)
+        # next_time's last answer per player, a cache of what the state determines, not state:
+        # sched[p] (_AT + p), the first slot after sched[_FROM + p], for the generator state
+        # sched[_RNG]. One array, not three attributes: 64 bytes less heap a game.
+        self.sched = array("i", [0] * _SCHED)
+        for p in range(4):
+            self.sched[_FROM + p] = -1
+        self.moves = array("i", [0] * game.PLAYER_MAX_MOVES)
+        for p in range(n):
+            self.computer[p] = 1 if p > 0 else 0
+            self.speed[p] = DEFAULT_SPEED
+            self.skill[p] = DEFAULT_SKILL
+
+    def configure(self, player, speed, skill):
+        if speed < 0:
+            self.computer[player] = 0
+            return
+        self.computer[player] = 1
+        self.speed[player] = speed if speed < len(SPEEDS) else len(SPEEDS) - 1
+        self.skill[player] = skill if skill < SKILLS else SKILLS - 1
+        self.sched[_FROM + player] = -1  # a new period: work its schedule out again
+
+    def is_computer(self, player):
+        return self.computer[player] != 0
+
+    def any_computer(self):
+        for p in range(self.game.players):
+            if self.computer[p]:
+                return True
+        return False
+
+    def speed_of(self, player):
+        return self.speed[player]
+
+    def skill_of(self, player):
+        return self.skill[player]
+
+    def acted(self):
+        """The moves the computer players made in the last tick (0: nothing to redraw)."""
+        return self.moved
+
+    def _random(self):
+        """The next random number of the action under way (act seeds it)."""
+        self.draw_x = rng.step(self.draw_x)
+        return self.draw_x
+
+    def next_time(self, p, after):
+        """Player p's first scheduled time later than `after` (ms on the game clock), from the
+        last answer while it still holds (a tick asks for every player: 0.1 M fuel saved)."""
+        sched = self.sched
+        x = self.vars[V_RNG]
+        if sched[_RNG] != x:
+            sched[_RNG] = x
+            for q in range(_FROM, _FROM + 4):
+                sched[q] = -1
+        if sched[_FROM + p] >= 0 and sched[_FROM + p] <= after < sched[_AT + p]:
+            return sched[_AT + p]
+        # Slot k starts at k periods, shifted by p / players of a period (the players spread
+        # evenly over it); player p acts in it up to a quarter period later (_slot_time).
+        period = SPEEDS[self.speed[p]]
+        phase = p * period // self.game.players
+        k = (after - phase) // period
+        if k < 0:
+            k = 0
+        t = _slot_time(x, p, k, period, phase)
+        while t <= after:
+            k += 1
+            t = _slot_time(x, p, k, period, phase)
+        sched[_FROM + p] = after
+        sched[_AT + p] = t
+        return t
+
+    def _crowded(self, p, t):
+        """Does another computer player act less than a frame before t (or at t, first)? Then
+        p lets this slot pass: the table takes one action a frame."""
+        computer = self.computer
+        for q in range(self.game.players):
+            if q != p and computer[q]:
+                s = self.next_time(q, t - GAP_MS)
+                if s < t or (s == t and q < p):
+                    return True
+        return False
+
+    # --- the clock ---
+
+    def tick(self, ms):
+        """Advance the game clock by ms, letting computer players act in time order (at most
+        MAX_TICK_SLOTS of their scheduled times: the rest of a longer tick passes quietly);
+        returns the moves they made."""
+        game = self.game
+        room = 0x3FFFFFFF - game.clock_ms
+        if ms > room:  # the clock wraps (after 12 days): the rest of the tick passes quietly
+            acted = self.tick(room)
+            game.advance_clock(ms - room)
+            self.moved = acted
+            return acted
+        acted = 0
+        computer = self.computer
+        end = game.clock_ms + ms
+        slots = 0
+        while game.bots and game.vars[V_STATUS] == PLAYING and slots < MAX_TICK_SLOTS:
+            slots += 1
+            who = -1
+            at = 0
+            for p in range(game.players):
+                if computer[p]:
+                    t = self.next_time(p, game.clock_ms)
+                    if who < 0 or t < at:
+                        who = p
+                        at = t
+            if who < 0 or at > end:
+                break
+            game.advance_clock(at - game.clock_ms)
+            if not self._crowded(who, at):
+                acted += self.act(who)
+        game.advance_clock(end - game.clock_ms)
+        self.moved = acted
+        return acted
+
+    def act(self, p):
+        """Player p makes its move now, if it sees one (1: it did, 0: not). Its random choices
+        come from a generator seeded by the player and the clock: the same whenever this state
+        is played from."""
+        game = self.game
+        self.draw_x = _noise(game.vars[V_RNG], p, 0x100000 | (game.clock_ms & 0xFFFFF))
+        skill = self.skill[p]
+        if game.moves.through(p):
+            skill = BEST_SKILL  # through the stock without a play: it looks hard at everything
+        code = self.choose(p, skill, True)
+        if code >= 0:
+            game.apply(code)
+            return 1
+        return 0
+
+    # --- choosing a move ---
+
+    def choose(self, p, skill, chance):
+        """The move player p makes at a skill level, or -1 (nothing it sees). With chance off
+        (hints) it overlooks nothing and draws no random number."""
+        game = self.game
+        base = p * STRIDE
+        piles = game.piles
+        mv = game.moves
+        if mv.known(p) == 2 and mv.through(p):
+            # Known to have no play: flip, or now and then cycle, without looking again.
+            if chance and piles.size[base + STOCK] >= 2 and self._random() % 3 == 0:
+                return ACTION << 16 | CYCLE << 8 | p
+            if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
+                return ACTION << 16 | FLIP << 8 | p
+            return -1
+        mv.fill_need()
+        moves = self.moves
+        n = mv.player_moves(p, moves, 0, False)
+        best = -1
+        best_score = 0
+        miss = _MISS_ONE_IN[skill]
+        for i in range(n):
+            code = moves[i]
+            score = rate(game, p, code, skill)
+            if score == _CYCLE_SCORE and chance and self._random() % 3 != 0:
+                score = _QUIET_CYCLE_SCORE
+            elif score == _CYCLE_SCORE and not chance:
+                score = _QUIET_CYCLE_SCORE
+            if score > best_score:
+                if chance and miss and score > _CYCLE_SCORE and self._random() % miss == 0:
+                    continue  # overlooked
+                best = code
+                best_score = score
+        if best_score <= _CYCLE_SCORE and mv.known(p) == 0:
+            if skill == BEST_SKILL:
+                mv.note(p, 2)  # it saw every move and none is a play
+            elif _flip_gets_through(game, p):
+                # Worth knowing now: the check for everyone being stuck after this flip then
+                # looks at the new waste top only, not at every move again.
+                mv.note(p, 1 if mv.any_play(moves, 0, n) else 2)
+        return best
+
+
+def _noise(x, p, k):
+    """A random number for player p and k, worked out from the game's generator state x and
+    nothing else: the same for the same state on every runtime, nothing kept between calls."""
+    return _mix(x ^ ((k & 0x1FFFFF) << 8) ^ p)
+
+
+def _slot_time(x, p, k, period, phase):
+    """When player p acts in slot k (for the generator state x): the slot's start plus up to a
+    quarter period."""
+    return k * period + phase + _noise(x, p, k) % ((period >> 2) + 1)
 
 
 def _mix(x):
@@ -116,155 +321,6 @@ def _mix(x):
     if x == 0 or x >= rng.M:
         x = 1
     return x
-
-
-def _noise(game, p, k):
-    """A random number for player p and k, worked out from the game's generator state and
-    nothing else: the same for the same state on every runtime, nothing kept between calls."""
-    return _mix(game.vars[V_RNG] ^ ((k & 0x1FFFFF) << 8) ^ p)
-
-
-def _random(game, p):
-    """The next random number of the action player p is making now (act seeds it)."""
-    game.draw_x = rng.step(game.draw_x)
-    return game.draw_x
-
-
-def _phase(game, p):
-    """Where player p's slots start within its period: the players spread evenly over it."""
-    period = SPEEDS[game.speed[p]]
-    return p * period // game.players
-
-
-def slot_time(game, p, k):
-    """When player p acts in slot k: the slot's start plus up to a quarter period."""
-    period = SPEEDS[game.speed[p]]
-    return k * period + _phase(game, p) + _noise(game, p, k) % ((period >> 2) + 1)
-
-
-def next_time(game, p, after):
-    """Player p's first scheduled time later than `after` (ms on the game clock), from the
-    last answer while it still holds (a tick asks for every player: 0.1 M fuel saved)."""
-    if game.sched_rng != game.vars[V_RNG]:
-        game.sched_rng = game.vars[V_RNG]
-        for q in range(game.players):
-            game.next_from[q] = -1
-    if game.next_from[p] >= 0 and game.next_from[p] <= after < game.next_at[p]:
-        return game.next_at[p]
-    t = _schedule_after(game, p, after)
-    game.next_from[p] = after
-    game.next_at[p] = t
-    return t
-
-
-def _schedule_after(game, p, after):
-    period = SPEEDS[game.speed[p]]
-    k = (after - _phase(game, p)) // period
-    if k < 0:
-        k = 0
-    t = slot_time(game, p, k)
-    while t <= after:
-        k += 1
-        t = slot_time(game, p, k)
-    return t
-
-
-def _crowded(game, p, t):
-    """Does another computer player act less than a frame before t (or at t, first)? Then
-    p lets this slot pass: the table takes one action a frame."""
-    for q in range(game.players):
-        if q != p and game.computer[q]:
-            s = next_time(game, q, t - GAP_MS)
-            if s < t or (s == t and q < p):
-                return True
-    return False
-
-
-# --- the clock ---
-
-def tick(game, ms):
-    """Advance the game clock by ms, letting computer players act in time order (at most
-    MAX_TICK_SLOTS of their scheduled times: the rest of a longer tick passes quietly)."""
-    room = 0x3FFFFFFF - game.clock_ms
-    if ms > room:  # the clock wraps (after 12 days): the rest of the tick passes quietly
-        tick(game, room)
-        game.advance_clock(ms - room)
-        return
-    game.acted = 0
-    end = game.clock_ms + ms
-    slots = 0
-    while game.bots and game.vars[V_STATUS] == PLAYING and slots < MAX_TICK_SLOTS:
-        slots += 1
-        who = -1
-        at = 0
-        for p in range(game.players):
-            if game.computer[p]:
-                t = next_time(game, p, game.clock_ms)
-                if who < 0 or t < at:
-                    who = p
-                    at = t
-        if who < 0 or at > end:
-            break
-        game.advance_clock(at - game.clock_ms)
-        if not _crowded(game, who, at):
-            act(game, who)
-    game.advance_clock(end - game.clock_ms)
-
-
-def act(game, p):
-    """Player p makes its move now, if it sees one. Its random choices come from a generator
-    seeded by the player and the clock: the same whenever this state is played from."""
-    game.draw_x = _noise(game, p, 0x100000 | (game.clock_ms & 0xFFFFF))
-    skill = game.skill[p]
-    if game.moves.through(p):
-        skill = BEST_SKILL  # through the stock without a play: it looks hard at everything
-    code = choose(game, p, skill, True)
-    if code >= 0:
-        game.apply(code)
-        game.acted += 1
-
-
-# --- choosing a move ---
-
-def choose(game, p, skill, chance):
-    """The move player p makes at a skill level, or -1 (nothing it sees). With chance off
-    (hints) it overlooks nothing and draws no random number."""
-    base = p * STRIDE
-    piles = game.piles
-    mv = game.moves
-    if mv.known(p) == 2 and mv.through(p):
-        # Known to have no play: flip, or now and then cycle, without looking again.
-        if chance and piles.size[base + STOCK] >= 2 and _random(game, p) % 3 == 0:
-            return ACTION << 16 | CYCLE << 8 | p
-        if piles.size[base + STOCK] + piles.size[base + WASTE] > 0:
-            return ACTION << 16 | FLIP << 8 | p
-        return -1
-    mv.fill_need()
-    moves = game.bot_moves
-    n = mv.player_moves(p, moves, 0, False)
-    best = -1
-    best_score = 0
-    miss = _MISS_ONE_IN[skill]
-    for i in range(n):
-        code = moves[i]
-        score = rate(game, p, code, skill)
-        if score == _CYCLE_SCORE and chance and _random(game, p) % 3 != 0:
-            score = _QUIET_CYCLE_SCORE
-        elif score == _CYCLE_SCORE and not chance:
-            score = _QUIET_CYCLE_SCORE
-        if score > best_score:
-            if chance and miss and score > _CYCLE_SCORE and _random(game, p) % miss == 0:
-                continue  # overlooked
-            best = code
-            best_score = score
-    if best_score <= _CYCLE_SCORE and mv.known(p) == 0:
-        if skill == BEST_SKILL:
-            mv.note(p, 2)  # it saw every move and none is a play
-        elif _flip_gets_through(game, p):
-            # Worth knowing now: the check for everyone being stuck after this flip then
-            # looks at the new waste top only, not at every move again.
-            mv.note(p, 1 if mv.any_play(moves, 0, n) else 2)
-    return best
 
 
 def _flip_gets_through(game, p):

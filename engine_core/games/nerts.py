@@ -48,9 +48,11 @@ class Nerts(Game):
     OWNER_SUFFIX = True
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
-    # Who is a computer player, and its levels: settings outside the state (engine_core/save.py
-    # keeps them). When it acts and what it draws are worked out from the state itself.
+    # Who is a computer player, and its levels: settings outside the state, held by the
+    # computer players (self.bot, SAVED_IN), that a saved game keeps (engine_core/game_record.py).
+    # When it acts and what it draws are worked out from the state itself.
     SAVED = ("computer", "speed", "skill")
+    SAVED_IN = "bot"
     SAVED_RANGES = ((0, 1), (0, 4), (0, 3))  # nerts_bot: on or off, len(SPEEDS), SKILLS
     UNDO_BARRIERS = True  # 'deal' (the next round) starts a fresh journal
     UNDO_OWN = True  # the console's undo takes back the player's own move (take_back)
@@ -85,7 +87,9 @@ class Nerts(Game):
         self.taken = bytearray(256)
         self.later = bytearray(256)
         self.taken_move = -1
-        self.attach_ai()  # the computer players (engine_core/ai/nerts_bot.py)
+        # The computer players (engine_core/ai/nerts_bot.py's NertsBots, whose docstring gives
+        # what the game, the link and the console may ask of them).
+        self.bot = self.attach_ai()
 
     # --- cards of this game ---
 
@@ -349,9 +353,7 @@ class Nerts(Game):
         return Game.is_legal(self, move)
 
     def tick(self, ms):
-        ai = self.AI
-        assert ai is not None  # games.load gave the class its computer players' module
-        ai.tick(self, ms)
+        self.bot.tick(ms)
 
     def hint(self, seat=0):
         """The move the strongest computer player would make for `seat` (p1 unless a linked
@@ -359,8 +361,8 @@ class Nerts(Game):
         if self.vars[V_STATUS] != PLAYING:
             return DEAL_MOVE if self.can_deal() else -1
         ai = self.AI
-        assert ai is not None  # as in tick
-        return ai.choose(self, seat, ai.BEST_SKILL, False)
+        assert ai is not None  # games.load gave the class its computer players' module
+        return self.bot.choose(seat, ai.BEST_SKILL, False)
 
     def set_computer(self, level, speed):
         for p in range(1, self.players):
@@ -369,9 +371,7 @@ class Nerts(Game):
     def set_bot(self, player, speed, skill):
         """Make `player` a computer player at a speed and skill level (nerts_bot.SPEEDS,
         SKILLS); speed -1 makes it a player who waits for commands."""
-        ai = self.AI
-        assert ai is not None  # as in tick
-        ai.configure(self, player, speed, skill)
+        self.bot.configure(player, speed, skill)
 
     # --- tokens ---
 

@@ -179,7 +179,7 @@ class Realtime:
             self.synced()  # the journal was cleared under us (a deal: local() handles it)
             return
         for p in range(s.players):  # a settings change must not make a person's seat a computer
-            if game.computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
+            if game.bot.is_computer(p) and (s.seats[p] != _COMPUTER or not s.is_host):
                 game.set_bot(p, -1, 0)
         if (h.head - self.seen_head) % h.capacity > h.used:
             self.overflow()  # more happened than the journal holds (a tick of minutes): repair

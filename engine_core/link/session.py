@@ -365,7 +365,7 @@ class Session:
         game.bots = True
         for p in range(self.players):
             if self.is_host and self.seats[p] == COMPUTER:
-                if not game.computer[p]:
+                if not game.bot.is_computer(p):
                     game.set_bot(p, 2, 2)
             else:
                 game.set_bot(p, -1, 0)

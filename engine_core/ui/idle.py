@@ -18,14 +18,12 @@ from engine_core.ui.view import NONE, SLIDE_LEFT, SLIDE_WAIT
 
 
 def bots_due(game):
-    """Computer players who act on the game's clock (Nerts) are in play."""
-    computer = getattr(game, "computer", None)
-    if computer is None or not game.bots or game.status() != PLAYING:
+    """Computer players who act on the game's clock are in play. A game of several players who
+    all play at once (not TURN_BASED: Nerts) holds them as game.bot, whose any_computer() says
+    whether any seat is one (engine_core/ai/nerts_bot.py, NertsBots)."""
+    if game.TURN_BASED or game.players < 2 or not game.bots or game.status() != PLAYING:
         return False
-    for p in range(len(computer)):
-        if computer[p]:
-            return True
-    return False
+    return game.bot.any_computer()
 
 
 def app_idle(app):

@@ -50,7 +50,7 @@ while seed < ROUNDS:
         total += spent // 1000
         worst = max(worst, spent)
         ticks += 1
-        if game.acted:
+        if game.bot.acted():
             acting[actions] = b - a - overhead
             actions += 1
     clock += game.clock_ms

@@ -193,8 +193,7 @@ class Table:
         if game.clock_ms < self.next_act[i]:
             return
         self.next_act[i] = game.clock_ms + NERTS_PACE // 2 + self.rand(NERTS_PACE)
-        game.AI.act(game, s.my_seat)
-        if game.acted:
+        if game.bot.act(s.my_seat):
             s.local_move(game.history.last_move(), self.now)
 
     # --- whole games ---
