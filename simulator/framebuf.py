@@ -121,7 +121,7 @@ class FrameBuffer:
             self.fill_rect(x, y, 1, h, col)
             self.fill_rect(x + w - 1, y, 1, h, col)
 
-    def blit(self, source, x, y, key=-1, palette=None):
+    def blit(self, source: "FrameBuffer", x, y, key=-1, palette: "FrameBuffer" = None):
         if (x >= self.width or y >= self.height or -x >= source.width or -y >= source.height):
             return
         x0 = max(0, x)
