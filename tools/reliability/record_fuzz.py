@@ -623,7 +623,8 @@ def run_micropython_chunks(count, seed=1, runtime="wasm"):
     """`count` mutations of each kind (or count[kind] of each, a dict) on MicroPython (a
     runtime of tools/mpy.py), in guests of about MPY_CHUNK of each kind on WebAssembly (its heap
     does not last longer) or UNIX_CHUNK on the unix port (more of each when fewer kinds are
-    left), seeds seed, seed + 1, ...: the counts, as run() gives them. A guest that fails counts as a failure with its output."""
+    left), seeds seed, seed + 1, ...: the counts, as run() gives them. A guest that fails
+    counts as a failure with its output."""
     from tools.mpy import run_micropython
     counts = new_counts()
     left = dict(count) if isinstance(count, dict) else dict((kind, count) for kind in KINDS)
