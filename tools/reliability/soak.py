@@ -855,7 +855,12 @@ def main(argv):
     started = time.time()
     heartbeat(started)
     only = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--only"]
-    jobs = int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else (os.cpu_count() or 1)
+    jobs = os.cpu_count() or 1
+    if "--jobs" in argv:
+        given = argv[argv.index("--jobs") + 1:][:1]
+        if not given or not given[0].isdigit() or int(given[0]) < 1:
+            sys.exit("--jobs takes a number of processes, 1 or more")
+        jobs = int(given[0])
     try:
         results = run_all(sizes, log=lambda *words: print(*words, flush=True),
                           only_link="--link" in argv, only=only, jobs=jobs)
