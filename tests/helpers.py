@@ -76,3 +76,16 @@ class Driver:
         assert reply.startswith("error: "), (line, reply)
         assert self.ok("state") == before, line
         return reply
+
+
+def fake_hardware(monkeypatch):
+    """firmware.hardware imported afresh over the fake machine module and the simulator's
+    framebuf (the fixture of the tests that run the device's code on the host)."""
+    import sys
+    from simulator import framebuf
+    from support.fakes import machine as fake_machine
+    monkeypatch.setitem(sys.modules, "machine", fake_machine)
+    monkeypatch.setitem(sys.modules, "framebuf", framebuf)
+    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
+    import firmware.hardware
+    return firmware.hardware

@@ -6,7 +6,6 @@ framebuffer and its palette after each frame) and the same tones; and a frame on
 port allocates nothing under MicroPython's heap lock."""
 
 import os
-import sys
 import zlib
 
 import pytest
@@ -16,7 +15,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place, as tests/test_power.py)
-from support.fakes import machine as fake_machine
+from tests.helpers import fake_hardware
 from tools.mpy import run_micropython
 
 CLICK_HZ, CLICK_MS = 2000, 8  # engine_core/loop.py: the device's click
@@ -97,11 +96,7 @@ class Recording:
 
 @pytest.fixture
 def hardware(monkeypatch):
-    monkeypatch.setitem(sys.modules, "machine", fake_machine)
-    monkeypatch.setitem(sys.modules, "framebuf", framebuf)
-    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
-    import firmware.hardware
-    return firmware.hardware
+    return fake_hardware(monkeypatch)
 
 
 def device_run(hardware, monkeypatch):

@@ -4,7 +4,6 @@ hardware screen alone) and the bare hardware screen. A digit typed or a click me
 the device (it has neither keyboard nor pointer), but an app that lacked the method would stop
 the loop."""
 
-import sys
 
 import pytest
 
@@ -13,7 +12,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.loop import CLICK, DIGIT
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place)
-from support.fakes import machine as fake_machine
+from tests.helpers import fake_hardware
 from tests.test_loop import ScriptButtons, ScriptClock
 
 CONTRACT = ("screen", "press", "type_digit", "click", "held", "tick", "take_sound", "idle", "done")
@@ -21,11 +20,7 @@ CONTRACT = ("screen", "press", "type_digit", "click", "held", "tick", "take_soun
 
 @pytest.fixture
 def hardware(monkeypatch):
-    monkeypatch.setitem(sys.modules, "machine", fake_machine)
-    monkeypatch.setitem(sys.modules, "framebuf", framebuf)
-    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
-    import firmware.hardware
-    return firmware.hardware
+    return fake_hardware(monkeypatch)
 
 
 def apps(hardware, monkeypatch):

@@ -3,7 +3,6 @@ off without a key (the game saved first) and a key wakes it without acting, the 
 every branch through a fake ADC, the app's sound events as tones, and when the console counts
 as idle (engine_core/ui/idle.py)."""
 
-import sys
 
 import pytest
 
@@ -14,7 +13,7 @@ from engine_core.ui.table import SOUND_DEAL, SOUND_ILLEGAL, SOUND_LOST, SOUND_MO
 from simulator import framebuf
 from firmware.buttons import GpioButtons
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place: plain expansion, as test_device.py)
-from support.fakes import machine as fake_machine
+from tests.helpers import fake_hardware
 from tests.test_device import FakeClock
 
 SLPIN, SLPOUT, DISPOFF, DISPON = 0x10, 0x11, 0x28, 0x29
@@ -22,11 +21,7 @@ SLPIN, SLPOUT, DISPOFF, DISPON = 0x10, 0x11, 0x28, 0x29
 
 @pytest.fixture
 def hardware(monkeypatch):
-    monkeypatch.setitem(sys.modules, "machine", fake_machine)
-    monkeypatch.setitem(sys.modules, "framebuf", framebuf)
-    monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
-    import firmware.hardware
-    return firmware.hardware
+    return fake_hardware(monkeypatch)
 
 
 class Keys(GpioButtons):
