@@ -140,7 +140,11 @@ def var_value(hi, lo):
 
 class History:
     def __init__(self, size):
-        self.log = array("i", [0] * size)
+        # Made from a range, not from [0] * size: a list as long as the journal, made only to
+        # be copied, would need a second hole of the same size in the device's heap.
+        self.log = array("i", range(size))
+        for i in range(size):
+            self.log[i] = 0
         self.capacity = size
         self.head = 0  # where the next entry goes
         self.used = 0  # entries held
