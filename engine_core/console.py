@@ -50,10 +50,7 @@ class Console:
         self.keeper = Keeper(storage)
         self.kiosk = k.Kiosk(len(app.names), 90000, kiosk_seed)
         self.kiosk_on = False
-        self.shadow = bytearray(len(app.settings))  # the App's settings as last saved
         self.game = None  # the game the Keeper follows (None in the demo)
-        self.head = 0  # the game's history head and size then: a change is a move or an undo
-        self.used = 0
         self.demo = False
         self.held_mask = 0
         self.notice = b""  # the message on screen, as the painter takes it
@@ -84,12 +81,11 @@ class Console:
     def settings_to_app(self):
         app = self.app
         values = self.keeper.settings
-        for i in range(len(self.shadow)):
+        for i in range(len(app.settings)):
             v = st.choice_of(i, values.get(st.SETTINGS[i][st.KEY]))
             if i == st.S_TWO_BUTTONS and app.settings[i]:
                 v = 1  # a board with only A and B keeps the scheme whatever was saved
             app.settings[i] = v
-            self.shadow[i] = v
         app.apply_settings()
 
     def show_resumed(self, game):
@@ -280,8 +276,7 @@ class Console:
 
     def follow(self, game):
         self.game = game
-        self.head = game.history.head
-        self.used = game.history.used
+        game.history.take_changed()  # what came before is saved, or is the deal itself
 
     def after_input(self):
         app = self.app
@@ -307,10 +302,7 @@ class Console:
                     self.kiosk.playing()
         game = self.game
         if game is not None and not app.link_game():  # a linked game is not kept (docs/link.md)
-            hist = game.history
-            if hist.head != self.head or hist.used != self.used:
-                self.head = hist.head
-                self.used = hist.used
+            if game.history.take_changed():  # a move made or taken back: the journal says so
                 keeper.moved(game)
                 if table is not None:  # none while link play is set up
                     keeper.moves = table.move_count
@@ -319,20 +311,14 @@ class Console:
             if table is not None and table.game is game:  # none while link play is set up
                 keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
         if events & ui.E_SETTING and not self.demo:
-            self.save_changed_settings()
+            self.save_settings()
 
-    def save_changed_settings(self):
-        app = self.app
-        changed = False
-        for i in range(len(self.shadow)):
-            if app.settings[i] != self.shadow[i]:
-                self.shadow[i] = app.settings[i]
-                changed = True
-        if not changed:
-            return
+    def save_settings(self):
+        """The App's settings into the record and saved (a setting changed: App's E_SETTING)."""
+        settings = self.app.settings
         values = self.keeper.settings
-        for i in range(len(self.shadow)):
-            values.set(st.SETTINGS[i][st.KEY], st.record_value(i, self.shadow[i]))
+        for i in range(len(settings)):
+            values.set(st.SETTINGS[i][st.KEY], st.record_value(i, settings[i]))
         self.keeper.save_settings()
 
     def show_notice(self):

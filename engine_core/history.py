@@ -150,8 +150,17 @@ class History:
         self.used = 0  # entries held
         self.moves = 0  # whole moves held
         self.clears = 0  # how many times cleared (mod 2**16): tells a reader its positions are stale
+        self.changed = False  # a move made or taken back, or the journal cleared, since take_changed
+
+    def take_changed(self):
+        """Whether a move was made or taken back, or the journal cleared, since the last call
+        (the Console saves the game then)."""
+        changed = self.changed
+        self.changed = False
+        return changed
 
     def clear(self):
+        self.changed = True
         self.head = 0
         self.used = 0
         self.moves = 0
@@ -187,6 +196,7 @@ class History:
         self.head = (self.head + 1) % self.capacity
         self.used += 1
         self.moves += 1
+        self.changed = True
 
     def note_push(self, p, card):
         if self.used == self.capacity:
@@ -248,6 +258,7 @@ class History:
         """The newest entry, removed (0 when empty)."""
         if self.used == 0:
             return 0
+        self.changed = True
         self.head = (self.head - 1) % self.capacity
         self.used -= 1
         return self.log[self.head]

@@ -1,6 +1,7 @@
 """The console: the interface with its records kept, and kiosk mode around it."""
 
 import json
+from array import array
 
 import pytest
 
@@ -461,3 +462,36 @@ def test_the_computer_changed_mid_game_allocates_nothing_on_micropython(name):
     keys = "START UP UP A DOWN DOWN A DOWN A LEFT UP LEFT B B X A A"
     out = run_mpy_ok(heap_lock_script(name, SIZE, keys))
     assert out.startswith("no allocation "), out
+
+
+def test_a_move_taken_back_and_another_made_between_two_looks_is_still_saved():
+    """A computer's move and an undo can fall in one frame: the journal is then as long as
+    before, at the same place, with another position behind it. The Console must still save."""
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    game = console.app.table.game
+    out = array("i", [0] * game.MAX_MOVES)
+    moves = [out[i] for i in range(game.legal_moves(out))]
+    pair = None
+    for first in moves:
+        for second in moves:
+            game.apply(first)
+            after_first = (game.history.head, game.history.used, position(game)[1])
+            game.undo()
+            game.apply(second)
+            after_second = (game.history.head, game.history.used, position(game)[1])
+            game.undo()
+            if after_first[:2] == after_second[:2] and after_first[2] != after_second[2]:
+                pair = (first, second)
+    assert pair is not None, "the deal offers two moves that leave journals of one length"
+    game.apply(pair[0])
+    console.after_input()
+    keys(console, "WAIT")  # saved with the first move
+    game.undo()
+    game.apply(pair[1])
+    console.after_input()
+    keys(console, "WAIT")  # play pauses: the game is saved
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    assert position(again.app.table.game)[1] == position(game)[1]
