@@ -95,12 +95,12 @@ def heap(board_name, seed=1):
     from engine_core.gfx.screen import Screen
     from engine_core.storage import FileStorage
     from firmware.hardware import Hardware
-    from firmware.main import DATA_DIR, Stats, make_app
+    from firmware.main import DATA_DIR, FrameStats, make_app
     board = boards.load(board_name)
     gc.collect()
     screen = Screen(board.WIDTH, board.HEIGHT)
     hw = Hardware(board)
-    shell = make_app(screen, hw, Stats(), False, FileStorage(DATA_DIR))
+    shell = make_app(screen, hw, FrameStats(), False, FileStorage(DATA_DIR))
     app = shell.app.app
     print("game          free B  largest block B")
     results = []

@@ -40,7 +40,7 @@ def ramp_palette(palette, r, g, b):
 
 
 class HardwareScreen:
-    """`stats`: the loop's measurements (firmware.main.Stats); `battery`: an object with
+    """`stats`: the loop's measurements (firmware.main.FrameStats); `battery`: an object with
     battery_mv() (firmware.hardware.Hardware), or None."""
 
     def __init__(self, screen, painter, buttons, stats, battery=None):

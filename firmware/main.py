@@ -38,7 +38,7 @@ BACKGROUND = pal.FELT           # the splash's colours
 TEXT = pal.WHITE
 
 
-class Stats:
+class FrameStats:
     """What the loop measures (microseconds; millivolts, -1 when unknown)."""
 
     def __init__(self):
@@ -363,7 +363,7 @@ def start(board_name, hardware=False, frames=-1):
         hw.brightness(100)
         print("safe mode: the app is not running; the REPL is free")
         return None
-    stats = Stats()
+    stats = FrameStats()
     from engine_core.storage import FileStorage
     app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR))
     panel_start(hw.panel, reset_at)

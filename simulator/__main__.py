@@ -28,8 +28,7 @@ import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK
-from engine_core.loop import Loop as EngineLoop
+from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
 from engine_core.ui import buttons as bt
 from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator import keymap
@@ -422,13 +421,13 @@ WINDOW_FRAME_MS = 16  # the window runs at 60 frames a second
 
 
 def interactive(app, board, args):
-    loop = Loop(app, board, args.scale)
-    while loop.frame():
+    host = WindowHost(app, board, args.scale)
+    while host.frame():
         pass
-    loop.close()
+    host.close()
 
 
-class Loop:
+class WindowHost:
     """The window around the engine's loop (engine_core/loop.py) on its port (Desktop): a
     frame at a time, then the wait or the rest until the next; the console's records saved
     and the link told when the window closes."""
@@ -446,7 +445,7 @@ class Loop:
         self.keys = Keys(app, self.window)
         self.sounds = Sounds()
         self.port = Desktop(self.window, self.keys, self.sounds)
-        self.loop = EngineLoop(app, self.port, WINDOW_FRAME_MS)
+        self.loop = Loop(app, self.port, WINDOW_FRAME_MS)
         self.window.update()
 
     def frame(self):

@@ -148,7 +148,7 @@ class ScriptedReader:
 
 def make_loop(script, pwm=None):
     from firmware.buttons import Buttons
-    from firmware.main import Stats, device_loop
+    from firmware.main import FrameStats, device_loop
     from firmware.sound import Beeper
     board = boards.load("picosystem")
     clock = FakeClock()
@@ -160,7 +160,7 @@ def make_loop(script, pwm=None):
     panel.init(sleep_ms=lambda ms: None)
     buttons = Buttons(ScriptedReader(clock, script), long_mask=board.LONG_PRESS)
     app = RecordingApp(screen)
-    loop = device_loop(app, panel, buttons, Beeper(pwm, enabled=True), clock, Stats())
+    loop = device_loop(app, panel, buttons, Beeper(pwm, enabled=True), clock, FrameStats())
     return loop, app, clock, spi, screen, board
 
 
@@ -321,9 +321,9 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
 @pytest.mark.parametrize("name", boards.NAMES)
 def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
     from engine_core.ui.app import S_TWO_BUTTONS
-    from firmware.main import Shell, Stats, make_app
+    from firmware.main import Shell, FrameStats, make_app
     board = boards.load(name)
-    shell = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), False)
+    shell = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), FrameStats(), False)
     assert isinstance(shell, Shell)
     two_buttons = name in ("m5stack_core", "tdisplay")
     assert shell.app.settings[S_TWO_BUTTONS] == two_buttons
@@ -332,9 +332,9 @@ def test_boards_without_a_d_pad_play_with_the_two_button_scheme(hardware, name):
 def test_the_hardware_screen_alone_when_asked(hardware, monkeypatch):
     import gc
     monkeypatch.setattr(gc, "mem_free", lambda: 12345, raising=False)   # MicroPython's
-    from firmware.main import Shell, Stats, make_app
+    from firmware.main import Shell, FrameStats, make_app
     board = boards.load("tdisplay")
-    app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), Stats(), True)
+    app = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), FrameStats(), True)
     assert isinstance(app, Shell) and app.alone and app.showing_hardware  # over a console
     app.press(B, True)  # long B leaves it: the loop ends, the hardware screen left on the glass
     assert app.done and app.showing_hardware
@@ -361,7 +361,7 @@ def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
     links = iter([link_uart.UartLink(u1), link_uart.UartLink(u2)])
     monkeypatch.setattr(link_uart, "open_link", lambda board: next(links))
     monkeypatch.setattr(main, "_link", [None])
-    shells = [main.make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), main.Stats(),
+    shells = [main.make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board), main.FrameStats(),
                             False) for _ in range(2)]
     host, guest = shells
 

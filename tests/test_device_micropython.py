@@ -79,7 +79,7 @@ import gc, micropython
 import boards
 from engine_core.gfx.screen import Screen
 from firmware.hardware import Hardware
-from firmware.main import Stats, device_loop
+from firmware.main import FrameStats, device_loop
 
 class Clock:
     def __init__(self):
@@ -120,7 +120,7 @@ buttons = hw.buttons
 panel = hw.panel
 spi = hw.spi
 screen = Screen(board.WIDTH, board.HEIGHT)
-stats = Stats()
+stats = FrameStats()
 app = HardwareScreen(screen, Painter(screen), buttons, stats, hw)
 app.open()
 beeper = hw.beeper
@@ -263,7 +263,7 @@ from firmware.buttons import A, B, UP, LONG, mask
 from engine_core.gfx.screen import Screen
 from engine_core.gfx.paint import Painter
 from firmware.hwtest import HardwareScreen
-from firmware.main import Stats
+from firmware.main import FrameStats
 
 class Held:
     held = 0
@@ -276,7 +276,7 @@ def pixel(s, x, y):
 s = Screen(240, 240)
 first = s.palette[:]
 buttons = Held()
-stats = Stats()
+stats = FrameStats()
 stats.frame_us = 1234
 hw = HardwareScreen(s, Painter(s), buttons, stats)
 hw.open()
@@ -359,7 +359,7 @@ clock = Clock()
 hw = Hardware(board)
 hw.buttons.reader = Script(clock)
 screen = Screen(board.WIDTH, board.HEIGHT)
-stats = Stats()
+stats = FrameStats()
 shell = make_app(screen, hw, stats, False)
 loop = device_loop(shell, hw.panel, hw.buttons, hw.beeper, clock, stats)
 loop.run(30)
@@ -439,7 +439,7 @@ keys = Keys(clock)
 hw.buttons.reader = keys
 hw.battery.level = 4000 * 65535 // 3300 // 3
 screen = Screen(board.WIDTH, board.HEIGHT)
-stats = Stats()
+stats = FrameStats()
 shell = make_app(screen, hw, stats, False)
 shell.app.app.sound_event = 5
 power = make_power(shell, hw, clock)

@@ -29,7 +29,7 @@ def shell(monkeypatch):
     monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
     monkeypatch.setattr(gc, "mem_free", lambda: 12345, raising=False)  # MicroPython's
     import firmware.hardware
-    from firmware.main import Stats, make_app
+    from firmware.main import FrameStats, make_app
     disk = MemoryStorage()
     keeper = Keeper(disk)
     keeper.start()
@@ -37,7 +37,7 @@ def shell(monkeypatch):
     keeper.save_settings()
     board = boards.load("pico_lcd_13")
     return make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), firmware.hardware.Hardware(board),
-                    Stats(), False, disk)
+                    FrameStats(), False, disk)
 
 
 def run(shell, ms):

@@ -107,7 +107,7 @@ def device_run(hardware, monkeypatch):
     keys = ScriptButtons()
     hw.buttons = keys
     screen = Screen(board.WIDTH, board.HEIGHT, framebuf)
-    stats = main.Stats()
+    stats = main.FrameStats()
     shell = main.make_app(screen, hw, stats, False)
     hw.panel.init(sleep_ms=lambda ms: None)
     clock = ScriptClock()
@@ -160,7 +160,7 @@ def window_run():
 
 def on_micropython(code):
     """The page's Python on MicroPython's unix port. (The WASI build's collector does not see
-    pointers held in WebAssembly locals, and the Page collects as it is made: the browser's
+    pointers held in WebAssembly locals, and the PageConsole collects as it is made: the browser's
     build, web/page.js, is another.)"""
     result = run_micropython(code, runtime="unix")
     assert result.exit_code == 0, result
@@ -173,7 +173,7 @@ import web.main
 
 
 def main(script):
-    page = web.main.Page(240, 240)
+    page = web.main.PageConsole(240, 240)
     page.start()
     page.frame(0, 0)
     page.painted()
@@ -220,7 +220,7 @@ def test_the_same_key_script_gives_the_same_frames_and_sounds_on_all_three_ports
 PAGE_LOCKED = """
 import gc, micropython
 import web.main
-page = web.main.Page(240, 240)
+page = web.main.PageConsole(240, 240)
 page.start()
 page.frame(0, 0)
 ORDER = (4, 4, 3, 4, 3, 4, 6, 4, 7, 0, 1, 2, 3, 4, 5, 4)

@@ -36,7 +36,7 @@ def apps(hardware, monkeypatch):
         hw = hardware.Hardware(board)
         hw.panel.init(sleep_ms=lambda ms: None)
         screen = Screen(board.WIDTH, board.HEIGHT, framebuf)
-        stats = main.Stats()
+        stats = main.FrameStats()
         if kind == "bare":
             app = HardwareScreen(screen, Painter(screen), hw.buttons, stats, hw)
             app.open()

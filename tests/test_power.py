@@ -70,7 +70,7 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     """The device's stack on fakes: Hardware, make_app's Shell over a Console in RAM, the Loop
     with its Power; a scripted keypad that latches edges."""
     from firmware.main import Clock as _  # noqa: F401  (the module imports cleanly)
-    from firmware.main import Stats, device_loop, make_app, make_gauge, make_power
+    from firmware.main import FrameStats, device_loop, make_app, make_gauge, make_power
     board = boards.load(board_name)
     hw = hardware.Hardware(board)
     hw.spi.log = []
@@ -82,7 +82,7 @@ def console_on(hardware, board_name="picosystem", battery_mv=None):
     clock.keys = keys
     hw.buttons.reader = keys
     screen = Screen(board.WIDTH, board.HEIGHT, framebuf)
-    stats = Stats()
+    stats = FrameStats()
     shell = make_app(screen, hw, stats, False)
     hw.panel.init(sleep_ms=lambda ms: None)
     hw.brightness(100)                           # as start() lights it once the title is sent

@@ -1,4 +1,4 @@
-"""The simulator's own window loop (simulator/__main__.py: Loop), run as a player runs it, on
+"""The simulator's own window loop (simulator/__main__.py: WindowHost), run as a player runs it, on
 SDL's dummy video driver: what the link does shows on the window's pixels, not only in the
 App, and closing the window tells the other console."""
 
@@ -20,7 +20,7 @@ from engine_core.storage import MemoryStorage  # noqa: E402
 from engine_core.ui import buttons as bt  # noqa: E402
 from engine_core.ui import screens as ui  # noqa: E402
 from simulator import framebuf  # noqa: E402
-from simulator.__main__ import Loop  # noqa: E402
+from simulator.__main__ import WindowHost  # noqa: E402
 from simulator.boards import resolve_board  # noqa: E402
 from simulator.image import to_rgb_bytes  # noqa: E402
 from tests.test_link_ui import start, tick  # noqa: E402
@@ -67,7 +67,7 @@ def test_a_partner_gone_silent_is_said_on_the_hosts_window_within_five_seconds(g
     wire, host, guest = start(game, seed=4, faults=False)
     console = Console(host, MemoryStorage())
     console.start()
-    loop = Loop(console, resolve_board("240x240"), 1)
+    loop = WindowHost(console, resolve_board("240x240"), 1)
     try:
         host.press(bt.B)
         run_until(loop, lambda: host.clock > 1500, lambda ms: guest.tick(ms))  # both play along
@@ -93,7 +93,7 @@ def test_closing_the_guests_window_says_bye_and_the_host_asks_at_once():
     wire, host, guest = start("spite_malice", seed=5, faults=False)
     console = Console(guest, MemoryStorage())
     console.start()
-    loop = Loop(console, resolve_board("240x240"), 1)
+    loop = WindowHost(console, resolve_board("240x240"), 1)
     loop.frame()
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert not loop.frame()

@@ -122,7 +122,7 @@ class PagePort:
         pass
 
 
-class Page:
+class PageConsole:
     def __init__(self, width, height, two_buttons=False, store=None, log=False):
         """A width x height console; two_buttons: the board has only A and B (docs/screen.md).
         store: the page's localStorage (None: records in RAM only, when the browser refuses

@@ -174,7 +174,7 @@
 
   // --- the canvas: the framebuffer through the palette, dirty rectangles only ---
 
-  let page = null; // web/main.py's Page
+  let page = null; // web/main.py's PageConsole
   let memory = null; // the WebAssembly instance's memory
   let addr = null; // [framebuffer, palette, dirty rectangles]
   let width = 0, height = 0, ctx = null, image = null, pixels = null;
@@ -508,7 +508,7 @@
     mp.globals.set("page_store", store);
     mp.runPython(
       "import web.main\n" +
-      "page = web.main.Page(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
+      "page = web.main.PageConsole(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
       ", page_store, " + (manualTime ? "True" : "False") + ")\n");
     page = mp.globals.get("page");
     addr = Array.from(page.addresses());
