@@ -154,16 +154,25 @@ class Shell:
     done = False  # the loop runs until the board is switched off
     alone = False  # the hardware screen alone (show_alone())
 
-    def __init__(self, app, hardware):
+    def __init__(self, app, make_hardware):
+        """make_hardware(): the hardware screen (firmware/hwtest.py), made when it is first
+        shown: a console whose SELECT is never pressed spends no memory on it."""
         self.app = app
         self.screen = app.screen
-        self.hardware = hardware
+        self.make_hardware = make_hardware
+        self.hardware = None  # made when first shown (hardware_screen())
         self.showing_hardware = False
         self.gauge = None  # the battery gauge (firmware/gauge.py), where the board reads it
 
-    def press(self, button, long):
+    def hardware_screen(self):
         hardware = self.hardware
+        if hardware is None:
+            hardware = self.hardware = self.make_hardware()
+        return hardware
+
+    def press(self, button, long):
         if self.showing_hardware:
+            hardware = self.hardware_screen()
             self.app.covered_press()
             if button == SELECT:
                 hardware.done = True
@@ -174,7 +183,7 @@ class Shell:
             return
         if button == SELECT and self.app.hardware_allowed():
             self.showing_hardware = True
-            hardware.open()
+            self.hardware_screen().open()
             return
         self.app.press(button, long)
 
@@ -183,7 +192,7 @@ class Shell:
         without SELECT): leaving it ends the loop (`done`), the screen left as it is."""
         self.alone = True
         self.showing_hardware = True
-        self.hardware.open()
+        self.hardware_screen().open()
 
     def type_digit(self, digit):
         """A digit typed: the device has no keyboard, so none comes; one would mean nothing
@@ -198,7 +207,7 @@ class Shell:
             self.done = True  # the loop ends; the hardware screen stays on the glass
             return
         self.showing_hardware = False
-        self.hardware.close()
+        self.hardware_screen().close()
         self.app.full = True
         self.app.redraw()
 
@@ -207,7 +216,7 @@ class Shell:
 
     def tick(self, ms):
         if self.showing_hardware:
-            self.hardware.tick(ms)
+            self.hardware_screen().tick(ms)
             if not self.alone and self.app.covered_tick(ms):  # the kiosk takes its screen back
                 self.close_hardware()
         else:
@@ -265,14 +274,18 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
-    from firmware.hwtest import HardwareScreen
     app = App(screen)
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1, hw.buttons)
     console.start()
-    shell = Shell(console, HardwareScreen(screen, app.painter, hw.buttons, stats, hw))
+
+    def make_hardware():
+        from firmware.hwtest import HardwareScreen
+        return HardwareScreen(screen, app.painter, hw.buttons, stats, hw)
+
+    shell = Shell(console, make_hardware)
     if hardware_only:
         shell.show_alone()
     return shell

@@ -296,7 +296,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
 
     app = App(Screen(240, 240, framebuf))
     hardware = FakeHardware()
-    shell = Shell(app, hardware)
+    shell = Shell(app, lambda: hardware)
     shell.press(A, False)
     assert app.presses == [(A, False)] and hardware.opened == 0
     shell.press(SELECT, False)
