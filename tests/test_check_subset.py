@@ -112,6 +112,13 @@ def test_a_device_module_imported_with_a_host_fallback_passes():
     assert codes("from simulator import framebuf\n") == ["S10"]
 
 
+def test_an_import_for_the_type_checker_alone_passes_only_under_typing():
+    typing_only = "_TYPING = const(0)\nif _TYPING:\n    from typing import Any\n"
+    assert codes(typing_only) == []
+    assert codes(typing_only.replace("if _TYPING:", "if DEBUG:")) == ["S10"]
+    assert codes(typing_only + "else:\n    from typing import Any\n") == ["S10"]
+
+
 def test_the_exemptions_name_code_that_exists():
     for key in check_subset.EXEMPT:
         path, _, name = key.partition(":")

@@ -24,6 +24,8 @@ code that is allowed to allocate, each with its reason: the modules and function
 EXEMPT below (text in and out: the protocol, JSON, tokens and state; start-up helpers; files
 written once play pauses), the games' protocol methods (TEXT_METHODS), and any function or
 line marked `# subset: ok (reason)` on its `def` line or its own line.
+A block under `if _TYPING:` (`_TYPING = const(0)`, true for mypy alone through always_true in
+tools/device/mypy-device.ini) is not checked: the compiler drops it.
 What this cannot see, the tests under micropython.heap_lock() catch (tests/test_micropython.py).
 """
 
@@ -230,6 +232,15 @@ class Checker(ast.NodeVisitor):
         top = name.split(".")[0]
         if top not in IMPORTS and not self.import_fallback:
             self.report(node, "S10", "import %s: not a MicroPython module the engine may use" % name)
+
+    def visit_If(self, node):
+        # `if _TYPING:` (a const 0 that mypy's always_true reads as true) holds the imports
+        # the type checker alone needs: the compiler drops the block, so nothing in it runs.
+        if isinstance(node.test, ast.Name) and node.test.id == "_TYPING":
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
 
     def visit_Try(self, node):
         for child in node.body + node.orelse + node.finalbody:

@@ -58,6 +58,10 @@ from engine_core.game import ACTION, V_RNG, V_STATUS
 from engine_core.games.nerts_moves import (CALL, CYCLE, FLIP, NERTS, SLIDE, STOCK, STRIDE,
                                            V_PASS, WASTE, shift)
 
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.games.nerts import Nerts
+
 SPEEDS = (3000, 1800, 1000, 550, 300)
 SKILLS = 4
 BEST_SKILL = 3
@@ -113,7 +117,7 @@ class NertsBots:
     clock_ms, bots, apply and advance_clock. Nothing here allocates after __init__.
     """
 
-    def __init__(self, game):
+    def __init__(self, game: "Nerts"):
         n = game.players
         self.game = game
         self.vars = game.vars

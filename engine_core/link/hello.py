@@ -20,9 +20,17 @@ from engine_core.link import messages as m
 from engine_core.link.messages import HERE, MAX_SEATS, R_GAME, R_RULES, S_WAITING, THERE, VERSION
 from engine_core.link.pairing import Tables
 
+from micropython import const
+
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.channel import Channel
+    from engine_core.link.outbox import Outbox
+    from engine_core.link.session import Session
+
 
 class Hello:
-    def __init__(self, session, channel, outbox):
+    def __init__(self, session: "Session", channel: "Channel", outbox: "Outbox"):
         self.s = session
         self.ch = channel
         self.outbox = outbox

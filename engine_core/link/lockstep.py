@@ -15,6 +15,14 @@ from engine_core.game import V_STATUS, V_TURN
 from engine_core.link import messages as m
 from engine_core.link.statehash import state_hash
 
+from micropython import const
+
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.outbox import Outbox
+    from engine_core.link.repair import Repair
+    from engine_core.link.session import Session
+
 
 class Lockstep:
     """The turn-based table's own state and rules. What the session asks of it: as of
@@ -24,7 +32,7 @@ class Lockstep:
 
     RECORD = m.LOCKSTEP_RECORD  # a move in a MOVE message: seat, move(3)
 
-    def __init__(self, session, outbox, repair):
+    def __init__(self, session: "Session", outbox: "Outbox", repair: "Repair"):
         self.s = session
         self.out = outbox
         self.repair = repair

@@ -17,13 +17,19 @@ from engine_core.link import messages as m
 
 from micropython import const
 
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.channel import Channel
+    from engine_core.link.session import Session
+    from engine_core.link.transfer import Transfer
+
 _QUEUE = const(128)  # messages waiting for room in the channel's send window
 _SLOT = const(16)  # bytes a waiting message may hold
 PLACEHOLDER = const(255)  # a queue slot that stands for the state's chunks
 
 
 class Outbox:
-    def __init__(self, session, channel, transfer):
+    def __init__(self, session: "Session", channel: "Channel", transfer: "Transfer"):
         self.s = session
         self.ch = channel
         self.transfer = transfer

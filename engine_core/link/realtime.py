@@ -34,6 +34,12 @@ from engine_core.link.timeline import Timeline
 
 from micropython import const
 
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.outbox import Outbox
+    from engine_core.link.repair import Repair
+    from engine_core.link.session import Session
+
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
 # What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
@@ -65,7 +71,7 @@ class Realtime:
 
     RECORD = m.REALTIME_RECORD  # a move in a MOVE message: seat, move(3), time(4), counter(2)
 
-    def __init__(self, session, outbox, repair):
+    def __init__(self, session: "Session", outbox: "Outbox", repair: "Repair"):
         self.s = session
         self.out = outbox
         self.repair = repair

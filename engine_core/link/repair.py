@@ -27,13 +27,19 @@ from engine_core.link.statehash import state_hash
 
 from micropython import const
 
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.outbox import Outbox
+    from engine_core.link.session import Session
+    from engine_core.link.transfer import Transfer
+
 RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
 # or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
 _RING = const(16)  # hashes kept per side, waiting for the other's
 
 
 class Repair:
-    def __init__(self, session, outbox, transfer):
+    def __init__(self, session: "Session", outbox: "Outbox", transfer: "Transfer"):
         self.s = session
         self.outbox = outbox
         self.transfer = transfer

@@ -16,9 +16,15 @@ bytes it took).
 from engine_core.link.frames import FRAGMENT, FRAME_MAX, HEADER, KIND_MAX, MORE, OVERHEAD
 from engine_core.link.messages import PAYLOAD_MAX
 
+from micropython import const
+
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.channel import Channel
+
 
 class Sending:
-    def __init__(self, channel, size):
+    def __init__(self, channel: "Channel", size: int):
         self.ch = channel
         self.size = size  # frames in flight at most: 2, 4, 8 or 16
         self.slots = [bytearray(FRAME_MAX) for _ in range(size)]

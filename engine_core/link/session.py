@@ -56,6 +56,12 @@ from engine_core.link.realtime import Realtime
 
 from micropython import const
 
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from typing import Any
+
+    from engine_core.link.channel import Channel
+
 # The codes the link's modules share live in messages.py; the session's names for them.
 K_OFFER, K_ACCEPT, K_REFUSE, K_MOVE, K_UNDO = m.OFFER, m.ACCEPT, m.REFUSE, m.MOVE, m.UNDO
 K_HASH, K_CLOCK, K_RESYNC, K_STATE, K_BYE = m.HASH, m.CLOCK, m.RESYNC, m.STATE, m.BYE
@@ -106,10 +112,12 @@ STATE_HEAD = m.STATE_HEAD  # a STATE chunk's header
 STATE_DATA = m.STATE_DATA  # record bytes per chunk
 
 class Session:
-    def __init__(self, channel):
+    def __init__(self, channel: "Channel"):
         self.ch = channel
         channel.listen()  # until this console hosts or joins: offers in range are heard, nothing said
-        self.game = None
+        # The game on the table (engine_core/game.py), None between games; its parts ask it
+        # only while one is on the table, so it is not narrowed at each use.
+        self.game: "Any" = None
         self.all_at_once = False  # the game's players all play at once (not TURN_BASED)
         self.is_host = False
         self.state = S_IDLE

@@ -27,6 +27,12 @@ from engine_core.link.messages import STATE_DATA as DATA
 from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
 
+from micropython import const
+
+_TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
+if _TYPING:
+    from engine_core.link.session import Session
+
 # A seat's own payoff pile (the cards only its own moves take), by seat: Spite & Malice's
 # payoff, the Nerts pile.
 OWN_PILES = (("p1.payoff", "p1.nerts"), ("p2.payoff", "p2.nerts"), ("p3.payoff", "p3.nerts"),
@@ -34,7 +40,7 @@ OWN_PILES = (("p1.payoff", "p1.nerts"), ("p2.payoff", "p2.nerts"), ("p3.payoff",
 
 
 class Transfer:
-    def __init__(self, session):
+    def __init__(self, session: "Session"):
         self.s = session
         # The state being sent (host) or received (guest).
         self.sbuf = bytearray(save.BUFFER_SIZE)
