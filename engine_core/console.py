@@ -13,8 +13,8 @@ take_sound(), idle() (sound_on(), whether a press clicks, is the device's Shell'
 - in kiosk mode (the 'kiosk' setting): runs the Kiosk state machine (engine_core/kiosk.py):
   the demo when idle, back to the title after the idle time, the settings locked until the
   chord is held (hold it again in the service menu to reset settings and statistics).
-The chord needs to know which buttons are held: pass the board's button driver (its `held`
-mask, bit i for button i, is read every tick), or call held(mask) each frame.
+The chord needs to know which buttons are held: the loop tells it every frame, held(mask)
+(bit i for button i).
 """
 
 from engine_core import PLAYING, games
@@ -40,13 +40,12 @@ SETTINGS_LOCKED = b"Settings are locked"  # the kiosk's pause menu: a visitor's 
 
 
 class Console:
-    def __init__(self, app, storage, kiosk_seed=1, buttons=None):
+    def __init__(self, app, storage, kiosk_seed=1):
         self.app = app
         self.screen = app.screen  # what the board sends to the panel
         self.names = app.names
         self.settings = app.settings  # the same bytearray: the board reads the sound setting
         self.painter = app.painter
-        self.buttons = buttons  # the board's button driver: its `held` mask feeds the chord
         self.keeper = Keeper(storage)
         self.kiosk = k.Kiosk(len(app.names), 90000, kiosk_seed)
         self.kiosk_on = False
@@ -159,7 +158,7 @@ class Console:
         self.after_input()
 
     def held(self, mask):
-        """The buttons held down now (bit i: button i), from the board's button driver."""
+        """The buttons held down now (bit i: button i): the loop says so every frame."""
         self.held_mask = mask
         self.app.keys_held = mask  # a question that comes without a key ignores these
 
@@ -258,8 +257,6 @@ class Console:
         return False
 
     def tick(self, ms):
-        if self.buttons is not None:
-            self.held_mask = self.buttons.held
         self.app.keys_held = self.held_mask
         self.app.settings_locked = self.kiosk_on and self.kiosk.settings_locked()
         self.notice_time(ms)
@@ -380,8 +377,6 @@ class Console:
         locked itself): the hardware screen is to close, and the title shows."""
         if not self.kiosk_on:
             return False
-        if self.buttons is not None:
-            self.held_mask = self.buttons.held
         self.run_kiosk(ms)
         return self.kiosk.mode != k.SERVICE
 
@@ -391,8 +386,6 @@ class Console:
         """The service menu locks again the moment it is left (once the chord's buttons are
         let go: a chord held again in it resets settings and statistics, and its presses may
         have gone to the menu)."""
-        if self.buttons is not None:
-            self.held_mask = self.buttons.held
         if (self.kiosk.mode == k.SERVICE and self.app.mode != ui.SETTINGS
                 and self.held_mask & k.CHORD == 0):
             self.kiosk.leave_service()

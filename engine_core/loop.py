@@ -5,8 +5,8 @@ the frame sent, and the wait (or the rest) until the next frame.
     loop.run()                      # a host that owns its time: frame(), wait(), ...
     loop.frame()                    # a host whose platform calls it back (the web page)
 
-Each frame: poll the keys and hand every event they latched to the console in order (a press,
-a digit typed, a click on the screen), tell it which buttons are held, tick it with the time
+Each frame: poll the keys, tell the console which buttons are held, hand it every event they
+latched in order (a press, a digit typed, a click on the screen), tick it with the time
 since the last frame, take its sound event and sound it, end a tone that is due, send the
 dirty rectangles, and let the host do its own per-frame work. Between frames wait() polls the
 keys until the next frame is due or a press is latched (the next frame then starts at once), or,
@@ -97,12 +97,12 @@ class Loop:
         keys = self.keys
         port = self.port
         keys.poll(now)
+        app.held(keys.held)  # before the events: a press sees the buttons as they are now
         code = keys.next_event()
         while code >= 0:
             if not port.woke(now):  # the key that woke the host does nothing else
                 self.take(code, now)
             code = keys.next_event()
-        app.held(keys.held)
         app.tick((now - self.last_tick) & TICKS_MASK)
         self.last_tick = now
         sound = app.take_sound()

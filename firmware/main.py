@@ -278,7 +278,7 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
     attach_link(app, hw.board)
-    console = Console(app, storage if storage is not None else MemoryStorage(), 1, hw.buttons)
+    console = Console(app, storage if storage is not None else MemoryStorage(), 1)
     console.start()
 
     def make_hardware():

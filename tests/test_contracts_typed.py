@@ -22,7 +22,8 @@ SLIPS = (
     ("engine_core/link/outbox.py", "                self.s.state_sent()", "                self.s.state_send()"),
     ("engine_core/link/transfer.py", "b[0] = self.s.gen", "b[0] = self.s.generation"),
     ("engine_core/link/sending.py", "        if not ch.finish():", "        if not ch.finished():"),
-    ("engine_core/ai/nerts_bot.py", "game.advance_clock(end - game.clock_ms)", "game.advance_clocks(end - game.clock_ms)"),
+    ("engine_core/ai/nerts_bot.py", "game.advance_clock(end - game.clock_ms)",
+     "game.advance_clocks(end - game.clock_ms)"),
 )
 
 

@@ -46,11 +46,10 @@ def run(shell, ms):
 
 
 def hold_chord(shell):
-    """A and B held together for the chord's time, as the button driver reports them."""
-    buttons = shell.app.buttons
-    buttons.held = k.CHORD
+    """A and B held together for the chord's time, as the loop reports them every frame."""
+    shell.held(k.CHORD)
     run(shell, k.CHORD_MS)
-    buttons.held = 0
+    shell.held(0)
     shell.tick(FRAME)
 
 

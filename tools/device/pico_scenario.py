@@ -80,7 +80,7 @@ class Reference:
         if not has_dpad(self.board):
             app.settings[S_TWO_BUTTONS] = 1
         attach_link(app, self.board)   # as the firmware's make_app: the title offers Link play
-        self.console = Console(app, self.storage, 1, None)
+        self.console = Console(app, self.storage, 1)
         self.console.start()
         self.screen = app.screen
 
