@@ -208,7 +208,7 @@ class PageConsole:
         """Nothing moves until the next key (engine_core/ui/idle.py): the page stops its frames."""
         return 1 if self.loop.idle() else 0
 
-    def flush(self):
+    def save_now(self):
         """Save the game in progress now, if it has anything unsaved (the page is being hidden:
         the tab may close); not the kiosk's demo, not a linked game (Console.save_now)."""
         self.console.save_now(False)

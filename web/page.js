@@ -529,9 +529,9 @@
     }
     fit();
     say(warnings.join(" "), warnings.length > 0);
-    window.addEventListener("pagehide", () => page.flush());
+    window.addEventListener("pagehide", () => page.save_now());
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "hidden") page.flush();
+      if (document.visibilityState === "hidden") page.save_now();
     });
     copyDirty(page.frame(0, 0)); // the first frame: the title or the resumed game
     if (manualTime) drawn.push([page.logged, canvasRGB()]);
