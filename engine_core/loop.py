@@ -16,7 +16,8 @@ Nothing in a frame, a wait or a rest allocates.
 The app the loop drives (a Console, or a host's cover of one such as the device's hardware
 screen) has: screen (engine_core/gfx/screen.py), press(button, long), type_digit(digit),
 click(x, y, now) (a click at a screen pixel, at the app's time: engine_core/pointer.py),
-held(mask), tick(ms), sound_on() (whether a press clicks, on a host that clicks), take_sound()
+held(mask), tick(ms), sound_on() (whether a press clicks: asked only on a host that clicks,
+the device, whose Shell has it; the Console has not), take_sound()
 (the sound event, taken: 0 for none, engine_core/ui/tones.py), idle() (nothing moves until a
 key: engine_core/ui/idle.py) and done (the loop's run() ends). An app where a digit or a click
 means nothing (the device's, which has no keyboard and no pointer) still has the method.

@@ -159,6 +159,7 @@ class Shell:
         shown: a console whose SELECT is never pressed spends no memory on it."""
         self.app = app
         self.screen = app.screen
+        self.painter = app.painter  # the console's, for what the shell draws over it (the gauge)
         self.make_hardware = make_hardware
         self.hardware = None  # made when first shown (hardware_screen())
         self.showing_hardware = False
@@ -411,8 +412,7 @@ def make_gauge(app, screen, power):
     if power is None or power.battery_mv is None:
         return None
     from firmware.gauge import Gauge
-    console = app.app
-    return Gauge(screen, console.painter, power)
+    return Gauge(screen, app.painter, power)
 
 
 def power_state():
