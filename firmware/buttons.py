@@ -20,7 +20,7 @@ as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __i
 from array import array
 
 from engine_core.ui.buttons import (A, B, COUNT, DOWN, LEFT, LONG_PRESS_MS, NAMES, RIGHT,  # noqa: F401
-                                    SELECT, START, UP, X, Y, mask)
+                                    REPEAT_FIRST_MS, REPEAT_MS, SELECT, START, UP, X, Y, mask)
 
 LONG = 0x80                     # event flag: a long press
 REPEATING = 0x0F                # UP DOWN LEFT RIGHT
@@ -118,7 +118,7 @@ class Readers:
 
 class Buttons:
     def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=LONG_PRESS_MS,
-                 repeat_delay_ms=350, repeat_ms=110):
+                 repeat_delay_ms=REPEAT_FIRST_MS, repeat_ms=REPEAT_MS):
         self.reader = reader
         self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself
         for held, reported in long_as:

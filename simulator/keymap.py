@@ -6,6 +6,10 @@ KEYS: (key, button) rows. A key is named as pygame names its constant, without t
 A key may appear once; a button may have several keys.
 """
 
+# The D-pad's repeat is the device's own (engine_core/ui/buttons.py).
+from engine_core.ui.buttons import REPEAT_FIRST_MS, REPEAT_MS  # noqa: F401
+
+
 KEYS = (
     ("UP", "UP"), ("DOWN", "DOWN"), ("LEFT", "LEFT"), ("RIGHT", "RIGHT"),
     ("a", "A"), ("SPACE", "A"),  # each button's key is its own letter
@@ -22,8 +26,6 @@ KEYS = (
 LONG_BUTTONS = ("A", "B", "X")
 # Keys that give a button's long press at once: R is redo, as holding X is.
 LONG_KEYS = (("r", "X"),)
-REPEAT_FIRST_MS = 300
-REPEAT_MS = 110
 
 # The browser's KeyboardEvent.key for pygame's key names (a letter or digit is itself).
 BROWSER_KEYS = {

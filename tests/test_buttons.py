@@ -171,6 +171,17 @@ def test_the_d_pad_repeats_while_held():
     assert events(b) == [DOWN, DOWN, DOWN, DOWN]
 
 
+def test_the_window_and_the_page_repeat_as_the_device_does():
+    """One repeat for every host (the issue of keyboard and device drifting apart): the page's
+    settings come from the simulator's keymap (tools/build_web.py)."""
+    from simulator import keymap
+    from tools.build_web import config as page_config
+    b = Buttons(Raw())
+    config = page_config()
+    assert (keymap.REPEAT_FIRST_MS, keymap.REPEAT_MS) == (b.repeat_delay_ms, b.repeat_ms)
+    assert (config["repeatFirstMs"], config["repeatMs"]) == (b.repeat_delay_ms, b.repeat_ms)
+
+
 def test_action_buttons_do_not_repeat():
     raw = Raw()
     b = Buttons(raw)

@@ -18,6 +18,8 @@ COUNT = const(10)
 NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B", "X", "Y", "START", "SELECT")
 
 LONG_PRESS_MS = const(400)  # held this long, a press is reported as a long press
+REPEAT_FIRST_MS = const(350)  # a D-pad button held this long starts repeating, every REPEAT_MS
+REPEAT_MS = const(110)  # (the device's driver, the simulator's window and the page alike)
 
 
 def mask(button):
