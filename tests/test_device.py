@@ -290,6 +290,7 @@ def test_select_opens_the_hardware_screen_over_the_app_and_leaving_redraws_the_a
         full = False
         redraws = 0
         settings = bytearray(8)
+        painter = None  # the Shell offers it to what it draws over the app
 
         def redraw(self):
             self.redraws += 1
