@@ -89,3 +89,20 @@ def fake_hardware(monkeypatch):
     monkeypatch.delitem(sys.modules, "firmware.hardware", raising=False)
     import firmware.hardware
     return firmware.hardware
+
+
+class ScriptClock:
+    """A loop's clock that only sleeping moves (engine_core/loop.py's port: ticks_ms, ticks_us,
+    sleep_ms)."""
+
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_us(self):
+        return self.ms * 1000
+
+    def sleep_ms(self, ms):
+        self.ms += ms

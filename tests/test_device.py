@@ -13,6 +13,7 @@ from firmware.panel import Panel
 from support.fakes import machine as fake_machine
 from support.fakes.machine import SPI, Pin
 from support.panel_model import PanelModel, expected_glass
+from tests.helpers import ScriptClock
 
 
 @pytest.fixture
@@ -69,19 +70,15 @@ def test_the_odroid_go_d_pad_is_read_through_the_adc(hardware):
     assert hw.buttons.reader.read() == mask(0)      # UP
 
 
-class FakeClock:
+class FakeClock(ScriptClock):
+    """The script's clock, counting the milliseconds slept."""
+
     def __init__(self):
-        self.ms = 0
+        ScriptClock.__init__(self)
         self.slept = 0
 
-    def ticks_ms(self):
-        return self.ms
-
-    def ticks_us(self):
-        return self.ms * 1000
-
     def sleep_ms(self, ms):
-        self.ms += ms
+        ScriptClock.sleep_ms(self, ms)
         self.slept += ms
 
 

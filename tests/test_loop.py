@@ -15,7 +15,7 @@ from engine_core.gfx.screen import Screen
 from engine_core.ui import buttons as bt
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place, as tests/test_power.py)
-from tests.helpers import fake_hardware
+from tests.helpers import ScriptClock, fake_hardware
 from tools.mpy import run_micropython
 
 CLICK_HZ, CLICK_MS = 2000, 8  # engine_core/loop.py: the device's click
@@ -36,20 +36,6 @@ def events():
 
 def frame_hash(screen):
     return zlib.crc32(bytes(screen.buf)), zlib.crc32(bytes(screen.palette))
-
-
-class ScriptClock:
-    def __init__(self):
-        self.ms = 0
-
-    def ticks_ms(self):
-        return self.ms
-
-    def ticks_us(self):
-        return self.ms * 1000
-
-    def sleep_ms(self, ms):
-        self.ms += ms
 
 
 class ScriptButtons:

@@ -13,7 +13,8 @@ from engine_core.loop import CLICK, DIGIT
 from simulator import framebuf
 from firmware.panel import Panel  # noqa: F401  (imported before the fixture puts framebuf in place)
 from tests.helpers import fake_hardware
-from tests.test_loop import ScriptButtons, ScriptClock
+from tests.helpers import ScriptClock
+from tests.test_loop import ScriptButtons
 
 CONTRACT = ("screen", "press", "type_digit", "click", "held", "tick", "take_sound", "idle", "done")
 
