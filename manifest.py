@@ -67,6 +67,7 @@ package(
         "loop.py",
         "piles.py",
         "pointer.py",
+        "power.py",
         "protocol.py",
         "reasons.py",
         "records.py",

@@ -1,5 +1,5 @@
 """The battery's charge in the top right corner of the title and the pause menu, on boards
-that can read it (firmware/power.py reads it). Drawn over the app's screen after the app has
+that can read it (engine_core/power.py reads it). Drawn over the app's screen after the app has
 drawn a frame: again whenever the app drew over the corner or the reading changed, and not
 at all on other screens. Nothing is allocated after __init__.
 
@@ -10,7 +10,7 @@ at all on other screens. Nothing is allocated after __init__.
 
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, CHAR_W
-from firmware.power import B_LOW, B_UNKNOWN
+from engine_core.power import B_LOW, B_UNKNOWN
 
 TEXT = 5                        # "100%" and a space's width of margin
 MARGIN = 2

@@ -232,7 +232,7 @@ class Shell:
             return True
         return self.app.settings[S_SOUND] != 0
 
-    # --- power (firmware/power.py) and sound ---
+    # --- power (engine_core/power.py) and sound ---
 
     def idle(self):
         """Nothing moves until a key (engine_core/ui/idle.py); the hardware screen's figures
@@ -262,10 +262,6 @@ class Shell:
             return False
         mode = self.app.mode
         return mode == TITLE or mode == PAUSE
-
-    def setting(self, name):
-        """A setting of the records (engine_core/records.py SETTINGS), e.g. 'dim_s'."""
-        return self.app.keeper.settings.get(name)
 
 
 def make_app(screen, hw, stats, hardware_only, storage=None):
@@ -398,13 +394,14 @@ def start(board_name, hardware=False, frames=-1):
 
 def make_power(app, hw, clock):
     """Dimming, the screen going off and the battery watch for the games' app, with the times
-    of its settings (dim_s, screen_off_s; 0: never); None for the hardware screen alone."""
+    of its settings (Dim after, Screen off after: the records' dim_s, screen_off_s; 0: never),
+    a change in the menu taken at once; None for the hardware screen alone."""
     if app.alone:  # the hardware screen alone
         return None
-    from firmware.power import Power
+    from engine_core.power import Power
     battery = hw.battery_mv if hw.battery is not None else None
-    return Power(hw.brightness, hw.panel, clock.sleep_ms, app.setting("dim_s") * 1000,
-                 app.setting("screen_off_s") * 1000, battery, clock.ticks_ms())
+    return Power(hw.brightness, hw.panel, clock.sleep_ms, 0, 0, battery, clock.ticks_ms(),
+                 app.app.app.settings)
 
 
 def make_gauge(app, screen, power):

@@ -86,7 +86,6 @@ RESET_PULSE_MS = const(1)
 AFTER_RESET_MS = const(5)
 RESET_TO_SLPOUT_MS = const(120)
 AFTER_SLPOUT_MS = const(5)
-SLEEP_TOGGLE_MS = const(120)
 _ST7789_INIT = (
     (COLMOD, b"\x55"),            # 16 bits per pixel
     (0xB2, b"\x0c\x0c\x00\x33\x33"),  # porch control (the power-on value, made explicit)
@@ -267,7 +266,7 @@ class Panel:
 
     def wake(self, wait_ms=0, sleep_ms=None):
         """Out of sleep and the display on again (wait_ms first: what is left of
-        SLEEP_TOGGLE_MS since sleep())."""
+        engine_core/power.py's SLEEP_TOGGLE_MS since sleep())."""
         if sleep_ms is None:
             sleep_ms = time.sleep_ms
         if wait_ms > 0:

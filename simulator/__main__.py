@@ -8,7 +8,8 @@
 Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
 button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause
 menu); on the title it asks before closing the window (not in kiosk mode: a visitor cannot
-close it). The digit keys type a deal's number.
+close it). The digit keys type a deal's number. The screen dims and goes dark as the device's
+does (the settings Dim after and Screen off after); a key or a click wakes it.
 Settings, statistics and the game in progress are kept in --data-dir (default: the
 platform's user data folder; docs/reliability.md): close the window mid-game and the next
 start resumes it. One console per folder: a second one on the same --data-dir stops with a
@@ -28,7 +29,7 @@ import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
+from engine_core.loop import CLICK, DIGIT, LONG, TICKS_MASK, Loop
 from engine_core.ui import buttons as bt
 from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator import keymap
@@ -379,31 +380,57 @@ class WallClock:
 
 class Desktop:
     """The window's port of the loop (engine_core/loop.py): its keys, the mixer's tones, the
-    wall clock, and the window drawn again when the screen changed or a key lit a button."""
+    wall clock (or a test's), and the window drawn again when the screen changed, a key lit
+    a button or the screen's light changed. The device's power (engine_core/power.py, its
+    times the console's settings) dims the window's screen and turns it dark; a key wakes
+    it and does nothing else. This port is also the power's panel and its app."""
 
-    def __init__(self, window, keys, sounds):
+    def __init__(self, window, keys, sounds, clock=None):
+        from engine_core.power import Power
         self.window = window
         self.keys = keys
         self.beeper = sounds
-        self.clock = WallClock()
+        self.clock = clock if clock is not None else WallClock()
         self.latch = EventQueue()
         self.drawn = False
+        self.power = Power(window.set_light, self, self.clock.sleep_ms, 0, 0, None, self.clock.ticks_ms(),
+                           keys.app.app.settings)
 
     def flush(self, screen):
         self.window.refresh_frame()
         self.drawn = True
 
     def woke(self, now):
-        return False
+        return self.power.woke(now)
 
     def rest_ms(self, now):
-        return REST_MAX_MS  # resting, the window still ticks the console once a second
+        return self.power.rest_ms(now)  # resting, the window still ticks the console once a second
 
     def after_frame(self, now):
-        if self.drawn or self.keys.changed:
-            self.window.update()
+        self.power.update(now, self.keys.held, self)
+        window = self.window
+        if self.drawn or self.keys.changed or window.light != window.shown_light:
+            window.update()
             self.drawn = False
             self.keys.changed = False
+
+    # --- the power's panel and app ---
+
+    def sleep(self):
+        pass  # dark: the window shows the screen black (Window.set_light(0))
+
+    def wake(self, wait_ms, sleep_ms):
+        pass
+
+    def may_sleep(self):
+        from engine_core.ui.idle import screen_may_sleep
+        return screen_may_sleep(self.keys.app)
+
+    def save_now(self):
+        self.keys.app.save_now(False)
+
+    def notify(self, text):
+        pass  # the battery's warnings: the desktop has no battery
 
 
 NO_DISPLAY = ("error: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset);"
@@ -432,7 +459,8 @@ class WindowHost:
     frame at a time, then the wait or the rest until the next; the console's records saved
     and the link told when the window closes."""
 
-    def __init__(self, app, board, scale=None):
+    def __init__(self, app, board, scale=None, clock=None):
+        """clock: the loop's (None: the wall clock)."""
         import pygame
         from simulator.window import Window, fit_scale
         from simulator.sound import Sounds
@@ -444,7 +472,7 @@ class WindowHost:
         self.window = Window(app.screen, scale, board)
         self.keys = Keys(app, self.window)
         self.sounds = Sounds()
-        self.port = Desktop(self.window, self.keys, self.sounds)
+        self.port = Desktop(self.window, self.keys, self.sounds, clock)
         self.loop = Loop(app, self.port, WINDOW_FRAME_MS)
         self.window.update()
 

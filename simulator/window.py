@@ -40,6 +40,13 @@ HELP = (
 ASK_CLOSE = ("Close the simulator?", "Esc: close    any other key: stay")
 HINT = "H: keyboard map"
 SCALE_MAX = 3
+GAMMA = 2.2  # a backlight's share of full, as bright as it looks: share ** (1 / GAMMA)
+
+
+def light_alpha(percent):
+    """How dark a veil (alpha 0..255) shows the screen at `percent` of its backlight (the
+    device's: engine_core/power.py): none at 100, black at 0, and 10 % (dim) about 65 %."""
+    return 255 - round(255 * (percent / 100) ** (1 / GAMMA))
 
 
 def fit_scale(width, height, display_w, display_h):
@@ -86,6 +93,8 @@ class Window:
         self.help = False
         self.asking = False  # Esc on the title: "Close the simulator?" is shown
         self.pressed = set()
+        self.light = 100  # the screen's backlight, percent (set_light(): the console's power)
+        self.shown_light = 100  # as last drawn
         self.skin = self.draw_skin()
         self.frame = pygame.Surface((screen.width, screen.height))
         self.refresh_frame()
@@ -125,6 +134,10 @@ class Window:
             bt.SELECT: (lx, cy + 3 * d + 8, 10), bt.START: (rx, cy + 3 * d + 8, 10),
         }
 
+    def set_light(self, percent):
+        """The screen's backlight: 100 lit, less dimmed, 0 dark (drawn at the next update)."""
+        self.light = percent
+
     def refresh_frame(self):
         scr = self.screen
         data = to_rgb_bytes(scr.buf, scr.width, scr.height, scr.palette)
@@ -143,6 +156,11 @@ class Window:
         s.blit(self.skin, (0, 0))
         w, h = self.screen.width * self.scale, self.screen.height * self.scale
         s.blit(pygame.transform.scale(self.frame, (w, h)), (self.side, self.pad))
+        self.shown_light = self.light
+        if self.light < 100:  # dimmed, or dark
+            veil = pygame.Surface((w, h), pygame.SRCALPHA)
+            veil.fill((0, 0, 0, light_alpha(self.light)))
+            s.blit(veil, (self.side, self.pad))
         present = self.board.buttons if self.board else range(bt.COUNT)
         for button, (x, y, r) in self.button_spots().items():
             if button not in present:

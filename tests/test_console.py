@@ -190,7 +190,16 @@ AFTER_RESTART = {
     "casket_rules": (1, lambda c: table_after_deal(c, "casket").game.rules == 1),
     "winnable": (1, winnable_seed),
     "slide": (0, lambda c: not table_after_deal(c, "aces_up").slide & view.SLIDE_ON),
+    "dim_s": (0, lambda c: power_of(c).dim_ms == 0),                     # the screen's power
+    "screen_off_s": (600, lambda c: power_of(c).off_ms == 600000),
 }
+
+
+def power_of(console):
+    """The screen's power (engine_core/power.py) over the console's settings, as every host
+    makes it."""
+    from engine_core.power import Power
+    return Power(None, None, None, 1, 1, None, 0, console.app.settings)
 
 
 def test_every_app_setting_has_its_restart_check():
@@ -378,7 +387,7 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     keys(console, "DOWN A DOWN DOWN A")  # title: choose a game, Casket, a fresh deal
     app = console.app
     assert app.table.game.NAME == "casket" and app.table.game.rules == 2
-    keys(console, "START UP UP A UP UP UP")  # pause menu: settings; Casket rules, third from last
+    keys(console, "START UP UP A UP UP UP UP UP")  # pause menu: settings; Casket rules, fifth from last
     assert app.mode == ui.SETTINGS and app.setting_label(ui.S_CASKET_RULES) == b"2: stacks"
     keys(console, "A")
     assert app.setting_label(ui.S_CASKET_RULES) == b"1: one card"
@@ -393,7 +402,7 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     again = console_on(disk)  # switched off and on: the profile-1 game comes back as it was
     assert again.app.table.game.rules == 1 and position(again.app.table.game)[1] == position(game)[1]
     assert again.app.settings[ui.S_CASKET_RULES] == 1
-    keys(again, "A START UP UP A UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
+    keys(again, "A START UP UP A UP UP UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
     assert again.keeper.settings.get("casket_rules") == 2 and again.app.table.game.rules == 1
     keys(again, "B UP UP A A")  # new deal, yes: leave the game in progress
     assert again.app.table.game.rules == 2

@@ -476,7 +476,7 @@ print(result, power.dims, power.offs, power.wakes, loop.rests, shell.app.app.sel
 def test_resting_dimming_sleeping_waking_and_sounds_allocate_nothing_on_micropython():
     """Four minutes of the games' loop with its power: rests on the still title, the screen
     dims and goes off, a key wakes it and the next ones play, under heap_lock."""
-    from firmware.power import B_OK
+    from engine_core.power import B_OK
     out = run_mpy_ok(POWER_LOOP.replace("BOARD", repr("picosystem"))).split()
     assert out[0] == "clean", out
     assert out[1:4] == ["1", "1", "1"], "dimmed, off, woken once"

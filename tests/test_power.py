@@ -128,7 +128,7 @@ def test_a_key_ends_the_rest_at_once_and_is_answered_within_a_frame(hardware):
 
 
 def test_the_screen_dims_then_goes_off_with_the_game_saved_and_a_key_wakes_it_without_acting(hardware):
-    from firmware.power import AWAKE, DIM, DIM_PERCENT, OFF
+    from engine_core.power import AWAKE, DIM, DIM_PERCENT, OFF
     loop, shell, hw, clock, keys = console_on(hardware)
     power = loop.port.power
     console = shell.app
@@ -165,19 +165,58 @@ def bt_play():
 
 def test_the_times_are_settings_and_zero_keeps_the_screen_on(hardware):
     from firmware.main import make_power
-    from firmware.power import AWAKE
+    from engine_core.power import AWAKE
     loop, shell, hw, clock, keys = console_on(hardware)
     settings = shell.app.keeper.settings
     assert (settings.get("dim_s"), settings.get("screen_off_s")) == (30, 180)
     settings.set("dim_s", 0)
     settings.set("screen_off_s", 0)
+    shell.app.settings_to_app()                  # the records read, as at power-on
     loop.port.power = make_power(shell, hw, clock)
     run_until(loop, clock, 400000)
     assert loop.port.power.state == AWAKE and hw.backlight.duty_u16() == 100 * 655
 
 
+def test_the_settings_menus_times_are_powers_at_once_without_a_restart(hardware):
+    from engine_core.power import AWAKE, DIM
+    from engine_core.ui import settings as st
+    from engine_core.ui.app import SETTINGS
+    loop, shell, hw, clock, keys = console_on(hardware)
+    power, app = loop.port.power, shell.app.app
+
+    def press(button, selected=-1):
+        run_until(loop, clock, clock.ms + 50)
+        if selected >= 0:
+            app.selected = selected
+        keys.hold(button, clock.ms + 100, 60)
+        run_until(loop, clock, clock.ms + 300)
+
+    assert (power.dim_ms, power.off_ms) == (30000, 180000)
+    for button in (bt.DOWN, bt.DOWN, bt.DOWN, bt.A):   # the title's Settings
+        press(button)
+    assert app.mode == SETTINGS
+    press(bt.LEFT, st.S_DIM)                            # Dim after: 30 s -> 15 s
+    press(bt.RIGHT, st.S_OFF)                           # Screen off after: 3 min -> 10 min
+    assert (app.setting_label(st.S_DIM), app.setting_label(st.S_OFF)) == (b"15 s", b"10 min")
+    assert (power.dim_ms, power.off_ms) == (15000, 600000)
+    start = power.last_key                              # the last key
+    run_until(loop, clock, start + 12000)
+    assert power.state == AWAKE
+    run_until(loop, clock, start + 16500)
+    assert power.state == DIM
+    run_until(loop, clock, start + 180000 + 2000)
+    assert power.state == DIM and power.offs == 0, "not off at the old 3 min"
+    press(bt.LEFT)                                      # wakes, and does nothing else
+    assert power.state == AWAKE and app.setting_label(st.S_OFF) == b"10 min"
+    for _ in range(3):
+        press(bt.LEFT)                                  # Screen off after: Never
+    assert app.setting_label(st.S_OFF) == b"Never" and power.off_ms == 0
+    run_until(loop, clock, clock.ms + 2000000)
+    assert power.state == DIM and power.offs == 0
+
+
 def test_no_dimming_in_a_computers_turn_nor_in_the_kiosk(hardware):
-    from firmware.power import AWAKE
+    from engine_core.power import AWAKE
     loop, shell, hw, clock, keys = console_on(hardware)
     console = shell.app
     console.kiosk_on = True
@@ -192,7 +231,7 @@ def test_no_dimming_in_a_computers_turn_nor_in_the_kiosk(hardware):
 
 
 def test_the_battery_gauge_warns_when_low_and_at_critical_charge_saves_and_turns_off(hardware):
-    from firmware import power as pw
+    from engine_core import power as pw
     loop, shell, hw, clock, keys = console_on(hardware, "picosystem", battery_mv=4000)
     p = loop.port.power
     assert p.battery == pw.B_OK and 80 <= p.percent() <= 90
@@ -216,7 +255,7 @@ def test_the_battery_gauge_warns_when_low_and_at_critical_charge_saves_and_turns
 
 
 def test_battery_readings_map_to_the_gauge():
-    from firmware.power import B_CRITICAL, B_LOW, B_OK, B_UNKNOWN, battery_percent, battery_state
+    from engine_core.power import B_CRITICAL, B_LOW, B_OK, B_UNKNOWN, battery_percent, battery_state
     assert [battery_percent(mv) for mv in (0, 3200, 3300, 3700, 4100, 4300)] == [-1, 0, 0, 50, 100, 100]
     assert [battery_state(mv) for mv in (0, 3300, 3450, 3900)] == [B_UNKNOWN, B_CRITICAL, B_LOW, B_OK]
 

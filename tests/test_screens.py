@@ -66,7 +66,7 @@ def test_the_settings_table_is_in_the_order_of_its_names_and_its_records():
     named = {st.S_SOUND: "sound", st.S_BACK: "card_back", st.S_SPEED: "bot_speed", st.S_LEVEL: "bot_level",
              st.S_JOKERS: "jokers", st.S_TARGET: "target", st.S_AUTOPLAY: "auto_play",
              st.S_TWO_BUTTONS: "two_buttons", st.S_CASKET_RULES: "casket_rules", st.S_WINNABLE: "winnable",
-             st.S_SLIDE: "slide"}
+             st.S_SLIDE: "slide", st.S_DIM: "dim_s", st.S_OFF: "screen_off_s"}
     assert named == dict(enumerate(keys))
     assert st.choices(st.S_BACK) == len(pal.BACKS)  # a name for each card back's colours
     defaults = {d[0]: d[1] for d in records.SETTINGS}
@@ -83,6 +83,49 @@ def test_a_record_value_no_choice_holds_reads_as_the_settings_default():
     assert st.choice_of(st.S_TARGET, 75) == 0
     assert st.choice_of(st.S_CASKET_RULES, 7) == 0
     assert st.choice_of(st.S_SOUND, 1) == 1
+
+
+def test_dimming_and_the_screen_off_are_settings_rows_with_their_records_and_lines():
+    rows = {row[st.KEY]: row for row in st.SETTINGS}
+    dim, off = rows["dim_s"], rows["screen_off_s"]
+    assert (dim[st.NAME], off[st.NAME]) == (b"Dim after", b"Screen off after")
+    assert dim[st.VALUES] == (0, 15, 30, 60, 120, 300) and dim[st.CHOICES][0] == b"Never"
+    assert off[st.VALUES] == (0, 60, 180, 600, 1800) and off[st.CHOICES][0] == b"Never"
+    assert (dim[st.ABOUT], off[st.ABOUT]) == (b"Screen dims when no key comes", b"Screen goes dark, game saved")
+    assert (st.record_value(st.S_DIM, dim[st.DEFAULT]), st.record_value(st.S_OFF, off[st.DEFAULT])) == (30, 180)
+
+
+def test_a_time_no_choice_holds_reads_as_the_nearest_time_and_0_alone_as_never():
+    # Any time in the record's range (an older record, one edited by hand) reads as a choice.
+    for value, choice in ((0, 0), (1, 1), (22, 1), (23, 2), (45, 2), (46, 3), (200, 4), (3600, 5)):
+        assert st.label(st.S_DIM, st.choice_of(st.S_DIM, value)) == st.SETTINGS[st.S_DIM][st.CHOICES][choice], value
+    assert [st.record_value(st.S_OFF, st.choice_of(st.S_OFF, v)) for v in (1, 100, 1200, 1201, 36000)] == \
+        [60, 60, 600, 1800, 1800]
+
+
+def test_an_odd_time_in_the_records_loads_as_the_nearest_choice_and_the_menu_saves_it(tmp_path):
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui.app import App
+    from simulator import framebuf
+    disk = MemoryStorage()
+    first = Console(App(Screen(240, 240, framebuf)), disk)
+    first.start()
+    first.keeper.settings.set("dim_s", 45)
+    first.keeper.settings.set("screen_off_s", 7200)
+    first.keeper.save_settings()
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.start()
+    app = console.app
+    assert (app.setting_label(st.S_DIM), app.setting_label(st.S_OFF)) == (b"30 s", b"30 min")
+    assert console.keeper.settings.get("dim_s") == 45, "kept as it was until a setting changes"
+    run(app, OPEN_SETTINGS)
+    app.selected = st.S_DIM
+    run(app, "RIGHT")
+    console.tick(0)
+    assert app.setting_label(st.S_DIM) == b"1 min"
+    assert (console.keeper.settings.get("dim_s"), console.keeper.settings.get("screen_off_s")) == (60, 1800)
 
 
 def test_every_settings_line_fits_the_narrowest_screens_panel():
@@ -104,7 +147,8 @@ def test_the_settings_screen_says_what_the_selected_setting_does_under_its_rows(
     for i in range(st.COUNT):
         # the name and the selected row are gold or black on yellow; the line is below the rows
         rows = gold_rows(app, px + 8, px + pw - 8)
-        foot = [y for y in rows if y > rows[0] + (st.COUNT + 1) * (LINE_H - 1)]
+        row = min(LINE_H + 2, (app.height - 14) // (st.COUNT + 2))  # as the menu fits its rows
+        foot = [y for y in rows if y > rows[0] + (st.COUNT + 1) * row - 2]
         assert len(foot) >= CHAR_H - 2, (i, rows)  # a line of gold text under the last row
         top = foot[0]
         text = st.SETTINGS[i][st.ABOUT]

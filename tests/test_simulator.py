@@ -460,3 +460,58 @@ def test_a_screenshot_without_pillow_has_the_same_pixels(tmp_path, monkeypatch):
     with Image.open(tmp_path / "pil.png") as a, Image.open(tmp_path / "pygame.png") as b:
         assert a.size == b.size == (480, 270)
         assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()
+
+
+def test_the_window_dims_and_goes_dark_as_the_device_and_a_key_wakes_it_doing_nothing_else(monkeypatch):
+    # The device's power in the window (engine_core/power.py), on a scripted clock: dimmed at
+    # Dim after (the picture shown darker), dark at Screen off after, and the key that wakes
+    # it does nothing else; the next key plays.
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from engine_core.console import Console
+    from engine_core.power import AWAKE, DIM, OFF
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui import settings as st
+    from simulator import __main__ as sim
+    from simulator.boards import resolve_board
+    from simulator.keys import make_app
+    from tests.helpers import ScriptClock
+    console = Console(make_app(240, 240), MemoryStorage())
+    console.start()
+    console.app.settings[st.S_DIM] = 1                   # 15 s
+    console.app.settings[st.S_OFF] = 1                   # 1 min
+    clock = ScriptClock()
+    host = sim.WindowHost(console, resolve_board("240x240"), 1, clock)
+    window, power = host.window, host.port.power
+
+    def until(ms):
+        while clock.ms < ms:
+            host.loop.frame()
+            clock.ms += 100
+
+    def brightest():
+        return max(sum(window.surface.get_at((window.side + x, window.pad + y))[:3])
+                   for x in range(0, 240, 3) for y in range(0, 240, 3))
+
+    def key(k):
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=k))
+        host.loop.frame()
+        clock.ms += 100
+
+    until(1000)
+    lit = brightest()
+    assert power.state == AWAKE and lit > 500
+    until(14500)
+    assert power.state == AWAKE and brightest() == lit
+    until(15500)
+    assert power.state == DIM and window.light == 10
+    assert 0.25 * lit < brightest() < 0.45 * lit, "shown darker, as a backlight at 10 %"
+    until(60500)
+    assert power.state == OFF and brightest() == 0
+    key(pygame.K_DOWN)
+    assert power.state == AWAKE and brightest() == lit
+    assert console.app.selected == 0, "the waking key did nothing else"
+    key(pygame.K_DOWN)
+    assert console.app.selected == 1, "the next key plays"
+    host.window.close()

@@ -490,6 +490,38 @@ def test_on_a_still_title_the_page_rests_and_a_key_wakes_it(open_page):
     assert console.evaluate("window.pcc.rests") >= 2
 
 
+def test_the_canvas_dims_and_goes_dark_as_the_device_and_a_key_or_a_tap_wakes_it(open_page):
+    """The device's power on the page (engine_core/power.py, the default settings: dim after
+    30 s, dark after 3 min): the canvas dimmed with a CSS filter, then blank; a key or a tap
+    lights it and does nothing else, and the next key plays (docs/web.md)."""
+    console = open_page("board=240x240&time=manual")
+    console.settle()
+    filter_ = "getComputedStyle(document.getElementById('screen')).filter"
+    title = console.canvas()
+    assert console.evaluate("window.pcc.light") == 100 and console.evaluate(filter_) == "none"
+    for ms, light, shown in ((29000, 100, "none"), (1500, 10, "brightness(0.351)"), (140000, 10, None),
+                             (10000, 0, "brightness(0)")):
+        console.evaluate("ms => window.pcc.advance(ms)", ms)
+        console.settle()
+        assert console.evaluate("window.pcc.light") == light, ms
+        if shown is not None:
+            assert console.evaluate(filter_) == shown, ms
+    console.key("DOWN")
+    assert console.evaluate("window.pcc.light") == 100 and console.evaluate(filter_) == "none"
+    assert console.canvas() == title, "the waking key did nothing else"
+    console.key("DOWN")
+    assert console.canvas() != title, "the next key plays"
+    moved = console.canvas()
+    console.evaluate("ms => window.pcc.advance(ms)", 181000)
+    console.settle()
+    assert console.evaluate("window.pcc.light") == 0
+    box = console.page.locator("#screen").bounding_box()
+    console.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    console.page.wait_for_function("window.pcc.light === 100", timeout=5000)
+    console.settle()
+    assert console.canvas() == moved, "the waking tap did nothing else"
+
+
 def held_frame_pixels(rgb, palette):
     """How many pixels of an RGB frame have the held card's frame colour (engine_core/gfx)."""
     from engine_core.gfx.palette import HELD

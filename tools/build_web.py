@@ -78,7 +78,7 @@ def config():
     from engine_core.ui import buttons as bt
     from engine_core import games
     from firmware.main import FRAME_MS
-    from firmware.power import REST_MAX_MS
+    from engine_core.loop import REST_MAX_MS
     from simulator import keymap
     return {
         "buttons": list(bt.NAMES),

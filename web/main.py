@@ -11,7 +11,9 @@ The browser owns the time: the page's script (web/page.js) calls, at the device'
                                  returns how many dirty rectangles the screen has
     page.sound()                 the tone the frame started (hz << 16 | ms), or 0
 then copies those rectangles from the framebuffer to the canvas through the palette and calls
-page.painted(); page.idle() says when the script may stop its frames until a key. It reads
+page.painted(); page.idle() says when the script may stop its frames until a key (or for
+page.rest_ms()), and page.light() how bright the canvas is shown (the device's dimming and
+screen off, engine_core/power.py: CSS brightness, 0 blank). It reads
 the framebuffer, the palette and the rectangles in place, at the addresses page.addresses()
 gives (no copy crosses into JavaScript), as a panel driver reads them (docs/screen.md).
 """
@@ -24,9 +26,11 @@ from array import array
 
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
-from engine_core.loop import CLICK, DIGIT, LONG, REST_MAX_MS, TICKS_MASK, Loop
+from engine_core.loop import CLICK, DIGIT, LONG, TICKS_MASK, Loop
+from engine_core.power import Power
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import S_TWO_BUTTONS, App
+from engine_core.ui.idle import screen_may_sleep
 from web.storage import LocalStorage
 
 LOG_SIZE = 4096  # events kept for the browser tests (log on), drained by take_log()
@@ -101,25 +105,51 @@ class PageClock:
 
 class PagePort:
     """The page's port of the loop (engine_core/loop.py). The script copies the dirty
-    rectangles itself once the frame returns, and decides when to rest (page.idle())."""
+    rectangles itself once the frame returns, and decides when to rest (page.idle(), for at
+    most page.rest_ms()). The device's power (engine_core/power.py, its times the console's
+    settings) dims the canvas and turns it dark (`light`, read by page.light()); a key or a
+    tap wakes it and does nothing else. The port is also the power's panel and its app."""
 
-    def __init__(self):
+    def __init__(self, console):
+        self.console = console
         self.keys = PageKeys()
         self.beeper = PageBeeper()
         self.clock = PageClock()
         self.latch = None
+        self.light = 100  # the screen's backlight, percent: 100 lit, 10 dimmed, 0 dark
+        self.power = Power(self.set_light, self, self.clock.sleep_ms, 0, 0, None, 0, console.app.settings)
 
     def flush(self, screen):
         pass  # page.frame() returns their count; the script copies them and calls painted()
 
     def woke(self, now):
-        return False
+        return self.power.woke(now)
 
     def rest_ms(self, now):
-        return REST_MAX_MS
+        return self.power.rest_ms(now)
 
     def after_frame(self, now):
+        self.power.update(now, self.keys.held, self)
+
+    def set_light(self, percent):
+        self.light = percent
+
+    # --- the power's panel and app ---
+
+    def sleep(self):
+        pass  # dark: the script blanks the canvas (page.light() 0)
+
+    def wake(self, wait_ms, sleep_ms):
         pass
+
+    def may_sleep(self):
+        return screen_may_sleep(self.console)
+
+    def save_now(self):
+        self.console.save_now(False)
+
+    def notify(self, text):
+        pass  # the page has no battery
 
 
 class PageConsole:
@@ -135,7 +165,7 @@ class PageConsole:
         self.app = app
         storage = LocalStorage(store) if store is not None else MemoryStorage()
         self.console = Console(app, storage)
-        self.port = PagePort()
+        self.port = PagePort(self.console)
         self.loop = Loop(self.console, self.port)
         self.log = bytearray(4 * LOG_SIZE) if log else None
         self.logged = 0
@@ -207,6 +237,16 @@ class PageConsole:
     def idle(self):
         """Nothing moves until the next key (engine_core/ui/idle.py): the page stops its frames."""
         return 1 if self.loop.idle() else 0
+
+    def rest_ms(self):
+        """How long the page may rest before the screen's power falls due (at most a second)."""
+        port = self.port
+        return port.rest_ms(port.clock.ms)
+
+    def light(self):
+        """The screen's backlight as the device's power sets it: 100 lit, 10 dimmed, 0 dark
+        (the script dims the canvas with a CSS filter, and blanks it at 0)."""
+        return self.port.light
 
     def save_now(self):
         """Save the game in progress now, if it has anything unsaved (the page is being hidden:

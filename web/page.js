@@ -168,7 +168,10 @@
     const box = canvas.getBoundingClientRect();
     const x = Math.floor((event.clientX - box.left) * width / box.width);
     const y = Math.floor((event.clientY - box.top) * height / box.height);
-    if (x >= 0 && y >= 0 && x < width && y < height) queue.push([CLICK, x, y]);
+    if (x >= 0 && y >= 0 && x < width && y < height) {
+      queue.push([CLICK, x, y]);
+      wake(); // at once: a tap on a dark screen lights it
+    }
   });
   canvas.addEventListener("contextmenu", (event) => event.preventDefault());
 
@@ -233,14 +236,16 @@
       // clock keeps the browser's. A hidden tab stops the frames: it comes back where it
       // was, not minutes later.
       ms = Math.max(0, Math.floor(now - lastTick));
-      if (ms > CONFIG.maxTickMs) {
-        ms = CONFIG.maxTickMs;
+      if (ms > CONFIG.maxTickMs + restedMs) {
+        ms = CONFIG.maxTickMs + restedMs; // a rest's time passes in full, as the device's does
         lastTick = now;
       } else {
         lastTick += ms;
       }
     }
+    restedMs = 0;
     const count = page.frame(ms, heldMask);
+    showLight(page.light());
     if (count) {
       copyDirty(count);
       if (manualTime) drawn.push([page.logged, canvasRGB()]);
@@ -255,10 +260,23 @@
 
   let stopped = false;
 
+  // The device's dimming and screen off (engine_core/power.py, the console's settings Dim
+  // after and Screen off after): the canvas shown darker as a backlight at that share of full
+  // looks (share ** (1 / 2.2), as the simulator's window), blank at 0. A key or a tap wakes
+  // it, and does nothing else (the loop's port).
+  let light = 100;
+
+  function showLight(percent) {
+    if (percent === light) return;
+    light = percent;
+    canvas.style.filter = percent >= 100 ? "" : "brightness(" + Math.pow(percent / 100, 1 / 2.2).toFixed(3) + ")";
+  }
+
   // Resting: when nothing moves (page.idle(): engine_core/ui/idle.py) and no button is down,
   // no frame runs until a button goes down or a second has passed, as the device rests.
   let resting = false;
   let restTimer = 0;
+  let restedMs = 0; // the rest's length: the frame after it passes that much time
   let rests = 0;
 
   function wake() {
@@ -280,7 +298,8 @@
       if (!manualTime && queue.length === 0 && down.size === 0 && page.idle()) {
         resting = true;
         rests++;
-        restTimer = setTimeout(wake, CONFIG.restMaxMs);
+        restedMs = Math.min(CONFIG.restMaxMs, page.rest_ms());
+        restTimer = setTimeout(wake, restedMs);
         return;
       }
     }
@@ -554,6 +573,7 @@
     get frames() { return frames; },
     get rests() { return rests; },
     get resting() { return resting; },
+    get light() { return light; },
     get delivered() { return delivered; },
     get queued() { return queue.length; },
     settled() { return queue.length === 0 && grantedMs === 0 && !page.busy(); },

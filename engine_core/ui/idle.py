@@ -1,6 +1,6 @@
 """Whether the console may rest: nothing animates, no computer player is due and nothing waits
 for time to pass, so that until the next key the screen stays as it is. The device's loop then
-sleeps until a key or its own timers (firmware/power.py); the simulator and the web page stop
+sleeps until a key or its own timers (engine_core/power.py); the simulator and the web page stop
 redrawing (docs/performance.md, "Resting"). The answer is read, never changed: asking costs a
 few attribute reads, and nothing is allocated.
 

@@ -19,6 +19,8 @@ S_TWO_BUTTONS = const(7)
 S_CASKET_RULES = const(8)
 S_WINNABLE = const(9)
 S_SLIDE = const(10)
+S_DIM = const(11)
+S_OFF = const(12)
 
 # The row's fields.
 NAME = const(0)  # the settings screen's words for it
@@ -51,9 +53,14 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
      b"New deals: any, or proven winnable"),
     (b"Card slide", (b"Off", b"On"), "slide", None, 1,
      b"A moved card glides to its pile"),
+    # The times (seconds) come last, in rising order: choice_of() reads them as the nearest.
+    (b"Dim after", (b"Never", b"15 s", b"30 s", b"1 min", b"2 min", b"5 min"), "dim_s",
+     (0, 15, 30, 60, 120, 300), 2, b"Screen dims when no key comes"),
+    (b"Screen off after", (b"Never", b"1 min", b"3 min", b"10 min", b"30 min"), "screen_off_s",
+     (0, 60, 180, 600, 1800), 2, b"Screen goes dark, game saved"),
 )
 
-COUNT = const(11)  # len(SETTINGS)
+COUNT = const(13)  # len(SETTINGS)
 
 
 def choices(i):
@@ -74,7 +81,8 @@ def record_value(i, choice):
 
 def choice_of(i, value):
     """The choice a record's value stands for: its default when no choice holds it (a record
-    from another version, or damaged)."""
+    from another version, or damaged); for a time (S_DIM on), the nearest time, the shorter
+    of two as near (0 alone is Never: 1 s reads as the shortest time, 3600 s as the longest)."""
     row = SETTINGS[i]
     values = row[VALUES]
     if values is None:
@@ -82,7 +90,12 @@ def choice_of(i, value):
     for k in range(len(values)):
         if values[k] == value:
             return k
-    return row[DEFAULT]
+    if i < S_DIM or value <= 0:
+        return row[DEFAULT]
+    k = 1
+    while k + 1 < len(values) and values[k + 1] - value < value - values[k]:
+        k += 1
+    return k
 
 
 def target_score(choice):

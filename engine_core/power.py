@@ -1,20 +1,27 @@
 """A day in the pocket: the screen dims and then goes off when no key comes, the battery is
-watched, and the loop rests between keys (docs/firmware.md, "Power").
+watched, and the loop rests between keys (docs/firmware.md, "Power"). The device's power, and
+the simulator's window and the web page have the same (their screen dims and goes dark, and a
+key wakes it): one timing for all three.
 
-    power = Power(hw.brightness, hw.panel, clock.sleep_ms, dim_ms, off_ms, hw.battery_mv)
+    power = Power(hw.brightness, hw.panel, clock.sleep_ms, dim_ms, off_ms, hw.battery_mv,
+                  now, app.settings)
     power.woke(now)             # a key: True when it only woke the screen (not acted on)
     power.update(now, held, app) # after each frame: dims, turns off, reads the battery
     power.rest_ms(now)          # how long the loop may rest before one of these falls due
 
 The app (firmware/main.py's Shell) says when the screen may go dark (`may_sleep()`: never in
 a computer's turn, a link game or the kiosk's demo), saves the game before the panel goes off
-(`save_now()`) and shows the battery's warning (`notify(text)`). Nothing here allocates after
-__init__.
+(`save_now()`) and shows the battery's warning (`notify(text)`). Given the App's settings
+(engine_core/ui/settings.py), the times are theirs (Dim after, Screen off after), read after
+every frame, so a change in the menu counts at once. Nothing here allocates after __init__.
 """
 
-from engine_core.loop import REST_MAX_MS
-from firmware.buttons import elapsed
-from firmware.panel import SLEEP_TOGGLE_MS
+from engine_core.loop import REST_MAX_MS, TICKS_MASK
+from engine_core.ui.settings import S_DIM, S_OFF, SETTINGS, VALUES
+
+from micropython import const
+
+SLEEP_TOGGLE_MS = const(120)    # the panel's least time between SLPIN and SLPOUT (ST7789)
 
 AWAKE = 0
 DIM = 1
@@ -35,6 +42,11 @@ B_UNKNOWN = 0
 B_OK = 1
 B_LOW = 2
 B_CRITICAL = 3
+
+
+def setting_ms(settings, i):
+    """The milliseconds the choice of time setting i (S_DIM, S_OFF) stands for (0: never)."""
+    return SETTINGS[i][VALUES][settings[i]] * 1000
 
 
 def battery_percent(mv):
@@ -59,13 +71,20 @@ def battery_state(mv):
 
 
 class Power:
-    def __init__(self, brightness, panel, sleep_ms, dim_ms, off_ms, battery_mv=None, now=0):
+    def __init__(self, brightness, panel, sleep_ms, dim_ms, off_ms, battery_mv=None, now=0,
+                 settings=None):
         """brightness(percent): the backlight. panel: has sleep() and wake(). sleep_ms: the
         clock's, for the panel's waits. dim_ms, off_ms: without a key this long the screen
-        dims, then goes off (0: never). battery_mv(): the cell's voltage (None: no battery)."""
+        dims, then goes off (0: never). battery_mv(): the cell's voltage (None: no battery).
+        settings: the App's choices (engine_core/ui/app.py), whose Dim after and Screen off
+        after then stand for dim_ms and off_ms, read again after every frame."""
         self.brightness = brightness
         self.panel = panel
         self.sleep_ms = sleep_ms
+        self.settings = settings
+        if settings is not None:
+            dim_ms = setting_ms(settings, S_DIM)
+            off_ms = setting_ms(settings, S_OFF)
         self.dim_ms = dim_ms
         self.off_ms = off_ms
         self.battery_mv = battery_mv
@@ -90,7 +109,7 @@ class Power:
         if self.state == AWAKE:
             return False
         if self.state == OFF:
-            self.panel.wake(SLEEP_TOGGLE_MS - elapsed(now, self.off_at), self.sleep_ms)
+            self.panel.wake(SLEEP_TOGGLE_MS - ((now - self.off_at) & TICKS_MASK), self.sleep_ms)
         self.brightness(FULL_PERCENT)
         self.state = AWAKE
         self.wakes += 1
@@ -100,14 +119,19 @@ class Power:
 
     def update(self, now, held, app):
         """After a frame: a key held counts as a key; dims and turns off when their time has
-        come and the app allows it; reads the battery every BATTERY_EVERY_MS."""
+        come and the app allows it; reads the battery every BATTERY_EVERY_MS. The times are
+        the settings' as they are now (a change in the menu counts at once)."""
+        settings = self.settings
+        if settings is not None:
+            self.dim_ms = setting_ms(settings, S_DIM)
+            self.off_ms = setting_ms(settings, S_OFF)
         if held:
             self.last_key = now
-        if elapsed(now, self.read_at) >= BATTERY_EVERY_MS:
+        if (now - self.read_at) & TICKS_MASK >= BATTERY_EVERY_MS:
             self.read_battery(now, app)
         if self.state == OFF:
             return
-        quiet = elapsed(now, self.last_key)
+        quiet = (now - self.last_key) & TICKS_MASK
         if self.off_ms and quiet >= self.off_ms and app.may_sleep():
             self.turn_off(app, now)
         elif self.state == AWAKE and self.dim_ms and quiet >= self.dim_ms and app.may_sleep():
@@ -127,13 +151,13 @@ class Power:
     def rest_ms(self, now):
         """How long the loop may rest before a timer of ours falls due (at most REST_MAX_MS)."""
         left = REST_MAX_MS
-        quiet = elapsed(now, self.last_key)
+        quiet = (now - self.last_key) & TICKS_MASK
         if self.state == AWAKE and self.dim_ms:
             left = min(left, max(0, self.dim_ms - quiet))
         if self.state != OFF and self.off_ms:
             left = min(left, max(0, self.off_ms - quiet))
         if self.battery_mv is not None:
-            left = min(left, max(0, BATTERY_EVERY_MS - elapsed(now, self.read_at)))
+            left = min(left, max(0, BATTERY_EVERY_MS - ((now - self.read_at) & TICKS_MASK)))
         return left
 
     # --- the battery ---
