@@ -613,7 +613,7 @@ def test_a_moved_card_slides_to_its_pile_over_a_few_frames_unless_the_setting_is
     from engine_core.ui.view import SLIDE_FRAMES
     app = make_app(240, 240, "sir_tommy", 5)
     if not on:
-        run(app, "START UP UP A UP A B B")  # Settings: the last row, Card slide, turned off
+        run(app, "START UP UP A UP UP UP A B B")  # Settings: Card slide, third from last, turned off
         assert app.settings[app_mod.S_SLIDE] == 0 and app.mode == app_mod.PLAY
     table = app.table
     run(app, "X A")  # the hint's card picked up
