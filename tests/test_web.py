@@ -564,3 +564,120 @@ def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_say
     click("discard")
     assert game.piles.size[game.pile_id("discard")] == 1 and table.held == 255
     assert console.canvas() == replay.rgb()
+
+
+# The page as an app (docs/web.md): installable, offline, and a phone's height.
+
+def test_a_phone_sees_the_whole_page_without_scrolling_and_reaches_every_button(open_page):
+    for ratio in (2, 3):
+        console = open_page("game=aces_up&seed=7", viewport={"width": 390, "height": 844},
+                            device_scale_factor=ratio, is_mobile=True, has_touch=True)
+        fit = console.evaluate("""() => {
+            const root = document.documentElement, out = [];
+            for (const el of document.querySelectorAll('.pads button, #screen')) {
+                const r = el.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                out.push({name: el.dataset.button || el.id, top: r.top, bottom: r.bottom, left: r.left,
+                          right: r.right, reached: hit === el || el.contains(hit)});
+            }
+            return {scrollHeight: root.scrollHeight, scrollWidth: root.scrollWidth, items: out,
+                    footer: document.querySelector('footer').getBoundingClientRect().bottom};
+        }""")
+        assert fit["scrollHeight"] <= 844 and fit["scrollWidth"] <= 390, (ratio, fit)
+        assert fit["footer"] <= 844  # the help in view too
+        assert len(fit["items"]) == 11
+        for item in fit["items"]:  # every button on the screen, and nothing over it
+            assert item["top"] >= 0 and item["bottom"] <= 844 and item["left"] >= 0 and item["right"] <= 390, item
+            assert item["reached"], item
+        console.page.touchscreen.tap(*button_centre(console, "START"))  # a tap reaches the console
+        console.page.wait_for_function("window.pcc.delivered > 0")
+
+
+def button_centre(console, name):
+    box = console.page.locator('.pads button[data-button="%s"]' % name).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_page_installs_as_an_app_and_plays_with_the_network_cut(browser, tmp_path):
+    """From a server, in a browser profile of its own (a context without one is incognito,
+    which Chromium never installs from): the manifest parses with its fields, Chromium finds
+    nothing that stops the install, and a service worker controls the page. A second build
+    replaces the first's cache. Then the server stops and the network goes: the page opens
+    from the cache and a deal plays, frame by frame as the simulator plays it."""
+    import json
+    from tools.build_web import build, manifest
+    folder = str(tmp_path / "web")
+    first = build(folder)
+    server = Server(folder)
+    url = server.url
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=["--no-sandbox"],
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True)
+    errors = []
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        def open_(query=""):
+            page.goto(url + "index.html" + ("?" + query if query else ""))
+            page.wait_for_function("window.pcc && (window.pcc.ready || window.pcc.error)", timeout=60000)
+            assert page.evaluate("window.pcc.error") is None
+
+        def cache_names():
+            return page.evaluate("caches.keys()")
+
+        open_()
+        page.evaluate("navigator.serviceWorker.ready")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60000)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        shown = cdp.send("Page.getAppManifest")
+        assert shown["errors"] == [] and json.loads(shown["data"]) == manifest()
+        parsed = shown["manifest"]
+        assert parsed["display"] == "kStandalone" and parsed["name"] == "Pocket card console"
+        assert parsed["startUrl"] == url and parsed["themeColor"] == "rgba(24,26,30,1)"
+        assert [icon["sizes"] for icon in parsed["icons"]] == ["192x192", "512x512"]
+        sw = first["sw.js"].decode()
+        (old_cache,) = cache_names()
+        assert '"%s"' % old_cache in sw
+        # Everything the page needs is in the cache.
+        cached = page.evaluate("n => caches.open(n).then(c => c.keys()).then(r => r.map(q => q.url))", old_cache)
+        for name in ("", "index.html", "engine.js", "config.js", "page.js", "style.css", "micropython.wasm",
+                     "manifest.webmanifest", "icon-192.png", "icon-512.png"):
+            assert url + name in cached, name
+
+        # A new build (the modules as source: engine.js differs) is a new cache; the old goes.
+        build(folder, compiled=False)
+        open_()
+        for _ in range(600):  # the new worker installs, takes over and deletes the old cache
+            names = cache_names()
+            if len(names) == 1 and names[0] != old_cache:
+                break
+            page.wait_for_timeout(100)
+        (new_cache,) = cache_names()
+        assert new_cache != old_cache
+
+        # The network cut, the server gone: the page opens from the cache and a deal plays.
+        server.close()
+        server = None
+        context.set_offline(True)
+        console = WebConsole.__new__(WebConsole)
+        console.context, console.page, console.errors = context, page, errors
+        open_("board=240x240&game=aces_up&seed=%d&time=manual" % SEED)
+        before = len(errors)
+        assert page.evaluate("fetch('not-cached.txt').then(() => 'reached', () => 'no network')") == "no network"
+        del errors[before:]  # the browser's report of that failed fetch
+        assert page.evaluate("fetch('engine.js').then(r => r.text())").count('"web/main.py"') == 1  # the new build
+        replay = Replay(240, 240, MemoryStorage())
+        replay.console.open_game("aces_up", SEED)
+        script = "X A A X A A"
+        play_and_compare(console, replay, script, 240)
+        assert replay.console.game.history.last_move() >= 0  # moves were made
+        assert console.canvas() == to_rgb_bytes(simulator_frame("cpython", 240, 240, "aces_up", SEED, script),
+                                                240, 240, replay.screen.palette)
+    finally:
+        context.close()
+        if server is not None:
+            server.close()
+    assert errors == []

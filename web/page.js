@@ -560,6 +560,21 @@
     window.pcc.ready = true;
     lastTick = performance.now();
     requestAnimationFrame(loop);
+    installable();
+  }
+
+  // --- the page as an app: a service worker keeps every file for playing offline ---
+
+  function installable() {
+    // sw.js (written by make web) caches the page's files, so the page, once opened, starts
+    // with no network and installs to a phone's home screen (manifest.webmanifest). Only from
+    // a server: a file:// page has no service worker, and needs none.
+    if (!("serviceWorker" in navigator) || !location.protocol.startsWith("http")) return;
+    navigator.serviceWorker.register("sw.js").then((registration) => {
+      window.pcc.worker = registration;
+    }, (error) => {
+      console.warn("no offline copy: " + error); // the page plays on, online
+    });
   }
 
   // --- what the browser tests and the docs' figures read ---
