@@ -261,3 +261,19 @@ def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_o
     out = run_mpy_ok(MPY_CLICKS.replace("COL1", col1).replace("COL3", col3))
     assert out.split()[:2] == ["no", "allocation"], out
     assert out.split()[2] == "255"  # nothing held at the end
+
+
+def test_a_press_on_a_foundation_with_nothing_held_says_nothing_is_wrong():
+    app, table, pointer = aces_up_2c_held()
+    game = table.game
+    discard = centre(table, slot(table, "discard"))
+    pointer.click(app, *discard, 2000)  # placed on the discard
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+    table.message = 0
+    app.sound_event = 0
+    pointer.click(app, *discard, 5000)
+    assert table.held == NONE and table.message == 0 and table.view.shake_slot == NONE
+    assert app.sound_event == 0
+    cursor_to(table, slot(table, "discard"))
+    app.press(bt.A)  # the button says nothing wrong either
+    assert table.message == 0 and table.view.shake_slot == NONE
