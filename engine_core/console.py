@@ -196,7 +196,7 @@ class Console:
         sound = self.app.take_sound()
         return 0 if self.kiosk_on else sound
 
-    def click(self, x, y, now, phase=0):
+    def click(self, x, y, now, phase):
         """The pointer at screen pixel (x, y), at `now` ms on the App's clock: pressed (phase 0,
         a click), moved while pressed (1), released (2) (engine_core/pointer.py, made at the
         first click); in the kiosk's demo a press is a button press, which ends the demo."""
