@@ -196,16 +196,18 @@ class Console:
         sound = self.app.take_sound()
         return 0 if self.kiosk_on else sound
 
-    def click(self, x, y, now):
-        """A click at screen pixel (x, y), at `now` ms on the App's clock (engine_core/pointer.py,
-        made at the first click); in the kiosk's demo it is a press, which ends the demo."""
+    def click(self, x, y, now, phase):
+        """The pointer at screen pixel (x, y), at `now` ms on the App's clock: pressed (phase 0,
+        a click), moved while pressed (1), released (2) (engine_core/pointer.py, made at the
+        first click); in the kiosk's demo a press is a button press, which ends the demo."""
         if self.demo:
-            self.press(A, False)
+            if not phase:
+                self.press(A, False)
             return
         if self.pointer is None:
             from engine_core.pointer import Pointer
             self.pointer = Pointer()
-        self.pointer.click(self, x, y, now)
+        self.pointer.click(self, x, y, now, phase)
 
     def back_key(self):
         """The event a host's back key (the simulator's Esc) means: it backs out as B does. It

@@ -15,7 +15,8 @@ Nothing in a frame, a wait or a rest allocates.
 
 The app the loop drives (a Console, or a host's cover of one such as the device's hardware
 screen) has: screen (engine_core/gfx/screen.py), press(button, long), type_digit(digit),
-click(x, y, now) (a click at a screen pixel, at the app's time: engine_core/pointer.py),
+click(x, y, now, phase) (the pointer at a screen pixel, at the app's time: a press, a move with
+it held, the release: engine_core/pointer.py),
 held(mask), tick(ms), sound_on() (whether a press clicks: asked only on a host that clicks,
 the device, whose Shell has it; the Console has not), take_sound()
 (the sound event, taken: 0 for none, engine_core/ui/tones.py), idle() (nothing moves until a
@@ -25,7 +26,8 @@ means nothing (the device's, which has no keyboard and no pointer) still has the
 The port: what a host gives the loop (docs/engine.md, "The loop and its port").
 - keys: poll(now) reads the buttons (and, on a desktop or a page, the other input);
   next_event() gives the next latched event, or -1: button | LONG for a button (a long
-  press), DIGIT | digit for a digit typed, CLICK | y << 9 | x for a click at a screen pixel;
+  press), DIGIT | digit for a digit typed, CLICK | phase << 19 | y << 9 | x for the pointer at a screen
+  pixel (phase: 0 pressed, 1 moved while pressed, 2 released);
   count: events latched and not taken; held: the mask of buttons down (bit i: button i);
   busy(): a key is down, or a press is on its way (debounce, a tap missed in a gap).
 - latch: an object whose `fell` is nonzero once a key's edge has been latched while nobody
@@ -54,7 +56,7 @@ from micropython import const
 
 LONG = const(0x80)  # an event's flag: a long press (firmware/buttons.py gives the same)
 DIGIT = const(0x100)  # an event: a digit typed, DIGIT | digit
-CLICK = const(0x40000)  # an event: a click at a screen pixel, CLICK | y << 9 | x
+CLICK = const(0x40000)  # an event: the pointer at a screen pixel, CLICK | phase << 19 | y << 9 | x
 FRAME_MS = const(33)  # 30 frames a second; a frame that runs long is not caught up
 _POLL_MS = const(2)  # key polling while waiting for the next frame
 REST_MAX_MS = const(1000)  # the longest rest: a tick a second, however still the table
@@ -122,7 +124,7 @@ class Loop:
         app = self.app
         if code >= CLICK:
             # At the app's time (the frame's reaches it afterwards, in tick()).
-            app.click(code & 0x1FF, (code >> 9) & 0x1FF, self.last_tick)
+            app.click(code & 0x1FF, (code >> 9) & 0x1FF, self.last_tick, code >> 19)
             return
         if code >= DIGIT:
             app.type_digit(code & 0xFF)

@@ -91,7 +91,7 @@ class HardwareScreen:
     def type_digit(self, digit):
         """A digit typed means nothing here (the device has no keyboard: none comes)."""
 
-    def click(self, x, y, now):
+    def click(self, x, y, now, phase):
         """A click means nothing here (the device has no pointer: none comes)."""
 
     def take_sound(self):

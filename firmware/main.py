@@ -199,7 +199,7 @@ class Shell:
         """A digit typed: the device has no keyboard, so none comes; one would mean nothing
         here (the loop's contract, engine_core/loop.py)."""
 
-    def click(self, x, y, now):
+    def click(self, x, y, now, phase):
         """A click on the screen: the device has no pointer, so none comes; one would mean
         nothing here (the loop's contract, engine_core/loop.py)."""
 

@@ -30,6 +30,7 @@ import time
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from engine_core.loop import CLICK, DIGIT, LONG, TICKS_MASK, Loop
+from engine_core.pointer import MOVE, OFF, PRESS, RELEASE
 from engine_core.ui import buttons as bt
 from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator import keymap
@@ -254,6 +255,7 @@ class Keys:
         self.events = []  # events for the console, the oldest first
         self.held = 0
         self.changed = False  # an event came: a key lights a button on the skin
+        self.pointing = False  # the mouse button went down on the screen and is still down
 
     @property
     def count(self):
@@ -309,6 +311,11 @@ class Keys:
                     self.events.append(button)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.click(event.pos)
+        elif event.type == pygame.MOUSEMOTION and self.pointing:
+            self.pointer(event.pos, MOVE)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.pointing:
+            self.pointing = False
+            self.pointer(event.pos, RELEASE)
         elif event.type == pygame.KEYUP and event.key in KEYMAP:
             button = KEYMAP[event.key]
             self.window.pressed.discard(button)
@@ -330,18 +337,36 @@ class Keys:
             self.window.asking = True
 
     def click(self, pos):
-        """Mouse: a drawn button presses it; on the screen, a click at its pixel (engine_core/
+        """Mouse: a drawn button presses it; on the screen, a press at its pixel (engine_core/
         pointer.py: in play a pile takes the cursor and A, a double-click sends the card to a
-        foundation; elsewhere, A)."""
+        foundation, a drag carries the card picked up; elsewhere, A)."""
         window = self.window
         for button, (x, y, r) in window.button_spots().items():
             if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
                 self.events.append(button)
                 return
+        if self.pointer(pos, PRESS):
+            self.pointing = True
+
+    def pointer(self, pos, phase):
+        """The pointer at a window position as an event at the screen's pixel: a press (only on
+        the screen; True if there), a move while pressed (moves not yet taken are replaced by the
+        last), the release (off the screen: at OFF, OFF, on no pile)."""
+        window = self.window
         sx = (pos[0] - window.side) // window.scale
         sy = (pos[1] - window.pad) // window.scale
-        if 0 <= sx < self.app.screen.width and 0 <= sy < self.app.screen.height:
-            self.events.append(CLICK | sy << 9 | sx)
+        if not (0 <= sx < self.app.screen.width and 0 <= sy < self.app.screen.height):
+            if phase == PRESS:
+                return False
+            if phase == MOVE:
+                return True
+            sx = sy = OFF
+        code = CLICK | phase << 19 | sy << 9 | sx
+        if phase == MOVE and self.events and self.events[-1] >= CLICK and self.events[-1] >> 19 == MOVE:
+            self.events[-1] = code
+        else:
+            self.events.append(code)
+        return True
 
     def repeat(self, now):
         """Buttons still held: long presses and repeats come due."""
@@ -397,7 +422,13 @@ class Desktop:
                            keys.app.app.settings)
 
     def flush(self, screen):
+        # A card dragged is in the framebuffer only while it is sent (engine_core/pointer.py).
+        pointer = self.keys.app.pointer
+        if pointer is not None:
+            pointer.lay(self.keys.app)
         self.window.refresh_frame()
+        if pointer is not None:
+            pointer.lift(self.keys.app)
         self.drawn = True
 
     def woke(self, now):

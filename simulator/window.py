@@ -32,7 +32,7 @@ HELP = (
     ("Enter", "START: pause menu"),
     ("Backspace", "SELECT: the rules and keys"),
     ("0 - 9", "type a deal's number (the Deal number screen)"),
-    ("Mouse", "click a pile: pick up, place; double-click: home"),
+    ("Mouse", "click a pile: pick up, place; double-click: home; drag a card to a pile"),
     ("H / F1", "this help"),
     ("F12", "screenshot (simulator-N.png)"),
     ("Esc", "back, as B; on the title: close"),

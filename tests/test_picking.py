@@ -261,3 +261,190 @@ def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_o
     out = run_mpy_ok(MPY_CLICKS.replace("COL1", col1).replace("COL3", col3))
     assert out.split()[:2] == ["no", "allocation"], out
     assert out.split()[2] == "255"  # nothing held at the end
+
+
+# --- dragging: press, move, release (engine_core/pointer.py) ---
+
+PRESS, MOVE, RELEASE = 0, 1, 2
+
+
+def aces_up_console(seed=14):
+    from engine_core.console import Console
+    from engine_core.storage import MemoryStorage
+    app = make_app(240, 240, "aces_up", seed)
+    console = Console(app, MemoryStorage())
+    console.start()
+    return console, app.table
+
+
+def pixel(screen, x, y):
+    b = screen.buf[y * (screen.width // 2) + x // 2]
+    return b & 15 if x & 1 else b >> 4
+
+
+def drag(console, src, dst, now=1000, steps=4):
+    """Press at src, move to dst in steps with the button held, release there."""
+    console.click(src[0], src[1], now, PRESS)
+    for k in range(1, steps + 1):
+        console.click(src[0] + (dst[0] - src[0]) * k // steps, src[1] + (dst[1] - src[1]) * k // steps,
+                      now + 10 * k, MOVE)
+    console.click(dst[0], dst[1], now + 10 * steps + 10, RELEASE)
+
+
+def test_a_card_dragged_onto_a_pile_that_takes_it_is_placed_there():
+    console, table = aces_up_console()
+    game = table.game
+    drag(console, centre(table, slot(table, "col1")), centre(table, slot(table, "discard")))
+    assert game.piles.size[game.pile_id("discard")] == 1 and game.piles.size[game.pile_id("col1")] == 0
+    assert table.held == NONE and table.move_count == 1
+    assert not console.pointer.drag and not console.pointer.shown
+
+
+def test_a_card_dragged_onto_a_pile_that_refuses_it_goes_back_and_the_foot_says_why():
+    console, table = aces_up_console()
+    game = table.game
+    before = game.piles.cards[:]
+    drag(console, centre(table, slot(table, "col1")), centre(table, slot(table, "col3")))
+    assert table.held == NONE and game.piles.cards == before
+    assert table.view.shake_slot == slot(table, "col3")
+    assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
+
+
+@pytest.mark.parametrize("where", ("felt", "off the screen", "its own pile"))
+def test_a_card_dragged_onto_no_pile_or_back_onto_its_own_goes_back(where):
+    console, table = aces_up_console()
+    game = table.game
+    before = game.piles.cards[:]
+    col1 = centre(table, slot(table, "col1"))
+    to = {"felt": (238, 120), "off the screen": (511, 511), "its own pile": (col1[0] + 1, col1[1] + 8)}[where]
+    if where == "its own pile":  # out and back within the double-click's time: no double-click
+        console.click(col1[0], col1[1], 1000, PRESS)
+        console.click(238, 120, 1050, MOVE)
+        console.click(to[0], to[1], 1100, MOVE)
+        console.click(to[0], to[1], 1150, RELEASE)
+    else:
+        drag(console, col1, to)
+    assert table.held == NONE and game.piles.cards == before and table.move_count == 0
+    assert held_pixels(console.app) == 0
+
+
+def test_a_press_and_release_without_moving_is_a_click_and_click_click_places():
+    console, table = aces_up_console()
+    game = table.game
+    x, y = centre(table, slot(table, "col1"))
+    console.click(x, y, 1000, PRESS)
+    console.click(x + 2, y - 3, 1020, MOVE)  # within the slack: no drag
+    console.click(x + 2, y - 3, 1040, RELEASE)
+    assert table.held == slot(table, "col1") and not console.pointer.drag
+    dx, dy = centre(table, slot(table, "discard"))
+    console.click(dx, dy, 2000, PRESS)
+    console.click(dx, dy, 2050, RELEASE)
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+
+
+def test_a_double_click_with_releases_sends_the_card_home():
+    console, table = aces_up_console()
+    game = table.game
+    x, y = centre(table, slot(table, "col1"))
+    for now in (1000, 1200):
+        console.click(x, y, now, PRESS)
+        console.click(x, y, now + 60, RELEASE)
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+
+
+def test_the_card_dragged_is_drawn_at_the_pointer_only_while_the_frame_is_sent():
+    from engine_core.gfx.palette import WHITE
+    console, table = aces_up_console()
+    screen = console.app.screen
+    st = table.slots.style
+    x, y = centre(table, slot(table, "col1"))
+    console.click(x, y, 1000, PRESS)
+    screen.clear_dirty()
+    to = (150, 150)  # felt below the columns
+    console.click(to[0], to[1], 1050, MOVE)
+    pointer = console.pointer
+    assert pointer.drag and screen.dirty_count > 0  # the glass is to show the card there
+    left, top = to[0] - (x - table.slots.x[slot(table, "col1")]), to[1] - (y - table.slots.y[slot(table, "col1")])
+    assert (pointer.x, pointer.y) == (left, top)
+    table_pixels = bytes(screen.buf)
+    pointer.lay(console)
+    assert pixel(screen, left, top + st.h // 2) == HELD  # its frame, in the held colour
+    assert pixel(screen, left + st.w - 1, top + st.h // 2) == HELD
+    assert pixel(screen, left + st.w // 2, top + st.h - 3) == WHITE
+    assert pixel(screen, left + st.w + 2, top + st.h // 2) != HELD  # beside it, the felt
+    pointer.lift(console)
+    assert bytes(screen.buf) == table_pixels  # the table's pixels, as they were
+    screen.clear_dirty()
+    console.click(to[0] + 20, to[1] + 5, 1100, MOVE)
+    d = screen.dirty
+    marked = [tuple(d[4 * i:4 * i + 4]) for i in range(screen.dirty_count)]
+    assert (left, top, st.w, st.h) in marked  # where it was, sent again without it
+    assert (left + 20, top + 5, st.w, st.h) in marked
+    console.press(bt.B, False)  # a key puts the card back: the drag ends, the glass loses it
+    screen.clear_dirty()
+    pointer.lay(console)
+    assert not pointer.drag and (left + 20, top + 5, st.w, st.h) == tuple(screen.dirty[:4])
+    console.click(to[0], to[1], 1200, RELEASE)
+    assert table.held == NONE and table.game.piles.size[table.game.pile_id("col1")] == 1
+
+
+def test_a_press_on_a_foundation_with_nothing_held_says_nothing_is_wrong():
+    app, table, pointer = aces_up_2c_held()
+    game = table.game
+    discard = centre(table, slot(table, "discard"))
+    pointer.click(app, *discard, 2000)  # placed on the discard
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == NONE
+    table.message = 0
+    app.sound_event = 0
+    pointer.click(app, *discard, 5000)
+    assert table.held == NONE and table.message == 0 and table.view.shake_slot == NONE
+    assert app.sound_event == 0
+    cursor_to(table, slot(table, "discard"))
+    app.press(bt.A)  # the button says nothing wrong either
+    assert table.message == 0 and table.view.shake_slot == NONE
+
+
+MPY_DRAG = """
+import gc, micropython
+from engine_core.console import Console
+from engine_core.storage import MemoryStorage
+from simulator.keys import make_app
+
+console = Console(make_app(240, 240, 'aces_up', 14), MemoryStorage())
+console.start()
+table = console.app.table
+
+def session(now):
+    console.click(COL1, now, 0)  # picked up
+    for k in range(12):  # dragged about, each frame laid and lifted
+        console.click(60 + 7 * k, 100 + 5 * k, now + 10 * k, 1)
+        console.pointer.lay(console)
+        console.pointer.lift(console)
+    console.click(COL3, now + 200, 1)
+    console.click(COL3, now + 210, 2)  # refused: back to col1
+    console.click(COL1, now + 1000, 0)
+    console.click(200, 200, now + 1010, 1)
+    console.click(511, 511, now + 1020, 2)  # off the screen: back
+
+session(10000)
+result = 'not run'
+gc.collect()
+micropython.heap_lock()
+try:
+    session(20000)
+    result = 'no allocation'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, table.held, console.pointer.drag)
+"""
+
+
+def test_a_drag_its_frames_and_its_drops_allocate_nothing_on_micropython():
+    from tests.helpers import run_mpy_ok
+    app = make_app(240, 240, "aces_up", 14)
+    table = app.table
+    col1 = "%d, %d" % centre(table, slot(table, "col1"))
+    col3 = "%d, %d" % centre(table, slot(table, "col3"))
+    out = run_mpy_ok(MPY_DRAG.replace("COL1", col1).replace("COL3", col3))
+    assert out.split() == ["no", "allocation", "255", "False"], out

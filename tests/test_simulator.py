@@ -278,6 +278,49 @@ def test_the_mouse_picks_up_places_sends_home_and_presses_the_drawn_buttons():
     window.close()
 
 
+def test_the_mouse_drags_a_card_that_follows_it_and_drops_where_released(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from engine_core.gfx.palette import HELD
+    from simulator.__main__ import Desktop
+    from simulator.image import rgb888
+    from simulator.keys import make_app
+    from simulator.window import Window
+    app = make_app(240, 240, "aces_up", 14)  # 2C JC JH KD: the 2C may go to the discard
+    window = Window(app.screen, scale=2, visible=False)
+    keys = window_keys(app, window)
+    console = keys.app
+    table = app.table
+    game = table.game
+    st = table.slots.style
+    slot_of = table.slots.slot_of
+
+    def at(x, y):
+        return window.side + 2 * x, window.pad + 2 * y
+
+    def mouse(kind, x, y, now):
+        keys.event(pygame.event.Event(kind, button=1, pos=at(x, y), buttons=(1, 0, 0), rel=(0, 0)), now)
+
+    col1, discard = slot_of[game.pile_id("col1")], slot_of[game.pile_id("discard")]
+    x, y = table.slots.x[col1] + st.w // 2, table.slots.y[col1] + st.h // 2
+    mouse(pygame.MOUSEBUTTONDOWN, x, y, 1000)
+    assert table.held == col1
+    mouse(pygame.MOUSEMOTION, 150, 120, 1050)
+    mouse(pygame.MOUSEMOTION, 160, 150, 1100)  # the card follows the pointer
+    table_pixels = bytes(app.screen.buf)
+    Desktop(window, keys, None).flush(app.screen)  # what the window shows: the card at the pointer
+    left, top = 160 - st.w // 2, 150 - st.h // 2
+    shown = window.frame.get_at((left, top + st.h // 2))[:3]
+    assert shown == rgb888(app.screen.palette[HELD]), shown
+    assert bytes(app.screen.buf) == table_pixels  # the framebuffer between frames: the table's alone
+    tx, ty = table.slots.x[discard] + st.w // 2, table.slots.y[discard] + st.h // 2
+    mouse(pygame.MOUSEMOTION, tx, ty, 1150)
+    mouse(pygame.MOUSEBUTTONUP, tx, ty, 1200)
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == 255
+    assert not console.pointer.drag
+    window.close()
+
+
 def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     import pygame
     from engine_core.ui import buttons as bt

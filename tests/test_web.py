@@ -423,6 +423,64 @@ def test_cards_are_clicked_and_tapped_on_the_canvas_as_the_simulators_mouse_play
     assert console.canvas() == replay.rgb()
 
 
+@pytest.mark.parametrize("how", ("mouse", "touch"))
+def test_a_card_is_dragged_on_the_canvas_with_the_mouse_and_with_a_finger(open_page, how):
+    """Aces Up deal 14 (2C JC JH KD): the 2C dragged over the felt follows the pointer (every
+    frame the simulator's, the card laid over it), then dropped on the JH goes back with the
+    reason, and dropped on the discard is placed."""
+    from engine_core.gfx.palette import HELD
+    from simulator.image import rgb888
+    touch = how == "touch"
+    console = open_page("board=240x240&game=aces_up&seed=14&time=manual", has_touch=touch, is_mobile=touch,
+                        viewport={"width": 412, "height": 915} if touch else {"width": 1280, "height": 900})
+    replay = Replay(240, 240, MemoryStorage())
+    replay.console.open_game("aces_up", 14)
+    table = replay.console.app.table
+    game = table.game
+    slots = table.slots
+    st = slots.style
+    col1, col3, discard = (slots.slot_of[game.pile_id(name)] for name in ("col1", "col3", "discard"))
+    cdp = console.context.new_cdp_session(console.page) if touch else None
+
+    def pointer(kind, x, y):
+        px, py = canvas_point(console, x, y)
+        if not touch:
+            {"down": console.page.mouse.down, "up": console.page.mouse.up}.get(kind, lambda: None)()
+            if kind == "move":
+                console.page.mouse.move(px, py, steps=3)
+            return
+        kinds = {"down": "touchStart", "move": "touchMove", "up": "touchEnd"}
+        points = [] if kind == "up" else [{"x": px, "y": py}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kinds[kind], "touchPoints": points})
+
+    def drag(src, to, what):
+        x, y = slots.x[src] + st.w // 2, slots.y[src] + st.h // 2
+        if not touch:
+            console.page.mouse.move(*canvas_point(console, x, y))
+        pointer("down", x, y)
+        pointer("move", 150, 150)  # over the felt: the card follows
+        console.settle()
+        compare_drawn(console, replay, 240, what + ": the card carried")
+        assert replay.console.pointer.drag
+        shown = console.canvas()
+        i = 3 * (150 * 240 + 150 - st.w // 2)  # the card's left edge, at the pointer's height
+        assert tuple(shown[i:i + 3]) == rgb888(replay.screen.palette[HELD]), what
+        tx, ty = slots.x[to] + st.w // 2, slots.y[to] + st.h // 2
+        pointer("move", tx, ty)
+        pointer("up", tx, ty)
+        console.settle()
+        compare_drawn(console, replay, 240, what + ": the drop")
+        assert not replay.console.pointer.drag
+        assert console.canvas() == replay.rgb()
+
+    before = game.piles.cards[:]
+    drag(col1, col3, "a drag to a pile that refuses it")
+    assert table.held == 255 and game.piles.cards == before
+    assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
+    drag(col1, discard, "a drag to the discard")
+    assert game.piles.size[game.pile_id("discard")] == 1 and table.held == 255
+
+
 def test_the_select_button_opens_the_rules_from_play(open_page):
     console = open_page("board=240x240&game=casket&seed=3&time=manual",
                         has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})

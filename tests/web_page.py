@@ -28,6 +28,7 @@ PREFIX = "pocket-cards/"
 TICK_MS = 50
 TICK, CLICK, DIGIT = -1, -2, -3  # take_log()'s events other than presses
 LOG_TICK, LOG_CLICK, LOG_DIGIT = 0xFF, 0xFE, 0xFD  # their codes in the page's log (web/main.py)
+LOG_PHASES = {0xFE: 0, 0xFC: 1, 0xFB: 2}  # the pointer pressed, moved, released (engine_core/pointer.py)
 LONG_WAIT_S = 20
 
 
@@ -130,7 +131,8 @@ class WebConsole:
 
     def take_log(self):
         """The events since the last call, [(button, long_press)], (TICK, ms) for the ticks,
-        (CLICK, (x, y)) for a click on the canvas and (DIGIT, digit) for a typed digit, as the
+        (CLICK, (x, y, phase)) for the pointer on the canvas (pressed, moved, released) and
+        (DIGIT, digit) for a typed digit, as the
         page handed them over, and the frames it drew meanwhile: [(events before it, RGB
         bytes)]."""
         log, drawn = self.evaluate("window.pcc.takeLog()")
@@ -141,8 +143,8 @@ class WebConsole:
             value = data[k + 1] | data[k + 2] << 8 | data[k + 3] << 16
             if code == LOG_TICK:
                 events.append((TICK, value))
-            elif code == LOG_CLICK:
-                events.append((CLICK, (value & 0xFFF, value >> 12)))
+            elif code in LOG_PHASES:
+                events.append((CLICK, (value & 0xFFF, value >> 12, LOG_PHASES[code])))
             elif code == LOG_DIGIT:
                 events.append((DIGIT, value))
             else:
@@ -184,15 +186,22 @@ class Replay:
                 self.console.held(0)
                 self.console.tick(value)
             elif button == CLICK:
-                self.console.click(value[0], value[1], self.console.app.clock)
+                self.console.click(value[0], value[1], self.console.app.clock, value[2])
             elif button == DIGIT:
                 self.console.type_digit(value)
             else:
                 self.console.press(button, value)
 
     def rgb(self):
+        """The screen as the glass shows it: with a card dragged, as the page lays it for a frame."""
         s = self.screen
-        return to_rgb_bytes(s.buf, s.width, s.height, s.palette)
+        pointer = self.console.pointer
+        if pointer is not None:
+            pointer.lay(self.console)
+        rgb = to_rgb_bytes(s.buf, s.width, s.height, s.palette)
+        if pointer is not None:
+            pointer.lift(self.console)
+        return rgb
 
 
 def presses(events):

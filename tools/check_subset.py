@@ -75,6 +75,7 @@ EXEMPT = {
     "engine_core/ui/app.py:App.win_table": "a game's table of winnable deals, imported once when first asked for",
     "engine_core/ui/app.py:App.open_game": "opening a game: start-up of that game (and an error for a bad name)",
     "engine_core/loop.py:press_log": "at the REPL after the loop stopped: the presses as a list",
+    "engine_core/pointer.py:Pointer.carry": "a host's first drag (no pointer on the device): the bytes under the card",
 }
 
 # Methods every game has for the protocol: token <-> move code, why a move is illegal, a loaded

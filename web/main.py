@@ -4,15 +4,17 @@ with its records (engine_core/console.py) kept in the browser's localStorage (we
 The frame loop is the engine's (engine_core/loop.py); the page gives it its port (PagePort).
 The browser owns the time: the page's script (web/page.js) calls, at the device's frame rate,
     page.press(button, long)     for each button event since the last frame, in order with
-    page.click(x, y)             a click or a tap on the canvas, at a screen pixel
+    page.click(x, y, phase)      the pointer on the canvas at a screen pixel: pressed (0: a
+                                 click, a tap), moved while pressed (1), released (2)
     page.type_digit(digit)       a digit typed (the deal screen takes it)
 (each queued for the loop's next frame), then
     page.frame(elapsed_ms, held) the held-buttons mask and the time passed: the loop's frame;
                                  returns how many dirty rectangles the screen has
     page.sound()                 the tone the frame started (hz << 16 | ms), or 0
 then copies those rectangles from the framebuffer to the canvas through the palette and calls
-page.painted(); page.idle() says when the script may stop its frames until a key (or for
-page.rest_ms()), and page.light() how bright the canvas is shown (the device's dimming and
+page.painted() (a card dragged is in the framebuffer from the frame's end until then:
+engine_core/pointer.py); page.idle() says when the script may stop its frames until a key (or
+for page.rest_ms()), and page.light() how bright the canvas is shown (the device's dimming and
 screen off, engine_core/power.py: CSS brightness, 0 blank). It reads
 the framebuffer, the palette and the rectangles in place, at the addresses page.addresses()
 gives (no copy crosses into JavaScript), as a panel driver reads them (docs/screen.md).
@@ -37,6 +39,8 @@ LOG_SIZE = 4096  # events kept for the browser tests (log on), drained by take_l
 LOG_TICK = 0xFF  # the log's codes beside a press's (button, 0x80 if long): take_log()
 LOG_CLICK = 0xFE
 LOG_DIGIT = 0xFD
+LOG_MOVE = 0xFC  # the pointer moved while pressed, released (a press is LOG_CLICK)
+LOG_RELEASE = 0xFB
 QUEUE = 256  # events the script may hand over between two frames
 
 
@@ -201,11 +205,12 @@ class PageConsole:
         self.port.keys.push(button | (LONG if long_press else 0))
         self._log(button | (0x80 if long_press else 0), 0)
 
-    def click(self, x, y):
-        """A click or tap on the canvas at screen pixel (x, y) (engine_core/pointer.py); a
+    def click(self, x, y, phase=0):
+        """The pointer on the canvas at screen pixel (x, y) (engine_core/pointer.py): pressed (a
+        click or a tap), moved while pressed, released (off the canvas: at 511, 511); a
         double-click is timed on the console's clock."""
-        self.port.keys.push(CLICK | y << 9 | x)
-        self._log(LOG_CLICK, x | y << 12)
+        self.port.keys.push(CLICK | phase << 19 | y << 9 | x)
+        self._log(LOG_CLICK if phase == 0 else LOG_MOVE if phase == 1 else LOG_RELEASE, x | y << 12)
 
     def type_digit(self, digit):
         self.port.keys.push(DIGIT | digit)
@@ -217,9 +222,15 @@ class PageConsole:
         port.keys.held = held
         self.loop.frame()
         self._log(LOG_TICK, ms)
+        pointer = self.console.pointer
+        if pointer is not None and self.screen.dirty_count:
+            pointer.lay(self.console)  # a card dragged, until painted()
         return self.screen.dirty_count
 
     def painted(self):
+        pointer = self.console.pointer
+        if pointer is not None:
+            pointer.lift(self.console)
         self.screen.clear_dirty()
 
     def busy(self):
@@ -283,7 +294,7 @@ class PageConsole:
     def take_log(self):
         """The events since the last call as hex: per event 4 bytes, a press (button, 0x80 if
         long) then 0s, or a code then 24 bits, little-endian: LOG_TICK the tick's milliseconds,
-        LOG_CLICK x | y << 12, LOG_DIGIT the digit."""
+        LOG_CLICK (a press), LOG_MOVE, LOG_RELEASE x | y << 12, LOG_DIGIT the digit."""
         import binascii
         n = self.logged
         self.logged = 0

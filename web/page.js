@@ -160,19 +160,48 @@
     document.body.classList.toggle("two-buttons", board.twoButtons);
   }
 
-  // A click or a tap on the screen: at the screen's pixel, as the simulator's mouse
-  // (engine_core/pointer.py: a pile takes the cursor and A, twice quickly sends it home).
-  canvas.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    event.preventDefault();
+  // A click, a tap or a drag on the screen: at the screen's pixel, as the simulator's mouse
+  // (engine_core/pointer.py: a pile takes the cursor and A, twice quickly sends it home; a card
+  // picked up and dragged follows the pointer and drops where it is let go). The canvas keeps
+  // the pointer that pressed on it until it is let go: its moves (the last only, per frame)
+  // and its release, off the canvas at OFF, OFF (on no pile).
+  const PRESS = 0, MOVE = 1, RELEASE = 2, OFF = 511;
+  let pointing = null; // the pointerId pressed on the canvas
+  function screenPoint(event) {
     const box = canvas.getBoundingClientRect();
     const x = Math.floor((event.clientX - box.left) * width / box.width);
     const y = Math.floor((event.clientY - box.top) * height / box.height);
-    if (x >= 0 && y >= 0 && x < width && y < height) {
-      queue.push([CLICK, x, y]);
-      wake(); // at once: a tap on a dark screen lights it
-    }
+    return x >= 0 && y >= 0 && x < width && y < height ? [x, y] : null;
+  }
+  canvas.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || pointing !== null) return;
+    event.preventDefault();
+    const at = screenPoint(event);
+    if (!at) return;
+    pointing = event.pointerId;
+    canvas.setPointerCapture(event.pointerId);
+    queue.push([CLICK, at[0], at[1], PRESS]);
+    wake();
   });
+  canvas.addEventListener("pointermove", (event) => {
+    if (event.pointerId !== pointing) return;
+    event.preventDefault();
+    const at = screenPoint(event);
+    if (!at) return;
+    const last = queue[queue.length - 1];
+    if (last && last[0] === CLICK && last[3] === MOVE) queue.pop();
+    queue.push([CLICK, at[0], at[1], MOVE]);
+    wake();
+  });
+  const release = (event) => {
+    if (event.pointerId !== pointing) return;
+    pointing = null;
+    const at = event.type === "pointerup" ? screenPoint(event) : null;
+    queue.push([CLICK, at ? at[0] : OFF, at ? at[1] : OFF, RELEASE]);
+    wake();
+  };
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
   canvas.addEventListener("contextmenu", (event) => event.preventDefault());
 
   // --- the canvas: the framebuffer through the palette, dirty rectangles only ---
@@ -220,8 +249,8 @@
     const started = performance.now();
     heldButtons(now);
     const pressed = queue.length;
-    for (const [button, a, b] of queue) {
-      if (button === CLICK) page.click(a, b);
+    for (const [button, a, b, phase] of queue) {
+      if (button === CLICK) page.click(a, b, phase);
       else if (button === DIGIT) page.type_digit(a);
       else page.press(button, a);
     }

@@ -345,11 +345,11 @@ class Table:
             arg = hand.picked_arg(s, index)
             if refused >= 0:
                 self.shake(s, game.refusal(refused))
-            elif len(slots.foundations) == 1:  # the one place it could go says why not
-                self.refuse_move(s, p, slots.foundations[0], arg)
-            else:
+            elif len(slots.foundations) != 1:
                 self.shake(s, why.NO_MOVE)
-            return
+            elif slots.foundations[0] != p:  # the one place it could go says why not
+                self.refuse_move(s, p, slots.foundations[0], arg)
+            return  # (on that place itself its cards are home: nothing is refused)
         hand.held = s
         hand.held_index = index
         if self.hint_slot != NONE and hand.can_take[self.hint_slot]:
