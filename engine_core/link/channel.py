@@ -158,7 +158,7 @@ class Channel:
 
     def announce(self, kind):
         """Host: the table taken, its offer goes on as a beacon of `kind` (FULL: a listening
-        console lists the table as taken) every FULL_MS while the link lasts; 0 stops it."""
+        console lists the table as taken) every second while the link lasts; 0 stops it."""
         self.pairing.offer(kind, None, 0)
 
     def _new_link(self, listening, table, partner):

@@ -22,9 +22,6 @@ _HEX = b"0123456789ABCDEF"
 _TITLE = b"Join a table"
 _NONE = b"Listening for tables..."
 _KEYS = b"A: join  B: back"
-_FULL = b"FULL"  # a table two consoles play at (its host's beacon says FULL)
-_FULL_TOLD = b"Full: two consoles play there"
-_CANNOT_TOLD = b"This console cannot play that"
 
 
 class JoinList:
@@ -65,7 +62,7 @@ class JoinList:
                 self.link.take_offer(app)
                 app.full = True
             elif i >= 0:  # picked and not joinable: say why, under the list
-                self.told = _FULL_TOLD if tables.full[i] else _CANNOT_TOLD
+                self.told = b"Full: two consoles play there" if tables.full[i] else b"This console cannot play that"
                 app.full = True
             return True
         return False
@@ -79,7 +76,7 @@ class JoinList:
     def why_not(self, tables, i):
         """Why row i's table cannot be joined here (words), or None: full, or not playable here."""
         if tables.full[i]:
-            return _FULL
+            return b"FULL"  # two consoles play there (its host's beacon says FULL)
         at = tables.offer_at(i)
         return self.link.cannot_join(tables.offers[at + 1], tables.offers[at + 3])
 

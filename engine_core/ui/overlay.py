@@ -26,8 +26,6 @@ SLIDE_WAIT = const(0x20000000)  # changed in a keypress: drawn in the next frame
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
-HEX = b"0123456789ABCDEF"  # a linked table's id (its host's console id), as the join list shows it
-TURN_WORDS = (b"Your", b"Their")  # whose turn it is, over b"turn", beside the centre (turn-based games)
 
 
 # --- a card sliding to its pile ---
@@ -99,11 +97,7 @@ def restore_under(view, gx, gy):
         if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:
             strip_damage(view, sx, sx + sw)
     if view.game.TURN_BASED:
-        at = turn_at(view)
-        tx = at >> 16
-        ty = at & 0xFFFF
-        if tx < gx + w and gx < tx + 30 and ty < gy + h and gy < ty + 2 * LINE_H:
-            view.drawn.scores = -1  # the turn mark drawn again with the scores
+        draw_turn(view)  # (its box is small: drawn again whatever the card covered)
     if gy + h > view.screen.height - LINE_H - 3:
         strip_damage(view, gx, gx + w)
 
@@ -188,15 +182,17 @@ def draw_status(view, full=False):
                 p.text(b"Moves", x + w - 65, y, SLOT)
             tx = p.text(view.title, x, y, SLOT)
             room = 72 if not view.game.COMPETITIVE else SCORE_W + 46 * (view.game.players - 1)
-            if link is not None:
-                if tx + 66 <= x + w - room:
+            if link is not None:  # "table 446A", or with less room the id alone
+                if tx + 72 <= x + w - room:
                     at = p.text(b" table ", tx, y, SLOT)
+                elif tx + 36 <= x + w - room:
+                    at = tx + 12
             elif tx + 60 <= x + w - room:
                 p.number(view.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
-        if at >= 0 and link is not None:
+        if at >= 0 and link is not None:  # the table's id as the join list shows it
             host = link.hello.table_host
             for k in range(4):
-                p.char(HEX[(host >> (12 - 4 * k)) & 0xF], at + 6 * k, y, WHITE)
+                p.char(b"0123456789ABCDEF"[(host >> (12 - 4 * k)) & 0xF], at + 6 * k, y, WHITE)
     if view.game.COMPETITIVE:
         return draw_scores(view, x, y, w, narrow)
     moves = view.move_count
@@ -229,13 +225,14 @@ def draw_scores(view, x, y, w, narrow):
     total = 0
     for i in range(game.players):
         total = total * 7 + game.score(i) + 3 * i
-    turn = 0  # a turn-based game in play: 1 this console's turn, 2 the other's
-    if game.TURN_BASED and game.status() == PLAYING:
-        turn = 1 if game.turn() == view.hand.seat else 2
-    total = total * 3 + turn
-    if total == view.drawn.scores:
+    drawn = view.drawn.scores
+    if game.TURN_BASED:  # whose turn it is, in the lowest digit (base 3) of what was drawn
+        total = total * 3 + draw_turn(view, -1 if drawn < 0 else drawn % 3)
+    if total == drawn:
         return False
     view.drawn.scores = total
+    if drawn >= 0 and drawn // 3 == total // 3 and game.TURN_BASED:
+        return False  # only the turn changed: its mark is drawn, the scores stand
     p = view.painter
     if narrow:
         y += LINE_H
@@ -259,30 +256,37 @@ def draw_scores(view, x, y, w, narrow):
             tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
             score = -score
         p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
-    if game.TURN_BASED:  # whose turn, for as long as it lasts: "Your turn" or "Their turn"
-        at = turn_at(view)
-        tx = at >> 16
-        ty = at & 0xFFFF
-        view.fb.fill_rect(tx, ty, 30, 2 * LINE_H, FELT)
-        view.screen.mark(tx, ty, 30, 2 * LINE_H)
-        if turn:
-            p.text(TURN_WORDS[turn - 1], tx, ty, GOLD if turn == 1 else WHITE)
-            p.text(b"turn", tx, ty + LINE_H, GOLD if turn == 1 else WHITE)
 
 
-def turn_at(view):
-    """Where a turn-based game's turn mark goes: beside the rightmost foundation, in the
-    middle of its height (x << 16 | y)."""
+def draw_turn(view, drawn=-1):
+    """A turn-based game's mark of whose turn it is, for as long as it lasts ("Your turn",
+    "Their turn"), beside the rightmost foundation in the middle of its height; drawn unless
+    `drawn` says it shows already. Returns it: 0 none (the game over), 1 this console's turn,
+    2 the other's."""
+    game = view.game
+    turn = 0
+    if game.status() == PLAYING:
+        turn = 1 if game.turn() == view.hand.seat else 2
+    if turn == drawn:
+        return turn
     slots = view.slots
     st = slots.style
-    x = 0
-    y = 0
+    tx = 0
+    ty = 0
     for k in range(len(slots.foundations)):
         s = slots.slot_of[slots.foundations[k]]
-        if slots.x[s] >= x:
-            x = slots.x[s]
-            y = slots.y[s]
-    return (x + st.w + 6) << 16 | (y + (st.h - 2 * LINE_H) // 2 + 1)
+        if slots.x[s] >= tx:
+            tx = slots.x[s]
+            ty = slots.y[s]
+    tx += st.w + 6
+    ty += (st.h - 2 * LINE_H) // 2 + 1
+    view.fb.fill_rect(tx, ty, 30, 2 * LINE_H, FELT)
+    view.screen.mark(tx, ty, 30, 2 * LINE_H)
+    if turn:
+        p = view.painter
+        p.text(b"Your" if turn == 1 else b"Their", tx, ty, GOLD if turn == 1 else WHITE)
+        p.text(b"turn", tx, ty + LINE_H, GOLD if turn == 1 else WHITE)
+    return turn
 
 
 def draw_wild(view, st, x, y, rank):
