@@ -7,6 +7,7 @@ never taken again from a replay of its offer."""
 from engine_core import games
 from engine_core import records as r
 from engine_core.link import messages as m
+from engine_core.link import pairing
 from engine_core.link import session as ls
 from engine_core.link.channel import SYNC, Channel
 from engine_core.link.crc import address_crc, frame_crc
@@ -404,3 +405,33 @@ def test_a_full_tables_beacon_is_its_offer_as_kind_full_once_a_second():
     assert beacons[0][13:13 + beacons[0][1]] == offer[13:13 + offer[1]]  # the offer's own bytes
     assert third.tables.count == 1 and third.tables.full[0] == 1
     assert not third.poll(room.now) & ls.OFFER  # never news: nobody is asked about it
+
+
+def test_consoles_from_before_full_play_on_and_list_nothing(monkeypatch):
+    """A console without the FULL kind: listening, it counts the beacon in `rejected` and lists
+    nothing (as it heard nothing before); as the guest, its channel refuses its host's FULL
+    beacons (counted in `refused`) and the two play on in step."""
+    old_admits = pairing.admits
+
+    def admits_before_full(listening, table, partner, me, f_table, f_from, f_to):
+        verdict = old_admits(listening, table, partner, me, f_table, f_from, f_to)
+        return pairing.REFUSED if verdict == pairing.OWN else verdict
+    monkeypatch.setattr(pairing, "admits", admits_before_full)
+    old = tuple(mask & ~(1 << m.FULL) for mask in ls.ACCEPTS_GUEST)
+    room = Room(3)
+    host, guest, third = room.sessions
+    g_host, g_guest = games.load("spite_malice")(2), games.load("spite_malice")(2)
+    guest.join(0)
+    host.host(g_host, 5, 0, SEATS, 0)
+    room.run(600)
+    guest.choose(0)
+    guest.accept(g_guest, room.now)
+    room.run(400)
+    monkeypatch.setattr(ls, "ACCEPTS_GUEST", old)  # the guest and the third, as they were
+    third.join(room.now)
+    room.run(3000)
+    assert third.tables.count == 0 and third.rejected >= 2 and third.state == ls.S_WAITING
+    assert guest.ch.refused >= 2  # its host's FULL beacons
+    play_turns(room, ((host, guest, g_host, g_guest),), 10)
+    assert host.state == guest.state == ls.S_PLAYING and state_hash(g_host) == state_hash(g_guest)
+    assert host.desyncs == guest.desyncs == 0 and guest.rejected == 0
