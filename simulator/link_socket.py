@@ -15,6 +15,10 @@ A listener takes exactly one peer for a link's life (docs/link.md, "Threat model
 client that connects, while that peer is there or after it went, is accepted and closed at once
 (counted in `refused`), until the channel begins a new link (a table opened or joined, or
 listening for offers: Channel calls new_link()); then the next client is the link's peer.
+Before it is closed, such a client is given the last beacon the link carried (an offer to
+anyone, TO 0, written or read here: a taken table's FULL), as every radio in range hears it
+on ESP-NOW: a third simulator that dials a table two others play at lists it as full. Nothing
+it writes is read.
 """
 
 import errno
@@ -23,6 +27,7 @@ import socket
 import time
 
 RETRY_S = 0.5
+BEACON_S = 2.0  # a beacon older than this is not given to a client refused (the table ended)
 HOST = "127.0.0.1"
 
 
@@ -38,6 +43,8 @@ class SocketLink:
         self.connects = 0  # peers connected so far
         self.refused = 0  # clients closed at once: the link already had its peer
         self.taken = False  # a listener: this link's one peer has come
+        self.beacon = b""  # the last beacon frame written or read (for the clients refused)
+        self.beacon_t = 0.0  # when (a beacon not heard for BEACON_S is no longer given)
         if listen_port is not None:
             self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -54,6 +61,7 @@ class SocketLink:
         """The channel begins a new link: a peer connected now is its one; with none, the next
         client to connect."""
         self.taken = self.sock is not None
+        self.beacon = b""
 
     def _refuse_waiting(self):
         """Close every client waiting in the listen queue: this link has had its peer."""
@@ -64,8 +72,27 @@ class SocketLink:
                 return
             except OSError:
                 return
+            if self.beacon and time.monotonic() - self.beacon_t < BEACON_S:
+                try:
+                    sock.setblocking(False)
+                    sock.send(self.beacon)  # what anyone in range would hear; then closed
+                except OSError:
+                    pass
             sock.close()
             self.refused += 1
+
+    def _note_beacon(self, buf, n):
+        """Keep the last whole beacon frame (SYNC, TO 0, a table named) in buf[0:n]."""
+        p = 0
+        while p + 15 <= n:
+            end = p + 15 + buf[p + 1]
+            if buf[p] == 0xA5 and buf[p + 1] <= 60 and end <= n and buf[p + 11] == 0 and buf[p + 12] == 0 \
+                    and (buf[p + 7] or buf[p + 8]):
+                self.beacon = bytes(buf[p:end])
+                self.beacon_t = time.monotonic()
+                p = end
+            else:
+                p += 1
 
     def _ready(self):
         if self.server is not None and (self.sock is not None or self.taken):
@@ -107,6 +134,8 @@ class SocketLink:
 
     def write(self, buf, n):
         """Send buf[0:n]; bytes taken (all of them while no peer is there: lost, as on a cut cable)."""
+        if self.server is not None and n >= 15 and buf[0] == 0xA5 and buf[11] == 0 and buf[12] == 0:
+            self._note_beacon(buf, n)
         sock = self._ready()
         if sock is None:
             return n
@@ -132,6 +161,8 @@ class SocketLink:
             return 0
         if n == 0:  # the peer closed its end
             self._lost()
+        elif self.server is not None:
+            self._note_beacon(buf, n)
         return n
 
     def close(self):

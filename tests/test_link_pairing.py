@@ -7,6 +7,7 @@ never taken again from a replay of its offer."""
 from engine_core import games
 from engine_core import records as r
 from engine_core.link import messages as m
+from engine_core.link import pairing
 from engine_core.link import session as ls
 from engine_core.link.channel import SYNC, Channel
 from engine_core.link.crc import address_crc, frame_crc
@@ -332,3 +333,105 @@ def test_the_link_kept_after_the_app_stops_does_not_keep_the_app():
     gc.collect()
     assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
     assert link.session is not None
+
+
+def test_a_third_console_sees_a_table_two_others_play_at_as_full_and_cannot_join_it():
+    """Once its guest accepted, a host's offer goes on as FULL (every second, to anyone): a
+    third console's join list shows the table greyed, FULL, and A on it says why and joins
+    nothing; the players' channels take nothing of it; the table ended, the row goes."""
+    from tests.drawn_text import find
+    air = Air()
+    consoles = []
+    for i in range(3):
+        app = make_app(240, 135)
+        app.attach_link(lambda end=air.end(), i=i: ls.Session(Channel(end, me=0x446A + i)), b"air")
+        app.open_link()
+        consoles.append(app)
+    host, guest, third = consoles
+
+    def run(ticks):
+        for _ in range(ticks):
+            for app in consoles:
+                app.tick(STEP)
+
+    host.selected = 0  # Host Spite & Malice
+    host.press(bt.A)
+    guest.selected = 2  # Join a table
+    guest.press(bt.A)
+    run(30)
+    guest.press(bt.A)
+    run(60)
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    third.selected = 2  # Join a table, after the two sat down
+    third.press(bt.A)
+    run(200)  # 4 s: longer than a row lasts unheard (GONE_MS)
+    tables = third.link.session.tables
+    assert tables.count == 1 and tables.host[0] == 0x446A and tables.full[0] == 1
+    third.redraw()
+    assert find(third, b"FULL") is not None and find(third, b"446A") is not None
+    assert find(third, b"Listening for tables...") is None
+    third.press(bt.A)  # picked: it says why, and joins nothing
+    run(30)
+    third.redraw()
+    assert find(third, b"Full: two consoles play there") is not None
+    assert third.mode == ui.LINK and third.link.session.state == ls.S_WAITING
+    assert third.link.session.ch.partner == 0 and host.link.session.ch.partner == 0x446B
+    # The two at the table take nothing of it: no frame refused, no message rejected.
+    for app in (host, guest):
+        s = app.link.session
+        assert s.ch.refused == 0 and s.rejected == 0 and s.state == ls.S_PLAYING
+    host.link.leave(host.clock)  # the table ends: the host says no more that it is taken
+    run(200)
+    assert tables.count == 0
+
+
+def test_a_full_tables_beacon_is_its_offer_as_kind_full_once_a_second():
+    room = Room(3)
+    host, guest, third = room.sessions
+    g_host, g_guest = games.load("spite_malice")(2), games.load("spite_malice")(2)
+    guest.join(0)
+    host.host(g_host, 5, 0, SEATS, 0)
+    room.run(600)
+    guest.choose(0)
+    guest.accept(g_guest, room.now)
+    room.run(400)
+    third.join(room.now)
+    start = len(room.air.log)
+    room.run(3000)
+    beacons = [data for writer, data in room.air.log[start:] if writer == 0 and data[11] == data[12] == 0]
+    assert beacons and all(b[2] & 0x3F == m.FULL for b in beacons)
+    assert 2 <= len(beacons) <= 4  # every FULL_MS
+    offer = [data for writer, data in room.air.log[:start] if writer == 0 and data[2] & 0x3F == m.OFFER][0]
+    assert beacons[0][13:13 + beacons[0][1]] == offer[13:13 + offer[1]]  # the offer's own bytes
+    assert third.tables.count == 1 and third.tables.full[0] == 1
+    assert not third.poll(room.now) & ls.OFFER  # never news: nobody is asked about it
+
+
+def test_consoles_from_before_full_play_on_and_list_nothing(monkeypatch):
+    """A console without the FULL kind: listening, it counts the beacon in `rejected` and lists
+    nothing (as it heard nothing before); as the guest, its channel refuses its host's FULL
+    beacons (counted in `refused`) and the two play on in step."""
+    old_admits = pairing.admits
+
+    def admits_before_full(listening, table, partner, me, f_table, f_from, f_to):
+        verdict = old_admits(listening, table, partner, me, f_table, f_from, f_to)
+        return pairing.REFUSED if verdict == pairing.OWN else verdict
+    monkeypatch.setattr(pairing, "admits", admits_before_full)
+    old = tuple(mask & ~(1 << m.FULL) for mask in ls.ACCEPTS_GUEST)
+    room = Room(3)
+    host, guest, third = room.sessions
+    g_host, g_guest = games.load("spite_malice")(2), games.load("spite_malice")(2)
+    guest.join(0)
+    host.host(g_host, 5, 0, SEATS, 0)
+    room.run(600)
+    guest.choose(0)
+    guest.accept(g_guest, room.now)
+    room.run(400)
+    monkeypatch.setattr(ls, "ACCEPTS_GUEST", old)  # the guest and the third, as they were
+    third.join(room.now)
+    room.run(3000)
+    assert third.tables.count == 0 and third.rejected >= 2 and third.state == ls.S_WAITING
+    assert guest.ch.refused >= 2  # its host's FULL beacons
+    play_turns(room, ((host, guest, g_host, g_guest),), 10)
+    assert host.state == guest.state == ls.S_PLAYING and state_hash(g_host) == state_hash(g_guest)
+    assert host.desyncs == guest.desyncs == 0 and guest.rejected == 0

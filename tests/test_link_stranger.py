@@ -469,7 +469,8 @@ def doc_rows(first_header):
 
 def test_the_docs_table_of_accepted_kinds_is_the_sessions():
     kinds = {"OFFER": msg.OFFER, "ACCEPT": msg.ACCEPT, "REFUSE": msg.REFUSE, "MOVE": msg.MOVE, "UNDO": msg.UNDO,
-             "HASH": msg.HASH, "CLOCK": msg.CLOCK, "RESYNC": msg.RESYNC, "STATE": msg.STATE, "BYE": msg.BYE}
+             "HASH": msg.HASH, "CLOCK": msg.CLOCK, "RESYNC": msg.RESYNC, "STATE": msg.STATE, "BYE": msg.BYE,
+             "FULL": msg.FULL}
     seen = set()
     for states, host, guest in doc_rows("| state | as host, takes | as guest, takes |"):
         for name in states.split(", "):

@@ -137,6 +137,47 @@ def test_a_listener_keeps_one_peer_for_the_links_life_and_refuses_the_rest(monke
         server.close()
 
 
+def test_a_client_the_listener_refuses_hears_the_tables_beacon_as_a_console_in_range_would(monkeypatch):
+    """A third simulator dialling a table two others play at is given the host's last beacon
+    (a taken table's FULL) before it is closed, and lists the table; nothing of it is read."""
+    from engine_core.link import messages as m
+    from engine_core.link import pairing
+    monkeypatch.setattr(link_socket, "RETRY_S", 0.01)
+    server = link_socket.listen(0)
+    clients = []
+    try:
+        host = Channel(server, epoch=1, me=0x4242)
+        offer = bytes([m.VERSION, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 9, m.HERE, m.THERE])
+        host.open_table(0x1234, m.OFFER, offer, len(offer))
+        first = link_socket.connect(link_socket.HOST, server.port)
+        clients.append(first)
+        guest = Channel(first, epoch=2, me=0x5151)
+        guest.pair(0x1234, 0x4242)
+        exchange(host, guest, total=3, clock=wall_ms, limit=100_000)
+        assert host.paired()
+        host.announce(m.FULL)  # the table taken: its offer goes on as FULL
+        third_link = link_socket.connect(link_socket.HOST, server.port)
+        clients.append(third_link)
+        third = Channel(third_link, epoch=3, me=0x6161)
+        third.listen()
+        heard = []
+
+        def listed():
+            kind = third.receive()
+            if kind >= 0:
+                heard.append((kind, third.rx_table, third.rx_from, bytes(third.rx[:third.rx_len])))
+            return bool(heard)
+        assert poll_until(listed, guest, third, host)
+        assert heard[0] == (m.FULL, 0x1234, 0x4242, offer)
+        assert server.connects == 1 and server.refused >= 1  # refused all the same
+        assert guest.refused == 0 and guest.received == 3  # the partner takes none of it
+        assert pairing.admits(False, 0x1234, 0x4242, 0x5151, 0x1234, 0x4242, 0) == pairing.OWN
+    finally:
+        for c in clients:
+            c.close()
+        server.close()
+
+
 def test_open_link_reads_host_port_or_a_port():
     server = link_socket.open_link("0")
     client = link_socket.open_link("127.0.0.1:%d" % server.port)

@@ -428,3 +428,70 @@ def test_an_offer_left_unanswered_is_set_aside_here_and_the_table_stays_open():
     guest.open_link()  # the same table is not offered here again
     tick(wire, (host, guest), 1000)
     assert guest.link.status != L_OFFERED
+
+
+# --- link screens you can follow: the table's id, whose turn ---
+
+@pytest.mark.parametrize("size", ((240, 135), (240, 240), (320, 240)))
+def test_the_host_shows_its_table_id_and_game_while_waiting_and_in_play(size):
+    """The id a joining console lists the table by (its host's short id) and its game, on the
+    host's own screen while its table waits, and on both status lines in play."""
+    from tests.drawn_text import find
+    wire, host, guest = linked_pair(5, False, size)
+    for app in (host, guest):
+        to_link_screen(app)
+    host.selected = LINK_GAMES.index("spite_malice")
+    host.press(bt.A)
+    tick(wire, (host, guest), 200)
+    host.redraw()
+    table_id = b"%04X" % host.link.session.ch.me
+    assert host.link.status == L_HOSTING
+    assert find(host, table_id) is not None, "the host's link screen does not show its table's id"
+    assert find(host, b"Spite & Malice") is not None
+    guest.selected = 2  # Join a table: the guest lists the table by that id
+    guest.press(bt.A)
+    tick(wire, (host, guest), 600)
+    guest.redraw()
+    assert find(guest, table_id) is not None
+    guest.press(bt.A)
+    for _ in range(100):
+        tick(wire, (host, guest), STEP)
+        if host.mode == ui.PLAY and guest.mode == ui.PLAY:
+            break
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    tick(wire, (host, guest), 100)
+    for app in (host, guest):
+        assert find(app, table_id) is not None, "the table's id is not on the status line in play"
+
+
+@pytest.mark.parametrize("size", ((240, 135), (320, 240)))
+def test_linked_spite_and_malice_says_whose_turn_on_every_frame_on_both_consoles(size):
+    from engine_core.gfx.paint import LINE_H
+    from tests.drawn_text import find, glyphs, shows_at
+    wire, host, guest = start("spite_malice", seed=4, faults=False, size=size)
+    spots = {}
+    for app in (host, guest):
+        tick(wire, (host, guest), STEP)
+        at = find(app, b"turn")
+        assert at is not None, "no turn mark"
+        spots[id(app)] = at
+    words = {w: glyphs(host, w) for w in (b"Your", b"Their", b"turn")}
+    keys = (bt.X, bt.A, bt.A)  # the hinted move, by whoever's turn it is
+    turns = set()
+    game = host.table.game
+    for frame in range(900):
+        if game.status() != PLAYING:
+            break
+        mover = host if game.turn() == 0 else guest
+        mover.press(keys[frame % 3])
+        tick(wire, (host, guest), STEP)
+        turns.add(game.turn())
+        for app in (host, guest):
+            x, y = spots[id(app)]
+            own = app.table.game.turn() == app.table.seat
+            said = b"Your" if own else b"Their"
+            assert shows_at(app, said, x, y - LINE_H, words[said]), (frame, said)
+            assert shows_at(app, b"turn", x, y, words[b"turn"]), frame
+        if len(turns) == 2 and frame > 300:
+            break
+    assert turns == {0, 1}

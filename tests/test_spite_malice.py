@@ -953,3 +953,39 @@ def test_the_computers_turn_played_step_by_step_is_the_turn_respond_plays():
             while b.respond_step() >= 0:
                 pass
             assert state_json(a) == state_json(b)
+
+
+# --- whose turn, on the table (docs/screen.md) ---
+
+@pytest.mark.parametrize("size", ((240, 135), (240, 240), (320, 240)))
+def test_whose_turn_it_is_shows_on_every_frame_of_both_turns_at_every_size(size):
+    """'Your turn' or 'Their turn' (the computer's) beside the centre stacks, on every frame
+    while that turn lasts: the player's hinted moves, then the computer's moves one by one."""
+    from engine_core.gfx.paint import LINE_H
+    from engine_core.ui import buttons as bt
+    from simulator.keys import make_app
+    from tests.drawn_text import find, glyphs, shows_at
+    app = make_app(size[0], size[1], "spite_malice", 7)
+    game = app.table.game
+    app.tick(33)
+    at = find(app, b"turn")
+    assert at is not None, "no turn mark on the table"
+    x, y = at
+    words = {w: glyphs(app, w) for w in (b"Your", b"Their", b"turn")}
+    seen = set()
+    keys = (bt.X, bt.A, bt.A)  # the hinted move
+    for frame in range(600):
+        if game.status() != PLAYING:
+            break
+        if game.turn() == 0:
+            app.press(keys[frame % 3])
+        app.tick(33)
+        if game.status() != PLAYING:
+            break
+        mover = b"Your" if game.turn() == 0 else b"Their"
+        seen.add(mover)
+        assert shows_at(app, mover, x, y - LINE_H, words[mover]), (frame, mover)
+        assert shows_at(app, b"turn", x, y, words[b"turn"]), frame
+        if len(seen) == 2 and game.turn() == 0 and frame > 300:
+            break
+    assert seen == {b"Your", b"Their"}

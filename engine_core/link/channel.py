@@ -156,6 +156,11 @@ class Channel:
     def paired(self):
         return self.pairing.partner != 0
 
+    def announce(self, kind):
+        """Host: the table taken, its offer goes on as a beacon of `kind` (FULL: a listening
+        console lists the table as taken) every second while the link lasts; 0 stops it."""
+        self.pairing.offer(kind, None, 0)
+
     def _new_link(self, listening, table, partner):
         self.reset()
         if self._renew:
@@ -196,10 +201,11 @@ class Channel:
         """Messages sent and not yet acknowledged."""
         return self.sending.pending()
 
-    def write_frame(self, buf, n, now):
+    def write_frame(self, buf, n, now, addr_crc=-1):
         """Fill in ACK, EPOCH, ECHO and the CRC and hand the frame to the transport; the rest
         of it is kept if the transport took a part. Returns the bytes taken (0: nothing, the
-        frame stays where it is for the next try)."""
+        frame stays where it is for the next try). addr_crc: the CRC of the frame's own
+        addresses when they are not the link's (a beacon to anyone while paired)."""
         buf[0] = SYNC
         buf[4] = self._expect
         buf[5] = self.epoch
@@ -208,7 +214,7 @@ class Channel:
             buf[2] |= GAP
         else:
             buf[2] &= 0x7F
-        c = frame_crc(buf, 0, n, self.pairing.tx_crc)
+        c = frame_crc(buf, 0, n, self.pairing.tx_crc if addr_crc < 0 else addr_crc)
         buf[n - 2] = c >> 8
         buf[n - 1] = c & 0xFF
         w = self._t.write(buf, n)
@@ -308,6 +314,17 @@ class Channel:
             b[2] = 0
             b[3] = (w.base + w.count) & 0xFF
             self.write_frame(b, OVERHEAD, now)
+        elif self._out_len == 0 and self.pairing.beacon_len and self.pairing.beacon_due(now):
+            # A taken table's beacon (FULL), to anyone in range: not a keep-alive for the
+            # partner, nor an answer to it (its clock and GAP stay as they were).
+            pr = self.pairing
+            t_out = self._t_out
+            gap = self._gap
+            self._gap = False
+            self.write_frame(pr.beacon, pr.beacon_len, now, address_crc(pr.beacon, 0))
+            self._t_out = t_out
+            self._gap = gap
+            pr.beaconed(now)
 
     def _parse(self, now):
         buf = self._in
@@ -363,6 +380,8 @@ class Channel:
             if verdict == pairing.REFUSED:
                 self.refused = (self.refused + 1) & _MASK
                 return
+            if verdict == pairing.OWN:
+                return  # the partner's beacon of this table: for the others in range
             if verdict == pairing.BEACON:
                 if not self._asm:  # (a message in two frames being put together goes first)
                     self.inbox.offer(buf, p, ln)

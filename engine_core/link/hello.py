@@ -7,11 +7,11 @@ session is made, but the game class an offer names, imported when its first offe
 The Hello's own state: the tables heard (`tables`), the offer to answer (offer_*), the table
 this console hosts or joined (table_id, table_host) and whether its player chose Join a table
 (`joining`). What the session asks of it: host(), join(), choose(), accept(), refuse(),
-decline(), cancel() (the screens' verbs, which the session passes on), on_offer(d, n),
+decline(), cancel() (the screens' verbs, which the session passes on), on_offer(d, n, full),
 withdrawn(), end_table(). What it asks of the session: `players`, `seed`, `state`,
 `is_host`, `my_seat`, `peer_seat`, `now`, attach(game), fresh(), be_guest(), drop_game(),
 sit(), begin(), go(), reject(), news(); of the Outbox: `tx`, queue(), forget(), flush(); of
-the channel: open_table(), pair(), listen(), paired(), `me`, `rx_table`, `rx_from`.
+the channel: open_table(), pair(), listen(), paired(), announce(), `me`, `rx_table`, `rx_from`.
 """
 
 from engine_core import games
@@ -173,13 +173,16 @@ class Hello:
         s.go(m.E_CANCEL)
 
     def end_table(self):
-        """The table this console hosts or joined ended: its offer, replayed, is no new table."""
+        """The table this console hosts or joined ended: its offer, replayed, is no new table;
+        a host says no more that it is taken (FULL)."""
         self.tables.end(self.table_host, self.table_id)
+        self.ch.announce(0)
 
-    def on_offer(self, d, n):
+    def on_offer(self, d, n, full):
         """An offer heard (a beacon: pairing.py): listed when it is well formed, playable here
         and not of a table that ended; a new one is news (F_OFFER): in the join list, or, after
-        a linked game, the former partner's new table, which its player is asked about."""
+        a linked game, the former partner's new table, which its player is asked about. `full`:
+        a FULL beacon, the table taken by two consoles: listed as such, never news."""
         s = self.s
         table = self.ch.rx_table
         host = self.ch.rx_from
@@ -189,8 +192,8 @@ class Hello:
         if d[0] != VERSION or m.check_offer(d, n) or self.check_offer(d):
             s.reject()  # not listed: this console could not play it
             return
-        if not self.tables.hear(host, table, d, n, s.now):
-            return  # heard before
+        if not self.tables.hear(host, table, d, n, s.now, full) or full:
+            return  # heard before, or taken
         self.load_offer(d, 0, table, host)
         s.be_guest()
         if not self.joining:
@@ -211,11 +214,14 @@ class Hello:
         self.offer_host = host
 
     def withdrawn(self):
-        """The offer this console's player is asked about was heard no more (GONE_MS): the
-        question goes (F_LEFT)."""
+        """The offer this console's player is asked about was heard no more (GONE_MS), or
+        another console took it (FULL): the question goes (F_LEFT)."""
         s = self.s
-        if self.offer_table and not self.joining and s.state == S_WAITING and not s.is_host \
-                and self.tables.find(self.offer_host, self.offer_table) < 0:
+        if self.offer_table and not self.joining and s.state == S_WAITING and not s.is_host:
+            t = self.tables
+            i = t.find(self.offer_host, self.offer_table)
+            if i >= 0 and not t.full[i]:
+                return
             self.offer_table = 0
             s.go(m.E_CANCEL)
             s.news(m.F_LEFT)

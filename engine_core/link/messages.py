@@ -31,7 +31,8 @@ CLOCK = const(7)
 RESYNC = const(8)
 STATE = const(9)
 BYE = const(10)
-KINDS = const(10)
+FULL = const(11)  # a taken table's offer, still sent as a beacon: two consoles play there
+KINDS = const(11)
 
 # Who sits at a seat, from one console's view.
 HERE = const(1)
@@ -112,7 +113,7 @@ def check(kind, d, n, players, record):
     R_INVALID). No allocation."""
     if n < 0 or n > PAYLOAD_MAX:
         return BAD_LENGTH
-    if kind == OFFER:
+    if kind == OFFER or kind == FULL:
         return 0 if n >= 4 else BAD_LENGTH  # the rest: check_offer, refused with a reason
     if kind == ACCEPT:
         if n != ACCEPT_LEN:

@@ -23,12 +23,14 @@ REFUSED = const(0)  # another table's, another console's, or a replay: counted, 
 LINK = const(1)  # of this link: the channel's sequence numbers and acknowledgements take it
 FIRST = const(2)  # the first frame of the guest who took this host's open table: it pairs
 BEACON = const(3)  # an offer to anyone (TO 0): a table to list
+OWN = const(4)  # the partner's beacon of this very table (its host says it is taken): nothing to take
 
 OFFER_MAX = const(16)  # an offer's bytes (messages.OFFER_HEAD + MAX_SEATS)
 TABLES = const(8)  # offers a joining console lists at once
 ENDED = const(8)  # tables remembered as ended
 GONE_MS = const(3000)  # an offer not heard again for this long leaves the list
 BEACON_MS = const(500)  # an open table's offer goes out this often
+_FULL_MS = const(1000)  # a taken table's (FULL) this often: a bystander's list keeps it (GONE_MS)
 _MASK = const(0x3FFFFFFF)  # messages.CLOCK_MASK (messages imports records: kept light here)
 
 
@@ -38,8 +40,9 @@ def admits(listening, table, partner, me, f_table, f_from, f_to):
     f_to: REFUSED, LINK, FIRST or BEACON.
 
     - A beacon (TO 0, a table named) is listed by a listening console, and taken from the
-      partner when it names a new table (the partner offers again after a game); any other
-      console ignores it.
+      partner when it names a new table (the partner offers again after a game); the
+      partner's beacon of this table (a host saying its table is taken) is OWN: nothing to
+      take, nothing wrong; any other console's is refused.
     - A listening console takes nothing else.
     - A channel with no table (made and never paired: the channel's own tests) is a plain
       point-to-point link of frames with TABLE 0.
@@ -50,7 +53,7 @@ def admits(listening, table, partner, me, f_table, f_from, f_to):
     if f_to == 0 and f_table != 0:
         if listening or (partner != 0 and f_from == partner and f_table != table):
             return BEACON
-        return REFUSED
+        return OWN if partner != 0 and f_from == partner else REFUSED
     if listening:
         return REFUSED
     if table == 0:
@@ -96,6 +99,7 @@ class Tables:
         self.heard = array("i", [0] * TABLES)
         self.offers = bytearray(TABLES * OFFER_MAX)
         self.offer_len = bytearray(TABLES)
+        self.full = bytearray(TABLES)  # 1: the row's table is taken (its beacon says FULL)
         self.ended_host = array("i", [0] * ENDED)
         self.ended_table = array("i", [0] * ENDED)
         self.ended_at = 0
@@ -108,12 +112,16 @@ class Tables:
                 return i
         return -1
 
-    def hear(self, host, table, d, n, now):
-        """An offer (d[0:n], already checked) of `table` from `host` heard at `now`: listed, or
-        its row freshened. True when it is new to the list (a full list drops its stalest)."""
+    def hear(self, host, table, d, n, now, full=False):
+        """An offer (d[0:n], already checked) of `table` from `host` heard at `now`, open or
+        (full) taken: listed, or its row freshened. True when it is new to the list (a full
+        list drops its stalest)."""
         i = self.find(host, table)
         if i >= 0:
             self.heard[i] = now
+            if self.full[i] != full:
+                self.full[i] = full
+                self.changes += 1
             return False
         if self.count == TABLES:
             self._drop(self._stalest(now))
@@ -126,6 +134,7 @@ class Tables:
         for k in range(n):
             self.offers[at + k] = d[k]
         self.offer_len[i] = n
+        self.full[i] = full
         self.changes += 1
         return True
 
@@ -159,6 +168,7 @@ class Tables:
             self.table[i] = self.table[i + 1]
             self.heard[i] = self.heard[i + 1]
             self.offer_len[i] = self.offer_len[i + 1]
+            self.full[i] = self.full[i + 1]
             at = i * OFFER_MAX
             for k in range(OFFER_MAX):
                 self.offers[at + k] = self.offers[at + OFFER_MAX + k]
@@ -231,8 +241,16 @@ class Pairing:
 
     def offer(self, kind, data, n):
         """Host: the open table's offer (a message of `kind`, data[0:n], at most FRAGMENT
-        bytes) goes out as a beacon every BEACON_MS until the first guest's frame pairs it."""
+        bytes) goes out as a beacon every BEACON_MS until the first guest's frame pairs it.
+        data None: the offer's bytes kept, the beacon goes on as `kind` (the table taken:
+        FULL, every second, to anyone: TO 0) or, kind 0, stops."""
         b = self.beacon
+        if data is None:
+            b[2] = kind
+            b[11] = b[12] = 0
+            self.beacon_len = b[1] + OVERHEAD if kind else 0
+            self.t_beacon = -1
+            return
         b[1] = n
         b[2] = kind
         b[3] = 0
@@ -247,7 +265,8 @@ class Pairing:
         self.address()
 
     def beacon_due(self, now):
-        return self.beacon_len and (self.t_beacon < 0 or ((now - self.t_beacon) & _MASK) >= BEACON_MS)
+        return self.beacon_len and (self.t_beacon < 0 or ((now - self.t_beacon) & _MASK)
+                                    >= (BEACON_MS if self.partner == 0 else _FULL_MS))
 
     def beaconed(self, now):
         self.t_beacon = now

@@ -32,6 +32,7 @@ Messages (kind, then the payload; ints big-endian, four-byte ones as records.put
     RESYNC  8  gen, hash(4)                the guest asks for the host's state
     STATE   9  gen, offset(2), total(2), key(4), hash(4), up to 107 bytes of the record
     BYE    10  (nothing)
+    FULL   11  as OFFER: the host's table, taken (a beacon every second while the two play)
 `gen` counts the host's state re-sends (and Nerts rounds): a message of another generation
 was sent before the state it would apply to was replaced, and is dropped.
 
@@ -71,20 +72,21 @@ RESUMED, DESYNC, LEFT, REFUSED = m.F_RESUMED, m.F_DESYNC, m.F_LEFT, m.F_REFUSED
 # Which kinds each state takes from the peer (bit k: kind k), as host and as guest. Anything
 # else is counted in `rejected` and changes nothing (docs/link.md, "What each state accepts").
 _PLAY_BOTH = 1 << K_MOVE | 1 << K_UNDO | 1 << K_HASH | 1 << K_CLOCK | 1 << K_BYE
+_HEARD = const(0x802)  # 1 << OFFER | 1 << FULL: a table heard, open (an offer) or taken (FULL)
 ACCEPTS_HOST = (
-    1 << K_OFFER,  # S_IDLE: an offer, shown (the link screen) or asked (elsewhere)
+    _HEARD,  # S_IDLE: an offer, shown (the link screen) or asked (elsewhere); a full table, listed
     1 << K_ACCEPT | 1 << K_REFUSE | 1 << K_BYE,  # S_WAITING: the answer to this offer
     _PLAY_BOTH | 1 << K_RESYNC,  # S_PLAYING
     _PLAY_BOTH | 1 << K_RESYNC,  # S_PAUSED
-    1 << K_OFFER,  # S_LEFT: a new offer, asked
+    _HEARD,  # S_LEFT: a new offer, asked
     _PLAY_BOTH | 1 << K_RESYNC,  # S_DESYNC
 )
 ACCEPTS_GUEST = (  # RESYNC from the host: "we disagree" (the guest then compares and asks)
-    1 << K_OFFER,
-    1 << K_OFFER | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
+    _HEARD,
+    _HEARD | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
     _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
     _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
-    1 << K_OFFER,
+    _HEARD,
     _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
 )
 
@@ -356,6 +358,8 @@ class Session:
         if game is None or not self.go(m.E_START):
             return  # no longer waiting for this table (it was withdrawn)
         game.deal(self.seed)
+        if self.is_host:
+            self.ch.announce(m.FULL)  # the table taken: its offer goes on, saying so
         self.transfer.forget_own()  # this console's own payoff pile: found again for this table
         self.gen = 0
         self.configure()
@@ -461,8 +465,8 @@ class Session:
             self.reject()
             return
         repair = self.repair
-        if kind == K_OFFER:
-            self.hello.on_offer(d, n)
+        if kind == K_OFFER or kind == m.FULL:
+            self.hello.on_offer(d, n, kind == m.FULL)
         elif kind == K_ACCEPT:
             game = self.game  # (the host's, offered)
             if game is not None and d[0] == VERSION and d[1] == games.game_id(game.NAME) and d[2] == game.rules \

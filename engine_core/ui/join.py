@@ -37,6 +37,7 @@ class JoinList:
         self.short_id = bytearray(4)  # a host's console id in hexadecimal
         self.host = 0  # the table the cursor is on (its host's id and its id): rows come and
         self.table = 0  # go as offers are heard and dropped, the cursor stays on the table
+        self.told = None  # why the table the player picked cannot be joined (words), or None
 
     def press(self, app, button):
         """UP and DOWN move, A joins the table chosen; True when the key was this screen's
@@ -45,6 +46,9 @@ class JoinList:
         table this console cannot play is listed with the reason and A on it does nothing."""
         tables = self.link.session.tables
         n = tables.count
+        if self.told is not None:
+            self.told = None  # the reason said goes with the next key
+            app.full = True
         if button == bt.UP or button == bt.DOWN:
             if n:
                 i = tables.find(self.host, self.table)
@@ -57,6 +61,9 @@ class JoinList:
                 self.link.session.choose(i)
                 self.link.take_offer(app)
                 app.full = True
+            elif i >= 0:  # picked and not joinable: say why, under the list
+                self.told = b"Full: two consoles play there" if tables.full[i] else b"This console cannot play that"
+                app.full = True
             return True
         return False
 
@@ -67,7 +74,9 @@ class JoinList:
         self.table = tables.table[i]
 
     def why_not(self, tables, i):
-        """Why row i's table cannot be joined here (words), or None."""
+        """Why row i's table cannot be joined here (words), or None: full, or not playable here."""
+        if tables.full[i]:
+            return b"FULL"  # two consoles play there (its host's beacon says FULL)
         at = tables.offer_at(i)
         return self.link.cannot_join(tables.offers[at + 1], tables.offers[at + 3])
 
@@ -110,6 +119,8 @@ class JoinList:
             p.text(_TITLE, px + 6, py + 5, pal.GOLD)
             if tables.count == 0:
                 p.text(_NONE, px + 8, py + 6 + row, pal.WHITE)
+            if self.told is not None:
+                p.text(self.told, px + 8, py + 6 + (ROWS + 2) * row, pal.GOLD)
             p.text(_KEYS, px + 8, py + 6 + (ROWS + 3) * row, pal.SLOT)
             self.drawn = -1
         if self.drawn == self.selected:

@@ -393,6 +393,14 @@ class LinkScreen(Scene):
             label = link.label
             p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
             p.text(LINK_STATUS[link.status], px + 8, py + 6 + (n + 2) * row, pal.WHITE)
+            session = link.session
+            if link.status == L_HOSTING and session is not None and session.game is not None:
+                # The table's id, as a joining console lists it, and its game: whose table is whose.
+                join = link.join
+                join.hex_id(session.hello.table_host)
+                x = p.text(b"Your table ", px + 8, py + 6 + (n + 1) * row, pal.GOLD)
+                x = p.text(join.short_id, x, py + 6 + (n + 1) * row, pal.WHITE)
+                p.text(games.title(session.game.NAME), x + 12, py + 6 + (n + 1) * row, pal.GOLD)
             keys = b"A: choose  B: back"
             if link.status == L_HOSTING or link.status == L_JOINING:
                 keys = b"B: cancel"

@@ -5,8 +5,9 @@ and, in its Drawn record, where the sliding card was drawn, the status line's co
 band of the strip drawn over since the strip was drawn.
 """
 
+from engine_core import PLAYING
 from engine_core import reasons as why
-from engine_core.gfx.palette import BLACK, FELT, GREY, PANEL, SLOT, WHITE
+from engine_core.gfx.palette import BLACK, FELT, GOLD, GREY, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import FAN_MASK, RIGHT
 from engine_core.ui.slots import MARGIN
@@ -95,6 +96,8 @@ def restore_under(view, gx, gy):
         draw_status(view, True)
         if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:
             strip_damage(view, sx, sx + sw)
+    if view.game.TURN_BASED:
+        draw_turn(view)  # (its box is small: drawn again whatever the card covered)
     if gy + h > view.screen.height - LINE_H - 3:
         strip_damage(view, gx, gx + w)
 
@@ -164,18 +167,32 @@ def draw_status(view, full=False):
     fb = view.fb
     d = view.drawn
     narrow = w < 100  # a corner: the count under its name, no room for messages
+    link = view.hand.link
     if full:
         d.moves = -1
         d.scores = -1
+        at = -1  # where a linked table's id goes
         if narrow:
-            p.text(b"Score" if view.game.COMPETITIVE else b"Moves", x, y, SLOT)
-        else:  # the game's name and the deal's number
+            if link is None:
+                p.text(b"Score" if view.game.COMPETITIVE else b"Moves", x, y, SLOT)
+            else:
+                at = x  # the table's id heads the corner
+        else:  # the game's name and the deal's number (a linked table's id)
             if not view.game.COMPETITIVE:
                 p.text(b"Moves", x + w - 65, y, SLOT)
             tx = p.text(view.title, x, y, SLOT)
             room = 72 if not view.game.COMPETITIVE else SCORE_W + 46 * (view.game.players - 1)
-            if tx + 60 <= x + w - room:
+            if link is not None:  # "table 446A", or with less room the id alone
+                if tx + 72 <= x + w - room:
+                    at = p.text(b" table ", tx, y, SLOT)
+                elif tx + 36 <= x + w - room:
+                    at = tx + 12
+            elif tx + 60 <= x + w - room:
                 p.number(view.game.seed, p.text(b" #", tx, y, SLOT), y, SLOT)
+        if at >= 0 and link is not None:  # the table's id as the join list shows it
+            host = link.hello.table_host
+            for k in range(4):
+                p.char(b"0123456789ABCDEF"[(host >> (12 - 4 * k)) & 0xF], at + 6 * k, y, WHITE)
     if view.game.COMPETITIVE:
         return draw_scores(view, x, y, w, narrow)
     moves = view.move_count
@@ -208,9 +225,14 @@ def draw_scores(view, x, y, w, narrow):
     total = 0
     for i in range(game.players):
         total = total * 7 + game.score(i) + 3 * i
-    if total == view.drawn.scores:
+    drawn = view.drawn.scores
+    if game.TURN_BASED:  # whose turn it is, in the lowest digit (base 3) of what was drawn
+        total = total * 3 + draw_turn(view, -1 if drawn < 0 else drawn % 3)
+    if total == drawn:
         return False
     view.drawn.scores = total
+    if drawn >= 0 and drawn // 3 == total // 3 and game.TURN_BASED:
+        return False  # only the turn changed: its mark is drawn, the scores stand
     p = view.painter
     if narrow:
         y += LINE_H
@@ -234,6 +256,37 @@ def draw_scores(view, x, y, w, narrow):
             tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
             score = -score
         p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+
+
+def draw_turn(view, drawn=-1):
+    """A turn-based game's mark of whose turn it is, for as long as it lasts ("Your turn",
+    "Their turn"), beside the rightmost foundation in the middle of its height; drawn unless
+    `drawn` says it shows already. Returns it: 0 none (the game over), 1 this console's turn,
+    2 the other's."""
+    game = view.game
+    turn = 0
+    if game.status() == PLAYING:
+        turn = 1 if game.turn() == view.hand.seat else 2
+    if turn == drawn:
+        return turn
+    slots = view.slots
+    st = slots.style
+    tx = 0
+    ty = 0
+    for k in range(len(slots.foundations)):
+        s = slots.slot_of[slots.foundations[k]]
+        if slots.x[s] >= tx:
+            tx = slots.x[s]
+            ty = slots.y[s]
+    tx += st.w + 6
+    ty += (st.h - 2 * LINE_H) // 2 + 1
+    view.fb.fill_rect(tx, ty, 30, 2 * LINE_H, FELT)
+    view.screen.mark(tx, ty, 30, 2 * LINE_H)
+    if turn:
+        p = view.painter
+        p.text(b"Your" if turn == 1 else b"Their", tx, ty, GOLD if turn == 1 else WHITE)
+        p.text(b"turn", tx, ty + LINE_H, GOLD if turn == 1 else WHITE)
+    return turn
 
 
 def draw_wild(view, st, x, y, rank):

@@ -40,6 +40,7 @@ class FakeChannel:
         self.table = 0
         self.partner = 0
         self.beacon = None  # (kind, data) of an open table
+        self.offered = b""  # its offer's bytes
         self.beacon_at = None
         self.refused = 0
         self.rx_table = self.rx_from = 0
@@ -47,6 +48,12 @@ class FakeChannel:
     def open_table(self, table, kind, data, n):
         self._new_link(False, table, 0)
         self.beacon = (kind, bytes(data[:n]))
+        self.offered = self.beacon[1]
+        self.beacon_at = None
+
+    def announce(self, kind):
+        """The taken table's offer goes on as a beacon of `kind` (0: none)."""
+        self.beacon = (kind, self.offered) if kind and self.table else None
         self.beacon_at = None
 
     def pair(self, table, partner):
@@ -95,6 +102,8 @@ class FakeChannel:
             verdict = pairing.admits(self.listening, self.table, self.partner, self.me, table, writer, to)
             if verdict == pairing.REFUSED:
                 self.refused += 1
+                continue
+            if verdict == pairing.OWN:
                 continue
             if verdict == pairing.FIRST:
                 self.partner = writer
