@@ -231,7 +231,7 @@ class Console:
 
     def goodbye(self):
         """Say BYE on the link when a table is linked or open (the window closes, as the pause
-        menu's Quit says it): the other console then offers to play on at once, instead of
+        menu's To the title says it): the other console then offers to play on at once, instead of
         waiting out a silence."""
         app = self.app
         link = app.link
@@ -311,6 +311,8 @@ class Console:
                 keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
         if events & ui.E_SETTING and not self.demo:
             self.save_settings()
+        if events & ui.E_KEPT:  # kept at the title, or set aside for link play: on record now
+            self.save_now(False)
 
     def save_settings(self):
         """The App's settings into the record and saved (a setting changed: App's E_SETTING)."""
@@ -430,6 +432,8 @@ class Console:
             elif self.game is not None:
                 self.keeper.abandoned(self.game)
                 self.game = None
+                app.counted = True  # given up: the title offers no Continue
+                app.resumable = False
             app.go(ui.TITLE)
             app.redraw()
         elif action == k.RESET:

@@ -516,7 +516,7 @@ class WindowHost:
         return not self.keys.quit
 
     def close(self):
-        """The window closes: a linked game's partner is told (BYE, as the pause menu's Quit
+        """The window closes: a linked game's partner is told (BYE, as the pause menu's To the title
         says it), and the console saves what play has not saved yet."""
         self.app.goodbye()
         self.app.close()

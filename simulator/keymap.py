@@ -3,7 +3,9 @@ web page (tools/build_web.py writes it into the page), so the two stay in step.
 
 KEYS: (key, button) rows. A key is named as pygame names its constant, without the K_
 (K_a -> "a", K_RETURN -> "RETURN"); a button by its name in engine_core/ui/buttons.py.
-A key may appear once; a button may have several keys.
+A key may appear once; a button may have several keys. Enter is A, as a tap is: it picks
+what is highlighted on every screen (docs/screen.md, "What each key means"); Esc is the host's
+back key (Console.back_key), not a button.
 """
 
 # The D-pad's repeat is the device's own (engine_core/ui/buttons.py).
@@ -12,11 +14,11 @@ from engine_core.ui.buttons import REPEAT_FIRST_MS, REPEAT_MS  # noqa: F401
 
 KEYS = (
     ("UP", "UP"), ("DOWN", "DOWN"), ("LEFT", "LEFT"), ("RIGHT", "RIGHT"),
-    ("a", "A"), ("SPACE", "A"),  # each button's key is its own letter
+    ("a", "A"), ("SPACE", "A"), ("RETURN", "A"),  # each button's key is its own letter
     ("b", "B"),
     ("x", "X"),
     ("y", "Y"),
-    ("RETURN", "START"),
+    ("s", "START"),
     ("BACKSPACE", "SELECT"),
 )
 
@@ -39,6 +41,7 @@ BROWSER_KEYS = {
 # How the page's legend writes a key.
 KEY_LABELS = {"UP": "\u2191", "DOWN": "\u2193", "LEFT": "\u2190", "RIGHT": "\u2192",
               "SPACE": "Space", "RETURN": "Enter", "BACKSPACE": "Backspace"}
+BACK_KEY = "ESCAPE"  # backs out as B does (Console.back_key), in the window and on the page
 
 
 def browser_key(key):

@@ -21,15 +21,15 @@ for _d in range(10):
     DIGIT_KEYS[getattr(pygame, "K_KP_%d" % _d)] = _d
 # The key drawn beside each button of the skin.
 KEY_LABELS = {bt.A: "key A", bt.B: "key B", bt.X: "key X", bt.Y: "key Y",
-              bt.START: "Enter", bt.SELECT: "Backspace"}
+              bt.START: "key S", bt.SELECT: "Backspace"}
 HELP = (
     ("Arrows", "D-pad: move the cursor"),
-    ("A / Space", "A: pick up, place (hold: to foundation)"),
+    ("A/Space/Enter", "A: pick, pick up, place (hold: home)"),
     ("B", "B: cancel, back (hold: back)"),
     ("X", "X: hint (hold: redo)"),
     ("Y", "Y: undo (Nerts: your own last move)"),
     ("R", "redo, as holding X"),
-    ("Enter", "START: pause menu"),
+    ("S", "START: pause menu, and back to play"),
     ("Backspace", "SELECT: the rules and keys"),
     ("0 - 9", "type a deal's number (the Deal number screen)"),
     ("Mouse", "click a pile: pick up, place; double-click: home; drag a card to a pile"),

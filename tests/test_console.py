@@ -119,7 +119,7 @@ def test_a_new_deal_after_moves_counts_the_old_game_as_played():
     play_hints(console, 2)
     keys(console, "START DOWN DOWN DOWN DOWN A")  # pause menu: restart
     assert console.app.mode == ui.CONFIRM
-    keys(console, "A")  # yes: it counts as a loss
+    keys(console, "A")  # yes: the game is given up, a loss
     assert console.app.mode == ui.PLAY and console.app.table.move_count == 0
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.keeper.stats.get(0, r.WON) == 0
 
@@ -128,7 +128,7 @@ def test_a_changed_setting_is_saved_and_comes_back():
     disk = MemoryStorage()
     console = console_on(disk)
     into_play(console)
-    keys(console, "START UP UP A")  # pause menu: settings (the last item but one)
+    keys(console, "START UP UP UP A")  # pause menu: settings (the third item from the foot)
     assert console.app.mode == ui.SETTINGS
     keys(console, "A")  # sound: on -> off
     assert console.keeper.settings.get("sound") == 0
@@ -290,7 +290,7 @@ def test_in_kiosk_mode_a_game_left_alone_returns_to_the_title():
 def test_in_kiosk_mode_settings_stay_locked_until_the_chord_is_held():
     console = console_on(MemoryStorage(), kiosk=True)
     into_play(console)
-    keys(console, "START UP UP A")
+    keys(console, "START UP UP UP A")
     assert console.app.mode == ui.PAUSE  # settings refused
     keys(console, "B")
     console.held(k.CHORD)
@@ -387,7 +387,7 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     keys(console, "DOWN A DOWN DOWN A")  # title: choose a game, Casket, a fresh deal
     app = console.app
     assert app.table.game.NAME == "casket" and app.table.game.rules == 2
-    keys(console, "START UP UP A UP UP UP UP UP")  # pause menu: settings; Casket rules, fifth from last
+    keys(console, "START UP UP UP A UP UP UP UP UP")  # pause menu: settings; Casket rules, fifth from last
     assert app.mode == ui.SETTINGS and app.setting_label(ui.S_CASKET_RULES) == b"2: stacks"
     keys(console, "A")
     assert app.setting_label(ui.S_CASKET_RULES) == b"1: one card"
@@ -402,18 +402,20 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     again = console_on(disk)  # switched off and on: the profile-1 game comes back as it was
     assert again.app.table.game.rules == 1 and position(again.app.table.game)[1] == position(game)[1]
     assert again.app.settings[ui.S_CASKET_RULES] == 1
-    keys(again, "A START UP UP A UP UP UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
+    keys(again, "A START UP UP UP A UP UP UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
     assert again.keeper.settings.get("casket_rules") == 2 and again.app.table.game.rules == 1
     keys(again, "B UP UP A A")  # new deal, yes: leave the game in progress
     assert again.app.table.game.rules == 2
 
 
-def test_quitting_a_started_game_records_a_loss_and_leaves_nothing_to_continue():
+def test_giving_up_a_started_game_records_a_loss_and_leaves_nothing_to_continue():
     disk = MemoryStorage()
     console = console_on(disk)
     into_play(console)
     play_hints(console, 2)
-    keys(console, "WAIT START UP A A")  # Quit, yes
+    keys(console, "WAIT START UP A")  # Give up: asked once
+    assert console.app.mode == ui.CONFIRM and console.keeper.stats.get(0, r.PLAYED) == 0
+    keys(console, "A")  # yes
     assert console.app.mode == ui.TITLE
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.app.played[0] == 1
     again = console_on(disk)
@@ -455,7 +457,7 @@ def test_the_computer_changed_in_the_settings_mid_game_plays_so_before_a_restart
     console.open_game(name, 7)
     game = console.app.table.game
     dealt = computer(game)
-    keys(console, "START UP UP A")  # pause menu: settings
+    keys(console, "START UP UP UP A")  # pause menu: settings
     assert console.app.mode == ui.SETTINGS
     keys(console, "DOWN DOWN A DOWN A B B")  # speed and level one step on; back to play
     assert console.app.mode == ui.PLAY and console.app.table.game is game
@@ -468,7 +470,7 @@ def test_the_computer_changed_in_the_settings_mid_game_plays_so_before_a_restart
 @pytest.mark.parametrize("name", ["spite_malice", "nerts"])
 def test_the_computer_changed_mid_game_allocates_nothing_on_micropython(name):
     from tests.test_ui_micropython import heap_lock_script
-    keys = "START UP UP A DOWN DOWN A DOWN A LEFT UP LEFT B B X A A"
+    keys = "START UP UP UP A DOWN DOWN A DOWN A LEFT UP LEFT B B X A A"
     out = run_mpy_ok(heap_lock_script(name, SIZE, keys))
     assert out.startswith("no allocation "), out
 
@@ -504,3 +506,29 @@ def test_a_move_taken_back_and_another_made_between_two_looks_is_still_saved():
     again = console_on(disk)
     keys(again, "A")  # Continue
     assert position(again.app.table.game)[1] == position(game)[1]
+
+
+def test_to_the_title_keeps_the_game_and_continue_brings_it_back_with_the_cursor_where_it_was():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "RIGHT")
+    app = console.app
+    table = app.table
+    cursor, moves, state = table.hand.cursor, table.move_count, position(table.game)[1]
+    keys(console, "START UP UP A")  # To the title: nothing asked
+    assert app.mode == ui.TITLE and app.resumable and app.selected == 0  # Continue, highlighted
+    assert console.keeper.stats.get(0, r.PLAYED) == 0 and app.played[0] == 0 and app.left == 0
+    keys(console, "A")  # Continue
+    assert app.mode == ui.PLAY and app.table is table
+    assert table.hand.cursor == cursor and table.move_count == moves and position(table.game)[1] == state
+    keys(console, "START UP UP A")
+    again = console_on(disk)  # switched off at the title: the kept game is on record
+    assert again.app.mode == ui.TITLE and again.app.resumable
+    assert position(again.app.table.game)[1] == state and again.keeper.stats.get(0, r.PLAYED) == 0
+    keys(again, "DOWN A")  # New game over the kept one: asked once, then given up
+    assert again.app.mode == ui.CONFIRM
+    keys(again, "A")
+    assert again.app.mode == ui.PLAY and again.keeper.stats.get(0, r.PLAYED) == 1
+    assert again.keeper.stats.get(0, r.WON) == 0

@@ -47,7 +47,8 @@ def test_an_offer_that_comes_in_a_frame_does_not_take_the_next_a():
     run(console, peer, GUARD_MS + 100)
     console.press(bt.A)  # seen, and answered
     run(console, peer, 600)
-    assert app.linked() and app.left == before[3] + 1
+    assert app.linked() and app.left == before[3]  # the game under way set aside, not lost
+    assert app.aside is not None and app.aside.game is game
 
 
 def test_a_key_held_as_the_question_came_does_not_answer_it():

@@ -154,7 +154,8 @@ def test_an_offer_during_a_new_local_game_is_a_question_and_yes_joins():
     console.press(bt.A)
     run(console, peer, 600)
     assert app.mode == ui.PLAY and app.linked() and app.table.game.NAME == "spite_malice"
-    assert app.left == before[1][3] + 1  # the local game was left, as from the title
+    assert app.left == before[1][3]  # the local game set aside, as from the title: not lost
+    assert app.aside is not None and state_hash(app.aside.game) == before[0]
 
 
 def test_nerts_a_move_whose_mover_is_not_the_senders_seat_is_refused():

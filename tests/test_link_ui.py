@@ -183,7 +183,7 @@ def test_nerts_both_players_play_at_once_and_end_in_step():
 def test_the_other_console_leaves_and_the_game_goes_on_against_the_computer():
     wire, host, guest = start("spite_malice", seed=7)
     host.press(bt.START)
-    host.selected = len(texts.PAUSE) - 1  # Quit
+    host.selected = len(texts.PAUSE) - 1  # Give up: leaves the table
     host.press(bt.A)
     assert host.mode == ui.TITLE
     settle(wire, (host, guest))
@@ -357,7 +357,7 @@ def test_nerts_the_host_deals_the_next_round_when_both_have_the_last_ones_end():
 def test_nerts_the_one_who_stays_plays_on_against_the_computer():
     wire, host, guest = start("nerts", seed=6)
     guest.press(bt.START)
-    guest.selected = len(texts.PAUSE) - 1  # Quit
+    guest.selected = len(texts.PAUSE) - 1  # Give up: leaves the table
     guest.press(bt.A)
     settle(wire, (host, guest))
     assert host.mode == ui.LINK_LEFT
@@ -495,3 +495,60 @@ def test_linked_spite_and_malice_says_whose_turn_on_every_frame_on_both_consoles
         if len(turns) == 2 and frame > 300:
             break
     assert turns == {0, 1}
+
+
+def test_link_play_sets_the_game_under_way_aside_and_gives_it_back_after_the_linked_game():
+    # The host was playing Spite & Malice itself: the linked game of the same game needs a table
+    # of its own, and the local game comes back on the title, as it was, counted nowhere.
+    import json
+    from engine_core.console import Console
+    from engine_core.protocol import state_json
+    from engine_core import games
+    from engine_core.records import PLAYED
+    from engine_core.storage import MemoryStorage
+    wire, host, guest = linked_pair(seed=4)
+    disk = MemoryStorage()
+    console = Console(host, disk)
+    console.start()
+    console.open_game("spite_malice", 9)
+    for _ in range(3):
+        for key in (bt.X, bt.A, bt.A):
+            console.press(key)
+        console.tick(STEP)
+    console.press(bt.RIGHT)
+    local = host.table
+    assert host.in_progress() and local.move_count > 0
+    state, cursor, moves = state_json(local.game), local.hand.cursor, local.move_count
+    console.press(bt.START)
+    host.selected = len(texts.PAUSE) - 2  # To the title
+    console.press(bt.A)
+    host.selected = host.title_index(ui.T_LINK)
+    console.press(bt.A)  # Link play: nothing asked, nothing counted
+    assert host.mode == ui.LINK and host.played[host.game_index] == 0
+    to_link_screen(guest)
+    host.selected = LINK_GAMES.index("spite_malice")
+    console.press(bt.A)
+    guest.selected = 2  # Join a table
+    guest.press(bt.A)
+    for _ in range(300):
+        console.tick(STEP)
+        guest.tick(STEP)
+        pick_the_table(guest)
+        if host.mode == ui.PLAY and guest.mode == ui.PLAY:
+            break
+    assert host.mode == ui.PLAY and host.linked() and host.table is not local
+    assert state_json(local.game) == state  # the game set aside is untouched
+    console.press(bt.START)
+    host.selected = len(texts.PAUSE) - 2  # To the title: leaves the linked table
+    console.press(bt.A)
+    assert host.mode == ui.TITLE and host.resumable and not host.linked()
+    assert host.table is local and host.tables["spite_malice"] is local
+    assert console.keeper.stats.get(games.game_id("spite_malice"), PLAYED) == 0 and host.played[host.game_index] == 0
+    console.press(bt.A)  # Continue: the cursor where it was
+    assert host.mode == ui.PLAY and local.hand.cursor == cursor and local.move_count == moves
+    assert state_json(local.game) == state
+    console.close()
+    again = Console(make_app(240, 240), disk)
+    again.start()
+    assert again.app.resumable
+    assert json.loads(state_json(again.app.table.game))["piles"] == json.loads(state)["piles"]

@@ -42,3 +42,19 @@ def test_no_rules_page_line_carries_jargon(name):
 def test_a_game_without_foundations_never_speaks_of_one_on_its_rules_page(name, piles):
     page = rules_screen(name).lower()
     assert "foundation" not in page and piles in page
+
+
+def test_the_pause_menu_and_the_question_before_giving_up_fit_every_screen():
+    # The menu's panel is the screen less 16 pixels, 220 at most, its rows written from 8 in;
+    # the question is centred in a panel as wide (engine_core/ui/menus.py, screens.py).
+    from engine_core.gfx.paint import CHAR_H, LINE_H
+    for width, height in layouts.SIZES:
+        panel = min(width - 16, 220)
+        for text in texts.PAUSE:
+            assert 8 + 6 * len(text) <= panel - 4, (width, text)
+        for text in texts.CONFIRMS + (b"A: yes  B: no",):
+            assert 6 * len(text) <= panel - 8, (width, text)
+        lines = len(texts.PAUSE) + 1  # the rows under the menu's name
+        row = LINE_H + 2 if lines * (LINE_H + 2) + 10 <= height - 4 else (height - 14) // lines
+        assert row >= CHAR_H + 2, (width, height)
+    assert b"Give up" in texts.PAUSE and b"To the title" in texts.PAUSE

@@ -242,8 +242,9 @@ def test_on_micropython_the_tour_of_every_screen_draws_key_by_key_what_a_redraw_
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_question_over_any_screen_is_drawn_over_that_screen_as_it_was(size):
-    # A game saved in progress waits (Continue on the title): leaving it for a new deal, for a
-    # deal by number, or for link play asks first, over the screen the question came from.
+    # A game saved in progress waits (Continue on the title): giving it up for a new deal or
+    # for a deal by number asks first, over the screen the question came from; link play
+    # sets it aside and asks nothing.
     app = with_link(make_app(size[0], size[1], "sir_tommy", 5))
     run(app, "X A A X A A")
     assert app.in_progress()
@@ -257,7 +258,7 @@ def test_a_question_over_any_screen_is_drawn_over_that_screen_as_it_was(size):
             asked.add(app.confirm_screen.back)
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), key
     assert asked == {ui.TITLE, ui.CHOOSE, ui.DEAL}
-    assert app.confirm_screen.action == ui.A_LINK and app.selected == app.title_index(ui.T_LINK)  # B: back to it
+    assert app.mode == ui.TITLE and app.resumable and app.selected == app.title_index(ui.T_LINK)  # B: back
 
 
 @pytest.mark.parametrize("game", ("spite_malice", "nerts"))
@@ -271,7 +272,7 @@ def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch
         settle(wire, consoles)
         for app in consoles:
             assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), (keys, app.mode)
-    run(guest, "START UP A")  # Quit
+    run(guest, "START UP A")  # Give up: in link play, leave the table
     settle(wire, consoles)
     assert host.mode == ui.LINK_LEFT
     assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)

@@ -202,7 +202,7 @@ def test_the_rules_page_to_its_end_and_every_settings_line_allocate_nothing_on_m
     from tests.test_ui_micropython import heap_lock_script
     keys = ("SELECT " + "DOWN " * 60 + "UP B "  # the rules from play, to their end and back
             + "START " + "DOWN " * 7 + "A " + "DOWN " * 11 + "RIGHT LEFT B "  # every settings line
-            + "DOWN A B B")  # Quit asks (a game in progress), B: no; B: back to the table
+            + "DOWN DOWN A B B")  # Give up asks (a game in progress), B: no; B: back to the table
     out = run_mpy_ok(heap_lock_script("sir_tommy", NARROWEST, "X A A X A A " + keys))
     assert out.startswith("no allocation "), out
 
@@ -240,7 +240,7 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     fb = app.screen.fb
     table = [[fb.pixel(x, y) for x in range(app.width)] for y in range(app.height)]
     run(app, "START UP")
-    assert app.mode == ui.PAUSE and app.selected == len(texts.PAUSE) - 1  # Quit
+    assert app.mode == ui.PAUSE and app.selected == len(texts.PAUSE) - 1  # Give up
     run(app, "A")
     assert app.mode == ui.CONFIRM
     # The question's panel: five lines in the middle of the screen; around it, the table.

@@ -187,13 +187,14 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     window.close()
 
 
-def test_the_letter_keys_press_the_buttons_of_the_same_name_and_enter_backspace_are_start_select():
+def test_the_letter_keys_press_the_buttons_of_the_same_name_enter_is_a_s_start_backspace_select():
     from engine_core.ui import buttons as bt
     import pygame
     from simulator.window import KEYMAP
     assert KEYMAP[pygame.K_a] == bt.A and KEYMAP[pygame.K_b] == bt.B
     assert KEYMAP[pygame.K_x] == bt.X and KEYMAP[pygame.K_y] == bt.Y
-    assert KEYMAP[pygame.K_RETURN] == bt.START and KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
+    assert KEYMAP[pygame.K_RETURN] == bt.A and KEYMAP[pygame.K_s] == bt.START
+    assert KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
 
 
 @pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240)])
@@ -417,7 +418,8 @@ def test_digits_typed_on_the_deal_screen_make_the_deals_number():
     for key in (pygame.K_4, pygame.K_0, pygame.K_KP_9):  # the first digit replaces the number
         keys.event(pygame.event.Event(pygame.KEYDOWN, key=key), 100)
     assert app.seed() == 409
-    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 200)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 200)  # Enter is A
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN), 250)
     assert app.mode == 3 and app.table.game.seed == 409  # dealt
     window.close()
 

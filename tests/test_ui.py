@@ -197,7 +197,7 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     assert app.mode == app_mod.RULES
     run(app, "DOWN DOWN B B")
     assert app.mode == app_mod.PLAY
-    run(app, "START UP A")  # Quit (no move made: nothing to confirm)
+    run(app, "START UP A")  # Give up (no move made: nothing to confirm)
     assert app.mode == app_mod.TITLE
 
 
@@ -217,7 +217,7 @@ def test_the_pause_menu_returns_from_rules_and_settings_to_the_item_that_opened_
 def test_card_back_setting_recolours_the_backs():
     app = make_app(240, 240, "aces_up", 14)
     blue = app.screen.palette[pal.BACK]
-    run(app, "START UP UP A DOWN RIGHT")
+    run(app, "START UP UP UP A DOWN RIGHT")
     assert app.mode == app_mod.SETTINGS
     assert app.screen.palette[pal.BACK] != blue
     assert app.screen.dirty_count >= 1
@@ -254,13 +254,13 @@ def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_a
     assert app.mode == app_mod.PLAY and app.table.game.seed != first
 
 
-def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
+def test_giving_up_a_started_game_asks_first_and_counts_as_a_loss():
     app = make_app(240, 240, "aces_up", 14)
     run(app, "X A A")  # a move: the game is in progress
     moves = app.table.move_count
     for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE),
                        ("UP", app_mod.PAUSE)):
-        run(app, "START " + item + " A")  # Restart, New deal, Quit
+        run(app, "START " + item + " A")  # Restart, New deal, Give up
         assert app.mode == app_mod.CONFIRM
         run(app, "B")  # no: back where it came from, the game untouched
         assert app.mode == back and app.table.move_count == moves
@@ -270,8 +270,12 @@ def test_leaving_a_started_game_asks_first_and_counts_as_a_loss():
     run(app, "START DOWN DOWN DOWN DOWN A A")  # Restart, yes
     assert app.mode == app_mod.PLAY and app.table.game.seed == 14 and app.table.move_count == 0
     assert app.played[app.game_index] == 1 and app.won[app.game_index] == 0
-    run(app, "X A A START UP A A")  # a move, then Quit, yes
-    assert app.mode == app_mod.TITLE and app.played[app.game_index] == 2
+    run(app, "X A A START UP A A")  # a move, then Give up, yes
+    assert app.mode == app_mod.TITLE and app.played[app.game_index] == 2 and not app.resumable
+    run(app, "UP A X A A START UP UP A")  # New game, a move, then To the title: nothing asked
+    assert app.mode == app_mod.TITLE and app.resumable and app.played[app.game_index] == 2
+    run(app, "A")  # Continue
+    assert app.mode == app_mod.PLAY and app.table.move_count == 1
 
 
 def test_the_statistics_screen_lists_every_game_and_b_returns_to_the_title():
@@ -613,7 +617,7 @@ def test_a_moved_card_slides_to_its_pile_over_a_few_frames_unless_the_setting_is
     from engine_core.ui.view import SLIDE_FRAMES
     app = make_app(240, 240, "sir_tommy", 5)
     if not on:
-        run(app, "START UP UP A UP UP UP A B B")  # Settings: Card slide, third from last, turned off
+        run(app, "START UP UP UP A UP UP UP A B B")  # Settings: Card slide, third from last, turned off
         assert app.settings[app_mod.S_SLIDE] == 0 and app.mode == app_mod.PLAY
     table = app.table
     run(app, "X A")  # the hint's card picked up

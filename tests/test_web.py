@@ -502,9 +502,26 @@ def test_digits_typed_on_the_deal_screen_make_the_deals_number(open_page):
     console.settle(before + 4)
     compare_drawn(console, replay, 240, "the digits")
     assert replay.console.app.seed() == 4097 and console.canvas() == replay.rgb()
-    play_and_compare(console, replay, "START", 240)
+    play_and_compare(console, replay, "A", 240)
     assert replay.console.game.seed == 4097
     assert "seed 4097" in console.evaluate("document.getElementById('deal').textContent")
+
+
+def test_enter_picks_and_esc_backs_out_on_the_page_as_in_the_simulator(open_page):
+    # docs/screen.md "What each key means": Enter is A; Esc is the console's back key (in play
+    # with nothing held the pause menu, in the pause menu back to the game).
+    console = open_page("board=240x240&time=manual")
+    replay = Replay(240, 240, MemoryStorage())
+    compare_drawn(console, replay, 240, "the title")
+    modes = []
+    for key in ("Enter", "Escape", "Escape", "Escape"):
+        before = console.delivered()
+        console.page.keyboard.press(key)
+        console.settle(before + 1)
+        compare_drawn(console, replay, 240, key)
+        modes.append(replay.console.mode)
+    assert modes == [3, 4, 3, 4]  # a new deal, the pause menu, the game, the pause menu
+    assert console.canvas() == replay.rgb()
 
 
 def page_fit(console):

@@ -93,6 +93,7 @@ def config():
         "keys": [[keymap.browser_key(key), button] for key, button in keymap.KEYS],
         "longButtons": list(keymap.LONG_BUTTONS),
         "longKeys": [[keymap.browser_key(key), button] for key, button in keymap.LONG_KEYS],
+        "backKey": keymap.browser_key(keymap.BACK_KEY),
         "longPressMs": bt.LONG_PRESS_MS,
         "repeatFirstMs": keymap.REPEAT_FIRST_MS,
         "repeatMs": keymap.REPEAT_MS,

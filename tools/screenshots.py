@@ -26,7 +26,7 @@ FOLLOW_HINTS = "X A A " * 14 + "X A"  # the hinted moves, then one card held
 EXTRA = (
     ("title", None, 1, ""),
     ("menu", "aces_up", 7, "X LONG_A START DOWN"),
-    ("rules", "aces_up", 7, "START UP UP UP A"),
+    ("rules", "aces_up", 7, "START UP UP UP UP A"),
     ("statistics", None, 1, "DOWN DOWN A"),
     ("confirm", "aces_up", 7, "X LONG_A START UP A"),
 )

@@ -212,6 +212,13 @@ class PageConsole:
         self.port.keys.push(CLICK | phase << 19 | y << 9 | x)
         self._log(LOG_CLICK if phase == 0 else LOG_MOVE if phase == 1 else LOG_RELEASE, x | y << 12)
 
+    def back(self):
+        """Esc: backs out as B does (Console.back_key: on two buttons their long presses, in
+        play with nothing held the pause menu); nothing on the title."""
+        code = self.console.back_key()
+        if code >= 0:
+            self.press(code & ~LONG, code & LONG != 0)
+
     def type_digit(self, digit):
         self.port.keys.push(DIGIT | digit)
         self._log(LOG_DIGIT, digit)

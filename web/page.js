@@ -50,8 +50,8 @@
   // A and B report once when held past LONG_PRESS_MS (long) or on release (short); the D-pad
   // repeats while held; the others report as they go down.
 
-  const queue = []; // [button, long], [CLICK, x, y] or [DIGIT, digit] for the next frame
-  const CLICK = -1, DIGIT = -2;
+  const queue = []; // [button, long], [CLICK, x, y], [DIGIT, digit] or [BACK] for the next frame
+  const CLICK = -1, DIGIT = -2, BACK = -3;
   const down = new Map(); // button -> {at, long, next, sources}
   let heldMask = 0;
 
@@ -107,6 +107,12 @@
   }
 
   window.addEventListener("keydown", (event) => {
+    if (event.key === CONFIG.backKey && !(event.ctrlKey || event.metaKey || event.altKey)) {
+      event.preventDefault(); // Esc backs out as B does (the console's back_key)
+      if (!event.repeat) queue.push([BACK]);
+      wake();
+      return;
+    }
     const button = keyButton(event);
     if (button < 0 && /^[0-9]$/.test(event.key) && !(event.ctrlKey || event.metaKey || event.altKey)) {
       queue.push([DIGIT, +event.key]); // a number entry (the deal screen) takes it
@@ -252,6 +258,7 @@
     for (const [button, a, b, phase] of queue) {
       if (button === CLICK) page.click(a, b, phase);
       else if (button === DIGIT) page.type_digit(a);
+      else if (button === BACK) page.back();
       else page.press(button, a);
     }
     delivered += pressed;

@@ -24,10 +24,10 @@ from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
 from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
 from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
-from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
-                                    DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_HINT, P_NEW, P_QUIT,
-                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
+from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
+                                    DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_GIVE_UP, P_HINT,
+                                    P_NEW, P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE,
+                                    PLAY, RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
                                     T_SETTINGS, T_STATS, TITLE, two_buttons)
 from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
@@ -36,9 +36,10 @@ from engine_core.undo_record import ANY_MOVE
 
 from micropython import const
 
-E_DEALT = const(1)  # App.events: a new deal, a game left unfinished, a setting changed
+E_DEALT = const(1)  # App.events: a new deal, a game given up, a setting changed, a game kept
 E_LEFT = const(2)
 E_SETTING = const(4)
+E_KEPT = const(8)  # the game kept at the title or set aside for link play: saved now
 GUARD_MS = const(800)  # a question that came without a key takes no answer this long
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
@@ -70,7 +71,8 @@ class App:
         self.current = self.screens[TITLE]
         self.back_mode = TITLE  # where rules, settings and statistics return to
         self.pending_game = 0  # the game a new deal (A_NEW, A_SEED) is of
-        self.resumable = False  # a game saved at power-off waits: the title offers Continue
+        self.resumable = False  # a game waits (kept, or saved at power-off): the title offers Continue
+        self.aside = None  # the table of the game link play set aside (set_aside)
         self.selected = 0
         self.drawn_selected = -1
         self.scroll = 0
@@ -83,7 +85,7 @@ class App:
         self.won = array("i", [0] * len(self.names))
         self.streak = array("i", [0] * len(self.names))
         self.best = array("i", [0] * len(self.names))  # the best winning streak
-        self.left = 0  # unfinished games the player has left (each counts as a loss)
+        self.left = 0  # unfinished games the player gave up (each counts as a loss)
         self.start_scores = array("i", [0] * 4)  # each player's score when this game began
         self.counted = False  # the current game's end is already in the statistics
         self.deals = 0  # games dealt so far (the web page's link to the deal follows it)
@@ -202,9 +204,21 @@ class App:
         return self.guard_ms == 0
 
     def show(self, mode):
-        """Show a screen as it was left (its selection kept), drawn whole."""
+        """Show a screen as it was left (its selection kept), drawn whole. Back on the title
+        from link play, the game it set aside comes back (Continue)."""
         self.current = self.screens[mode]
         self.full = True
+        table = self.aside
+        if mode == TITLE and table is not None:
+            self.aside = None
+            name = table.game.NAME
+            self.tables[name] = table  # a linked table of the same game is garbage now
+            self.table = table
+            self.game_index = self.names.index(name)
+            if self.link is not None:
+                self.link.unlink()
+            self.counted = False
+            self.resumable = True
 
     def go(self, mode):
         """Open a screen afresh: its first row selected, scrolled to the top."""
@@ -345,7 +359,7 @@ class App:
                 and table.game.status() == PLAYING)
 
     def leave(self):
-        """The player leaves the current game: unfinished, it counts as a loss."""
+        """The player gives up the current game: unfinished, it counts as a loss."""
         if self.in_progress():
             i = self.game_index
             self.played[i] += 1
@@ -355,8 +369,32 @@ class App:
         self.counted = True
         self.resumable = False
 
+    def keep(self):
+        """To the title with the game kept: Continue brings it back, nothing is counted (a
+        linked game is left: link play gives back the game it set aside)."""
+        if self.linked():
+            self.leave_link()
+        else:
+            table = self.table
+            self.resumable = table is not None and not self.counted and table.game.status() == PLAYING
+            self.events |= E_KEPT
+        self.go(TITLE)
+
+    def set_aside(self):
+        """Link play opens over this console's own unfinished game: it is not lost. Its record
+        stays in storage (E_KEPT: the Console saves it now) and its table out of the linked
+        game's way (open_table makes that afresh when it is the same game); back on the title
+        (show) it is offered again. Nothing is counted."""
+        table = self.table
+        if table is not None and not self.counted and not self.link_game() and table.game.status() == PLAYING:
+            self.aside = table
+            self.tables[table.game.NAME] = None
+            self.events |= E_KEPT
+        self.resumable = False
+
     def ask(self, action, back):
-        """Do a leaving action (A_*) at once when no game is in progress, else confirm first."""
+        """Do an action that gives up the game (A_*) at once when no game is in progress, else
+        confirm first."""
         if self.in_progress():
             self.confirm_screen.ask(action, back)
             self.go(CONFIRM)
@@ -365,9 +403,7 @@ class App:
 
     def do(self, action):
         self.leave()
-        if action == A_LINK:
-            self.open_link()
-        elif action == A_RESTART and self.table is not None:
+        if action == A_RESTART and self.table is not None:
             self.start_game(self.table.game.seed)
         elif action == A_NEW:
             self.game_index = self.pending_game

@@ -41,7 +41,7 @@ class JoinList:
 
     def press(self, app, button):
         """UP and DOWN move, A joins the table chosen; True when the key was this screen's
-        (B and START are the link screen's: they stop joining). A joins the table the cursor
+        (B is the link screen's: it stops joining). A joins the table the cursor
         was put on, wherever its row is now, and never a table the player did not pick; a
         table this console cannot play is listed with the reason and A on it does nothing."""
         tables = self.link.session.tables

@@ -111,7 +111,7 @@ class Link:
     # --- the link screen ---
 
     def open(self, app):
-        """From the title (after confirming that a game in progress is left)."""
+        """From the title (a game under way set aside: App.set_aside)."""
         if self.session is None:
             self.session = self.make_session()
         app.go(LINK)
@@ -265,7 +265,8 @@ class Link:
     # --- leaving ---
 
     def leave(self, clock):
-        """This player leaves the linked game (the pause menu's Quit): the other console is told."""
+        """This player leaves the linked game (the pause menu's To the title or Give up): the
+        other console is told."""
         session = self.session
         if self.linked and session is not None:
             session.leave(clock)
@@ -345,7 +346,7 @@ class LinkScreen(Scene):
             return
         session = link.session
         waiting = link.status == L_HOSTING or link.status == L_JOINING
-        if button == bt.B or button == bt.START:
+        if button == bt.B:
             if waiting:
                 session.cancel(app.clock)
                 link.status = L_CHOOSE
@@ -426,7 +427,7 @@ class LinkLeft(Scene):
     def press(self, app, button):
         if button == bt.A:
             app.link.play_on_alone(app)
-        elif button == bt.B or button == bt.START:
+        elif button == bt.B:
             app.go(TITLE)
 
     def draw(self, app):
@@ -444,7 +445,7 @@ class LinkLeft(Scene):
 
 class LinkAsk(Scene):
     """'A console offers Spite & Malice', over the screen it came on. A joins the offered
-    table (a game in progress is left, as from the title's Link play); B says no: the offer
+    table (a game under way is set aside, as from the title's Link play); B says no: the offer
     is set aside here (its host is not told: the offer went to every console in range) and the
     screen before comes back unchanged."""
 
@@ -452,12 +453,12 @@ class LinkAsk(Scene):
 
     def press(self, app, button):
         if button == bt.A:
-            app.leave()
+            app.set_aside()
             app.go(LINK)
             app.selected = _JOIN
             app.link.status = L_JOINING
             app.link.take_offer(app)
-        elif button == bt.B or button == bt.START:
+        elif button == bt.B:
             app.link.session.decline()
             app.show(app.link.ask_back)
 
@@ -476,5 +477,5 @@ class LinkAsk(Scene):
         p.text_centred(b"A console offers", x, y, pal.WHITE)
         p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
         if app.in_progress():
-            p.text_centred(b"This game counts as a loss", x, y + 2 * LINE_H + 4, pal.WHITE)
+            p.text_centred(b"Your game waits for you", x, y + 2 * LINE_H + 4, pal.WHITE)
         p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR if app.answers_live() else pal.DIM)

@@ -8,8 +8,8 @@ from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
 from engine_core.ui import buttons as bt
 from engine_core.ui import settings as st
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
-                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_UNDO, PAUSE, RULES,
+from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
+                                    P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
                                     TITLE, Scene, felt, panel, table_under)
 
@@ -32,7 +32,7 @@ class Title(Scene):
             app.selected = (app.selected + n - 1) % n
         elif button == bt.DOWN:
             app.selected = (app.selected + 1) % n
-        elif button == bt.A or button == bt.START:
+        elif button == bt.A:
             item = app.selected if app.resumable else app.selected + 1
             if item == T_CONTINUE:
                 app.resume()
@@ -49,7 +49,8 @@ class Title(Scene):
                 app.back_mode = TITLE
                 app.go(SETTINGS)
             elif item == T_LINK:
-                app.ask(A_LINK, TITLE)
+                app.set_aside()  # a game under way waits for the link play's end
+                app.open_link()
 
     def draw(self, app):
         p = app.painter
@@ -244,11 +245,10 @@ class Pause(Menu):
         elif item == P_SETTINGS:
             app.back_mode = PAUSE
             app.go(SETTINGS)
-        elif app.linked():
-            app.leave_link()
-            app.go(TITLE)
+        elif item == P_TITLE or app.linked():
+            app.keep()  # in link play both leave the table
         else:
-            app.ask(A_QUIT, PAUSE)
+            app.ask(A_GIVE_UP, PAUSE)
 
     def draw_under(self, app):
         table_under(app)

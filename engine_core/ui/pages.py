@@ -8,15 +8,16 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_LINK, A_NEW, A_QUIT, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
-                                    LONG_A, LONG_X, NEXT, P_NEW, P_QUIT, P_RESTART, P_RULES, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, STATS, T_LINK, T_NEW, T_STATS, TITLE, Scene,
+from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
+                                    LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, PAUSE, PLAY,
+                                    RULES, SEED_DIGITS, STATS, T_NEW, T_STATS, TITLE, Scene,
                                     centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
 
 from micropython import const
 
+CONFIRM_LINE = const(4)  # texts.CONFIRMS: the question's two lines under it
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
@@ -129,7 +130,7 @@ class Deal(Scene):
             self.pos = (p + 1) % SEED_DIGITS
         elif button == bt.X or button == LONG_A:
             self.set_value(app.noise_number())
-        elif button == bt.A or button == bt.START:
+        elif button == bt.A:
             app.ask(A_SEED, DEAL)
             return
         elif button == bt.B:
@@ -163,10 +164,10 @@ class Deal(Scene):
 
 
 class Page(Scene):
-    """A page drawn whole: A, B, START or SELECT go back to the screen it came from."""
+    """A page drawn whole: A, B or SELECT go back to the screen it came from."""
 
     def press(self, app, button):
-        if button == bt.B or button == bt.A or button == bt.START or button == bt.SELECT:
+        if button == bt.B or button == bt.A or button == bt.SELECT:
             back = app.back_mode
             app.go(back)
             if back == PAUSE:
@@ -186,21 +187,32 @@ class Page(Scene):
 
 class Rules(Page):
     """The game's rules, the winnable-deals note and the keys, a page at a time: UP and DOWN
-    scroll it a line, down to where its last line is at the foot of the page."""
+    scroll it a line, RIGHT and LEFT a page (less a line, kept for the eye), down to where its
+    last line is at the foot of the page."""
 
     MODE = RULES
 
     def press(self, app, button):
         if button == bt.DOWN or button == NEXT:
-            if app.scroll < self.last_scroll(app):
-                app.scroll += 1
-                app.full = True
+            step = 1
         elif button == bt.UP:
-            if app.scroll > 0:
-                app.scroll -= 1
-                app.full = True
+            step = -1
+        elif button == bt.RIGHT or button == bt.LEFT:
+            step = self.page_lines(app) - 1
+            if button == bt.LEFT:
+                step = -step
         else:
             Page.press(self, app, button)
+            return
+        scroll = app.scroll + step
+        last = self.last_scroll(app)
+        if scroll > last:
+            scroll = last
+        if scroll < 0:
+            scroll = 0
+        if scroll != app.scroll:
+            app.scroll = scroll
+            app.full = True
 
     def page_lines(self, app):
         return (app.height - LINE_H - 6) // LINE_H
@@ -266,7 +278,7 @@ class Stats(Page):
 
 
 class Confirm(Scene):
-    """Leave the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
+    """Give up the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
     from (its `back`) stays visible around the panel, drawn as it was; asked from the
     pause menu, the question stands over the table (the menu's rows would show cut through
     above and below it). App.ask says what it asks about (`action`, A_*)."""
@@ -274,7 +286,7 @@ class Confirm(Scene):
     MODE = CONFIRM
 
     def __init__(self):
-        self.action = A_QUIT  # what it asks about (A_*)
+        self.action = A_GIVE_UP  # what it asks about (A_*)
         self.back = PAUSE  # and where B returns to
 
     def ask(self, action, back):
@@ -286,21 +298,21 @@ class Confirm(Scene):
         back = self.back
         action = self.action
         if back == TITLE:
-            return app.title_index(T_LINK if action == A_LINK else T_NEW)
+            return app.title_index(T_NEW)
         if back == CHOOSE:
             return app.pending_game
         if action == A_RESTART:
             return P_RESTART
-        return P_NEW if action == A_NEW else P_QUIT
+        return P_NEW if action == A_NEW else P_GIVE_UP
 
     def press(self, app, button):
         if button == bt.A:
             app.do(self.action)
-        elif button == bt.B or button == bt.START:
+        elif button == bt.B:
             back = self.back
             app.go(back)
             if back == CHOOSE or back == TITLE:
-                app.selected = self.row(app)  # the row that asked (New game, Link play)
+                app.selected = self.row(app)  # the row that asked (New game)
 
     def draw(self, app):
         if not app.full:
@@ -316,8 +328,8 @@ class Confirm(Scene):
         x = app.width // 2
         y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
-        p.text_centred(b"This game is not over:", x, y + LINE_H + 3, pal.WHITE)
-        p.text_centred(b"it counts as a loss.", x, y + 2 * LINE_H + 3, pal.WHITE)
+        p.text_centred(texts.CONFIRMS[CONFIRM_LINE], x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(texts.CONFIRMS[CONFIRM_LINE + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
 
@@ -344,10 +356,10 @@ class End(Scene):
         elif button == bt.Y and not app.linked():
             app.table.press_undo()  # take back the last move and play on
             app.show(PLAY)
-        elif (button == bt.B or button == bt.START) and app.link_game():
+        elif button == bt.B and app.link_game():
             app.leave_link()
             app.go(TITLE)
-        elif button == bt.B or button == bt.START:
+        elif button == bt.B:
             app.go(CHOOSE)
             app.selected = app.game_index
 

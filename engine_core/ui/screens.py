@@ -53,14 +53,14 @@ P_RESTART = const(4)
 P_NEW = const(5)
 P_RULES = const(6)
 P_SETTINGS = const(7)
-P_QUIT = const(8)
+P_TITLE = const(8)  # to the title, the game kept (Continue)
+P_GIVE_UP = const(9)  # the game counts as lost
 
-# What the confirmation screen asks about: each leaves the game in progress.
+# What the confirmation screen asks about: each gives up the game in progress (App.do).
 A_RESTART = const(0)
 A_NEW = const(1)
 A_SEED = const(2)
-A_QUIT = const(3)
-A_LINK = const(4)
+A_GIVE_UP = const(3)
 
 SEED_DIGITS = const(7)
 

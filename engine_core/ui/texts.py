@@ -6,11 +6,11 @@ profile; the player reads them from the pause menu.
 """
 
 PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules", b"Settings",
-         b"Quit")
+         b"To the title", b"Give up")
 
 TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings", b"Link play")
-CONFIRMS = (b"Restart this deal?", b"Leave for a new deal?", b"Leave for that deal?",
-            b"Quit this game?", b"Leave it for link play?")
+CONFIRMS = (b"Restart this deal?", b"Deal a new game?", b"Deal that number?", b"Give up this game?",
+            b"Giving up this game counts", b"as a loss in the statistics.")  # the question, by A_*; then its lines
 STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 
 
@@ -22,6 +22,6 @@ WINNABLE_NOTE = (
 RULES_KEYS = (
     b"Keys: D-pad moves the cursor. A picks up and places. Long A plays a card straight "
     b"up, as the rules above say. B cancels. X hint. Y undo. Long X (R on a keyboard) redo. "
-    b"START menu. SELECT this page.\n"
+    b"START menu. SELECT this page: UP and DOWN scroll it a line, LEFT and RIGHT a page.\n"
     b"Two buttons: B next pile, long B menu, A pick or place, long A play up or cancel."
 )

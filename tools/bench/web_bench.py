@@ -26,7 +26,7 @@ import time
 from tools.build_web import Server, build
 
 SCRIPT = "X A A X A A RIGHT RIGHT A LEFT A X A A START DOWN A Y Y X A A LONG_A X A A"
-KEYS = {"A": "a", "B": "b", "X": "x", "Y": "y", "START": "Enter", "UP": "ArrowUp",
+KEYS = {"A": "a", "B": "b", "X": "x", "Y": "y", "START": "s", "UP": "ArrowUp",
         "DOWN": "ArrowDown", "LEFT": "ArrowLeft", "RIGHT": "ArrowRight"}
 
 
