@@ -24,7 +24,7 @@ LAYERS = [(name, 0) for name in BASE] + [
     ("engine_core.state_text", 3), ("engine_core.kiosk", 3),
     ("engine_core.gfx", 3), ("engine_core.link", 3),
     ("engine_core.ui", 4),
-    ("engine_core.console", 5), ("engine_core.pointer", 5), ("engine_core.loop", 5),
+    ("engine_core.console", 5), ("engine_core.pointer", 5), ("engine_core.loop", 5), ("engine_core.power", 5),
     ("firmware", 6), ("simulator", 6), ("web", 6), ("boards", 6),
     ("tools", 7), ("support", 7),
 ]
