@@ -38,8 +38,8 @@ V_TURN = const(2)  # index of the player to move (turn-based games)
 V_SCORE = const(3)  # V_SCORE + player: match or game totals (up to 4 players)
 V_GAME = const(7)
 N_VARS = const(24)
-# The generator that dealt the game (rng.LEHMER or rng.COMBINED; a game from an older build
-# says 0, LEHMER) and COMBINED's second stream. Games' own slots stay below V_RNG2.
+# The generator that dealt the game (rng.LEHMER, rng.COMBINED or rng.SPECTRAL; a game from an
+# older build says 0, LEHMER) and the second stream of the two-stream ones. Games' own slots stay below V_RNG2.
 V_RNG2 = const(22)
 V_DEALER = const(23)
 
@@ -183,13 +183,14 @@ class Game:
 
     def random_below(self, n):
         """A journaled random number 0 <= r < n from the game's generator."""
-        x = rng.step(self.vars[V_RNG])
-        self.set_var(V_RNG, x)
-        if self.vars[V_DEALER] == rng.LEHMER:
+        v = self.vars
+        if v[V_DEALER] == rng.LEHMER:
+            x = rng.step(v[V_RNG])
+            self.set_var(V_RNG, x)
             return x % n
-        x2 = rng.step2(self.vars[V_RNG2])
-        self.set_var(V_RNG2, x2)
-        return rng.combine(x, x2) % n
+        self.history.note_var(V_RNG, v[V_RNG])
+        self.history.note_var(V_RNG2, v[V_RNG2])
+        return rng.advance(v, V_RNG, V_RNG2, v[V_DEALER]) % n
 
     def shuffle_pile(self, p):
         """Shuffle pile p in place with the game's generator (journaled as a pile restore)."""
@@ -214,7 +215,7 @@ class Game:
         if v[V_DEALER] == rng.LEHMER:
             v[V_RNG] = rng.shuffle(buf, start, count, v[V_RNG])
         else:
-            rng.shuffle2(buf, start, count, v, V_RNG, V_RNG2)
+            rng.shuffle2(buf, start, count, v, V_RNG, V_RNG2, v[V_DEALER])
 
     # --- the game interface ---
 
@@ -230,9 +231,9 @@ class Game:
                 return
         raise ValueError("no such rule profile")
 
-    def deal(self, seed, generator=rng.COMBINED):
-        """A new game from `seed` (0 <= seed < 2**30), dealt by `generator` (rng.LEHMER: as
-        builds before dealt it). No allocation."""
+    def deal(self, seed, generator=rng.SPECTRAL):
+        """A new game from `seed` (0 <= seed < 2**30), dealt by `generator` (rng.LEHMER,
+        rng.COMBINED: as builds before dealt it). No allocation."""
         self.seed = seed
         self.clock_ms = 0
         self.history.clear()

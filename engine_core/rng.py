@@ -1,8 +1,12 @@
 """Seeded random generators that give the same numbers on CPython and MicroPython.
 
-Two generators, and a game's variables name the one that dealt it (Game.V_DEALER):
+Three generators, and a game's variables name the one that dealt it (Game.V_DEALER):
 
-- COMBINED, every new deal: L'Ecuyer's combined multiplicative generator (CACM 31(6), 1988):
+- SPECTRAL, every new deal: COMBINED below with other multipliers, B1 and B2, chosen by the
+  spectral test (tools/spectral.py, docs/statistics.md): the figures S2..S6 of each stream and
+  of the combination are each at least 0.6, where COMBINED's stream 1 has S3 = 0.012 (its
+  triples lie on 21 planes). Same moduli, same seeding, same period.
+- COMBINED, the generator of the builds before SPECTRAL: L'Ecuyer's combined multiplicative generator (CACM 31(6), 1988):
   two Lehmer streams x1' = A1 * x1 mod M1 and x2' = A2 * x2 mod M2, each output
   (x1 - x2) mod (M1 - 1), in 1 .. M1 - 1. The moduli are primes below 2**30 (the published
   32-bit pair, 2**31 - 85 and 2**31 - 249, would need 31-bit intermediates), the multipliers
@@ -23,7 +27,8 @@ from micropython import const
 
 LEHMER = const(0)  # what the variables of a game from an older build say (its V_DEALER is 0)
 COMBINED = const(1)
-NAMES = ("lehmer", "combined")  # by generator, as the state JSON and records name them
+SPECTRAL = const(2)
+NAMES = ("lehmer", "combined", "spectral")  # by generator, as the state JSON and records name them
 
 M = const(1073741789)
 A = const(32763)
@@ -35,6 +40,13 @@ M2 = const(1073741783)  # 2**30 - 41
 A2 = const(32757)
 _Q2 = const(32779)  # M2 // A2
 _R2 = const(80)  # M2 % A2
+
+B1 = const(32184)  # SPECTRAL's multipliers (tools/spectral.py --search 0.6)
+_QB1 = const(33362)  # M1 // B1
+_RB1 = const(19181)  # M1 % B1
+B2 = const(27007)
+_QB2 = const(39757)  # M2 // B2
+_RB2 = const(24484)  # M2 % B2
 
 _MIX_MUL = const(27947)  # odd, below 2**15: a product of two 15-bit values stays below 2**30
 _MIX_KEYS = (0x1D2B, 0x6A09, 0x3C6E, 0x7B67, 0x510E, 0x1F83, 0x5BE0, 0x2B41, 0x4F1B, 0x0E6C,
@@ -55,6 +67,28 @@ def step2(x):
     if x < 0:
         x += M2
     return x
+
+
+def schrage(x, a, q, r, m):
+    """a * x mod m without an intermediate above m (q = m // a, r = m % a, r < q)."""
+    x = a * (x % q) - r * (x // q)
+    if x < 0:
+        x += m
+    return x
+
+
+def advance(state, i1, i2, generator):
+    """COMBINED or SPECTRAL: both streams' states (state[i1], state[i2]) one step on; returns
+    the output, 1 .. M1 - 1."""
+    if generator == SPECTRAL:
+        x1 = schrage(state[i1], B1, _QB1, _RB1, M1)
+        x2 = schrage(state[i2], B2, _QB2, _RB2, M2)
+    else:
+        x1 = step(state[i1])
+        x2 = step2(state[i2])
+    state[i1] = x1
+    state[i2] = x2
+    return combine(x1, x2)
 
 
 def combine(x1, x2):
@@ -89,7 +123,7 @@ def mix(seed, stream):
 
 
 def seed_states(seed, state, i1, i2):
-    """COMBINED's first states for a seed (0 <= seed < 2**30) into state[i1] and state[i2]."""
+    """COMBINED's and SPECTRAL's first states for a seed (0 <= seed < 2**30) into state[i1] and state[i2]."""
     state[i1] = mix(seed, 0) % (M1 - 1) + 1
     state[i2] = mix(seed, 1) % (M2 - 1) + 1
 
@@ -113,21 +147,15 @@ def shuffle(buf, start, count, x):
     return x
 
 
-def shuffle2(buf, start, count, state, i1, i2):
-    """Fisher-Yates shuffle of buf[start:start+count] in place with COMBINED, its states in
-    state[i1] and state[i2] (updated)."""
-    x1 = state[i1]
-    x2 = state[i2]
+def shuffle2(buf, start, count, state, i1, i2, generator=SPECTRAL):
+    """Fisher-Yates shuffle of buf[start:start+count] in place with COMBINED or SPECTRAL, its
+    states in state[i1] and state[i2] (updated)."""
     i = count - 1
     while i > 0:
-        x1 = step(x1)
-        x2 = step2(x2)
-        j = combine(x1, x2) % (i + 1)
+        j = advance(state, i1, i2, generator) % (i + 1)
         a = start + i
         b = start + j
         t = buf[a]
         buf[a] = buf[b]
         buf[b] = t
         i -= 1
-    state[i1] = x1
-    state[i2] = x2

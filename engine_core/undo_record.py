@@ -39,10 +39,11 @@ MAX_SCORE = const(100000)  # the widest score a position holds (as `load` takes 
 
 
 def generator_in_range(dealer, state, state2):
-    """A generator (rng.LEHMER or rng.COMBINED) and states it can be in. No allocation."""
+    """A generator (rng.LEHMER, rng.COMBINED, rng.SPECTRAL) and states it can be in. No
+    allocation."""
     if dealer == rng.LEHMER:
         return 1 <= state < rng.M and state2 == 0
-    return dealer == rng.COMBINED and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
+    return (dealer == rng.COMBINED or dealer == rng.SPECTRAL) and 1 <= state < rng.M1 and 1 <= state2 < rng.M2
 
 
 def var_in_range(game, i, value):

@@ -6,7 +6,7 @@ Three kinds of key, each with a 16-hex-digit value:
   frames `GAME WxH`  a session's frame hash, as tests/golden/frame_hashes.json holds it
   deals `GAME`       the digest of tests/golden/GAME.json, the golden deals
   fixed `PATH`       the digest of a golden no command writes: written by builds before
-                     today's (lehmer/, records/, nerts_stuck_round.json); it never changes
+                     today's (lehmer/, combined/, records/, nerts_stuck_round.json); it never changes
 
 CHANGES.md is a list of entries, oldest first, each a heading `## DATE: WHY` and one line per
 key it sets: "- frames `nerts 240x240`: 1234abcd1234abcd -> 5678ef005678ef00" ("none" for a
@@ -24,7 +24,7 @@ FRAMES = "frame_hashes.json"
 CHANGES = "CHANGES.md"
 NONE = "none"
 FIXED_TOP = ("nerts_stuck_round.json",)
-FIXED_FOLDERS = ("lehmer", "records")
+FIXED_FOLDERS = ("lehmer", "combined", "records")
 
 # A session of random keys, hashed frame by frame (tests/test_frame_hashes.py).
 KEYS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "A", "B", "X", "Y", "START", "SELECT", "LONG_A",

@@ -1,4 +1,4 @@
-"""Deals: the combined generator, the quality of the deals it gives, and versioned deals (a
+"""Deals: the generator (its multipliers by the spectral test), the quality of the deals it gives, and versioned deals (a
 game keeps the generator that dealt it, so games of older builds resume exactly).
 
 The deal-quality figures are tools/reliability/deal_quality.py's (docs/statistics.md);
@@ -21,6 +21,7 @@ from engine_core.protocol import ProtocolSession, state_json
 from engine_core.save import Keeper
 from engine_core.storage import MemoryStorage
 from tests.helpers import run_mpy_ok
+from tools import spectral
 from tools.reliability import deal_quality
 
 GAMES = games.available()
@@ -46,7 +47,7 @@ def is_prime(n):
 
 # --- the generator ---
 
-@pytest.mark.parametrize("m, a", [(rng.M1, rng.A), (rng.M2, rng.A2)])
+@pytest.mark.parametrize("m, a", [(rng.M1, rng.A), (rng.M2, rng.A2), (rng.M1, rng.B1), (rng.M2, rng.B2)])
 def test_each_stream_is_a_full_period_lehmer_generator_schrage_can_step(m, a):
     assert m < SMALL_INT and is_prime(m)
     for p in prime_factors(m - 1):
@@ -57,6 +58,31 @@ def test_each_stream_is_a_full_period_lehmer_generator_schrage_can_step(m, a):
 def test_the_streams_periods_share_only_the_factor_two():
     assert math.gcd(rng.M1 - 1, rng.M2 - 1) == 2
     assert rng._Q2 == rng.M2 // rng.A2 and rng._R2 == rng.M2 % rng.A2
+    assert (rng._QB1, rng._RB1) == divmod(rng.M1, rng.B1) and (rng._QB2, rng._RB2) == divmod(rng.M2, rng.B2)
+
+
+# The spectral test (tools/spectral.py), first against figures computed elsewhere: Park and
+# Miller's 16807 modulo 2**31 - 1 (S2..S6 as published with it), and S3 and S5 of L'Ecuyer's
+# combined pair (CACM 31(6), 1988) as an independent computation gave them.
+def test_the_spectral_test_gives_the_figures_known_for_other_generators():
+    assert [round(s, 3) for s in spectral.figures(16807, 2 ** 31 - 1)] == [0.338, 0.441, 0.575, 0.736, 0.645]
+    s = spectral.figures(*spectral.combined(40014, 2147483563, 40692, 2147483399))
+    assert abs(s[1] - 0.764) < 0.002 and abs(s[3] - 0.749) < 0.002
+
+
+def test_the_spectral_test_finds_the_planes_of_the_old_first_stream():
+    # x[n+2] = 10 x[n] - 10 x[n+1] (mod M1) for 32763: the dual vector (-10, 10, 1) is shortest.
+    assert (rng.A * rng.A + 10 * rng.A - 10) % rng.M1 == 0
+    assert spectral.shortest_norm(spectral.dual_basis(rng.A, rng.M1, 3)) == 201
+    assert spectral.figure(rng.A, rng.M1, 3) < 0.02
+
+
+def test_new_deals_multipliers_pass_the_spectral_test_alone_and_combined():
+    for label, a, m in spectral.generator_rows(rng.B1, rng.M1, rng.B2, rng.M2, "spectral"):
+        figures = spectral.figures(a, m)
+        assert min(figures) >= 0.6, (label, figures)
+    old = [min(spectral.figures(a, m)) for _, a, m in spectral.generator_rows(rng.A, rng.M1, rng.A2, rng.M2, "")]
+    assert min(old) < 0.02  # what the test is for
 
 
 def test_steps_equal_the_plain_formulas_and_every_intermediate_is_a_small_int():
@@ -65,6 +91,10 @@ def test_steps_equal_the_plain_formulas_and_every_intermediate_is_a_small_int():
     for x in states:
         assert rng.step2(x) == rng.A2 * x % rng.M2
         assert rng.A2 * (x % rng._Q2) < SMALL_INT and rng._R2 * (x // rng._Q2) < SMALL_INT
+        for a, q, r, m in ((rng.B1, rng._QB1, rng._RB1, rng.M1), (rng.B2, rng._QB2, rng._RB2, rng.M2)):
+            z = x % (m - 1) + 1
+            assert rng.schrage(z, a, q, r, m) == a * z % m
+            assert a * (z % q) < SMALL_INT and r * (z // q) < SMALL_INT
         y = rand.randrange(1, rng.M1)
         assert 1 <= rng.combine(y, x) <= rng.M1 - 1
         assert rng.combine(y, x) == (y - x - 1) % (rng.M1 - 1) + 1
@@ -95,6 +125,11 @@ def test_seeding_and_shuffling_stay_in_range_and_permute():
 
 def test_deals_of_10000_consecutive_numbers_look_like_independent_shuffles():
     result = deal_quality.suite(10000)
+    assert result["failures"] == 0, deal_quality.report(result)
+
+
+def test_the_combined_generator_of_builds_before_deals_as_well_as_it_did():
+    result = deal_quality.suite(2000, generator=rng.COMBINED)
     assert result["failures"] == 0, deal_quality.report(result)
 
 
@@ -180,14 +215,29 @@ def test_the_lehmer_generator_still_deals_what_builds_before_dealt(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_new_deals_name_the_combined_generator_and_differ_from_the_old(name):
+def test_the_combined_generator_still_deals_what_builds_before_dealt(name):
+    # tests/golden/combined/ holds the golden deals as the builds of the combined generator wrote them.
+    with open(os.path.join(GOLDEN, "combined", name + ".json")) as f:
+        golden = json.load(f)
     cls = games.load(name)
-    old, new = cls(cls.MIN_PLAYERS), cls(cls.MIN_PLAYERS)
-    old.deal(42, rng.LEHMER)
+    for expected in golden:
+        game = cls(cls.MIN_PLAYERS)
+        game.deal(expected["seed"], rng.COMBINED)
+        assert json.loads(state_json(game)) == expected
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_deals_name_the_spectral_generator_and_differ_from_the_old(name):
+    cls = games.load(name)
+    old, older, new = cls(cls.MIN_PLAYERS), cls(cls.MIN_PLAYERS), cls(cls.MIN_PLAYERS)
+    older.deal(42, rng.LEHMER)
+    old.deal(42, rng.COMBINED)
     new.deal(42)
     state = json.loads(state_json(new))
-    assert state["generator"] == "combined" and state["rng2"] == new.vars[V_RNG2]
-    assert "generator" not in json.loads(state_json(old))
+    assert state["generator"] == "spectral" and state["rng2"] == new.vars[V_RNG2]
+    assert json.loads(state_json(old))["generator"] == "combined"
+    assert "generator" not in json.loads(state_json(older))
+    assert json.loads(state_json(older))["piles"] != state["piles"]
     assert json.loads(state_json(old))["piles"] != state["piles"]
 
 
@@ -238,7 +288,7 @@ def test_a_game_saved_by_an_older_build_plays_on_exactly_as_that_build_played_it
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("generator", [rng.LEHMER, rng.COMBINED])
+@pytest.mark.parametrize("generator", [rng.LEHMER, rng.COMBINED, rng.SPECTRAL])
 def test_a_saved_game_resumes_with_the_generator_that_dealt_it(name, generator):
     cls = games.load(name)
     game = cls(cls.MIN_PLAYERS)
@@ -255,7 +305,8 @@ def test_a_saved_game_resumes_with_the_generator_that_dealt_it(name, generator):
     assert play_on(back, 200, 2) == play_on(game, 200, 2)
 
 
-@pytest.mark.parametrize("dealer, state2", [(2, 5), (rng.LEHMER, 5), (rng.COMBINED, 0), (rng.COMBINED, rng.M2)])
+@pytest.mark.parametrize("dealer, state2", [(3, 5), (-1, 5), (rng.LEHMER, 5), (rng.COMBINED, 0),
+                                            (rng.COMBINED, rng.M2), (rng.SPECTRAL, 0), (rng.SPECTRAL, rng.M2)])
 def test_a_record_naming_an_unknown_generator_or_an_impossible_state_is_set_aside(dealer, state2):
     game = games.load("spite_malice")(2)
     game.deal(3)
@@ -283,7 +334,7 @@ def test_load_takes_the_generator_and_both_states_and_refuses_bad_ones():
     for move in moves[:3]:
         assert s.command(move) == t.command(move)
         assert s.command("state") == t.command("state")
-    for key, value, error in (("generator", "mersenne", "generator must be one of lehmer, combined"),
+    for key, value, error in (("generator", "mersenne", "generator must be one of lehmer, combined, spectral"),
                               ("rng2", 0, "rng2 must be in 1.."),
                               ("rng2", rng.M2, "rng2 must be in 1..")):
         bad = dict(state)
@@ -297,9 +348,10 @@ def test_load_takes_the_generator_and_both_states_and_refuses_bad_ones():
     assert "generator" not in json.loads(s.command("state"))
 
 
-def test_undo_restores_both_states_of_the_combined_generator():
+@pytest.mark.parametrize("generator", [rng.COMBINED, rng.SPECTRAL])
+def test_undo_restores_both_states_of_a_two_stream_generator(generator):
     game = games.load("aces_up")()
-    game.deal(1)
+    game.deal(1, generator)
     for x1, x2 in ((rng.M1 - 1, rng.M2 - 1), (1 << 29, 1), ((1 << 29) - 1, 12345)):
         game.vars[V_RNG] = x1
         game.vars[V_RNG2] = x2
@@ -313,20 +365,20 @@ def test_undo_restores_both_states_of_the_combined_generator():
 @pytest.mark.parametrize("name", ["aces_up", "sir_tommy", "casket"])
 def test_winnable_tables_name_the_generator_new_games_are_dealt_with(name):
     table = winnable.table(name)
-    assert table is not None and table.GENERATOR == rng.NAMES[rng.COMBINED]
+    assert table is not None and table.GENERATOR == rng.NAMES[rng.SPECTRAL]
 
 
 def test_a_winnable_table_of_another_generator_counts_as_none(monkeypatch):
     from engine_core.ai import winnable_aces_up as t
-    monkeypatch.setattr(t, "GENERATOR", "lehmer")
+    monkeypatch.setattr(t, "GENERATOR", "combined")
     assert winnable.table("aces_up") is None and winnable.seed_for("aces_up", 3) == -1
 
 
-def test_a_link_offer_from_a_console_that_deals_with_the_old_generator_is_refused():
+def test_a_link_offer_from_a_console_that_deals_with_the_lehmer_generator_is_refused():
     # Message version 1 consoles deal a seed with the Lehmer generator: the two tables would differ.
     from engine_core.link import session as ls
     from support.fakes.link import FakeWire
-    assert ls.VERSION == 2
+    assert ls.VERSION == 3
     wire = FakeWire()
     guest = ls.Session(wire.end(1))
     guest.join(0)
@@ -334,3 +386,31 @@ def test_a_link_offer_from_a_console_that_deals_with_the_old_generator_is_refuse
     wire.end(0).open_table(0x77, ls.K_OFFER, d, len(d))
     assert not guest.poll(10) & ls.OFFER
     assert guest.tables.count == 0 and guest.rejected == 1  # not listed: it cannot be joined
+
+
+def offer_of_version(version, seed):
+    d = bytearray([version, games.game_id("spite_malice"), 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2])
+    r.put_i32(d, 8, seed)
+    return bytes(d)
+
+
+@pytest.mark.parametrize("version, generator", [(2, rng.COMBINED), (3, rng.SPECTRAL)])
+def test_a_table_of_the_build_before_is_joined_and_dealt_as_its_host_deals(version, generator):
+    # A version-2 host deals with the combined generator: this console joins it and deals the
+    # same game, answering in the host's version; a table of this build deals with the spectral one.
+    from engine_core.link import session as ls
+    from support.fakes.link import FakeWire
+    wire = FakeWire()
+    guest = ls.Session(wire.end(1))
+    guest.join(0)
+    d = offer_of_version(version, 12345)
+    host = wire.end(0)
+    host.open_table(0x77, ls.K_OFFER, d, len(d))
+    assert guest.poll(10) & ls.OFFER and guest.tables.count == 1
+    game = games.load("spite_malice")(2)
+    assert guest.accept(game, 20)
+    expected = games.load("spite_malice")(2)
+    expected.deal(12345, generator)
+    assert game.vars[V_DEALER] == generator and state_json(game) == state_json(expected)
+    accepts = [item for item in wire.queues[0] if item[0] == ls.K_ACCEPT]
+    assert len(accepts) == 1 and accepts[0][1][0] == version

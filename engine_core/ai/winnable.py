@@ -32,7 +32,7 @@ def table(name):
         return None
     if t.COUNT == 0:
         return None  # the solver proved no deal of the range winnable
-    if getattr(t, "GENERATOR", rng.NAMES[rng.LEHMER]) != rng.NAMES[rng.COMBINED]:
+    if getattr(t, "GENERATOR", rng.NAMES[rng.LEHMER]) != rng.NAMES[rng.SPECTRAL]:
         return None  # its seeds were proven for other deals
     return t
 

@@ -17,7 +17,8 @@ the channel: open_table(), pair(), listen(), paired(), announce(), `me`, `rx_tab
 from engine_core import games
 from engine_core import records as r
 from engine_core.link import messages as m
-from engine_core.link.messages import HERE, MAX_SEATS, R_GAME, R_RULES, S_WAITING, THERE, VERSION
+from engine_core import rng
+from engine_core.link.messages import HERE, MAX_SEATS, OLD_VERSION, R_GAME, R_RULES, S_WAITING, THERE, VERSION
 from engine_core.link.pairing import Tables
 
 from micropython import const
@@ -61,6 +62,7 @@ class Hello:
             if seats[p] == THERE:
                 peer = p
         s.sit(True, seed & 0x3FFFFFFF, seats, 0, peer)
+        s.generator = rng.SPECTRAL
         b = self.outbox.tx
         b[0] = VERSION
         b[1] = games.game_id(game.NAME)
@@ -121,8 +123,9 @@ class Hello:
                 kind = THERE
             kinds[p] = kind
         s.sit(False, self.offer_seed, kinds, mine, peer)
+        s.generator = rng.COMBINED if self.offer_version == OLD_VERSION else rng.SPECTRAL  # as the host deals
         b = self.outbox.tx
-        b[0] = VERSION
+        b[0] = self.offer_version
         b[1] = self.offer_game_id
         b[2] = self.offer_rules
         r.put_i32(b, 3, s.seed)
@@ -189,7 +192,7 @@ class Hello:
         if (s.is_host and s.state == S_WAITING) or table == 0 or self.tables.ended(host, table):
             s.reject()  # two hosts, or a replay of a table that ended
             return
-        if d[0] != VERSION or m.check_offer(d, n) or self.check_offer(d):
+        if (d[0] != VERSION and d[0] != OLD_VERSION) or m.check_offer(d, n) or self.check_offer(d):
             s.reject()  # not listed: this console could not play it
             return
         if not self.tables.hear(host, table, d, n, s.now, full) or full:

@@ -12,9 +12,12 @@ from engine_core import records as r
 
 from micropython import const
 
-# Of these messages; 2: both deal with the combined generator (engine_core/rng.py), which a
-# console of version 1 lacks: it would deal another game from the same seed.
-VERSION = const(2)
+# Of these messages; 3: a table's game is dealt with the SPECTRAL generator (engine_core/rng.py).
+# A version-2 table deals with COMBINED: this console joins one, dealing as its host does
+# (DEALS_WITH); a version-2 console cannot join a table of this one, and says so. Version 1
+# dealt with LEHMER and is refused.
+VERSION = const(3)
+OLD_VERSION = const(2)
 
 # The clock every link module compares as differences modulo 2**30: the app's clock wraps
 # here (engine_core/ui/app.py), and so do the channel's and the session's times.

@@ -41,7 +41,7 @@ leave allocate nothing (tests/test_link_session.py runs both consoles under heap
 """
 
 from engine_core import OVER
-from engine_core import games
+from engine_core import games, rng
 from engine_core import records as r
 from engine_core.game import V_STATUS
 from engine_core.link import messages as m
@@ -130,6 +130,7 @@ class Session:
         self.seats = bytearray(MAX_SEATS)
         self.players = 0
         self.seed = 0
+        self.generator = rng.SPECTRAL  # the table's dealer: the host's (hello.py; an older host's COMBINED)
         self.gen = 0
         self.refusal = 0
         self.hash_here = 0
@@ -357,7 +358,7 @@ class Session:
         game = self.game
         if game is None or not self.go(m.E_START):
             return  # no longer waiting for this table (it was withdrawn)
-        game.deal(self.seed)
+        game.deal(self.seed, self.generator)
         if self.is_host:
             self.ch.announce(m.FULL)  # the table taken: its offer goes on, saying so
         self.transfer.forget_own()  # this console's own payoff pile: found again for this table

@@ -753,10 +753,10 @@ LONGEST = ("record mutation on MicroPython", "restart equivalence on MicroPython
 def deal_quality_suite(deals, start, generator=None):
     """tools/reliability/deal_quality.py over `deals` deal numbers from `start`: the
     card-by-position chi-square, the first-card and same-place matches of consecutive
-    numbers within their 99% bands, and no deal twice (the combined generator unless told)."""
+    numbers within their 99% bands, and no deal twice (the generator of new deals unless told)."""
     from engine_core import rng
     from tools.reliability import deal_quality
-    return _quality_counts(deal_quality.suite(deals, start, rng.COMBINED if generator is None else generator))
+    return _quality_counts(deal_quality.suite(deals, start, rng.SPECTRAL if generator is None else generator))
 
 
 def mpy_deal_quality_suite(deals, start, runtime="unix"):

@@ -30,7 +30,7 @@ def bitmap(first, seeds, deals):
 def write(game, first, seeds, deals):
     path = os.path.join(ROOT, "engine_core", "ai", "winnable_%s.py" % game)
     from engine_core import games, rng
-    text = TEMPLATE % {"game": game, "generator": rng.NAMES[rng.COMBINED], "rules": games.load(game).RULES_VERSION,
+    text = TEMPLATE % {"game": game, "generator": rng.NAMES[rng.SPECTRAL], "rules": games.load(game).RULES_VERSION,
                        "first": first, "deals": deals, "count": len(seeds),
                        "bits": wrap(repr(bitmap(first, seeds, deals)))}
     with open(path, "w") as f:
