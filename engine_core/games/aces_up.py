@@ -64,10 +64,6 @@ class AcesUp(Game):
     NAME = "aces_up"
     RULES_VERSION = 1
     MAX_MOVES = 16  # 4 discards + 12 moves to empty columns + deal, never all at once
-    # A whole game fills some 250 entries (the most in 300 random games: 251); only cards
-    # moved to and fro between empty columns go further, and then undo reaches back 400 moves
-    # or more. Half the default: 4 KB of the device's heap.
-    JOURNAL_SIZE = 1024
     ACTIONS = ("deal",)
     WORDS = WORDS
 
