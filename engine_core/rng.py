@@ -6,8 +6,8 @@ Three generators, and a game's variables name the one that dealt it (Game.V_DEAL
   spectral test (tools/spectral.py, docs/statistics.md): the figures S2..S6 of each stream and
   of the combination are each at least 0.6, where COMBINED's stream 1 has S3 = 0.012 (its
   triples lie on 21 planes). Same moduli, same seeding, same period.
-- COMBINED, the generator of the builds before SPECTRAL: L'Ecuyer's combined multiplicative generator (CACM 31(6), 1988):
-  two Lehmer streams x1' = A1 * x1 mod M1 and x2' = A2 * x2 mod M2, each output
+- COMBINED, the generator of the builds before SPECTRAL: L'Ecuyer's combined multiplicative
+  generator (CACM 31(6), 1988): two Lehmer streams x1' = A1 * x1 mod M1 and x2' = A2 * x2 mod M2, each output
   (x1 - x2) mod (M1 - 1), in 1 .. M1 - 1. The moduli are primes below 2**30 (the published
   32-bit pair, 2**31 - 85 and 2**31 - 249, would need 31-bit intermediates), the multipliers
   primitive roots below sqrt(M), and (M1 - 1, M2 - 1) share only the factor 2, so the period

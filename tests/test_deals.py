@@ -1,5 +1,6 @@
-"""Deals: the generator (its multipliers by the spectral test), the quality of the deals it gives, and versioned deals (a
-game keeps the generator that dealt it, so games of older builds resume exactly).
+"""Deals: the generator (its multipliers by the spectral test), the quality of the deals it
+gives, and versioned deals (a game keeps the generator that dealt it, so games of older builds
+resume exactly).
 
 The deal-quality figures are tools/reliability/deal_quality.py's (docs/statistics.md);
 `make soak` runs the same checks over 100,000 other deal numbers.
@@ -91,10 +92,10 @@ def test_steps_equal_the_plain_formulas_and_every_intermediate_is_a_small_int():
     for x in states:
         assert rng.step2(x) == rng.A2 * x % rng.M2
         assert rng.A2 * (x % rng._Q2) < SMALL_INT and rng._R2 * (x // rng._Q2) < SMALL_INT
-        for a, q, r, m in ((rng.B1, rng._QB1, rng._RB1, rng.M1), (rng.B2, rng._QB2, rng._RB2, rng.M2)):
+        for a, q, rest, m in ((rng.B1, rng._QB1, rng._RB1, rng.M1), (rng.B2, rng._QB2, rng._RB2, rng.M2)):
             z = x % (m - 1) + 1
-            assert rng.schrage(z, a, q, r, m) == a * z % m
-            assert a * (z % q) < SMALL_INT and r * (z // q) < SMALL_INT
+            assert rng.schrage(z, a, q, rest, m) == a * z % m
+            assert a * (z % q) < SMALL_INT and rest * (z // q) < SMALL_INT
         y = rand.randrange(1, rng.M1)
         assert 1 <= rng.combine(y, x) <= rng.M1 - 1
         assert rng.combine(y, x) == (y - x - 1) % (rng.M1 - 1) + 1
