@@ -144,8 +144,8 @@ def test_spite_malice_down_from_a_side_stack_goes_to_the_hand_below_it(size):
 
 
 def aces_up_2c_held():
-    """Aces Up deal 14 (2C JC JH KD): the 2C may go to the discard, nowhere else; clicked up."""
-    app = make_app(240, 240, "aces_up", 14)
+    """Aces Up deal 69 (2S QS TD 3H): the 2S may go to the discard, nowhere else; clicked up."""
+    app = make_app(240, 240, "aces_up", 69)
     table = app.table
     pointer = Pointer()
     col1 = slot(table, "col1")
@@ -160,7 +160,7 @@ def test_a_click_on_a_pile_that_refuses_the_card_puts_it_back_and_says_why():
     game = table.game
     col1, col3 = slot(table, "col1"), slot(table, "col3")
     before = game.piles.cards[:]
-    pointer.click(app, *centre(table, col3), 2000)  # JH: the 2C may not go there
+    pointer.click(app, *centre(table, col3), 2000)  # TD: the 2S may not go there
     assert table.held == NONE  # back where it came from
     assert held_pixels(app) == 0  # and no card is framed as held
     assert table.view.shake_slot == col3
@@ -199,11 +199,11 @@ def test_a_click_on_the_other_players_pile_leaves_the_cursor_on_yours_and_says_w
 
 
 def test_the_buttons_keep_a_refused_card_in_hand_and_the_cursor_moves_on():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     table = app.table
     game = table.game
     cursor_to(table, slot(table, "col1"))
-    run(app, "A RIGHT RIGHT A")  # 2C over the JH: refused
+    run(app, "A RIGHT RIGHT A")  # 2S over the TD: refused
     assert table.held == slot(table, "col1") and table.view.shake_slot == slot(table, "col3")
     assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
     run(app, "RIGHT RIGHT A")  # on to the discard
@@ -224,7 +224,7 @@ from engine_core.pointer import Pointer
 from engine_core.ui import buttons as bt
 from simulator.keys import make_app, parse
 
-app = make_app(240, 240, 'aces_up', 14)
+app = make_app(240, 240, 'aces_up', 69)
 pointer = Pointer()
 table = app.table
 moves = parse('LEFT DOWN RIGHT UP')
@@ -254,7 +254,7 @@ print(result, table.held, table.message)
 
 def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_on_micropython():
     from tests.helpers import run_mpy_ok
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     table = app.table
     col1 = "%d, %d" % centre(table, slot(table, "col1"))
     col3 = "%d, %d" % centre(table, slot(table, "col3"))
@@ -268,7 +268,7 @@ def test_clicks_that_put_a_card_back_and_arrows_while_holding_allocate_nothing_o
 PRESS, MOVE, RELEASE = 0, 1, 2
 
 
-def aces_up_console(seed=14):
+def aces_up_console(seed=69):
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     app = make_app(240, 240, "aces_up", seed)
@@ -410,7 +410,7 @@ from engine_core.console import Console
 from engine_core.storage import MemoryStorage
 from simulator.keys import make_app
 
-console = Console(make_app(240, 240, 'aces_up', 14), MemoryStorage())
+console = Console(make_app(240, 240, 'aces_up', 69), MemoryStorage())
 console.start()
 table = console.app.table
 
@@ -442,7 +442,7 @@ print(result, table.held, console.pointer.drag)
 
 def test_a_drag_its_frames_and_its_drops_allocate_nothing_on_micropython():
     from tests.helpers import run_mpy_ok
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     table = app.table
     col1 = "%d, %d" % centre(table, slot(table, "col1"))
     col3 = "%d, %d" % centre(table, slot(table, "col3"))

@@ -106,7 +106,7 @@ def test_window_update_copies_the_framebuffer_and_clears_the_dirty_list(monkeypa
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     from simulator.keys import make_app
     from simulator.window import Window
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     window = Window(app.screen, scale=2, visible=False)
     app.press(3)
     assert app.screen.dirty_count > 0
@@ -163,7 +163,7 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     from engine_core.ui import buttons as bt
     from simulator.keys import make_app
     from simulator.window import Window
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     window = Window(app.screen, scale=1, visible=False)
     pressed = []
     app.press = lambda button, long_press=False: pressed.append((button, long_press))
@@ -287,7 +287,7 @@ def test_the_mouse_drags_a_card_that_follows_it_and_drops_where_released(monkeyp
     from simulator.image import rgb888
     from simulator.keys import make_app
     from simulator.window import Window
-    app = make_app(240, 240, "aces_up", 14)  # 2C JC JH KD: the 2C may go to the discard
+    app = make_app(240, 240, "aces_up", 69)  # 2S QS TD 3H: the 2S may go to the discard
     window = Window(app.screen, scale=2, visible=False)
     keys = window_keys(app, window)
     console = keys.app
@@ -364,9 +364,9 @@ def test_esc_backs_out_as_b_does_and_asks_before_closing_on_the_title(tmp_path):
     key("ESCAPE")
     assert keys.quit  # Esc twice: closed
 
-    # A and B only: Esc is their long presses. Seed 8 deals a card with a move under the
+    # A and B only: Esc is their long presses. Seed 20 deals a card with a move under the
     # cursor's home, so A alone picks it up.
-    app = make_app(240, 240, "aces_up", 8)
+    app = make_app(240, 240, "aces_up", 20)
     app.settings[7] = 1  # S_TWO_BUTTONS
     keys = window_keys(app, window)
     app.press(bt.A)

@@ -112,7 +112,7 @@ def test_every_pile_of_the_layout_lies_on_the_screen_without_overlapping_another
 
 
 def test_a_picks_up_and_places_on_the_discard():
-    app = make_app(240, 240, "aces_up", 14)  # 2C JC JH KD: the 2C may be discarded
+    app = make_app(240, 240, "aces_up", 69)  # 2S QS TD 3H: the 2S may be discarded
     cursor_to(app, "col1")
     run(app, "A")
     assert app.table.held == app.table.slots.slot_of[app.table.game.pile_id("col1")]
@@ -123,7 +123,7 @@ def test_a_picks_up_and_places_on_the_discard():
 
 
 def test_long_a_sends_the_card_under_the_cursor_to_the_discard():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     cursor_to(app, "col1")
     run(app, "LONG_A")
     assert pile(app, "discard") == 1
@@ -131,8 +131,8 @@ def test_long_a_sends_the_card_under_the_cursor_to_the_discard():
 
 
 def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
-    app = make_app(240, 240, "aces_up", 14)
-    cursor_to(app, "col2")  # JC: no higher club is exposed
+    app = make_app(240, 240, "aces_up", 69)
+    cursor_to(app, "col2")  # QS: no higher spade is exposed
     before = app.table.game.piles.cards[:]
     run(app, "LONG_A")
     assert app.table.view.shake_slot == app.table.slots.slot_of[app.table.game.pile_id("col2")]
@@ -144,9 +144,9 @@ def test_an_illegal_placement_shakes_the_pile_and_changes_nothing():
 
 
 def test_while_holding_the_cursor_visits_the_next_pile_even_one_that_cannot_take_the_card():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     cursor_to(app, "col1")
-    run(app, "A RIGHT")  # only the discard can take the 2C; the next column is reached all the same
+    run(app, "A RIGHT")  # only the discard can take the 2S; the next column is reached all the same
     table = app.table
     assert table.hand.cursor == table.slots.slot_of[table.game.pile_id("col2")]
     run(app, "B")
@@ -154,14 +154,14 @@ def test_while_holding_the_cursor_visits_the_next_pile_even_one_that_cannot_take
 
 
 def test_without_a_card_held_the_cursor_visits_the_next_pile():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     cursor_to(app, "col1")
     run(app, "RIGHT")
     assert app.table.hand.cursor == app.table.slots.slot_of[app.table.game.pile_id("col2")]
 
 
 def test_a_on_the_stock_deals_only_when_the_rules_allow():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     cursor_to(app, "stock")
     run(app, "A")  # a discard is available: no deal
     assert pile(app, "stock") == 48 and app.table.view.shake_slot != 255
@@ -174,7 +174,7 @@ def test_a_on_the_stock_deals_only_when_the_rules_allow():
 
 
 def test_y_undoes_and_x_points_at_the_hinted_move():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     run(app, "X")
     table = app.table
     game = table.game
@@ -186,7 +186,7 @@ def test_y_undoes_and_x_points_at_the_hinted_move():
 
 
 def test_start_opens_the_pause_menu_and_its_items_work():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     run(app, "START")
     assert app.mode == app_mod.PAUSE
     run(app, "DOWN A")  # Hint
@@ -203,7 +203,7 @@ def test_start_opens_the_pause_menu_and_its_items_work():
 
 def test_the_pause_menu_returns_from_rules_and_settings_to_the_item_that_opened_them():
     from engine_core.ui import texts
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     run(app, "START DOWN DOWN DOWN DOWN DOWN DOWN A")  # Rules
     assert app.mode == app_mod.RULES
     run(app, "B")
@@ -215,7 +215,7 @@ def test_the_pause_menu_returns_from_rules_and_settings_to_the_item_that_opened_
 
 
 def test_card_back_setting_recolours_the_backs():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     blue = app.screen.palette[pal.BACK]
     run(app, "START UP UP UP A DOWN RIGHT")
     assert app.mode == app_mod.SETTINGS
@@ -255,7 +255,7 @@ def test_one_press_on_the_title_deals_a_fresh_random_game_and_the_next_deal_is_a
 
 
 def test_giving_up_a_started_game_asks_first_and_counts_as_a_loss():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     run(app, "X A A")  # a move: the game is in progress
     moves = app.table.move_count
     for item, back in (("DOWN DOWN DOWN DOWN", app_mod.PAUSE), ("DOWN DOWN DOWN DOWN DOWN", app_mod.PAUSE),
@@ -268,7 +268,7 @@ def test_giving_up_a_started_game_asks_first_and_counts_as_a_loss():
         assert app.mode == app_mod.PLAY
     assert app.played[app.game_index] == 0
     run(app, "START DOWN DOWN DOWN DOWN A A")  # Restart, yes
-    assert app.mode == app_mod.PLAY and app.table.game.seed == 14 and app.table.move_count == 0
+    assert app.mode == app_mod.PLAY and app.table.game.seed == 69 and app.table.move_count == 0
     assert app.played[app.game_index] == 1 and app.won[app.game_index] == 0
     run(app, "X A A START UP A A")  # a move, then Give up, yes
     assert app.mode == app_mod.TITLE and app.played[app.game_index] == 2 and not app.resumable
@@ -309,7 +309,7 @@ def test_winnable_deals_only_deals_seeds_the_solver_proved_winnable():
 
 
 def test_two_button_scheme_steps_with_b_and_opens_the_menu_with_long_b():
-    app = make_app(240, 135, "aces_up", 14)
+    app = make_app(240, 135, "aces_up", 69)
     app.settings[app_mod.S_TWO_BUTTONS] = 1
     first = app.table.hand.cursor
     run(app, "B")
@@ -347,7 +347,7 @@ def test_unknown_keys_are_refused_with_the_list_of_keys():
 
 
 def test_sound_events_follow_moves_and_illegal_placements_and_respect_the_setting():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     cursor_to(app, "col1")
     run(app, "LONG_A")
     assert app.sound_event == 1  # a move
@@ -419,7 +419,7 @@ def test_the_tables_kept_moves_are_never_stale():
 
 
 def test_changing_the_jokers_or_target_setting_takes_effect_at_the_next_deal():
-    app = make_app(240, 240, "aces_up", 14)
+    app = make_app(240, 240, "aces_up", 69)
     first = app.table.game
     run(app, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: the same game object is dealt again
     run(app, "A")

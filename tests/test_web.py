@@ -425,16 +425,16 @@ def test_cards_are_clicked_and_tapped_on_the_canvas_as_the_simulators_mouse_play
 
 @pytest.mark.parametrize("how", ("mouse", "touch"))
 def test_a_card_is_dragged_on_the_canvas_with_the_mouse_and_with_a_finger(open_page, how):
-    """Aces Up deal 14 (2C JC JH KD): the 2C dragged over the felt follows the pointer (every
-    frame the simulator's, the card laid over it), then dropped on the JH goes back with the
+    """Aces Up deal 69 (2S QS TD 3H): the 2S dragged over the felt follows the pointer (every
+    frame the simulator's, the card laid over it), then dropped on the TD goes back with the
     reason, and dropped on the discard is placed."""
     from engine_core.gfx.palette import HELD
     from simulator.image import rgb888
     touch = how == "touch"
-    console = open_page("board=240x240&game=aces_up&seed=14&time=manual", has_touch=touch, is_mobile=touch,
+    console = open_page("board=240x240&game=aces_up&seed=69&time=manual", has_touch=touch, is_mobile=touch,
                         viewport={"width": 412, "height": 915} if touch else {"width": 1280, "height": 900})
     replay = Replay(240, 240, MemoryStorage())
-    replay.console.open_game("aces_up", 14)
+    replay.console.open_game("aces_up", 69)
     table = replay.console.app.table
     game = table.game
     slots = table.slots
@@ -608,10 +608,10 @@ def held_frame_pixels(rgb, palette):
 @pytest.mark.parametrize("how", ("mouse", "touch"))
 def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_says_why(open_page, how):
     touch = how == "touch"
-    console = open_page("board=240x240&game=aces_up&seed=14&time=manual", has_touch=touch, is_mobile=touch,
+    console = open_page("board=240x240&game=aces_up&seed=69&time=manual", has_touch=touch, is_mobile=touch,
                         viewport={"width": 412, "height": 915} if touch else {"width": 1280, "height": 900})
     replay = Replay(240, 240, MemoryStorage())
-    replay.console.open_game("aces_up", 14)  # 2C JC JH KD: the 2C may go to the discard only
+    replay.console.open_game("aces_up", 69)  # 2S QS TD 3H: the 2S may go to the discard only
     table = replay.console.app.table
     game = table.game
     palette = replay.screen.palette
@@ -628,8 +628,8 @@ def test_a_card_dropped_where_it_may_not_go_returns_to_its_pile_and_the_page_say
 
     click("col1")
     assert table.held == table.slots.slot_of[game.pile_id("col1")]
-    assert held_frame_pixels(console.canvas(), palette) > 0  # the 2C framed as held
-    click("col3")  # on the JH: refused
+    assert held_frame_pixels(console.canvas(), palette) > 0  # the 2S framed as held
+    click("col3")  # on the TD: refused
     assert table.held == 255  # back on its pile, nothing in hand
     assert table.message == game.refusal(game.pile_id("col1") << 16 | game.pile_id("col3") << 8)
     page = console.canvas()
