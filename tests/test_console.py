@@ -480,7 +480,8 @@ def test_a_move_taken_back_and_another_made_between_two_looks_is_still_saved():
     before, at the same place, with another position behind it. The Console must still save."""
     disk = MemoryStorage()
     console = console_on(disk)
-    into_play(console)
+    console.open_game("aces_up", 1)  # two cards to discard (col1, col3): one move each
+    assert console.app.mode == ui.PLAY
     game = console.app.table.game
     out = array("i", [0] * game.MAX_MOVES)
     moves = [out[i] for i in range(game.legal_moves(out))]

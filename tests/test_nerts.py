@@ -1106,7 +1106,7 @@ def test_invariants_over_random_play_with_2_to_4_players_and_jokers():
     from array import array
     from engine_core.games.nerts import V_ROUND_OVER
     from engine_core.games.nerts_check import check_position
-    rnd = random.Random(5)  # a sequence of choices that ends a round with everyone stuck
+    rnd = random.Random(0)  # a sequence of choices that ends a round with everyone stuck
     out = array("i", [0] * Nerts.MAX_MOVES)
     stuck_ends = 0
     for trial in range(12):

@@ -223,9 +223,10 @@ def test_a_long_x_redoes_what_y_undid(game):
 
 def test_nerts_undone_by_y_is_continued_after_a_restart_and_undoes_on(tmp_path):
     """The journal after a take-back is saved and replays at resume; Y goes on taking back
-    the player's own moves in the resumed game."""
+    the player's own moves in the resumed game. Deal 6's first three hints are card moves
+    (no flip of the stock, which the second A would repeat), so each X A A is one move."""
     console = console_on(FileStorage(str(tmp_path)))
-    console.open_game("nerts", 3)
+    console.open_game("nerts", 6)
     table = console.app.table
     sides = [side(table.game, 0)]
     for _ in range(3):
