@@ -103,7 +103,7 @@ def test_micropython_refuses_a_setting_over_255_as_cpython_does_and_stores_nothi
 def nerts_journal_with_a_forged_mark():
     """A Nerts game saved with its journal ending in p1's move and two of p2's flips, the
     last flip's MARK naming player 6 (CRC fixed): (disk, the game)."""
-    game = played_game("nerts", 7, 60, 2)
+    game = played_game("nerts", 2, 60, 2)
     out = array("i", [0] * game.MAX_MOVES)
 
     def pick(who):
@@ -282,12 +282,14 @@ def test_a_taken_record_whose_first_move_ends_the_game_is_sound():
     """Found by the soak's 500,000 mutations: a Spite & Malice game whose pay-off pile and a
     side stack swapped sizes (1 card to pay off, 19 on the stack) is a position play can
     reach; its first legal move wins, and undo stops at a game's end by the rule, so the
-    check may not ask that move to be taken back."""
+    check may not ask that move to be taken back. On the spectral generator's deals the
+    second base record of Bases(7) gives that position (20 on p1's pay-off, 1 on p2's first
+    side stack, swapped)."""
     from engine_core import PLAYING
-    bases = record_fuzz.Bases(1)
+    bases = record_fuzz.Bases(7)
     disk = record_fuzz.copy_disk(bases.disks["spite_malice"][1])
     buf, n = record_fuzz.read(disk, "game.dat")
-    assert (buf[129], buf[136]) == (19, 1)  # the two sizes, as the base record holds them
+    assert (buf[129], buf[136]) == (20, 1)  # the two sizes, as the base record holds them
     buf[129], buf[136] = buf[136], buf[129]
     r.finish(buf, n - 4)
     disk.write("game.dat", buf, n)
