@@ -89,7 +89,7 @@ def tour(game):
             "DOWN A DOWN RIGHT B "  # settings
             "DOWN A A TICK B B "  # link play: host, cancel, back
             "DOWN DOWN A " + "DOWN " * games.available().index(game) +
-            "X UP UP UP RIGHT UP A "  # the game list, deal 1000004 by its number
+            "X RIGHT UP A "  # the game list, deal 1000001 by its number
             "X A A X A A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B "  # play, pause, rules
             "UP UP A B B PLAY_OUT TICK B").split()  # restart? no; the end; the game list
 
