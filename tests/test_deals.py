@@ -22,7 +22,7 @@ from engine_core.protocol import ProtocolSession, state_json
 from engine_core.save import Keeper
 from engine_core.storage import MemoryStorage
 from tests.helpers import run_mpy_ok
-from tools import spectral
+from tools.reliability import spectral
 from tools.reliability import deal_quality
 
 GAMES = games.available()
@@ -62,7 +62,7 @@ def test_the_streams_periods_share_only_the_factor_two():
     assert (rng._QB1, rng._RB1) == divmod(rng.M1, rng.B1) and (rng._QB2, rng._RB2) == divmod(rng.M2, rng.B2)
 
 
-# The spectral test (tools/spectral.py), first against figures computed elsewhere: Park and
+# The spectral test (tools/reliability/spectral.py), first against figures computed elsewhere: Park and
 # Miller's 16807 modulo 2**31 - 1 (S2..S6 as published with it), and S3 and S5 of L'Ecuyer's
 # combined pair (CACM 31(6), 1988) as an independent computation gave them.
 def test_the_spectral_test_gives_the_figures_known_for_other_generators():

@@ -14,8 +14,8 @@ single generator with modulus m1 m2 and the multiplier a = a1 (mod m1), a = a2 (
 Exact: the dual basis is reduced by integer LLL and the shortest vector found by enumeration,
 with integer norms throughout.
 
-    python -m tools.spectral                  # the figures of the deal generator in use
-    python -m tools.spectral 32763 1073741789 # one multiplier and modulus
+    python -m tools.reliability.spectral                   # the figures of the deal generator in use
+    python -m tools.reliability.spectral 32763 1073741789  # one multiplier and modulus
 """
 
 import argparse
