@@ -3,7 +3,7 @@
 Three generators, and a game's variables name the one that dealt it (Game.V_DEALER):
 
 - SPECTRAL, every new deal: COMBINED below with other multipliers, B1 and B2, chosen by the
-  spectral test (tools/spectral.py, docs/statistics.md): the figures S2..S6 of each stream and
+  spectral test (tools/reliability/spectral.py, docs/statistics.md): the figures S2..S6 of each stream and
   of the combination are each at least 0.6, where COMBINED's stream 1 has S3 = 0.012 (its
   triples lie on 21 planes). Same moduli, same seeding, same period.
 - COMBINED, the generator of the builds before SPECTRAL: L'Ecuyer's combined multiplicative
@@ -41,7 +41,7 @@ A2 = const(32757)
 _Q2 = const(32779)  # M2 // A2
 _R2 = const(80)  # M2 % A2
 
-B1 = const(32184)  # SPECTRAL's multipliers (tools/spectral.py --search 0.6)
+B1 = const(32184)  # SPECTRAL's multipliers (tools/reliability/spectral.py --search 0.6)
 _QB1 = const(33362)  # M1 // B1
 _RB1 = const(19181)  # M1 % B1
 B2 = const(27007)
