@@ -429,12 +429,14 @@ class App:
     def set_seed(self, value):
         self.deal_screen.set_value(value)
 
-    def resume_game(self, game, moves, redo_moves, redo_n, undoable):
+    def resume_game(self, game, moves, redo_moves, redo_n, undoable, cursor):
         """A game restored at power-on goes on its table as if just dealt, offered on the
         title (Continue): `moves` the moves counted, the `redo_n` moves of `redo_moves` the
-        player had undone come back for redo, and undo takes back the newest `undoable`
-        (undo_record.ANY_MOVE: all; Spite & Malice: the turn under way). False when the game
-        is not one of this console's."""
+        player had undone come back for redo, undo takes back the newest `undoable`
+        (undo_record.ANY_MOVE: all; Spite & Malice: the turn under way) and the cursor goes
+        back to `cursor` (slot << 8 | the card in a fan) when it names a slot of the player's
+        on this table (else it stays at home, as after a deal). False when the game is not
+        one of this console's."""
         name = game.NAME
         if name not in self.names:
             return False
@@ -446,6 +448,9 @@ class App:
         table.slide_on(self.settings[S_SLIDE])
         table.new_game()
         table.move_count = moves
+        s = cursor >> 8
+        if s < table.slots.count and not table.slots.how[s] & layouts.THEIRS:
+            table.hand.point(s, cursor & 0xFF)  # a card past the fan's end: its top
         for i in range(redo_n):
             table.redo_moves[i] = redo_moves[i]
         table.redo_n = redo_n
