@@ -8,8 +8,8 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
-                                    LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, PAUSE, PLAY,
+from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
+                                    LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, STATS, T_NEW, T_STATS, TITLE, Scene,
                                     centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
@@ -17,7 +17,7 @@ from engine_core.ui.table import NONE
 
 from micropython import const
 
-CONFIRM_LINE = const(4)  # texts.CONFIRMS: the question's two lines under it
+CONFIRM_LINE = const(5)  # texts.CONFIRMS: the question's two lines under it (A_LEAVE's next)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
@@ -303,6 +303,8 @@ class Confirm(Scene):
             return app.pending_game
         if action == A_RESTART:
             return P_RESTART
+        if action == A_LEAVE:
+            return P_TITLE
         return P_NEW if action == A_NEW else P_GIVE_UP
 
     def press(self, app, button):
@@ -328,8 +330,9 @@ class Confirm(Scene):
         x = app.width // 2
         y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
-        p.text_centred(texts.CONFIRMS[CONFIRM_LINE], x, y + LINE_H + 3, pal.WHITE)
-        p.text_centred(texts.CONFIRMS[CONFIRM_LINE + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
+        line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
+        p.text_centred(texts.CONFIRMS[line], x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(texts.CONFIRMS[line + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
 
