@@ -570,9 +570,8 @@ def test_to_the_title_from_a_linked_game_played_on_alone_asks_first_and_b_return
     assert guest.mode == ui.CONFIRM and guest.confirm_screen.action == ui.A_LEAVE  # asked once
     assert texts.CONFIRMS[ui.A_LEAVE] == b"Leave this game?"
     guest.redraw()
-    guest.press(bt.B)  # no: back to the pause menu, the game there
-    assert guest.mode == ui.PAUSE and guest.table is table
-    guest.selected = ui.P_TITLE
+    guest.press(bt.B)  # no: back to the pause menu, To the title highlighted, the game there
+    assert guest.mode == ui.PAUSE and guest.selected == ui.P_TITLE and guest.table is table
     guest.press(bt.A)
     assert guest.mode == ui.CONFIRM
     guest.press(bt.A)  # yes: to the title, the game not kept (nothing to continue) nor counted

@@ -311,10 +311,8 @@ class Confirm(Scene):
         if button == bt.A:
             app.do(self.action)
         elif button == bt.B:
-            back = self.back
-            app.go(back)
-            if back == CHOOSE or back == TITLE:
-                app.selected = self.row(app)  # the row that asked (New game)
+            app.go(self.back)
+            app.selected = self.row(app)  # the row that asked (New game, Give up ...)
 
     def draw(self, app):
         if not app.full:
