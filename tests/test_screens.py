@@ -288,3 +288,27 @@ def test_the_deal_number_screen_speaks_of_a_deal_number_as_the_game_list_and_pau
     assert app.mode == ui.DEAL
     assert any("deal number" in s for s in said), said
     assert not any("seed" in s for s in said), said
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rules_pages_top_line_says_up_down_and_left_right_page_beside_the_longest_name(size):
+    app = make_app(*size)
+    p = app.painter
+    longest = max(app.names, key=lambda n: p.text_width(games.title(n)))
+    app.open_game(longest, 1)
+    drawn = []
+    text = p.text
+
+    def noted(s, x, y, colour):
+        drawn.append((bytes(s), x, y))
+        return text(s, x, y, colour)
+    p.text = noted
+    run(app, "SELECT")
+    assert app.mode == ui.RULES
+    top = [(s, x) for s, x, y in drawn if y == 3]
+    name = [x + p.text_width(s) for s, x in top if s == bytes(games.title(longest))]
+    keys = [(s, x) for s, x in top if s.startswith(b"Up/down")]
+    assert name and keys, top
+    s, x = keys[0]
+    assert b"L/R page" in s or b"Left/right: page" in s
+    assert name[0] + 2 * CHAR_W <= x and x + p.text_width(s) <= app.width - 2  # apart, on screen

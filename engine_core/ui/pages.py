@@ -228,7 +228,8 @@ class Rules(Page):
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
         p.text(games.title(app.names[app.game_index]), 4, 3, pal.GOLD)
-        p.text(b"Up/down", app.width - 46, 3, pal.DIM)
+        keys = b"Up/down: line  Left/right: page" if app.width >= 320 else b"Up/down line  L/R page"
+        p.text(keys, app.width - 4 - p.text_width(keys), 3, pal.DIM)
         self.draw_text(app, -app.scroll, self.page_lines(app))
 
     def draw_text(self, app, line, lines):
