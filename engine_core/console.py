@@ -91,7 +91,8 @@ class Console:
         """Put a restored game object on the App's table, as if just dealt, and offer it on
         the title (Continue): App.resume_game, with what the Keeper kept of its moves."""
         keeper = self.keeper
-        if self.app.resume_game(game, keeper.moves, keeper.redo, keeper.redo_n, keeper.undoable):
+        if self.app.resume_game(game, keeper.moves, keeper.redo, keeper.redo_n, keeper.undoable,
+                                keeper.cursor):
             self.follow(game)
 
     def undoable(self, table):
@@ -123,11 +124,12 @@ class Console:
 
     def save_now(self, always):
         """The game in progress written now, if it is this console's own (not the kiosk's demo,
-        not a linked game's); `always` False skips a game with nothing new since its last save
-        (the screen going dark: a write spared)."""
+        not a linked game's); `always` False skips a game with nothing new since its last save,
+        the cursor's place included (the screen going dark: a write spared)."""
+        keeper = self.keeper
         if self.game is not None and not self.demo and not self.app.link_game():
-            if always or self.keeper.unsaved:
-                self.keeper.save_game(self.game)
+            if always or keeper.unsaved or keeper.cursor != keeper.cursor_kept:
+                keeper.save_game(self.game)
 
     # --- input and time, as the App takes them ---
 
@@ -308,7 +310,9 @@ class Console:
                 if keeper.recorded:
                     self.stats_to_app()
             if table is not None and table.game is game:  # none while link play is set up
-                keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table))
+                hand = table.hand
+                keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table),
+                                 hand.cursor << 8 | hand.cursor_index)
         if events & ui.E_SETTING and not self.demo:
             self.save_settings()
         if events & ui.E_KEPT:  # kept at the title, or set aside for link play: on record now

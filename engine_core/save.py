@@ -52,6 +52,8 @@ class Keeper:
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
         self.undoable = undo.ANY_MOVE  # how many of the newest moves undo may take back
+        self.cursor = undo.NO_CURSOR  # the table's cursor (slot << 8 | card in a fan) now
+        self.cursor_kept = undo.NO_CURSOR  # and as the last save wrote it
 
     # --- notices for the screen ---
 
@@ -177,6 +179,9 @@ class Keeper:
         else:
             self.redo_n = undo.restore_redo(self.buf, self.undo_file.size, self.redo)
             self.undoable = undo.restore_undoable(self.buf, self.undo_file.size)
+            n = self.undo_file.size
+            if self.buf[3] > 2:  # version 3 keeps the cursor
+                self.cursor = self.cursor_kept = r.get_u16(self.buf, n - 6)
 
     # --- during play ---
 
@@ -197,10 +202,14 @@ class Keeper:
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
 
-    def keep_redo(self, moves, n, undoable):
+    def keep_redo(self, moves, n, undoable, cursor):
         """The interface's redo list is moves[0:n] (the newest last), and undo may take back
         the newest `undoable` moves: kept with the journal at the next save when they
-        changed. No allocation."""
+        changed. The cursor (slot << 8 | card in a fan) goes with them, but a cursor moved
+        alone asks for no save of its own (the flash is spared): it is written with the next
+        one, or when the game is kept or the console switched off (Console.save_now). No
+        allocation."""
+        self.cursor = cursor
         if n > undo.REDO_KEPT:
             n = undo.REDO_KEPT
         same = n == self.redo_n and undoable == self.undoable
@@ -234,7 +243,8 @@ class Keeper:
         if result == r.SAVED:
             undo.remember_crc(self.buf, n, self.game_crc)
             n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n,
-                                     self.undoable)
+                                     self.undoable, self.cursor)
+            self.cursor_kept = self.cursor
             self._write_result(self.undo_file.save(self.buf, n))
         return result
 

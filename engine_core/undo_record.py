@@ -6,7 +6,8 @@ the game record they belong to. At resume the journal is put back only when that
 the saved game's (a power cut between the two writes leaves an older journal: it is dropped,
 and the game resumes with nothing to undo, never with a wrong undo).
 
-Payload (version 2; version 1 is the same without the redo list, and still read):
+Payload (version 3; version 2 is the same without the cursor, version 1 without the redo list
+too, both still read: the cursor then starts at home, as after a deal):
     the game record's CRC                      four bytes, as the record ends
     entry count                                two bytes
     each entry, oldest first                   four bytes (a journal entry, below 2**30)
@@ -14,6 +15,11 @@ Payload (version 2; version 1 is the same without the redo list, and still read)
     each undone move that redo plays again     four bytes, the newest last
     how many of the newest moves undo may      two bytes (ANY_MOVE: all; Spite & Malice's
     take back                                  player undoes only the turn under way)
+    the table's cursor: its slot               one byte (NO_CURSOR's 255: at home)
+    and the card it frames in a fan            one byte (255: the top card)
+The cursor is the interface's (engine_core/ui/table_input.py), kept so that Continue after a
+restart puts it where it was; App.resume_game checks it against the table (a slot the table
+has and the player's own, a card of the fan) and leaves it at home when it is not.
 The Keeper's 1,024-byte buffer holds 250 entries: 60-80 moves of a patience game (fewer
 when moves wait to be redone: they come first).
 """
@@ -27,10 +33,11 @@ from engine_core.game import V_DEALER, V_RNG, V_RNG2, V_SCORE, V_STATUS, V_TURN
 from micropython import const
 
 KIND_UNDO = const(0x55)  # 'U'
-UNDO_VERSION = const(2)
+UNDO_VERSION = const(3)
 _FIXED = const(6)
 REDO_KEPT = const(16)  # undone moves kept for redo (as engine_core/ui/table.py keeps them)
 ANY_MOVE = const(0xFFFF)  # undo may take back every move the journal holds
+NO_CURSOR = const(0xFFFF)  # no cursor kept (a record before version 3): the cursor starts at home
 _MOVE_LIMIT = const(0x1000000)  # a move code is below 2**24 (a MARK holds it)
 
 # What the values of a saved position may be (its generator's states, the shared variables):
@@ -64,10 +71,10 @@ def remember_crc(buf, n, crc):
         crc[i] = buf[n - 4 + i]
 
 
-def encode_journal(history, crc, buf, redo, redo_n, undoable):
+def encode_journal(history, crc, buf, redo, redo_n, undoable, cursor):
     """Write the newest whole moves of history that fit into buf, the redo list
-    redo[0:redo_n] and how many moves undo may take back; returns the record's size. No
-    allocation."""
+    redo[0:redo_n], how many moves undo may take back and the cursor (slot << 8 | the card
+    in a fan, NO_CURSOR: none); returns the record's size. No allocation."""
     room = journal_room(len(buf), redo_n)
     cap = history.capacity
     log = history.log
@@ -90,12 +97,13 @@ def encode_journal(history, crc, buf, redo, redo_n, undoable):
     for k in range(redo_n):
         pos = r.put_i32(buf, pos, redo[k])
     pos = r.put_u16(buf, pos, undoable if 0 <= undoable < ANY_MOVE else ANY_MOVE)
+    pos = r.put_u16(buf, pos, cursor & 0xFFFF)
     return r.finish(buf, pos)
 
 
 def journal_room(size, redo_n):
     """How many journal entries a record of `size` bytes holds beside redo_n redo moves."""
-    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n - 2) // 4
+    return (size - r.OVERHEAD - _FIXED - 1 - 4 * redo_n - 4) // 4
 
 
 def restore_journal(history, buf, n, crc):
@@ -103,8 +111,9 @@ def restore_journal(history, buf, n, crc):
     record had CRC crc. r.OK, r.VERSION, or r.INVALID (another game's journal, a bad entry);
     the whole record is read with records.READER first (every entry a kind the journal
     knows, the first a MARK, a move code below 2**24 in every redo slot, how many moves undo
-    may take back), and the history changes only on OK. No allocation."""
-    if buf[3] != UNDO_VERSION and buf[3] != 1:
+    may take back, the cursor's slot and card), and the history changes only on OK. No
+    allocation."""
+    if buf[3] > UNDO_VERSION or buf[3] < 1:
         return r.VERSION
     pos = r.HEADER
     if n < pos + _FIXED + 4:
@@ -127,6 +136,9 @@ def restore_journal(history, buf, n, crc):
         for k in range(redo_n):
             rd.i32(0, _MOVE_LIMIT - 1)
         rd.u16(0, ANY_MOVE)
+    if buf[3] > 2:
+        rd.u8(0, 255)  # the slot (the table checks it: App.resume_game)
+        rd.u8(0, 255)  # the card in its fan
     if not rd.done():
         return r.INVALID
     history.clear()
@@ -161,7 +173,7 @@ def restore_undoable(buf, n):
     record restore_journal took."""
     if buf[3] == 1:
         return ANY_MOVE
-    return r.get_u16(buf, n - 6)
+    return r.get_u16(buf, n - 8 if buf[3] > 2 else n - 6)
 
 
 def replays(history, game, saved, seen):

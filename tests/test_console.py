@@ -11,6 +11,7 @@ from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.console import NOTICE_MS, Console
 from engine_core.gfx.screen import Screen
+from engine_core.games.spite_malice import hand_pile
 from simulator import framebuf
 from engine_core.protocol import state_json
 from engine_core.storage import MemoryStorage
@@ -326,6 +327,7 @@ HEAP_LOCK = """
 import gc, micropython
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
+from engine_core.games.spite_malice import hand_pile
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import App
 from simulator.keys import parse
@@ -533,3 +535,117 @@ def test_to_the_title_keeps_the_game_and_continue_brings_it_back_with_the_cursor
     keys(again, "A")
     assert again.app.mode == ui.PLAY and again.keeper.stats.get(0, r.PLAYED) == 1
     assert again.keeper.stats.get(0, r.WON) == 0
+
+
+# --- the cursor kept with the saved game (undo record version 3) ---
+
+def cursor_of(console):
+    hand = console.app.table.hand
+    return hand.cursor, hand.cursor_index
+
+
+def home_of(console):
+    """Where a deal puts the cursor on the console's table (TableInput.home)."""
+    hand = console.app.table.hand
+    kept = hand.cursor, hand.cursor_index, hand.held
+    hand.home()
+    home = hand.cursor, hand.cursor_index
+    hand.cursor, hand.cursor_index, hand.held = kept
+    return home
+
+
+def test_to_the_title_then_switched_off_continue_puts_the_cursor_where_it_was():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "RIGHT")
+    cursor = cursor_of(console)
+    assert cursor != home_of(console)
+    keys(console, "START UP UP A")  # To the title
+    console.close()  # the window closed
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    assert again.app.mode == ui.PLAY and cursor_of(again) == cursor
+
+
+def test_a_cursor_moved_after_the_last_save_is_kept_by_to_the_title_and_by_the_screen_going_dark():
+    for leave in ("START UP UP A", ""):
+        disk = MemoryStorage()
+        console = console_on(disk)
+        into_play(console)
+        play_hints(console, 2)
+        keys(console, "WAIT")  # play pauses: the game is saved, the cursor where the hint left it
+        keys(console, "RIGHT WAIT")  # the cursor alone moved: no save of its own
+        assert console.keeper.unsaved is False
+        cursor = cursor_of(console)
+        if leave:
+            keys(console, leave)  # To the title: kept now (no close: the power cut after it)
+        else:
+            console.save_now(False)  # the screen going dark writes what changed
+        again = console_on(disk)
+        keys(again, "A")
+        assert cursor_of(again) == cursor, leave
+
+
+def test_the_card_framed_in_a_fan_comes_back_too():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game("spite_malice", 3)
+    table = console.app.table
+    hand_slot = table.slots.slot_of[hand_pile(0)]
+    table.hand.point(hand_slot, 1)
+    keys(console, "TICK")
+    console.close()
+    again = console_on(disk)
+    keys(again, "A")
+    assert cursor_of(again) == (hand_slot, 1)
+
+
+def undo_record_of(disk):
+    buf = bytearray(2048)
+    n = disk.read("undo.dat", buf)
+    return buf, n
+
+
+def test_a_version_2_undo_record_still_resumes_with_the_cursor_at_home():
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 3)
+    keys(console, "Y RIGHT")  # a move to redo, the cursor moved
+    console.close()
+    buf, n = undo_record_of(disk)
+    assert buf[3] == 3
+    buf[3] = 2  # as the build before the cursor was kept wrote it: no cursor's two bytes
+    disk.write("undo.dat", buf, r.finish(buf, n - 6))
+    again = console_on(disk)
+    keys(again, "A")
+    table = again.app.table
+    assert again.notice == b"" and cursor_of(again) == home_of(again)
+    assert table.redo_n == 1 and table.game.can_undo()
+    assert position(table.game)[1] == position(console.app.table.game)[1]
+
+
+@pytest.mark.parametrize("slot, index", [(200, 0), ("theirs", 0), (254, 255), ("hand", 250)])
+def test_an_undo_record_whose_cursor_is_out_of_range_leaves_the_cursor_at_home(slot, index):
+    disk = MemoryStorage()
+    console = console_on(disk)
+    console.open_game("spite_malice", 3)
+    table = console.app.table
+    slots = table.slots
+    theirs = [s for s in range(slots.count) if slots.how[s] & layouts.THEIRS]
+    slot = {"theirs": theirs[0], "hand": slots.slot_of[hand_pile(0)]}.get(slot, slot)
+    keys(console, "X A A TICK")
+    console.close()
+    buf, n = undo_record_of(disk)
+    buf[n - 6], buf[n - 5] = slot, index
+    disk.write("undo.dat", buf, r.finish(buf, n - 4))
+    again = console_on(disk)
+    keys(again, "A")
+    assert again.notice == b"" and again.app.table.game.can_undo()  # the record is taken
+    if slot == slots.slot_of[hand_pile(0)]:
+        assert cursor_of(again) == (slot, view.NONE)  # on the fan: its top card
+    else:
+        assert cursor_of(again) == home_of(again)
+    keys(again, "LEFT RIGHT UP DOWN A B")  # and the keys work from there

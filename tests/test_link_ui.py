@@ -552,3 +552,27 @@ def test_link_play_sets_the_game_under_way_aside_and_gives_it_back_after_the_lin
     again.start()
     assert again.app.resumable
     assert json.loads(state_json(again.app.table.game))["piles"] == json.loads(state)["piles"]
+
+
+def test_to_the_title_from_a_linked_game_played_on_alone_asks_first_and_b_returns_to_it():
+    wire, host, guest = start("spite_malice", seed=7)
+    host.press(bt.START)
+    host.selected = len(texts.PAUSE) - 1  # Give up: leaves the table
+    host.press(bt.A)
+    settle(wire, (host, guest))
+    tick(wire, (guest,), 1000)  # the question's guard time
+    guest.press(bt.A)  # play on against the computer
+    assert guest.mode == ui.PLAY and guest.link_game() and not guest.linked()
+    table, played = guest.table, list(guest.played)
+    guest.press(bt.START)
+    guest.selected = ui.P_TITLE
+    guest.press(bt.A)
+    assert guest.mode == ui.CONFIRM and guest.confirm_screen.action == ui.A_LEAVE  # asked once
+    assert texts.CONFIRMS[ui.A_LEAVE] == b"Leave this game?"
+    guest.redraw()
+    guest.press(bt.B)  # no: back to the pause menu, To the title highlighted, the game there
+    assert guest.mode == ui.PAUSE and guest.selected == ui.P_TITLE and guest.table is table
+    guest.press(bt.A)
+    assert guest.mode == ui.CONFIRM
+    guest.press(bt.A)  # yes: to the title, the game not kept (nothing to continue) nor counted
+    assert guest.mode == ui.TITLE and not guest.resumable and list(guest.played) == played

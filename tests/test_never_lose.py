@@ -97,7 +97,7 @@ def journal_with(disk, change):
     for e in entries:
         pos = r.put_i32(buf, pos, e)
     buf[pos] = 0  # nothing to redo
-    n = r.finish(buf, r.put_u16(buf, pos + 1, undo.ANY_MOVE))
+    n = r.finish(buf, r.put_u16(buf, r.put_u16(buf, pos + 1, undo.ANY_MOVE), undo.NO_CURSOR))
     disk.write("undo.dat", buf, n)
 
 
@@ -169,9 +169,9 @@ def test_an_undo_journal_written_before_redo_was_kept_is_still_read():
     game, disk = saved_with_journal("sir_tommy", 10)
     buf = bytearray(save.BUFFER_SIZE)
     n = disk.read("undo.dat", buf)
-    assert buf[n - 7] == 0  # no redo moves: drop the count and the rest, call it version 1
+    assert buf[n - 9] == 0  # no redo moves: drop the count and the rest, call it version 1
     buf[3] = 1
-    n = r.finish(buf, n - 7)
+    n = r.finish(buf, n - 9)
     disk.write("undo.dat", buf, n)
     keeper = Keeper(disk)
     keeper.start()

@@ -299,3 +299,29 @@ def test_a_taken_record_whose_first_move_ends_the_game_is_sound():
     assert game is not None and not record_fuzz.notices(keeper)
     assert record_fuzz.game_holds(game) == ""
     assert game.status() != PLAYING and not game.can_undo()  # the move it made won the game
+
+
+def test_the_cursor_of_an_undo_record_is_read_with_the_record_and_reached_by_the_fuzzer():
+    """Version 3 ends with the cursor's two bytes: a record one byte short of them, or one
+    that says version 2 and still holds them, is refused whole; the fuzzer's layout lists
+    both, so its mutations reach them."""
+    from engine_core import undo_record as undo
+    game = played_game("aces_up", 4, 12)
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.start()
+    keeper.cursor = 3 << 8 | 255
+    assert keeper.save_game(game) == r.SAVED
+    buf = bytearray(2048)
+    n = disk.read("undo.dat", buf)
+    assert buf[3] == undo.UNDO_VERSION == 3 and (buf[n - 6], buf[n - 5]) == (3, 255)
+    fields = record_fuzz.fields_of("undo", buf, n)
+    assert fields[-2:] == [(n - 6, record_fuzz.U8, fields[-1][2]), (n - 5, record_fuzz.U8, fields[-1][2])]
+    for version, end in ((3, n - 5), (2, n - 4)):  # the last cursor byte gone; version 2 with both
+        bad = bytearray(buf)
+        bad[3] = version
+        size = r.finish(bad, end)
+        fresh = games.load("aces_up")()
+        assert undo.restore_journal(fresh.history, bad, size, keeper.game_crc) == r.INVALID
+        assert fresh.history.used == 0
+    assert undo.restore_journal(games.load("aces_up")().history, buf, n, keeper.game_crc) == r.OK

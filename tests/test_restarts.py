@@ -28,8 +28,8 @@ def test_restart_sessions_on_micropython_come_back_exactly_too():
 def test_the_restart_check_catches_a_console_that_forgets_the_redo_list(monkeypatch):
     from engine_core.ui.app import App
     resume = App.resume_game
-    monkeypatch.setattr(App, "resume_game", lambda self, game, moves, redo_moves, redo_n, undoable:
-                        resume(self, game, moves, redo_moves, 0, undoable))
+    monkeypatch.setattr(App, "resume_game", lambda self, game, moves, redo_moves, redo_n, undoable, cursor:
+                        resume(self, game, moves, redo_moves, 0, undoable, cursor))
     counts = restarts.run(["aces_up"], 40, seed=1)
     assert counts["failures"] > 0 and "redo list" in counts["first"]
 

@@ -252,6 +252,27 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     assert not differ, "rows outside the question differ from the table: %s" % differ[:8]
 
 
+@pytest.mark.parametrize("key", ["B", "ESC"])
+def test_no_to_a_question_from_the_pause_menu_returns_with_the_row_that_asked_highlighted(key):
+    from simulator.keys import parse
+    for row in (ui.P_GIVE_UP, ui.P_RESTART, ui.P_NEW):
+        app = make_app(240, 135)
+        app.open_game("sir_tommy", 5)
+        run(app, "X A A WAIT START")
+        app.selected = row
+        run(app, "A")
+        assert app.mode == ui.CONFIRM
+        if key == "B":
+            run(app, "B")
+        else:  # the simulator's Esc: what Console.back_key says it means
+            from engine_core.console import Console
+            from engine_core.storage import MemoryStorage
+            button = Console(app, MemoryStorage()).back_key()
+            assert [button] == [b for b, _ in parse("B")]
+            app.press(button, False)
+        assert app.mode == ui.PAUSE and app.selected == row, row
+
+
 # --- one word for one thing: a deal's number ---
 
 def test_the_deal_number_screen_speaks_of_a_deal_number_as_the_game_list_and_pause_menu_do():
@@ -267,3 +288,27 @@ def test_the_deal_number_screen_speaks_of_a_deal_number_as_the_game_list_and_pau
     assert app.mode == ui.DEAL
     assert any("deal number" in s for s in said), said
     assert not any("seed" in s for s in said), said
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rules_pages_top_line_says_up_down_and_left_right_page_beside_the_longest_name(size):
+    app = make_app(*size)
+    p = app.painter
+    longest = max(app.names, key=lambda n: p.text_width(games.title(n)))
+    app.open_game(longest, 1)
+    drawn = []
+    text = p.text
+
+    def noted(s, x, y, colour):
+        drawn.append((bytes(s), x, y))
+        return text(s, x, y, colour)
+    p.text = noted
+    run(app, "SELECT")
+    assert app.mode == ui.RULES
+    top = [(s, x) for s, x, y in drawn if y == 3]
+    name = [x + p.text_width(s) for s, x in top if s == bytes(games.title(longest))]
+    keys = [(s, x) for s, x in top if s.startswith(b"Up/down")]
+    assert name and keys, top
+    s, x = keys[0]
+    assert b"L/R page" in s or b"Left/right: page" in s
+    assert name[0] + 2 * CHAR_W <= x and x + p.text_width(s) <= app.width - 2  # apart, on screen

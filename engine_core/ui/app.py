@@ -24,7 +24,7 @@ from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
 from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
 from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
-from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
+from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
                                     DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_GIVE_UP, P_HINT,
                                     P_NEW, P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE,
                                     PLAY, RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
@@ -376,7 +376,8 @@ class App:
             self.leave_link()
         else:
             table = self.table
-            self.resumable = table is not None and not self.counted and table.game.status() == PLAYING
+            self.resumable = (table is not None and not self.counted and table.game.status() == PLAYING
+                              and not self.link_game())
             self.events |= E_KEPT
         self.go(TITLE)
 
@@ -394,14 +395,17 @@ class App:
 
     def ask(self, action, back):
         """Do an action that gives up the game (A_*) at once when no game is in progress, else
-        confirm first."""
-        if self.in_progress():
+        confirm first (leaving a linked game played on alone, A_LEAVE: always)."""
+        if self.in_progress() or action == A_LEAVE:
             self.confirm_screen.ask(action, back)
             self.go(CONFIRM)
             return
         self.do(action)
 
     def do(self, action):
+        if action == A_LEAVE:
+            self.keep()  # not kept (a linked game is never saved) and counted nothing
+            return
         self.leave()
         if action == A_RESTART and self.table is not None:
             self.start_game(self.table.game.seed)
@@ -429,12 +433,14 @@ class App:
     def set_seed(self, value):
         self.deal_screen.set_value(value)
 
-    def resume_game(self, game, moves, redo_moves, redo_n, undoable):
+    def resume_game(self, game, moves, redo_moves, redo_n, undoable, cursor):
         """A game restored at power-on goes on its table as if just dealt, offered on the
         title (Continue): `moves` the moves counted, the `redo_n` moves of `redo_moves` the
-        player had undone come back for redo, and undo takes back the newest `undoable`
-        (undo_record.ANY_MOVE: all; Spite & Malice: the turn under way). False when the game
-        is not one of this console's."""
+        player had undone come back for redo, undo takes back the newest `undoable`
+        (undo_record.ANY_MOVE: all; Spite & Malice: the turn under way) and the cursor goes
+        back to `cursor` (slot << 8 | the card in a fan) when it names a slot of the player's
+        on this table (else it stays at home, as after a deal). False when the game is not
+        one of this console's."""
         name = game.NAME
         if name not in self.names:
             return False
@@ -446,6 +452,9 @@ class App:
         table.slide_on(self.settings[S_SLIDE])
         table.new_game()
         table.move_count = moves
+        s = cursor >> 8
+        if s < table.slots.count and not table.slots.how[s] & layouts.THEIRS:
+            table.hand.point(s, cursor & 0xFF)  # a card past the fan's end: its top
         for i in range(redo_n):
             table.redo_moves[i] = redo_moves[i]
         table.redo_n = redo_n

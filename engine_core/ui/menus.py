@@ -8,7 +8,7 @@ from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
 from engine_core.ui import buttons as bt
 from engine_core.ui import settings as st
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
+from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
                                     TITLE, Scene, felt, panel, table_under)
@@ -245,6 +245,8 @@ class Pause(Menu):
         elif item == P_SETTINGS:
             app.back_mode = PAUSE
             app.go(SETTINGS)
+        elif item == P_TITLE and app.link_game() and not app.linked():
+            app.ask(A_LEAVE, PAUSE)  # played on alone after a linked start: not kept, asked once
         elif item == P_TITLE or app.linked():
             app.keep()  # in link play both leave the table
         else:

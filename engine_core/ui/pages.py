@@ -8,8 +8,8 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.screens import (A_GIVE_UP, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
-                                    LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, PAUSE, PLAY,
+from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
+                                    LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, STATS, T_NEW, T_STATS, TITLE, Scene,
                                     centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
@@ -17,7 +17,7 @@ from engine_core.ui.table import NONE
 
 from micropython import const
 
-CONFIRM_LINE = const(4)  # texts.CONFIRMS: the question's two lines under it
+CONFIRM_LINE = const(5)  # texts.CONFIRMS: the question's two lines under it (A_LEAVE's next)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
@@ -228,7 +228,8 @@ class Rules(Page):
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
         p.text(games.title(app.names[app.game_index]), 4, 3, pal.GOLD)
-        p.text(b"Up/down", app.width - 46, 3, pal.DIM)
+        keys = b"Up/down: line  Left/right: page" if app.width >= 320 else b"Up/down line  L/R page"
+        p.text(keys, app.width - 4 - p.text_width(keys), 3, pal.DIM)
         self.draw_text(app, -app.scroll, self.page_lines(app))
 
     def draw_text(self, app, line, lines):
@@ -303,16 +304,16 @@ class Confirm(Scene):
             return app.pending_game
         if action == A_RESTART:
             return P_RESTART
+        if action == A_LEAVE:
+            return P_TITLE
         return P_NEW if action == A_NEW else P_GIVE_UP
 
     def press(self, app, button):
         if button == bt.A:
             app.do(self.action)
         elif button == bt.B:
-            back = self.back
-            app.go(back)
-            if back == CHOOSE or back == TITLE:
-                app.selected = self.row(app)  # the row that asked (New game)
+            app.go(self.back)
+            app.selected = self.row(app)  # the row that asked (New game, Give up ...)
 
     def draw(self, app):
         if not app.full:
@@ -328,8 +329,9 @@ class Confirm(Scene):
         x = app.width // 2
         y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
-        p.text_centred(texts.CONFIRMS[CONFIRM_LINE], x, y + LINE_H + 3, pal.WHITE)
-        p.text_centred(texts.CONFIRMS[CONFIRM_LINE + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
+        line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
+        p.text_centred(texts.CONFIRMS[line], x, y + LINE_H + 3, pal.WHITE)
+        p.text_centred(texts.CONFIRMS[line + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
 
 

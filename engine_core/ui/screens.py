@@ -61,6 +61,7 @@ A_RESTART = const(0)
 A_NEW = const(1)
 A_SEED = const(2)
 A_GIVE_UP = const(3)
+A_LEAVE = const(4)  # To the title from a linked game played on alone: not kept, nothing counted
 
 SEED_DIGITS = const(7)
 

@@ -38,6 +38,7 @@ from engine_core.game_record import encode_game, restore_game
 from engine_core.link import transfer
 from engine_core.save import Keeper
 from engine_core.storage import MemoryStorage
+from engine_core.ui.layouts import THEIRS
 
 GAMES = ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts")
 LINKED = ("spite_malice", "nerts")  # the games a link plays: their STATE
@@ -175,7 +176,8 @@ def fields_of(kind, buf, n):
         if buf[3] == 1:
             return out
         redo = buf[pos] if pos < end else 0
-        add(U8) and add(I32, redo) and add(U16)
+        if add(U8) and add(I32, redo) and add(U16) and buf[3] > 2:
+            add(U8, 2)  # the cursor: its slot, the card in a fan
     return out
 
 
@@ -479,6 +481,9 @@ def _through_the_console(disk, file_name, words, rand):
         return "failure", words + ": said set aside, but still there"
     table = console.app.table
     if console.app.resumable and table is not None:
+        hand = table.hand
+        if hand.cursor >= table.slots.count or table.slots.how[hand.cursor] & THEIRS:
+            return "failure", words + ": the cursor resumed on slot " + str(hand.cursor)
         for _ in range(3):
             table.press_undo()
             why = cards_once(table.game)
