@@ -559,7 +559,10 @@ def test_to_the_title_then_switched_off_continue_puts_the_cursor_where_it_was():
     console = console_on(disk)
     into_play(console)
     play_hints(console, 2)
-    keys(console, "RIGHT")
+    for _ in range(8):  # to a pile other than the cursor's home, wherever the deal put it
+        keys(console, "RIGHT")
+        if cursor_of(console) != home_of(console):
+            break
     cursor = cursor_of(console)
     assert cursor != home_of(console)
     keys(console, "START UP UP A")  # To the title
