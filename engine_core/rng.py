@@ -149,13 +149,41 @@ def shuffle(buf, start, count, x):
 
 def shuffle2(buf, start, count, state, i1, i2, generator=SPECTRAL):
     """Fisher-Yates shuffle of buf[start:start+count] in place with COMBINED or SPECTRAL, its
-    states in state[i1] and state[i2] (updated)."""
+    states in state[i1] and state[i2] (updated). The steps are written out here, as schrage()
+    and combine() do them: a deal is some fifty of them, and calls would double its cost."""
+    if generator == SPECTRAL:
+        a1 = B1
+        q1 = _QB1
+        r1 = _RB1
+        a2 = B2
+        q2 = _QB2
+        r2 = _RB2
+    else:
+        a1 = A
+        q1 = _Q
+        r1 = _R
+        a2 = A2
+        q2 = _Q2
+        r2 = _R2
+    x1 = state[i1]
+    x2 = state[i2]
     i = count - 1
     while i > 0:
-        j = advance(state, i1, i2, generator) % (i + 1)
+        x1 = a1 * (x1 % q1) - r1 * (x1 // q1)
+        if x1 < 0:
+            x1 += M1
+        x2 = a2 * (x2 % q2) - r2 * (x2 // q2)
+        if x2 < 0:
+            x2 += M2
+        z = x1 - x2
+        if z < 1:
+            z += M1 - 1
+        j = z % (i + 1)
         a = start + i
         b = start + j
         t = buf[a]
         buf[a] = buf[b]
         buf[b] = t
         i -= 1
+    state[i1] = x1
+    state[i2] = x2

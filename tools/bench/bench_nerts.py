@@ -41,7 +41,9 @@ while seed < ROUNDS:
     game.deal(seed)
     for p in range(FIRST, 4):
         game.set_bot(p, SPEED, SKILL)
-    while game.status() == PLAYING and actions < 6000:
+    round_ticks = 0
+    while game.status() == PLAYING and actions < 6000 and round_ticks < 40000:
+        round_ticks += 1  # a round the waiting p1 would have to end (all three stuck) stops here
         if ticks % 64 == 0:
             gc.collect()  # here, outside the measured calls (automatic collection is off)
         before = game.clock_ms
