@@ -150,7 +150,7 @@ def shuffle(buf, start, count, x):
 def shuffle2(buf, start, count, state, i1, i2, generator=SPECTRAL):
     """Fisher-Yates shuffle of buf[start:start+count] in place with COMBINED or SPECTRAL, its
     states in state[i1] and state[i2] (updated). The steps are written out here, as schrage()
-    and combine() do them: a deal is some fifty of them, and calls would double its cost."""
+    and combine() do them: a deal is some fifty of them, and as calls they cost it half as much again."""
     if generator == SPECTRAL:
         a1 = B1
         q1 = _QB1

@@ -30,16 +30,7 @@ GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 SMALL_INT = 2 ** 30  # 32-bit MicroPython's small ints are below this
 
 
-def prime_factors(n):
-    out = []
-    d = 2
-    while d * d <= n:
-        if n % d == 0:
-            out.append(d)
-            while n % d == 0:
-                n //= d
-        d += 1
-    return out + ([n] if n > 1 else [])
+prime_factors = spectral.prime_factors  # the distinct prime factors, as the search finds primitive roots
 
 
 def is_prime(n):
