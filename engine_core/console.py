@@ -164,6 +164,11 @@ class Console:
         self.held_mask = mask
         self.app.keys_held = mask  # a question that comes without a key ignores these
 
+    def defers(self):
+        """The buttons whose press waits for its release or long hold (App.defers); in the
+        kiosk's demo none: any press ends it."""
+        return 0 if self.demo else self.app.defers()
+
     def press(self, button, long_press=False):
         if self.woken():
             return

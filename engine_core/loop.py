@@ -17,7 +17,8 @@ The app the loop drives (a Console, or a host's cover of one such as the device'
 screen) has: screen (engine_core/gfx/screen.py), press(button, long), type_digit(digit),
 click(x, y, now, phase) (the pointer at a screen pixel, at the app's time: a press, a move with
 it held, the release: engine_core/pointer.py),
-held(mask), tick(ms), sound_on() (whether a press clicks: asked only on a host that clicks,
+held(mask), defers() (the buttons whose press waits on the current screen), tick(ms),
+sound_on() (whether a press clicks: asked only on a host that clicks,
 the device, whose Shell has it; the Console has not), take_sound()
 (the sound event, taken: 0 for none, engine_core/ui/tones.py), idle() (nothing moves until a
 key: engine_core/ui/idle.py) and done (the loop's run() ends). An app where a digit or a click
@@ -25,10 +26,14 @@ means nothing (the device's, which has no keyboard and no pointer) still has the
 
 The port: what a host gives the loop (docs/engine.md, "The loop and its port").
 - keys: poll(now) reads the buttons (and, on a desktop or a page, the other input);
-  next_event() gives the next latched event, or -1: button | LONG for a button (a long
-  press), DIGIT | digit for a digit typed, CLICK | phase << 19 | y << 9 | x for the pointer at a screen
+  next_event() gives the next latched event, or -1: button for a press, button | LONG for a
+  long press in its place, button | HELD for a press already given that is held on (a
+  button that acts on its edge; App.defers() and docs/screen.md, "When a press acts"),
+  DIGIT | digit for a digit typed, CLICK | phase << 19 | y << 9 | x for the pointer at a screen
   pixel (phase: 0 pressed, 1 moved while pressed, 2 released);
   count: events latched and not taken; held: the mask of buttons down (bit i: button i);
+  defer: the mask of buttons whose press waits for its release or its long hold, which the
+  loop sets after each frame from the app's defers() (the others act on their edge);
   busy(): a key is down, or a press is on its way (debounce, a tap missed in a gap).
 - latch: an object whose `fell` is nonzero once a key's edge has been latched while nobody
   polled (the device's pin interrupts; a desktop's event queue), or None: the keys must be
@@ -50,11 +55,13 @@ system, the browser's localStorage, or memory where there is neither).
 
 from array import array
 
+from engine_core.ui.buttons import HELD_ON
 from engine_core.ui.tones import tone_hz, tone_ms
 
 from micropython import const
 
 LONG = const(0x80)  # an event's flag: a long press (firmware/buttons.py gives the same)
+HELD = const(0x40)  # an event's flag: a press given on its edge is held on past the long press time
 DIGIT = const(0x100)  # an event: a digit typed, DIGIT | digit
 CLICK = const(0x40000)  # an event: the pointer at a screen pixel, CLICK | phase << 19 | y << 9 | x
 FRAME_MS = const(33)  # 30 frames a second; a frame that runs long is not caught up
@@ -108,6 +115,7 @@ class Loop:
             code = keys.next_event()
         app.tick((now - self.last_tick) & TICKS_MASK)
         self.last_tick = now
+        keys.defer = app.defers()  # for the presses to come, on the screen as it is now
         sound = app.take_sound()
         if sound:
             self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
@@ -130,7 +138,7 @@ class Loop:
             app.type_digit(code & 0xFF)
             return
         self.keep_press(code)
-        app.press(code & ~LONG, (code & LONG) != 0)
+        app.press(code & 0x3F, HELD_ON if code & HELD else (code & LONG) != 0)
         if self.clicks and app.sound_on():
             self.beeper.beep(_CLICK_HZ, _CLICK_MS, now)
 
@@ -197,7 +205,8 @@ class Loop:
 
 
 def press_log():
-    """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the console took, the
+    """[(ticks_ms, button name, long)] of the last PRESS_LOG presses the console took (long:
+    True, False, or "held" for a press held on after it acted), the
     oldest first (at the REPL: firmware.main.press_log)."""
     from engine_core.ui.buttons import NAMES as names
     pressed = _pressed[0]
@@ -205,5 +214,5 @@ def press_log():
     for k in range(pressed - min(pressed, PRESS_LOG), pressed):
         i = k % PRESS_LOG * 2
         code = _presses[i + 1]
-        out.append((_presses[i], names[code & ~LONG], (code & LONG) != 0))
+        out.append((_presses[i], names[code & 0x3F], "held" if code & HELD else (code & LONG) != 0))
     return out

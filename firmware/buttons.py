@@ -3,14 +3,18 @@ that turn raw levels into the presses the interface wants (docs/screen.md).
 
     buttons = Buttons(reader, long_mask=mask(A))
     buttons.poll(now_ms)            # as often as possible: every loop pass and while waiting
-    code = buttons.next_event()     # -1 when none: else button | LONG when it was a long press
+    code = buttons.next_event()     # -1 when none: else button, button | LONG, button | HELD
+    buttons.defer = app.defers()    # the loop does: which buttons wait on this screen
 
 Presses are latched in a small ring between frames, so a tap shorter than a frame is never
-lost (it only has to outlast the debounce). A button in `long_mask` reports on release (short)
-or once when held past `long_ms` (long), never both; the D-pad repeats while held; the other
-buttons report as they go down. Boards short of buttons give some long presses another
+lost (it only has to outlast the debounce). Every button reports as it goes down, except a
+button of `long_mask` that the screen defers (`defer`, set by the loop from App.defers()):
+that one reports on release (short) or once when held past `long_ms` (long), never both. A
+`long_mask` button that reported as it went down and is held past `long_ms` reports once
+more, with HELD: the press it gave is held on (in play, A picks a card up, then sends it
+home). The D-pad repeats while held. Boards short of buttons give some long presses another
 button's meaning: `long_as` pairs (held button, reported button), e.g. a long B as START
-where there is no START button. When the loop could not poll for longer than the debounce
+where there is no START button; those always wait. When the loop could not poll for longer than the debounce
 (a frame that ran long, a write to the flash), a reading seen before the gap counts, and a
 tap made and let go inside it is still reported: the GPIO pins latch the edge of a press in
 an interrupt (taps()). Times are ticks_ms values: differences are taken modulo 2**30
@@ -23,6 +27,7 @@ from engine_core.ui.buttons import (A, B, COUNT, DOWN, LEFT, LONG_PRESS_MS, NAME
                                     REPEAT_FIRST_MS, REPEAT_MS, SELECT, START, UP, X, Y, mask)
 
 LONG = 0x80                     # event flag: a long press
+HELD = 0x40                     # event flag: a press already reported is held past long_ms
 REPEATING = 0x0F                # UP DOWN LEFT RIGHT
 TICKS_MASK = 0x3FFFFFFF         # ticks_ms wraps at 2**30 on MicroPython
 EVENTS = 16                     # latched events kept between two frames
@@ -121,10 +126,14 @@ class Buttons:
                  repeat_delay_ms=REPEAT_FIRST_MS, repeat_ms=REPEAT_MS):
         self.reader = reader
         self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself
+        always = 0
         for held, reported in long_as:
             self.long_target[held] = reported
-            long_mask |= mask(held)
-        self.long_mask = long_mask
+            always |= mask(held)
+        self.long_mask = long_mask | always
+        self.always = always        # long_as buttons: their press always waits
+        self.defer = long_mask      # long_mask buttons whose press waits, on the current screen
+        self.waiting = 0            # held buttons whose press waited (deferred when they went down)
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_delay_ms = repeat_delay_ms
@@ -217,13 +226,17 @@ class Buttons:
             bit = 1 << b
             if new & bit and not old & bit:
                 self.down_at[b] = now
-                if not self.long_mask & bit:
+                if self.long_mask & bit & (self.defer | self.always):
+                    self.waiting |= bit
+                else:
+                    self.waiting &= ~bit
                     self._emit(b)
                     self.next_repeat[b] = (now + self.repeat_delay_ms) & TICKS_MASK
             elif old & bit and not new & bit:
-                if self.long_mask & bit and not self.long_done & bit:
+                if self.waiting & bit and not self.long_done & bit:
                     self._emit(b)
                 self.long_done &= ~bit
+                self.waiting &= ~bit
 
     def _held(self, now):
         held = self.held
@@ -237,7 +250,10 @@ class Buttons:
                 if not self.long_done & bit and elapsed(now, self.down_at[b]) >= self.long_ms:
                     self.long_done |= bit
                     target = self.long_target[b]
-                    self._emit(b | LONG if target == 255 else target)
+                    if not self.waiting & bit:
+                        self._emit(b | HELD)   # its press went at the edge: now it is held on
+                    else:
+                        self._emit(b | LONG if target == 255 else target)
             elif REPEATING & bit and elapsed(now, self.next_repeat[b]) < 0x20000000:
                 self._emit(b)
                 self.next_repeat[b] = (self.next_repeat[b] + self.repeat_ms) & TICKS_MASK

@@ -88,6 +88,10 @@ class HardwareScreen:
     def held(self, mask):
         pass
 
+    def defers(self):
+        """Every button acts as it goes down; B held on leaves (press(B, long))."""
+        return 0
+
     def type_digit(self, digit):
         """A digit typed means nothing here (the device has no keyboard: none comes)."""
 

@@ -215,6 +215,10 @@ class Shell:
     def held(self, mask):
         self.app.held(mask)
 
+    def defers(self):
+        """On the hardware screen every button acts as it goes down (a long B, held on, leaves)."""
+        return 0 if self.showing_hardware else self.app.defers()
+
     def tick(self, ms):
         if self.showing_hardware:
             self.hardware_screen().tick(ms)

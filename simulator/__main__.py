@@ -29,7 +29,7 @@ import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine_core.loop import CLICK, DIGIT, LONG, TICKS_MASK, Loop
+from engine_core.loop import CLICK, DIGIT, HELD, LONG, TICKS_MASK, Loop
 from engine_core.pointer import MOVE, OFF, PRESS, RELEASE
 from engine_core.ui import buttons as bt
 from engine_core.ui.settings import S_TWO_BUTTONS
@@ -241,15 +241,18 @@ def screenshot(app, board, args):
 
 class Keys:
     """The window's keys, as the loop's port gives them (engine_core/loop.py): keyboard and
-    mouse events to events for the console, in order. Long presses for A and B (reported once,
-    when held past LONG_PRESS_MS, or as a short press on release), key repeat for the D-pad,
+    mouse events to events for the console, in order. A, B and X act as they go down, unless
+    the screen defers them (`defer`, from App.defers(): then once when held past LONG_PRESS_MS,
+    long, or on release, short); one that acted and is held on past LONG_PRESS_MS reports
+    HELD once (engine_core/loop.py). Key repeat for the D-pad,
     the digit keys, clicks on the drawn buttons and on the screen; H, F12 and Esc are the
     window's own."""
 
     def __init__(self, app, window):
         self.app = app
         self.window = window
-        self.down = {}  # button -> [pressed at ms, long reported, next repeat ms]
+        self.down = {}  # button -> [pressed at ms, long reported, next repeat ms, waits]
+        self.defer = 0  # the buttons whose press waits on this screen (the loop sets it)
         self.shots = 0
         self.quit = False
         self.events = []  # events for the console, the oldest first
@@ -306,8 +309,9 @@ class Keys:
             elif event.key in KEYMAP:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)
-                self.down[button] = [now, False, now + REPEAT_FIRST_MS]
-                if button not in LONG_BUTTONS:
+                waits = button in LONG_BUTTONS and self.defer >> button & 1 == 1
+                self.down[button] = [now, False, now + REPEAT_FIRST_MS, waits]
+                if not waits:
                     self.events.append(button)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.click(event.pos)
@@ -320,7 +324,7 @@ class Keys:
             button = KEYMAP[event.key]
             self.window.pressed.discard(button)
             state = self.down.pop(button, None)
-            if state and button in LONG_BUTTONS and not state[1]:
+            if state and state[3] and not state[1]:
                 self.events.append(button)
 
     def escape(self):
@@ -374,7 +378,7 @@ class Keys:
             if button in LONG_BUTTONS:
                 if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
                     state[1] = True
-                    self.events.append(button | LONG)
+                    self.events.append(button | (LONG if state[3] else HELD))
             elif button <= bt.RIGHT and now >= state[2]:
                 state[2] = now + REPEAT_MS
                 self.events.append(button)

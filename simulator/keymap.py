@@ -22,9 +22,11 @@ KEYS = (
     ("BACKSPACE", "SELECT"),
 )
 
-# Buttons whose long press means something: reported once when held past
-# engine_core.ui.buttons.LONG_PRESS_MS, or as a short press on release. The D-pad repeats.
-# A long X is redo in play (a long A sends a card home, a long B is back).
+# Buttons whose long press means something on some screen. Where the screen defers one
+# (App.defers()), it reports once when held past engine_core.ui.buttons.LONG_PRESS_MS (long)
+# or on release (short); elsewhere it acts as it goes down, and once more (held on) past that
+# time. The D-pad repeats. A long X is redo in play (a held A sends the card it picked up
+# home, a long B is back).
 LONG_BUTTONS = ("A", "B", "X")
 # Keys that give a button's long press at once: R is redo, as holding X is.
 LONG_KEYS = (("r", "X"),)

@@ -1,7 +1,10 @@
 """Scripted button presses, the same on CPython and MicroPython (simulator, tools/frame.py).
 
 Tokens: a button name (UP DOWN LEFT RIGHT A B X Y START SELECT), LONG_<name> for a long
-press, TICK (50 ms pass), WAIT (half a second passes, in ticks), LINKED and HANGUP: the
+press in place of the short one (a button the screen defers), HELD_<name> for a press that
+acted on its edge and is held on past the long press time (so "A HELD_A" is A held long on a
+screen that does not defer A: in play, the card picked up goes home), TICK (50 ms pass), WAIT
+(half a second passes, in ticks), LINKED and HANGUP: the
 console plays on, its time passing as the wall clock's, until a linked game is on its table
 (LINKED), or until the peer of its link has closed the connection (HANGUP), at most a minute
 each. A script against a peer in another process waits for that peer, whatever the two
@@ -50,8 +53,11 @@ def parse(text):
         if token.startswith("LONG_"):
             long_press = True
             token = token[5:]
+        elif token.startswith("HELD_"):
+            long_press = bt.HELD_ON
+            token = token[5:]
         if token not in bt.NAMES:
-            raise ValueError("unknown key %r (expected one of %s, LONG_<key>, TICK, WAIT, LINKED, HANGUP)"
+            raise ValueError("unknown key %r (expected one of %s, LONG_<key>, HELD_<key>, TICK, WAIT, LINKED, HANGUP)"
                              % (token, " ".join(bt.NAMES)))
         events.append((bt.NAMES.index(token), long_press))
     return events

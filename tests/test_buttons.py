@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.buttons import (A, B, DOWN, LEFT, LONG, RIGHT, SELECT, START, UP, X, Y, AdcDpad,
+from firmware.buttons import (A, B, DOWN, HELD, LEFT, LONG, RIGHT, SELECT, START, UP, X, Y, AdcDpad,
                               Buttons, GpioButtons, Readers, mask)
 from support.fakes.machine import ADC, Pin
 
@@ -265,3 +265,39 @@ def test_a_long_press_can_stand_for_a_button_the_board_lacks():
     assert events(b) == [START], "long B is START, once, and no B on release"
     run(b, raw, {700: mask(B), 800: 0}, 900, start=700)
     assert events(b) == [B], "a short B is still B"
+
+
+def test_a_long_press_button_the_screen_does_not_defer_reports_on_its_edge_and_then_held_on():
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_ms=400)
+    b.defer = 0                                   # the screen gives A no long meaning
+    run(b, raw, {0: mask(A)}, 30)
+    assert events(b) == [A], "at the debounced edge, not on release"
+    run(b, raw, {}, 600, start=30)
+    assert events(b) == [A | HELD], "held past the threshold: once, as held on"
+    run(b, raw, {600: 0}, 700, start=600)
+    assert events(b) == [], "nothing on release"
+    run(b, raw, {700: mask(A), 760: 0}, 800, start=700)
+    assert events(b) == [A], "a tap: its press only"
+
+
+def test_whether_a_press_waits_is_decided_when_it_goes_down():
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(A), long_ms=400)
+    b.defer = mask(A)
+    run(b, raw, {0: mask(A)}, 100)
+    b.defer = 0                                   # the screen changed while A was down
+    run(b, raw, {100: 0}, 160, start=100)
+    assert events(b) == [A], "the press that waited reports on its release, once"
+    run(b, raw, {160: mask(A)}, 200, start=160)
+    assert events(b) == [A], "the next press acts on its edge"
+
+
+def test_a_long_press_standing_for_another_button_always_waits():
+    raw = Raw()
+    b = Buttons(raw, long_as=((B, START),), long_ms=400)
+    b.defer = 0
+    run(b, raw, {0: mask(B)}, 100)
+    assert events(b) == [], "B's long press means START: its short press waits"
+    run(b, raw, {100: 0}, 160, start=100)
+    assert events(b) == [B]

@@ -6,7 +6,8 @@ import sys
 import pytest
 
 import boards
-from firmware.buttons import A, B, START, mask
+from firmware.buttons import A, B, LONG_PRESS_MS, START, mask
+from engine_core.ui.buttons import HELD_ON
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
 from firmware.panel import Panel
@@ -90,6 +91,7 @@ class RecordingApp:
         self.presses = []
         self.ticks = []
         self.done = False
+        self.deferred = 0  # what defers() says: the buttons whose press waits
 
     def press(self, button, long):
         self.presses.append((button, long))
@@ -105,6 +107,9 @@ class RecordingApp:
 
     def held(self, mask):
         pass
+
+    def defers(self):
+        return self.deferred
 
     def sound_on(self):
         return self.sound
@@ -176,8 +181,10 @@ def test_a_press_clicks_when_the_apps_sound_is_on_and_not_otherwise():
 
 
 def test_the_loop_hands_latched_presses_to_the_app_and_sends_what_it_redrew():
-    # START tapped for 25 ms in the middle of a frame's wait; A held long.
+    # START tapped for 25 ms in the middle of a frame's wait; A held long, where the screen
+    # defers it (a long press in place of the short one).
     loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A))])
+    app.deferred = mask(A)
     loop.run(frames=25)
     assert app.presses == [(START, False), (A, True)]
     model = PanelModel(board.CONTROLLER)
@@ -187,6 +194,30 @@ def test_the_loop_hands_latched_presses_to_the_app_and_sends_what_it_redrew():
     for y in range(8):
         assert glass[y][8:24] == want[y][8:24]
     assert screen.dirty_count == 0
+
+
+def test_a_button_the_screen_does_not_defer_acts_on_its_edge_and_then_reports_it_is_held_on():
+    # A goes down at 100 ms (debounced at 120) and is held to 700 ms; the app defers nothing.
+    loop, app, clock, spi, screen, board = make_loop([(100, 700, mask(A))])
+    taken = []
+    press = app.press
+    app.press = lambda button, long: (taken.append(clock.ms), press(button, long))
+    loop.run(frames=25)
+    assert app.presses == [(A, False), (A, HELD_ON)]
+    assert 120 <= taken[0] <= 120 + 5, "taken at the debounced edge, not at the release"
+    assert 120 + LONG_PRESS_MS <= taken[1] <= 120 + LONG_PRESS_MS + loop.frame_ms + 5
+
+
+def test_a_button_the_screen_defers_waits_for_its_release():
+    # The app defers A; START then A: START at its edge, A on its release.
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 160, mask(A))])
+    taken = []
+    press = app.press
+    app.press = lambda button, long: (taken.append(clock.ms), press(button, long))
+    app.deferred = mask(A)
+    loop.run(frames=12)
+    assert app.presses == [(START, False), (A, False)]
+    assert taken[1] >= 160 + 20, "A waited for its release (and the release's debounce)"
 
 
 def test_the_loop_ticks_the_app_with_the_time_since_the_last_frame_and_keeps_the_frame_rate():
@@ -212,10 +243,15 @@ def test_a_press_latched_while_waiting_starts_the_next_frame_at_once():
 def test_the_press_log_keeps_each_press_with_the_apps_time_when_it_took_it():
     from firmware import main
     before = len(main.press_log())
-    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A))])
+    loop, app, clock, spi, screen, board = make_loop([(40, 65, mask(START)), (100, 700, mask(A)),
+                                                      (800, 1300, mask(A))])
+    app.deferred = mask(A)
+    loop.run(frames=20)
+    app.deferred = 0  # from here A acts on its edge: pressed, then held on
     loop.run(frames=25)
-    log = main.press_log()[before:] if before < main.PRESS_LOG else main.press_log()[-2:]
-    assert [(name, long) for _, name, long in log] == [("START", False), ("A", True)]
+    log = main.press_log()[before:] if before < main.PRESS_LOG else main.press_log()[-4:]
+    assert [(name, long) for _, name, long in log] == [("START", False), ("A", True), ("A", False),
+                                                      ("A", "held")]
     frames = [sum(app.ticks[:i + 1]) for i in range(len(app.ticks))]   # the clock began at 0
     assert all(t in frames for t, _, _ in log), "each at a frame's time: the app's clock then"
     # Debounced at 60 ms, taken in the frame that followed at once, at the app's time then

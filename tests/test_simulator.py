@@ -149,9 +149,11 @@ def window_keys(app, window):
             while code >= 0:
                 loop.take(code, now)
                 code = self.next_event()
+            self.defer = console.defers()  # as the loop leaves it after a frame
 
     port = Port()
     port.keys = keys = Handed(console, window)
+    keys.defer = console.defers()
     loop = Loop(console, port)
     return keys
 
@@ -174,12 +176,22 @@ def test_keyboard_events_become_presses_long_presses_and_repeats(monkeypatch):
     assert pressed[-1] == (bt.RIGHT, False) and len(pressed) == 2
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT), 410)
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 1000)
+    assert pressed[-1] == (bt.A, False)  # in play A acts as it goes down
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 1100)
-    assert pressed[-1] == (bt.A, False)  # a tap of A: a short press on release
+    assert len(pressed) == 3, "and not again on release"
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a), 2000)
     keys.repeat(2000 + bt.LONG_PRESS_MS)
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 2600)
-    assert pressed[-1] == (bt.A, True) and pressed.count((bt.A, True)) == 1
+    assert pressed[-2:] == [(bt.A, False), (bt.A, bt.HELD_ON)], "held on, once"
+    # X waits in play (a long X is redo): a tap on release, a hold as a long press.
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x), 2700)
+    assert pressed[-1] == (bt.A, bt.HELD_ON)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_x), 2750)
+    assert pressed[-1] == (bt.X, False)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x), 2800)
+    keys.repeat(2800 + bt.LONG_PRESS_MS)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_x), 3300)
+    assert pressed[-1] == (bt.X, True) and pressed.count((bt.X, True)) == 1
     keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h), 3000)
     assert window.help
     keys.event(pygame.event.Event(pygame.QUIT), 3100)

@@ -69,6 +69,7 @@ class WebConsole:
         self.context = context
         self.page = context.new_page()
         self.errors = []
+        self.played = []  # the events the tests have taken from the log (play_and_compare)
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append("pageerror: %s" % error))
         self.url = base_url + "index.html" + ("?" + query if query else "")
@@ -120,17 +121,26 @@ class WebConsole:
             press_button(name, long_press)
         elif long_press:
             self.page.keyboard.down(KEY_OF[name])
-            self.page.wait_for_function("n => window.pcc.delivered > n", arg=before)
+            self.hold_long()
             self.page.keyboard.up(KEY_OF[name])
         else:
             self.page.keyboard.press(KEY_OF[name])
         self.settle(before + 1)
 
+    def hold_long(self):
+        """While a button is down: its long press time passes (the page's manual time), and
+        the page delivers what that brings: the long press, or, for a button that acted on its
+        edge, the press and its hold (docs/screen.md, "When a press acts")."""
+        for _ in range(bt.LONG_PRESS_MS // TICK_MS):
+            self.evaluate("ms => window.pcc.advance(ms)", TICK_MS)
+            self.settle()
+
     def canvas(self):
         return base64.b64decode(self.evaluate("window.pcc.canvasRGB()"))
 
     def take_log(self):
-        """The events since the last call, [(button, long_press)], (TICK, ms) for the ticks,
+        """The events since the last call, [(button, long_press)] (long_press True, False, or
+        "held" for a press held on after it acted), (TICK, ms) for the ticks,
         (CLICK, (x, y, phase)) for the pointer on the canvas (pressed, moved, released) and
         (DIGIT, digit) for a typed digit, as the
         page handed them over, and the frames it drew meanwhile: [(events before it, RGB
@@ -148,7 +158,7 @@ class WebConsole:
             elif code == LOG_DIGIT:
                 events.append((DIGIT, value))
             else:
-                events.append((code & 0x7F, bool(code & 0x80)))
+                events.append((code & 0x3F, "held" if code & 0x40 else bool(code & 0x80)))
         return events, [(index, base64.b64decode(rgb)) for index, rgb in drawn]
 
     def storage(self):
@@ -190,7 +200,7 @@ class Replay:
             elif button == DIGIT:
                 self.console.type_digit(value)
             else:
-                self.console.press(button, value)
+                self.console.press(button, bt.HELD_ON if value == "held" else value)
 
     def rgb(self):
         """The screen as the glass shows it: with a card dragged, as the page lays it for a frame."""
@@ -208,6 +218,21 @@ def presses(events):
     return [(bt.NAMES[b], long_press) for b, long_press in events if b >= 0]
 
 
+def script_of(events):
+    """A key script (simulator/keys.py) of the presses and ticks the page logged: what the
+    headless simulator must play to end where the page ended."""
+    tokens = []
+    for b, value in events:
+        if b == TICK:
+            if value:
+                assert value == TICK_MS, value
+                tokens.append("TICK")
+        else:
+            assert b >= 0, (b, value)
+            tokens.append(("LONG_" if value is True else "HELD_" if value == "held" else "") + bt.NAMES[b])
+    return " ".join(tokens)
+
+
 def ticks(events):
     return [ms for b, ms in events if b == TICK and ms]
 
@@ -219,7 +244,10 @@ def expected_events(token):
     if token == "WAIT":
         return [], [TICK_MS] * 10
     if token.startswith("LONG_"):
-        return [(token[5:], True)], []
+        # A long press in place of the short one where the screen defers the button; else
+        # the press at its edge and its hold. Either way the long press time passes.
+        return (([(token[5:], True)], [(token[5:], False), (token[5:], "held")]),
+                [TICK_MS] * (bt.LONG_PRESS_MS // TICK_MS))
     return [(token, False)], []
 
 

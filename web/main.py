@@ -28,7 +28,7 @@ from array import array
 
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
-from engine_core.loop import CLICK, DIGIT, LONG, TICKS_MASK, Loop
+from engine_core.loop import CLICK, DIGIT, HELD, LONG, TICKS_MASK, Loop
 from engine_core.power import Power
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import S_TWO_BUTTONS, App
@@ -53,6 +53,7 @@ class PageKeys:
         self.first = 0
         self.count = 0
         self.held = 0
+        self.defer = 0  # the buttons whose press waits on this screen (the loop sets it)
         self.dropped = 0
 
     def push(self, code):
@@ -202,8 +203,16 @@ class PageConsole:
     # --- each frame ---
 
     def press(self, button, long_press):
-        self.port.keys.push(button | (LONG if long_press else 0))
-        self._log(button | (0x80 if long_press else 0), 0)
+        """A button: long_press 0 a press, 1 a long press in its place, 2 a press given on its
+        edge and held on (engine_core/loop.py)."""
+        code = button | (HELD if long_press == 2 else LONG if long_press else 0)
+        self.port.keys.push(code)
+        self._log(code, 0)
+
+    def defers(self):
+        """The buttons whose press waits for its release or long hold (App.defers), for the
+        script's buttons (page.js): as the loop left them after the last frame."""
+        return self.port.keys.defer
 
     def click(self, x, y, phase=0):
         """The pointer on the canvas at screen pixel (x, y) (engine_core/pointer.py): pressed (a
@@ -300,7 +309,7 @@ class PageConsole:
 
     def take_log(self):
         """The events since the last call as hex: per event 4 bytes, a press (button, 0x80 if
-        long) then 0s, or a code then 24 bits, little-endian: LOG_TICK the tick's milliseconds,
+        long, 0x40 if held on) then 0s, or a code then 24 bits, little-endian: LOG_TICK the tick's milliseconds,
         LOG_CLICK (a press), LOG_MOVE, LOG_RELEASE x | y << 12, LOG_DIGIT the digit."""
         import binascii
         n = self.logged

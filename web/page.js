@@ -47,13 +47,21 @@
   }
 
   // --- buttons: keyboard and touch, as the simulator's keys (simulator/__main__.py Keys) ---
-  // A and B report once when held past LONG_PRESS_MS (long) or on release (short); the D-pad
-  // repeats while held; the others report as they go down.
+  // Every button reports as it goes down, except one of LONG_BUTTONS that the screen defers
+  // (deferMask, from the console's defers() after each frame): that one reports once when held
+  // past LONG_PRESS_MS (long) or on release (short). One of LONG_BUTTONS that reported as it
+  // went down reports once more when held past LONG_PRESS_MS (held on: 2). The D-pad repeats.
 
   const queue = []; // [button, long], [CLICK, x, y], [DIGIT, digit] or [BACK] for the next frame
   const CLICK = -1, DIGIT = -2, BACK = -3;
   const down = new Map(); // button -> {at, long, next, sources}
   let heldMask = 0;
+  let deferMask = 0;
+  let manualClock = 0; // manual time: the page's clock is the time the tests let pass
+
+  function nowMs() {
+    return manualTime ? manualClock : performance.now();
+  }
 
   function buttonDown(button, source, now) {
     let state = down.get(button);
@@ -61,11 +69,12 @@
       state.sources.add(source);
       return;
     }
-    state = { at: now, long: false, next: now + CONFIG.repeatFirstMs, sources: new Set([source]) };
+    const waits = LONG_BUTTONS.includes(button) && (deferMask >> button & 1) === 1;
+    state = { at: now, long: false, next: now + CONFIG.repeatFirstMs, sources: new Set([source]), waits };
     down.set(button, state);
     heldMask |= 1 << button;
     lightButton(button, true);
-    if (!LONG_BUTTONS.includes(button)) queue.push([button, 0]);
+    if (!waits) queue.push([button, 0]);
     wake();
   }
 
@@ -75,7 +84,7 @@
     down.delete(button);
     heldMask &= ~(1 << button);
     lightButton(button, false);
-    if (LONG_BUTTONS.includes(button) && !state.long) queue.push([button, 0]);
+    if (state.waits && !state.long) queue.push([button, 0]);
     wake();
   }
 
@@ -91,7 +100,7 @@
       if (LONG_BUTTONS.includes(button)) {
         if (!state.long && now - state.at >= CONFIG.longPressMs) {
           state.long = true;
-          queue.push([button, 1]);
+          queue.push([button, state.waits ? 1 : 2]);
         }
       } else if (button <= DPAD_LAST && now >= state.next) {
         state.next = now + CONFIG.repeatMs;
@@ -126,7 +135,7 @@
     }
     if (button < 0) return;
     event.preventDefault();
-    if (!event.repeat) buttonDown(button, "key:" + event.key.toLowerCase(), performance.now());
+    if (!event.repeat) buttonDown(button, "key:" + event.key.toLowerCase(), nowMs());
   });
   window.addEventListener("keyup", (event) => {
     const button = keyButton(event);
@@ -156,7 +165,7 @@
       pad.addEventListener("pointerdown", (event) => {
         event.preventDefault();
         pad.setPointerCapture(event.pointerId);
-        buttonDown(button, source(event), performance.now());
+        buttonDown(button, source(event), nowMs());
       });
       const up = (event) => buttonUp(button, source(event));
       pad.addEventListener("pointerup", up);
@@ -253,20 +262,11 @@
 
   function step(now) {
     const started = performance.now();
-    heldButtons(now);
-    const pressed = queue.length;
-    for (const [button, a, b, phase] of queue) {
-      if (button === CLICK) page.click(a, b, phase);
-      else if (button === DIGIT) page.type_digit(a);
-      else if (button === BACK) page.back();
-      else page.press(button, a);
-    }
-    delivered += pressed;
-    queue.length = 0;
     let ms;
     if (manualTime) {
       ms = grantedMs;
       grantedMs = 0;
+      manualClock += ms;
     } else {
       // Whole milliseconds; the fraction left waits for the next frame, so the console's
       // clock keeps the browser's. A hidden tab stops the frames: it comes back where it
@@ -279,8 +279,20 @@
         lastTick += ms;
       }
     }
+    // The buttons held at the frame's time: a long press due by then is delivered with it.
+    heldButtons(manualTime ? manualClock : now);
+    const pressed = queue.length;
+    for (const [button, a, b, phase] of queue) {
+      if (button === CLICK) page.click(a, b, phase);
+      else if (button === DIGIT) page.type_digit(a);
+      else if (button === BACK) page.back();
+      else page.press(button, a);
+    }
+    delivered += pressed;
+    queue.length = 0;
     restedMs = 0;
     const count = page.frame(ms, heldMask);
+    deferMask = page.defers();
     showLight(page.light());
     if (count) {
       copyDirty(count);

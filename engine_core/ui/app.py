@@ -40,6 +40,9 @@ E_DEALT = const(1)  # App.events: a new deal, a game given up, a setting changed
 E_LEFT = const(2)
 E_SETTING = const(4)
 E_KEPT = const(8)  # the game kept at the title or set aside for link play: saved now
+DEFER_A = const(1 << 4)  # App.defers(): bt.mask(bt.A), bt.mask(bt.B), bt.mask(bt.X)
+DEFER_B = const(1 << 5)
+DEFER_X = const(1 << 6)
 GUARD_MS = const(800)  # a question that came without a key takes no answer this long
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
@@ -97,14 +100,21 @@ class App:
         self.keys_held = 0  # the buttons held down now (bit i: button i), when the host says
         self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
+        self.picked = False  # the last press was A in play and picked a card up (held_on)
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.redraw()
 
     # --- input ---
 
     def press(self, button, long_press=False):
-        """One debounced button event from the board (a long press is reported once)."""
+        """One debounced button event from the board: a press (long_press False), a long press
+        instead of it (True: a button defers() named), or bt.HELD_ON: a press already taken on
+        its edge is still held (in play, A: the card it picked up goes home)."""
         self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + button + 1)
+        if long_press == bt.HELD_ON:
+            self.held_on(button)
+            return
+        self.picked = False
         if self.guarded(button):
             return
         if self.settings[S_TWO_BUTTONS]:
@@ -117,9 +127,45 @@ class App:
             button = LONG_X  # elsewhere a long X is X
         if button < 0:
             return
-        self.current.press(self, button)
+        table = self.table
+        if button == bt.A and table is not None and self.current.MODE == PLAY and table.hand.held == NONE:
+            self.current.press(self, button)
+            self.picked = table.hand.held != NONE
+        else:
+            self.current.press(self, button)
         self.redraw()
         self.collect_sound()
+
+    def held_on(self, button):
+        """A, held on in play after its press picked a card up: that card goes home where it
+        fits (Table.press_long_a, from the pile it was picked from), or back with the reason."""
+        table = self.table
+        if not self.picked or button != bt.A or self.current.MODE != PLAY or table is None:
+            return
+        self.picked = False
+        hand = table.hand
+        if hand.held == NONE:
+            return
+        hand.cursor = hand.held  # (after a hint the pick-up moved the cursor on)
+        hand.cursor_index = hand.held_index
+        table.press_long_a()
+        self.redraw()
+        self.collect_sound()
+
+    def defers(self):
+        """The buttons whose press waits for its release, or for its long hold, on this
+        screen: those to which it gives a long meaning of their own (docs/screen.md, "When a
+        press acts"). Every other button acts on the edge that presses it."""
+        mode = self.current.MODE
+        if self.settings[S_TWO_BUTTONS]:
+            # Long B is START in play and B elsewhere; long A cancels a held card.
+            if mode == PLAY:
+                table = self.table
+                return DEFER_B | DEFER_A if table is not None and table.hand.held != NONE else DEFER_B
+            return DEFER_B | DEFER_A if mode == CHOOSE or mode == DEAL else DEFER_B
+        if mode == PLAY:
+            return DEFER_X  # X is the hint, long X redo
+        return DEFER_A if mode == CHOOSE or mode == DEAL else 0  # long A: X's meaning there
 
     def collect_sound(self):
         """Keep the table's latest sound as the sound event (when sound is on), for take_sound."""

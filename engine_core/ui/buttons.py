@@ -21,6 +21,11 @@ LONG_PRESS_MS = const(400)  # held this long, a press is reported as a long pres
 REPEAT_FIRST_MS = const(350)  # a D-pad button held this long starts repeating, every REPEAT_MS
 REPEAT_MS = const(110)  # (the device's driver, the simulator's window and the page alike)
 
+# App.press(button, long_press): a long press stands for the short one (True), or, with
+# HELD_ON, follows it: the press already acted on its edge, and the button is still down past
+# LONG_PRESS_MS (App.defers() says which buttons wait instead, screen by screen).
+HELD_ON = const(2)
+
 
 def mask(button):
     """The bit of a logical button in a button mask (the boards' LONG_PRESS, the driver's)."""

@@ -12,7 +12,7 @@ import sys
 
 import boards
 from tools.device import pico
-from tools.device.pico_scenario import delivered_ms
+from tools.device.pico_scenario import Reference, delivered_ms
 
 TITLE = "The emulated Pico: boot, keypresses, flushes, heap"
 BOARD = "pico_lcd_13"
@@ -38,12 +38,16 @@ def figures(board_name=BOARD):
     marks = [m for m in markers if m["name"] not in ("boot", "press", "end")]
     press_markers = [m for m in markers if m["name"] == "press"]
     before = boot["spi_bytes"]
+    reference = Reference(board)  # what each screen defers, for each press's deciding edge
     for token, press, mark in zip(KEYS.split(), press_markers, marks):
+        deferred = reference.console.defers()
+        reference.press(token)
+        reference.tick(1000)
         sent = mark["spi_bytes"] - before
         before = mark["spi_bytes"]
         if sent == 0:
             continue
-        edge = delivered_ms(board, token, press)
+        edge = delivered_ms(board, token, press, deferred)
         flushes = [((end - start) / 1e6, n) for start, end, n in mark["flushes"]]
         answer = mark["flushes"][0][1] / 1e6 - edge      # the first frame drawn after it
         presses.append((token, answer, sent, flushes, mark["last_spi_ns"] / 1e6 - edge))

@@ -152,18 +152,19 @@ def logged_as(token):
 DEBOUNCE_MS = 20
 
 
-def delivered_ms(board, token, marker):
-    """When the device's button driver hands the press to the app, in emulated ms: after
-    the debounce, on release for buttons whose long press means something (LONG_PRESS, or
-    standing for another button: LONG_AS), when held long enough for a long press
-    (firmware/buttons.py)."""
+def delivered_ms(board, token, marker, deferred):
+    """When the device's button driver hands the press to the app, in emulated ms: the
+    deciding edge (docs/screen.md, "When a press acts"). After the debounce of the edge that
+    presses it; on release for a button whose press waits there (`deferred`: the screen's
+    App.defers() mask, for a button of the board's LONG_PRESS; a LONG_AS stand-in always);
+    when held long enough for a long press (firmware/buttons.py)."""
     from engine_core.ui.buttons import LONG_PRESS_MS
     token = token.upper()
     button = bt.NAMES.index(token[5:] if token.startswith("LONG_") else token)
     pressed = marker["ns"] / 1e6
     if token.startswith("LONG_") or button not in dict(board.BUTTONS):
         return pressed + LONG_PRESS_MS
-    if board.LONG_PRESS & (1 << button) or button in [held for held, _ in board.LONG_AS]:
+    if button in [held for held, _ in board.LONG_AS] or board.LONG_PRESS & deferred & (1 << button):
         return marker["release_ns"] / 1e6 + DEBOUNCE_MS
     return pressed + DEBOUNCE_MS
 
@@ -210,7 +211,8 @@ def play(board_name, game):
             now = t
             edge = edges.pop(0)
             if name != "hardware":
-                reference.press(name, max(1, int(delivered_ms(board, name, edge)) - t))
+                deferred = reference.console.defers()
+                reference.press(name, max(1, int(delivered_ms(board, name, edge, deferred)) - t))
         if name == "hardware":
             compared.append((name, glass, None))
             continue
