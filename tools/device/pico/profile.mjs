@@ -1,0 +1,49 @@
+// Where an emulated Pico spends its cycles: run.mjs's job, with every instruction's cycles
+// added to the program counter it ran at, in windows that end at each marker (a press and
+// the frames that answer it end at the marker after it). Writes job.profile (JSON): per
+// marker, [[pc, cycles], ...] for the code in flash, the boot ROM and RAM (viper and native
+// code the VM emitted lives there). tools/device/pico_profile.py names the functions.
+//
+//   node tools/device/pico/profile.mjs JOB.json
+
+import fs from 'node:fs';
+import { Chip, loadBootrom, main, slicedRunner } from './chip.mjs';
+
+const SLICE_NS = 200e3;
+
+class ProfiledChip extends Chip {
+  constructor(job, bootrom) {
+    super(job, bootrom);
+    this.windows = [];
+    this.counts = new Map();
+    const core = this.core;
+    const execute = core.executeInstruction.bind(core);
+    const counts = this.counts;
+    // Calls into job.watch (function addresses): per window, [address, r0 at entry, LR] each.
+    const watch = new Set((job.watch || []).map((a) => a & ~1));
+    this.calls = [];
+    core.executeInstruction = () => {
+      const pc = core.PC;
+      if (watch.has(pc)) this.calls.push([pc, core.registers[0] >>> 0, (core.registers[14] >>> 0) & ~1]);
+      const cycles = execute();
+      counts.set(pc, (counts.get(pc) || 0) + cycles);
+      return cycles;
+    };
+  }
+
+  marker(fields) {
+    super.marker(fields);
+    this.windows.push({ name: fields.name, pcs: [...this.counts.entries()], calls: this.calls });
+    this.counts.clear();
+    this.calls = [];
+  }
+
+  finish() {
+    super.finish();
+    fs.writeFileSync(this.job.profile, JSON.stringify(this.windows));
+  }
+}
+
+const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const chip = new ProfiledChip(job, await loadBootrom(job.bootrom));
+main(job.steps, [chip], slicedRunner([chip], SLICE_NS, job.max_ms || 600000), () => chip.finish());
