@@ -201,3 +201,29 @@ def test_the_xip_cache_model_charges_a_miss_once_per_line_until_it_is_evicted(tm
     # Through 0x13000000 every read pays: the loop's 512 instructions (rp2040js fetches them
     # 16 bits at a time) on every pass.
     assert extra["uncached", 4] - extra["uncached", 1] == 3 * 512
+
+
+# Power-on to the title with the XIP cache modelled: measured 513 ms (docs/performance.md), over
+# the 500 ms target that the figures without the model (419 ms) meet; held here to that.
+POWER_ON_XIP_MS = 520
+
+
+def test_power_on_with_the_xip_cache_modelled():
+    """The boot as a real Pico's flash allows it: the title comes later by the cycles the core
+    waited for the flash (and the rest after the title, a little more), nearly every read of
+    the flash hits the cache, and the power-on time is the measured one."""
+    need_device("pico_lcd_13")
+    board = boards.load("pico_lcd_13")
+    boots = []
+    for xip_cache in (False, True):
+        script = pico.Script(board)
+        script.boot()
+        result = pico.run("pico_lcd_13", script, xip_cache=xip_cache)
+        boots.append([m for m in result.markers() if m["name"] == "boot"][0])
+    plain, cached = boots
+    assert "xip" not in plain or plain["xip"] is None
+    waited_ms = cached["xip"][2] / result.end["clk_sys"] * 1000
+    later_ms = (cached["last_spi_ns"] - plain["last_spi_ns"]) / 1e6
+    assert 0.9 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
+    assert 0.98 < pico.hit_rate(cached["xip"]) < 1
+    assert cached["last_spi_ns"] / 1e6 <= POWER_ON_XIP_MS, cached["last_spi_ns"] / 1e6
