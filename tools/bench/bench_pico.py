@@ -22,8 +22,9 @@ KEYS = "A A A RIGHT A A RIGHT RIGHT A A Y X A A LEFT LEFT"
 MOVES = {"card move"}
 
 
-def figures(board_name=BOARD, xip_cache=False):
-    """The figures of one run; xip_cache: with the XIP cache modelled (tools/device/pico/chip.mjs)."""
+def figures(board_name=BOARD, xip_cache=None):
+    """The figures of one run; xip_cache: with the XIP cache modelled (tools/device/pico/chip.mjs;
+    None: as pico.xip_default() says)."""
     board = boards.load(board_name)
     script = pico.Script(board)
     script.boot()
@@ -57,7 +58,7 @@ def figures(board_name=BOARD, xip_cache=False):
     heap = re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s*$", result.console.split("largest block")[-1], re.M)
     last_key = marks[len(KEYS.split()) - 1]
     return {"board": board, "boot_ms": boot["last_spi_ns"] / 1e6, "presses": presses,
-            "xip": (boot["xip"], last_key["xip"], result.end["xip"]) if xip_cache else None,
+            "xip": (boot["xip"], last_key["xip"], result.end["xip"]) if result.end.get("xip") else None,
             "full_us": int(flush.group(1)), "rect_us": int(flush.group(2)),
             "bench": [(n, int(a), int(b)) for n, a, b in rows],
             "heap": [(n, int(f), int(b)) for n, f, b in heap], "tracebacks": result.tracebacks()}
@@ -89,7 +90,7 @@ def measure():
     if reason is not None:
         print("emulated Pico: not measured (%s)" % reason, file=sys.stderr)
         return None
-    plain = figures()
+    plain = figures(xip_cache=False)
     cached = figures(xip_cache=True)
     board = plain["board"]
     boot, last_key, end = cached["xip"]

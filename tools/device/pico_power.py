@@ -92,8 +92,9 @@ def commands_between(run, first, last):
     return out
 
 
-def figures(board_name=BOARD, xip_cache=False):
-    """The figures of a day's run and a Nerts run; xip_cache: with the XIP cache modelled."""
+def figures(board_name=BOARD, xip_cache=None):
+    """The figures of a day's run and a Nerts run; xip_cache: with the XIP cache modelled (None:
+    as pico.xip_default() says)."""
     board = boards.load(board_name)
     day = pico.run(board_name, day_script(board), xip_cache=xip_cache)
     m = day.markers()
@@ -122,7 +123,7 @@ def figures(board_name=BOARD, xip_cache=False):
         "state": state,
         "tracebacks": day.tracebacks() + nerts.tracebacks(),
         "xip": (pico.hit_rate(x_at(m, "title 1"), x_at(m, "title 0")),
-                pico.hit_rate(x_at(n, "nerts 1"), x_at(n, "nerts 0"))) if xip_cache else None,
+                pico.hit_rate(x_at(n, "nerts 1"), x_at(n, "nerts 0"))) if day.end.get("xip") else None,
     }
 
 
@@ -207,7 +208,7 @@ def main():
     reason = pico.unavailable(BOARD)
     if reason:
         raise SystemExit("pico_power: %s" % reason)
-    f = figures()
+    f = figures(xip_cache=False)
     cached = figures(xip_cache=True)
     print(report(f, cached))
     for g, how in ((f, "flash in a cycle"), (cached, "XIP cache modelled")):
