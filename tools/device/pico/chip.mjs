@@ -47,7 +47,10 @@ export async function loadBootrom(path) {
 // address and 8 mode bits on four wires (8 flash clocks), waits 4 dummy clocks, and reads 64
 // bits on four wires (16 clocks): 28 flash clocks, 56 of the core's. A miss therefore adds
 // MISS_CYCLES to the instruction that made it (a real chip adds a few more cycles of SSI
-// set-up and chip-select time: this errs on the fast side). An uncached read pays the same.
+// set-up and chip-select time: this errs on the fast side). An uncached read pays the same, per
+// read as rp2040js makes them: it fetches instructions 16 bits at a time, so code run through
+// an uncached mirror pays twice a word here where a real M0+ (32-bit fetches) pays once; the
+// firmware runs none from there.
 export const MISS_CYCLES = 2 * (8 + 4 + 16);
 const XIP_SETS = 1024;
 
