@@ -135,3 +135,95 @@ def test_the_chip_sleeps_when_nothing_moves_dims_goes_off_and_wakes_on_a_key():
     state = f["state"]
     assert (state["dims"], state["offs"], state["wakes"], state["state"]) == (1, 1, 1, 0), state
     assert 0 < f["three"] < 0.5 and 0 < f["nerts"] < 0.5
+
+
+def loop_program(adds, passes, mirror=0x10):
+    """A flash image whose code (at 0x10000000, where the harness starts the core) runs a loop
+    of `adds` one-cycle instructions `passes` times through the flash's `mirror` (0x10 cached,
+    0x13 uncached), from 0x10, then waits for an interrupt that never comes."""
+    words = [0x2000 | passes,             # movs r0, #passes
+             0x2300 | mirror,             # movs r3, #mirror
+             (24 << 6) | (3 << 3) | 3,    # lsls r3, r3, #24
+             0x3311,                      # adds r3, #0x11: the loop at 0x10, in Thumb state
+             0x4718,                      # bx r3
+             0x3200, 0x3200, 0x3200]      # adds r2, #0: to the next line
+    words += [0x3101] * adds              # adds r1, #1
+    words += [0x3801,                     # subs r0, #1
+              0xd000,                     # beq over the branch back
+              0x4718,                     # bx r3
+              0xbf30,                     # wfi
+              0xe7fe]                     # b .
+    return b"".join(w.to_bytes(2, "little") for w in words)
+
+
+def chip_cycles(tmp, image, xip_cache):
+    """The cycles the core executed running `image` until it waits, and the XIP counts."""
+    path = os.path.join(tmp, "loop.bin")
+    with open(path, "wb") as f:
+        f.write(image)
+    job = {"bootrom": pico.bootrom_path(), "firmware": path, "fs_offset": 0x100000, "fs_size": 4096,
+           "hooks": {"erase": 1, "program": 1}, "spi": 0, "dc": 20, "cs": None, "buttons": [],
+           "trace": os.path.join(tmp, "trace.bin"), "console": os.path.join(tmp, "console.txt"),
+           "xip_cache": xip_cache, "max_ms": 1000,
+           "steps": [{"op": "run", "ms": 20}, {"op": "mark", "name": "done"}]}
+    status, stderr = pico.run_node(pico.RUNNER, job, tmp)
+    assert status == 0, stderr
+    with open(job["trace"], "rb") as f:
+        records = pico.parse_trace(f.read())
+    done = [r[1] for r in records if r[0] == "M" and r[1]["name"] == "done"][0]
+    end = records[-1][1]
+    return round(done["busy_ns"] * end["clk_sys"] / 1e9), done["xip"]
+
+
+def test_the_xip_cache_model_charges_a_miss_once_per_line_until_it_is_evicted(tmp_path):
+    """tools/device/pico/chip.mjs's XIP cache seen from outside: the extra cycles a loop run
+    from flash costs with the cache modelled. 56 cycles a line on the first pass and none
+    after, while the loop fits the cache; every line again every pass when it is larger than
+    the cache (24 KB: three lines for each two-way set); and every line every pass through the
+    uncached mirror."""
+    reason = pico.missing()
+    if os.environ.get("PICO_TESTS") != "1" or reason:
+        pytest.skip(reason or "the emulated-Pico tests run with `make test-device`")
+    miss = 56
+    extra = {}
+    # 509 adds and the three instructions after them: 1,024 bytes (128 lines); 12,285: 24 KB.
+    for name, adds, mirror in (("small", 509, 0x10), ("large", 12 * 1024 - 3, 0x10), ("uncached", 509, 0x13)):
+        for passes in (1, 4):
+            image = loop_program(adds, passes, mirror)
+            plain, none = chip_cycles(str(tmp_path), image, False)
+            modelled, counts = chip_cycles(str(tmp_path), image, True)
+            assert none is None and counts[2] == modelled - plain
+            extra[name, passes] = (modelled - plain) / miss
+    # The small loop's 128 lines, the set-up's two and the end's one, once: then all hits.
+    assert extra["small", 1] == extra["small", 4] == 128 + 2 + 1
+    # 24 KB: 3,072 lines, each evicted before the next pass comes back to it.
+    assert extra["large", 4] - extra["large", 1] == 3 * 3072
+    # Through 0x13000000 every read pays: the loop's 512 instructions (rp2040js fetches them
+    # 16 bits at a time) on every pass.
+    assert extra["uncached", 4] - extra["uncached", 1] == 3 * 512
+
+
+# Power-on to the title with the XIP cache modelled: measured 513 ms (docs/performance.md), over
+# the 500 ms target that the figures without the model (419 ms) meet; held here to that.
+POWER_ON_XIP_MS = 520
+
+
+def test_power_on_with_the_xip_cache_modelled():
+    """The boot as a real Pico's flash allows it: the title comes later by the cycles the core
+    waited for the flash (and the rest after the title, a little more), nearly every read of
+    the flash hits the cache, and the power-on time is the measured one."""
+    need_device("pico_lcd_13")
+    board = boards.load("pico_lcd_13")
+    boots = []
+    for xip_cache in (False, True):
+        script = pico.Script(board)
+        script.boot()
+        result = pico.run("pico_lcd_13", script, xip_cache=xip_cache)
+        boots.append([m for m in result.markers() if m["name"] == "boot"][0])
+    plain, cached = boots
+    assert "xip" not in plain or plain["xip"] is None
+    waited_ms = cached["xip"][2] / result.end["clk_sys"] * 1000
+    later_ms = (cached["last_spi_ns"] - plain["last_spi_ns"]) / 1e6
+    assert 0.9 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
+    assert 0.98 < pico.hit_rate(cached["xip"]) < 1
+    assert cached["last_spi_ns"] / 1e6 <= POWER_ON_XIP_MS, cached["last_spi_ns"] / 1e6

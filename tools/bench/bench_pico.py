@@ -1,9 +1,10 @@
 """The firmware on an emulated Raspberry Pi Pico (rp2040js, tools/device/pico.py): boot, keypresses,
 flushes and heap, in the chip's own time (make bench).
 
-Times are rp2040js's: 125 MHz, cycles as it counts them, SPI bytes at the bus's 62.5 MHz; it
-leaves out flash wait states, XIP cache misses and bus contention, so they are estimates
-that a real Pico may exceed. Needs a built firmware (make firmware BOARD=pico_lcd_13), node
+Times are rp2040js's: 125 MHz, cycles as it counts them, SPI bytes at the bus's 62.5 MHz, no
+bus contention: estimates. Every figure comes twice: with every read of the flash in a cycle
+(rp2040js), and with the RP2040's XIP cache modelled, a read that misses it waiting for the
+flash (tools/device/pico/chip.mjs), as a real Pico's would. Needs a built firmware (make firmware BOARD=pico_lcd_13), node
 with the npm packages, and the RP2040 boot ROM; without them the section is left as it was.
 """
 
@@ -21,7 +22,9 @@ KEYS = "A A A RIGHT A A RIGHT RIGHT A A Y X A A LEFT LEFT"
 MOVES = {"card move"}
 
 
-def figures(board_name=BOARD):
+def figures(board_name=BOARD, xip_cache=None):
+    """The figures of one run; xip_cache: with the XIP cache modelled (tools/device/pico/chip.mjs;
+    None: as pico.xip_default() says)."""
     board = boards.load(board_name)
     script = pico.Script(board)
     script.boot()
@@ -31,7 +34,7 @@ def figures(board_name=BOARD):
     script.repl("from firmware.bench import run, heap", timeout_ms=10000)
     script.repl("run(%r)" % board_name, timeout_ms=120000)
     script.repl("heap(%r)" % board_name, timeout_ms=120000)
-    result = pico.run(board_name, script)
+    result = pico.run(board_name, script, xip_cache=xip_cache)
     markers = result.markers()
     boot = [m for m in markers if m["name"] == "boot"][0]
     presses = []
@@ -57,10 +60,33 @@ def figures(board_name=BOARD):
     rows = re.findall(r"^(viper\+dma|viper|framebuf|plain)\s+(\d+)\s+(\d+)\s*$", result.console, re.M)
     flush = re.search(r"viper\+dma\s+(\d+)\s+(\d+)", result.console)
     heap = re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s*$", result.console.split("largest block")[-1], re.M)
+    last_key = marks[len(KEYS.split()) - 1]
     return {"board": board, "boot_ms": boot["last_spi_ns"] / 1e6, "presses": presses,
+            "xip": (boot["xip"], last_key["xip"], result.end["xip"]) if result.end.get("xip") else None,
             "full_us": int(flush.group(1)), "rect_us": int(flush.group(2)),
             "bench": [(n, int(a), int(b)) for n, a, b in rows],
             "heap": [(n, int(f), int(b)) for n, f, b in heap], "tracebacks": result.tracebacks()}
+
+
+def press_rows(f):
+    """The flush and keypress figures of one run, as table cells."""
+    board = f["board"]
+    lat = sorted(p[1] for p in f["presses"])
+    settled = sorted(p[4] for p in f["presses"])
+    full = 2 * board.WIDTH * board.HEIGHT
+    partial = [fl for p in f["presses"] for fl in p[3] if fl[1] < full // 2]
+    move_flush = sorted(ms for ms, _ in partial)
+    move_bytes = sorted(n for _, n in partial)
+    wire_ms = full * 8 / board.SPI[1] * 1000
+    return [
+        "%d ms" % f["boot_ms"],
+        "%.1f ms (wire alone %.2f ms)" % (f["full_us"] / 1000, wire_ms),
+        "%.2f ms" % (f["rect_us"] / 1000),
+        "%.2f / %.2f ms (%s-%s bytes)" % (move_flush[len(move_flush) // 2], move_flush[-1],
+                                          format(move_bytes[0], ","), format(move_bytes[-1], ",")),
+        "%.1f / %.1f ms" % (lat[len(lat) // 2], lat[-1]),
+        "%.1f / %.1f ms" % (settled[len(settled) // 2], settled[-1]),
+    ]
 
 
 def measure():
@@ -68,44 +94,53 @@ def measure():
     if reason is not None:
         print("emulated Pico: not measured (%s)" % reason, file=sys.stderr)
         return None
-    f = figures()
-    board = f["board"]
-    wire_ms = 2 * board.WIDTH * board.HEIGHT * 8 / board.SPI[1] * 1000
-    lat = sorted(p[1] for p in f["presses"])
-    settled = sorted(p[4] for p in f["presses"])
-    full = 2 * board.WIDTH * board.HEIGHT
-    partial = [fl for p in f["presses"] for fl in p[3] if fl[1] < full // 2]
-    move_flush = sorted(ms for ms, _ in partial)
-    move_bytes = sorted(n for _, n in partial)
+    plain = figures(xip_cache=False)
+    cached = figures(xip_cache=True)
+    board = plain["board"]
+    boot, last_key, end = cached["xip"]
+    whats = [
+        ("power-on to the title on screen (last byte of the first full frame)", "500 ms"),
+        ("full-screen flush (firmware.bench, viper + DMA)", "20 ms"),
+        ("40x56 card-sized rectangle flush", ""),
+        ("a frame's flush without a full redraw (card moves and slides, cursor; overlapping "
+         "rectangles merged): first to last byte, median / worst", "4 ms"),
+        ("keypress: debounced edge to the last byte of the frame that answers it, median / worst "
+         "over %d presses" % len(plain["presses"]), "one frame (33 ms)"),
+        ("keypress: debounced edge to the last byte of all it moved (a card's slide, a notice's "
+         "end), median / worst", ""),
+    ]
     lines = [
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
-        "rp2040js at 125 MHz: estimates (no flash wait states or bus contention). "
-        "`python -m tools.bench.bench_pico` (part of `make bench` when the firmware is built) measures "
-        "them; tests/test_pico.py holds the flush, keypress and heap figures to their targets."
-        % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6),
+        "rp2040js at 125 MHz: estimates (no bus contention). Each figure twice: as rp2040js "
+        "counts, every read of the flash in a cycle, and with the RP2040's XIP cache modelled "
+        "(16 KB, two-way, 8-byte lines; a miss waits %d cycles for the Pico's flash at clk_sys / 2 "
+        "in quad I/O continuous read: tools/device/pico/chip.mjs), the figure a real Pico's flash "
+        "allows. `python -m tools.bench.bench_pico` (part of `make bench` when the firmware is "
+        "built) measures them; tests/test_pico.py holds the flush, keypress and heap figures to "
+        "their targets, and the XIP cache model to its arithmetic."
+        % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6, end[2] // end[1]),
         "",
-        "| what | figure | budget |",
-        "| --- | --- | --- |",
-        "| power-on to the title on screen (last byte of the first full frame) | %d ms | 500 ms |" % f["boot_ms"],
-        "| full-screen flush (firmware.bench, viper + DMA) | %.1f ms (wire alone %.2f ms) | 20 ms |"
-        % (f["full_us"] / 1000, wire_ms),
-        "| 40x56 card-sized rectangle flush | %.2f ms | |" % (f["rect_us"] / 1000),
-        "| a frame's flush without a full redraw (card moves and slides, cursor; overlapping "
-        "rectangles merged): first to last byte, median / worst | "
-        "%.2f / %.2f ms (%s-%s bytes) | 4 ms |"
-        % (move_flush[len(move_flush) // 2], move_flush[-1], format(move_bytes[0], ","), format(move_bytes[-1], ",")),
-        "| keypress: debounced edge to the last byte of the frame that answers it, median / worst "
-        "over %d presses | %.1f / %.1f ms | one frame (33 ms) |" % (len(lat), lat[len(lat) // 2], lat[-1]),
-        "| keypress: debounced edge to the last byte of all it moved (a card's slide, a notice's "
-        "end), median / worst | %.1f / %.1f ms | |" % (settled[len(settled) // 2], settled[-1]),
+        "| what | flash in a cycle | XIP cache modelled | budget |",
+        "| --- | --- | --- | --- |",
+    ]
+    for (what, budget), a, b in zip(whats, press_rows(plain), press_rows(cached)):
+        lines.append("| %s | %s | %s | %s |" % (what, a, b, budget))
+    lines.append("| XIP cache hits (of the core's reads of the flash): to the title / the %d presses / "
+                 "the whole run with firmware.bench | | %.2f%% / %.2f%% / %.2f%% (%s misses in all) | |"
+                 % (len(KEYS.split()), 100 * pico.hit_rate(boot), 100 * pico.hit_rate(last_key, boot),
+                    100 * pico.hit_rate(end), format(end[1], ",")))
+    same = "the same with the XIP cache modelled" if plain["heap"] == cached["heap"] else \
+        "as rp2040js counts; with the XIP cache modelled %s" % ", ".join(
+            "%s %s B" % (n, format(free, ",")) for n, free, _ in cached["heap"])
+    lines += [
         "",
-        "Free heap after opening each game in turn (seed 1), the app built as the board runs it;",
-        "the app keeps each game it has opened, so the figures fall game by game:",
+        "Free heap after opening each game in turn (seed 1), the app built as the board runs it",
+        "(%s); the app keeps each game it has opened, so the figures fall game by game:" % same,
         "",
         "| game opened | free heap | largest free block |",
         "| --- | --- | --- |",
     ]
-    for name, free, block in f["heap"]:
+    for name, free, block in plain["heap"]:
         lines.append("| %s | %s B | %s B |" % (name, format(free, ","), format(block, ",")))
     return "\n".join(lines)
 

@@ -8,8 +8,11 @@ decodes them with the panel model (support/panel_model.py) and reads the USB REP
 needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_BOOTROM, or
 ../shared/micropython/rp2040-bootrom-b1.mjs beside the repository) and a built firmware.
 
-Times are the emulator's (125 MHz, cycles as rp2040js counts them; no flash wait states, XIP
-cache misses or bus contention; SPI bytes take their bits at the bus's clock): estimates.
+Times are the emulator's (125 MHz, cycles as rp2040js counts them; no bus contention; SPI
+bytes take their bits at the bus's clock): estimates. rp2040js reads the flash in a cycle;
+with --xip-cache (or PICO_XIP_CACHE=1, or xip_cache=True to run()) the harness models the
+RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 56 cycles
+(tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
 """
 
 import argparse
@@ -39,6 +42,11 @@ PRESS_TIMEOUT_MS = 8000
 
 class PicoError(Exception):
     pass
+
+
+def xip_default():
+    """Whether runs model the XIP cache unless told: PICO_XIP_CACHE=1 says they do."""
+    return os.environ.get("PICO_XIP_CACHE") == "1"
 
 
 def bootrom_path():
@@ -207,9 +215,10 @@ def parse_trace(data):
     return records
 
 
-def chip_job(board_name, tmp, flash_image=None, keep_flash=False, build_root=None, name=None):
+def chip_job(board_name, tmp, flash_image=None, keep_flash=False, build_root=None, name=None,
+             xip_cache=None):
     """(board, job) for one chip of a run (tools/device/pico/chip.mjs), its files in `tmp`
-    (named after `name` when given)."""
+    (named after `name` when given); xip_cache: model the XIP cache (None: xip_default())."""
     board = boards.load(board_name)
     facts = firmware_facts(board_name, build_root)
     prefix = name + "-" if name else ""
@@ -220,6 +229,7 @@ def chip_job(board_name, tmp, flash_image=None, keep_flash=False, build_root=Non
         "buttons": [gpio for _, gpio in board.BUTTONS],
         "trace": os.path.join(tmp, prefix + "trace.bin"),
         "console": os.path.join(tmp, prefix + "console.txt"),
+        "xip_cache": xip_default() if xip_cache is None else bool(xip_cache),
     }
     if name:
         job["name"] = name
@@ -263,20 +273,38 @@ def run_node(runner, job, tmp, timeout_s=None):
     return done.returncode, done.stderr.strip()
 
 
-def run(board_name, script, flash_image=None, keep_flash=False, max_ms=600000, build_root=None):
+def run(board_name, script, flash_image=None, keep_flash=False, max_ms=600000, build_root=None,
+        xip_cache=None):
     """Boot the firmware and play `script`; returns a Run. flash_image: a filesystem image
-    to power up with (a Run's flash_out); keep_flash: return the filesystem as it ends."""
+    to power up with (a Run's flash_out); keep_flash: return the filesystem as it ends;
+    xip_cache: model the XIP cache (None: xip_default())."""
     reason = missing()
     if reason:
         raise PicoError(reason)
     with tempfile.TemporaryDirectory() as tmp:
-        board, job = chip_job(board_name, tmp, flash_image, keep_flash, build_root)
+        board, job = chip_job(board_name, tmp, flash_image, keep_flash, build_root, xip_cache=xip_cache)
         job["max_ms"] = max_ms
         job["steps"] = script.steps
         status, stderr = run_node(RUNNER, job, tmp)
         if status != 0:
             raise PicoError("%s\n--- USB REPL ---\n%s" % (stderr, read_console(job)[-3000:]))
         return read_run(board, job)
+
+
+def xip_summary(counts):
+    """A marker's XIP counts ([reads of the flash, misses, cycles waited]) in words."""
+    reads, misses, cycles = counts
+    return "%d reads of the flash, %.2f%% hits, %d misses, %d cycles waited" % (
+        reads, 100 * hit_rate(counts), misses, cycles)
+
+
+def hit_rate(counts, since=None):
+    """The share of the flash reads that hit the XIP cache, from the counts of a marker (and
+    since those of an earlier one)."""
+    reads, misses = counts[0], counts[1]
+    if since:
+        reads, misses = reads - since[0], misses - since[1]
+    return 1 - misses / reads if reads else 1.0
 
 
 def glass_to_png(rows, path, board):
@@ -300,19 +328,23 @@ def main():
     parser.add_argument("board", help="an RP2040 board with a built firmware (make firmware BOARD=...)")
     parser.add_argument("--keys", default="", help="a key script, e.g. \"A RIGHT A LONG_A\"")
     parser.add_argument("--png", help="write the last frame as a PNG")
+    parser.add_argument("--xip-cache", action="store_true", default=xip_default(),
+                        help="model the XIP cache: a read that misses it waits for the flash")
     args = parser.parse_args()
     try:
         board = boards.load(args.board)
         script = Script(board)
         script.boot()
         script.keys(args.keys)
-        result = run(args.board, script)
+        result = run(args.board, script, xip_cache=args.xip_cache)
     except (PicoError, ValueError) as e:
         raise SystemExit("pico: %s" % e)
     frames = result.frames()
     for marker, _ in frames:
         print("%-12s %9.1f ms" % (marker["name"], marker["ns"] / 1e6))
     print("panel bytes %d, tracebacks %d" % (result.end.get("spi_bytes", 0), result.tracebacks()))
+    if result.end.get("xip"):
+        print("XIP cache: %s" % xip_summary(result.end["xip"]))
     if args.png and frames:
         glass_to_png(frames[-1][1], args.png, board)
     sys.stdout.write(result.console[-2000:])

@@ -16,8 +16,11 @@
 // - the USB host's OUT packets: only when it has bytes to send (USBCDC sends empty ones);
 // - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
 //   interrupt handler once MicroPython opens one.
-// Times are the emulator's: 125 MHz, cycles as it counts them (no flash wait states, no XIP
-// cache misses, no bus contention): estimates, not a real Pico's figures.
+// - the XIP cache (job.xip_cache; XipCache below): rp2040js reads the flash in one cycle; with
+//   the cache modelled, a core's read of the flash that misses the RP2040's 16 KB cache waits
+//   for the flash as a real Pico's would, and the clock counts those cycles too.
+// Times are the emulator's: 125 MHz, cycles as it counts them (no bus contention; flash wait
+// states only with the XIP cache modelled): estimates, not a real Pico's figures.
 
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -29,8 +32,111 @@ export async function loadBootrom(path) {
   return bootromB1;
 }
 
+// The RP2040's XIP cache (datasheet 2.6.3): 16 KB, two-way set associative, 8-byte lines, so
+// 1,024 sets; a hit costs the cycle rp2040js already counts, a miss reads the line from the
+// flash over the QSPI bus. The flash's four mirrors: 0x10... looks up and fills the cache,
+// 0x11... looks up but does not fill, 0x12... always reads the flash and fills, 0x13... always
+// reads and does not fill. Only the core's reads are counted (instruction fetches, loads,
+// stacking and vector reads); the boot ROM, the SRAM and the peripherals are not affected, and
+// DMA reads (the firmware's come from SRAM) are not looked up.
+//
+// A miss's cost, for the Pico's flash as MicroPython's rp2 port sets it up: the RPI_PICO board
+// boots with boot2_w25q080.S and PICO_FLASH_SPI_CLKDIV 2 (pico-sdk boards/pico.h), so the flash
+// clock is clk_sys / 2 (62.5 MHz at 125 MHz; rp2_flash.c keeps that divider after a flash
+// write), in quad I/O continuous-read mode (0xEB once, then no command): a line fill sends 24
+// address and 8 mode bits on four wires (8 flash clocks), waits 4 dummy clocks, and reads 64
+// bits on four wires (16 clocks): 28 flash clocks, 56 of the core's. A miss therefore adds
+// MISS_CYCLES to the instruction that made it (a real chip adds a few more cycles of SSI
+// set-up and chip-select time: this errs on the fast side). An uncached read pays the same, per
+// read as rp2040js makes them: it fetches instructions 16 bits at a time, so code run through
+// an uncached mirror pays twice a word here where a real M0+ (32-bit fetches) pays once; the
+// firmware runs none from there.
+export const MISS_CYCLES = 2 * (8 + 4 + 16);
+const XIP_SETS = 1024;
+
+export class XipCache {
+  constructor(mcu, core) {
+    this.tags = new Int32Array(2 * XIP_SETS).fill(-1);   // [set * 2 + way]: the line's tag
+    this.older = new Uint8Array(XIP_SETS);                // per set: the way a fill replaces
+    this.lastKey = -1;       // address >>> 3 of the last line the 0x10 mirror read: a hit
+    this.stall = 0;          // cycles the current instruction waited for the flash
+    this.accesses = 0;       // reads of the flash's mirrors
+    this.misses = 0;         // of them, those that went to the flash
+    this.stallCycles = 0;    // all the cycles waited
+    // The core reads memory through these three (rp2040js's CortexM0Core.readUint32 and so
+    // on call the RP2040's): a comparison on every read; the cache only for the flash's
+    // mirrors, and only when the read is not in the line the last one hit.
+    core.readUint16 = (address) => {
+      if ((address >>> 26) === 4) {
+        this.accesses++;
+        if ((address >>> 3) !== this.lastKey) this.look(address);
+      }
+      return mcu.readUint16(address);
+    };
+    core.readUint32 = (address) => {
+      if ((address >>> 26) === 4) {
+        this.accesses++;
+        if ((address >>> 3) !== this.lastKey) this.look(address);
+      }
+      return mcu.readUint32(address);
+    };
+    core.readUint8 = (address) => {
+      if ((address >>> 26) === 4) {
+        this.accesses++;
+        if ((address >>> 3) !== this.lastKey) this.look(address);
+      }
+      return mcu.readUint8(address);
+    };
+  }
+
+  // A read in 0x10000000-0x13ffffff that is not the 0x10 mirror's last line again.
+  look(address) {
+    const mirror = (address >>> 24) & 3;
+    const line = (address >>> 3) & 0x1fffff;
+    const set = line & (XIP_SETS - 1);
+    const tag = line >>> 10;
+    const way = set << 1;
+    if (mirror < 2) {
+      if (this.tags[way] === tag) {
+        this.older[set] = 1;
+        if (mirror === 0) this.lastKey = address >>> 3;
+        return;
+      }
+      if (this.tags[way + 1] === tag) {
+        this.older[set] = 0;
+        if (mirror === 0) this.lastKey = address >>> 3;
+        return;
+      }
+    }
+    this.misses++;
+    this.stall += MISS_CYCLES;
+    this.stallCycles += MISS_CYCLES;
+    if (mirror === 0 || mirror === 2) {
+      const victim = this.older[set];
+      this.tags[way + victim] = tag;
+      this.older[set] = victim ^ 1;
+      // A fill may have evicted the line lastKey names (a 0x12 read): look again next time.
+      this.lastKey = mirror === 0 ? address >>> 3 : -1;
+    }
+  }
+
+  // After a flash write the SDK flushes the cache (flash_range_erase / _program end in the
+  // boot ROM's flash_flush_cache).
+  flush() {
+    this.tags.fill(-1);
+    this.lastKey = -1;
+  }
+
+  counts() {
+    return [this.accesses, this.misses, this.stallCycles];
+  }
+}
+
 // A step could not be carried out: the run ends with this message (exit status 3).
 export class Failure extends Error {}
+
+// What runUntil adds to each instruction's cycles when the XIP cache is not modelled.
+const NO_XIP = { stall: 0 };
 
 // Flushes: runs of bytes with gaps under BURST_GAP_NS between them (a frame's rectangles).
 const BURST_GAP_NS = 2e6;
@@ -146,6 +252,9 @@ export class Chip {
     this.busyNs = 0;
     this.waitNs = 0;
 
+    // --- the XIP cache, when the job models it ---
+    this.xip = job.xip_cache ? new XipCache(mcu, this.core) : null;
+
     this.core.PC = 0x10000000;
   }
 
@@ -183,12 +292,14 @@ export class Chip {
       }
     }
     this.flashWrites++;
+    if (this.xip !== null) this.xip.flush();
     core.PC = core.LR & ~1;
   }
 
   // Run the chip until its clock reaches `targetNs` (an instruction may take it a few ns past).
   runUntil(targetNs) {
     const { core, clock, mcu, ERASE, PROGRAM } = this;
+    const xip = this.xip || NO_XIP;
     while (clock.nanos < targetNs) {
       if (core.waiting) {
         const left = targetNs - clock.nanos;
@@ -201,7 +312,8 @@ export class Chip {
         if (pc === ERASE || pc === PROGRAM) {
           this.flashHook(pc);
         }
-        const cycles = core.executeInstruction();
+        const cycles = core.executeInstruction() + xip.stall;
+        xip.stall = 0;
         const ns = cycles * 1e9 / mcu.clkSys;
         this.busyNs += ns;
         clock.tick(ns);
@@ -223,7 +335,8 @@ export class Chip {
   finish() {
     const { clock, mcu, job } = this;
     this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
-      spi_hz: this.spi.clockFrequency, clk_sys: mcu.clkSys, flash_writes: this.flashWrites });
+      spi_hz: this.spi.clockFrequency, clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
+      xip: this.xip && this.xip.counts() });
     fs.writeFileSync(job.trace, Buffer.concat(this.chunks));
     fs.writeFileSync(job.console, this.consoleText, 'latin1');
     if (job.flash_out) {
@@ -319,7 +432,7 @@ export function runSteps(steps, chips, runFor) {
       case 'mark':
         chip.marker({ name: step.name, ns: chip.clock.nanos, last_spi_ns: chip.lastSpiNs,
           first_spi_ns: chip.firstSpiNs, spi_bytes: chip.spiBytes, flushes: chip.bursts,
-          busy_ns: chip.busyNs, wait_ns: chip.waitNs });
+          busy_ns: chip.busyNs, wait_ns: chip.waitNs, xip: chip.xip && chip.xip.counts() });
         chip.firstSpiNs = -1;
         chip.bursts = [];
         break;
