@@ -16,6 +16,15 @@ the console recompiles only the frozen modules.
 
 Beside firmware.uf2 it writes firmware.bin and firmware.json (the flash layout and the
 addresses the emulated Pico needs, tools/device/pico.py).
+
+One change to the port (PATCHES, applied to the source before the build, idempotently): the
+VM's call frames live on a Python stack (MICROPY_ENABLE_PYSTACK) in SCRATCH_X, the 4 KB bank
+the linker keeps for a second core's stack, which the console never starts. Without it a
+bytecode function whose frame is larger than 44 bytes allocates the frame on the GC heap at
+each call and frees it on return: with the heap full of the games' objects each such
+allocation searched past them (a deal made 227 of them: 6.6 M of its 17.7 M cycles,
+tools/device/pico_profile.py). The stack is filled with PYSTACK_FILL at each (soft) reset, so
+its high-water mark can be read afterwards (tests/test_pico.py).
 """
 
 import argparse
@@ -56,6 +65,40 @@ package("firmware", base_path=%(root)r)
 package("boards", files=["__init__.py", %(board_file)r], base_path=%(root)r)
 module("main.py", base_path=%(here)r)
 """
+
+PYSTACK_FILL = 0x55
+PATCHES = (  # (file in the source, text after which the addition goes, the addition)
+    ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
+     "// The console's call frames on a Python stack in SCRATCH_X (tools/device/firmware.py).\n"
+     "#define MICROPY_ENABLE_PYSTACK (1)\n"),
+    ("ports/rp2/main.c", "    for (;;) {\n\n        // Initialise MicroPython runtime.\n",
+     "        #if MICROPY_ENABLE_PYSTACK\n"
+     "        {\n"
+     "            // SCRATCH_X: core 1's stack bank, unused (tools/device/firmware.py).\n"
+     "            extern uint8_t __scratch_x_end__, __StackOneTop;\n"
+     "            for (uint8_t *p = &__scratch_x_end__; p < &__StackOneTop; ++p) {\n"
+     "                *p = 0x%02x;\n"
+     "            }\n"
+     "            mp_pystack_init(&__scratch_x_end__, &__StackOneTop);\n"
+     "        }\n"
+     "        #endif\n" % PYSTACK_FILL),
+)
+PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
+
+
+def patch_source(source):
+    """Apply PATCHES to the MicroPython source, once (a file that has its addition is left)."""
+    for name, after, addition in PATCHES:
+        path = os.path.join(source, name)
+        with open(path) as f:
+            text = f.read()
+        if addition in text:
+            continue
+        if after not in text:
+            raise BuildError("%s is not the v1.27.0 file the patch expects (no %r)" % (path, after.strip()))
+        with open(path, "w") as f:
+            f.write(text.replace(after, after + addition, 1))
+
 
 UF2_MAGIC_START0 = 0x0A324655
 UF2_MAGIC_START1 = 0x9E5D5157
@@ -188,7 +231,8 @@ def build(board_name, jobs=None, out_root=None):
     check_toolchain()
     cache = cache_root()
     source = find_source(cache)
-    key = hashlib.sha256(source.encode()).hexdigest()[:8]
+    patch_source(source)
+    key = hashlib.sha256((source + PATCH_KEY).encode()).hexdigest()[:8]
     work = os.path.join(cache, "build-%s-%s" % (board_name, key))
     os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, "main.py"), "w") as f:
@@ -230,7 +274,8 @@ def build(board_name, jobs=None, out_root=None):
         f.write(image)
     facts = {"board": board_name, "micropython": VERSION, "micropython_board": MICROPY_BOARD,
              "bytes": len(image), "fs_offset": FS_OFFSET, "fs_size": FS_SIZE,
-             "hooks": symbols(os.path.join(mp_build, "firmware.elf"))}
+             "hooks": symbols(os.path.join(mp_build, "firmware.elf")),
+             "elf": os.path.join(mp_build, "firmware.elf")}  # its symbols: tools/device/pico_profile.py
     with open(os.path.join(out, "firmware.json"), "w") as f:
         json.dump(facts, f, indent=1)
     print(size_line(os.path.relpath(uf2), len(image)))
