@@ -30,7 +30,7 @@ from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
 from engine_core.loop import press_log  # noqa: F401  (at the REPL: the last presses)
-from firmware.buttons import SELECT, UP, GpioButtons
+from firmware.buttons import SELECT, UP, X, GpioButtons
 
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 _power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
@@ -278,6 +278,7 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     app = App(screen)
     if not has_dpad(hw.board):
         app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
+    app.no_x = not has_x(hw.board)          # a long A stands for X where it must
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1)
     console.start()
@@ -340,6 +341,17 @@ def attach_link(app, board):
         return Session(TimedChannel(transport))
     app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART")
     _link[0] = app.link
+
+
+def has_x(board):
+    """Whether the board has an X button of its own (a long press standing for it counts)."""
+    for button, _ in board.BUTTONS:
+        if button == X:
+            return True
+    for _, reported in board.LONG_AS:
+        if reported == X:
+            return True
+    return False
 
 
 def has_dpad(board):

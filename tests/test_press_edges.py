@@ -89,10 +89,21 @@ def test_only_a_button_with_a_long_meaning_on_the_screen_waits(two_buttons):
         return
     assert app.defers() == 0, "the title: every button acts on its edge"
     app.go(app_mod.CHOOSE)
+    assert app.defers() == 0, "the game list deals on A's edge"
+    app.no_x = True  # a board without X: a long A stands for it
     assert app.defers() == A, "the game list: long A opens the deal number screen"
     app.go(app_mod.DEAL)
     assert app.defers() == A, "the deal number screen: long A a random number"
+    app.no_x = False
+    assert app.defers() == 0
     app.open_game("aces_up", 69)
     assert app.defers() == X, "in play: X is the hint and long X redo; A acts on its edge"
     app.go(app_mod.PAUSE)
     assert app.defers() == 0
+
+
+def test_only_a_board_without_x_gives_a_its_long_meaning_on_the_game_list():
+    from firmware.main import has_x
+    import boards
+    assert not has_x(boards.load("pico_lcd_114")) and not has_x(boards.load("tdisplay"))
+    assert has_x(boards.load("pico_lcd_13")) and has_x(boards.load("picosystem"))

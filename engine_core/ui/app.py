@@ -101,6 +101,7 @@ class App:
         self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
         self.picked = False  # the last press was A in play and picked a card up (held_on)
+        self.no_x = False  # a board without X: a long A stands for it (the host says so)
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.redraw()
 
@@ -165,7 +166,9 @@ class App:
             return DEFER_B | DEFER_A if mode == CHOOSE or mode == DEAL else DEFER_B
         if mode == PLAY:
             return DEFER_X  # X is the hint, long X redo
-        return DEFER_A if mode == CHOOSE or mode == DEAL else 0  # long A: X's meaning there
+        if self.no_x and (mode == CHOOSE or mode == DEAL):
+            return DEFER_A  # long A: X's meaning there
+        return 0
 
     def collect_sound(self):
         """Keep the table's latest sound as the sound event (when sound is on), for take_sound."""

@@ -75,10 +75,11 @@ class Reference:
         from engine_core.gfx.screen import Screen
         from simulator import framebuf
         from engine_core.ui.app import S_TWO_BUTTONS, App
-        from firmware.main import attach_link, has_dpad
+        from firmware.main import attach_link, has_dpad, has_x
         app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf))
         if not has_dpad(self.board):
             app.settings[S_TWO_BUTTONS] = 1
+        app.no_x = not has_x(self.board)
         attach_link(app, self.board)   # as the firmware's make_app: the title offers Link play
         self.console = Console(app, self.storage, 1)
         self.console.start()
