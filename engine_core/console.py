@@ -127,6 +127,7 @@ class Console:
         not a linked game's); `always` False skips a game with nothing new since its last save,
         the cursor's place included (the screen going dark: a write spared)."""
         keeper = self.keeper
+        keeper.catch_up(True)
         if self.game is not None and not self.demo and not self.app.link_game():
             if always or keeper.unsaved or keeper.cursor != keeper.cursor_kept:
                 keeper.save_game(self.game)
@@ -277,6 +278,7 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
+        self.keeper.catch_up()  # flash work a press put off, on the frame after its answer
 
     # --- what changed ---
 

@@ -21,6 +21,11 @@ from micropython import const
 
 BUFFER_SIZE = const(1024)  # records measured by tools/bench/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
+# Flash work a press puts off until the frame after the one that answers it (Keeper.catch_up):
+# a deal or a game's end is on the glass first, and the flash (4 ms an erase of a record and
+# its spare, more for the statistics) waits a frame.
+LATER_ERASE = const(1)  # the saved game and its journal removed: the game was left
+LATER_STATS = const(2)  # the statistics written
 NOTICES = const(4)
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
@@ -45,6 +50,8 @@ class Keeper:
         self.notice_count = 0
         self.has_saved_game = False
         self.failing = False  # the last write failed (and said so)
+        self.later = 0  # flash work put off (LATER_*) until catch_up() on the next frame
+        self.later_wait = False  # the frame that put it off is not over yet
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move
@@ -231,8 +238,29 @@ class Keeper:
         if self.quiet_ms >= SAVE_DELAY_MS:
             self.save_game(game)
 
+    def put_off(self, work):
+        self.later |= work
+        self.later_wait = True
+
+    def catch_up(self, now=False):
+        """Once a frame (Console.tick): the flash work put off, a frame after it was put off
+        (`now`: at once, before a save or the power going off)."""
+        if not self.later:
+            return
+        if self.later_wait and not now:
+            self.later_wait = False
+            return
+        work = self.later
+        self.later = 0
+        if work & LATER_STATS:
+            self.save_stats()
+        if work & LATER_ERASE:
+            self.game_file.erase()
+            self.undo_file.erase()
+
     def save_game(self, game):
         """Write the game now: SAVED, FULL or FAILED (a notice says so). No allocation."""
+        self.catch_up(True)  # an erase put off must not follow this save
         self.unsaved = False
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
@@ -258,16 +286,15 @@ class Keeper:
         self.stats.record_game(index, won, game.clock_ms, self.moves)
         if game.COMPETITIVE:
             self.stats.record_match(index, won, game.score(0))
-        self.save_stats()
+        self.put_off(LATER_STATS)
 
     def abandoned(self, game):
         """The player leaves an unfinished game for another deal: it counts as played, lost."""
         if not self.recorded and self.moves > 0 and game.status() == PLAYING:
             self.recorded = True
             self.stats.record_game(games.game_id(game.NAME), False, game.clock_ms, self.moves)
-            self.save_stats()
-        self.game_file.erase()
-        self.undo_file.erase()
+            self.put_off(LATER_STATS)
+        self.put_off(LATER_ERASE)
         self.unsaved = False
 
     # --- settings and statistics ---

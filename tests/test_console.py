@@ -109,6 +109,7 @@ def test_a_finished_game_goes_into_the_kept_statistics_shown_on_the_end_panel():
         game.apply(game.hint())  # finish quickly through the engine ...
     keys(console, "TICK")  # ... the console notices the end
     assert console.keeper.stats.get(0, r.PLAYED) == 1
+    keys(console, "TICK")  # and writes the statistics on the frame after that
     again = console_on(disk)
     assert again.app.played[0] == 1
 
@@ -420,6 +421,7 @@ def test_giving_up_a_started_game_records_a_loss_and_leaves_nothing_to_continue(
     keys(console, "A")  # yes
     assert console.app.mode == ui.TITLE
     assert console.keeper.stats.get(0, r.PLAYED) == 1 and console.app.played[0] == 1
+    keys(console, "TICK TICK")  # the flash work waits for the frame after the answer
     again = console_on(disk)
     assert not again.app.resumable and again.app.mode == ui.TITLE
 
@@ -652,3 +654,38 @@ def test_an_undo_record_whose_cursor_is_out_of_range_leaves_the_cursor_at_home(s
     else:
         assert cursor_of(again) == home_of(again)
     keys(again, "LEFT RIGHT UP DOWN A B")  # and the keys work from there
+
+
+class CountingStorage(MemoryStorage):
+    """Memory storage that counts its writes and removals."""
+
+    def __init__(self):
+        MemoryStorage.__init__(self)
+        self.ops = 0
+
+    def write(self, name, buf, n):
+        self.ops += 1
+        return MemoryStorage.write(self, name, buf, n)
+
+    def remove(self, name):
+        self.ops += 1
+        return MemoryStorage.remove(self, name)
+
+
+def test_a_new_deal_over_a_saved_game_touches_the_flash_only_on_the_frame_after_its_own():
+    disk = CountingStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "WAIT WAIT")  # saved
+    assert disk.exists("game.dat")
+    keys(console, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: asked, as the game counts
+    assert console.app.mode == ui.CONFIRM
+    ops = disk.ops
+    keys(console, "A")  # yes: the deal
+    console.tick(0)  # the rest of the frame that answers it
+    assert console.app.mode == ui.PLAY and disk.ops == ops, "no flash work before the deal is shown"
+    assert disk.exists("game.dat"), "the left game's record is still there"
+    console.tick(33)  # the next frame: the statistics written, the old records erased
+    assert disk.ops > ops and not disk.exists("game.dat")
+    assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1

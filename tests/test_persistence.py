@@ -140,6 +140,9 @@ def test_a_finished_game_is_recorded_once_with_its_time_and_moves():
     keeper.moved(game)  # an extra call after the end changes nothing
     won = game.status() == WON
     assert keeper.stats.get(0, r.PLAYED) == 1 and keeper.stats.get(0, r.WON) == (1 if won else 0)
+    keeper.catch_up()  # the frame that ended the game: its statistics are written after it
+    assert not disk.exists("stats")
+    keeper.catch_up()
     again = Keeper(disk)
     again.start()
     assert again.stats.get(0, r.PLAYED) == 1
