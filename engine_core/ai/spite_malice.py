@@ -1,13 +1,15 @@
 """The Spite & Malice computer player: three levels, whole turns without allocation.
 
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
-  1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn.
-  2  medium  a search of up to 40 positions per stage, 120 per turn; it blocks an opening the
-             opponent's payoff card could take at once (below).
-  3  hard    up to 120 per stage, 240 per turn, and it blocks every opening within three
-             cards: it scores every centre stack by how near it leaves the opponent's payoff
-             card (counting the cards the opponent's side stacks offer: each top and the
-             descending run under it), weighted by how keen the opponent is on its payoff pile
+  1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn; against a
+             keen opponent it blocks an opening the opponent's side stacks could take at once.
+  2  medium  up to 40 positions per stage, 80 per turn; it blocks such an opening against any
+             opponent.
+  3  hard    up to 90 per stage, 130 per turn, searched against the cards it cannot see: the
+             opponent's next hand is dealt 16 times from the unseen cards, and every position is
+             scored against all 16 by the opponent's best reply (whether some centre stack lets
+             it play its payoff card with that hand, its side stacks and its kings; see
+             TurnModel.threat_table), weighted by how keen the opponent is on its payoff pile
              (payoff cards played against turns taken, read from the table); and it values a
              completed stack less (W_COMPLETE_HARD), which plays fewer cards into the
              opponent's reach (docs/ai.md).
@@ -19,7 +21,7 @@ the game's own card arena) looks for the best sequence of plays from the side st
 hand: one that ends by playing the payoff card is worth most; otherwise sequences are scored by
 hand cards played (cards must move on: a played-out hand brings five new ones), side cards
 played, completed stacks, wild kings spent (the last one in hand dearly), how near a centre
-stack comes to the payoff card, and (level 3) the openings left to the opponent. The search
+stack comes to the payoff card, and the openings left to the opponent. The search
 stops at a payoff play or a played-out hand, since the next card is unknown; the stage's plan is
 carried out and the next stage starts from what was revealed. The node budgets bound the cost
 (tools/bench/bench_spite_malice.py measures it). The turn ends with the discard that costs least: an
@@ -43,16 +45,21 @@ _PAYOFF_SIZE = const(20)
 
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
 # 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
-# charged APPLY_NODES positions, so a turn's cost stays bounded however long it is.
-_STAGE_NODES = (0, 12, 40, 120)
-_TURN_NODES = (0, 36, 120, 240)
+# charged APPLY_NODES positions, so a turn's cost stays bounded however long it is; the hard
+# level's sampling costs about 1 M more. The worst turn stays within 17 M (make bench).
+_STAGE_NODES = (0, 12, 40, 90)
+_TURN_NODES = (0, 36, 80, 130)
 APPLY_NODES = const(4)
 # By level: the most cards an opening for the opponent's payoff card may lack for the level to
-# block it (-1: it does not block; 0: only an opening the opponent can take at once).
-_BLOCK_REACH = (-1, -1, 0, 3)
+# block it (-1: it does not block; 0: only an opening the opponent can take at once); a level
+# that samples the opponent's hand blocks by the samples instead.
+_BLOCK_REACH = (-1, 0, 0, 3)
 # By level: what a completed centre stack is worth (spite_malice_search.W_COMPLETE).
 _COMPLETE = (W_COMPLETE, W_COMPLETE, W_COMPLETE, W_COMPLETE_HARD)
-EAGER_FLOOR = const(50)  # % keenness below which an opponent is not worth blocking
+# By level: the opponent hands sampled from the unseen cards (0: the threat table alone).
+_SAMPLES = (0, 0, 0, 16)
+# By level: the keenness (%) below which an opponent is not worth blocking.
+_EAGER_FLOOR = (50, 50, 0, 0)
 
 
 def _move(src, dst, arg):
@@ -100,10 +107,10 @@ class Bot:
         eager = 0
         reach = _BLOCK_REACH[level]
         if reach >= 0:
-            eager = self._keenness(game, 1 - me) - EAGER_FLOOR
-            eager = eager * 100 // (100 - EAGER_FLOOR)
+            floor = _EAGER_FLOOR[level]
+            eager = (self._keenness(game, 1 - me) - floor) * 100 // (100 - floor)
         self.model.w_complete = _COMPLETE[level]
-        self.model.threat_table(game, me, eager, reach)
+        self.model.threat_table(game, me, eager, reach, _SAMPLES[level])
 
     def _keenness(self, game, other):
         """How keen the opponent is on its payoff pile, in %, read from the table: payoff

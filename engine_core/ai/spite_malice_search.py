@@ -16,6 +16,8 @@ Nothing here allocates after __init__.
 
 from array import array
 
+from engine_core import rng
+
 from micropython import const
 
 # Pile ids of engine_core.games.spite_malice (not imported: that module imports the bot);
@@ -58,6 +60,22 @@ W_SHORT = const(50)
 # the greedy reference player (tools/players/arena_spite_malice.py, 1000 deals) 720 wins, 108 losses
 # instead of 701 and 140.
 THREAT_BY_MISSING = (2400, 720, 180, 48)
+# A sampled opponent reaching its payoff card (threat_table with samples), at full eagerness.
+W_REACH = const(800)
+MAX_SAMPLES = const(16)  # the opponent hands sampled: one bit each in reach[s]
+# The number of bits set in a byte (a constant: it stays in flash on the device).
+POPCOUNT = (
+    b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04\x01\x02\x02\x03\x02\x03\x03\x04"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06\x01\x02\x02\x03\x02\x03\x03\x04"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06\x03\x04\x04\x05\x04\x05\x05\x06"
+    b"\x04\x05\x05\x06\x05\x06\x06\x07\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06\x02\x03\x03\x04\x03\x04\x04\x05"
+    b"\x03\x04\x04\x05\x04\x05\x05\x06\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
+    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06\x03\x04\x04\x05\x04\x05\x05\x06"
+    b"\x04\x05\x05\x06\x05\x06\x06\x07\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
+    b"\x04\x05\x05\x06\x05\x06\x06\x07\x05\x06\x06\x07\x06\x07\x07\x08")
 
 
 class TurnModel:
@@ -80,6 +98,13 @@ class TurnModel:
         self.completed = 0
         self.stock = 0  # the stock's size when the stage started
         self.threat = array("i", [0] * 12)
+        # reach[s]: bit i set when the opponent, holding sampled hand i, could bring a centre
+        # stack of s cards up to its payoff card and play it (threat_table with samples)
+        self.reach = array("H", [0] * 12)
+        self.samples = 0  # hands sampled this turn (0: the threat table alone)
+        self.w_reach = 0  # what all samples reaching is worth, eagerness included
+        self.unseen = bytearray(13)  # cards of each rank not in sight of the player
+        self.pool = bytearray(104)  # the ranks of those cards, one a card, drawn from by swaps
         self.w_complete = W_COMPLETE  # what a completed stack is worth: the level's
         self.near = array("i", [0] * 12)  # near[s]: a centre of s cards against our payoff card
         self.cur_src = bytearray(MAX_DEPTH)
@@ -157,15 +182,21 @@ class TurnModel:
             return -1
         return self.arena[self.side_start[j] + n - 1] % 13
 
-    def threat_table(self, game, me, eager, reach):
+    def threat_table(self, game, me, eager, reach, samples=0):
         """threat[s]: how bad a centre stack of s cards is, given the opponent's payoff card
         and the cards its side stacks offer (each top, and a descending run under it).
 
         eager (0..100) scales it: how keen this opponent is to take such an opening; reach
-        (0..3) is the most cards an opening may lack and still count.
+        (0..3) is the most cards an opening may lack and still count. With samples (up to
+        MAX_SAMPLES), the hand the opponent will hold is sampled that many times from the cards
+        the player has not seen, and reach[s] says with which hands the opponent could play
+        its payoff card on a stack of s cards: value() then counts the hands with which any
+        of the three stacks would do (an opponent's best reply, against each sample).
         """
+        self.samples = 0
         for s in range(12):
             self.threat[s] = 0
+            self.reach[s] = 0
         if eager <= 0:
             return
         piles = game.piles
@@ -193,6 +224,14 @@ class TurnModel:
                 mask |= 1 << r
                 prev = r
                 i -= 1
+        if samples > 0:
+            self._sample_reach(game, me, target, mask, kings, samples)
+            self.w_reach = W_REACH * eager // 100
+            for s in range(target + 1):
+                b = self.reach[s]
+                self.threat[s] = self.w_reach * (POPCOUNT[b & 255] + POPCOUNT[b >> 8]) // samples
+            self.samples = samples
+            return
         for s in range(target + 1):
             missing = 0
             for v in range(s, target):
@@ -203,6 +242,68 @@ class TurnModel:
                 missing = 0
             if missing <= reach:
                 self.threat[s] = THREAT_BY_MISSING[missing] * eager // 100
+
+    def _sample_reach(self, game, me, target, mask, kings, samples):
+        """Fill reach[0..target] from `samples` hands of five dealt from the unseen cards."""
+        piles = game.piles
+        cards_ = piles.cards
+        unseen = self.unseen
+        for r in range(13):
+            unseen[r] = 8
+        total = 104
+        other = 1 - me
+        # in sight: the centre, the player's hand, every side stack, both payoff cards
+        for p in range(CENTER1, SIDE1 + STRIDE + 4):
+            if p == HAND + STRIDE * other:
+                continue
+            n = piles.size[p]
+            if n == 0:
+                continue
+            start = piles.start[p]
+            if p == PAYOFF or p == PAYOFF + STRIDE:
+                start += n - 1
+                n = 1
+            for i in range(start, start + n):
+                unseen[cards_[i] % 13] -= 1
+            total -= n
+        pool = self.pool
+        n = 0
+        for r in range(13):
+            for _ in range(unseen[r]):
+                pool[n] = r
+                n += 1
+        # the sampler's generator starts from the position, so that a loaded game plays on
+        # exactly as the game it was saved from
+        x = 1 + total * 7919 + piles.size[STOCK] * 104729 + target * 13 + mask
+        x = rng.step(rng.step(x))
+        reach = self.reach
+        for t in range(samples):
+            bit = 1 << t
+            hand = 0
+            k = kings
+            left = total
+            while left > total - 5 and left > 0:
+                # a card drawn from pool[0:left] goes to the end, out of the next draws
+                x = rng.step(x)
+                i = x % left
+                left -= 1
+                r = pool[i]
+                pool[i] = pool[left]
+                pool[left] = r
+                if r == KING:
+                    k += 1
+                else:
+                    hand |= 1 << r
+            avail = mask | hand
+            missing = 0
+            reach[target] |= bit
+            s = target - 1
+            while s >= 0:
+                if not (avail >> s) & 1:
+                    missing += 1
+                if missing <= k:
+                    reach[s] |= bit
+                s -= 1
 
     def value(self):
         """The score of the model's position after the plays made so far."""
@@ -224,7 +325,6 @@ class TurnModel:
                 v -= W_DRY
         elif stock < 7 - self.hand_left:
             v -= W_SHORT
-        t = self.threat
         cen = self.cen
         near = self.near
         best = near[cen[0]]
@@ -232,6 +332,12 @@ class TurnModel:
             best = near[cen[1]]
         if near[cen[2]] > best:
             best = near[cen[2]]
+        if self.samples:
+            # the sampled hands with which the opponent plays its payoff card on some stack
+            reach = self.reach
+            b = reach[cen[0]] | reach[cen[1]] | reach[cen[2]]
+            return v + best - self.w_reach * (POPCOUNT[b & 255] + POPCOUNT[b >> 8]) // self.samples
+        t = self.threat
         return v + best - t[cen[0]] - t[cen[1]] - t[cen[2]]
 
     def payoff_center(self):

@@ -9,7 +9,7 @@ moved the cursor, picked a card up or cancelled; "hint" is X (the game's hint, w
 budget is 17 M); "turn end" is a move after which the journal was cleared (a game's end or
 a new game in Spite & Malice); "a computer move" is a frame of the computer's turn, which the
 table shows one move at a time (Spite & Malice; a key pressed meanwhile lets it finish its
-turn at once, within the computer-turn budget of 34 M).
+turn at once, within the computer-turn budget of 17 M).
 Columns show median / worst. A keypress
 redraws at most two piles in its own frame; when more changed (a deal, the computer's
 turn), the rest are drawn in the following frames, measured separately. "The next frame" is

@@ -3,7 +3,7 @@
 For each level, whole deals are played on real MicroPython with the level on both sides
 (and again against a random-legal-move player), and the fuel of every complete turn
 (Bot.play_turn: planning and every move it applies, refills and reshuffles included) is
-recorded. The budget is 34 M fuel per turn (about 0.2 s on an RP2040, docs/performance.md).
+recorded. The budget is 17 M fuel per turn (about 0.1 s on an RP2040, docs/performance.md).
 """
 
 import json
@@ -11,7 +11,7 @@ import json
 from tools.mpy import FUEL_PRELUDE, run_micropython
 
 TITLE = "Spite & Malice: a computer turn"
-BUDGET = 34_000_000
+BUDGET = 17_000_000
 FUEL_PER_US_RP2040 = 168
 DEALS = 12  # per level and opponent
 
@@ -79,7 +79,7 @@ def figures(deals=DEALS):
 def measure():
     f = figures()
     lines = [
-        "| level | turns measured | fuel per turn: median | 99th percentile | worst | worst on an RP2040 | within 34 M |",
+        "| level | turns measured | fuel per turn: median | 99th percentile | worst | worst on an RP2040 | within 17 M |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for level in ("1", "2", "3"):

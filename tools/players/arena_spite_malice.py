@@ -1,9 +1,11 @@
 """Spite & Malice computer players against each other.
 
-    python -m tools.players.arena spite_malice --games 1000 LEVEL_A LEVEL_B [--seed N] [--jobs J] [--matches]
+    python -m tools.players.arena spite_malice LEVEL_A LEVEL_B [--games N | --decided N]
+        [--first SEED] [--jobs J] [--matches]
 
-LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), `random` (a uniformly
-random legal move each time), or one of two reference players with fixed rules:
+LEVEL is 1, 2 or 3 (the bot levels, engine_core/ai/spite_malice.py), or one of the
+yardsticks, players with fixed rules that share no code with the levels:
+`random`, a uniformly random legal move each time;
 `greedy`, the ordinary greedy player (greedy_move):
 1. the payoff card, whenever it fits a centre stack (the first that takes it);
 2. else any card that fits a centre stack: a side stack's top before a hand card, a card that
@@ -13,13 +15,26 @@ random legal move each time), or one of two reference players with fixed rules:
    stack whose top is one rank higher; the highest such card), else its highest card onto an
    empty side stack, else onto one whose top has the same rank, else onto the side stack with
    the highest top; a king only when the hand holds nothing else.
+`aiming`, the payoff-aiming greedy (aiming_move):
+1. the payoff card, whenever it fits (the first stack that takes it);
+2. else a card that brings a centre stack to one below the payoff card's value, so that the
+   payoff card fits next: a side stack's top before a hand card, a king only here (to open
+   the payoff card) and after any other card;
+3. else a card that is not a king onto the lowest centre stack that takes one (a side stack's
+   top before a hand card); it never plays a king otherwise;
+4. else it discards as `greedy` does.
+`blocking`, the blocking greedy (blocking_move): `aiming`, except that of the plays in its
+steps 1-3 it takes one that leaves the fewest centre stacks on which the opponent's payoff card
+would fit (a play that opens its own payoff card counted with that card played), and only
+then aiming's order; it still plays whenever aiming would.
 `cautious`, the reference player of earlier measurements (cautious_move): as greedy, but in
 step 2 it plays only cards that keep the stack at or below its payoff card's value (the one
 leaving a stack closest below it; a king only when no other card qualifies), and it discards
 its highest card onto a side stack of the same rank or else the emptiest.
-Each game is one deal; A plays p1 (and so starts) in the even
-games and p2 in the odd ones, so neither side gains from moving first. A game the stock cannot
-finish is a draw. Prints the win rate of A with a 95% Wilson interval (and the rate counting
+Each game is one deal, seeds --first, --first + 1, ...; A plays p1 (and so starts) on the
+even seeds and p2 on the odd ones, so neither side gains from moving first. With --decided N
+it plays on until N games are decided. A game the stock cannot finish is a draw. Prints the
+win rate of A with a 95% Wilson interval (and the rate counting
 draws as half, and A's share of the decided games), the draws, the average game length in turns
 and the average points per won game; for the drawn games, what A still had to do (payoff cards
 left) and where the cards that could have fed the stock were held (A's side stacks, the centre,
@@ -39,7 +54,7 @@ from array import array
 from engine_core import PLAYING, games
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
-LEVELS = ("1", "2", "3", "random", "greedy", "cautious")
+LEVELS = ("1", "2", "3", "random", "greedy", "aiming", "blocking", "cautious")
 KING = 12
 PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
 CENTERS = (1, 2, 3)
@@ -53,41 +68,108 @@ def _rank(game, move):
     return game.piles.top(src) % 13
 
 
+def _discard_key(game, move):
+    """The greedy players' order of discards (module docstring, `greedy` 3): lowest first."""
+    r = (move & 0xFF) % 13
+    dst = (move >> 8) & 0xFF
+    top = game.piles.top(dst)
+    fit = 3  # the stack with the highest top, last
+    if top >= 0 and top % 13 == r + 1:
+        fit = 0  # continues a descending run
+    elif top < 0:
+        fit = 1
+    elif top % 13 == r:
+        fit = 2
+    return (r == KING, fit != 0, -r, fit, -(top % 13 if top >= 0 else 13), dst)
+
+
+def _discard(game, out, n):
+    """The greedy players' discard among the n legal moves in out."""
+    best = -1
+    best_key = None
+    for i in range(n):
+        m = out[i]
+        if (m >> 8) & 0xFF not in CENTERS:
+            k = _discard_key(game, m)
+            if best_key is None or k < best_key:
+                best, best_key = m, k
+    return best
+
+
 def greedy_move(game, out):
     """The ordinary greedy player's next move (module docstring, `greedy` 1-3)."""
     n = game.legal_moves(out)
-    piles = game.piles
     player = game.turn()
     payoff = PAYOFF[player]
     hand = 4 + 6 * player
     best = -1
     best_key = None
-    discard = -1
-    discard_key = None
     for i in range(n):
         m = out[i]
         src = m >> 16
         dst = (m >> 8) & 0xFF
-        r = _rank(game, m)
         if dst in CENTERS:
             if src == payoff:
                 return m
+            r = _rank(game, m)
             k = (src == hand, r == KING, r, src, dst)
             if best_key is None or k < best_key:
                 best, best_key = m, k
-        else:
-            top = piles.top(dst)
-            fit = 3  # the stack with the highest top, last
-            if top >= 0 and top % 13 == r + 1:
-                fit = 0  # continues a descending run
-            elif top < 0:
-                fit = 1
-            elif top % 13 == r:
-                fit = 2
-            k = (r == KING, fit != 0, -r, fit, -(top % 13 if top >= 0 else 13), dst)
-            if discard_key is None or k < discard_key:
-                discard, discard_key = m, k
-    return best if best >= 0 else discard
+    return best if best >= 0 else _discard(game, out, n)
+
+
+def _openings(sizes, rank):
+    """How many centre stacks of these sizes take a payoff card of this rank (-1: none)."""
+    if rank < 0:
+        return 0
+    if rank == KING:
+        return 3
+    return sum(1 for s in sizes if s == rank)
+
+
+def aiming_move(game, out, block=False):
+    """The payoff-aiming greedy player's next move (module docstring, `aiming`); with block,
+    the blocking greedy's (`blocking`)."""
+    n = game.legal_moves(out)
+    piles = game.piles
+    player = game.turn()
+    hand = 4 + 6 * player
+    want = piles.top(PAYOFF[player]) % 13
+    theirs = piles.top(PAYOFF[1 - player])
+    theirs = theirs % 13 if theirs >= 0 else -1
+    sizes = [piles.size[k] for k in CENTERS]
+    payoff_plays = []
+    candidates = []  # (aiming's order, the stack sizes once the play is through, move)
+    for i in range(n):
+        m = out[i]
+        src = m >> 16
+        dst = (m >> 8) & 0xFF
+        if dst not in CENTERS:
+            continue
+        after = list(sizes)
+        after[dst - 1] = (after[dst - 1] + 1) % 12
+        if src == PAYOFF[player]:
+            payoff_plays.append((_openings(after, theirs), len(payoff_plays), m))
+            continue
+        r = _rank(game, m)
+        if want != KING and after[dst - 1] == want:
+            # it opens the payoff card, which then goes onto this stack
+            after[dst - 1] = (want + 1) % 12
+            candidates.append(((0, src == hand, r == KING, dst), after, m))
+        elif r != KING:
+            candidates.append(((1, sizes[dst - 1], src == hand, dst), after, m))
+    if payoff_plays:
+        return min(payoff_plays)[2] if block else payoff_plays[0][2]
+    if not candidates:
+        return _discard(game, out, n)
+    if not block:
+        return min(candidates)[2]
+    return min((_openings(after, theirs), key, m) for key, after, m in candidates)[2]
+
+
+def blocking_move(game, out):
+    """The blocking greedy player's next move (module docstring, `blocking`)."""
+    return aiming_move(game, out, True)
 
 
 def cautious_move(game, out):
@@ -125,7 +207,7 @@ def cautious_move(game, out):
     return best if best >= 0 else discard
 
 
-REFERENCE = {"greedy": greedy_move, "cautious": cautious_move}
+REFERENCE = {"greedy": greedy_move, "aiming": aiming_move, "blocking": blocking_move, "cautious": cautious_move}
 
 
 def play_game(level_a, level_b, seed):
@@ -232,31 +314,40 @@ def progress(done, total, start):
     sys.stderr.flush()
 
 
-def run(level_a, level_b, count, seed=0, jobs=0, show_progress=True, matches=False):
-    """Play `count` games (or matches); returns a dict of the figures."""
-    tasks = [(level_a, level_b, seed + i, matches) for i in range(count)]
+def run(level_a, level_b, count, seed=0, jobs=0, show_progress=True, matches=False, decided=0):
+    """Play `count` games (or matches) on seeds seed, seed + 1, ...; with `decided`, as many
+    as it takes for that many decided ones (count is then ignored). Returns the figures."""
     results = []
     start = time.time()
     jobs = jobs or os.cpu_count() or 1
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            for r in pool.imap_unordered(_job, tasks, chunksize=4):
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    next_seed = seed
+    total = decided or count
+    try:
+        while True:
+            done = sum(1 for r in results if r[0] is not None) if decided else len(results)
+            if done >= total:
+                break
+            # each game decides at most once: a batch of what is missing never overshoots
+            tasks = [(level_a, level_b, next_seed + i, matches) for i in range(total - done)]
+            next_seed += len(tasks)
+            batch = pool.imap_unordered(_job, tasks, chunksize=4) if pool else map(_job, tasks)
+            for r in batch:
                 results.append(r)
                 if show_progress:
-                    progress(len(results), count, start)
-    else:
-        for t in tasks:
-            results.append(_job(t))
-            if show_progress:
-                progress(len(results), count, start)
+                    progress(min(len(results), total), total, start)
+    finally:
+        if pool:
+            pool.close()
     if show_progress:
         sys.stderr.write("\n")
+    count = len(results)
     wins = sum(1 for r in results if r[0] == "a")
     losses = sum(1 for r in results if r[0] == "b")
     draws = count - wins - losses
     won_points = [r[2] for r in results if r[0] is not None]
     return {
-        "matches": matches,
+        "matches": matches, "first": seed, "last": next_seed - 1,
         "games": count, "wins": wins, "losses": losses, "draws": draws,
         "win_rate": wins / count, "interval": wilson(wins, count),
         "decided_rate": wins / max(wins + losses, 1), "decided_interval": wilson(wins, wins + losses),
@@ -283,7 +374,8 @@ def drawn_figures(drawn):
 def report(level_a, level_b, f):
     low, high = f["interval"]
     lines = [
-        "%s vs %s: %d %s" % (level_a, level_b, f["games"], "matches to 50 points" if f["matches"] else "games"),
+        "%s vs %s: %d %s, seeds %d-%d (A plays p1 on even seeds)" % (
+            level_a, level_b, f["games"], "matches to 50 points" if f["matches"] else "games", f["first"], f["last"]),
         "  A wins %d, B wins %d, draws %d" % (f["wins"], f["losses"], f["draws"]),
         "  A win rate %.1f%% (95%% CI %.1f-%.1f%%); counting draws as half, %.1f%%" % (
             100 * f["win_rate"], 100 * low, 100 * high, 100 * f["score_rate"]),
@@ -307,13 +399,17 @@ def main(argv):
     parser.add_argument("level_a", choices=LEVELS)
     parser.add_argument("level_b", choices=LEVELS)
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    parser.add_argument("--first", "--seed", dest="first", type=int, default=0,
+                        help="seed of the first deal (default 0): measure on seeds no tuning used")
+    parser.add_argument("--decided", type=int, default=0,
+                        help="play on until this many games are decided (instead of --games)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     parser.add_argument("--matches", action="store_true", help="play whole matches to 50 points")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    figures = run(args.level_a, args.level_b, args.games, args.seed, args.jobs, matches=args.matches)
+    if args.games < 1 or args.decided < 0:
+        parser.error("--games must be at least 1, --decided at least 0")
+    figures = run(args.level_a, args.level_b, args.games, args.first, args.jobs, matches=args.matches,
+                  decided=args.decided)
     print(report(args.level_a, args.level_b, figures))
     return 0
 
