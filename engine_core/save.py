@@ -54,7 +54,7 @@ class Keeper:
         self.later_wait = False  # the frame that put it off is not over yet
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
-        self.quiet_ms = 0  # time since the last move
+        self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
@@ -197,7 +197,7 @@ class Keeper:
         self.moves = 0
         self.recorded = False
         self.unsaved = True
-        self.quiet_ms = 0
+        self.quiet_ms = -1
         self.redo_n = 0
         self.undoable = undo.ANY_MOVE
 
@@ -205,7 +205,7 @@ class Keeper:
         """After each move (or undo) the player makes: the result is recorded when it ends it."""
         self.moves += 1
         self.unsaved = True
-        self.quiet_ms = 0
+        self.quiet_ms = -1
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
 
@@ -228,11 +228,17 @@ class Keeper:
         self.redo_n = n
         if not same:
             self.unsaved = True
-            self.quiet_ms = 0
+            self.quiet_ms = -1
 
     def tick(self, game, ms):
         """From the app loop: saves the game once play has paused SAVE_DELAY_MS."""
         if not self.unsaved:
+            return
+        if self.quiet_ms < 0:
+            # The frame that took the change saves nothing, whatever its time (after a rest the
+            # loop hands a press over at the last frame's time, then that whole rest): the
+            # change is on the glass first, the save on a later frame.
+            self.quiet_ms = ms
             return
         self.quiet_ms += ms
         if self.quiet_ms >= SAVE_DELAY_MS:

@@ -11,6 +11,7 @@ from engine_core import records as r
 from engine_core.gfx import palette as pal
 from engine_core.console import NOTICE_MS, Console
 from engine_core.gfx.screen import Screen
+from engine_core.ui import buttons as bt
 from engine_core.games.spite_malice import hand_pile
 from simulator import framebuf
 from engine_core.protocol import state_json
@@ -328,6 +329,7 @@ HEAP_LOCK = """
 import gc, micropython
 from engine_core.console import Console
 from engine_core.gfx.screen import Screen
+from engine_core.ui import buttons as bt
 from engine_core.games.spite_malice import hand_pile
 from engine_core.storage import MemoryStorage
 from engine_core.ui.app import App
@@ -689,3 +691,21 @@ def test_a_new_deal_over_a_saved_game_touches_the_flash_only_on_the_frame_after_
     console.tick(33)  # the next frame: the statistics written, the old records erased
     assert disk.ops > ops and not disk.exists("game.dat")
     assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
+
+
+def test_a_move_after_a_long_rest_is_answered_before_it_is_saved():
+    # The loop hands a press over at the last frame's time and then ticks the console with
+    # the whole rest before it: that time must not count as the pause after the move.
+    disk = CountingStorage()
+    console = console_on(disk)
+    into_play(console)
+    keys(console, "WAIT WAIT")
+    ops = disk.ops
+    console.press(bt.X)
+    console.press(bt.A)
+    console.press(bt.A)  # the hinted move
+    assert console.keeper.unsaved
+    console.tick(1000)  # the frame that took the move, after a second's rest
+    assert disk.ops == ops, "saved in the move's own frame"
+    keys(console, "WAIT WAIT")
+    assert disk.ops > ops and not console.keeper.unsaved

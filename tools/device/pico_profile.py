@@ -75,7 +75,8 @@ def profile(board_name, keys, build_root=None, watch=()):
             name = name_of(pc, addrs, names)
             by_name[name] = by_name.get(name, 0) + cycles
         total = sum(by_name.values())
-        calls = [(name_of(pc, addrs, names), r0, name_of(lr, addrs, names)) for pc, r0, lr in window["calls"]]
+        calls = [(name_of(pc, addrs, names), r0, name_of(lr, addrs, names), ns)
+                 for pc, r0, lr, ns in window["calls"]]
         result.append((window["name"], total, sorted(by_name.items(), key=lambda kv: -kv[1]), calls))
     return result
 
@@ -93,7 +94,7 @@ def main():
         for function, cycles in functions[:args.top]:
             print("  %8.2f M %5.1f%%  %s" % (cycles / 1e6, 100.0 * cycles / total, function))
         counted = {}
-        for function, r0, caller in calls:
+        for function, r0, caller, _ in calls:
             key = (function, caller)
             n, most = counted.get(key, (0, 0))
             counted[key] = (n + 1, max(most, r0))

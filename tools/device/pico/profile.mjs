@@ -1,6 +1,7 @@
 // Where an emulated Pico spends its cycles: run.mjs's job, with every instruction's cycles
 // added to the program counter it ran at, in windows that end at each marker (a press and
-// the frames that answer it end at the marker after it). Writes job.profile (JSON): per
+// the frames that answer it end at the marker after it), and at the first byte the panel
+// receives after a press begins (the window "answer": from the press to its first byte). Writes job.profile (JSON): per
 // marker, [[pc, cycles], ...] for the code in flash, the boot ROM and RAM (viper and native
 // code the VM emitted lives there). tools/device/pico_profile.py names the functions.
 //
@@ -22,20 +23,31 @@ class ProfiledChip extends Chip {
     // Calls into job.watch (function addresses): per window, [address, r0 at entry, LR] each.
     const watch = new Set((job.watch || []).map((a) => a & ~1));
     this.calls = [];
+    this.answered = 0;      // the press whose first byte has cut a window
     core.executeInstruction = () => {
       const pc = core.PC;
-      if (watch.has(pc)) this.calls.push([pc, core.registers[0] >>> 0, (core.registers[14] >>> 0) & ~1]);
+      if (watch.has(pc)) {
+        this.calls.push([pc, core.registers[0] >>> 0, (core.registers[14] >>> 0) & ~1, this.clock.nanos]);
+      }
       const cycles = execute();
       counts.set(pc, (counts.get(pc) || 0) + cycles);
+      if (this.pressNs !== this.answered && this.firstSpiNs >= this.pressNs && this.pressNs > 0) {
+        this.answered = this.pressNs;
+        this.cut('answer');
+      }
       return cycles;
     };
   }
 
-  marker(fields) {
-    super.marker(fields);
-    this.windows.push({ name: fields.name, pcs: [...this.counts.entries()], calls: this.calls });
+  cut(name) {
+    this.windows.push({ name, pcs: [...this.counts.entries()], calls: this.calls });
     this.counts.clear();
     this.calls = [];
+  }
+
+  marker(fields) {
+    super.marker(fields);
+    this.cut(fields.name);
   }
 
   finish() {
