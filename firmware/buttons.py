@@ -7,7 +7,9 @@ that turn raw levels into the presses the interface wants (docs/screen.md).
     buttons.defer = app.defers()    # the loop does: which buttons wait on this screen
 
 Presses are latched in a small ring between frames, so a tap shorter than a frame is never
-lost (it only has to outlast the debounce). Every button reports as it goes down, except a
+lost (it only has to outlast the debounce). Where the pins latch a press's edge (taps()), a
+button down at a poll after its edge is pressed then, on the leading edge; the bounce that
+follows, and the bounce of a release, are debounced. Every button reports as it goes down, except a
 button of `long_mask` that the screen defers (`defer`, set by the loop from App.defers()):
 that one reports on release (short) or once when held past `long_ms` (long), never both. A
 `long_mask` button that reported as it went down and is held past `long_ms` reports once
@@ -146,6 +148,7 @@ class Buttons:
         self.missed = 0             # taps made inside a gap, waiting to stay released
         self.missed_since = 0
         self.down_at = array("i", [0] * COUNT)
+        self.up_at = array("i", [-0x10000000] * COUNT)  # when each was last let go (long ago)
         self.next_repeat = array("i", [0] * COUNT)
         self.events = bytearray(EVENTS)
         self.first = 0
@@ -182,6 +185,10 @@ class Buttons:
         fell = reader.taps()
         if elapsed(now, self.polled) > self.debounce_ms:
             self._after_gap(raw, fell, now)
+        else:
+            down = fell & raw & ~self.held
+            if down:
+                self._leading_edges(down, now)
         self.polled = now
         if raw != self.raw:
             self.raw = raw
@@ -191,6 +198,17 @@ class Buttons:
         if self.missed:
             self._missed_taps(raw, now)
         self._held(now)
+
+    def _leading_edges(self, down, now):
+        """Edges the pins latched whose buttons are down now: pressed at once, without waiting
+        out the debounce (the bounce after the edge is debounced as ever). A button let go less
+        than the debounce ago is bouncing, not pressed again."""
+        for b in range(COUNT):
+            bit = 1 << b
+            if down & bit and elapsed(now, self.up_at[b]) < self.debounce_ms:
+                down &= ~bit
+        if down:
+            self._change(self.held | down, now)
 
     def _after_gap(self, raw, fell, now):
         """No poll for longer than the debounce: a reading seen before the gap and changed
@@ -233,6 +251,7 @@ class Buttons:
                     self._emit(b)
                     self.next_repeat[b] = (now + self.repeat_delay_ms) & TICKS_MASK
             elif old & bit and not new & bit:
+                self.up_at[b] = now
                 if self.waiting & bit and not self.long_done & bit:
                     self._emit(b)
                 self.long_done &= ~bit

@@ -301,3 +301,36 @@ def test_a_long_press_standing_for_another_button_always_waits():
     assert events(b) == [], "B's long press means START: its short press waits"
     run(b, raw, {100: 0}, 160, start=100)
     assert events(b) == [B]
+
+
+def test_a_latched_edge_of_a_button_still_down_is_a_press_at_once_while_polling_steadily():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    run(b, raw, {}, 10)
+    raw.held, raw.fell = mask(RIGHT), mask(RIGHT)   # the pin's interrupt latched the edge
+    b.poll(10)
+    assert events(b) == [RIGHT], "on the leading edge, not 20 ms later"
+    bounce = {12: 0, 13: mask(RIGHT), 15: 0, 16: mask(RIGHT)}
+    for t in range(12, 60, 1):
+        if t in bounce:
+            raw.held = bounce[t]
+            raw.fell |= bounce[t]
+        b.poll(t)
+    assert events(b) == [], "its bounce is not another press"
+
+
+def test_the_bounce_of_a_release_is_not_a_new_press():
+    raw = Raw()
+    b = Buttons(raw, debounce_ms=20)
+    raw.held, raw.fell = mask(A), mask(A)
+    b.poll(0)
+    run(b, raw, {100: 0}, 130, step=1, start=1)       # let go at 100: released at 120
+    assert events(b) == [A] and b.held == 0
+    raw.held, raw.fell = mask(A), mask(A)              # a bounce just after the release
+    b.poll(130)
+    raw.held = 0
+    run(b, raw, {}, 200, step=1, start=131)
+    assert events(b) == []
+    raw.held, raw.fell = mask(A), mask(A)              # a real press later
+    b.poll(200)
+    assert events(b) == [A]
