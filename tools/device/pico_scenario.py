@@ -155,10 +155,11 @@ DEBOUNCE_MS = 20
 
 def delivered_ms(board, token, marker, deferred):
     """When the device's button driver hands the press to the app, in emulated ms: the
-    deciding edge (docs/screen.md, "When a press acts"). After the debounce of the edge that
-    presses it; on release for a button whose press waits there (`deferred`: the screen's
-    App.defers() mask, for a button of the board's LONG_PRESS; a LONG_AS stand-in always);
-    when held long enough for a long press (firmware/buttons.py)."""
+    deciding edge (docs/screen.md, "When a press acts"). The edge that presses it (its pin
+    latches it: a leading-edge debounce); the release and its debounce for a button whose
+    press waits there (`deferred`: the screen's App.defers() mask, for a button of the board's
+    LONG_PRESS; a LONG_AS stand-in always); when held long enough for a long press
+    (firmware/buttons.py)."""
     from engine_core.ui.buttons import LONG_PRESS_MS
     token = token.upper()
     button = bt.NAMES.index(token[5:] if token.startswith("LONG_") else token)
@@ -167,7 +168,7 @@ def delivered_ms(board, token, marker, deferred):
         return pressed + LONG_PRESS_MS
     if button in [held for held, _ in board.LONG_AS] or board.LONG_PRESS & deferred & (1 << button):
         return marker["release_ns"] / 1e6 + DEBOUNCE_MS
-    return pressed + DEBOUNCE_MS
+    return pressed
 
 
 def play(board_name, game):
