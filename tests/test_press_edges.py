@@ -107,3 +107,23 @@ def test_only_a_board_without_x_gives_a_its_long_meaning_on_the_game_list():
     import boards
     assert not has_x(boards.load("pico_lcd_114")) and not has_x(boards.load("tdisplay"))
     assert has_x(boards.load("pico_lcd_13")) and has_x(boards.load("picosystem"))
+
+
+@pytest.mark.parametrize("game", ["aces_up", "casket", "spite_malice", "nerts"])
+def test_the_pause_menu_opens_over_the_table_as_drawn_sending_only_its_panel(game):
+    app = make_app(320, 240, game, 3)
+    run(app, "RIGHT A")
+    app.screen.clear_dirty()
+    refreshed = []
+    refresh = app.table.refresh
+    app.table.refresh = lambda: (refreshed.append(1), refresh())
+    app.press(bt.START)
+    assert refreshed == [], "the table is not drawn again under the panel"
+    assert app.mode == app_mod.PAUSE
+    s = app.screen
+    area = sum(s.dirty[4 * i + 2] * s.dirty[4 * i + 3] for i in range(s.dirty_count))
+    assert area < s.width * s.height * 3 // 4, "the panel only, not the whole table again"
+    shown = bytes(s.buf)
+    app.full = True  # drawn from scratch, the same pixels
+    app.redraw()
+    assert bytes(s.buf) == shown

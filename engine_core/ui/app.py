@@ -102,6 +102,7 @@ class App:
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
         self.picked = False  # the last press was A in play and picked a card up (held_on)
         self.no_x = False  # a board without X: a long A stands for it (the host says so)
+        self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.redraw()
 
@@ -255,6 +256,9 @@ class App:
     def show(self, mode):
         """Show a screen as it was left (its selection kept), drawn whole. Back on the title
         from link play, the game it set aside comes back (Continue)."""
+        # The table is on the glass as it stands (play drawn whole, nothing changed since): the
+        # pause menu's panel then goes over it without drawing the table again.
+        self.table_drawn = self.current.MODE == PLAY and mode == PAUSE and not self.full
         self.current = self.screens[mode]
         self.full = True
         table = self.aside

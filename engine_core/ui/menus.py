@@ -253,7 +253,10 @@ class Pause(Menu):
             app.ask(A_GIVE_UP, PAUSE)
 
     def draw_under(self, app):
-        table_under(app)
+        if app.table_drawn:  # from play the table is there already: only the panel is new
+            app.table_drawn = False  # (once: a later whole redraw draws the table again)
+        else:
+            table_under(app)
 
     def draw_around(self, app, px, py, pw, ph):
         p = app.painter
