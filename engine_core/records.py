@@ -305,7 +305,7 @@ def load_message(title, found):
 SETTINGS = (
     ("sound", 1, 0, 1),
     ("card_back", 0, 0, 15),
-    ("bot_speed", 1, 0, 2),
+    ("bot_speed", 3, 0, 4),  # Nerts's speed level (nerts_bot.SPEEDS): Quick by default
     ("bot_level", 1, 0, 2),
     ("jokers", 0, 0, 1),
     ("target", 0, 0, 10000),  # 0: the game's own default

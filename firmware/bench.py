@@ -170,7 +170,7 @@ def link_frames(count=8):
 
 
 def nerts_busy(seconds=10, computers=3, speed=1, skill=1):
-    """Nerts with `computers` computer players (the app's default speed and level unless
+    """Nerts with `computers` computer players (at Steady speed and the Normal level unless
     given) ticked as the loop ticks a game: every 33 ms, the CPU sleeping in between
     (time.sleep_ms: WFE until the timer's interrupt). Prints the share of the time the ticks took,
     by the chip's own clock (tools/device/pico_power.py counts the emulator's cycles too)."""

@@ -22,7 +22,7 @@ and in the last period before the clock wraps at 2**30 ms (12 days on one clock)
 pass 2**30, boxed ints on MicroPython.
 
     speed level      0     1     2     3     4
-    ms per action  3000  1800  1000   550   300      (SPEEDS)
+    ms per action  3000  1800  1000   750   300      (SPEEDS)
 
     skill 0  sees the Nerts top and the waste top only (to foundations and work piles);
              overlooks a play it sees 1 time in 3;
@@ -62,7 +62,7 @@ _TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.
 if _TYPING:
     from engine_core.games.nerts import Nerts
 
-SPEEDS = (3000, 1800, 1000, 550, 300)
+SPEEDS = (3000, 1800, 1000, 750, 300)
 SKILLS = 4
 BEST_SKILL = 3
 DEFAULT_SPEED = 2

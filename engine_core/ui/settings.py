@@ -35,8 +35,11 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
      b"Beeps for moves, wins and losses"),
     (b"Card back", (b"Blue", b"Red", b"Green", b"Purple"), "card_back", None, 0,
      b"The colour of face-down cards"),
-    (b"Computer speed", (b"Slow", b"Normal", b"Fast"), "bot_speed", None, 1,
-     b"How fast the computer plays"),
+    # Nerts's speed levels (nerts_bot.SPEEDS), by how a person fares: one who makes a card
+    # move every 1.5 s wins about two rounds in three against Quick at the Normal level, and
+    # about one in four against the top one (docs/ai.md, "Who wins how often against a person").
+    (b"Computer speed", (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Faster than most"), "bot_speed",
+     None, 3, b"Quick: you win about 2 rounds in 3"),
     (b"Computer level", (b"Easy", b"Normal", b"Hard"), "bot_level", None, 1,
      b"How well the computer plays"),
     (b"Jokers", (b"Off", b"On"), "jokers", None, 0,

@@ -175,7 +175,7 @@ def report(f, cached=None):
         "CPU busy with the screen dimmed / off",
         "CPU busy in Nerts against the device's computer player, its moves drawn, 10 s",
         "CPU busy ticking Nerts with three computer players, 10 s (`firmware.bench.nerts_busy`: "
-        "the game's ticks alone, the app's default speed and level; in brackets the chip's own clock's figure)",
+        "the game's ticks alone, Steady speed and the Normal level; in brackets the chip's own clock's figure)",
     )
     head = "| what (%s, emulated) | flash in a cycle |" % BOARD
     rule = "| --- | --- |"

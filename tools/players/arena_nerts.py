@@ -10,6 +10,7 @@ shared) and of Nerts calls, and the round length in game seconds.
 
 --seats SPEED/SKILL,... one per player (2 to 4); --seed N the first deal; --jokers;
 --cap MINUTES ends a round that lasts longer (counted as 'capped').
+Against a stand-in person at a human pace: tools/players/duel_nerts.py.
 """
 
 import argparse
