@@ -36,6 +36,8 @@ from micropython import const
 
 NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
+DUE_SETTINGS = const(1)  # Console.due: the settings to write on the next frame
+DUE_KEPT = const(2)  # the game kept (at the title, or set aside for link play) to write
 SETTINGS_LOCKED = b"Settings are locked"  # the kiosk's pause menu: a visitor's A on Settings
 
 
@@ -54,6 +56,8 @@ class Console:
         self.held_mask = 0
         self.notice = b""  # the message on screen, as the painter takes it
         self.notice_ms = 0  # how much longer it stays
+        self.due = 0  # writes put off to the next frame (DUE_*), and whether this frame put them
+        self.due_wait = False
         self.done = False
         self.pointer = None  # engine_core/pointer.py, made at the first click
 
@@ -127,6 +131,10 @@ class Console:
         not a linked game's); `always` False skips a game with nothing new since its last save,
         the cursor's place included (the screen going dark: a write spared)."""
         keeper = self.keeper
+        if self.due & DUE_SETTINGS:
+            self.due &= ~DUE_SETTINGS
+            self.save_settings()
+        self.due &= ~DUE_KEPT  # (this is that save)
         keeper.catch_up(True)
         if self.game is not None and not self.demo and not self.app.link_game():
             if always or keeper.unsaved or keeper.cursor != keeper.cursor_kept:
@@ -278,7 +286,7 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
-        self.keeper.catch_up()  # flash work a press put off, on the frame after its answer
+        self.catch_up()  # flash work a press put off, on the frame after its answer
 
     # --- what changed ---
 
@@ -320,10 +328,27 @@ class Console:
                 hand = table.hand
                 keeper.keep_redo(table.redo_moves, table.redo_n, self.undoable(table),
                                  hand.cursor << 8 | hand.cursor_index)
+        # A setting changed, a game kept at the title or set aside for link play: written on
+        # the next frame, once the screen that answers the press is out (catch_up()).
         if events & ui.E_SETTING and not self.demo:
-            self.save_settings()
-        if events & ui.E_KEPT:  # kept at the title, or set aside for link play: on record now
-            self.save_now(False)
+            self.due |= DUE_SETTINGS
+            self.due_wait = True
+        if events & ui.E_KEPT:
+            self.due |= DUE_KEPT
+            self.due_wait = True
+
+    def catch_up(self, now=False):
+        """The writes presses put off (the keeper's, the settings, a game kept), on the frame
+        after the one that took them (`now`: at once, before a save or switching off)."""
+        due = self.due
+        if due and (now or not self.due_wait):
+            self.due = 0
+            if due & DUE_SETTINGS:
+                self.save_settings()
+            if due & DUE_KEPT:
+                self.save_now(False)
+        self.due_wait = False
+        self.keeper.catch_up(now)
 
     def save_settings(self):
         """The App's settings into the record and saved (a setting changed: App's E_SETTING)."""

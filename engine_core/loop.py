@@ -94,6 +94,7 @@ class Loop:
         self.stats = stats if stats is not None else self
         self.last_tick = self.clock.ticks_ms()
         self.frame_start = self.last_tick
+        self.woke_keys = 0  # buttons whose press only woke the host, while they stay down
         self.rests = 0  # rests begun, and their milliseconds
         self.rested_ms = 0
 
@@ -108,10 +109,19 @@ class Loop:
         port = self.port
         keys.poll(now)
         app.held(keys.held)  # before the events: a press sees the buttons as they are now
+        self.woke_keys &= keys.held
         code = keys.next_event()
+        if code >= 0 and ((now - self.last_tick) & TICKS_MASK) > self.frame_ms:
+            # After a rest (or a long frame) the presses came at its end: its time passes first,
+            # as it did before them (a game's pause before a move does not count after it).
+            app.tick((now - self.last_tick) & TICKS_MASK)
+            self.last_tick = now
         while code >= 0:
-            if not port.woke(now):  # the key that woke the host does nothing else
-                self.take(code, now)
+            if port.woke(now):  # the key that woke the host does nothing else...
+                if code < DIGIT:
+                    self.woke_keys |= 1 << (code & 0x3F)
+            elif code >= DIGIT or not (self.woke_keys >> (code & 0x3F)) & 1:
+                self.take(code, now)  # (...nor do its repeats or its hold)
             code = keys.next_event()
         app.tick((now - self.last_tick) & TICKS_MASK)
         self.last_tick = now

@@ -26,6 +26,8 @@ SAVE_DELAY_MS = const(500)
 # its spare, more for the statistics) waits a frame.
 LATER_ERASE = const(1)  # the saved game and its journal removed: the game was left
 LATER_STATS = const(2)  # the statistics written
+LATER_GAME = const(4)  # the game written (it has ended: with its statistics, so that a restart
+#                        never finds the statistics counting a game it resumes unfinished)
 NOTICES = const(4)
 NOTICE_FULL = "Storage full: progress not saved"
 NOTICE_FAILED = "Storage error: progress not saved"
@@ -52,6 +54,7 @@ class Keeper:
         self.failing = False  # the last write failed (and said so)
         self.later = 0  # flash work put off (LATER_*) until catch_up() on the next frame
         self.later_wait = False  # the frame that put it off is not over yet
+        self.ended = None  # the game that ended, to write with its statistics (LATER_GAME)
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
@@ -260,6 +263,10 @@ class Keeper:
         self.later = 0
         if work & LATER_STATS:
             self.save_stats()
+        if work & LATER_GAME and self.ended is not None:
+            game = self.ended
+            self.ended = None
+            self.save_game(game)
         if work & LATER_ERASE:
             self.game_file.erase()
             self.undo_file.erase()
@@ -292,7 +299,8 @@ class Keeper:
         self.stats.record_game(index, won, game.clock_ms, self.moves)
         if game.COMPETITIVE:
             self.stats.record_match(index, won, game.score(0))
-        self.put_off(LATER_STATS)
+        self.ended = game
+        self.put_off(LATER_STATS | LATER_GAME)
 
     def abandoned(self, game):
         """The player leaves an unfinished game for another deal: it counts as played, lost."""

@@ -148,7 +148,8 @@ class Buttons:
         self.missed = 0             # taps made inside a gap, waiting to stay released
         self.missed_since = 0
         self.down_at = array("i", [0] * COUNT)
-        self.up_at = array("i", [-0x10000000] * COUNT)  # when each was last let go (long ago)
+        self.up_at = array("i", [0] * COUNT)  # when each in `released` was let go
+        self.released = 0           # buttons let go lately: an edge within the debounce is bounce
         self.next_repeat = array("i", [0] * COUNT)
         self.events = bytearray(EVENTS)
         self.first = 0
@@ -205,8 +206,11 @@ class Buttons:
         than the debounce ago is bouncing, not pressed again."""
         for b in range(COUNT):
             bit = 1 << b
-            if down & bit and elapsed(now, self.up_at[b]) < self.debounce_ms:
-                down &= ~bit
+            if down & self.released & bit:
+                if elapsed(now, self.up_at[b]) < self.debounce_ms:
+                    down &= ~bit
+                else:
+                    self.released &= ~bit
         if down:
             self._change(self.held | down, now)
 
@@ -252,6 +256,7 @@ class Buttons:
                     self.next_repeat[b] = (now + self.repeat_delay_ms) & TICKS_MASK
             elif old & bit and not new & bit:
                 self.up_at[b] = now
+                self.released |= bit
                 if self.waiting & bit and not self.long_done & bit:
                     self._emit(b)
                 self.long_done &= ~bit

@@ -199,6 +199,7 @@ def main(argv=None):
     app = make_app(board.width, board.height)
     if args.two_buttons or board.two_buttons:
         app.settings[S_TWO_BUTTONS] = 1
+    app.no_x = board.no_x
     hung_up = attach_link(app, args)
     if not args.headless or args.data_dir:
         app = keep(app, args)

@@ -24,6 +24,12 @@ class Board:
             self.buttons = tuple(sorted(present))
 
     @property
+    def no_x(self):
+        """A board without X: a long A stands for it where X has a meaning (App.no_x)."""
+        return 6 not in self.buttons and not any(
+            reported == 6 for _, reported in getattr(self.module, "LONG_AS", ()))
+
+    @property
     def two_buttons(self):
         """A board without a D-pad plays with A and B alone (docs/screen.md)."""
         return not set(DPAD) <= set(self.buttons)

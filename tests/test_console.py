@@ -134,7 +134,10 @@ def test_a_changed_setting_is_saved_and_comes_back():
     keys(console, "START UP UP UP A")  # pause menu: settings (the third item from the foot)
     assert console.app.mode == ui.SETTINGS
     keys(console, "A")  # sound: on -> off
-    assert console.keeper.settings.get("sound") == 0
+    assert console.app.settings[ui.S_SOUND] == 0
+    console.tick(33)  # the frame that answered the press: nothing written yet
+    assert console_on(disk).app.settings[ui.S_SOUND] == 1
+    console.tick(33)  # the next frame writes it
     again = console_on(disk)
     assert again.app.settings[ui.S_SOUND] == 0
 
@@ -396,6 +399,7 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     assert app.mode == ui.SETTINGS and app.setting_label(ui.S_CASKET_RULES) == b"2: stacks"
     keys(console, "A")
     assert app.setting_label(ui.S_CASKET_RULES) == b"1: one card"
+    keys(console, "TICK TICK")  # written on the frame after
     assert console.keeper.settings.get("casket_rules") == 1
     assert app.table.game.rules == 2  # the game in play keeps its profile
     keys(console, "B UP UP A")  # back to the pause menu, new deal (nothing played: no question)
@@ -407,7 +411,8 @@ def test_the_casket_rules_setting_picks_the_profile_of_the_next_deal_and_a_resum
     again = console_on(disk)  # switched off and on: the profile-1 game comes back as it was
     assert again.app.table.game.rules == 1 and position(again.app.table.game)[1] == position(game)[1]
     assert again.app.settings[ui.S_CASKET_RULES] == 1
-    keys(again, "A START UP UP UP A UP UP UP UP UP A")  # Continue; Casket rules back to 2: the resumed game stays at 1
+    # Continue; Casket rules back to 2: the resumed game stays at 1
+    keys(again, "A START UP UP UP A UP UP UP UP UP A TICK TICK")
     assert again.keeper.settings.get("casket_rules") == 2 and again.app.table.game.rules == 1
     keys(again, "B UP UP A A")  # new deal, yes: leave the game in progress
     assert again.app.table.game.rules == 2
@@ -530,7 +535,7 @@ def test_to_the_title_keeps_the_game_and_continue_brings_it_back_with_the_cursor
     keys(console, "A")  # Continue
     assert app.mode == ui.PLAY and app.table is table
     assert table.hand.cursor == cursor and table.move_count == moves and position(table.game)[1] == state
-    keys(console, "START UP UP A")
+    keys(console, "START UP UP A TICK TICK")  # (written on the frame after the title's)
     again = console_on(disk)  # switched off at the title: the kept game is on record
     assert again.app.mode == ui.TITLE and again.app.resumable
     assert position(again.app.table.game)[1] == state and again.keeper.stats.get(0, r.PLAYED) == 0
@@ -587,7 +592,7 @@ def test_a_cursor_moved_after_the_last_save_is_kept_by_to_the_title_and_by_the_s
         assert console.keeper.unsaved is False
         cursor = cursor_of(console)
         if leave:
-            keys(console, leave)  # To the title: kept now (no close: the power cut after it)
+            keys(console, leave + " TICK TICK")  # To the title: kept a frame later (then a cut)
         else:
             console.save_now(False)  # the screen going dark writes what changed
         again = console_on(disk)

@@ -745,6 +745,7 @@ def test_the_page_installs_as_an_app_and_plays_with_the_network_cut(browser, tmp
         context.set_offline(True)
         console = WebConsole.__new__(WebConsole)
         console.context, console.page, console.errors = context, page, errors
+        console.played = []
         open_("board=240x240&game=aces_up&seed=%d&time=manual" % SEED)
         before = len(errors)
         assert page.evaluate("fetch('not-cached.txt').then(() => 'reached', () => 'no network')") == "no network"

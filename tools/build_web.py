@@ -78,7 +78,8 @@ def boards():
     for name in board_modules.NAMES:
         board = resolve_board(name)
         table[name] = {"title": board.title, "width": board.width, "height": board.height,
-                       "buttons": list(board.buttons), "twoButtons": board.two_buttons}
+                       "buttons": list(board.buttons), "twoButtons": board.two_buttons,
+                       "noX": board.no_x}
     return table
 
 

@@ -36,7 +36,7 @@
       if (width % 2 || width < 64 || width > 480 || height < 64 || height > 480) {
         return { error: "a screen size needs an even width and sides from 64 to 480: " + text };
       }
-      return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false };
+      return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false, noX: false };
     }
     const board = CONFIG.boards[text];
     if (!board) {
@@ -576,7 +576,8 @@
     mp.runPython(
       "import web.main\n" +
       "page = web.main.PageConsole(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
-      ", page_store, " + (manualTime ? "True" : "False") + ")\n");
+      ", page_store, " + (manualTime ? "True" : "False") + ")\n" +
+      "page.app.no_x = " + (chosen.noX ? "True" : "False") + "\n");
     page = mp.globals.get("page");
     addr = Array.from(page.addresses());
     const kiosk = params.get("kiosk");

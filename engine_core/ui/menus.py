@@ -195,7 +195,8 @@ class GameList(Menu):
 
     def draw_around(self, app, px, py, pw, ph):
         if py + ph + LINE_H <= app.height:
-            app.painter.text_centred(b"A: new deal  X: by number", app.width // 2, py + ph + 1, pal.SLOT)
+            foot = b"A: new deal  hold A: by number" if app.no_x else b"A: new deal  X: by number"
+            app.painter.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
 
     def draw_words(self, app, i, px, ty, pw, chosen):
         app.painter.text(games.title(app.names[i]), px + 8, ty, pal.BLACK if chosen else pal.WHITE)

@@ -151,7 +151,8 @@ class Deal(Scene):
             felt(app)
             p.text_centred(games.title(app.names[app.pending_game]), w // 2, 6, pal.GOLD)
             p.text_centred(b"Deal number", w // 2, dy - 3 * LINE_H, pal.WHITE)
-            p.text_centred(b"Up/down: digit  X: random", w // 2, h - 3 * LINE_H, pal.SLOT)
+            p.text_centred(b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random",
+                           w // 2, h - 3 * LINE_H, pal.SLOT)
             p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
         app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
         app.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)

@@ -89,6 +89,38 @@ def press_rows(f):
     ]
 
 
+SESSION_ROWS = (
+    ("a press in a session of every game (tools/device/pico_presses.py: the title, the game list, "
+     "moves, a hint, the pause menu, a new deal), deciding edge to the last byte of its first "
+     "frame: worst of those that redraw part of the screen", "one frame (33 ms)"),
+    ("the same, worst of those that redraw the whole screen (a 14.75 ms flush), and which", "one frame (33 ms)"),
+    ("a new deal (the pause menu's New deal, then yes): worst of the five games", "50 ms"),
+    ("a game's first deal (its table made), from the game list: worst of the five games", "50 ms"),
+)
+
+
+def session_figures(xip_cache):
+    """The cells of SESSION_ROWS from a session of every game (tools/device/pico_presses.py)."""
+    from tools.device.pico_presses import answers
+    from tools.device.pico_scenario import GAMES
+    board = boards.load(BOARD)
+    full = 2 * board.WIDTH * board.HEIGHT
+    partial, whole, new_deal, first_deal = [], [], [], []
+    for game in GAMES:
+        rows = answers(BOARD, game, xip_cache)
+        for token, screen, ms, n in rows:
+            (whole if n >= full else partial).append((ms, game, token, screen))
+        first_deal.append(([ms for token, screen, ms, n in rows if screen == 1 and n >= full][0], game))
+        new_deal.append((rows[-1][2], game))
+    worst = max(whole)
+    return ["%.1f ms" % max(partial)[0],
+            "%.1f ms (%s, %s on %s)" % (worst[0], worst[1], worst[2], SCREEN_NAMES.get(worst[3], "a screen")),
+            "%.1f ms (%s)" % max(new_deal), "%.1f ms (%s)" % max(first_deal)]
+
+
+SCREEN_NAMES = {0: "the title", 1: "the game list", 3: "the table", 4: "the pause menu", 9: "a question"}
+
+
 def measure():
     reason = pico.unavailable(BOARD)
     if reason is not None:
@@ -104,9 +136,9 @@ def measure():
         ("40x56 card-sized rectangle flush", ""),
         ("a frame's flush without a full redraw (card moves and slides, cursor; overlapping "
          "rectangles merged): first to last byte, median / worst", "4 ms"),
-        ("keypress: debounced edge to the last byte of the frame that answers it, median / worst "
+        ("keypress: deciding edge to the last byte of the frame that answers it, median / worst "
          "over %d presses" % len(plain["presses"]), "one frame (33 ms)"),
-        ("keypress: debounced edge to the last byte of all it moved (a card's slide, a notice's "
+        ("keypress: deciding edge to the last byte of all it moved (a card's slide, a notice's "
          "end), median / worst", ""),
     ]
     lines = [
@@ -125,6 +157,9 @@ def measure():
     ]
     for (what, budget), a, b in zip(whats, press_rows(plain), press_rows(cached)):
         lines.append("| %s | %s | %s | %s |" % (what, a, b, budget))
+    sessions = [session_figures(False), session_figures(True)]
+    for i, (what, budget) in enumerate(SESSION_ROWS):
+        lines.append("| %s | %s | %s | %s |" % (what, sessions[0][i], sessions[1][i], budget))
     lines.append("| XIP cache hits (of the core's reads of the flash): to the title / the %d presses / "
                  "the whole run with firmware.bench | | %.2f%% / %.2f%% / %.2f%% (%s misses in all) | |"
                  % (len(KEYS.split()), 100 * pico.hit_rate(boot), 100 * pico.hit_rate(last_key, boot),

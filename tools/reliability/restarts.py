@@ -237,7 +237,7 @@ def session(name, seed, counts):
         cut = rand.below(3) == 0
         # The flash work a press puts off (a left game's erase, the statistics) is done on the
         # frame after it, as the device's loop runs one after every press: before the stop.
-        console.keeper.catch_up(True)
+        console.catch_up(True)
         if cut:
             before = record(new_console(copy_disk(disk)))
             if rand.below(2):

@@ -1,0 +1,140 @@
+"""The loop's order within a frame (engine_core/loop.py): after a rest the time passes before
+the presses that ended it, and the rest of a press that only woke the host (its hold, its
+repeats) does nothing either."""
+
+from engine_core.loop import HELD, Loop
+from engine_core.ui import buttons as bt
+
+
+class Keys:
+    def __init__(self):
+        self.queue = []
+        self.held = 0
+        self.defer = 0
+
+    @property
+    def count(self):
+        return len(self.queue)
+
+    def poll(self, now):
+        pass
+
+    def next_event(self):
+        return self.queue.pop(0) if self.queue else -1
+
+    def busy(self):
+        return False
+
+
+class Clock:
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_us(self):
+        return self.ms * 1000
+
+    def sleep_ms(self, ms):
+        self.ms += ms
+
+
+class Beeper:
+    playing = False
+
+    def beep(self, hz, ms, now):
+        pass
+
+    def update(self, now):
+        pass
+
+
+class Port:
+    latch = None
+
+    def __init__(self):
+        self.keys, self.clock, self.beeper = Keys(), Clock(), Beeper()
+        self.asleep = False
+
+    def woke(self, now):
+        was = self.asleep
+        self.asleep = False
+        return was
+
+    def flush(self, screen):
+        screen.dirty_count = 0
+
+    def rest_ms(self, now):
+        return 1000
+
+    def after_frame(self, now):
+        pass
+
+
+class Screen:
+    dirty_count = 0
+
+
+class App:
+    def __init__(self):
+        self.screen = Screen()
+        self.log = []
+        self.done = False
+
+    def held(self, mask):
+        pass
+
+    def defers(self):
+        return 0
+
+    def press(self, button, long_press=False):
+        self.log.append(("press", button, long_press))
+
+    def tick(self, ms):
+        self.log.append(("tick", ms))
+
+    def take_sound(self):
+        return 0
+
+
+def make():
+    port = Port()
+    app = App()
+    loop = Loop(app, port)
+    return loop, app, port
+
+
+def test_after_a_rest_its_time_passes_before_the_press_that_ended_it():
+    loop, app, port = make()
+    loop.frame()
+    port.clock.ms = 900  # a rest of 900 ms, then a press
+    port.keys.queue = [bt.A]
+    app.log.clear()
+    loop.frame()
+    assert app.log == [("tick", 900), ("press", bt.A, False), ("tick", 0)]
+    port.clock.ms += 33  # in play, frame after frame: the press first, then the frame's time
+    port.keys.queue = [bt.A]
+    app.log.clear()
+    loop.frame()
+    assert app.log == [("press", bt.A, False), ("tick", 33)]
+
+
+def test_a_press_that_only_woke_the_host_is_not_taken_held_on_or_repeating():
+    loop, app, port = make()
+    port.asleep = True
+    port.keys.queue = [bt.A]
+    port.keys.held = bt.mask(bt.A)
+    loop.frame()
+    port.clock.ms += 400
+    port.keys.queue = [bt.A | HELD, bt.RIGHT]  # A's hold, and another button pressed
+    loop.frame()
+    assert [e for e in app.log if e[0] == "press"] == [("press", bt.RIGHT, False)]
+    port.keys.held = 0  # let go: the next press of A plays
+    port.clock.ms += 33
+    loop.frame()
+    port.keys.queue = [bt.A]
+    port.keys.held = bt.mask(bt.A)
+    port.clock.ms += 33
+    loop.frame()
+    assert app.log[-2] == ("press", bt.A, False)
