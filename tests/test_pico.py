@@ -49,6 +49,11 @@ def test_every_frame_on_the_chip_equals_the_simulators(board_name, game):
     assert result.end["cs_high_bytes"] == 0
     names = [name for name, _, _ in compared]
     assert names[0] == "boot" and names[-1] == "soft reset"
+    # The call frames' stack (read by the harness at each key's marker) keeps a quarter spare
+    # at the session's deepest, before the REPL is used.
+    from tools.device.firmware import PYSTACK_BYTES
+    used = max(m["pystack"] for m in result.markers() if m["name"] == "hardware")
+    assert 0 < used <= PYSTACK_BYTES * 3 // 4, used
     assert "hardware" in names
     differing = [(i, name) for i, (name, device, want) in enumerate(compared)
                  if want is not None and device != want]

@@ -46,9 +46,10 @@ _PAYOFF_SIZE = const(20)
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
 # 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
 # charged APPLY_NODES positions, so a turn's cost stays bounded however long it is; the hard
-# level's sampling costs about 1 M more. The worst turn stays within 17 M (make bench).
-_STAGE_NODES = (0, 12, 40, 90)
-_TURN_NODES = (0, 36, 80, 130)
+# level's sampling costs about 1 M more. The hard level's worst turn is 9.8 M, the medium level's
+# 17.1 M, a turn of many moves applied (make bench, docs/ai.md).
+_STAGE_NODES = (0, 12, 40, 45)
+_TURN_NODES = (0, 36, 70, 60)
 APPLY_NODES = const(4)
 # By level: the most cards an opening for the opponent's payoff card may lack for the level to
 # block it (-1: it does not block; 0: only an opening the opponent can take at once); a level

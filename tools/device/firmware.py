@@ -18,8 +18,9 @@ Beside firmware.uf2 it writes firmware.bin and firmware.json (the flash layout a
 addresses the emulated Pico needs, tools/device/pico.py).
 
 One change to the port (PATCHES, applied to the source before the build, idempotently): the
-VM's call frames live on a Python stack (MICROPY_ENABLE_PYSTACK) in SCRATCH_X, the 4 KB bank
-the linker keeps for a second core's stack, which the console never starts. Without it a
+VM's call frames live on a Python stack of PYSTACK_BYTES (MICROPY_ENABLE_PYSTACK), a static
+array, so the GC heap is that much smaller (the C stack, 8 KB across SCRATCH_X and SCRATCH_Y,
+is left whole). Without it a
 bytecode function whose frame is larger than 44 bytes allocates the frame on the GC heap at
 each call and frees it on return: with the heap full of the games' objects each such
 allocation searched past them (a deal made 227 of them: 6.6 M of its 17.7 M cycles,
@@ -67,37 +68,43 @@ module("main.py", base_path=%(here)r)
 """
 
 PYSTACK_FILL = 0x55
+PYSTACK_BYTES = 2560  # the deepest the scenarios reach is 1,520 bytes (tests/test_pico.py)
 PATCHES = (  # (file in the source, text after which the addition goes, the addition)
     ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
-     "// The console's call frames on a Python stack in SCRATCH_X (tools/device/firmware.py).\n"
+     "// The console's call frames on a Python stack (tools/device/firmware.py).\n"
      "#define MICROPY_ENABLE_PYSTACK (1)\n"),
     ("ports/rp2/main.c", "    for (;;) {\n\n        // Initialise MicroPython runtime.\n",
      "        #if MICROPY_ENABLE_PYSTACK\n"
      "        {\n"
-     "            // SCRATCH_X: core 1's stack bank, unused (tools/device/firmware.py).\n"
-     "            extern uint8_t __scratch_x_end__, __StackOneTop;\n"
-     "            for (uint8_t *p = &__scratch_x_end__; p < &__StackOneTop; ++p) {\n"
-     "                *p = 0x%02x;\n"
+     "            // The call frames' stack (tools/device/firmware.py), filled to read its depth.\n"
+     "            static uint8_t pystack_area[%d] __attribute__((aligned(8)));\n"
+     "            for (size_t i = 0; i < sizeof(pystack_area); ++i) {\n"
+     "                pystack_area[i] = 0x%02x;\n"
      "            }\n"
-     "            mp_pystack_init(&__scratch_x_end__, &__StackOneTop);\n"
+     "            mp_pystack_init(pystack_area, pystack_area + sizeof(pystack_area));\n"
      "        }\n"
-     "        #endif\n" % PYSTACK_FILL),
+     "        #endif\n" % (PYSTACK_BYTES, PYSTACK_FILL)),
 )
 PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
 
 def patch_source(source):
-    """Apply PATCHES to the MicroPython source, once (a file that has its addition is left)."""
+    """Apply PATCHES to the MicroPython source: each file as it came (kept beside it as
+    NAME.orig the first time) with its addition, written when that differs from the file."""
     for name, after, addition in PATCHES:
         path = os.path.join(source, name)
-        with open(path) as f:
+        if not os.path.exists(path + ".orig"):
+            shutil.copyfile(path, path + ".orig")
+        with open(path + ".orig") as f:
             text = f.read()
-        if addition in text:
-            continue
         if after not in text:
             raise BuildError("%s is not the v1.27.0 file the patch expects (no %r)" % (path, after.strip()))
+        patched = text.replace(after, after + addition, 1)
+        with open(path) as f:
+            if f.read() == patched:
+                continue
         with open(path, "w") as f:
-            f.write(text.replace(after, after + addition, 1))
+            f.write(patched)
 
 
 UF2_MAGIC_START0 = 0x0A324655
@@ -210,16 +217,20 @@ def uf2_blocks(image, base=FLASH_BASE, family=RP2040_FAMILY):
 
 
 def symbols(elf):
-    """Addresses of the SDK's flash write functions (the emulated Pico carries them out)."""
+    """Addresses of the SDK's flash write functions (the emulated Pico carries them out) and
+    of the Python stack (it reads how deep it went)."""
     out = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
     found = {}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[2] in ("flash_range_erase", "flash_range_program"):
             found[parts[2]] = int(parts[0], 16)
-    if len(found) != 2:
-        raise BuildError("flash_range_erase/flash_range_program not found in " + elf)
-    return {"erase": found["flash_range_erase"], "program": found["flash_range_program"]}
+        elif len(parts) == 3 and parts[2].startswith("pystack_area"):
+            found["pystack"] = int(parts[0], 16)
+    if len(found) != 3:
+        raise BuildError("flash_range_erase/flash_range_program/pystack_area not found in " + elf)
+    return {"erase": found["flash_range_erase"], "program": found["flash_range_program"],
+            "pystack": [found["pystack"], PYSTACK_BYTES]}
 
 
 def build(board_name, jobs=None, out_root=None):

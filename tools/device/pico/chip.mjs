@@ -321,6 +321,21 @@ export class Chip {
     }
   }
 
+  // The firmware's Python stack (tools/device/firmware.py, PATCHES; job.hooks.pystack: its
+  // address and size) is filled with 0x55 at each reset: the bytes from its start to the last
+  // one no longer holding the fill are its high-water mark so far (read from outside, so no
+  // code of the chip runs).
+  pystackUsed() {
+    const where = this.job.hooks && this.job.hooks.pystack;
+    if (!where) return null;
+    const sram = this.mcu.sram;
+    const start = where[0] - 0x20000000;
+    for (let i = start + where[1] - 1; i >= start; i--) {
+      if (sram[i] !== 0x55) return i - start + 1;
+    }
+    return 0;
+  }
+
   sendText(text) {
     for (const ch of Buffer.from(text, 'latin1')) {
       this.cdc.sendSerialByte(ch);
@@ -432,7 +447,8 @@ export function runSteps(steps, chips, runFor) {
       case 'mark':
         chip.marker({ name: step.name, ns: chip.clock.nanos, last_spi_ns: chip.lastSpiNs,
           first_spi_ns: chip.firstSpiNs, spi_bytes: chip.spiBytes, flushes: chip.bursts,
-          busy_ns: chip.busyNs, wait_ns: chip.waitNs, xip: chip.xip && chip.xip.counts() });
+          busy_ns: chip.busyNs, wait_ns: chip.waitNs, xip: chip.xip && chip.xip.counts(),
+          pystack: chip.pystackUsed() });
         chip.firstSpiNs = -1;
         chip.bursts = [];
         break;
