@@ -111,9 +111,9 @@ class Loop:
         app.held(keys.held)  # before the events: a press sees the buttons as they are now
         self.woke_keys &= keys.held
         code = keys.next_event()
-        if code >= 0 and ((now - self.last_tick) & TICKS_MASK) > self.frame_ms:
-            # After a rest (or a long frame) the presses came at its end: its time passes first,
-            # as it did before them (a game's pause before a move does not count after it).
+        if code >= 0 and ((now - self.last_tick) & TICKS_MASK) > 2 * self.frame_ms:
+            # After a rest (two frames' time or more) the presses came at its end: its time
+            # passes first, as it did before them (a pause before a move does not count after it).
             app.tick((now - self.last_tick) & TICKS_MASK)
             self.last_tick = now
         while code >= 0:

@@ -186,6 +186,8 @@ def test_y_in_nerts_takes_back_your_move_not_the_computers_and_a_long_x_puts_it_
 
 def test_y_says_the_computer_has_played_on_that_pile_and_changes_nothing():
     app = make_app(320, 240, "nerts", 1)
+    app.settings[ui.S_SPEED] = 1  # Steady: the computer takes its time, and sees the ace first
+    app.configure_computer(app.table.game)
     put_position(app, {"p1.nerts": ["KC1", "AH1"], "p2.nerts": ["KD2", "2H2"]})
     table = app.table
     game = table.game
@@ -226,6 +228,7 @@ def test_nerts_undone_by_y_is_continued_after_a_restart_and_undoes_on(tmp_path):
     the player's own moves in the resumed game. Deal 6's first three hints are card moves
     (no flip of the stock, which the second A would repeat), so each X A A is one move."""
     console = console_on(FileStorage(str(tmp_path)))
+    console.app.settings[ui.S_SPEED] = 1  # Steady, the pace this deal's moves were chosen at
     console.open_game("nerts", 6)
     table = console.app.table
     sides = [side(table.game, 0)]

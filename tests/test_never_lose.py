@@ -35,6 +35,7 @@ def test_nerts_undone_past_the_players_own_moves_is_continued_after_a_restart(tm
     """The computer's moves are undone too: the move count went to -5, the loader set the
     saved game aside and there was no Continue."""
     console = console_on(FileStorage(str(tmp_path)))
+    console.app.settings[ui.S_SPEED] = 1  # Steady, the pace this deal's moves were chosen at
     console.open_game("nerts", 7)
     for _ in range(6):
         keys(console, "X A A " + "TICK " * 30)  # the player's moves, the computer's between

@@ -124,6 +124,7 @@ def test_an_odd_time_in_the_records_loads_as_the_nearest_choice_and_the_menu_sav
     app.selected = st.S_DIM
     run(app, "RIGHT")
     console.tick(0)
+    console.tick(0)  # the settings are written on the frame after the press's
     assert app.setting_label(st.S_DIM) == b"1 min"
     assert (console.keeper.settings.get("dim_s"), console.keeper.settings.get("screen_off_s")) == (60, 1800)
 
