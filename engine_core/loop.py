@@ -8,8 +8,9 @@ the frame sent, and the wait (or the rest) until the next frame.
 Each frame: poll the keys, tell the console which buttons are held, hand it every event they
 latched in order (a press, a digit typed, a click on the screen; after a rest its time is
 ticked first, as it came before them; a press that only woke the host is dropped with its
-hold and repeats), tick it with the time since the last frame, take its sound event and sound it, end a tone that is due, send the
-dirty rectangles, and let the host do its own per-frame work. Between frames wait() polls the
+hold and repeats), tick it with the time since the last frame, take its sound event and
+sound it, end a tone that is due, send the dirty rectangles, and let the host do its own
+per-frame work. Between frames wait() polls the
 keys until the next frame is due or a press is latched (the next frame then starts at once), or,
 when nothing moves, rests until a key's edge is latched or the host's next timer is due.
 Nothing in a frame, a wait or a rest allocates.
