@@ -4,40 +4,8 @@ repeats) does nothing either."""
 
 from engine_core.loop import HELD, Loop
 from engine_core.ui import buttons as bt
-
-
-class Keys:
-    def __init__(self):
-        self.queue = []
-        self.held = 0
-        self.defer = 0
-
-    @property
-    def count(self):
-        return len(self.queue)
-
-    def poll(self, now):
-        pass
-
-    def next_event(self):
-        return self.queue.pop(0) if self.queue else -1
-
-    def busy(self):
-        return False
-
-
-class Clock:
-    def __init__(self):
-        self.ms = 0
-
-    def ticks_ms(self):
-        return self.ms
-
-    def ticks_us(self):
-        return self.ms * 1000
-
-    def sleep_ms(self, ms):
-        self.ms += ms
+from tests.helpers import ScriptClock
+from tests.test_loop import ScriptButtons
 
 
 class Beeper:
@@ -54,7 +22,7 @@ class Port:
     latch = None
 
     def __init__(self):
-        self.keys, self.clock, self.beeper = Keys(), Clock(), Beeper()
+        self.keys, self.clock, self.beeper = ScriptButtons(), ScriptClock(), Beeper()
         self.asleep = False
 
     def woke(self, now):

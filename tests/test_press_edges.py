@@ -10,19 +10,9 @@ from engine_core.ui.app import App
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
 from simulator.keys import make_app, run
+from tests.test_ui import cursor_to, pile
 
 NONE = 255
-
-
-def pile(app, name):
-    game = app.table.game
-    return game.piles.size[game.pile_id(name)]
-
-
-def cursor_to(app, name):
-    table = app.table
-    table.hand.cursor = table.slots.slot_of[table.game.pile_id(name)]
-    table.hand.cursor_index = NONE
 
 
 def test_in_play_a_picks_up_on_its_edge_and_held_on_sends_that_card_home_as_one_undoable_move():

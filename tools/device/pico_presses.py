@@ -13,29 +13,18 @@ import argparse
 
 import boards
 from tools.device import pico
-from tools.device.pico_scenario import GAMES, THROUGH_MENU, Reference, delivered_ms
+from tools.device.pico_scenario import GAMES, Reference, delivered_ms, pressable
 
 # From the title: the game list, the game, a first deal; moves and a hint; the pause menu
 # opened and closed; a new deal from it (the game counts: the question, then yes).
 SESSION = "DOWN A %s A RIGHT A A X A A START START START DOWN DOWN DOWN DOWN DOWN A A"
 
 
-def session_keys(board, game):
-    keys = []
-    for token in (SESSION % " ".join(["DOWN"] * GAMES.index(game))).split():
-        try:
-            pico.button_presses(board, token)
-            keys.append(token)
-        except pico.PicoError:
-            keys += THROUGH_MENU[token].split()
-    return keys
-
-
 def answers(board_name, game, xip_cache=None):
     """[(token, screen before it, ms from its deciding edge to the last byte of the first frame
     after it, bytes of that frame)] of the session; a press that drew nothing is left out."""
     board = boards.load(board_name)
-    keys = session_keys(board, game)
+    keys = pressable(board, SESSION % " ".join(["DOWN"] * GAMES.index(game)))
     script = pico.Script(board)
     script.boot()
     for token in keys:

@@ -50,8 +50,13 @@ def script_keys(game, board):
     opening = OPEN % " ".join(["DOWN"] * GAMES.index(game))
     if not has_button(board, "X"):
         opening = opening.replace("X", "LONG_A")   # the seed entry: a long A without X
-    tokens = opening.split()
-    for token in (PLAY.get(game, PLAY_ANY) + " " + PAUSE).split():
+    return opening.split() + pressable(board, PLAY.get(game, PLAY_ANY) + " " + PAUSE)
+
+
+def pressable(board, text):
+    """The tokens of `text`, each one the board lacks (X, Y) reached through the pause menu."""
+    tokens = []
+    for token in text.split():
         try:
             pico.button_presses(board, token)
             tokens.append(token)
