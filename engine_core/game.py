@@ -253,12 +253,21 @@ class Game:
         """Put every card of the game into pile p in id order, then shuffle it (not journaled)."""
         piles = self.piles
         n = self.deck_size()
+        buf = piles.cards
+        start = piles.start[p]
+        k = piles.size[p]
+        if k == 0 and n <= cards.JOKER_BASE and self.is_card(n - 1):
+            for c in range(n):  # ids 0 .. n - 1 (is_card takes every id below a bound), no call a card
+                buf[start + c] = c
+            k = n
         c = 0
-        while piles.size[p] < n:
+        while k < n:
             if self.is_card(c):
-                piles.push(p, c)
+                buf[start + k] = c
+                k += 1
             c += 1
-        self.shuffle_cards(piles.cards, piles.start[p], n)
+        piles.size[p] = n
+        self.shuffle_cards(buf, start, n)
 
     def apply(self, move):
         """Perform a legal move (trusted: check with is_legal first). No allocation."""

@@ -65,6 +65,7 @@ EXEMPT = {
     "engine_core/rules.py:foundation_error": "why a loaded position is refused: protocol text",
     "engine_core/rules.py:descending_in_suit_error": "why a loaded position is refused: protocol text",
     "engine_core/game.py:Game.end_piles": "start-up: the pile arena, allocated once in __init__",
+    "engine_core/history.py:zeroed": "start-up: the journal, allocated once in Game.__init__",
     "engine_core/ai/nerts_bot.py:attach": "start-up: the computer players' settings, called from __init__",
     "engine_core/game.py:Game.attach_ai": "start-up: a game made without the registry is refused by name",
     "engine_core/games/__init__.py:available": "start-up: the menu's list of games",

@@ -104,21 +104,32 @@ class Nerts(Game):
     # --- dealing ---
 
     def _deal(self):
+        piles = self.piles
+        buf = piles.cards
         for p in range(self.players):
             stock = p * STRIDE + STOCK
-            for c in range(52):
-                self.piles.push(stock, p * 52 + c)
+            s = piles.start[stock]
+            for c in range(52):  # written, not pushed: a call a card was a third of the deal
+                buf[s + c] = p * 52 + c
+            n = 52
             if self.jokers:
-                self.piles.push(stock, cards.joker(p, 0))
-                self.piles.push(stock, cards.joker(p, 1))
-        self._lay_out()
+                buf[s + 52] = cards.joker(p, 0)
+                buf[s + 53] = cards.joker(p, 1)
+                n = 54
+            piles.size[stock] = n
+        self._lay_out(False)
         self.moves.forget()
 
-    def _lay_out(self):
-        """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles."""
+    def _lay_out(self, journal=True):
+        """Shuffle each player's stock (their whole deck) and deal Nerts pile and work piles;
+        a first deal leaves the shuffle out of the journal (Game.deal clears it after)."""
+        piles = self.piles
         for p in range(self.players):
             base = p * STRIDE
-            self.shuffle_pile(base + STOCK)
+            if journal:
+                self.shuffle_pile(base + STOCK)
+            else:
+                self.shuffle_cards(piles.cards, piles.start[base + STOCK], piles.size[base + STOCK])
             self.move_cards(base + STOCK, base + NERTS, 13)
             for w in range(WORK1, WORK4 + 1):
                 self.move_top(base + STOCK, base + w)
