@@ -44,6 +44,7 @@ DEFER_A = const(1 << 4)  # App.defers(): bt.mask(bt.A), bt.mask(bt.B), bt.mask(b
 DEFER_B = const(1 << 5)
 DEFER_X = const(1 << 6)
 GUARD_MS = const(800)  # a question that came without a key takes no answer this long
+MAKE_AHEAD_MS = const(200)  # a game chosen this long in the game list has its table made (make_ahead)
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
 
 
@@ -104,6 +105,7 @@ class App:
         self.no_x = False  # a board without X: a long A stands for it (the host says so)
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
+        self.answering = False  # a press came since the last tick: its frame is not an idle one
         self.redraw()
 
     # --- input ---
@@ -113,6 +115,7 @@ class App:
         instead of it (True: a button defers() named), or bt.HELD_ON: a press already taken on
         its edge is still held (in play, A: the card it picked up goes home)."""
         self.noise = rng.step((self.noise & 0xFFFFFF) + self.clock + button + 1)
+        self.answering = True
         if long_press == bt.HELD_ON:
             self.held_on(button)
             return
@@ -211,10 +214,12 @@ class App:
                 self.redraw()  # the table's line says the link is silent; its clock stands
                 if self.current.MODE != PLAY:
                     draw_notice(self)  # and so does every other screen
+                self.answering = False
                 return
             if link.playing() and self.current.MODE != PLAY and self.table is not None:
                 self.table.game.tick(ms)  # the shared clock runs under a menu or the end panel
         self.current.tick(self, ms)
+        self.answering = False
 
     @property
     def mode(self):
@@ -371,6 +376,32 @@ class App:
             table = Table(self.painter, game, decl, self.size, games.title(name))
             self.tables[name] = table
         return table
+
+    def make_ahead(self, name, rested_ms, ms):
+        """A screen whose A deals `name` (the game list, the deal screen) calls this each frame
+        with how long its choice has stood (rested_ms, counted by the screen): once that reaches
+        MAKE_AHEAD_MS in a frame that answers no press, the game's table is made, if it has
+        none, so that A only deals (idle.py counts the console busy until it is). Making one
+        costs a Pico as much as the deal and its drawing together; the cursor passing over a
+        game on its way makes nothing. Returns the time the choice has stood."""
+        if self.answering:
+            return 0
+        if rested_ms < MAKE_AHEAD_MS:
+            rested_ms += ms
+        if rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
+            shown = self.table  # the table of another game (set aside, or the last played)
+            self.open_table(name).game.deal(0)  # dealt, as every table's game is (A deals afresh)
+            self.table = shown
+        return rested_ms
+
+    def table_wanted(self):
+        """The game list or the deal screen has a game chosen whose table make_ahead makes."""
+        mode = self.current.MODE
+        if mode == CHOOSE:
+            return self.tables.get(self.names[self.selected]) is None
+        if mode == DEAL:
+            return self.tables.get(self.names[self.pending_game]) is None
+        return False
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket's setting,

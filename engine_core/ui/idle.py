@@ -7,8 +7,8 @@ few attribute reads, and nothing is allocated.
 A wrong "yes" would freeze an animation until the next key, so each clock the interface runs
 is listed here: a slide or shake, a message strip, the computer's turn (Spite & Malice), real-
 time computer players (Nerts), auto-play of a won game, a move list prefetched on an idle
-frame, a redraw spread over frames, link play, the console's notice, a save waiting for play
-to pause, and the kiosk.
+frame, a table made ahead in the game list, a redraw spread over frames, link play, the
+console's notice, a save waiting for play to pause, and the kiosk.
 """
 
 from engine_core import PLAYING
@@ -32,7 +32,8 @@ def app_idle(app):
         return False
     table = app.table
     if app.mode != PLAY or table is None:
-        return True                          # title and menus change only with a key
+        return not app.table_wanted()        # title and menus change only with a key, but for
+        # the table the game list makes ahead of its A (App.make_ahead)
     if table.pending or table.computer_ms > 0 or table.message_ms > 0 or table.view.shake_ms > 0:
         return False
     if table.slide & (SLIDE_LEFT | SLIDE_WAIT):

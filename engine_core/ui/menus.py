@@ -179,8 +179,18 @@ class GameList(Menu):
     MODE = CHOOSE
     NAME = b"Choose a game"
 
+    def __init__(self):
+        self.rested_on = -1  # the row the cursor stands on, and for how long (App.make_ahead)
+        self.rested_ms = 0
+
     def length(self, app):
         return len(app.names)
+
+    def tick(self, app, ms):
+        if app.selected != self.rested_on:
+            self.rested_on = app.selected
+            self.rested_ms = 0
+        self.rested_ms = app.make_ahead(app.names[app.selected], self.rested_ms, ms)
 
     def choose(self, app, button):
         if button == bt.B:

@@ -71,8 +71,9 @@ class Play(Scene):
                 table.play_home()
         if not table.tick(ms):
             table.refresh()
-            if not table.pending and table.moves_wanted():
-                table.legal_moves()  # an idle frame: ready for the next keypress
+            if not table.pending and table.moves_wanted() and not app.answering:
+                table.legal_moves()  # an idle frame (not one that answers a press, whose
+                # frame would wait for it): ready for the next keypress
         if game.status() != PLAYING:
             app.finish()
             app.redraw()
@@ -95,6 +96,10 @@ class Deal(Scene):
         self.digits = bytearray(SEED_DIGITS)
         self.digits[SEED_DIGITS - 1] = 1
         self.pos = SEED_DIGITS - 1  # the digit under the cursor
+        self.rested_ms = 0  # how long the screen has stood since a key (App.make_ahead)
+
+    def tick(self, app, ms):
+        self.rested_ms = app.make_ahead(app.names[app.pending_game], self.rested_ms, ms)
 
     def value(self):
         value = 0

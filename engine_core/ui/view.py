@@ -202,7 +202,7 @@ class TableRenderer:
             self.painter.text(label[0], label[1], label[2], SLOT)
         for s in range(self.slots.count):
             self.touched[s] = 0
-            self.draw_slot(s, True)
+            self.draw_slot(s, True, False)  # on felt already: nothing to clear
         self.remember_highlights()
         overlay.draw_status(self, True)
         self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
@@ -313,8 +313,9 @@ class TableRenderer:
             return self.shake_dx
         return 0
 
-    def draw_slot(self, s, force):
-        """Redraw slot s where it differs from what was drawn (all of it when forced).
+    def draw_slot(self, s, force, clear=True):
+        """Redraw slot s where it differs from what was drawn (all of it when forced), on felt
+        painted over what it covered (unless `clear` is False: the whole table is new).
 
         A shake moves a stack, an empty pile or a row sideways as a whole, but only the top
         card of a column fanned down: a long column is not redrawn on every frame of a
@@ -338,7 +339,8 @@ class TableRenderer:
         fan = self.how[s] & FAN_MASK
         x = slots.x[s]
         y = slots.y[s]
-        self.clear_slot(s, x, y, first * step, extent, shaking)
+        if clear:
+            self.clear_slot(s, x, y, first * step, extent, shaking)
         if n == 0:
             self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
         elif fan == STACK:

@@ -84,6 +84,31 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "            mp_pystack_init(pystack_area, pystack_area + sizeof(pystack_area));\n"
      "        }\n"
      "        #endif\n" % (PYSTACK_BYTES, PYSTACK_FILL)),
+    ("extmod/modframebuf.c", "    int y0end = MIN(self->height, y + source.height);\n",
+     "\n"
+     "    // A one-bit image through a palette onto a GS4 frame, every glyph the console draws\n"
+     "    // (tools/device/firmware.py): the palette read once and the pixels written in place,\n"
+     "    // where the loop below makes three calls through pointers a pixel. Same pixels.\n"
+     "    if (source.format == FRAMEBUF_MHLSB && self->format == FRAMEBUF_GS4_HMSB && palette.buf) {\n"
+     "        uint32_t ink[2] = {getpixel(&palette, 0, 0), getpixel(&palette, 1, 0)};\n"
+     "        for (; y0 < y0end; ++y0, ++y1) {\n"
+     "            const uint8_t *src = (const uint8_t *)source.buf + ((y1 * source.stride) >> 3);\n"
+     "            uint8_t *dst = (uint8_t *)self->buf + ((y0 * self->stride) >> 1);\n"
+     "            int cx1 = x1;\n"
+     "            for (int cx0 = x0; cx0 < x0end; ++cx0, ++cx1) {\n"
+     "                uint32_t col = ink[(src[cx1 >> 3] >> (7 - (cx1 & 7))) & 1];\n"
+     "                if (col != (uint32_t)key) {\n"
+     "                    uint8_t *p = dst + (cx0 >> 1);\n"
+     "                    if (cx0 & 1) {\n"
+     "                        *p = (col & 0x0f) | (*p & 0xf0);\n"
+     "                    } else {\n"
+     "                        *p = (col << 4) | (*p & 0x0f);\n"
+     "                    }\n"
+     "                }\n"
+     "            }\n"
+     "        }\n"
+     "        return mp_const_none;\n"
+     "    }\n"),
 )
 PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
