@@ -106,6 +106,9 @@ class App:
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.answering = False  # a press came since the last tick: its frame is not an idle one
+        self.over = array("h", [0, 0, 0, 0])  # the panel over the table (over_at), while over_on
+        self.over_on = False
+        self.over_ready = False  # show(): the new screen's first drawing may use `over`, once
         self.redraw()
 
     # --- input ---
@@ -254,6 +257,18 @@ class App:
             return True
         return self.guard_ms > 0
 
+    def over_at(self, x, y, w, h):
+        """A panel was drawn over the table at x, y, w, h (the pause menu, its questions): the
+        rest of the glass shows the table as its view drew it, and the next screen over the
+        table, or play, draws the table again only there (screens.table_under), in its first
+        drawing (show: any later whole redraw draws everything, as over a glass of junk)."""
+        o = self.over
+        o[0] = x
+        o[1] = y
+        o[2] = w
+        o[3] = h
+        self.over_on = True
+
     def answers_live(self):
         """The question shown takes answers now (its guard time is over)."""
         return self.guard_ms == 0
@@ -264,6 +279,9 @@ class App:
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = self.current.MODE == PLAY and mode == PAUSE and not self.full
+        # A panel over the table: the next screen over it, or play, draws the table only there.
+        self.over_ready = self.over_on and (mode == PLAY or mode == PAUSE or mode == CONFIRM)
+        self.over_on = False
         self.current = self.screens[mode]
         self.full = True
         table = self.aside

@@ -139,6 +139,8 @@ class Menu(Scene):
         if app.full:
             self.draw_under(app)
             panel(app, px, py, pw, ph)
+            if self.MODE == PAUSE:
+                app.over_at(px, py, pw, ph)  # over the table (draw_under)
             app.painter.text(self.NAME, px + 6, py + 5, pal.GOLD)
             self.draw_around(app, px, py, pw, ph)
             app.drawn_selected = -1

@@ -67,12 +67,15 @@ def slide_pos(view, frame, along_x):
 
 
 def restore_under(view, gx, gy):
-    """Draw again what a card drawn at (gx, gy) covered: the felt, every slot, label and
-    the status line it touched, and mark the strip at the foot."""
+    """Draw again what a card drawn at (gx, gy) covered (restore_rect)."""
+    restore_rect(view, gx, gy, view.style.w, view.style.h)
+
+
+def restore_rect(view, gx, gy, w, h):
+    """Draw again what covered gx, gy, w, h (a sliding card, a panel): the felt, every slot,
+    label and the status line it touched, and mark the strip at the foot."""
     st = view.style
     slots = view.slots
-    w = st.w
-    h = st.h
     view.fb.fill_rect(gx, gy, w, h, FELT)
     view.screen.mark(gx, gy, w, h)
     piles = view.game.piles
@@ -91,11 +94,13 @@ def restore_under(view, gx, gy):
         label = slots.labels_on_table[i]
         if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
             view.painter.text(label[0], label[1], label[2], SLOT)
+            if label[2] + LINE_H > view.screen.height - LINE_H - 3:  # drawn over the strip
+                strip_damage(view, 0, view.screen.width)
     sx, sy, sw = slots.status
     if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + 3 * LINE_H:
         draw_status(view, True)
-        if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:
-            strip_damage(view, sx, sx + sw)
+        if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:  # its words may run past its box
+            strip_damage(view, 0, view.screen.width)
     if view.game.TURN_BASED:
         draw_turn(view)  # (its box is small: drawn again whatever the card covered)
     if gy + h > view.screen.height - LINE_H - 3:

@@ -81,8 +81,9 @@ class Play(Scene):
 
     def draw(self, app):
         if app.full:
-            app.table.valid = False
-        app.table.refresh()
+            table_under(app)  # where a panel lay over it, or whole
+        else:
+            app.table.refresh()
 
 
 class Deal(Scene):
@@ -339,6 +340,9 @@ class Confirm(Scene):
         p.text_centred(texts.CONFIRMS[line], x, y + LINE_H + 3, pal.WHITE)
         p.text_centred(texts.CONFIRMS[line + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+        if self.back == PAUSE:  # over the table
+            o = app.over
+            app.over_at(o[0], o[1], o[2], o[3])
 
 
 class End(Scene):

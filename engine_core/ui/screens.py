@@ -116,13 +116,28 @@ def centred_panel(app, lines):
     ph = lines * LINE_H + 8
     py = (app.height - ph) // 2
     panel(app, (w - pw) // 2, py, pw, ph)
+    o = app.over  # where it lies (App.over_at, for a panel over the table)
+    o[0] = (w - pw) // 2
+    o[1] = py
+    o[2] = pw
+    o[3] = ph
     return py + 5
 
 
 def table_under(app):
-    """The table drawn whole, for a panel over it (the pause menu, the end, a question)."""
-    app.table.valid = False
-    app.table.refresh()
+    """The table drawn whole, for a panel over it (the pause menu, the end, a question), or
+    again only where the last panel lay when the rest of the glass shows it as its view drew
+    it (App.over_at, over_ready): the table's changes since are drawn as in play. Not in link
+    play, whose game goes on under a menu."""
+    table = app.table
+    over = app.over
+    ready = app.over_ready
+    app.over_ready = False
+    if ready and table.valid and not app.link_in_use() and table.view.draw_region(over[0], over[1], over[2], over[3]):
+        table.refresh()  # what changed under the panel, and the strip at the foot
+        return
+    table.valid = False
+    table.refresh()
 
 
 def felt(app):

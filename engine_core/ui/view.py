@@ -215,6 +215,17 @@ class TableRenderer:
         d.damage_to = 0
         d.valid = True
 
+    def draw_region(self, x, y, w, h):
+        """The table again where a panel lay over x, y, w, h, the rest of the glass showing it
+        as it was drawn (the pause menu, a question over it): what draw_all draws there
+        (overlay.restore_rect; the message strip is mended by the next refresh), and only that
+        part of the screen sent again. False, drawing nothing, when the table must be drawn
+        whole instead (never drawn, or a slide's ghost stands)."""
+        if not self.drawn.valid or self.slide & SLIDE_LEFT:
+            return False
+        overlay.restore_rect(self, x, y, w, h)
+        return True
+
     def shown(self, hint_slot, last_slot, message, message_ms, move_count):
         """What the play control (table.py) shows now; it says so before each refresh."""
         self.hint_slot = hint_slot

@@ -1,0 +1,84 @@
+"""A press's frame holds its answer and nothing it did not ask for (docs/screen.md, "How a
+keypress becomes pixels"): work for the next key waits for a frame that answers none, the game
+list makes the chosen game's table while the player reads it, and a panel over the table is
+taken away by drawing the table again only where it lay."""
+
+from engine_core.gfx import palette as pal
+from engine_core.ui import idle
+from engine_core.ui import screens as ui
+from engine_core.ui.app import MAKE_AHEAD_MS
+from simulator.keys import make_app, run
+from tests.test_redraw import from_scratch
+
+FRAME = 33
+
+
+def cards_present(game):
+    """Every card of the game's deck lies in some pile, once."""
+    piles = game.piles
+    seen = [piles.cards[piles.start[p] + i] for p in range(piles.count) for i in range(piles.size[p])]
+    return sorted(seen) == sorted(c for c in range(256) if game.is_card(c))[:game.deck_size()]
+
+
+def open_game_list(app):
+    run(app, "DOWN A")  # the title's second row: Choose a game
+    assert app.mode == ui.CHOOSE
+
+
+def test_the_chosen_games_table_is_made_while_the_choice_stands_and_dealt():
+    app = make_app(240, 240)
+    open_game_list(app)
+    name = app.names[app.selected]
+    assert app.tables.get(name) is None
+    assert not idle.app_idle(app), "the console stays awake for the table it will make"
+    app.tick(FRAME)  # the frame that answers the press: the choice stands from here
+    app.tick(MAKE_AHEAD_MS - FRAME)
+    assert app.tables.get(name) is None, "not before the choice has stood MAKE_AHEAD_MS"
+    app.tick(FRAME)
+    table = app.tables.get(name)
+    assert table is not None and cards_present(table.game), "made, and dealt like every table"
+    assert app.table is None and app.mode == ui.CHOOSE, "nothing else changes on the screen"
+    assert idle.app_idle(app)
+    run(app, "A")
+    assert app.mode == ui.PLAY and app.table is table, "A deals on the table made ahead"
+    assert cards_present(table.game)
+
+
+def test_a_game_the_cursor_passes_over_gets_no_table():
+    app = make_app(240, 240)
+    open_game_list(app)
+    for _ in range(len(app.names) + 2):
+        app.press(1)  # DOWN, a key every 100 ms
+        app.tick(FRAME)
+        app.tick(FRAME)
+        app.tick(FRAME)
+    made = [name for name in app.names if app.tables.get(name) is not None]
+    assert made == [], made
+
+
+def test_the_moves_for_the_next_key_are_listed_in_a_frame_that_answers_no_press():
+    app = make_app(240, 240, "aces_up", 69)
+    table = app.table
+    app.tick(FRAME)
+    assert not table.moves_wanted()
+    app.press(3)  # RIGHT: the cursor moves, the position stands
+    app.press(0)  # UP
+    app.press(5)  # B: nothing held, nothing changes
+    table.hand.cached_n = -1  # as after a move: the moves are to be listed again
+    app.tick(FRAME)  # the frame that answers the presses
+    assert table.moves_wanted(), "listed in the frame that answered a press"
+    app.tick(FRAME)
+    assert not table.moves_wanted(), "not listed in the idle frame after it"
+
+
+def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_what_a_full_redraw_would():
+    for game in ("aces_up", "nerts", "spite_malice"):
+        app = make_app(240, 240, game, 5)
+        run(app, "START")
+        assert app.mode == ui.PAUSE
+        app.screen.clear_dirty()
+        run(app, "START")
+        assert app.mode == ui.PLAY
+        assert not app.screen.all_dirty, game
+        assert app.screen.dirty_pixels() < 240 * 240, game
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
