@@ -3,7 +3,8 @@
 GS4_HMSB (the screen: two pixels a byte, the left one in the high nibble), MONO_HLSB (font
 and card art: eight pixels a byte, the leftmost in bit 7, rows padded to whole bytes) and
 MONO_VLSB (the one-bit screen, as SSD1306/SH1106 panels hold it: a byte is eight rows of one
-column, the top one in bit 0; a page of eight rows is `width` bytes), with
+column, the top one in bit 0; a page of eight rows is `width` bytes) and GS8 (a byte a pixel:
+the one-bit screen's canvas fills whole pages through it), with
 fill, fill_rect, rect, hline, vline, pixel and blit (colour key and palette). Clipping,
 stride rounding and the order of writes follow MicroPython's extmod/modframebuf.c, so the
 bytes come out identical (tests/test_framebuf.py draws the same scene on both and compares).
@@ -21,8 +22,8 @@ GS8 = 6
 
 class FrameBuffer:
     def __init__(self, buffer, width, height, format, stride=None):
-        if format not in (GS4_HMSB, MONO_HLSB, MONO_VLSB):
-            raise ValueError("host framebuf: only GS4_HMSB, MONO_HLSB and MONO_VLSB are implemented")
+        if format not in (GS4_HMSB, MONO_HLSB, MONO_VLSB, GS8):
+            raise ValueError("host framebuf: only GS4_HMSB, MONO_HLSB, MONO_VLSB and GS8 are implemented")
         if stride is None:
             stride = width
         if width < 1 or height < 1 or stride < width:
@@ -33,6 +34,8 @@ class FrameBuffer:
         elif format == MONO_HLSB:
             stride = (stride + 7) & ~7
             need = stride * height // 8
+        elif format == GS8:
+            need = (height - 1) * stride + width
         else:  # modframebuf.c: whole pages, the last one only `width` bytes long
             pages = (height + 7) >> 3
             need = (pages - 1) * stride + width
@@ -52,6 +55,8 @@ class FrameBuffer:
             return b & 0x0F if x & 1 else b >> 4
         if self.format == MONO_VLSB:
             return (self.buf[(y >> 3) * self.stride + x] >> (y & 7)) & 1
+        if self.format == GS8:
+            return self.buf[x + y * self.stride]
         return (self.buf[(x + y * self.stride) >> 3] >> (7 - (x & 7))) & 1
 
     def _set(self, x, y, col):
@@ -62,6 +67,8 @@ class FrameBuffer:
                 buf[i] = (col & 0x0F) | (buf[i] & 0xF0)
             else:
                 buf[i] = ((col << 4) & 0xF0) | (buf[i] & 0x0F)
+        elif self.format == GS8:
+            buf[x + y * self.stride] = col & 0xFF
         elif self.format == MONO_VLSB:  # any colour but 0 sets the bit, as in modframebuf.c
             i = (y >> 3) * self.stride + x
             bit = y & 7
@@ -95,6 +102,11 @@ class FrameBuffer:
     def _fill_rect(self, x, y, w, h, col):
         if self.format == MONO_VLSB:
             self._fill_pages(x, y, w, h, col)
+            return
+        if self.format == GS8:
+            for yy in range(y, y + h):
+                i = yy * self.stride + x
+                self.buf[i:i + w] = bytes((col & 0xFF,)) * w
             return
         if self.format != GS4_HMSB:
             for yy in range(y, y + h):

@@ -102,7 +102,8 @@ def test_cards_and_text_draw_the_same_bytes_on_both_runtimes():
 
 # The one-bit screen's format, MONO_VLSB, drawn the same way: rows that start and end inside a
 # page, colours other than 0 and 1 (any colour but 0 sets a bit in modframebuf.c), a height
-# that is not a whole number of pages, and MONO_HLSB art blitted through a palette.
+# that is not a whole number of pages, MONO_HLSB art blitted through a palette, and whole
+# pages filled through a GS8 view of the same bytes (as the one-bit canvas fills them).
 MONO_PRIMITIVES = """
 buf = bytearray(W * ((H + 7) // 8))
 fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_VLSB)
@@ -135,6 +136,11 @@ fb.blit(m, 13, 12, 1, pal)
 fb.blit(m, -7, 40, -1, pal)
 fb.blit(m, W - 9, H - 4, 1, pal)
 fb.blit(m, 40, -6)
+pages = framebuf.FrameBuffer(buf, W, H // 8, framebuf.GS8)
+pages.fill_rect(30, 1, 9, 2, 255)
+pages.fill_rect(-3, 3, 6, 9, 0)
+pages.pixel(W - 1, 0, 0x5A)
+fb.pixel(2, 2 + pages.pixel(W - 1, 0) % 7, 0)
 """
 
 

@@ -2,30 +2,75 @@
 
 Screen(..., mono=True) keeps a MONO_VLSB FrameBuffer (the SSD1306/SH1106 page layout) and
 hands the drawing code this canvas as its `fb`: the code names roles (FELT, CURSOR) as on a
-colour screen, and each call looks its role up in palette.MONO (a table of 16 bytes, copied
-into the screen's `tone`). blit() takes its colours as they are: the painter, the only code
-that blits, puts tones into its ink palette itself (tone is the identity on a colour screen).
-A highlight frame, which colour alone marks on a colour screen, is drawn as two rings of a
-pattern (rings(), palette.MONO_RINGS). Nothing here allocates.
+colour screen, and each call looks its role up in `tone` (palette.MONO: dark 0 or lit 1).
+blit() maps the two roles of its ink palette the same way, keeping the colour key's meaning
+(a pixel whose role is the key is left as it is), so the painter's code is the colour
+screen's, and a colour screen pays nothing for this one. A highlight frame, which colour
+alone marks on a colour screen, is drawn dark with lit marks (frame(), palette.MONO_MARKS).
+Nothing here allocates after __init__.
+
+Costs (fuel on MicroPython): a call through the canvas is a Python call more than the
+FrameBuffer's own, about 4,000 for a fill and 9,000 for a blit against a glyph's 6,000, so
+MonoPainter draws text, the most numerous of them, straight into the frame. MicroPython fills
+a MONO_VLSB rectangle bit by bit (20 fuel a pixel, three times GS4_HMSB's pairs): a tall
+rectangle's whole pages are filled through a GS8 view of the same bytes, a byte a column.
 """
 
-from engine_core.gfx.palette import MONO_RINGS, RING_DARK, RING_LIT
+from engine_core.gfx.paint import Painter
+from engine_core.gfx.palette import MARK_CORNERS, MARK_RAILS, MARK_RING, MARK_TICKS, MONO, MONO_MARKS
+
+from micropython import const
+
+SKIP = const(2)  # the key of the canvas's own ink: a value no tone takes
+TALL = const(16)  # a rectangle this tall or taller has its whole pages filled a byte a column
 
 
 class MonoCanvas:
-    def __init__(self, fb, tone):
+    def __init__(self, framebuf, fb, buf, width, height):
         self.fb = fb  # the MONO_VLSB FrameBuffer over screen.buf
-        self.tone = tone
+        self.pages = framebuf.FrameBuffer(buf, width, height >> 3, framebuf.GS8)  # whole pages
+        self.width = width
+        self.height = height
+        self.tone = bytearray(MONO)
+        self.ink_buf = bytearray(1)  # a blit's two tones, or SKIP
+        self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
+        self.roles = None  # the painter's ink palette, and its byte: read without a call
+        self.roles_buf = None
+
+    def follow(self, roles, roles_buf):
+        """The painter's ink (a GS4_HMSB palette of two roles over roles_buf), whose roles
+        blit() reads from the byte (a call to its pixel() costs as much as a glyph's blit)."""
+        self.roles = roles
+        self.roles_buf = roles_buf
 
     def fill(self, c):
-        self.fb.fill(self.tone[c])
+        self.fill_rect(0, 0, self.width, self.height, c)
 
     def fill_rect(self, x, y, w, h, c):
-        self.fb.fill_rect(x, y, w, h, self.tone[c])
+        t = self.tone[c]
+        if h < TALL:
+            self.fb.fill_rect(x, y, w, h, t)
+            return
+        if y < 0:
+            h += y
+            y = 0
+        end = y + h
+        if end > self.height:
+            end = self.height
+        top = (y + 7) & ~7  # the first whole page's first row
+        foot = end & ~7  # the row after the last whole page
+        if foot <= top:
+            self.fb.fill_rect(x, y, w, end - y, t)
+            return
+        if top > y:
+            self.fb.fill_rect(x, y, w, top - y, t)
+        self.pages.fill_rect(x, top >> 3, w, (foot - top) >> 3, 255 if t else 0)
+        if end > foot:
+            self.fb.fill_rect(x, foot, w, end - foot, t)
 
     def rect(self, x, y, w, h, c, fill=False):
         if fill:
-            self.fb.fill_rect(x, y, w, h, self.tone[c])
+            self.fill_rect(x, y, w, h, c)
         else:
             self.fb.rect(x, y, w, h, self.tone[c])
 
@@ -43,38 +88,68 @@ class MonoCanvas:
         return None
 
     def blit(self, source, x, y, key=-1, palette=None):
-        self.fb.blit(source, x, y, key, palette)
+        """Blit a one-bit image through a 2-pixel palette of roles (as the painter's ink):
+        each role drawn in its tone, a role equal to `key` left out."""
+        if palette is None:
+            self.fb.blit(source, x, y, key)
+            return
+        tone = self.tone
+        if palette is self.roles:
+            ink = self.roles_buf[0]
+            paper = ink >> 4
+            ink &= 15
+        else:
+            paper = palette.pixel(0, 0)
+            ink = palette.pixel(1, 0)
+        paper = SKIP if paper == key else tone[paper]
+        ink = SKIP if ink == key else tone[ink]
+        self.ink_buf[0] = paper << 4 | ink
+        self.fb.blit(source, x, y, SKIP, self.ink)
 
-    def rings(self, x, y, w, h, role):
-        """The frame of highlight `role` over the two outer rings of the box x, y, w, h."""
-        self.ring(x, y, w, h, MONO_RINGS[2 * role])
-        self.ring(x + 1, y + 1, w - 2, h - 2, MONO_RINGS[2 * role + 1])
-
-    def ring(self, x, y, w, h, code):
+    def frame(self, x, y, w, h, role):
+        """The frame of highlight `role` over the two outer rings of the box x, y, w, h: both
+        rings dark, then the role's lit marks (palette.MONO_MARKS)."""
         fb = self.fb
-        if code == RING_DARK or code == RING_LIT:
-            fb.rect(x, y, w, h, code)
+        mark = MONO_MARKS[role]
+        fb.rect(x + 1, y + 1, w - 2, h - 2, 0)
+        if mark == MARK_RING:
+            fb.rect(x, y, w, h, 1)
             return
         fb.rect(x, y, w, h, 0)
-        n = code - 1  # the dash length
-        self.dashes(x, y, w, 1, n, h - 1, 0)
-        self.dashes(y, x, h, 0, n, 0, w - 1)
+        if mark == MARK_RAILS:
+            fb.hline(x, y, w, 1)
+            fb.hline(x, y + h - 1, w, 1)
+            return
+        n = (w if w < h else h) // 3  # the length of a mark
+        if mark == MARK_CORNERS:
+            right = x + w - n
+            foot = y + h - n
+            fb.fill_rect(x, y, n, 2, 1)
+            fb.fill_rect(right, y, n, 2, 1)
+            fb.fill_rect(x, y + h - 2, n, 2, 1)
+            fb.fill_rect(right, y + h - 2, n, 2, 1)
+            fb.fill_rect(x, y, 2, n, 1)
+            fb.fill_rect(x + w - 2, y, 2, n, 1)
+            fb.fill_rect(x, foot, 2, n, 1)
+            fb.fill_rect(x + w - 2, foot, 2, n, 1)
+        elif mark == MARK_TICKS:
+            fb.fill_rect(x + (w - n) // 2, y, n, 2, 1)
+            fb.fill_rect(x + (w - n) // 2, y + h - 2, n, 2, 1)
+            fb.fill_rect(x, y + (h - n) // 2, 2, n, 1)
+            fb.fill_rect(x + w - 2, y + (h - n) // 2, 2, n, 1)
 
-    def dashes(self, start, at, length, across, n, dy, dx):
-        """The lit dashes of two parallel sides: along x at rows at and at + dy (across 1),
-        or along y at columns at and at + dx (across 0), from `start` for `length` pixels."""
-        fb = self.fb
-        end = start + length
-        p = start
-        while p < end:
-            run = (p // n + 1) * n
-            if run > end:
-                run = end
-            if (p // n) & 1 == 0:
-                if across:
-                    fb.fill_rect(p, at, run - p, 1, 1)
-                    fb.fill_rect(p, at + dy, run - p, 1, 1)
-                else:
-                    fb.fill_rect(at, p, 1, run - p, 1)
-                    fb.fill_rect(at + dx, p, 1, run - p, 1)
-            p = run
+
+class MonoPainter(Painter):
+    """The painter of a one-bit screen: its glyphs blitted straight into the MONO_VLSB frame,
+    the ink's role given its tone here (paint.painter_for makes it)."""
+
+    def __init__(self, screen):
+        Painter.__init__(self, screen)
+        self.raw = screen.fb.fb
+        self.tone = screen.fb.tone
+
+    def image(self, i, x, y, colour):
+        t = self.tone[colour]
+        bg = 1 if t == 0 else 0
+        self.ink_buf[0] = bg << 4 | t
+        self.raw.blit(self.images[i], x, y, bg, self.ink)

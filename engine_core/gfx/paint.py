@@ -1,11 +1,11 @@
 """Text and card drawing on a Screen, from the art in art_data (tools/art/ is its source).
 
 Every image is a MONO_HLSB FrameBuffer made once here; it is coloured as it is blitted,
-through a 2-pixel palette FrameBuffer whose colour 0 is the transparent key. The ink is the
-role's tone (screen.tone: the role itself on a colour screen, dark or lit on a one-bit one),
-and on a one-bit screen a highlight frame is drawn as patterned rings (engine_core/gfx/mono.py). Text is bytes
-(b"Resume"), so drawing it indexes ints and allocates nothing; numbers are drawn digit by
-digit from a scratch bytearray.
+through a 2-pixel palette FrameBuffer whose colour 0 is the transparent key. On a one-bit
+screen the same calls go through its canvas (engine_core/gfx/mono.py), which gives each role
+its tone; only a highlight's frame is drawn differently there, as lit marks on a dark frame.
+Text is bytes (b"Resume"), so drawing it indexes ints and allocates nothing; numbers are
+drawn digit by digit from a scratch bytearray.
 """
 
 from engine_core.gfx import art_data
@@ -58,8 +58,6 @@ class Painter:
     def __init__(self, screen):
         self.screen = screen
         self.fb = screen.fb
-        self.tone = screen.tone
-        self.mono = screen.mono
         framebuf = screen.framebuf
         # FrameBuffer wants a writable buffer: the art is copied to RAM once (6 KB).
         self.art = bytearray(art_data.DATA)
@@ -78,6 +76,8 @@ class Painter:
             self.heights[i] = h
         self.ink_buf = bytearray(1)
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
+        if screen.mono:
+            self.fb.follow(self.ink, self.ink_buf)
         self.key = 0
         self.digits = bytearray(12)
         self.styles = [CardStyle(size, framebuf) for size in (SMALL, MEDIUM, LARGE, MINI)]
@@ -91,9 +91,8 @@ class Painter:
 
     def image(self, i, x, y, colour):
         """Blit image i with its ink in `colour`; its paper stays transparent."""
-        t = self.tone[colour]
-        bg = 1 if t == 0 else 0
-        self.ink_buf[0] = bg << 4 | t
+        bg = 1 if colour == 0 else 0
+        self.ink_buf[0] = bg << 4 | colour
         self.fb.blit(self.images[i], x, y, bg, self.ink)
 
     def text(self, s, x, y, colour):
@@ -185,13 +184,12 @@ class Painter:
         w = st.w
         h = st.h
         fb.fill_rect(x, y, w, h, WHITE)
-        if frame == GREY:
-            fb.rect(x, y, w, h, frame)
-        elif self.mono:
-            fb.rings(x, y, w, h, frame)
-        else:
-            fb.rect(x, y, w, h, frame)
-            fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
+        fb.rect(x, y, w, h, frame)
+        if frame != GREY:
+            if self.screen.mono:  # one bit: the highlight told by its pattern
+                fb.frame(x, y, w, h, frame)
+            else:
+                fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
         fb.pixel(x, y, top_corner)
         fb.pixel(x + w - 1, y, top_corner)
         fb.pixel(x, y + h - 1, FELT)
@@ -199,7 +197,7 @@ class Painter:
         ink = self.ink
         if not face_up:
             fb.fill_rect(x + 3, y + 3, w - 6, h - 6, BACK)
-            self.ink_buf[0] = self.tone[BACK_LIGHT]  # paper 0 (transparent), ink BACK_LIGHT
+            self.ink_buf[0] = BACK_LIGHT  # paper 0 (transparent), ink BACK_LIGHT
             fb.blit(st.back, x + 3, y + 3, 0, ink)
             return
         images = self.images
@@ -214,9 +212,8 @@ class Painter:
             rank_img = st.rank_first + rank
             colour = RED if suit == 1 or suit == 2 else BLACK
         # Ink in `colour`, paper transparent (key 1 for black ink, else 0).
-        t = self.tone[colour]
-        key = 1 if t == 0 else 0
-        self.ink_buf[0] = key << 4 | t
+        key = 1 if colour == BLACK else 0
+        self.ink_buf[0] = key << 4 | colour
         fb.blit(images[rank_img], x + 3, y + 3, key, ink)
         rw = self.widths[rank_img]
         rh = self.heights[rank_img]
@@ -267,9 +264,18 @@ class Painter:
         fb.rect(x + 1, y, w - 2, h, colour)
         fb.rect(x, y + 1, w, h - 2, colour)
         if frame != GREY:
-            if self.mono:  # inside the outline, clear of it
-                fb.rings(x + 2, y + 2, w - 4, h - 4, frame)
+            if self.screen.mono:  # inside the outline, clear of it
+                fb.frame(x + 2, y + 2, w - 4, h - 4, frame)
             else:
                 fb.rect(x + 2, y + 2, w - 4, h - 4, colour)
         if len(label):  # one letter
             self.char(label[0], x + (w - CHAR_W + 1) // 2, y + (h - CHAR_H) // 2, 6)
+
+
+def painter_for(screen):
+    """The painter of a screen: a one-bit screen's draws its text straight into the frame
+    (engine_core/gfx/mono.py); a colour screen never loads that module."""
+    if screen.mono:
+        from engine_core.gfx.mono import MonoPainter
+        return MonoPainter(screen)
+    return Painter(screen)

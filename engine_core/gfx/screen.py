@@ -31,11 +31,10 @@ class Screen:
             from engine_core.gfx.mono import MonoCanvas  # colour boards never load it
 
             self.buf = bytearray(width * ((height + 7) >> 3))
-            self.tone = bytearray(palette.MONO)
-            self.fb = MonoCanvas(framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB), self.tone)
+            fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+            self.fb = MonoCanvas(framebuf, fb, self.buf, width, height)
         else:
             self.buf = bytearray(width * height // 2)
-            self.tone = bytearray(range(16))  # a role is its own pixel value
             self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
         self.palette = array("H", [0] * 16)
         for i in range(16):
