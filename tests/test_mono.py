@@ -233,3 +233,19 @@ def test_a_card_carried_by_the_pointer_is_laid_and_lifted_whole_pages_back(to):
     assert lit(s, pointer.x + 1, pointer.y + 5) == 0
     pointer.lift(console)
     assert bytes(s.buf) == before
+
+
+def test_a_fill_through_whole_pages_sets_the_bits_a_row_by_row_fill_sets():
+    import random
+    rnd = random.Random(5)
+    screen = Screen(97, 61, framebuf, mono=True)
+    plain = framebuf.FrameBuffer(bytearray(len(screen.buf)), 97, 61, framebuf.MONO_VLSB)
+    for _ in range(300):
+        x, y = rnd.randrange(-20, 110), rnd.randrange(-30, 70)
+        w, h = rnd.randrange(-2, 60), rnd.randrange(-2, 70)
+        role = rnd.randrange(16)
+        screen.fb.fill_rect(x, y, w, h, role)
+        plain.fill_rect(x, y, w, h, pal.MONO[role])
+        assert bytes(screen.buf) == bytes(plain.buf), (x, y, w, h, role)
+    screen.fb.fill(pal.WHITE)
+    assert mono_pixels(screen.buf, 97, 61) == b"\x01" * (97 * 61)
