@@ -249,3 +249,39 @@ def test_a_fill_through_whole_pages_sets_the_bits_a_row_by_row_fill_sets():
         assert bytes(screen.buf) == bytes(plain.buf), (x, y, w, h, role)
     screen.fb.fill(pal.WHITE)
     assert mono_pixels(screen.buf, 97, 61) == b"\x01" * (97 * 61)
+
+
+def rank_shown(app, s):
+    """Whether the top card of slot s shows its rank's glyph whole: dark ink on the lit card,
+    pixel for pixel the art's (None: no face-up card there)."""
+    slots = app.table.slots
+    p = slots.pile[s]
+    piles = app.table.game.piles
+    n = piles.size[p]
+    if n == 0 or not slots.card_face_up(p, n - 1, n):
+        return None
+    card = piles.cards[piles.start[p] + n - 1]
+    if card >= 208:  # a joker: its J is the font's
+        return None
+    st = slots.style
+    image = st.rank_first + card % 13
+    art = app.painter.images[image]
+    w, h = app.painter.widths[image], app.painter.heights[image]
+    x, y = slots.card_pos(s, n - 1, True) + 3, slots.card_pos(s, n - 1, False) + 3
+    return all(lit(app.screen, x + i, y + j) == 1 - art.pixel(i, j) for j in range(h) for i in range(w))
+
+
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_every_face_up_top_card_on_the_table_shows_its_rank_whole_one_bit(game):
+    from engine_core.ui import layouts
+    from engine_core.ui.screens import PLAY
+    keys = script(game).split()
+    played = " ".join(keys[:len(keys) // 3])
+    for w, h in layouts.SIZES:
+        app = make_app(w, h, game, 7, mono=True)
+        for keys in ("WAIT", played + " B" + " WAIT" * 5):  # the deal; moves made, the foot clear
+            run(app, keys)
+            assert app.mode == PLAY, (w, h, app.mode)
+            shown = [rank_shown(app, s) for s in range(app.table.slots.count)]
+            assert False not in shown, (w, h, keys[:20], shown)
+            assert True in shown, (w, h, keys[:20], shown)
