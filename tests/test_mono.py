@@ -285,3 +285,25 @@ def test_every_face_up_top_card_on_the_table_shows_its_rank_whole_one_bit(game):
             shown = [rank_shown(app, s) for s in range(app.table.slots.count)]
             assert False not in shown, (w, h, keys[:20], shown)
             assert True in shown, (w, h, keys[:20], shown)
+
+
+def test_the_one_bit_painters_cards_are_the_colour_painters_cards_in_tones():
+    # MonoPainter.card repeats Painter.card with tones for roles (a call through the canvas
+    # costs a Python call a drawing call): drawn both ways, every card comes out the same.
+    from engine_core.gfx.mono import MonoPainter
+    through_canvas, _ = painter(60, 64)
+    direct = Screen(60, 64, framebuf, mono=True)
+    plain, mono = Painter(through_canvas), MonoPainter(direct)
+    assert type(plain.fb).__name__ == "MonoCanvas" and type(plain) is Painter
+    cases = 0
+    for size in range(4):
+        for card in (0, 9, 10, 11, 12, 14, 25, 27, 38, 50, 208, 209):
+            for face_up, ring, corner, below, centre in itertools.product(
+                    (True, False), (pal.GREY,) + HIGHLIGHTS, (pal.FELT, pal.GREY), (False, True), (True, False)):
+                for screen in (through_canvas, direct):
+                    screen.fb.fill(pal.FELT if cases % 2 else pal.WHITE)
+                plain.card(plain.styles[size], 3, 5, card, face_up, ring, corner, below, centre)
+                mono.card(mono.styles[size], 3, 5, card, face_up, ring, corner, below, centre)
+                assert bytes(direct.buf) == bytes(through_canvas.buf), (size, card, face_up, ring, corner, below)
+                cases += 1
+    assert cases == 4 * 12 * 80

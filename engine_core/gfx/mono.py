@@ -16,8 +16,10 @@ a MONO_VLSB rectangle bit by bit (20 fuel a pixel, three times GS4_HMSB's pairs)
 rectangle's whole pages are filled through a GS8 view of the same bytes, a byte a column.
 """
 
-from engine_core.gfx.paint import Painter
-from engine_core.gfx.palette import MARK_CORNERS, MARK_RAILS, MARK_RING, MARK_TICKS, MONO, MONO_MARKS
+from engine_core.gfx import art_data
+from engine_core.gfx.paint import JACK, JOKER_BASE, Painter
+from engine_core.gfx.palette import (BACK, BACK_LIGHT, FELT, GOLD, GREY, MARK_CORNERS, MARK_RAILS, MARK_RING,
+                                     MARK_TICKS, MONO, MONO_MARKS, RED, WHITE)
 
 from micropython import const
 
@@ -140,8 +142,10 @@ class MonoCanvas:
 
 
 class MonoPainter(Painter):
-    """The painter of a one-bit screen: its glyphs blitted straight into the MONO_VLSB frame,
-    the ink's role given its tone here (paint.painter_for makes it)."""
+    """The painter of a one-bit screen: its glyphs and cards drawn straight into the MONO_VLSB
+    frame, each role given its tone here (paint.painter_for makes it). card() is Painter.card
+    with tones for roles: tests/test_mono.py checks that both draw the same pixels, so a
+    change to the card's layout made in one shows until it is made in the other."""
 
     def __init__(self, screen):
         Painter.__init__(self, screen)
@@ -153,3 +157,73 @@ class MonoPainter(Painter):
         bg = 1 if t == 0 else 0
         self.ink_buf[0] = bg << 4 | t
         self.raw.blit(self.images[i], x, y, bg, self.ink)
+
+    def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
+        """Painter.card, in tones (its docstring says what the arguments mean)."""
+        fb = self.raw
+        tone = self.tone
+        w = st.w
+        h = st.h
+        self.fb.fill_rect(x, y, w, h, WHITE)  # the canvas: a tall fill a page at a time
+        if frame != GREY:
+            self.fb.frame(x, y, w, h, frame)
+        else:
+            fb.rect(x, y, w, h, tone[GREY])
+        fb.pixel(x, y, tone[top_corner])
+        fb.pixel(x + w - 1, y, tone[top_corner])
+        fb.pixel(x, y + h - 1, tone[FELT])
+        fb.pixel(x + w - 1, y + h - 1, tone[FELT])
+        ink = self.ink
+        if not face_up:
+            self.fb.fill_rect(x + 3, y + 3, w - 6, h - 6, BACK)
+            self.ink_buf[0] = tone[BACK_LIGHT]  # paper 0 (transparent): the tile's lit lines
+            fb.blit(st.back, x + 3, y + 3, 0, ink)
+            return
+        images = self.images
+        if card >= JOKER_BASE:
+            suit = 4
+            rank = 0
+            rank_img = art_data.FONT + 74 - 32  # 'J'
+        else:
+            suit = (card // 13) % 4
+            rank = card % 13
+            rank_img = st.rank_first + rank
+        dark = tone[RED]  # red and black ink alike: the suits' glyphs tell them apart
+        key = 1 if dark == 0 else 0
+        self.ink_buf[0] = key << 4 | dark
+        fb.blit(images[rank_img], x + 3, y + 3, key, ink)
+        rw = self.widths[rank_img]
+        rh = self.heights[rank_img]
+        suit_img = st.suit_first + suit
+        if index_below:
+            fb.blit(images[suit_img], x + 2 + (rw + 2 - self.widths[suit_img]) // 2, y + 5 + rh, key, ink)
+            top = y + 3 + h // 3
+        else:
+            fb.blit(images[suit_img], x + 4 + rw, y + 3, key, ink)
+            top = y + 5 + rh
+        if not centre:
+            return
+        if rank >= JACK:
+            px = x + st.step_right if index_below else x + 4
+            pw = x + w - 4 - px
+            ph = y + h - 4 - top
+            fb.fill_rect(px, top, pw, ph, tone[GOLD])
+            crown = art_data.CROWN
+            if pw < self.widths[crown] + 2:
+                fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
+                        top + (ph - self.heights[suit_img]) // 2, key, ink)
+                return
+            fb.rect(px, top, pw, ph, dark)
+            fb.blit(images[crown], px + (pw - self.widths[crown]) // 2, top + 2, key, ink)
+            if ph >= self.heights[crown] + self.heights[suit_img] + 6:
+                fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
+                        top + 4 + self.heights[crown], key, ink)
+        else:
+            if index_below:
+                pip = art_data.SUIT_BIG + suit
+                cx = x + st.step_right + (w - 2 - st.step_right) // 2
+            else:
+                pip = st.pip_first + suit
+                cx = x + w // 2
+            ph = self.heights[pip]
+            fb.blit(images[pip], cx - self.widths[pip] // 2, top + (y + h - 2 - top - ph) // 2, key, ink)
