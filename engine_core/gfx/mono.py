@@ -11,7 +11,7 @@ Nothing here allocates after __init__.
 
 Costs (fuel on MicroPython): a call through the canvas is a Python call more than the
 FrameBuffer's own, about 4,000 for a fill and 9,000 for a blit against a glyph's 6,000, so
-MonoPainter draws text, the most numerous of them, straight into the frame. MicroPython fills
+MonoPainter draws text and cards, most of the calls, straight into the frame. MicroPython fills
 a MONO_VLSB rectangle bit by bit (20 fuel a pixel, three times GS4_HMSB's pairs): a tall
 rectangle's whole pages are filled through a GS8 view of the same bytes, a byte a column.
 """
