@@ -30,7 +30,8 @@ TALL = const(16)  # a rectangle this tall or taller has its whole pages filled a
 class MonoCanvas:
     def __init__(self, framebuf, fb, buf, width, height):
         self.fb = fb  # the MONO_VLSB FrameBuffer over screen.buf
-        self.pages = framebuf.FrameBuffer(buf, width, height >> 3, framebuf.GS8)  # whole pages
+        pages = height >> 3  # whole pages (a screen under 8 rows fills none through it)
+        self.pages = framebuf.FrameBuffer(buf, width, pages if pages else 1, framebuf.GS8)
         self.width = width
         self.height = height
         self.tone = bytearray(MONO)

@@ -186,7 +186,7 @@ class Painter:
         fb.fill_rect(x, y, w, h, WHITE)
         fb.rect(x, y, w, h, frame)
         if frame != GREY:
-            if self.screen.mono:  # one bit: the highlight told by its pattern
+            if self.screen.mono:  # one bit: the highlight told by its marks
                 fb.frame(x, y, w, h, frame)
             else:
                 fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
@@ -273,8 +273,8 @@ class Painter:
 
 
 def painter_for(screen):
-    """The painter of a screen: a one-bit screen's draws its text straight into the frame
-    (engine_core/gfx/mono.py); a colour screen never loads that module."""
+    """The painter of a screen: a one-bit screen's draws its text and cards straight into the
+    frame (engine_core/gfx/mono.py); a colour screen never loads that module."""
     if screen.mono:
         from engine_core.gfx.mono import MonoPainter
         return MonoPainter(screen)
