@@ -39,6 +39,7 @@ package(
         "games/spite_malice_text.py",
         "gfx/__init__.py",
         "gfx/art_data.py",
+        "gfx/mono.py",
         "gfx/paint.py",
         "gfx/palette.py",
         "gfx/screen.py",

@@ -161,7 +161,10 @@ class Pointer:
         else:
             self.h += extra * step
         rows = self.h if self.h < app.screen.height else app.screen.height
-        size = (self.w // 2 + 2) * rows
+        if app.screen.mono:  # whole pages of eight rows, a byte a column
+            size = self.w * ((rows >> 3) + 2)
+        else:
+            size = (self.w // 2 + 2) * rows
         if self.under is None or len(self.under) < size:
             self.under = bytearray(size)
 
@@ -224,10 +227,13 @@ class Pointer:
 
     def copy(self, screen, keep):
         """The bytes of the framebuffer under the carried card to `under` (keep), or back."""
-        buf = screen.buf
         under = self.under
         if under is None:
             return
+        if screen.mono:
+            self.copy_pages(screen, keep)
+            return
+        buf = screen.buf
         stride = screen.width // 2
         x0 = self.x if self.x > 0 else 0
         x1 = self.x + self.w
@@ -248,3 +254,27 @@ class Pointer:
                 else:
                     buf[o + j] = under[k + j]
             k += nb
+
+    def copy_pages(self, screen, keep):
+        """copy() on a one-bit screen: whole bytes, each eight rows of a column (MONO_VLSB), so
+        the rows of the first and last page beyond the card go out and back unchanged."""
+        buf = screen.buf
+        under = self.under
+        w = screen.width
+        x0 = self.x if self.x > 0 else 0
+        x1 = self.x + self.w
+        if x1 > w:
+            x1 = w
+        y0 = self.y if self.y > 0 else 0
+        y1 = self.y + self.h
+        if y1 > screen.height:
+            y1 = screen.height
+        k = 0
+        for page in range(y0 >> 3, (y1 + 7) >> 3):
+            o = page * w
+            for x in range(x0, x1):
+                if keep:
+                    under[k] = buf[o + x]
+                else:
+                    buf[o + x] = under[k]
+                k += 1

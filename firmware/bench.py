@@ -98,7 +98,7 @@ def heap(board_name, seed=1):
     from firmware.main import DATA_DIR, FrameStats, make_app
     board = boards.load(board_name)
     gc.collect()
-    screen = Screen(board.WIDTH, board.HEIGHT)
+    screen = Screen(board.WIDTH, board.HEIGHT, None, getattr(board, "MONO", False))
     hw = Hardware(board)
     shell = make_app(screen, hw, FrameStats(), False, FileStorage(DATA_DIR))
     app = shell.app.app

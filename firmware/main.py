@@ -378,7 +378,8 @@ def start(board_name, hardware=False, frames=-1):
     from firmware.hardware import Hardware
     board = boards.load(board_name)
     gc.collect()
-    screen = Screen(board.WIDTH, board.HEIGHT)          # the big buffer first, after collecting
+    # the big buffer first, after collecting; one-bit (MONO_VLSB) when the board's panel is
+    screen = Screen(board.WIDTH, board.HEIGHT, None, getattr(board, "MONO", False))
     hw = Hardware(board)
     # The panel's reset, then its 120 ms before SLPOUT spent building the app (firmware/panel.py).
     hw.panel.reset(time.sleep_ms)

@@ -1,7 +1,7 @@
 """The simulator: the console's own code on the desktop, pixel for pixel.
 
     python -m simulator [--board 240x240|320x240|240x135|BOARD] [--game aces_up --seed 7]
-        [--data-dir DIR] [--kiosk]
+        [--data-dir DIR] [--kiosk] [--mono]
     python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
         --keys "RIGHT A" --screenshot out.png
 
@@ -20,6 +20,9 @@ first holds the data folder, keeps its records in a folder of its own); --listen
 --link HOST:PORT choose the side. The title then offers "Link play".
 Headless: runs the key script (see simulator/keys.py) and writes the screen (--scale N pixels
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
+--mono shows the screen one-bit, lit on dark, as an SSD1306 or SH1106 OLED shows it (the
+engine draws into a MONO_VLSB frame: docs/screen.md); a board whose module says MONO = True
+is always shown so.
 """
 
 import argparse
@@ -63,6 +66,8 @@ def parse_args(argv):
     parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
     parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
     parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
+    parser.add_argument("--mono", action="store_true", help="a one-bit screen (as an SSD1306/SH1106 OLED shows it):"
+                        " what a board whose module says MONO = True always shows")
     parser.add_argument("--data-dir", help="where settings, statistics and the game in progress are kept"
                         " (default: the platform's user data folder)")
     parser.add_argument("--kiosk", action="store_true", help="kiosk mode: demo when idle, settings locked")
@@ -196,7 +201,7 @@ def main(argv=None):
         board = resolve_board(args.board)
     except ValueError as e:
         sys.exit("error: " + str(e))
-    app = make_app(board.width, board.height)
+    app = make_app(board.width, board.height, mono=args.mono or board.mono)
     if args.two_buttons or board.two_buttons:
         app.settings[S_TWO_BUTTONS] = 1
     app.no_x = board.no_x
@@ -237,7 +242,7 @@ def screenshot(app, board, args):
         window.close()
     else:
         s = app.screen
-        save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1)
+        save_png(args.screenshot, s.buf, s.width, s.height, s.palette, args.scale or 1, s.mono)
 
 
 class Keys:
@@ -301,7 +306,7 @@ class Keys:
                 self.shots += 1
                 path = "simulator-%d.png" % self.shots
                 s = app.screen
-                save_png(path, s.buf, s.width, s.height, s.palette, 2)
+                save_png(path, s.buf, s.width, s.height, s.palette, 2, s.mono)
                 print("wrote " + path)
             elif event.key in DIGIT_KEYS:
                 self.events.append(DIGIT | DIGIT_KEYS[event.key])

@@ -16,6 +16,8 @@ class Board:
         self.height = height
         self.module = module
         self.title = getattr(module, "NAME", name) if module else name
+        # A one-bit panel (SSD1306, SH1106): its module says MONO = True (docs/screen.md).
+        self.mono = bool(getattr(module, "MONO", False)) if module else False
         self.buttons = ALL_BUTTONS
         if module is not None and hasattr(module, "BUTTONS"):
             present = {b for b, _ in module.BUTTONS}

@@ -26,9 +26,10 @@ except ImportError:
 TICK_MS = 50
 
 
-def make_app(width, height, game=None, seed=None):
-    """The console at a screen size; with a game, dealt from `seed` and in play."""
-    app = App(Screen(width, height, framebuf))
+def make_app(width, height, game=None, seed=None, mono=False):
+    """The console at a screen size; with a game, dealt from `seed` and in play. mono: a
+    one-bit screen (MONO_VLSB)."""
+    app = App(Screen(width, height, framebuf, mono))
     if game is not None:
         app.open_game(game, seed if seed is not None else 1)
     return app

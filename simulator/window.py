@@ -8,7 +8,7 @@ import pygame
 
 from engine_core.ui import buttons as bt
 from simulator import keymap
-from simulator.image import to_rgb_bytes
+from simulator.image import screen_rgb_bytes
 
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
 # button's key is its own letter.
@@ -140,7 +140,7 @@ class Window:
 
     def refresh_frame(self):
         scr = self.screen
-        data = to_rgb_bytes(scr.buf, scr.width, scr.height, scr.palette)
+        data = screen_rgb_bytes(scr)  # a one-bit screen lit on dark, as its OLED
         self.frame = pygame.image.frombuffer(data, (scr.width, scr.height), "RGB")
         scr.clear_dirty()
 

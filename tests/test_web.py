@@ -150,6 +150,18 @@ def test_every_frame_of_a_key_script_equals_the_simulators_frame(open_page, game
         pytest.fail("the last frame: %s" % first_difference(console.canvas(), want, width))
 
 
+def test_a_one_bit_screen_on_the_page_is_the_simulators_frame_by_frame(open_page):
+    # ?mono=1: the page decodes the MONO_VLSB frame (docs/screen.md, "One-bit panels") lit on
+    # dark, as the simulator's --mono shows it.
+    console = open_page("board=240x135&mono=1&game=aces_up&seed=%d&time=manual" % SEED)
+    replay = Replay(240, 135, MemoryStorage(), mono=True)
+    replay.console.open_game("aces_up", SEED)
+    script = "RIGHT A X A A START DOWN A B UP LEFT A"
+    drawn, tokens = play_and_compare(console, replay, script, 240)
+    assert tokens == len(script.split()) and drawn > tokens // 2
+    assert set(console.canvas()) == {0, 255}
+
+
 def read_record(storage, name):
     buf = bytearray(4096)
     return bytes(buf[:storage.read(name, buf)])

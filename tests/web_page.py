@@ -17,7 +17,7 @@ import pytest
 
 from engine_core.ui import buttons as bt
 from simulator import keymap
-from simulator.image import to_rgb_bytes
+from simulator.image import screen_rgb_bytes
 from tools.mpy import ROOT
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -175,10 +175,10 @@ class Replay:
     """The simulator's console (engine_core Console around the App, records in `storage`),
     fed the page's log."""
 
-    def __init__(self, width, height, storage, kiosk=False, two_buttons=False):
+    def __init__(self, width, height, storage, kiosk=False, two_buttons=False, mono=False):
         from engine_core.console import Console
         from simulator.keys import make_app
-        app = make_app(width, height)
+        app = make_app(width, height, mono=mono)
         if two_buttons:
             app.settings[7] = 1  # S_TWO_BUTTONS, as the simulator sets it
         self.storage = storage
@@ -208,7 +208,7 @@ class Replay:
         pointer = self.console.pointer
         if pointer is not None:
             pointer.lay(self.console)
-        rgb = to_rgb_bytes(s.buf, s.width, s.height, s.palette)
+        rgb = screen_rgb_bytes(s)
         if pointer is not None:
             pointer.lift(self.console)
         return rgb

@@ -79,7 +79,7 @@ def boards():
         board = resolve_board(name)
         table[name] = {"title": board.title, "width": board.width, "height": board.height,
                        "buttons": list(board.buttons), "twoButtons": board.two_buttons,
-                       "noX": board.no_x}
+                       "noX": board.no_x, "mono": board.mono}
     return table
 
 

@@ -158,12 +158,13 @@ class PagePort:
 
 
 class PageConsole:
-    def __init__(self, width, height, two_buttons=False, store=None, log=False):
+    def __init__(self, width, height, two_buttons=False, store=None, log=False, mono=False):
         """A width x height console; two_buttons: the board has only A and B (docs/screen.md).
         store: the page's localStorage (None: records in RAM only, when the browser refuses
-        storage). log: remember every press and tick, for the browser tests."""
+        storage). log: remember every press and tick, for the browser tests. mono: a
+        one-bit screen (MONO_VLSB, docs/screen.md "One-bit panels")."""
         gc.collect()
-        self.screen = Screen(width, height)  # the big buffer first, after collecting
+        self.screen = Screen(width, height, None, mono)  # the big buffer first, after collecting
         app = App(self.screen)
         if two_buttons:
             app.settings[S_TWO_BUTTONS] = 1
@@ -196,9 +197,11 @@ class PageConsole:
         return ""
 
     def addresses(self):
-        """Where the framebuffer, the palette (RGB565) and the dirty rectangles live."""
+        """Where the framebuffer, the palette (RGB565) and the dirty rectangles live, and 1
+        when the framebuffer is one bit a pixel (MONO_VLSB), else 0."""
         s = self.screen
-        return [uctypes.addressof(s.buf), uctypes.addressof(s.palette), uctypes.addressof(s.dirty)]
+        return [uctypes.addressof(s.buf), uctypes.addressof(s.palette), uctypes.addressof(s.dirty),
+                1 if s.mono else 0]
 
     # --- each frame ---
 

@@ -223,11 +223,18 @@
 
   let page = null; // web/main.py's PageConsole
   let memory = null; // the WebAssembly instance's memory
-  let addr = null; // [framebuffer, palette, dirty rectangles]
+  let addr = null; // [framebuffer, palette, dirty rectangles, 1 if the framebuffer is one-bit]
   let width = 0, height = 0, ctx = null, image = null, pixels = null;
   const colours = new Uint32Array(16);
 
+  // A one-bit screen lit on dark, as simulator/image.py's mono_rgb_bytes shows it.
+  const LIT = 0xffffffff, DARK = 0xff000000;
+
   function copyDirty(count) {
+    if (addr[3]) {
+      copyDirtyMono(count);
+      return;
+    }
     const bytes = memory.buffer; // taken afresh: a grown memory has a new buffer
     const buf = new Uint8Array(bytes, addr[0], (width * height) >> 1);
     const palette = new Uint16Array(bytes, addr[1], 16);
@@ -246,6 +253,24 @@
           const byte = buf[out >> 1];
           pixels[out] = colours[x & 1 ? byte & 15 : byte >> 4];
         }
+      }
+      ctx.putImageData(image, 0, 0, x0, y0, w, h);
+    }
+    page.painted();
+  }
+
+  // MONO_VLSB (docs/screen.md, "One-bit panels"): byte (y >> 3) * width + x holds column x of
+  // rows 8 * (y >> 3) .. + 7, bit y & 7 the pixel (1 lit), as simulator/image.py's mono_pixels.
+  function copyDirtyMono(count) {
+    const bytes = memory.buffer;
+    const buf = new Uint8Array(bytes, addr[0], width * ((height + 7) >> 3));
+    const dirty = new Int16Array(bytes, addr[2], 4 * count);
+    for (let i = 0; i < count; i++) {
+      const x0 = dirty[4 * i], y0 = dirty[4 * i + 1], w = dirty[4 * i + 2], h = dirty[4 * i + 3];
+      for (let y = y0; y < y0 + h; y++) {
+        const page = (y >> 3) * width, bit = 1 << (y & 7);
+        let out = y * width + x0;
+        for (let x = x0; x < x0 + w; x++, out++) pixels[out] = buf[page + x] & bit ? LIT : DARK;
       }
       ctx.putImageData(image, 0, 0, x0, y0, w, h);
     }
@@ -542,6 +567,8 @@
       warnings.push(board.error);
       chosen = resolveBoard("240x240");
     }
+    // ?mono=1 shows any board one bit a pixel, as the simulator's --mono; a one-bit board is.
+    const mono = params.get("mono") === "1" || !!chosen.mono;
     width = chosen.width;
     height = chosen.height;
     canvas.width = width;
@@ -576,7 +603,7 @@
     mp.runPython(
       "import web.main\n" +
       "page = web.main.PageConsole(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
-      ", page_store, " + (manualTime ? "True" : "False") + ")\n" +
+      ", page_store, " + (manualTime ? "True" : "False") + ", " + (mono ? "True" : "False") + ")\n" +
       "page.app.no_x = " + (chosen.noX ? "True" : "False") + "\n");
     page = mp.globals.get("page");
     addr = Array.from(page.addresses());

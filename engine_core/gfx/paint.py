@@ -1,9 +1,11 @@
 """Text and card drawing on a Screen, from the art in art_data (tools/art/ is its source).
 
 Every image is a MONO_HLSB FrameBuffer made once here; it is coloured as it is blitted,
-through a 2-pixel palette FrameBuffer whose colour 0 is the transparent key. Text is bytes
-(b"Resume"), so drawing it indexes ints and allocates nothing; numbers are drawn digit by
-digit from a scratch bytearray.
+through a 2-pixel palette FrameBuffer whose colour 0 is the transparent key. On a one-bit
+screen the same calls go through its canvas (engine_core/gfx/mono.py), which gives each role
+its tone; only a highlight's frame is drawn differently there, as lit marks on a dark frame.
+Text is bytes (b"Resume"), so drawing it indexes ints and allocates nothing; numbers are
+drawn digit by digit from a scratch bytearray.
 """
 
 from engine_core.gfx import art_data
@@ -74,6 +76,8 @@ class Painter:
             self.heights[i] = h
         self.ink_buf = bytearray(1)
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
+        if screen.mono:
+            self.fb.follow(self.ink, self.ink_buf)
         self.key = 0
         self.digits = bytearray(12)
         self.styles = [CardStyle(size, framebuf) for size in (SMALL, MEDIUM, LARGE, MINI)]
@@ -182,7 +186,10 @@ class Painter:
         fb.fill_rect(x, y, w, h, WHITE)
         fb.rect(x, y, w, h, frame)
         if frame != GREY:
-            fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
+            if self.screen.mono:  # one bit: the highlight told by its marks
+                fb.frame(x, y, w, h, frame)
+            else:
+                fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
         fb.pixel(x, y, top_corner)
         fb.pixel(x + w - 1, y, top_corner)
         fb.pixel(x, y + h - 1, FELT)
@@ -257,6 +264,18 @@ class Painter:
         fb.rect(x + 1, y, w - 2, h, colour)
         fb.rect(x, y + 1, w, h - 2, colour)
         if frame != GREY:
-            fb.rect(x + 2, y + 2, w - 4, h - 4, colour)
+            if self.screen.mono:  # inside the outline, clear of it
+                fb.frame(x + 2, y + 2, w - 4, h - 4, frame)
+            else:
+                fb.rect(x + 2, y + 2, w - 4, h - 4, colour)
         if len(label):  # one letter
             self.char(label[0], x + (w - CHAR_W + 1) // 2, y + (h - CHAR_H) // 2, 6)
+
+
+def painter_for(screen):
+    """The painter of a screen: a one-bit screen's draws its text and cards straight into the
+    frame (engine_core/gfx/mono.py); a colour screen never loads that module."""
+    if screen.mono:
+        from engine_core.gfx.mono import MonoPainter
+        return MonoPainter(screen)
+    return Painter(screen)

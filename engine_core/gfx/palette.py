@@ -41,5 +41,29 @@ BACKS = (
 )
 
 
+# The one-bit screen (Screen(..., mono=True)): each role as dark (0) or lit (1), a light card
+# on a dark table as an OLED shows it. What colour alone told apart is told otherwise: the suits
+# by their glyphs (red and black ink are both dark), the back by its tile (BACK dark,
+# BACK_LIGHT lit), a chosen menu row by being lit under dark text, and the highlight frames of
+# a card or an empty pile by lit marks on a dark frame (MONO_MARKS).
+MONO = b"\x00\x01\x00\x01\x00\x00\x01\x01\x00\x01\x01\x01\x01\x00\x01\x01"
+
+# How a one-bit highlight frame is drawn: its two outer rings dark, with lit marks on them.
+# The marks are few rectangles each (a fill costs a call, and a dashed ring takes dozens).
+MARK_RING = const(1)  # the outer ring lit all round: a double outline on the table
+MARK_CORNERS = const(2)  # lit brackets at the four corners
+MARK_TICKS = const(3)  # a lit bar across the middle of each side
+MARK_RAILS = const(4)  # the outer ring lit along the top and the foot
+
+# The mark of each role's frame (0: not a highlight). The cursor: corner brackets; the card
+# held: a lit ring round a dark one; the hint: ticks at the middle of the sides; the last
+# move: lit rails at its top and foot, the quietest.
+MONO_MARKS = bytearray(16)
+MONO_MARKS[CURSOR] = MARK_CORNERS
+MONO_MARKS[HELD] = MARK_RING
+MONO_MARKS[HINT] = MARK_TICKS
+MONO_MARKS[LAST] = MARK_RAILS
+
+
 def rgb565(r, g, b):
     return (r >> 3) << 11 | (g >> 2) << 5 | b >> 3

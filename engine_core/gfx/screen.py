@@ -1,7 +1,9 @@
-"""The screen: one GS4_HMSB framebuffer, its palette and the dirty rectangles.
+"""The screen: one framebuffer, its palette and the dirty rectangles.
 
-This is everything a panel driver reads (docs/screen.md). Nothing here allocates after
-__init__: mark() merges into a fixed list of rectangles.
+A colour screen is GS4_HMSB, a pixel a palette index; a one-bit screen (mono) is MONO_VLSB,
+the page layout of SSD1306/SH1106 panels, its drawing calls mapping each palette role to dark
+or lit (engine_core/gfx/mono.py). This is everything a panel driver reads (docs/screen.md).
+Nothing here allocates after __init__: mark() merges into a fixed list of rectangles.
 """
 
 from array import array
@@ -12,10 +14,10 @@ MAX_DIRTY = 12
 
 
 class Screen:
-    def __init__(self, width, height, framebuf=None):
+    def __init__(self, width, height, framebuf=None, mono=False):
         """framebuf: the module that makes frame buffers, MicroPython's own when None. A host
         passes its own (simulator.framebuf, byte-identical): the engine imports nothing
-        from the edges it runs under."""
+        from the edges it runs under. mono: a one-bit frame, width * ceil(height / 8) bytes."""
         if framebuf is None:
             try:
                 import framebuf
@@ -24,8 +26,16 @@ class Screen:
         self.framebuf = framebuf
         self.width = width
         self.height = height
-        self.buf = bytearray(width * height // 2)
-        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
+        self.mono = mono
+        if mono:
+            from engine_core.gfx.mono import MonoCanvas  # colour boards never load it
+
+            self.buf = bytearray(width * ((height + 7) >> 3))
+            fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+            self.fb = MonoCanvas(framebuf, fb, self.buf, width, height)
+        else:
+            self.buf = bytearray(width * height // 2)
+            self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
         self.palette = array("H", [0] * 16)
         for i in range(16):
             c = palette.RGB[i]
@@ -36,7 +46,8 @@ class Screen:
         self.pixels_marked = 0  # pixels in rectangles marked since the last clear (for benches)
 
     def set_colour(self, index, r, g, b):
-        """Change one palette entry; the whole screen is resent."""
+        """Change one palette entry; the whole screen is resent (on a one-bit screen,
+        where the palette shows nothing, the same pixels again)."""
         self.palette[index] = palette.rgb565(r, g, b)
         self.mark_all()
 

@@ -16,7 +16,7 @@ from engine_core import PLAYING, WON, games, rng
 from engine_core.ai import winnable
 from engine_core.game import ACTION
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import Painter
+from engine_core.gfx.paint import painter_for
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
 from engine_core.ui import settings as st
@@ -54,7 +54,7 @@ class App:
         that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
         self.screen = screen
         self.fb = screen.fb
-        self.painter = Painter(screen)
+        self.painter = painter_for(screen)
         self.width = screen.width
         self.height = screen.height
         self.size = layouts.screen_class(screen.width, screen.height)

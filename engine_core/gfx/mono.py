@@ -1,0 +1,230 @@
+"""The one-bit screen's drawing: a FrameBuffer's calls, each colour a palette role.
+
+Screen(..., mono=True) keeps a MONO_VLSB FrameBuffer (the SSD1306/SH1106 page layout) and
+hands the drawing code this canvas as its `fb`: the code names roles (FELT, CURSOR) as on a
+colour screen, and each call looks its role up in `tone` (palette.MONO: dark 0 or lit 1).
+blit() maps the two roles of its ink palette the same way, keeping the colour key's meaning
+(a pixel whose role is the key is left as it is), so the painter's code is the colour
+screen's, and a colour screen pays nothing for this one. A highlight frame, which colour
+alone marks on a colour screen, is drawn dark with lit marks (frame(), palette.MONO_MARKS).
+Nothing here allocates after __init__.
+
+Costs (fuel on MicroPython): a call through the canvas is a Python call more than the
+FrameBuffer's own, about 4,000 for a fill and 9,000 for a blit against a glyph's 6,000, so
+MonoPainter draws text and cards, most of the calls, straight into the frame. MicroPython fills
+a MONO_VLSB rectangle bit by bit (20 fuel a pixel, three times GS4_HMSB's pairs): a tall
+rectangle's whole pages are filled through a GS8 view of the same bytes, a byte a column.
+"""
+
+from engine_core.gfx import art_data
+from engine_core.gfx.paint import JACK, JOKER_BASE, Painter
+from engine_core.gfx.palette import (BACK, BACK_LIGHT, FELT, GOLD, GREY, MARK_CORNERS, MARK_RAILS, MARK_RING,
+                                     MARK_TICKS, MONO, MONO_MARKS, RED, WHITE)
+
+from micropython import const
+
+SKIP = const(2)  # the key of the canvas's own ink: a value no tone takes
+TALL = const(16)  # a rectangle this tall or taller has its whole pages filled a byte a column
+
+
+class MonoCanvas:
+    def __init__(self, framebuf, fb, buf, width, height):
+        self.fb = fb  # the MONO_VLSB FrameBuffer over screen.buf
+        pages = height >> 3  # whole pages (a screen under 8 rows fills none through it)
+        self.pages = framebuf.FrameBuffer(buf, width, pages if pages else 1, framebuf.GS8)
+        self.width = width
+        self.height = height
+        self.tone = bytearray(MONO)
+        self.ink_buf = bytearray(1)  # a blit's two tones, or SKIP
+        self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
+        self.roles = None  # the painter's ink palette, and its byte: read without a call
+        self.roles_buf = None
+
+    def follow(self, roles, roles_buf):
+        """The painter's ink (a GS4_HMSB palette of two roles over roles_buf), whose roles
+        blit() reads from the byte (a call to its pixel() costs as much as a glyph's blit)."""
+        self.roles = roles
+        self.roles_buf = roles_buf
+
+    def fill(self, c):
+        self.fill_rect(0, 0, self.width, self.height, c)
+
+    def fill_rect(self, x, y, w, h, c):
+        t = self.tone[c]
+        if h < TALL:
+            self.fb.fill_rect(x, y, w, h, t)
+            return
+        if y < 0:
+            h += y
+            y = 0
+        end = y + h
+        if end > self.height:
+            end = self.height
+        top = (y + 7) & ~7  # the first whole page's first row
+        foot = end & ~7  # the row after the last whole page
+        if foot <= top:
+            self.fb.fill_rect(x, y, w, end - y, t)
+            return
+        if top > y:
+            self.fb.fill_rect(x, y, w, top - y, t)
+        self.pages.fill_rect(x, top >> 3, w, (foot - top) >> 3, 255 if t else 0)
+        if end > foot:
+            self.fb.fill_rect(x, foot, w, end - foot, t)
+
+    def rect(self, x, y, w, h, c, fill=False):
+        if fill:
+            self.fill_rect(x, y, w, h, c)
+        else:
+            self.fb.rect(x, y, w, h, self.tone[c])
+
+    def hline(self, x, y, w, c):
+        self.fb.hline(x, y, w, self.tone[c])
+
+    def vline(self, x, y, h, c):
+        self.fb.vline(x, y, h, self.tone[c])
+
+    def pixel(self, x, y, c=-1):
+        """Set a pixel to role c, or with no c read it (0 dark, 1 lit)."""
+        if c < 0:
+            return self.fb.pixel(x, y)
+        self.fb.pixel(x, y, self.tone[c])
+        return None
+
+    def blit(self, source, x, y, key=-1, palette=None):
+        """Blit a one-bit image through a 2-pixel palette of roles (as the painter's ink):
+        each role drawn in its tone, a role equal to `key` left out."""
+        if palette is None:
+            self.fb.blit(source, x, y, key)
+            return
+        tone = self.tone
+        if palette is self.roles:
+            ink = self.roles_buf[0]
+            paper = ink >> 4
+            ink &= 15
+        else:
+            paper = palette.pixel(0, 0)
+            ink = palette.pixel(1, 0)
+        paper = SKIP if paper == key else tone[paper]
+        ink = SKIP if ink == key else tone[ink]
+        self.ink_buf[0] = paper << 4 | ink
+        self.fb.blit(source, x, y, SKIP, self.ink)
+
+    def frame(self, x, y, w, h, role):
+        """The frame of highlight `role` over the two outer rings of the box x, y, w, h: both
+        rings dark, then the role's lit marks (palette.MONO_MARKS)."""
+        fb = self.fb
+        mark = MONO_MARKS[role]
+        fb.rect(x + 1, y + 1, w - 2, h - 2, 0)
+        if mark == MARK_RING:
+            fb.rect(x, y, w, h, 1)
+            return
+        fb.rect(x, y, w, h, 0)
+        if mark == MARK_RAILS:
+            fb.hline(x, y, w, 1)
+            fb.hline(x, y + h - 1, w, 1)
+            return
+        n = (w if w < h else h) // 3  # the length of a mark
+        if mark == MARK_CORNERS:
+            right = x + w - n
+            foot = y + h - n
+            fb.fill_rect(x, y, n, 2, 1)
+            fb.fill_rect(right, y, n, 2, 1)
+            fb.fill_rect(x, y + h - 2, n, 2, 1)
+            fb.fill_rect(right, y + h - 2, n, 2, 1)
+            fb.fill_rect(x, y, 2, n, 1)
+            fb.fill_rect(x + w - 2, y, 2, n, 1)
+            fb.fill_rect(x, foot, 2, n, 1)
+            fb.fill_rect(x + w - 2, foot, 2, n, 1)
+        elif mark == MARK_TICKS:
+            fb.fill_rect(x + (w - n) // 2, y, n, 2, 1)
+            fb.fill_rect(x + (w - n) // 2, y + h - 2, n, 2, 1)
+            fb.fill_rect(x, y + (h - n) // 2, 2, n, 1)
+            fb.fill_rect(x + w - 2, y + (h - n) // 2, 2, n, 1)
+
+
+class MonoPainter(Painter):
+    """The painter of a one-bit screen: its glyphs and cards drawn straight into the MONO_VLSB
+    frame, each role given its tone here (paint.painter_for makes it). card() is Painter.card
+    with tones for roles: tests/test_mono.py checks that both draw the same pixels, so a
+    change to the card's layout made in one shows until it is made in the other."""
+
+    def __init__(self, screen):
+        Painter.__init__(self, screen)
+        self.raw = screen.fb.fb
+        self.tone = screen.fb.tone
+
+    def image(self, i, x, y, colour):
+        t = self.tone[colour]
+        bg = 1 if t == 0 else 0
+        self.ink_buf[0] = bg << 4 | t
+        self.raw.blit(self.images[i], x, y, bg, self.ink)
+
+    def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
+        """Painter.card, in tones (its docstring says what the arguments mean)."""
+        fb = self.raw
+        tone = self.tone
+        w = st.w
+        h = st.h
+        self.fb.fill_rect(x, y, w, h, WHITE)  # the canvas: a tall fill a page at a time
+        if frame != GREY:
+            self.fb.frame(x, y, w, h, frame)
+        else:
+            fb.rect(x, y, w, h, tone[GREY])
+        fb.pixel(x, y, tone[top_corner])
+        fb.pixel(x + w - 1, y, tone[top_corner])
+        fb.pixel(x, y + h - 1, tone[FELT])
+        fb.pixel(x + w - 1, y + h - 1, tone[FELT])
+        ink = self.ink
+        if not face_up:
+            self.fb.fill_rect(x + 3, y + 3, w - 6, h - 6, BACK)
+            self.ink_buf[0] = tone[BACK_LIGHT]  # paper 0 (transparent): the tile's lit lines
+            fb.blit(st.back, x + 3, y + 3, 0, ink)
+            return
+        images = self.images
+        if card >= JOKER_BASE:
+            suit = 4
+            rank = 0
+            rank_img = art_data.FONT + 74 - 32  # 'J'
+        else:
+            suit = (card // 13) % 4
+            rank = card % 13
+            rank_img = st.rank_first + rank
+        dark = tone[RED]  # red and black ink alike: the suits' glyphs tell them apart
+        key = 1 if dark == 0 else 0
+        self.ink_buf[0] = key << 4 | dark
+        fb.blit(images[rank_img], x + 3, y + 3, key, ink)
+        rw = self.widths[rank_img]
+        rh = self.heights[rank_img]
+        suit_img = st.suit_first + suit
+        if index_below:
+            fb.blit(images[suit_img], x + 2 + (rw + 2 - self.widths[suit_img]) // 2, y + 5 + rh, key, ink)
+            top = y + 3 + h // 3
+        else:
+            fb.blit(images[suit_img], x + 4 + rw, y + 3, key, ink)
+            top = y + 5 + rh
+        if not centre:
+            return
+        if rank >= JACK:
+            px = x + st.step_right if index_below else x + 4
+            pw = x + w - 4 - px
+            ph = y + h - 4 - top
+            fb.fill_rect(px, top, pw, ph, tone[GOLD])
+            crown = art_data.CROWN
+            if pw < self.widths[crown] + 2:
+                fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
+                        top + (ph - self.heights[suit_img]) // 2, key, ink)
+                return
+            fb.rect(px, top, pw, ph, dark)
+            fb.blit(images[crown], px + (pw - self.widths[crown]) // 2, top + 2, key, ink)
+            if ph >= self.heights[crown] + self.heights[suit_img] + 6:
+                fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
+                        top + 4 + self.heights[crown], key, ink)
+        else:
+            if index_below:
+                pip = art_data.SUIT_BIG + suit
+                cx = x + st.step_right + (w - 2 - st.step_right) // 2
+            else:
+                pip = st.pip_first + suit
+                cx = x + w // 2
+            ph = self.heights[pip]
+            fb.blit(images[pip], cx - self.widths[pip] // 2, top + (y + h - 2 - top - ph) // 2, key, ink)
