@@ -107,12 +107,13 @@ def commands(hw):
 
 def test_on_a_still_title_the_loop_rests_and_draws_nothing(hardware):
     loop, shell, hw, clock, keys = console_on(hardware)
-    run_until(loop, clock, 500)
+    run_until(loop, clock, 1500)  # (New game's table is made ahead in its first 200 ms)
     sent = hw.spi.bytes
     slept = clock.slept
-    frames = run_until(loop, clock, 10500)
+    start = clock.ms
+    frames = run_until(loop, clock, 11500)
     assert frames <= 12, "a frame a second at most, not thirty"
-    assert clock.slept - slept >= 9900, "the time went by asleep"
+    assert clock.ms - start >= 9500 and clock.slept - slept >= clock.ms - start - 100, "the time went by asleep"
     assert loop.rests >= 10
     assert hw.spi.bytes == sent, "nothing drawn"
 
@@ -312,6 +313,8 @@ def test_idle_on_the_title_and_after_a_deal_has_settled_not_while_it_moves():
     console = Console(App(Screen(240, 240, framebuf)), MemoryStorage())
     console.start()
     frames(console, 3)
+    assert not console_idle(console), "New game's table is made ahead of its A"
+    frames(console, 5)
     assert console_idle(console)
     console.press(bt.A)                          # a deal: the cards are drawn, the save waits
     assert not console_idle(console)

@@ -38,7 +38,7 @@ def test_each_screen_number_has_its_own_object_made_once_and_holding_only_its_ow
     assert [s.MODE for s in screens] == list(range(len(screens)))
     assert len({id(s) for s in screens}) == len(screens) == ui.LINK_ASK + 1
     own = {ui.DEAL: {"digits", "pos", "rested_ms"}, ui.CONFIRM: {"action", "back"}, ui.PLAY: {"finish_ms"},
-           ui.CHOOSE: {"rested_on", "rested_ms"}}
+           ui.CHOOSE: {"rested_on", "rested_ms"}, ui.TITLE: {"rested_on", "rested_ms"}}
     for s in screens:  # what screens share is the App's: the objects cost one small block each
         assert set(vars(s)) == own.get(s.MODE, set()), type(s).__name__
     assert screens[ui.DEAL] is app.deal_screen and screens[ui.CONFIRM] is app.confirm_screen

@@ -412,9 +412,17 @@ class App:
             self.table = shown
         return rested_ms
 
+    def title_item(self):
+        """The title's row under the cursor, as T_CONTINUE .. T_LINK (Continue shows only when
+        a game can be resumed)."""
+        return self.selected if self.resumable else self.selected + 1
+
     def table_wanted(self):
-        """The game list or the deal screen has a game chosen whose table make_ahead makes."""
+        """The title's New game, the game list or the deal screen has a game chosen whose
+        table make_ahead makes."""
         mode = self.current.MODE
+        if mode == TITLE:
+            return self.title_item() == T_NEW and self.tables.get(self.names[self.game_index]) is None
         if mode == CHOOSE:
             return self.tables.get(self.names[self.selected]) is None
         if mode == DEAL:

@@ -22,9 +22,20 @@ class Title(Scene):
 
     MODE = TITLE
 
+    def __init__(self):
+        self.rested_on = -1  # the row the cursor stands on, and for how long (App.make_ahead)
+        self.rested_ms = 0
+
     def length(self, app):
         n = 5 if app.resumable else 4
         return n + 1 if app.link is not None else n
+
+    def tick(self, app, ms):
+        if app.selected != self.rested_on:
+            self.rested_on = app.selected
+            self.rested_ms = 0
+        if app.title_item() == T_NEW:  # "New game: ..." deals the last game played
+            self.rested_ms = app.make_ahead(app.names[app.game_index], self.rested_ms, ms)
 
     def press(self, app, button):
         n = self.length(app)
@@ -33,7 +44,7 @@ class Title(Scene):
         elif button == bt.DOWN:
             app.selected = (app.selected + 1) % n
         elif button == bt.A:
-            item = app.selected if app.resumable else app.selected + 1
+            item = app.title_item()
             if item == T_CONTINUE:
                 app.resume()
             elif item == T_NEW:
