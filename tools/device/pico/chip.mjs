@@ -3,8 +3,10 @@
 // are joined).
 //
 // A chip's job (written by tools/device/pico.py) names the firmware image, a littlefs image for
-// the writable part of the flash, the panel's SPI bus and its DC/CS pins and the button GPIOs.
-// A chip keeps a trace: every byte the panel received with the DC level it was sent under,
+// the writable part of the flash, the panel's SPI bus and its DC/CS pins (or its I2C bus and
+// address: job.i2c, job.i2c_address) and the button GPIOs.
+// A chip keeps a trace: every byte the panel received with the DC level it was sent under (2
+// for an I2C transfer, its control bytes included),
 // markers with the emulated time, and the USB REPL's output; and, at the end, the flash's
 // filesystem region, so that a later run can power up with the records this one wrote.
 //
@@ -13,6 +15,8 @@
 //   firmware's ELF) are carried out on the emulator's flash array when the core reaches them;
 // - pull-ups: every button GPIO is driven high (idle) unless a step presses it;
 // - the SPI wire: each byte completes after its bits at the bus's clock (bits / SPI clock);
+// - the I2C target: an OLED at job.i2c_address acknowledges every byte, each taking nine bits
+//   at the bus's clock (Chip.attachI2c);
 // - the USB host's OUT packets: only when it has bytes to send (USBCDC sends empty ones);
 // - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
 //   interrupt handler once MicroPython opens one.
@@ -169,37 +173,14 @@ export class Chip {
     this.bursts = [];       // [first byte ns, last byte end ns, bytes] since the last marker
     this.burst = null;
 
-    // --- the panel's bus ---
-    const spi = mcu.spi[job.spi];
-    this.spi = spi;
-    const dcPin = mcu.gpio[job.dc];
-    const csPin = job.cs === null ? null : mcu.gpio[job.cs];
-    const wire = this.clock.createAlarm(() => spi.completeTransmit(0));
-    spi.onTransmit = (value) => {
-      const now = this.clock.nanos;
-      if (csPin !== null && csPin.outputValue) {
-        this.csHighBytes++;
-      } else {
-        const dc = dcPin.outputValue ? 1 : 0;
-        if (dc !== this.runDc) {
-          this.flushRun();
-          this.runDc = dc;
-        }
-        this.run.push(value & 255);
-        this.spiBytes++;
-        if (this.burst === null || now - this.lastSpiNs > BURST_GAP_NS) {
-          this.burst = [now, now, 0];
-          this.bursts.push(this.burst);
-        }
-        this.burst[2]++;
-        if (this.firstSpiNs < 0) this.firstSpiNs = now;
-      }
-      const freq = spi.clockFrequency || 1e6;
-      const bitNs = 1e9 / freq;
-      this.lastSpiNs = now + spi.dataBits * bitNs;
-      if (this.burst !== null) this.burst[1] = this.lastSpiNs;
-      wire.schedule(spi.dataBits * bitNs);
-    };
+    // --- the panel's bus: SPI with its DC/CS pins, or I2C (job.i2c) ---
+    if (job.i2c !== undefined && job.i2c !== null) {
+      this.spi = null;
+      this.i2c = mcu.i2c[job.i2c];
+      this.attachI2c(job.i2c_address);
+    } else {
+      this.attachSpi(mcu.spi[job.spi], mcu.gpio[job.dc], job.cs === null ? null : mcu.gpio[job.cs]);
+    }
 
     // --- buttons: idle high (the pull-ups the emulator lacks) ---
     for (const gpio of job.buttons) {
@@ -256,6 +237,95 @@ export class Chip {
     this.xip = job.xip_cache ? new XipCache(mcu, this.core) : null;
 
     this.core.PC = 0x10000000;
+  }
+
+  // A byte for the panel at `now`, on the wire until `endNs`: counted, and in the flushes.
+  panelByte(now, endNs) {
+    this.spiBytes++;
+    if (this.burst === null || now - this.lastSpiNs > BURST_GAP_NS) {
+      this.burst = [now, now, 0];
+      this.bursts.push(this.burst);
+    }
+    this.burst[2]++;
+    if (this.firstSpiNs < 0) this.firstSpiNs = now;
+    this.lastSpiNs = endNs;
+    this.burst[1] = endNs;
+  }
+
+  attachSpi(spi, dcPin, csPin) {
+    this.spi = spi;
+    const wire = this.clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      const now = this.clock.nanos;
+      const freq = spi.clockFrequency || 1e6;
+      const endNs = now + spi.dataBits * 1e9 / freq;
+      if (csPin !== null && csPin.outputValue) {
+        this.csHighBytes++;
+      } else {
+        const dc = dcPin.outputValue ? 1 : 0;
+        if (dc !== this.runDc) {
+          this.flushRun();
+          this.runDc = dc;
+        }
+        this.run.push(value & 255);
+        this.panelByte(now, endNs);
+      }
+      wire.schedule(endNs - now);
+    };
+  }
+
+  // An OLED on I2C: each write transfer to `address` becomes one run with DC level 2 (the
+  // control bytes in it: support/oled_model.py decodes them). Every step of a transfer takes
+  // its bits at the bus's clock: START and STOP one bit, the address and each byte nine
+  // (with the acknowledge). Transfers to other addresses are not acknowledged.
+  attachI2c(address) {
+    const i2c = this.i2c;
+    const mcu = this.mcu;
+    let next = null;
+    const alarm = this.clock.createAlarm(() => { const f = next; next = null; f(); });
+    const after = (bits, f) => {
+      const high = i2c.speed === 1 ? i2c.ssClockHighPeriod : i2c.fsClockHighPeriod;
+      const low = i2c.speed === 1 ? i2c.ssClockLowPeriod : i2c.fsClockLowPeriod;
+      const bitNs = (high + low) > 0 ? (high + low) * 1e9 / mcu.clkSys : 2500;
+      next = f;
+      alarm.schedule(bits * bitNs);
+      return this.clock.nanos + bits * bitNs;
+    };
+    let ours = false;
+    this.i2cHz = 0;
+    i2c.onStart = () => after(1, () => i2c.completeStart());
+    i2c.onConnect = (addr, mode) => {
+      ours = addr === address && mode === 0;
+      if (ours) {
+        this.flushRun();
+        this.runDc = 2;
+      }
+      after(9, () => i2c.completeConnect(addr === address));
+    };
+    i2c.onWriteByte = (value) => {
+      const now = this.clock.nanos;
+      const endNs = after(9, () => i2c.completeWrite(ours));
+      if (ours) {
+        this.run.push(value & 255);
+        this.panelByte(now, endNs);
+      }
+    };
+    i2c.onStop = () => {
+      if (ours) {
+        this.flushRun();
+        this.runDc = -1;
+        ours = false;
+      }
+      after(1, () => i2c.completeStop());
+    };
+  }
+
+  busHz() {
+    if (this.spi !== null) return this.spi.clockFrequency;
+    const i2c = this.i2c;
+    const high = i2c.speed === 1 ? i2c.ssClockHighPeriod : i2c.fsClockHighPeriod;
+    const low = i2c.speed === 1 ? i2c.ssClockLowPeriod : i2c.fsClockLowPeriod;
+    return (high + low) > 0 ? this.mcu.clkSys / (high + low) : 0;
   }
 
   flushRun() {
@@ -350,7 +420,7 @@ export class Chip {
   finish() {
     const { clock, mcu, job } = this;
     this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
-      spi_hz: this.spi.clockFrequency, clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
+      spi_hz: this.busHz(), clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
       xip: this.xip && this.xip.counts() });
     fs.writeFileSync(job.trace, Buffer.concat(this.chunks));
     fs.writeFileSync(job.console, this.consoleText, 'latin1');
