@@ -172,6 +172,7 @@ def test_an_empty_rectangle_sends_nothing():
     ("odroid_go", 0, 0),
     ("m5stack_core", 0, 0),
     ("pico_st7735", 0, 0),      # a black-tab module: Adafruit's INITR_BLACKTAB, no offsets
+    ("pico_lcd_18", 1, 2),      # Waveshare demo (MADCTL 0x70): CASET 0x0001..0x00A0, RASET 0x0002..0x0081
 ])
 def test_window_offsets_match_the_vendors_code(name, first_column, first_row):
     board = boards.load(name)
