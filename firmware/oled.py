@@ -255,7 +255,10 @@ class Oled:
             hi[p] = 0
         for i in range(count):
             k = 4 * i
-            x, y, w, h = dirty[k], dirty[k + 1], dirty[k + 2], dirty[k + 3]
+            x = dirty[k]        # one by one: unpacking four values builds a tuple
+            y = dirty[k + 1]
+            w = dirty[k + 2]
+            h = dirty[k + 3]
             if w <= 0 or h <= 0:
                 continue
             a = x // ALIGN
