@@ -82,7 +82,7 @@ lint: $(STAMP)
 # The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the boards it
 # plays (and of the hobby-display boards, whose panels it checks with a known picture), then
 # every game on each. Slower than `make test`; CI runs both.
-DEVICE_BOARDS := pico_lcd_13 pico_lcd_114 pico_ssd1306 pico_st7735 pico_lcd_18
+DEVICE_BOARDS := pico_lcd_13 pico_lcd_114 pico_ssd1306 pico_st7735 pico_lcd_18 pico_sh1106
 NODE_STAMP := node_modules/.installed
 
 $(NODE_STAMP): package.json package-lock.json

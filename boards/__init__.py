@@ -39,7 +39,7 @@ Adding a board is adding one module here and its name to NAMES.
 """
 
 NAMES = ("picosystem", "pico_lcd_13", "pico_lcd_114", "odroid_go", "m5stack_core", "tdisplay",
-         "pico_ssd1306", "pico_st7735", "pico_lcd_18")
+         "pico_ssd1306", "pico_st7735", "pico_lcd_18", "pico_sh1106")
 
 
 def pins(board):

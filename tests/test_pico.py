@@ -20,7 +20,7 @@ BOARDS = ("pico_lcd_13", "pico_lcd_114")
 # The boards with the hobby displays: their scripted sessions run once the engine draws their
 # screens (engine_core/ui/layouts.py SIZES; a one-bit Screen for the OLED), and their panel
 # traffic is checked with a known picture meanwhile (test_the_chip_shows_a_known_picture...).
-HOBBY_BOARDS = ("pico_ssd1306", "pico_st7735", "pico_lcd_18")
+HOBBY_BOARDS = ("pico_ssd1306", "pico_st7735", "pico_lcd_18", "pico_sh1106")
 
 
 def need_device(board_name):
@@ -90,8 +90,9 @@ def test_every_frame_on_the_chip_equals_the_simulators(board_name, game):
 
 @pytest.mark.parametrize("board_name", HOBBY_BOARDS)
 def test_the_chip_shows_a_known_picture_through_each_hobby_panel(board_name):
-    """firmware/panel_check.py on the chip: the SSD1306's I2C transfers (control bytes and all)
-    and the ST7735's SPI bytes (with the module's offsets), decoded by the controllers' models,
+    """firmware/panel_check.py on the chip: the SSD1306's I2C transfers (control bytes and all),
+    the SH1106's SPI bytes with their D/C level (its glass from RAM column 2) and the ST7735's
+    (with the module's offsets), decoded by the controllers' models,
     show exactly the picture the host computes: the whole screen, then one rectangle changed
     and sent alone (only its pages or its window on the wire)."""
     from tools.device import pico_pattern
@@ -107,8 +108,8 @@ def test_the_chip_shows_a_known_picture_through_each_hobby_panel(board_name):
     assert full >= pico.frame_bytes(board)
     assert 0 < partial < full // 4, "the changed rectangle alone"
     assert sorted(show_us) == [0, 1]
-    if getattr(board, "MONO", False):
-        assert run.end["spi_hz"] <= 400_000, "the SSD1306's I2C at most at 400 kHz"
+    if board.SPI is None:
+        assert run.end["spi_hz"] <= 400_000, "the OLEDs' I2C at most at 400 kHz"
 
 
 def test_the_chips_figures_meet_their_targets():
