@@ -17,9 +17,9 @@ import boards
 from tools.device import pico, pico_scenario
 
 BOARDS = ("pico_lcd_13", "pico_lcd_114")
-# The boards with the hobby displays: their scripted sessions run once the engine draws their
-# screens (engine_core/ui/layouts.py SIZES; a one-bit Screen for the OLED), and their panel
-# traffic is checked with a known picture meanwhile (test_the_chip_shows_a_known_picture...).
+# The boards with the hobby displays: their scripted sessions run as the others' do (the
+# one-bit boards once the engine has a one-bit Screen), and their panel traffic is checked
+# with a known picture as well (test_the_chip_shows_a_known_picture...).
 HOBBY_BOARDS = ("pico_ssd1306", "pico_st7735", "pico_lcd_18", "pico_sh1106")
 
 
@@ -45,9 +45,6 @@ def cases():
 
 def engine_draws(board):
     """Why the engine cannot draw the board's screen yet (a sentence), or None."""
-    from engine_core.ui import layouts
-    if (board.WIDTH, board.HEIGHT) not in layouts.SIZES:
-        return "no layouts at %dx%d yet" % (board.WIDTH, board.HEIGHT)
     if getattr(board, "MONO", False):
         import inspect
 
