@@ -117,14 +117,15 @@ _ILI9341_INIT = (
     (0xF2, b"\x00"),              # 3-gamma off
     (0x26, b"\x01"),              # gamma curve 1
 )
-# ST7735R/S: the frame rates, power and gamma the ST7735R datasheet's (V2.1) "recommended"
-# settings give, as Sitronix's application notes and the common drivers send them.
+# ST7735R/S: frame rates, power and gamma as the common drivers send them (Linux's fbtft
+# fb_st7735r and Waveshare's demo for its Pico-LCD-1.8 send these same values); the command
+# numbers are the ST7735R datasheet's.
 _ST7735_INIT = (
     (0xB1, b"\x01\x2c\x2d"),      # FRMCTR1: frame rate = fosc / ((1 * 2 + 40) * (LINE + 0x2c + 0x2d))
     (0xB2, b"\x01\x2c\x2d"),      # FRMCTR2 (idle mode)
     (0xB3, b"\x01\x2c\x2d\x01\x2c\x2d"),   # FRMCTR3 (partial mode)
-    (0xB4, b"\x07"),              # INVCTR: no line inversion
-    (0xC0, b"\xa2\x02\x84"),      # PWCTR1: AVDD 5 V, GVDD 4.6 V, auto mode
+    (0xB4, b"\x07"),              # INVCTR: column inversion in every mode
+    (0xC0, b"\xa2\x02\x84"),      # PWCTR1: GVDD 4.6 V, auto mode
     (0xC1, b"\xc5"),              # PWCTR2: VGH/VGL
     (0xC2, b"\x0a\x00"),          # PWCTR3: op-amp current, normal mode
     (0xC3, b"\x8a\x2a"),          # PWCTR4: idle mode
