@@ -301,20 +301,3 @@ class Oled:
                 stage[1 + i] = buf[start + i]
             self._address(p, self.column_offset + a * ALIGN)
             self.bus.send_data(b - a)
-
-    def send(self, buf, x, y, w, h):
-        """One rectangle of the MONO_VLSB bytes `buf` (widened to whole pages and 8-column
-        steps): the hardware screen and tests use it."""
-        if w <= 0 or h <= 0:
-            return
-        lo = self.page_lo
-        hi = self.page_hi
-        for p in range(self.pages):
-            lo[p] = 255
-            hi[p] = 0
-        a = x // ALIGN
-        b = (x + w + ALIGN - 1) // ALIGN
-        for p in range(max(y, 0) >> 3, min((y + h - 1) >> 3, self.pages - 1) + 1):
-            lo[p] = a
-            hi[p] = b
-        self.send_pages(buf)

@@ -73,13 +73,18 @@ class OledModel:
                 self.errors.append("control byte %#x has bits other than Co and D/C#" % control)
             is_data = control & 0x40
             if control & 0x80:                 # Co = 1: one byte, then another control byte
-                if i < len(data):
-                    self.write(data[i]) if is_data else self.command(data[i])
+                self.byte(is_data, data[i:i + 1])
                 i += 1
                 continue
-            for b in data[i:]:                # Co = 0: the rest of the transfer
-                self.write(b) if is_data else self.command(b)
+            self.byte(is_data, data[i:])       # Co = 0: the rest of the transfer
             return
+
+    def byte(self, is_data, data):
+        for b in data:
+            if is_data:
+                self.write(b)
+            else:
+                self.command(b)
 
     # -- commands ------------------------------------------------------------------------
 

@@ -53,7 +53,7 @@ class MonoScreen:
         self.dirty_count = 0
 
 
-def module(controller, offset, bus="i2c"):
+def module(controller, offset):
     return types.SimpleNamespace(CONTROLLER=controller, WIDTH=128, HEIGHT=64, GLASS=(offset, 0, 128, 64),
                                  MONO=True)
 
@@ -191,3 +191,14 @@ def test_the_ssd1306_board_runs_its_i2c_within_the_datasheets_400_khz():
     # RP2040 datasheet, GPIO functions: I2C0 SDA on GP0/4/8/12/16/20, SCL on GP1/5/9/13/17/21.
     assert i2c_id == 0 and sda % 4 == 0 and scl == sda + 1
     assert board.I2C_ADDRESS in (0x3C, 0x3D)
+
+
+def test_the_model_reads_control_bytes_as_the_ssd1306_datasheet_gives_them():
+    # Co = 1: one byte, then another control byte; Co = 0: the rest of the transfer is of one
+    # kind (D/C#). A transfer of single commands, then a data stream at page 2, column 5.
+    model = OledModel("ssd1306")
+    model.feed([(2, bytes([0x80, 0xAF, 0x80, 0x81, 0x80, 0x10, 0x80, 0xB2, 0x00, 0x05, 0x10])),
+                (2, bytes([0x40, 0xFF, 0x01]))])
+    assert model.errors == []
+    assert model.on and model.contrast == 0x10
+    assert model.ram[2][5] == 0xFF and model.ram[2][6] == 0x01
