@@ -47,14 +47,20 @@ class OledModel:
         self.page_window = (0, pages - 1)
         self.pending = None         # [command, parameter bytes still wanted, parameters]
         self.data_bytes = 0
+        self.i2c_mode = None        # where an I2C transfer stopped: None (a control byte is
+        # next), "data"/"command" (a stream), or "one data"/"one command" (Co = 1's byte)
 
     # -- the buses ------------------------------------------------------------------------
 
     def feed(self, log):
         """[(dc level, bytes), ...] as an SPI bus saw them, or (2, bytes) for an I2C write
-        transfer to the controller (control bytes included)."""
+        transfer to the controller (control bytes included), (3, bytes) for the rest of a
+        transfer whose first part came before (the emulated chip's trace cuts one at a marker)."""
         for dc, data in log:
             if dc == 2:
+                self.i2c_mode = None
+                self.i2c(data)
+            elif dc == 3:
                 self.i2c(data)
             elif dc == 0:
                 for c in data:
@@ -64,20 +70,25 @@ class OledModel:
                     self.write(b)
 
     def i2c(self, data):
-        """One I2C write transfer after the address: control byte(s) (Co, D/C#) and bytes."""
+        """The bytes of an I2C write transfer after the address (from where i2c_mode says the
+        transfer stood): control byte(s) (Co, D/C#) and the bytes they announce."""
         i = 0
+        mode = self.i2c_mode
         while i < len(data):
+            if mode in ("data", "command"):    # Co = 0: the rest of the transfer
+                self.byte(mode == "data", data[i:])
+                return
+            if mode is not None:               # Co = 1: its one byte
+                self.byte(mode == "one data", data[i:i + 1])
+                i += 1
+                mode = self.i2c_mode = None
+                continue
             control = data[i]
             i += 1
             if control & 0x3F:
                 self.errors.append("control byte %#x has bits other than Co and D/C#" % control)
-            is_data = control & 0x40
-            if control & 0x80:                 # Co = 1: one byte, then another control byte
-                self.byte(is_data, data[i:i + 1])
-                i += 1
-                continue
-            self.byte(is_data, data[i:])       # Co = 0: the rest of the transfer
-            return
+            kind = "data" if control & 0x40 else "command"
+            mode = self.i2c_mode = ("one " + kind) if control & 0x80 else kind
 
     def byte(self, is_data, data):
         for b in data:

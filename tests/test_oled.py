@@ -202,3 +202,17 @@ def test_the_model_reads_control_bytes_as_the_ssd1306_datasheet_gives_them():
     assert model.errors == []
     assert model.on and model.contrast == 0x10
     assert model.ram[2][5] == 0xFF and model.ram[2][6] == 0x01
+
+
+def test_a_transfer_cut_in_two_reads_on_where_it_stood():
+    # The emulated chip's trace may cut a transfer at a marker: the rest (DC level 3) goes on
+    # as the stream or the single byte it was in, with no control byte of its own.
+    whole = OledModel("ssd1306")
+    whole.feed([(2, bytes([0x00, 0xB3, 0x02, 0x10])), (2, bytes([0x40, 1, 2, 3, 4]))])
+    cut = OledModel("ssd1306")
+    cut.feed([(2, bytes([0x00, 0xB3])), (3, bytes([0x02, 0x10])), (2, bytes([0x40, 1, 2])), (3, bytes([3, 4]))])
+    single = OledModel("ssd1306")
+    single.feed([(2, bytes([0x80])), (3, bytes([0xAF, 0x00, 0xB3, 0x02, 0x10])), (2, bytes([0x40, 1, 2, 3, 4]))])
+    for model in (whole, cut, single):
+        assert model.errors == [] and model.ram[3][2:6] == [1, 2, 3, 4]
+    assert single.on

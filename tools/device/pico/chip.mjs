@@ -6,7 +6,7 @@
 // the writable part of the flash, the panel's SPI bus and its DC/CS pins (or its I2C bus and
 // address: job.i2c, job.i2c_address) and the button GPIOs.
 // A chip keeps a trace: every byte the panel received with the DC level it was sent under (2
-// for an I2C transfer, its control bytes included),
+// for an I2C transfer, its control bytes included; 3 for the rest of one a marker cut),
 // markers with the emulated time, and the USB REPL's output; and, at the end, the flash's
 // filesystem region, so that a later run can power up with the records this one wrote.
 //
@@ -299,6 +299,7 @@ export class Chip {
       if (ours) {
         this.flushRun();
         this.runDc = 2;
+        this.i2cContinued = false;
       }
       after(9, () => i2c.completeConnect(addr === address));
     };
@@ -328,11 +329,15 @@ export class Chip {
     return (high + low) > 0 ? this.mcu.clkSys / (high + low) : 0;
   }
 
+  // The bytes of the current run as a record. A marker may fall inside an I2C transfer: its
+  // first part goes out with DC level 2, every later part of the same transfer with 3 (a
+  // continuation, whose first byte is not a control byte).
   flushRun() {
     if (this.run.length) {
       const head = Buffer.alloc(6);
       head.write('D', 0);
-      head.writeUInt8(this.runDc, 1);
+      head.writeUInt8(this.runDc === 2 && this.i2cContinued ? 3 : this.runDc, 1);
+      if (this.runDc === 2) this.i2cContinued = true;
       head.writeUInt32LE(this.run.length, 2);
       this.chunks.push(head, Buffer.from(this.run));
       this.run = [];
