@@ -16,7 +16,7 @@
 // - pull-ups: every button GPIO is driven high (idle) unless a step presses it;
 // - the SPI wire: each byte completes after its bits at the bus's clock (bits / SPI clock);
 // - the I2C target: an OLED at job.i2c_address acknowledges every byte, each taking nine bits
-//   at the bus's clock (Chip.attachI2c);
+//   at the bus's clock (i2c.mjs);
 // - the USB host's OUT packets: only when it has bytes to send (USBCDC sends empty ones);
 // - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
 //   interrupt handler once MicroPython opens one.
@@ -30,6 +30,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { UartPort } from './uart.mjs';
+import { attachI2c, i2cHz } from './i2c.mjs';
 
 export async function loadBootrom(path) {
   const { bootromB1 } = await import(pathToFileURL(path).href);
@@ -177,7 +178,7 @@ export class Chip {
     if (job.i2c !== undefined && job.i2c !== null) {
       this.spi = null;
       this.i2c = mcu.i2c[job.i2c];
-      this.attachI2c(job.i2c_address);
+      attachI2c(this, this.i2c, job.i2c_address);
     } else {
       this.attachSpi(mcu.spi[job.spi], mcu.gpio[job.dc], job.cs === null ? null : mcu.gpio[job.cs]);
     }
@@ -274,59 +275,8 @@ export class Chip {
     };
   }
 
-  // An OLED on I2C: each write transfer to `address` becomes one run with DC level 2 (the
-  // control bytes in it: support/oled_model.py decodes them). Every step of a transfer takes
-  // its bits at the bus's clock: START and STOP one bit, the address and each byte nine
-  // (with the acknowledge). Transfers to other addresses are not acknowledged.
-  attachI2c(address) {
-    const i2c = this.i2c;
-    const mcu = this.mcu;
-    let next = null;
-    const alarm = this.clock.createAlarm(() => { const f = next; next = null; f(); });
-    const after = (bits, f) => {
-      const high = i2c.speed === 1 ? i2c.ssClockHighPeriod : i2c.fsClockHighPeriod;
-      const low = i2c.speed === 1 ? i2c.ssClockLowPeriod : i2c.fsClockLowPeriod;
-      const bitNs = (high + low) > 0 ? (high + low) * 1e9 / mcu.clkSys : 2500;
-      next = f;
-      alarm.schedule(bits * bitNs);
-      return this.clock.nanos + bits * bitNs;
-    };
-    let ours = false;
-    this.i2cHz = 0;
-    i2c.onStart = () => after(1, () => i2c.completeStart());
-    i2c.onConnect = (addr, mode) => {
-      ours = addr === address && mode === 0;
-      if (ours) {
-        this.flushRun();
-        this.runDc = 2;
-        this.i2cContinued = false;
-      }
-      after(9, () => i2c.completeConnect(addr === address));
-    };
-    i2c.onWriteByte = (value) => {
-      const now = this.clock.nanos;
-      const endNs = after(9, () => i2c.completeWrite(ours));
-      if (ours) {
-        this.run.push(value & 255);
-        this.panelByte(now, endNs);
-      }
-    };
-    i2c.onStop = () => {
-      if (ours) {
-        this.flushRun();
-        this.runDc = -1;
-        ours = false;
-      }
-      after(1, () => i2c.completeStop());
-    };
-  }
-
   busHz() {
-    if (this.spi !== null) return this.spi.clockFrequency;
-    const i2c = this.i2c;
-    const high = i2c.speed === 1 ? i2c.ssClockHighPeriod : i2c.fsClockHighPeriod;
-    const low = i2c.speed === 1 ? i2c.ssClockLowPeriod : i2c.fsClockLowPeriod;
-    return (high + low) > 0 ? this.mcu.clkSys / (high + low) : 0;
+    return this.spi !== null ? this.spi.clockFrequency : i2cHz(this.i2c, this.mcu.clkSys);
   }
 
   // The bytes of the current run as a record. A marker may fall inside an I2C transfer: its
