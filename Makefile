@@ -79,9 +79,10 @@ lint: $(STAMP)
 	$(PY) -m ruff check --no-cache .
 	$(PY) -m tools.check_subset
 
-# The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the two boards
-# it plays, then every game on each. Slower than `make test`; CI runs both.
-DEVICE_BOARDS := pico_lcd_13 pico_lcd_114
+# The firmware on an emulated Pico (tests/test_pico.py): builds the firmware of the boards it
+# plays (and of the hobby-display boards, whose panels it checks with a known picture), then
+# every game on each. Slower than `make test`; CI runs both.
+DEVICE_BOARDS := pico_lcd_13 pico_lcd_114 pico_ssd1306 pico_st7735 pico_lcd_18 pico_sh1106
 NODE_STAMP := node_modules/.installed
 
 $(NODE_STAMP): package.json package-lock.json

@@ -48,6 +48,9 @@ def run(board_name):
     from firmware.hardware import Hardware
     from firmware.panel import Panel
     board = boards.load(board_name)
+    if getattr(board, "MONO", False):
+        print("a one-bit OLED: firmware.panel_check.pattern(BOARD, 0) and (BOARD, 1) time its flushes")
+        return
     hw = Hardware(board)
     hw.panel.init()
     hw.brightness(100)

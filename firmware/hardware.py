@@ -1,7 +1,11 @@
 """A board module's facts turned into machine objects: the only device module that imports
 `machine` (tests put support/fakes/machine.py in its place).
 
-    hw = Hardware(board)     # SPI bus, panel, buttons, beeper, backlight, battery
+    hw = Hardware(board)     # SPI or I2C bus, panel, buttons, beeper, backlight, battery
+
+The panel's driver follows the board's CONTROLLER: firmware/panel.py for the MIPI-DCS
+colour panels (ST7789, ILI9341, ILI9342C, ST7735), firmware/oled.py for the one-bit OLEDs
+(SSD1306, SH1106) on I2C (the board's I2C) or SPI.
 """
 
 import machine
@@ -10,6 +14,8 @@ from machine import ADC, PWM, SPI, Pin
 from firmware.buttons import AdcDpad, Buttons, GpioButtons, Readers
 from firmware.panel import EXPANDER, Panel
 from firmware.sound import Beeper
+
+OLEDS = ("ssd1306", "sh1106")   # firmware/oled.py's controllers
 
 
 def _input(gpio, pull_up):
@@ -49,12 +55,14 @@ class Hardware:
                 machine.freq(board.CPU_FREQ, board.CPU_FREQ)  # type: ignore[call-overload]  # the stubs miss the 2-argument form
             else:
                 machine.freq(board.CPU_FREQ)
-        spi_id, baudrate, sck, mosi = board.SPI
-        self.spi = SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
+        self.spi = self.i2c = None
+        if board.SPI is not None:
+            spi_id, baudrate, sck, mosi = board.SPI
+            self.spi = SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
         self.dc = _output(board.DC, 0)
         self.cs = _output(board.CS, 1)
         self.rst = _output(board.RST, 1)
-        self.panel = Panel(self.spi, self.dc, self.cs, self.rst, board, EXPANDER, feeder(board))
+        self.panel = self.make_panel(board)
         self.backlight = None if board.BACKLIGHT is None else PWM(Pin(board.BACKLIGHT))
         if self.backlight is not None:
             self.backlight.freq(1000)
@@ -83,10 +91,25 @@ class Hardware:
             self.battery = _adc(board, board.BATTERY[0])
             self.battery_ratio = board.BATTERY[1]
 
+    def make_panel(self, board):
+        if board.CONTROLLER not in OLEDS:
+            return Panel(self.spi, self.dc, self.cs, self.rst, board, EXPANDER, feeder(board))
+        from firmware.oled import I2cBus, Oled, SpiBus
+        if self.spi is not None:
+            bus = SpiBus(self.spi, self.dc, self.cs)
+        else:
+            from machine import I2C
+            i2c_id, freq, scl, sda = board.I2C
+            self.i2c = I2C(i2c_id, scl=Pin(scl), sda=Pin(sda), freq=freq)
+            bus = I2cBus(self.i2c, board.I2C_ADDRESS)
+        return Oled(bus, self.rst, board)
+
     def brightness(self, percent):
-        """Backlight 0..100 %."""
+        """Backlight 0..100 %; on a board without one (an OLED), the panel's contrast."""
         if self.backlight is not None:
             self.backlight.duty_u16(percent * 655)
+        elif self.board.CONTROLLER in OLEDS:
+            self.panel.brightness(percent)
 
     def battery_mv(self):
         """The battery's voltage in millivolts, or -1 where the board cannot tell."""

@@ -378,8 +378,7 @@ def start(board_name, hardware=False, frames=-1):
     from firmware.hardware import Hardware
     board = boards.load(board_name)
     gc.collect()
-    # the big buffer first, after collecting; one-bit (MONO_VLSB) when the board's panel is
-    screen = Screen(board.WIDTH, board.HEIGHT, None, getattr(board, "MONO", False))
+    screen = make_screen(board)                         # the big buffer first, after collecting
     hw = Hardware(board)
     # The panel's reset, then its 120 ms before SLPOUT spent building the app (firmware/panel.py).
     hw.panel.reset(time.sleep_ms)
@@ -407,6 +406,14 @@ def start(board_name, hardware=False, frames=-1):
         print("stopped: the REPL is free")
     _power[0] = power_figures(loop)
     return loop
+
+
+def make_screen(board):
+    """The board's screen: one-bit (MONO_VLSB, docs/screen.md) where the board says MONO (its
+    OLED's driver, firmware/oled.py, sends those bytes as they are), else 16 colours."""
+    if getattr(board, "MONO", False):
+        return Screen(board.WIDTH, board.HEIGHT, mono=True)
+    return Screen(board.WIDTH, board.HEIGHT)
 
 
 def make_power(app, hw, clock):

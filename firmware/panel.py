@@ -1,4 +1,4 @@
-"""One driver for the MIPI-DCS panels of our boards (ST7789, ILI9341, ILI9342C) over SPI.
+"""One driver for the MIPI-DCS panels of our boards (ST7789, ILI9341, ILI9342C, ST7735) over SPI.
 
     panel = Panel(spi, dc, cs, rst, board)   # machine objects (rst/cs may be None) and a board module
     panel.init()                             # reset, init sequence, orientation, display on
@@ -74,8 +74,10 @@ BGR = const(0x08)
 
 ALIGN = const(8)
 
-# Controller RAM (columns, rows) in native orientation.
-RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240)}
+# Controller RAM (columns, rows) in native orientation. The ST7735's is 132x162 with its GM
+# pins at "00" (the modules whose glass sits at an offset: Adafruit's "green tab"), 128x160
+# at "11" (no offsets: "red" and "black tab"); a board module gives RAM where it differs.
+RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240), "st7735": (132, 162)}
 
 # Init sequences: command, then the number of parameter bytes, then the parameters.
 # The waits the ST7789V and ILI9341 datasheets require (their RESX, SWRESET, SLPOUT and SLPIN
@@ -115,16 +117,35 @@ _ILI9341_INIT = (
     (0xF2, b"\x00"),              # 3-gamma off
     (0x26, b"\x01"),              # gamma curve 1
 )
-INIT = {"st7789": _ST7789_INIT, "ili9341": _ILI9341_INIT, "ili9342c": _ILI9341_INIT}
+# ST7735R/S: frame rates, power and gamma as the common drivers send them (Linux's fbtft
+# fb_st7735r and Waveshare's demo for its Pico-LCD-1.8 send these same values); the command
+# numbers are the ST7735R datasheet's.
+_ST7735_INIT = (
+    (0xB1, b"\x01\x2c\x2d"),      # FRMCTR1: frame rate = fosc / ((1 * 2 + 40) * (LINE + 0x2c + 0x2d))
+    (0xB2, b"\x01\x2c\x2d"),      # FRMCTR2 (idle mode)
+    (0xB3, b"\x01\x2c\x2d\x01\x2c\x2d"),   # FRMCTR3 (partial mode)
+    (0xB4, b"\x07"),              # INVCTR: column inversion in every mode
+    (0xC0, b"\xa2\x02\x84"),      # PWCTR1: GVDD 4.6 V, auto mode
+    (0xC1, b"\xc5"),              # PWCTR2: VGH/VGL
+    (0xC2, b"\x0a\x00"),          # PWCTR3: op-amp current, normal mode
+    (0xC3, b"\x8a\x2a"),          # PWCTR4: idle mode
+    (0xC4, b"\x8a\xee"),          # PWCTR5: partial mode
+    (0xC5, b"\x0e"),              # VMCTR1: VCOM -0.775 V
+    (COLMOD, b"\x05"),            # 16 bits per pixel
+    (0xE0, b"\x0f\x1a\x0f\x18\x2f\x28\x20\x22\x1f\x1b\x23\x37\x00\x07\x02\x10"),  # GMCTRP1
+    (0xE1, b"\x0f\x1b\x0f\x17\x33\x2c\x29\x2e\x30\x30\x39\x3f\x00\x07\x03\x10"),  # GMCTRN1
+)
+INIT = {"st7789": _ST7789_INIT, "ili9341": _ILI9341_INIT, "ili9342c": _ILI9341_INIT, "st7735": _ST7735_INIT}
 
 
-def window_offsets(controller, glass, madctl):
+def window_offsets(controller, glass, madctl, ram=None):
     """(x offset, y offset) of the screen's origin in the controller's address space.
 
     glass = (x, y, w, h) of the visible glass in RAM (native orientation); madctl's MY/MX/MV
-    as the board sets them. Mirroring a direction counts it from the far edge of the RAM.
+    as the board sets them; ram = (columns, rows) where the board's differs from RAM_SIZE.
+    Mirroring a direction counts it from the far edge of the RAM.
     """
-    ram_w, ram_h = RAM_SIZE[controller]
+    ram_w, ram_h = ram or RAM_SIZE[controller]
     gx, gy, gw, gh = glass
     col = ram_w - gx - gw if madctl & MX else gx
     row = ram_h - gy - gh if madctl & MY else gy
@@ -148,7 +169,8 @@ class Panel:
         self.height = board.HEIGHT
         self.madctl = (board.MADCTL & (MY | MX | MV)) | (BGR if board.BGR else 0)
         self.invert = board.INVERT
-        self.x_offset, self.y_offset = window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL)
+        self.x_offset, self.y_offset = window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL,
+                                                      getattr(board, "RAM", None))
         self.command_byte = bytearray(1)
         self.window_bytes = bytearray(4)
         self.table = bytearray(32)           # the palette as big-endian RGB565 byte pairs

@@ -1,4 +1,4 @@
-"""A model of a MIPI-DCS panel controller (ST7789, ILI9341, ILI9342C), written from the
+"""A model of a MIPI-DCS panel controller (ST7789, ILI9341, ILI9342C, ST7735), written from the
 datasheets, not from the driver: it decodes the command/data bytes a driver sends over SPI
 into the controller's RAM and shows what the glass displays.
 
@@ -8,13 +8,14 @@ address x, page address y of the current window lands in RAM at (col, row) = (x,
 across the whole RAM height. The counter runs along x first and wraps to the next y.
 """
 
-RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240)}
+RAM_SIZE = {"st7789": (240, 320), "ili9341": (240, 320), "ili9342c": (320, 240),
+            "st7735": (132, 162)}   # ST7735R/S with GM = "00"; 128x160 with GM = "11" (ram=)
 PARAMS = {0x2A: 4, 0x2B: 4, 0x36: 1, 0x3A: 1}
 
 
 class PanelModel:
-    def __init__(self, controller):
-        self.ram_w, self.ram_h = RAM_SIZE[controller]
+    def __init__(self, controller, ram=None):
+        self.ram_w, self.ram_h = ram or RAM_SIZE[controller]
         self.ram = [-1] * (self.ram_w * self.ram_h)
         self.errors = []
         self.reset()
@@ -173,3 +174,8 @@ def expected_glass(buf, width, height, palette, glass, madctl):
             c, r = glass_position(x, y, glass, madctl)
             rows[r][c] = palette[(b >> 4) if x % 2 == 0 else (b & 15)]
     return rows
+
+
+def model_for(board):
+    """The model of a board module's MIPI-DCS controller, with the RAM its module sets."""
+    return PanelModel(board.CONTROLLER, getattr(board, "RAM", None))

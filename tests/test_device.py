@@ -30,7 +30,10 @@ def hardware(monkeypatch):
 def test_every_board_sets_up_its_panel_buttons_and_sound_from_its_module(hardware, name):
     board = boards.load(name)
     hw = hardware.Hardware(board)
-    assert hw.spi.baudrate == board.SPI[1]
+    if board.SPI is not None:
+        assert hw.spi.baudrate == board.SPI[1]
+    else:
+        assert hw.i2c.freq == board.I2C[1] and (hw.i2c.scl.id, hw.i2c.sda.id) == board.I2C[2:]
     assert hw.panel.width == board.WIDTH and hw.panel.height == board.HEIGHT
     assert hw.buttons.reader.read() == 0, "nothing held: pull-ups read high, the D-pad rests at 0"
     assert (hw.beeper.pwm is None) == (board.BUZZER is None)
@@ -45,9 +48,10 @@ def test_a_board_module_describes_a_consistent_screen(name):
     assert (board.WIDTH, board.HEIGHT) == size
     assert board.WIDTH % 8 == 0
     assert board.MADCTL & ~0xE0 == 0, "orientation bits only: the driver adds BGR"
-    pins = [board.CS, board.DC, board.RST, board.BACKLIGHT, board.BUZZER] + [g for _, g in board.BUTTONS]
-    pins += list(board.SPI[2:]) + [g for g, _, _ in board.ADC_BUTTONS]
-    pins = [p for p in pins if p is not None]
+    assert (board.SPI is None) == (board.DC is None), "a panel on SPI has its D/C pin; on I2C none"
+    if board.SPI is None:
+        assert board.I2C is not None and getattr(board, "MONO", False), "only the OLEDs are on I2C"
+    pins = boards.pins(board)
     assert len(pins) == len(set(pins)), "no pin serves two purposes"
     assert board.PORT in ("rp2", "esp32")
     present = [b for b, _ in board.BUTTONS] + [b for _, hi, mid in board.ADC_BUTTONS for b in (hi, mid)]

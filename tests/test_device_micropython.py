@@ -486,3 +486,67 @@ def test_resting_dimming_sleeping_waking_and_sounds_allocate_nothing_on_micropyt
     assert out[6] == str(B_OK), "the battery read under the lock too"
     assert out[7] == "1800", "the move's tone"
     assert out[8] == "74", "the gauge on the title, redrawn with the new reading"
+
+
+OLED_FLUSH = """
+import sys
+sys.path.insert(0, '/support/fakes')
+import gc, micropython
+from array import array
+import boards
+from machine import I2C, SPI, Pin
+from firmware.oled import I2cBus, Oled, SpiBus
+board = boards.load('pico_ssd1306')
+
+class Screen:
+    mono = True
+    def __init__(self):
+        self.buf = bytearray(board.WIDTH * board.HEIGHT // 8)
+        for i in range(len(self.buf)):
+            self.buf[i] = (i * 7) & 255
+        self.width = board.WIDTH
+        self.height = board.HEIGHT
+        self.dirty = array('h', [0] * 12)
+        self.dirty_count = 0
+    def mark(self, x, y, w, h):
+        k = 4 * self.dirty_count
+        self.dirty[k] = x
+        self.dirty[k + 1] = y
+        self.dirty[k + 2] = w
+        self.dirty[k + 3] = h
+        self.dirty_count += 1
+    def clear_dirty(self):
+        self.dirty_count = 0
+
+i2c = I2C(0)
+spi = SPI(1)
+oleds = [Oled(I2cBus(i2c, 0x3C), None, board), Oled(SpiBus(spi, Pin(8), Pin(9)), None, board)]
+screen = Screen()
+def no_wait(ms):
+    pass
+gc.collect()
+micropython.heap_lock()
+try:
+    for oled in oleds:
+        screen.mark(0, 0, board.WIDTH, board.HEIGHT)
+        oled.show(screen)
+        screen.mark(3, 5, 41, 17)
+        screen.mark(100, 60, 9, 4)
+        oled.show(screen)
+        oled.brightness(40)
+        oled.sleep()
+        oled.wake(0, no_wait)
+    result = 'clean'
+except MemoryError:
+    result = 'allocated'
+micropython.heap_unlock()
+print(result, i2c.bytes, spi.bytes)
+"""
+
+
+def test_the_oled_driver_allocates_nothing_on_micropython():
+    """firmware/oled.py: whole frames, dirty pages, contrast, sleep and wake over I2C and SPI,
+    under micropython.heap_lock()."""
+    result, i2c_bytes, spi_bytes = run_mpy_ok(OLED_FLUSH).split()
+    assert result == "clean"
+    assert int(i2c_bytes) > 1024 and int(spi_bytes) > 1024, "a whole frame went out on each bus"

@@ -265,11 +265,7 @@ def test_every_board_declares_its_link_uart_on_pins_it_uses_for_nothing_else(nam
         return
     uart_id, tx, rx = pins
     assert uart_id in ((0, 1) if board.PORT == "rp2" else (1, 2))  # ESP32 UART0 is the REPL's
-    used = {board.CS, board.DC, board.RST, board.BACKLIGHT, board.BUZZER, board.SPI[2], board.SPI[3]}
-    used |= {gpio for _, gpio in board.BUTTONS} | {adc for adc, _, _ in board.ADC_BUTTONS}
-    used |= {getattr(board, "BUZZER_ENABLE", None), getattr(board, "BATTERY_ENABLE", None)}
-    if board.BATTERY:
-        used.add(board.BATTERY[0])
+    used = set(boards.pins(board))
     assert tx not in used and rx not in used and tx != rx
     if board.PORT == "rp2":  # the RP2040's UART function sits on fixed pins
         assert (tx, rx) in ((0, 1), (12, 13), (16, 17)) if uart_id == 0 else (tx, rx) in ((4, 5), (8, 9))

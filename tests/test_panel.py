@@ -11,9 +11,10 @@ import boards
 from firmware import expand_plain, panel as panel_module
 from firmware.panel import Panel, window_offsets
 from support.fakes.machine import SPI, Pin
-from support.panel_model import PanelModel, expected_glass
+from support.panel_model import expected_glass, model_for
 
-BOARDS = boards.NAMES
+# The boards with a MIPI-DCS colour panel (the one-bit OLEDs: tests/test_oled.py).
+BOARDS = [name for name in boards.NAMES if boards.load(name).CONTROLLER in panel_module.RAM_SIZE]
 
 
 def make_panel(board):
@@ -33,7 +34,7 @@ def random_screen(board, rnd):
 
 
 def decoded(board, spi, model=None):
-    model = model or PanelModel(board.CONTROLLER)
+    model = model or model_for(board)
     model.feed(spi.log)
     spi.log.clear()
     return model
@@ -54,7 +55,7 @@ def test_init_wakes_the_panel_in_16_bit_colour_with_the_boards_orientation(name)
     p.init(sleep_ms=lambda ms: None)
     model = decoded(board, spi)
     assert model.awake and model.on
-    assert model.colmod == 0x55
+    assert model.colmod & 0x07 == 0x05, "16 bits a pixel on the MCU interface"
     assert model.madctl == board.MADCTL | (0x08 if board.BGR else 0)
     assert model.inverted == board.INVERT
     assert model.commands[0] == 0x01, "a software reset comes first"
@@ -170,10 +171,23 @@ def test_an_empty_rectangle_sends_nothing():
     ("picosystem", 0, 0),
     ("odroid_go", 0, 0),
     ("m5stack_core", 0, 0),
+    ("pico_st7735", 0, 0),      # a black-tab module: Adafruit's INITR_BLACKTAB, no offsets
+    ("pico_lcd_18", 1, 2),      # Waveshare demo (MADCTL 0x70): CASET 0x0001..0x00A0, RASET 0x0002..0x0081
 ])
 def test_window_offsets_match_the_vendors_code(name, first_column, first_row):
     board = boards.load(name)
-    assert window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL) == (first_column, first_row)
+    assert window_offsets(board.CONTROLLER, board.GLASS, board.MADCTL,
+                          getattr(board, "RAM", None)) == (first_column, first_row)
+
+
+# The ST7735's variants as Adafruit's ST7735 library sets them: a "green tab" module (GM =
+# "00", the 128x160 glass at column 2, row 1 of the 132x162 RAM) takes colstart 2, rowstart 1
+# upright (MADCTL MY|MX) and the two swapped in landscape (MY|MV, rotation 1; MX|MV,
+# rotation 3); "red" and "black tab" modules (128x160 RAM) take no offsets in any rotation.
+@pytest.mark.parametrize("madctl, offsets", [(0xC0, (2, 1)), (0xA0, (1, 2)), (0x60, (1, 2)), (0x00, (2, 1))])
+def test_st7735_green_tab_offsets_match_adafruits_in_every_rotation(madctl, offsets):
+    assert window_offsets("st7735", (2, 1, 128, 160), madctl) == offsets
+    assert window_offsets("st7735", (0, 0, 128, 160), madctl, (128, 160)) == (0, 0)
 
 
 def test_a_240x240_glass_upside_down_needs_the_80_row_offset():

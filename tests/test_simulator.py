@@ -238,7 +238,7 @@ def test_without_a_display_the_simulator_says_so_and_exits_at_once():
 def board_names():
     import re
     with open(os.path.join(ROOT, "boards", "__init__.py")) as f:
-        return re.findall(r'"([a-z0-9_]+)"', re.search(r"NAMES = \((.*?)\)", f.read()).group(1))
+        return re.findall(r'"([a-z0-9_]+)"', re.search(r"NAMES = \((.*?)\)", f.read(), re.S).group(1))
 
 
 def test_make_build_without_a_board_prints_the_usage_and_the_board_names():

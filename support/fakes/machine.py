@@ -64,6 +64,30 @@ class SPI:
             self.log.append((self.dc.value() if self.dc is not None else 1, bytes(buf)))
 
 
+class I2C:
+    """Counts what is written; with `log` set to a list, records (2, bytes) per write transfer
+    (support/oled_model.py reads 2 as "an I2C transfer, control bytes included")."""
+
+    def __init__(self, id=0, scl=None, sda=None, freq=400000):
+        self.id = id
+        self.scl = scl
+        self.sda = sda
+        self.freq = freq
+        self.log = None
+        self.addresses = []
+        self.bytes = 0
+        self.writes = 0
+
+    def writeto(self, addr, buf, stop=True):
+        self.bytes += len(buf)
+        self.writes += 1
+        if addr not in self.addresses:
+            self.addresses.append(addr)
+        if self.log is not None:
+            self.log.append((2, bytes(buf)))
+        return len(buf)
+
+
 class ADC:
     """An analogue input; tests set `level` (0..65535)."""
 

@@ -26,7 +26,8 @@ import tempfile
 
 import boards
 from engine_core.ui import buttons as bt
-from support.panel_model import PanelModel
+from support.oled_model import OledModel
+from support.panel_model import model_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -104,6 +105,29 @@ def button_presses(board, token):
     raise PicoError("%s has no way to press %s" % (board.NAME, token))
 
 
+def frame_bytes(board):
+    """The bytes a whole frame takes on the panel's bus: one bit a pixel on the one-bit OLEDs,
+    16 on the colour panels."""
+    if getattr(board, "MONO", False):
+        return board.WIDTH * board.HEIGHT // 8
+    return 2 * board.WIDTH * board.HEIGHT
+
+
+def panel_model(board):
+    """The model that decodes the board's panel traffic (support/oled_model.py for the OLEDs,
+    support/panel_model.py for the MIPI-DCS panels)."""
+    if getattr(board, "MONO", False):
+        return OledModel(board.CONTROLLER, board.HEIGHT // 8)
+    return model_for(board)
+
+
+def glass_of(board, model):
+    """What the glass shows, rows of RGB565 values (colour) or of 0/1 (one-bit); -1: unwritten."""
+    if getattr(board, "MONO", False):
+        return model.glass_image(board.GLASS[0], board.WIDTH, board.HEIGHT)
+    return model.glass_image(board.GLASS, board.BGR, board.INVERT)
+
+
 class Script:
     """The steps of one emulated run (tools/device/pico/run.mjs); or one chip's part of a run of
     two (tools/device/pico_link.py): `steps` is then the run's list, shared, and `chip` the
@@ -123,7 +147,7 @@ class Script:
     def boot(self):
         """Power on and wait for the USB REPL to connect, then for the panel to settle."""
         self.add({"op": "connect", "timeout_ms": BOOT_TIMEOUT_MS})
-        self.settle("boot", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
+        self.settle("boot", min_bytes=frame_bytes(self.board))
 
     def settle(self, name, min_bytes=0, first_ms=FIRST_MS):
         """Run until the panel has been quiet for QUIET_MS after its first byte (or
@@ -163,7 +187,7 @@ class Script:
         """Ctrl-D at the REPL: MicroPython restarts and runs main.py again."""
         self.add({"op": "send", "text": "\x04"})
         self.add({"op": "text", "text": "soft reboot", "timeout_ms": BOOT_TIMEOUT_MS})
-        self.settle("soft reset", min_bytes=2 * self.board.WIDTH * self.board.HEIGHT)
+        self.settle("soft reset", min_bytes=frame_bytes(self.board))
 
 
 class Run:
@@ -180,15 +204,14 @@ class Run:
         return [r[1] for r in self.records if r[0] == "M"]
 
     def frames(self):
-        """[(marker, glass rows)] at every named marker, decoded by the panel model."""
-        model = PanelModel(self.board.CONTROLLER)
+        """[(marker, glass rows)] at every named marker, decoded by the panel's model."""
+        model = panel_model(self.board)
         out = []
         for record in self.records:
             if record[0] == "D":
                 model.feed([(record[1], record[2])])
             elif record[1]["name"] not in ("press", "end"):
-                out.append((record[1], model.glass_image(self.board.GLASS, self.board.BGR,
-                                                         self.board.INVERT)))
+                out.append((record[1], glass_of(self.board, model)))
         self.errors = model.errors
         return out
 
@@ -225,12 +248,14 @@ def chip_job(board_name, tmp, flash_image=None, keep_flash=False, build_root=Non
     job = {
         "bootrom": bootrom_path(), "firmware": facts["bin"],
         "fs_offset": facts["fs_offset"], "fs_size": facts["fs_size"], "hooks": facts["hooks"],
-        "spi": board.SPI[0], "dc": board.DC, "cs": board.CS,
+        "spi": board.SPI[0] if board.SPI is not None else None, "dc": board.DC, "cs": board.CS,
         "buttons": [gpio for _, gpio in board.BUTTONS],
         "trace": os.path.join(tmp, prefix + "trace.bin"),
         "console": os.path.join(tmp, prefix + "console.txt"),
         "xip_cache": xip_default() if xip_cache is None else bool(xip_cache),
     }
+    if board.SPI is None:
+        job["i2c"], job["i2c_address"] = board.I2C[0], board.I2C_ADDRESS
     if name:
         job["name"] = name
     if flash_image is not None:
@@ -313,6 +338,10 @@ def glass_to_png(rows, path, board):
 
     from support.panel_model import glass_position
     image = Image.new("RGB", (board.WIDTH, board.HEIGHT))
+    if getattr(board, "MONO", False):
+        image.putdata([(255, 255, 255) if v > 0 else (0, 0, 0) for row in rows for v in row])
+        image.save(path)
+        return
     pixels = []
     for y in range(board.HEIGHT):
         for x in range(board.WIDTH):

@@ -19,6 +19,7 @@ import os
 import boards
 from engine_core import games
 from engine_core.ui import buttons as bt
+from support.oled_model import expected_mono
 from support.panel_model import expected_glass
 from tools.device import pico
 
@@ -81,7 +82,10 @@ class Reference:
         from simulator import framebuf
         from engine_core.ui.app import S_TWO_BUTTONS, App
         from firmware.main import attach_link, has_dpad, has_x
-        app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf))
+        if getattr(self.board, "MONO", False):   # a one-bit screen, as firmware/main.py makes it
+            app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf, mono=True))
+        else:
+            app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf))
         if not has_dpad(self.board):
             app.settings[S_TWO_BUTTONS] = 1
         app.no_x = not has_x(self.board)
@@ -120,16 +124,29 @@ class Reference:
     def glass(self):
         s = self.screen
         b = self.board
+        if getattr(b, "MONO", False):
+            return expected_mono(s.buf, s.width, s.height)
         return expected_glass(s.buf, s.width, s.height, s.palette, b.GLASS, b.MADCTL)
 
 
+def can_press(board, token):
+    try:
+        pico.button_presses(board, token)
+    except pico.PicoError:
+        return False
+    return True
+
+
 def build_script(board, game):
+    """The session: the game's keys, the hardware screen and back (on a board that can press
+    SELECT: the others reach it from the REPL), Ctrl-C, the press log, a soft reset."""
     script = pico.Script(board)
     script.boot()
     for token in script_keys(game, board):
         script.key(token)
-    script.key("SELECT", "hardware")
-    script.key("SELECT", "back from hardware")
+    if can_press(board, "SELECT"):
+        script.key("SELECT", "hardware")
+        script.key("SELECT", "back from hardware")
     script.interrupt()
     script.repl("from firmware.main import press_log")
     script.repl("print('PRESSES', press_log())")

@@ -3,8 +3,10 @@
 // are joined).
 //
 // A chip's job (written by tools/device/pico.py) names the firmware image, a littlefs image for
-// the writable part of the flash, the panel's SPI bus and its DC/CS pins and the button GPIOs.
-// A chip keeps a trace: every byte the panel received with the DC level it was sent under,
+// the writable part of the flash, the panel's SPI bus and its DC/CS pins (or its I2C bus and
+// address: job.i2c, job.i2c_address) and the button GPIOs.
+// A chip keeps a trace: every byte the panel received with the DC level it was sent under (2
+// for an I2C transfer, its control bytes included; 3 for the rest of one a marker cut),
 // markers with the emulated time, and the USB REPL's output; and, at the end, the flash's
 // filesystem region, so that a later run can power up with the records this one wrote.
 //
@@ -13,6 +15,8 @@
 //   firmware's ELF) are carried out on the emulator's flash array when the core reaches them;
 // - pull-ups: every button GPIO is driven high (idle) unless a step presses it;
 // - the SPI wire: each byte completes after its bits at the bus's clock (bits / SPI clock);
+// - the I2C target: an OLED at job.i2c_address acknowledges every byte, each taking nine bits
+//   at the bus's clock (i2c.mjs);
 // - the USB host's OUT packets: only when it has bytes to send (USBCDC sends empty ones);
 // - the UARTs' transmit side (uart.mjs): rp2040js's would keep the chip in the UART's
 //   interrupt handler once MicroPython opens one.
@@ -26,6 +30,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { UartPort } from './uart.mjs';
+import { attachI2c, i2cHz } from './i2c.mjs';
 
 export async function loadBootrom(path) {
   const { bootromB1 } = await import(pathToFileURL(path).href);
@@ -169,37 +174,14 @@ export class Chip {
     this.bursts = [];       // [first byte ns, last byte end ns, bytes] since the last marker
     this.burst = null;
 
-    // --- the panel's bus ---
-    const spi = mcu.spi[job.spi];
-    this.spi = spi;
-    const dcPin = mcu.gpio[job.dc];
-    const csPin = job.cs === null ? null : mcu.gpio[job.cs];
-    const wire = this.clock.createAlarm(() => spi.completeTransmit(0));
-    spi.onTransmit = (value) => {
-      const now = this.clock.nanos;
-      if (csPin !== null && csPin.outputValue) {
-        this.csHighBytes++;
-      } else {
-        const dc = dcPin.outputValue ? 1 : 0;
-        if (dc !== this.runDc) {
-          this.flushRun();
-          this.runDc = dc;
-        }
-        this.run.push(value & 255);
-        this.spiBytes++;
-        if (this.burst === null || now - this.lastSpiNs > BURST_GAP_NS) {
-          this.burst = [now, now, 0];
-          this.bursts.push(this.burst);
-        }
-        this.burst[2]++;
-        if (this.firstSpiNs < 0) this.firstSpiNs = now;
-      }
-      const freq = spi.clockFrequency || 1e6;
-      const bitNs = 1e9 / freq;
-      this.lastSpiNs = now + spi.dataBits * bitNs;
-      if (this.burst !== null) this.burst[1] = this.lastSpiNs;
-      wire.schedule(spi.dataBits * bitNs);
-    };
+    // --- the panel's bus: SPI with its DC/CS pins, or I2C (job.i2c) ---
+    if (job.i2c !== undefined && job.i2c !== null) {
+      this.spi = null;
+      this.i2c = mcu.i2c[job.i2c];
+      attachI2c(this, this.i2c, job.i2c_address);
+    } else {
+      this.attachSpi(mcu.spi[job.spi], mcu.gpio[job.dc], job.cs === null ? null : mcu.gpio[job.cs]);
+    }
 
     // --- buttons: idle high (the pull-ups the emulator lacks) ---
     for (const gpio of job.buttons) {
@@ -258,11 +240,54 @@ export class Chip {
     this.core.PC = 0x10000000;
   }
 
+  // A byte for the panel at `now`, on the wire until `endNs`: counted, and in the flushes.
+  panelByte(now, endNs) {
+    this.spiBytes++;
+    if (this.burst === null || now - this.lastSpiNs > BURST_GAP_NS) {
+      this.burst = [now, now, 0];
+      this.bursts.push(this.burst);
+    }
+    this.burst[2]++;
+    if (this.firstSpiNs < 0) this.firstSpiNs = now;
+    this.lastSpiNs = endNs;
+    this.burst[1] = endNs;
+  }
+
+  attachSpi(spi, dcPin, csPin) {
+    this.spi = spi;
+    const wire = this.clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      const now = this.clock.nanos;
+      const freq = spi.clockFrequency || 1e6;
+      const endNs = now + spi.dataBits * 1e9 / freq;
+      if (csPin !== null && csPin.outputValue) {
+        this.csHighBytes++;
+      } else {
+        const dc = dcPin.outputValue ? 1 : 0;
+        if (dc !== this.runDc) {
+          this.flushRun();
+          this.runDc = dc;
+        }
+        this.run.push(value & 255);
+        this.panelByte(now, endNs);
+      }
+      wire.schedule(endNs - now);
+    };
+  }
+
+  busHz() {
+    return this.spi !== null ? this.spi.clockFrequency : i2cHz(this.i2c, this.mcu.clkSys);
+  }
+
+  // The bytes of the current run as a record. A marker may fall inside an I2C transfer: its
+  // first part goes out with DC level 2, every later part of the same transfer with 3 (a
+  // continuation, whose first byte is not a control byte).
   flushRun() {
     if (this.run.length) {
       const head = Buffer.alloc(6);
       head.write('D', 0);
-      head.writeUInt8(this.runDc, 1);
+      head.writeUInt8(this.runDc === 2 && this.i2cContinued ? 3 : this.runDc, 1);
+      if (this.runDc === 2) this.i2cContinued = true;
       head.writeUInt32LE(this.run.length, 2);
       this.chunks.push(head, Buffer.from(this.run));
       this.run = [];
@@ -350,7 +375,7 @@ export class Chip {
   finish() {
     const { clock, mcu, job } = this;
     this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
-      spi_hz: this.spi.clockFrequency, clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
+      spi_hz: this.busHz(), clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
       xip: this.xip && this.xip.counts() });
     fs.writeFileSync(job.trace, Buffer.concat(this.chunks));
     fs.writeFileSync(job.console, this.consoleText, 'latin1');
