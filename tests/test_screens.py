@@ -11,7 +11,9 @@ from engine_core.ui import layouts
 from engine_core.ui import screens as ui
 from engine_core.ui import settings as st
 from engine_core.ui import texts
+from engine_core.ui.screens import PANEL_RECT
 from simulator.keys import make_app, run
+from tests import drawn_text
 
 SIZES = layouts.SIZES
 NARROWEST = min(SIZES)
@@ -243,15 +245,19 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     table = [[fb.pixel(x, y) for x in range(app.width)] for y in range(app.height)]
     run(app, "START UP")
     assert app.mode == ui.PAUSE and app.selected == len(texts.PAUSE) - 1  # Give up
+    app.screens[ui.PAUSE].panel_rect(app)
+    px, py, pw, ph = list(PANEL_RECT[:4])
     run(app, "A")
     assert app.mode == ui.CONFIRM
-    # The question's panel: five lines in the middle of the screen; around it, the table.
-    ph = 5 * LINE_H + 8
-    top = (app.height - ph) // 2
-    bottom = top + ph - 1
-    differ = [y for y in range(app.height) if not top - 2 <= y <= bottom + 2
-              and any(fb.pixel(x, y) != table[y][x] for x in range(app.width))]
-    assert not differ, "rows outside the question differ from the table: %s" % differ[:8]
+    # The question takes the pause menu's panel whole; around it, the table.
+    differ = [(x, y) for y in range(app.height) for x in range(app.width)
+              if not (px <= x < px + pw and py <= y < py + ph) and fb.pixel(x, y) != table[y][x]]
+    assert not differ, "pixels outside the question differ from the table: %s" % differ[:8]
+    bars = [y for y in range(py, py + ph)
+            if sum(1 for x in range(px, px + pw) if fb.pixel(x, y) == pal.CURSOR) >= pw - 8]
+    assert not bars, "a menu row's bar shows through the question: rows %s" % bars[:4]
+    at = drawn_text.find(app, bytes(texts.CONFIRMS[ui.A_GIVE_UP]))
+    assert at is not None and px <= at[0] and py <= at[1] < py + ph, "the question is in the panel"
 
 
 @pytest.mark.parametrize("key", ["B", "ESC"])

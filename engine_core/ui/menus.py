@@ -11,7 +11,7 @@ from engine_core.ui import texts
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
-                                    TITLE, Scene, felt, panel, table_under)
+                                    PANEL_RECT, TITLE, Scene, felt, panel, table_under)
 
 
 LOCKED = b"Settings: locked"  # the kiosk's title (the service chord opens them)
@@ -134,9 +134,9 @@ class Menu(Scene):
     def choose(self, app, button):
         pass
 
-    def draw(self, app):
-        n = self.length(app)
-        lines = n + 1 + self.FOOT  # the name, the rows, the foot
+    def panel_rect(self, app):
+        """Where its panel lies, and the height of a row: x, y, w, h, row in screens.PANEL_RECT."""
+        lines = self.length(app) + 1 + self.FOOT  # the name, the rows, the foot
         row = LINE_H + 2
         pw = app.width - 16
         if pw > 220:
@@ -145,10 +145,22 @@ class Menu(Scene):
         if ph > app.height - 4:
             row = (app.height - 14) // lines
             ph = lines * row + 10
-        px = (app.width - pw) // 2
-        py = (app.height - ph) // 2
+        PANEL_RECT[0] = (app.width - pw) // 2
+        PANEL_RECT[1] = (app.height - ph) // 2
+        PANEL_RECT[2] = pw
+        PANEL_RECT[3] = ph
+        PANEL_RECT[4] = row
+
+    def draw(self, app):
+        n = self.length(app)
+        self.panel_rect(app)
+        px = PANEL_RECT[0]
+        py = PANEL_RECT[1]
+        pw = PANEL_RECT[2]
+        ph = PANEL_RECT[3]
+        row = PANEL_RECT[4]
         if app.full:
-            self.draw_under(app)
+            self.draw_under(app, px, py, pw, ph)
             panel(app, px, py, pw, ph)
             if self.MODE == PAUSE:
                 app.over_at(px, py, pw, ph)  # over the table (draw_under)
@@ -167,7 +179,7 @@ class Menu(Scene):
             self.draw_foot(app, px, py + 4 + (n + 1) * row, pw, row)
         app.drawn_selected = app.selected
 
-    def draw_under(self, app):
+    def draw_under(self, app, px, py, pw, ph):
         felt(app)
 
     def draw_around(self, app, px, py, pw, ph):
@@ -276,11 +288,11 @@ class Pause(Menu):
         else:
             app.ask(A_GIVE_UP, PAUSE)
 
-    def draw_under(self, app):
+    def draw_under(self, app, px, py, pw, ph):
         if app.table_drawn:  # from play the table is there already: only the panel is new
             app.table_drawn = False  # (once: a later whole redraw draws the table again)
         else:
-            table_under(app)
+            table_under(app, px, py, pw, ph)
 
     def draw_around(self, app, px, py, pw, ph):
         p = app.painter

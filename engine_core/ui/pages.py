@@ -11,7 +11,7 @@ from engine_core.ui import texts
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, STATS, T_NEW, T_STATS, TITLE, Scene,
-                                    centred_panel, felt, panel, table_under, wrap)
+                                    PANEL_RECT, centred_panel, felt, panel, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
 
@@ -288,8 +288,9 @@ class Stats(Page):
 class Confirm(Scene):
     """Give up the game in progress? It counts as a loss (A: yes, B: no). The screen it asks
     from (its `back`) stays visible around the panel, drawn as it was; asked from the
-    pause menu, the question stands over the table (the menu's rows would show cut through
-    above and below it). App.ask says what it asks about (`action`, A_*)."""
+    pause menu, the question takes the menu's panel whole, over the table (no menu row shows
+    cut through, and nothing of the table is drawn again). App.ask says what it asks about
+    (`action`, A_*)."""
 
     MODE = CONFIRM
 
@@ -325,24 +326,30 @@ class Confirm(Scene):
     def draw(self, app):
         if not app.full:
             return
-        if self.back == PAUSE:
-            table_under(app)
+        p = app.painter
+        x = app.width // 2
+        if self.back == PAUSE:  # in the pause menu's panel, over the table
+            app.screens[PAUSE].panel_rect(app)
+            r = PANEL_RECT
+            px = r[0]
+            py = r[1]
+            pw = r[2]
+            ph = r[3]
+            table_under(app, px, py, pw, ph)
+            panel(app, px, py, pw, ph)
+            app.over_at(px, py, pw, ph)
+            y = py + (ph - 4 * LINE_H - 3) // 2
         else:
             selected = app.selected
             app.selected = self.row(app)
             app.screens[self.back].draw(app)
             app.selected = selected
-        p = app.painter
-        x = app.width // 2
-        y = centred_panel(app, 5)
+            y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
         line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
         p.text_centred(texts.CONFIRMS[line], x, y + LINE_H + 3, pal.WHITE)
         p.text_centred(texts.CONFIRMS[line + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
         p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
-        if self.back == PAUSE:  # over the table
-            o = app.over
-            app.over_at(o[0], o[1], o[2], o[3])
 
 
 class End(Scene):

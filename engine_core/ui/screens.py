@@ -10,6 +10,8 @@ other full-screen pages, linkplay.py the link screens; this module their numbers
 base class (Scene: named apart from the framebuffer's gfx Screen) and the drawing they share.
 """
 
+from array import array
+
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui import buttons as bt
@@ -109,6 +111,9 @@ def panel(app, x, y, w, h):
     app.screen.mark(x, y, w, h)
 
 
+PANEL_RECT = array("h", [0, 0, 0, 0, 0])  # menus.Menu.panel_rect's answer (no tuple allocated)
+
+
 def centred_panel(app, lines):
     """A panel for `lines` lines of text in the middle of the screen; the y of its first."""
     w = app.width
@@ -116,26 +121,24 @@ def centred_panel(app, lines):
     ph = lines * LINE_H + 8
     py = (app.height - ph) // 2
     panel(app, (w - pw) // 2, py, pw, ph)
-    o = app.over  # where it lies (App.over_at, for a panel over the table)
-    o[0] = (w - pw) // 2
-    o[1] = py
-    o[2] = pw
-    o[3] = ph
     return py + 5
 
 
-def table_under(app):
-    """The table drawn whole, for a panel over it (the pause menu, the end, a question), or
-    again only where the last panel lay when the rest of the glass shows it as its view drew
-    it (App.over_at, over_ready): the table's changes since are drawn as in play. Not in link
-    play, whose game goes on under a menu."""
+def table_under(app, x=0, y=0, w=0, h=0):
+    """The table drawn whole, for a panel over it at x, y, w, h (the pause menu, the end, a
+    question; none: play), or again only where the last panel lay when the rest of the glass
+    shows it as its view drew it (App.over_at, over_ready), and not at all where the new panel
+    covers the old one: the table's changes since are drawn as in play. Not in link play,
+    whose game goes on under a menu."""
     table = app.table
-    over = app.over
+    o = app.over
     ready = app.over_ready
     app.over_ready = False
-    if ready and table.valid and not app.link_in_use() and table.view.draw_region(over[0], over[1], over[2], over[3]):
-        table.refresh()  # what changed under the panel, and the strip at the foot
-        return
+    if ready and table.valid and not app.link_in_use():
+        covered = x <= o[0] and y <= o[1] and o[0] + o[2] <= x + w and o[1] + o[3] <= y + h
+        if covered or table.view.draw_region(o[0], o[1], o[2], o[3]):
+            table.refresh()  # what changed under the panel, and the strip at the foot
+            return
     table.valid = False
     table.refresh()
 
