@@ -59,9 +59,15 @@ class Painter:
         self.screen = screen
         self.fb = screen.fb
         framebuf = screen.framebuf
-        # FrameBuffer wants a writable buffer: the art is copied to RAM once (6 KB).
-        self.art = bytearray(art_data.DATA)
-        data = memoryview(self.art)
+        # The images lie in the art's bytes where the firmware's FrameBuffer takes a buffer it
+        # cannot write (tools/device/firmware.py: frozen, they stay in flash); elsewhere
+        # FrameBuffer wants a writable buffer, and the art is copied to RAM once (1.1 KB).
+        data = memoryview(art_data.DATA)
+        try:
+            framebuf.FrameBuffer(data[0:1], 8, 1, framebuf.MONO_HLSB)
+        except TypeError:
+            data = memoryview(bytearray(art_data.DATA))
+        self.art = data
         index = art_data.INDEX
         self.images: list = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
         self.widths = bytearray(art_data.COUNT)

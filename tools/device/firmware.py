@@ -109,22 +109,37 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "        }\n"
      "        return mp_const_none;\n"
      "    }\n"),
+    ("extmod/modframebuf.c", "    mp_arg_check_num(n_args, n_kw, 4, 5, false);\n",
+     "    // A buffer that cannot be written (the console's art, frozen in flash) makes a frame\n"
+     "    // buffer to blit from, not a copy in RAM (tools/device/firmware.py); drawing into one\n"
+     "    // is the caller's error.\n"
+     "    mp_buffer_info_t probe;\n"
+     "    if (!mp_get_buffer(args_in[0], &probe, MP_BUFFER_WRITE)) {\n"
+     "        return framebuf_make_new_helper(n_args, args_in, MP_BUFFER_READ, NULL);\n"
+     "    }\n"),
 )
 PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
 
 def patch_source(source):
     """Apply PATCHES to the MicroPython source: each file as it came (kept beside it as
-    NAME.orig the first time) with its addition, written when that differs from the file."""
-    for name, after, addition in PATCHES:
+    NAME.orig the first time) with its additions, written when that differs from the file."""
+    names = []
+    for name, _, _ in PATCHES:
+        if name not in names:
+            names.append(name)
+    for name in names:
         path = os.path.join(source, name)
         if not os.path.exists(path + ".orig"):
             shutil.copyfile(path, path + ".orig")
         with open(path + ".orig") as f:
-            text = f.read()
-        if after not in text:
-            raise BuildError("%s is not the v1.27.0 file the patch expects (no %r)" % (path, after.strip()))
-        patched = text.replace(after, after + addition, 1)
+            patched = f.read()
+        for file, after, addition in PATCHES:
+            if file != name:
+                continue
+            if after not in patched:
+                raise BuildError("%s is not the v1.27.0 file the patch expects (no %r)" % (path, after.strip()))
+            patched = patched.replace(after, after + addition, 1)
         with open(path) as f:
             if f.read() == patched:
                 continue
