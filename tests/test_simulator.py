@@ -16,7 +16,7 @@ def simulate(*args, env=None):
                           capture_output=True, text=True, env=env)
 
 
-@pytest.mark.parametrize("size", ["240x135", "240x240", "320x240"])
+@pytest.mark.parametrize("size", ["240x135", "240x240", "320x240", "160x128", "128x64"])
 def test_headless_run_writes_a_screenshot_of_the_screen_after_the_keys(tmp_path, size):
     from PIL import Image
     out = tmp_path / "shot.png"
@@ -59,6 +59,37 @@ def test_board_takes_bare_sizes_and_refuses_unknown_names():
         resolve_board("no_such_board_here")
     with pytest.raises(ValueError):
         resolve_board("241x240")
+
+
+@pytest.mark.parametrize("size", ["160x128", "128x64"])
+def test_the_hobby_display_sizes_are_boards_of_their_own(size):
+    board = resolve_board(size)
+    assert "%dx%d" % (board.width, board.height) == size
+
+
+@pytest.mark.parametrize("size", ["200x100", "128x32", "240x136", "480x320"])
+def test_a_size_with_no_layout_is_refused_with_the_sizes_not_cropped(size, tmp_path):
+    # A 128x64 screen used to show the top-left corner of a bigger layout; any size the games
+    # have no layout for is refused, and the message lists the sizes that have one.
+    with pytest.raises(ValueError, match="no layout") as refused:
+        resolve_board(size)
+    for known in ("240x135", "240x240", "320x240", "160x128", "128x64"):
+        assert known in str(refused.value)
+    run = simulate("--headless", "--board", size, "--screenshot", str(tmp_path / "x.png"))
+    assert run.returncode != 0 and "no layout for a " + size in run.stderr
+    assert "160x128, 128x64" in run.stderr and not (tmp_path / "x.png").exists()
+
+
+def test_a_board_module_whose_screen_has_no_layout_is_refused(tmp_path, monkeypatch):
+    pkg = tmp_path / "boards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "odd_test_board.py").write_text("WIDTH = 200\nHEIGHT = 100\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "boards" or m.startswith("boards.")]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(ValueError, match="200x100 screen, which has no layout"):
+        resolve_board("odd_test_board")
 
 
 def test_board_names_come_from_board_modules_with_width_and_height(tmp_path, monkeypatch):
