@@ -53,7 +53,8 @@ class Parser(argparse.ArgumentParser):
 
 def parse_args(argv):
     parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240, 160x128, 128x64")
+    parser.add_argument("--board", default="240x240",
+                        help="board name, or a size: 240x135, 240x240, 320x240, 160x128, 128x64")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
     parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823")
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')

@@ -117,6 +117,20 @@ class Painter:
             x += CHAR_W
         return x
 
+    def text_upto(self, s, most, x, y, colour):
+        """The first `most` characters of s at (x, y) (all of it when it is shorter); returns
+        the x after them."""
+        first = art_data.FONT
+        n = len(s) if len(s) < most else most
+        for i in range(n):
+            c = s[i]
+            if 97 <= c <= 122:
+                c -= 32
+            if 32 < c < 96:
+                self.image(first + c - 32, x, y, colour)
+            x += CHAR_W
+        return x
+
     def text_width(self, s):
         return len(s) * CHAR_W - 1
 

@@ -20,6 +20,7 @@ from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.ui.view import MESSAGE_MS
 from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
+from engine_core.ui import overlay
 from engine_core.ui.join import JoinList
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Scene, centred_panel,
                                     felt, panel, table_under)
@@ -298,10 +299,12 @@ class Link:
 def draw_notice(app):
     """The silence notice at the foot of a screen other than the table (whose own line says
     it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
-    y = app.height - LINE_H - 3
-    app.fb.fill_rect(0, y, app.width, LINE_H + 3, pal.PANEL)
-    app.painter.text(why.TEXTS[why.LINK_SILENT], 4, y + 2, pal.GOLD)
-    app.screen.mark(0, y, app.width, LINE_H + 3)
+    y = overlay.strip_top(app.width, app.height)  # where the table's own strip is
+    app.fb.fill_rect(0, y, app.width, app.height - y, pal.PANEL)
+    text = why.TEXTS[why.LINK_SILENT]  # a line, or two on a narrow screen
+    overlay.draw_lines(app.painter, text, 0, len(text), (app.width - 6) // 6, y + 2, app.height, 0, app.width,
+                       pal.GOLD)
+    app.screen.mark(0, y, app.width, app.height - y)
 
 
 def swap_sides(game):
