@@ -240,14 +240,15 @@ def test_the_letter_keys_press_the_buttons_of_the_same_name_enter_is_a_s_start_b
     assert KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
 
 
-@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240)])
-
+@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240), (160, 128), (128, 64)])
 def test_the_window_fits_a_1366x768_screen_and_keeps_scale_3_on_a_large_one(size):
+    from simulator.window import HELP
     from simulator.window import fit_scale, window_size
     scale = fit_scale(size[0], size[1], 1366, 768)
     w, h = window_size(size[0], size[1], scale)
     assert w <= 1366 and h <= 768 - 80 and scale >= 2
     assert fit_scale(size[0], size[1], 2560, 1440) == 3
+    assert h >= 30 + 22 * len(HELP) + 20  # the keyboard map (H) fits in the window
 
 
 @pytest.mark.parametrize("seed", ["-5", "12345678901234567890", "7x"])
