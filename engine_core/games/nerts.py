@@ -483,11 +483,11 @@ LAYOUT = {
     ) + L.row("p2.work", 4, 34, 12, 16, 0, L.STACK | L.THEIRS) + (
         ("p1.nerts", 0, 32, L.STACK | L.COUNT, 0, b""),
     ) + L.row("p1.work", 4, 34, 24, 16, 0, L.DOWN | L.PICK, 40) + (
-        ("p1.stock", 16, 24, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 16, 45, L.STACK, 0, b""),
+        ("p1.stock", 98, 12, L.STACK | L.COUNT, 0, b""),
+        ("p1.waste", 114, 12, L.STACK, 0, b""),
     ),
     "status": {L.SMALL: (150, 98, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316), L.TINY: (120, 94, 38),
-               L.MICRO: (98, 12, 30)},
+               L.MICRO: (98, 32, 30)},
     "labels": {
         L.SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
         L.MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),

@@ -217,7 +217,7 @@ LAYOUT = {
     ),
     MICRO: (
         ('stock', 2, 12, STACK | COUNT, 0, b''),
-        ('current', 2, 34, STACK, 0, b''),
+        ('current', 2, 31, STACK, 0, b''),  # above the two-line message strip
         ('res1', 22, 12, DOWN, 52, b''),
         ('res2', 40, 12, DOWN, 52, b''),
         ('res3', 58, 12, DOWN, 52, b''),
