@@ -71,14 +71,19 @@ class Painter:
         self.screen = screen
         self.fb = screen.fb
         framebuf = screen.framebuf
-        # FrameBuffer wants a writable buffer: the art is copied to RAM once (6 KB).
-        self.art = bytearray(art_data.DATA)
-        data = memoryview(self.art)
         index = art_data.INDEX
-        self.images: list = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
-        self.widths = bytearray(art_data.COUNT)
-        self.heights = bytearray(art_data.COUNT)
-        for i in range(art_data.COUNT):
+        # A screen 200 pixels wide or more never draws the small screens' cards (TINY, MICRO,
+        # STRIP) nor the tiny art: it holds none of them (1.5 KB of heap at 320x240).
+        wide = screen.width >= 200
+        count = art_data.RANK_TINY if wide else art_data.COUNT
+        end = index[4 * count] << 8 | index[4 * count + 1] if count < art_data.COUNT else len(art_data.DATA)
+        # FrameBuffer wants a writable buffer: the art is copied to RAM once (6 KB).
+        self.art = bytearray(memoryview(art_data.DATA)[:end])
+        data = memoryview(self.art)
+        self.images: list = [None] * count  # made at its length: appends would leave it 128 long
+        self.widths = bytearray(count)
+        self.heights = bytearray(count)
+        for i in range(count):
             off = index[4 * i] << 8 | index[4 * i + 1]
             w = index[4 * i + 2]
             h = index[4 * i + 3]
@@ -90,9 +95,11 @@ class Painter:
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
         self.key = 0
         self.digits = bytearray(12)
-        self.styles = [CardStyle(size, framebuf) for size in range(len(CARD_SIZES))]
+        self.styles = [None if wide and size >= TINY else CardStyle(size, framebuf) for size in range(len(CARD_SIZES))]
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
+            if st is None:
+                continue
             for y in range(st.back_h):
                 for x in range(st.back_w):
                     st.back.pixel(x, y, tile.pixel(x & 7, y & 7))
