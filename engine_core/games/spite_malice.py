@@ -512,7 +512,7 @@ LAYOUT = {
         MEDIUM: ((b"CPU", 76, 14), (b"You", 76, 126)),
         LARGE: ((b"CPU", 96, 14), (b"You", 96, 126)),
         TINY: ((b"CPU", 44, 4), (b"You", 44, 56)),
-        MICRO: ((b"CPU", 100, 0), (b"You", 34, 43)),
+        MICRO: ((b"CPU", 100, 0),),  # (your rows are the lower ones; the message strip's band has no room for words)
     },
 }
 
