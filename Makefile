@@ -38,7 +38,8 @@ $(WEB_STAMP): requirements-web.txt constraints.txt
 micropython-unix: $(STAMP)
 	$(PY) -m tools.mpy_unix
 
-# The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240 or a board name).
+# The simulator: a window with the console's screen (BOARD=240x135, 240x240, 320x240, 160x128,
+# 128x64 or a board name).
 # LINK=7001: link play over TCP; run it twice, and the two windows play each other (docs/link.md).
 BOARD ?= 240x240
 sim: $(SIM_STAMP)

@@ -21,7 +21,7 @@ from engine_core import PLAYING, games
 from engine_core import kiosk as k
 from engine_core import records as r
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.save import Keeper
 from engine_core.undo_record import ANY_MOVE
 from engine_core.ui import app as ui
@@ -30,6 +30,7 @@ from engine_core.loop import LONG
 from engine_core.ui.buttons import A, B, SELECT, START
 from engine_core.ui.idle import console_idle
 from engine_core.ui import settings as st
+from engine_core.ui.overlay import count_lines, draw_lines
 from engine_core.ui.slots import NONE
 
 from micropython import const
@@ -373,11 +374,17 @@ class Console:
             self.draw_notice()
 
     def draw_notice(self):
+        """The notice in a strip at the foot: a line, or more broken at spaces where the
+        screen is too narrow for it."""
         app = self.app
-        y = app.height - LINE_H - 4
-        app.fb.fill_rect(0, y, app.width, LINE_H + 4, pal.PANEL)
-        app.painter.text(self.notice, 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.GOLD)
-        app.screen.mark(0, y, app.width, LINE_H + 4)
+        text = self.notice
+        per_line = (app.width - 7) // CHAR_W
+        h = count_lines(text, len(text), per_line) * LINE_H + 4
+        y = app.height - h
+        app.fb.fill_rect(0, y, app.width, h, pal.PANEL)
+        draw_lines(app.painter, text, 0, len(text), per_line, y + 2 + (LINE_H - CHAR_H) // 2, app.height, 0,
+                   app.width, pal.GOLD)
+        app.screen.mark(0, y, app.width, h)
 
     def draw_demo_caption(self):
         """The kiosk's demo says what it is, in a strip at the foot of the screen."""
@@ -387,7 +394,8 @@ class Console:
         y = app.height - LINE_H - 4
         app.fb.fill_rect(0, y, app.width, LINE_H + 4, pal.GOLD)
         x = app.painter.text(b"DEMO", 4, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
-        app.painter.text(b"  press a button to play", x, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
+        words = b"  press a button to play" if app.width >= 240 else b": press a button"
+        app.painter.text(words, x, y + 2 + (LINE_H - CHAR_H) // 2, pal.BLACK)
         app.screen.mark(0, y, app.width, LINE_H + 4)
 
     def notice_time(self, ms):

@@ -4,8 +4,8 @@ A game declares LAYOUT beside its rules, in its own module (engine_core/games/);
 sits below the games so that a game never imports the interface. The interface reads the
 declarations (engine_core/ui/layouts.py, games.layout(name)).
 
-A declaration is a dict. Per screen class (SMALL 240x135, MEDIUM 240x240, LARGE 320x240), a
-tuple of slots (pile name, x, y, how, room, label):
+A declaration is a dict. Per screen class (SMALL 240x135, MEDIUM 240x240, LARGE 320x240,
+TINY 160x128, MICRO 128x64), a tuple of slots (pile name, x, y, how, room, label):
   how   STACK (only the top card shows), DOWN or RIGHT (a fan), plus flags:
         COUNT (the pile's size is written under it), PICK (the cursor can take any card of
         the fan, not just the top: runs, hands), HIDDEN (face down: an opponent's hand),
@@ -18,7 +18,7 @@ Besides the slots: "foundations" (where a long press of A sends a card), "action
 where A plays an action word, like the stock's 'deal'), "arg" (what a move code's arg means:
 ARG_ANY, ARG_COUNT cards, ARG_KIND of the card), "status" (where the status line goes: x, y,
 width per screen class), optionally "players", "cards" (the card size per screen class, MINI
-for many piles on a small screen), "labels" (words on the table: (text, x, y) per screen
+or STRIP for many piles on a small screen), "labels" (words on the table: (text, x, y) per screen
 class) and "finish" (piles that must be empty, piles whose cards must fall in rank: when the
 game is clearly won, so that auto-play can finish it).
 """
@@ -30,6 +30,9 @@ SMALL = const(0)  # 240x135
 MEDIUM = const(1)  # 240x240
 LARGE = const(2)  # 320x240
 MINI = const(3)  # for games with many piles on a small screen (Casket on 240x135)
+TINY = const(4)  # 160x128 (its cards: 20x28)
+MICRO = const(5)  # 128x64 (its cards: 13x9, a tiny rank beside a tiny suit)
+STRIP = const(6)  # a card size only: 18x14, the corner index alone (many piles on 160x128)
 
 STACK = const(0)
 DOWN = const(1)

@@ -292,7 +292,8 @@ class RecordFile:
 
 def load_message(title, found):
     """The line the screen shows about a record that could not be used ('' when none), within
-    the narrowest screen's line (38 characters): 'Statistics: unknown version, set aside'.
+    a 240-pixel screen's line (38 characters; two lines on a narrower screen): 'Statistics:
+    unknown version, set aside'.
     The record is kept beside the new one (NAME.bad) and play goes on from the defaults."""
     if found == OK or found == MISSING:
         return ""

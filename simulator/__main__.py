@@ -1,6 +1,6 @@
 """The simulator: the console's own code on the desktop, pixel for pixel.
 
-    python -m simulator [--board 240x240|320x240|240x135|BOARD] [--game aces_up --seed 7]
+    python -m simulator [--board 240x240|320x240|240x135|160x128|128x64|BOARD] [--game aces_up --seed 7]
         [--data-dir DIR] [--kiosk] [--mono]
     python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
         --keys "RIGHT A" --screenshot out.png
@@ -56,7 +56,8 @@ class Parser(argparse.ArgumentParser):
 
 def parse_args(argv):
     parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--board", default="240x240", help="board name, or a size: 240x135, 240x240, 320x240")
+    parser.add_argument("--board", default="240x240",
+                        help="board name, or a size: 240x135, 240x240, 320x240, 160x128, 128x64")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
     parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823")
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')

@@ -1,8 +1,12 @@
-"""Which screen a --board means: a bare size (240x135, 240x240, 320x240) or the name of a
-board module under boards/ that gives WIDTH and HEIGHT."""
+"""Which screen a --board means: a bare size (240x135, 240x240, 320x240, 160x128, 128x64) or the
+name of a board module under boards/ that gives WIDTH and HEIGHT. Either must be a size the
+games have a layout for (engine_core/ui/layouts.py SIZES): any other would show a layout made
+for a bigger screen cut off at its edges, so it is refused with the list of sizes."""
 
 import importlib
 import re
+
+from engine_core.ui import layouts
 
 
 ALL_BUTTONS = tuple(range(10))  # engine_core.ui.buttons: UP .. SELECT
@@ -37,26 +41,34 @@ class Board:
         return not set(DPAD) <= set(self.buttons)
 
 
+def size_names():
+    """The sizes with a layout, as --board takes them: '240x135, 240x240, ...'."""
+    return ", ".join("%dx%d" % size for size in layouts.SIZES)
+
+
 def resolve_board(text):
     """A Board for '240x240' or for a board name; ValueError with the choices otherwise."""
     m = re.fullmatch(r"(\d+)x(\d+)", text)
     if m:
         width, height = int(m.group(1)), int(m.group(2))
-        if width % 2 or not (64 <= width <= 480 and 64 <= height <= 480):
-            raise ValueError("a screen size needs an even width and sides from 64 to 480: " + text)
+        if not layouts.has_layout(width, height):
+            raise ValueError("no layout for a %dx%d screen: the sizes are %s" % (width, height, size_names()))
         return Board(text, width, height)
     if not re.fullmatch(r"[a-z0-9_]+", text):
-        raise ValueError("--board takes a size (240x135, 240x240, 320x240) or a board name: "
-                         + ", ".join(board_names()))
+        raise ValueError("--board takes a size (%s) or a board name: %s"
+                         % (size_names(), ", ".join(board_names())))
     try:
         module = importlib.import_module("boards." + text)
     except ImportError:
-        raise ValueError("no board named %r: the boards are %s; or give a size: 240x135, 240x240, 320x240"
-                         % (text, ", ".join(board_names())))
+        raise ValueError("no board named %r: the boards are %s; or give a size: %s"
+                         % (text, ", ".join(board_names()), size_names()))
     width = getattr(module, "WIDTH", None)
     height = getattr(module, "HEIGHT", None)
     if not isinstance(width, int) or not isinstance(height, int):
         raise ValueError("boards/%s.py gives no WIDTH and HEIGHT" % text)
+    if not layouts.has_layout(width, height):
+        raise ValueError("boards/%s.py has a %dx%d screen, which has no layout: the sizes are %s"
+                         % (text, width, height, size_names()))
     return Board(text, width, height, module)
 
 

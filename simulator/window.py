@@ -60,7 +60,9 @@ def fit_scale(width, height, display_w, display_h):
 
 
 def window_size(width, height, scale):
-    return width * scale + 2 * SIDE, height * scale + 2 * PAD + 40
+    """The window for a screen at a scale: tall enough for the keyboard map (a 128x64 screen
+    at scale 2 is not)."""
+    return width * scale + 2 * SIDE, max(height * scale + 2 * PAD + 40, 60 + 22 * len(HELP))
 
 
 SIDE = 150  # room for the D-pad on the left and the buttons on the right

@@ -8,6 +8,7 @@ import pytest
 
 from engine_core.gfx import art_data
 from engine_core.gfx import palette as pal
+from engine_core.gfx import paint
 from engine_core.gfx.paint import Painter
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
@@ -267,7 +268,8 @@ def rank_shown(app, s):
     image = st.rank_first + card % 13
     art = app.painter.images[image]
     w, h = app.painter.widths[image], app.painter.heights[image]
-    x, y = slots.card_pos(s, n - 1, True) + 3, slots.card_pos(s, n - 1, False) + 3
+    o = 2 if st.big == paint.ART_TINY else 3  # the inset of the card's face (Painter.card)
+    x, y = slots.card_pos(s, n - 1, True) + o, slots.card_pos(s, n - 1, False) + o
     return all(lit(app.screen, x + i, y + j) == 1 - art.pixel(i, j) for j in range(h) for i in range(w))
 
 
@@ -296,7 +298,7 @@ def test_the_one_bit_painters_cards_are_the_colour_painters_cards_in_tones():
     plain, mono = Painter(through_canvas), MonoPainter(direct)
     assert type(plain.fb).__name__ == "MonoCanvas" and type(plain) is Painter
     cases = 0
-    for size in range(4):
+    for size in range(len(paint.CARD_SIZES)):  # every card size, the small screens' too
         for card in (0, 9, 10, 11, 12, 14, 25, 27, 38, 50, 208, 209):
             for face_up, ring, corner, below, centre in itertools.product(
                     (True, False), (pal.GREY,) + HIGHLIGHTS, (pal.FELT, pal.GREY), (False, True), (True, False)):
@@ -306,4 +308,4 @@ def test_the_one_bit_painters_cards_are_the_colour_painters_cards_in_tones():
                 mono.card(mono.styles[size], 3, 5, card, face_up, ring, corner, below, centre)
                 assert bytes(direct.buf) == bytes(through_canvas.buf), (size, card, face_up, ring, corner, below)
                 cases += 1
-    assert cases == 4 * 12 * 80
+    assert cases == len(paint.CARD_SIZES) * 12 * 80

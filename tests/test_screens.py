@@ -2,6 +2,8 @@
 (engine_core/ui/settings.py), the line under the settings saying what the selected one does,
 and the rules page's end (docs/screen.md)."""
 
+import textwrap
+
 import pytest
 
 from engine_core import games, records
@@ -132,33 +134,53 @@ def test_an_odd_time_in_the_records_loads_as_the_nearest_choice_and_the_menu_sav
     assert (console.keeper.settings.get("dim_s"), console.keeper.settings.get("screen_off_s")) == (60, 1800)
 
 
-def test_every_settings_line_fits_the_narrowest_screens_panel():
-    panel = min(NARROWEST[0] - 16, 220)
+def panel_inner(width):
+    """The room for words in a menu's panel: 8 pixels of table and 8 inside each side (the
+    panel at most 220 wide); on a 128-pixel screen 2 and 4."""
+    if width < 160:
+        return width - 4 - 8
+    return min(width - 16, 220) - 16
+
+
+def about_lines(text, width):
+    """A setting's line as the settings screen shows it: broken at spaces to fit the panel."""
+    return textwrap.wrap(text.decode(), (panel_inner(width) + 1) // CHAR_W, break_on_hyphens=False)
+
+
+def test_every_settings_line_fits_a_240_pixel_panel_and_two_lines_of_the_narrowest():
+    from engine_core.ui.menus import LONGEST_ABOUT
+    assert LONGEST_ABOUT == max(len(row[st.ABOUT]) for row in st.SETTINGS)
     for row in st.SETTINGS:
-        assert 0 < len(row[st.ABOUT]) * CHAR_W - 1 <= panel - 16, row[st.ABOUT]
+        assert 0 < len(row[st.ABOUT]) * CHAR_W - 1 <= panel_inner(240), row[st.ABOUT]
+        assert len(about_lines(row[st.ABOUT], NARROWEST[0])) <= 2, row[st.ABOUT]
 
 
 # --- issue: what the selected setting does, in a line under the settings ---
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_settings_screen_says_what_the_selected_setting_does_under_its_rows(size):
+    from tests.drawn_text import find
     app = make_app(*size)
     run(app, OPEN_SETTINGS)
     assert app.mode == ui.SETTINGS
-    pw = min(app.width - 16, 220)
-    px = (app.width - pw) // 2
+    inner = panel_inner(app.width)
+    left = (app.width - inner) // 2
     seen = set()
     for i in range(st.COUNT):
-        # the name and the selected row are gold or black on yellow; the line is below the rows
-        rows = gold_rows(app, px + 8, px + pw - 8)
-        row = min(LINE_H + 2, (app.height - 14) // (st.COUNT + 2))  # as the menu fits its rows
-        foot = [y for y in rows if y > rows[0] + (st.COUNT + 1) * row - 2]
-        assert len(foot) >= CHAR_H - 2, (i, rows)  # a line of gold text under the last row
-        top = foot[0]
-        text = st.SETTINGS[i][st.ABOUT]
-        width = len(text) * CHAR_W - 1
-        band = ink(app, px + 8, top, width, CHAR_H, pal.PANEL)
-        assert band > 0 and ink(app, px + 8 + width + 1, top, pw - 17 - width, CHAR_H, pal.PANEL) == 0
+        fb = app.screen.fb
+        cursor = [y for y in range(app.height) if any(fb.pixel(x, y) == pal.CURSOR for x in range(app.width))]
+        lines = about_lines(st.SETTINGS[i][st.ABOUT], app.width)
+        assert lines and len(lines) <= 2
+        y_before = max(cursor)  # the selected row's bar: the words are under it
+        for line in lines:
+            at = find(app, line.encode())
+            assert at is not None, (i, line)
+            x, y = at
+            assert fb.pixel(x, y + CHAR_H - 1) != pal.CURSOR
+            assert left <= x and x + len(line) * CHAR_W - 1 <= left + inner, (i, line, x)
+            assert y > y_before, (i, line, y, y_before)
+            y_before = y + CHAR_H - 1
+            assert any(fb.pixel(x + dx, y + dy) == pal.GOLD for dx in range(CHAR_W) for dy in range(CHAR_H))
         seen.add(bytes(app.screen.buf))
         run(app, "DOWN")
     assert len(seen) == st.COUNT
@@ -316,6 +338,10 @@ def test_the_rules_pages_top_line_says_up_down_and_left_right_page_beside_the_lo
     top = [(s, x) for s, x, y in drawn if y == 3]
     name = [x + p.text_width(s) for s, x in top if s == bytes(games.title(longest))]
     keys = [(s, x) for s, x in top if s.startswith(b"Up/down")]
+    if not keys:  # a narrow screen: the keys go on the line under the name, the text after them
+        keys = [(s, x) for s, x, y in drawn if y == 3 + LINE_H and s.startswith(b"Up/down")]
+        name = [0]
+        assert app.width < 240 and not any(y == 3 + LINE_H for s, x, y in drawn if not s.startswith(b"Up"))
     assert name and keys, top
     s, x = keys[0]
     assert b"L/R page" in s or b"Left/right: page" in s

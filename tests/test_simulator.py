@@ -16,7 +16,7 @@ def simulate(*args, env=None):
                           capture_output=True, text=True, env=env)
 
 
-@pytest.mark.parametrize("size", ["240x135", "240x240", "320x240"])
+@pytest.mark.parametrize("size", ["240x135", "240x240", "320x240", "160x128", "128x64"])
 def test_headless_run_writes_a_screenshot_of_the_screen_after_the_keys(tmp_path, size):
     from PIL import Image
     out = tmp_path / "shot.png"
@@ -59,6 +59,37 @@ def test_board_takes_bare_sizes_and_refuses_unknown_names():
         resolve_board("no_such_board_here")
     with pytest.raises(ValueError):
         resolve_board("241x240")
+
+
+@pytest.mark.parametrize("size", ["160x128", "128x64"])
+def test_the_hobby_display_sizes_are_boards_of_their_own(size):
+    board = resolve_board(size)
+    assert "%dx%d" % (board.width, board.height) == size
+
+
+@pytest.mark.parametrize("size", ["200x100", "128x32", "240x136", "480x320"])
+def test_a_size_with_no_layout_is_refused_with_the_sizes_not_cropped(size, tmp_path):
+    # A 128x64 screen used to show the top-left corner of a bigger layout; any size the games
+    # have no layout for is refused, and the message lists the sizes that have one.
+    with pytest.raises(ValueError, match="no layout") as refused:
+        resolve_board(size)
+    for known in ("240x135", "240x240", "320x240", "160x128", "128x64"):
+        assert known in str(refused.value)
+    run = simulate("--headless", "--board", size, "--screenshot", str(tmp_path / "x.png"))
+    assert run.returncode != 0 and "no layout for a " + size in run.stderr
+    assert "160x128, 128x64" in run.stderr and not (tmp_path / "x.png").exists()
+
+
+def test_a_board_module_whose_screen_has_no_layout_is_refused(tmp_path, monkeypatch):
+    pkg = tmp_path / "boards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "odd_test_board.py").write_text("WIDTH = 200\nHEIGHT = 100\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "boards" or m.startswith("boards.")]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(ValueError, match="200x100 screen, which has no layout"):
+        resolve_board("odd_test_board")
 
 
 def test_board_names_come_from_board_modules_with_width_and_height(tmp_path, monkeypatch):
@@ -209,14 +240,15 @@ def test_the_letter_keys_press_the_buttons_of_the_same_name_enter_is_a_s_start_b
     assert KEYMAP[pygame.K_BACKSPACE] == bt.SELECT
 
 
-@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240)])
-
+@pytest.mark.parametrize("size", [(240, 135), (240, 240), (320, 240), (160, 128), (128, 64)])
 def test_the_window_fits_a_1366x768_screen_and_keeps_scale_3_on_a_large_one(size):
+    from simulator.window import HELP
     from simulator.window import fit_scale, window_size
     scale = fit_scale(size[0], size[1], 1366, 768)
     w, h = window_size(size[0], size[1], scale)
     assert w <= 1366 and h <= 768 - 80 and scale >= 2
     assert fit_scale(size[0], size[1], 2560, 1440) == 3
+    assert h >= 30 + 22 * len(HELP) + 20  # the keyboard map (H) fits in the window
 
 
 @pytest.mark.parametrize("seed", ["-5", "12345678901234567890", "7x"])

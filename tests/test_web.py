@@ -15,6 +15,7 @@ import pytest
 
 from engine_core import games
 from engine_core.storage import FileStorage, MemoryStorage
+from engine_core.ui import layouts
 from simulator.image import to_rgb_bytes
 from support import ui_scripts
 from tests.web_page import (CHROMIUM, Replay, WebConsole, expected_events, script_of,
@@ -297,6 +298,31 @@ def test_an_unknown_board_is_reported_on_the_page_and_the_console_still_runs(ope
     console = open_page("board=no_such_board&game=no_such_game")
     status = console.evaluate("document.getElementById('status').textContent")
     assert "no_such_board" in status and "no_such_game" in status
+    assert console.evaluate("document.getElementById('screen').width") == 240
+
+
+def test_the_size_switch_offers_every_size_with_a_layout_and_opens_the_page_at_it(open_page):
+    console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED)
+    links = console.evaluate("[...document.querySelectorAll('#sizes a')]"
+                             ".map(a => [a.textContent, a.getAttribute('href'), a.hasAttribute('aria-current')])")
+    assert [text for text, _, _ in links] == ["%dx%d" % size for size in layouts.SIZES]
+    assert [text for text, _, current in links if current] == ["240x240"]
+    for text, href, _ in links:  # the page's other parameters are kept
+        assert "board=" + text in href and "game=aces_up" in href
+    for size in ("160x128", "128x64"):
+        width, height = size_of(size)
+        console = open_page("board=%s&game=aces_up&seed=%d&time=manual" % (size, SEED))
+        assert console.evaluate("[document.getElementById('screen').width, "
+                                "document.getElementById('screen').height]") == [width, height]
+        replay = Replay(width, height, MemoryStorage())
+        replay.console.open_game("aces_up", SEED)
+        play_and_compare(console, replay, "X LONG_A RIGHT A", width)
+
+
+def test_a_size_with_no_layout_is_reported_with_the_sizes_and_the_page_runs_at_240x240(open_page):
+    console = open_page("board=200x100&time=manual")
+    status = console.evaluate("document.getElementById('status').textContent")
+    assert "no layout for a 200x100 screen" in status and "160x128, 128x64" in status
     assert console.evaluate("document.getElementById('screen').width") == 240
 
 

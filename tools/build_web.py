@@ -86,6 +86,7 @@ def boards():
 def config():
     from engine_core.ui import buttons as bt
     from engine_core import games
+    from engine_core.ui import layouts
     from firmware.main import FRAME_MS
     from engine_core.loop import REST_MAX_MS
     from simulator import keymap
@@ -103,6 +104,7 @@ def config():
         "restMaxMs": REST_MAX_MS,
         "heapBytes": HEAP_BYTES,
         "boards": boards(),
+        "sizes": ["%dx%d" % size for size in layouts.SIZES],  # the size switch; the rest are refused
         "titles": {name: games.title(name).decode() for name in games.names()},
     }
 

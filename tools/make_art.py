@@ -81,6 +81,10 @@ def build():
         order.append(("pip " + s, doubled(art["suit_big_" + s])))
     order.append(("crown", art["crown"]))
     order.append(("back_tile", art["back_tile"]))
+    for r in RANKS:  # after the rest, so that every older image keeps its number
+        order.append(("rank_tiny " + r, art["rank_tiny_" + r]))
+    for s in "SHDCJ":
+        order.append(("suit_tiny " + s, art["suit_tiny_" + s]))
     data = bytearray()
     index = bytearray()
     for name, rows in order:
@@ -94,9 +98,11 @@ def build():
         "",
         "# INDEX: 4 bytes an image: offset into DATA (big-endian), width, height.",
         "# Images: the font (ASCII 32..95), small and big corner ranks (A..K), small and big",
-        "# suits and centre pips (spades, hearts, diamonds, clubs, joker), the crown, the back tile.",
+        "# suits and centre pips (spades, hearts, diamonds, clubs, joker), the crown, the back tile,",
+        "# then the tiny ranks and suits of the 13x9 cards.",
     ]
-    for key in ("font", "rank_small", "rank_big", "suit_small", "suit_big", "pip", "crown", "back_tile"):
+    for key in ("font", "rank_small", "rank_big", "suit_small", "suit_big", "pip", "crown", "back_tile", "rank_tiny",
+                "suit_tiny"):
         lines.append("%s = %d" % (key.upper(), firsts[key]))
     lines.append("COUNT = %d" % len(order))
     lines.append("INDEX = (")

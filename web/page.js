@@ -33,17 +33,31 @@
     const m = /^(\d+)x(\d+)$/.exec(text);
     if (m) {
       const width = +m[1], height = +m[2];
-      if (width % 2 || width < 64 || width > 480 || height < 64 || height > 480) {
-        return { error: "a screen size needs an even width and sides from 64 to 480: " + text };
+      if (!CONFIG.sizes.includes(width + "x" + height)) {
+        return { error: "no layout for a " + width + "x" + height + " screen: the sizes are " + CONFIG.sizes.join(", ") };
       }
       return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false, noX: false };
     }
     const board = CONFIG.boards[text];
     if (!board) {
-      return { error: "no board named '" + text + "' (give a size: 240x135, 240x240, 320x240, or one of " +
+      return { error: "no board named '" + text + "' (give a size: " + CONFIG.sizes.join(", ") + ", or one of " +
         Object.keys(CONFIG.boards).join(", ") + ")" };
     }
     return Object.assign({ name: text }, board);
+  }
+
+  // The size switch: a link for each size with a layout, the page's other parameters kept.
+  function setUpSizes(chosen) {
+    const nav = document.getElementById("sizes");
+    for (const size of CONFIG.sizes) {
+      const link = document.createElement("a");
+      const to = new URLSearchParams(params);
+      to.set("board", size);
+      link.href = "?" + to.toString();
+      link.textContent = size;
+      if (chosen.width + "x" + chosen.height === size) link.setAttribute("aria-current", "page");
+      nav.appendChild(link);
+    }
   }
 
   // --- buttons: keyboard and touch, as the simulator's keys (simulator/__main__.py Keys) ---
@@ -577,6 +591,7 @@
     image = ctx.createImageData(width, height);
     pixels = new Uint32Array(image.data.buffer);
     document.getElementById("board").textContent = chosen.title;
+    setUpSizes(chosen);
     setUpPads(chosen);
     fit();
     window.addEventListener("resize", fit);

@@ -20,9 +20,11 @@ COUNT = const(4)
 DOWN = const(1)
 LARGE = const(2)
 MEDIUM = const(1)
+MICRO = const(5)
 RIGHT = const(2)
 SMALL = const(0)
 STACK = const(0)
+TINY = const(4)
 
 STOCK = const(0)
 COL1 = const(1)
@@ -229,7 +231,25 @@ LAYOUT = {
         ("col4", 224, 14, DOWN, 224, b""),
         ("discard", 278, 14, STACK | COUNT, 0, b""),
     ),
-    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+    # 160x128 (20x28 cards) and 128x64 (13x9 cards): columns down, as on the bigger screens.
+    TINY: (
+        ("stock", 2, 12, STACK | COUNT, 0, b""),
+        ("col1", 28, 12, DOWN, 116, b""),
+        ("col2", 54, 12, DOWN, 116, b""),
+        ("col3", 80, 12, DOWN, 116, b""),
+        ("col4", 106, 12, DOWN, 116, b""),
+        ("discard", 136, 12, STACK | COUNT, 0, b""),
+    ),
+    MICRO: (
+        ("stock", 3, 12, STACK | COUNT, 0, b""),
+        ("col1", 26, 12, DOWN, 52, b""),
+        ("col2", 46, 12, DOWN, 52, b""),
+        ("col3", 66, 12, DOWN, 52, b""),
+        ("col4", 86, 12, DOWN, 52, b""),
+        ("discard", 111, 12, STACK | COUNT, 0, b""),
+    ),
+    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316), TINY: (2, 2, 156),
+               MICRO: (2, 1, 124)},
 }
 
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/aces_up.md.

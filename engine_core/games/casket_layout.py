@@ -12,9 +12,12 @@ COUNT = const(4)
 DOWN = const(1)
 LARGE = const(2)
 MEDIUM = const(1)
+MICRO = const(5)
 MINI = const(3)
 SMALL = const(0)
 STACK = const(0)
+STRIP = const(6)
+TINY = const(4)
 
 # Where the piles sit on each screen class (engine_core/layout.py says how to read it).
 LAYOUT = {
@@ -23,7 +26,7 @@ LAYOUT = {
     "arg": ARG_ANY,
     # Thirty piles: smaller cards. Foundations on top, then stock, waste, reserves and the
     # jewels, the five lids, and the eight body columns fanned down at the bottom.
-    "cards": {SMALL: MINI, MEDIUM: SMALL, LARGE: SMALL},
+    "cards": {SMALL: MINI, MEDIUM: SMALL, LARGE: SMALL, TINY: STRIP},
     SMALL: (
         ('stock', 2, 2, STACK | COUNT, 0, b''),
         ('waste', 22, 2, STACK, 0, b''),
@@ -111,13 +114,76 @@ LAYOUT = {
         ('body7', 240, 113, DOWN, 125, b''),
         ('body8', 279, 113, DOWN, 125, b''),
     ),
-    "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
+    # 160x128 (18x14 cards) and 128x64 (13x9): the foundations in a row on top, the body
+    # along the foot, the full width each.
+    TINY: (
+        ('found1', 0, 2, STACK, 0, b'A'),
+        ('found2', 20, 2, STACK, 0, b'A'),
+        ('found3', 40, 2, STACK, 0, b'A'),
+        ('found4', 60, 2, STACK, 0, b'A'),
+        ('found5', 80, 2, STACK, 0, b'A'),
+        ('found6', 100, 2, STACK, 0, b'A'),
+        ('found7', 120, 2, STACK, 0, b'A'),
+        ('found8', 140, 2, STACK, 0, b'A'),
+        ('stock', 0, 18, STACK | COUNT, 0, b''),
+        ('waste', 20, 18, STACK, 0, b''),
+        ('res1', 44, 18, STACK, 0, b''),
+        ('res2', 64, 18, STACK, 0, b''),
+        ('res3', 84, 18, STACK, 0, b''),
+        ('jewels', 142, 18, STACK | COUNT, 0, b''),
+        ('lid1', 28, 44, STACK, 0, b''),
+        ('lid2', 48, 44, STACK, 0, b''),
+        ('lid3', 68, 44, STACK, 0, b''),
+        ('lid4', 88, 44, STACK, 0, b''),
+        ('lid5', 108, 44, STACK, 0, b''),
+        ('body1', 0, 62, DOWN, 66, b''),
+        ('body2', 20, 62, DOWN, 66, b''),
+        ('body3', 40, 62, DOWN, 66, b''),
+        ('body4', 60, 62, DOWN, 66, b''),
+        ('body5', 80, 62, DOWN, 66, b''),
+        ('body6', 100, 62, DOWN, 66, b''),
+        ('body7', 120, 62, DOWN, 66, b''),
+        ('body8', 140, 62, DOWN, 66, b''),
+    ),
+    # 128x64: no room for the words; the jewels show their top card alone.
+    MICRO: (
+        ('found1', 0, 0, STACK, 0, b'A'),
+        ('found2', 16, 0, STACK, 0, b'A'),
+        ('found3', 32, 0, STACK, 0, b'A'),
+        ('found4', 48, 0, STACK, 0, b'A'),
+        ('found5', 64, 0, STACK, 0, b'A'),
+        ('found6', 80, 0, STACK, 0, b'A'),
+        ('found7', 96, 0, STACK, 0, b'A'),
+        ('found8', 112, 0, STACK, 0, b'A'),
+        ('stock', 0, 11, STACK | COUNT, 0, b''),
+        ('waste', 16, 11, STACK, 0, b''),
+        ('res1', 32, 11, STACK, 0, b''),
+        ('res2', 48, 11, STACK, 0, b''),
+        ('res3', 64, 11, STACK, 0, b''),
+        ('jewels', 80, 11, STACK, 0, b''),
+        ('lid1', 16, 22, STACK, 0, b''),
+        ('lid2', 32, 22, STACK, 0, b''),
+        ('lid3', 48, 22, STACK, 0, b''),
+        ('lid4', 64, 22, STACK, 0, b''),
+        ('lid5', 80, 22, STACK, 0, b''),
+        ('body1', 0, 33, DOWN, 31, b''),
+        ('body2', 16, 33, DOWN, 31, b''),
+        ('body3', 32, 33, DOWN, 31, b''),
+        ('body4', 48, 33, DOWN, 31, b''),
+        ('body5', 64, 33, DOWN, 31, b''),
+        ('body6', 80, 33, DOWN, 31, b''),
+        ('body7', 96, 33, DOWN, 31, b''),
+        ('body8', 112, 33, DOWN, 31, b''),
+    ),
+    "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (130, 42, 30),
+               MICRO: (98, 11, 30)},
     # The rules' names on the table, each beside the row of piles it names: left of the
     # reserves and of the lids, under the jewels' count.
     "labels": {
         SMALL: ((b"Reserves", 48, 10), (b"Lids", 26, 37), (b"Jewels", 160, 38)),
         MEDIUM: ((b"Reserves", 68, 58), (b"Lids", 34, 92), (b"Jewels", 204, 90)),
         LARGE: ((b"Reserves", 110, 58), (b"Lids", 56, 92), (b"Jewels", 279, 90)),
+        TINY: ((b"Reserves", 44, 34), (b"Lids", 0, 48), (b"Jewels", 104, 22)),
     },
     # Clearly won: stock, waste and jewels used up (body piles always fall in suit).
     "finish": (("stock", "waste", "jewels"), ()),

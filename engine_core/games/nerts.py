@@ -447,7 +447,7 @@ LAYOUT = {
     "foundations": ("found1", "found2", "found3", "found4", "found5", "found6", "found7", "found8"),
     "actions": (("p1.stock", ":flip"), ("p1.stock", ":cycle"), ("p1.nerts", ":nerts")),
     "arg": L.ARG_COUNT,  # a run between work piles is named by its length
-    "cards": {L.SMALL: L.MINI, L.MEDIUM: L.SMALL, L.LARGE: L.SMALL},
+    "cards": {L.SMALL: L.MINI, L.MEDIUM: L.SMALL, L.LARGE: L.SMALL, L.TINY: L.STRIP},
     L.SMALL: L.row("found", 4, 198, 2, 0, 26, L.STACK, 0, b"A")
     + L.row("found", 4, 219, 2, 0, 26, L.STACK, 0, b"A", 5) + (
         ("p2.nerts", 2, 2, L.THEM, 0, b""),
@@ -476,11 +476,34 @@ LAYOUT = {
         ("p1.stock", 279, 93, L.STACK | L.COUNT, 0, b""),
         ("p1.waste", 279, 140, L.STACK, 0, b""),
     ),
-    "status": {L.SMALL: (150, 98, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316)},
+    # 160x128 (18x14 cards): the foundations in a 2x4 block on the right, your stock and
+    # waste under it. 128x64 (13x9 cards): the foundations in a row along the top.
+    L.TINY: L.row("found", 4, 120, 2, 0, 16, L.STACK, 0, b"A")
+    + L.row("found", 4, 140, 2, 0, 16, L.STACK, 0, b"A", 5) + (
+        ("p2.nerts", 0, 2, L.THEM, 0, b""),
+        ("p2.waste", 20, 2, L.STACK | L.THEIRS, 0, b""),
+    ) + L.row("p2.work", 4, 40, 2, 20, 0, L.STACK | L.THEIRS) + (
+        ("p1.nerts", 0, 28, L.STACK | L.COUNT, 0, b""),
+    ) + L.row("p1.work", 4, 40, 28, 20, 0, L.DOWN | L.PICK, 100) + (
+        ("p1.stock", 120, 68, L.STACK | L.COUNT, 0, b""),
+        ("p1.waste", 140, 68, L.STACK, 0, b""),
+    ),
+    L.MICRO: L.row("found", 8, 0, 0, 16, 0, L.STACK, 0, b"A") + (
+        ("p2.nerts", 0, 12, L.THEM, 0, b""),
+        ("p2.waste", 16, 12, L.STACK | L.THEIRS, 0, b""),
+    ) + L.row("p2.work", 4, 34, 12, 16, 0, L.STACK | L.THEIRS) + (
+        ("p1.nerts", 0, 32, L.STACK | L.COUNT, 0, b""),
+    ) + L.row("p1.work", 4, 34, 24, 16, 0, L.DOWN | L.PICK, 40) + (
+        ("p1.stock", 98, 12, L.STACK | L.COUNT, 0, b""),
+        ("p1.waste", 114, 12, L.STACK, 0, b""),
+    ),
+    "status": {L.SMALL: (150, 98, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316), L.TINY: (120, 94, 38),
+               L.MICRO: (98, 32, 30)},
     "labels": {
         L.SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
         L.MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),
         L.LARGE: ((b"CPU", 40, 49), (b"You", 40, 95)),
+        L.TINY: ((b"CPU", 20, 18), (b"You", 20, 32)),
     },
 }
 

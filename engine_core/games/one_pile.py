@@ -11,7 +11,7 @@ cards on the foundation; lost when the stock is empty and the waste's top card c
 from engine_core import LOST, PLAYING, WON
 from engine_core import cards
 from engine_core.game import FACE_DOWN, Game, action_code, move_code
-from engine_core.layout import ARG_ANY, COUNT, LARGE, MEDIUM, SMALL, STACK
+from engine_core.layout import ARG_ANY, COUNT, LARGE, MEDIUM, MICRO, SMALL, STACK, TINY
 
 STOCK = 0
 WASTE = 1
@@ -90,7 +90,18 @@ LAYOUT = {
         ("waste", 80, 14, STACK | COUNT, 0, b""),
         ("found", 200, 14, STACK | COUNT, 0, b""),
     ),
-    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+    TINY: (
+        ("stock", 2, 12, STACK | COUNT, 0, b""),
+        ("waste", 40, 12, STACK | COUNT, 0, b""),
+        ("found", 100, 12, STACK | COUNT, 0, b""),
+    ),
+    MICRO: (
+        ("stock", 4, 14, STACK | COUNT, 0, b""),
+        ("waste", 40, 14, STACK | COUNT, 0, b""),
+        ("found", 80, 14, STACK | COUNT, 0, b""),
+    ),
+    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316), TINY: (2, 2, 156),
+               MICRO: (2, 1, 124)},
 }
 
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/one_pile.md.

@@ -21,9 +21,11 @@ COUNT = const(4)
 DOWN = const(1)
 LARGE = const(2)
 MEDIUM = const(1)
+MICRO = const(5)
 RIGHT = const(2)
 SMALL = const(0)
 STACK = const(0)
+TINY = const(4)
 
 STOCK = const(0)
 CURRENT = const(1)
@@ -200,7 +202,33 @@ LAYOUT = {
         ('found3', 278, 126, STACK, 0, b'A'),
         ('found4', 278, 182, STACK, 0, b'A'),
     ),
-    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316)},
+    # 160x128 and 128x64: the foundations two by two on the right.
+    TINY: (
+        ('stock', 2, 12, STACK | COUNT, 0, b''),
+        ('current', 2, 54, STACK, 0, b''),
+        ('res1', 26, 12, DOWN, 116, b''),
+        ('res2', 48, 12, DOWN, 116, b''),
+        ('res3', 70, 12, DOWN, 116, b''),
+        ('res4', 92, 12, DOWN, 116, b''),
+        ('found1', 116, 12, STACK, 0, b'A'),
+        ('found2', 138, 12, STACK, 0, b'A'),
+        ('found3', 116, 44, STACK, 0, b'A'),
+        ('found4', 138, 44, STACK, 0, b'A'),
+    ),
+    MICRO: (
+        ('stock', 2, 12, STACK | COUNT, 0, b''),
+        ('current', 2, 31, STACK, 0, b''),  # above the two-line message strip
+        ('res1', 22, 12, DOWN, 52, b''),
+        ('res2', 40, 12, DOWN, 52, b''),
+        ('res3', 58, 12, DOWN, 52, b''),
+        ('res4', 76, 12, DOWN, 52, b''),
+        ('found1', 96, 12, STACK, 0, b'A'),
+        ('found2', 112, 12, STACK, 0, b'A'),
+        ('found3', 96, 25, STACK, 0, b'A'),
+        ('found4', 112, 25, STACK, 0, b'A'),
+    ),
+    "status": {SMALL: (2, 112, 30), MEDIUM: (2, 3, 236), LARGE: (2, 3, 316), TINY: (2, 2, 156),
+               MICRO: (2, 1, 124)},
     # Clearly won: nothing left to turn, and every holding pile falls in rank to its top.
     "finish": (("stock", "current"), ("res1", "res2", "res3", "res4")),
 }

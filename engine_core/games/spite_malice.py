@@ -20,25 +20,9 @@ from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, TOP_UP, V_SCORE, V_STATUS, V_TURN, Game, move_code
 from engine_core.games import OPT_TARGET_SHIFT
 
-from micropython import const
+from engine_core.games.spite_malice_layout import LAYOUT  # noqa: F401 (beside the game: games.layout reads it here)
 
-# engine_core/layout.py's words, as this module's own constants: LAYOUT's tuples are then
-# constants, which stay in flash when frozen (built from imported names, every slot
-# would be a tuple made in RAM at import). Their values must stay equal to layout.py's.
-ARG_KIND = const(2)
-COUNT = const(4)
-HIDDEN = const(16)
-LARGE = const(2)
-MEDIUM = const(1)
-MINI = const(3)
-PICK = const(8)
-RIGHT = const(2)
-SMALL = const(0)
-STACK = const(0)
-THEM = const(36)
-WIDE = const(64)
-THEIRS = const(32)
-WILD = const(128)
+from micropython import const
 
 STOCK = const(0)
 CENTER1 = const(1)  # center1..center3: ids 1..3
@@ -399,78 +383,6 @@ class SpiteMalice(Game):
             return first(self)
         return check(self)
 
-
-# Where the piles sit on each screen class (engine_core/layout.py says how to read it).
-# Spite & Malice: the computer (p2) across the top, the centre stacks in the middle, your
-# payoff pile and side stacks below, your hand spread along the bottom. Side stacks show
-# their top card and how many lie under it.
-LAYOUT = {
-    "players": 2,
-    "foundations": ("center1", "center2", "center3"),
-    "actions": (),
-    "arg": ARG_KIND,  # a card from the hand is named by its kind
-    "cards": {SMALL: MINI, LARGE: MEDIUM},
-    SMALL: (
-        ('p2.hand', 2, 2, STACK | THEIRS | COUNT | HIDDEN, 0, b''),
-        ('p2.payoff', 24, 2, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side1', 110, 2, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side2', 132, 2, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side3', 154, 2, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side4', 176, 2, STACK | THEIRS | COUNT, 0, b''),
-        ('stock', 2, 37, STACK | COUNT, 0, b''),
-        ('center1', 60, 37, STACK | WILD, 0, b'A'),
-        ('center2', 82, 37, STACK | WILD, 0, b'A'),
-        ('center3', 104, 37, STACK | WILD, 0, b'A'),
-        ('p1.payoff', 24, 72, STACK | COUNT, 0, b''),
-        ('p1.side1', 110, 72, STACK | COUNT, 0, b''),
-        ('p1.side2', 132, 72, STACK | COUNT, 0, b''),
-        ('p1.side3', 154, 72, STACK | COUNT, 0, b''),
-        ('p1.side4', 176, 72, STACK | COUNT, 0, b''),
-        ('p1.hand', 2, 108, RIGHT | PICK | WIDE, 110, b''),
-    ),
-    MEDIUM: (
-        ('p2.hand', 4, 12, STACK | THEIRS | COUNT | HIDDEN, 0, b''),
-        ('p2.payoff', 40, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side1', 96, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side2', 132, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side3', 168, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side4', 204, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('stock', 4, 68, STACK | COUNT, 0, b''),
-        ('center1', 78, 68, STACK | WILD, 0, b'A'),
-        ('center2', 114, 68, STACK | WILD, 0, b'A'),
-        ('center3', 150, 68, STACK | WILD, 0, b'A'),
-        ('p1.payoff', 40, 124, STACK | COUNT, 0, b''),
-        ('p1.side1', 96, 124, STACK | COUNT, 0, b''),
-        ('p1.side2', 132, 124, STACK | COUNT, 0, b''),
-        ('p1.side3', 168, 124, STACK | COUNT, 0, b''),
-        ('p1.side4', 204, 124, STACK | COUNT, 0, b''),
-        ('p1.hand', 4, 184, RIGHT | PICK | WIDE, 232, b''),
-    ),
-    LARGE: (
-        ('p2.hand', 6, 12, STACK | THEIRS | COUNT | HIDDEN, 0, b''),
-        ('p2.payoff', 48, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side1', 140, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side2', 184, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side3', 228, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('p2.side4', 272, 12, STACK | THEIRS | COUNT, 0, b''),
-        ('stock', 6, 68, STACK | COUNT, 0, b''),
-        ('center1', 118, 68, STACK | WILD, 0, b'A'),
-        ('center2', 162, 68, STACK | WILD, 0, b'A'),
-        ('center3', 206, 68, STACK | WILD, 0, b'A'),
-        ('p1.payoff', 48, 124, STACK | COUNT, 0, b''),
-        ('p1.side1', 140, 124, STACK | COUNT, 0, b''),
-        ('p1.side2', 184, 124, STACK | COUNT, 0, b''),
-        ('p1.side3', 228, 124, STACK | COUNT, 0, b''),
-        ('p1.side4', 272, 124, STACK | COUNT, 0, b''),
-        ('p1.hand', 48, 184, RIGHT | PICK | WIDE, 220, b''),
-    ),
-    "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316)},
-    "labels": {
-        SMALL: ((b"CPU", 50, 4), (b"You", 50, 74)),
-        MEDIUM: ((b"CPU", 76, 14), (b"You", 76, 126)),
-        LARGE: ((b"CPU", 96, 14), (b"You", 96, 126)),
-    },
-}
 
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/spite_malice.md.
 RULES_PAGE = (

@@ -17,7 +17,7 @@ rectangle's whole pages are filled through a GS8 view of the same bytes, a byte 
 """
 
 from engine_core.gfx import art_data
-from engine_core.gfx.paint import JACK, JOKER_BASE, Painter
+from engine_core.gfx.paint import ART_INDEX, ART_TINY, JACK, JOKER_BASE, Painter
 from engine_core.gfx.palette import (BACK, BACK_LIGHT, FELT, GOLD, GREY, MARK_CORNERS, MARK_RAILS, MARK_RING,
                                      MARK_TICKS, MONO, MONO_MARKS, RED, WHITE)
 
@@ -175,16 +175,17 @@ class MonoPainter(Painter):
         fb.pixel(x, y + h - 1, tone[FELT])
         fb.pixel(x + w - 1, y + h - 1, tone[FELT])
         ink = self.ink
+        o = 2 if st.big == ART_TINY else 3  # the inset (Painter.card)
         if not face_up:
-            self.fb.fill_rect(x + 3, y + 3, w - 6, h - 6, BACK)
+            self.fb.fill_rect(x + o, y + o, w - 2 * o, h - 2 * o, BACK)
             self.ink_buf[0] = tone[BACK_LIGHT]  # paper 0 (transparent): the tile's lit lines
-            fb.blit(st.back, x + 3, y + 3, 0, ink)
+            fb.blit(st.back, x + o, y + o, 0, ink)
             return
         images = self.images
         if card >= JOKER_BASE:
             suit = 4
             rank = 0
-            rank_img = art_data.FONT + 74 - 32  # 'J'
+            rank_img = st.rank_first + JACK if st.big == ART_TINY else art_data.FONT + 74 - 32  # 'J'
         else:
             suit = (card // 13) % 4
             rank = card % 13
@@ -192,16 +193,18 @@ class MonoPainter(Painter):
         dark = tone[RED]  # red and black ink alike: the suits' glyphs tell them apart
         key = 1 if dark == 0 else 0
         self.ink_buf[0] = key << 4 | dark
-        fb.blit(images[rank_img], x + 3, y + 3, key, ink)
+        fb.blit(images[rank_img], x + o, y + o, key, ink)
         rw = self.widths[rank_img]
         rh = self.heights[rank_img]
         suit_img = st.suit_first + suit
-        if index_below:
+        if index_below and st.big < ART_INDEX:
             fb.blit(images[suit_img], x + 2 + (rw + 2 - self.widths[suit_img]) // 2, y + 5 + rh, key, ink)
             top = y + 3 + h // 3
         else:
-            fb.blit(images[suit_img], x + 4 + rw, y + 3, key, ink)
+            fb.blit(images[suit_img], x + o + 1 + rw, y + o, key, ink)
             top = y + 5 + rh
+            if st.big >= ART_INDEX:
+                return
         if not centre:
             return
         if rank >= JACK:

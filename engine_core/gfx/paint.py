@@ -10,7 +10,7 @@ drawn digit by digit from a scratch bytearray.
 
 from engine_core.gfx import art_data
 from engine_core.gfx.palette import BACK, BACK_LIGHT, BLACK, FELT, GOLD, GREY, RED, WHITE
-from engine_core.layout import LARGE, MEDIUM, MINI, SMALL  # noqa: F401  (the card sizes; screens import them here)
+from engine_core.layout import LARGE, MEDIUM, MICRO, MINI, SMALL, STRIP, TINY  # noqa: F401  (the card sizes; screens import them here)
 
 from micropython import const
 
@@ -18,8 +18,17 @@ CHAR_W = const(6)  # 5 pixels and a space
 CHAR_H = const(7)
 LINE_H = const(10)
 
-# Card sizes, by SMALL, MEDIUM, LARGE, MINI: (width, height, fan step down, fan step right, big art?)
-CARD_SIZES = ((24, 32, 10, 11, 0), (30, 42, 14, 14, 1), (36, 50, 15, 15, 1), (18, 24, 10, 10, 0))
+# Card sizes, by SMALL, MEDIUM, LARGE, MINI, TINY, MICRO, STRIP: (width, height, fan step down,
+# fan step right, art). Art: ART_SMALL (the font's ranks, small suits, a centre pip or face
+# panel), ART_BIG (big ranks and suits), ART_INDEX (small art, the corner index alone: no room
+# for a centre) or ART_TINY (3x5 ranks and 5x5 suits two pixels in: a 13x9 card).
+ART_SMALL = const(0)
+ART_BIG = const(1)
+ART_INDEX = const(2)
+ART_TINY = const(3)
+CARD_SIZES = ((24, 32, 10, 11, ART_SMALL), (30, 42, 14, 14, ART_BIG), (36, 50, 15, 15, ART_BIG),
+              (18, 24, 10, 10, ART_SMALL), (20, 28, 10, 11, ART_SMALL), (13, 9, 7, 6, ART_TINY),
+              (18, 14, 10, 11, ART_INDEX))
 
 JACK = const(10)  # rank index of the jack
 JOKER_BASE = const(208)  # engine_core.cards.JOKER_BASE
@@ -36,17 +45,22 @@ class CardStyle:
         self.step_down = spec[2]
         self.step_right = spec[3]
         self.big = spec[4]
-        if self.big:
+        if self.big == ART_BIG:
             self.rank_first = art_data.RANK_BIG
             self.suit_first = art_data.SUIT_BIG
             self.pip_first = art_data.PIP
+        elif self.big == ART_TINY:
+            self.rank_first = art_data.RANK_TINY
+            self.suit_first = art_data.SUIT_TINY
+            self.pip_first = art_data.SUIT_TINY
         else:
             self.rank_first = art_data.RANK_SMALL
             self.suit_first = art_data.SUIT_SMALL
             self.pip_first = art_data.SUIT_BIG
         # The back's inner pattern, the tile repeated over the whole inner panel.
-        bw = self.w - 6
-        bh = self.h - 6
+        inset = 2 if self.big == ART_TINY else 3  # the face's and the back's margin
+        bw = self.w - 2 * inset
+        bh = self.h - 2 * inset
         # (the FrameBuffer keeps its buffer: no attribute for it, twelve fill the
         # instance's table exactly, a thirteenth would grow it to seventeen)
         self.back = framebuf.FrameBuffer(bytearray(((bw + 7) >> 3) * bh), bw, bh, framebuf.MONO_HLSB)
@@ -59,20 +73,25 @@ class Painter:
         self.screen = screen
         self.fb = screen.fb
         framebuf = screen.framebuf
+        index = art_data.INDEX
+        # A screen 200 pixels wide or more never draws the small screens' cards (TINY, MICRO,
+        # STRIP) nor the tiny art: it holds none of them (1.5 KB of heap at 320x240).
+        wide = screen.width >= 200
+        count = art_data.RANK_TINY if wide else art_data.COUNT
+        end = index[4 * count] << 8 | index[4 * count + 1] if count < art_data.COUNT else len(art_data.DATA)
         # The images lie in the art's bytes where the firmware's FrameBuffer takes a buffer it
         # cannot write (tools/device/firmware.py: frozen, they stay in flash); elsewhere
         # FrameBuffer wants a writable buffer, and the art is copied to RAM once (1.1 KB).
-        data = memoryview(art_data.DATA)
+        data = memoryview(art_data.DATA)[:end]
         try:
             framebuf.FrameBuffer(data[0:1], 8, 1, framebuf.MONO_HLSB)
         except TypeError:
-            data = memoryview(bytearray(art_data.DATA))
+            data = memoryview(bytearray(data))
         self.art = data
-        index = art_data.INDEX
-        self.images: list = [None] * art_data.COUNT  # made at its length: appends would leave it 128 long
-        self.widths = bytearray(art_data.COUNT)
-        self.heights = bytearray(art_data.COUNT)
-        for i in range(art_data.COUNT):
+        self.images: list = [None] * count  # made at its length: appends would leave it 128 long
+        self.widths = bytearray(count)
+        self.heights = bytearray(count)
+        for i in range(count):
             off = index[4 * i] << 8 | index[4 * i + 1]
             w = index[4 * i + 2]
             h = index[4 * i + 3]
@@ -86,9 +105,11 @@ class Painter:
             self.fb.follow(self.ink, self.ink_buf)
         self.key = 0
         self.digits = bytearray(12)
-        self.styles = [CardStyle(size, framebuf) for size in (SMALL, MEDIUM, LARGE, MINI)]
+        self.styles = [None if wide and size >= TINY else CardStyle(size, framebuf) for size in range(len(CARD_SIZES))]
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
+            if st is None:
+                continue
             for y in range(st.back_h):
                 for x in range(st.back_w):
                     st.back.pixel(x, y, tile.pixel(x & 7, y & 7))
@@ -105,6 +126,20 @@ class Painter:
         """Draw bytes `s` at (x, y); returns the x after it. Lower case shows as capitals."""
         first = art_data.FONT
         for i in range(len(s)):
+            c = s[i]
+            if 97 <= c <= 122:
+                c -= 32
+            if 32 < c < 96:
+                self.image(first + c - 32, x, y, colour)
+            x += CHAR_W
+        return x
+
+    def text_upto(self, s, most, x, y, colour):
+        """The first `most` characters of s at (x, y) (all of it when it is shorter); returns
+        the x after them."""
+        first = art_data.FONT
+        n = len(s) if len(s) < most else most
+        for i in range(n):
             c = s[i]
             if 97 <= c <= 122:
                 c -= 32
@@ -201,16 +236,17 @@ class Painter:
         fb.pixel(x, y + h - 1, FELT)
         fb.pixel(x + w - 1, y + h - 1, FELT)
         ink = self.ink
+        o = 2 if st.big == ART_TINY else 3  # the inset: inside the frame, even a highlighted one
         if not face_up:
-            fb.fill_rect(x + 3, y + 3, w - 6, h - 6, BACK)
+            fb.fill_rect(x + o, y + o, w - 2 * o, h - 2 * o, BACK)
             self.ink_buf[0] = BACK_LIGHT  # paper 0 (transparent), ink BACK_LIGHT
-            fb.blit(st.back, x + 3, y + 3, 0, ink)
+            fb.blit(st.back, x + o, y + o, 0, ink)
             return
         images = self.images
         if card >= JOKER_BASE:
             suit = 4
             rank = 0
-            rank_img = art_data.FONT + 74 - 32  # 'J'
+            rank_img = st.rank_first + JACK if st.big == ART_TINY else art_data.FONT + 74 - 32  # 'J'
             colour = RED if card & 1 else BLACK
         else:
             suit = (card // 13) % 4
@@ -220,16 +256,18 @@ class Painter:
         # Ink in `colour`, paper transparent (key 1 for black ink, else 0).
         key = 1 if colour == BLACK else 0
         self.ink_buf[0] = key << 4 | colour
-        fb.blit(images[rank_img], x + 3, y + 3, key, ink)
+        fb.blit(images[rank_img], x + o, y + o, key, ink)
         rw = self.widths[rank_img]
         rh = self.heights[rank_img]
         suit_img = st.suit_first + suit
-        if index_below:
+        if index_below and st.big < ART_INDEX:
             fb.blit(images[suit_img], x + 2 + (rw + 2 - self.widths[suit_img]) // 2, y + 5 + rh, key, ink)
             top = y + 3 + h // 3
-        else:
-            fb.blit(images[suit_img], x + 4 + rw, y + 3, key, ink)
+        else:  # beside the rank (the only place a card with no centre has room for)
+            fb.blit(images[suit_img], x + o + 1 + rw, y + o, key, ink)
             top = y + 5 + rh
+            if st.big >= ART_INDEX:
+                return
         if not centre:
             return
         # The centre: a big pip, or the gold panel with a crown that marks a face card.

@@ -23,7 +23,8 @@ from engine_core.ui import settings as st
 from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
 from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
-from engine_core.ui.pages import Confirm, Deal, End, Play, Rules, Stats
+from engine_core.ui.pages import Confirm, Deal, End, Play, Rules
+from engine_core.ui.stats import Stats
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM,  # noqa: F401
                                     DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_GIVE_UP, P_HINT,
                                     P_NEW, P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE,

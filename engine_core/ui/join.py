@@ -101,48 +101,58 @@ class JoinList:
         tables = self.link.session.tables
         p = app.painter
         fb = app.fb
-        row = LINE_H + 2
+        short = app.height < 100  # a 64-pixel screen: three rows a line apart, no key line
+        row = LINE_H if short else LINE_H + 2
+        rows = 3 if short else ROWS
         pw = app.width - 16 if app.width - 16 < 220 else 220
-        ph = (ROWS + 4) * row + 10
+        if app.width < 160:
+            pw = app.width - 4
+        ins = 8 if app.width >= 160 else 4
+        ph = (rows + 2) * row + 4 if short else (rows + 4) * row + 10
         px = (app.width - pw) // 2
         py = (app.height - ph) // 2
+        top = py + 2 if short else py + 6  # the first line's y
         if self.selected < self.first:
             self.first = self.selected
-        elif self.selected >= self.first + ROWS:
-            self.first = self.selected - ROWS + 1
+        elif self.selected >= self.first + rows:
+            self.first = self.selected - rows + 1
         if app.full or tables.changes != self.seen:
             self.seen = tables.changes
             fb.fill(pal.FELT)
             fb.fill_rect(px, py, pw, ph, pal.PANEL)
             fb.rect(px, py, pw, ph, pal.SLOT)
             app.screen.mark_all()
-            p.text(_TITLE, px + 6, py + 5, pal.GOLD)
+            p.text(_TITLE, px + ins - 2, top - 1, pal.GOLD)
             if tables.count == 0:
-                p.text(_NONE, px + 8, py + 6 + row, pal.WHITE)
+                said = _NONE if p.text_width(_NONE) <= pw - 2 * ins else b"Listening..."
+                p.text(said, px + ins, top + row, pal.WHITE)
             if self.told is not None:
-                p.text(self.told, px + 8, py + 6 + (ROWS + 2) * row, pal.GOLD)
-            p.text(_KEYS, px + 8, py + 6 + (ROWS + 3) * row, pal.SLOT)
+                p.text_upto(self.told, (pw - 2 * ins + 1) // 6, px + ins, top + (rows + 1 if short else rows + 2) * row,
+                            pal.GOLD)
+            if not short:
+                p.text(_KEYS, px + ins, top + (rows + 3) * row, pal.SLOT)
             self.drawn = -1
         if self.drawn == self.selected:
             return
-        for k in range(ROWS):
+        right = px + pw - 4  # the rows' words end here: a reason that would not fit is left out
+        for k in range(rows):
             i = self.first + k
             if i >= tables.count:
                 break
-            y = py + 4 + (k + 1) * row
+            y = top - 2 + (k + 1) * row
             chosen = i == self.selected
             fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
             app.screen.mark(px + 3, y, pw - 6, row)
             colour = pal.BLACK if chosen else pal.WHITE
             self.hex_id(tables.host[i])
-            x = p.text(self.short_id, px + 8, y + (row - CHAR_H) // 2, colour)
+            x = p.text(self.short_id, px + ins, y + (row - CHAR_H) // 2, colour)
             name = games.name_of(tables.game_id(i))
             why_not = self.why_not(tables, i)
             if why_not is not None:
                 colour = pal.DIM if not chosen else pal.BLACK
             if name is not None:
-                x = p.text(games.title(name), x + 12, y + (row - CHAR_H) // 2, colour)
-            if why_not is not None:
+                x = p.text_upto(games.title(name), (right - x - 12 + 1) // 6, x + 12, y + (row - CHAR_H) // 2, colour)
+            if why_not is not None and x + 12 + p.text_width(why_not) <= right:
                 p.text(why_not, x + 12, y + (row - CHAR_H) // 2, colour)
         self.drawn = self.selected
 

@@ -7,18 +7,33 @@ line makes it the game's (games.layout). Here: the screen sizes, their classes, 
 
 from engine_core import games
 from engine_core.layout import (ARG_ANY, ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN,  # noqa: F401
-                                LARGE, MEDIUM, MINI, PICK, RIGHT, SMALL, STACK, THEIRS, WIDE, WILD, row)
+                                LARGE, MEDIUM, MICRO, MINI, PICK, RIGHT, SMALL, STACK, STRIP, THEIRS, TINY,
+                                WIDE, WILD, row)
 
-SIZES = ((240, 135), (240, 240), (320, 240))
+# The screens with a layout: each game declares its piles for every one of these.
+SIZES = ((240, 135), (240, 240), (320, 240), (160, 128), (128, 64))
 
 
 def screen_class(width, height):
-    """SMALL, MEDIUM or LARGE (the card size) for a screen."""
+    """SMALL, MEDIUM, LARGE, TINY or MICRO (the card size) for a screen."""
+    if height < 100:
+        return MICRO
+    if width < 200:
+        return TINY
     if height < 200:
         return SMALL
     if width >= 300:
         return LARGE
     return MEDIUM
+
+
+def has_layout(width, height):
+    """Whether the screen is one of SIZES: a screen of another size would show a layout made
+    for a bigger one cut off at its edges, so hosts refuse it (simulator/boards.py)."""
+    for w, h in SIZES:
+        if w == width and h == height:
+            return True
+    return False
 
 
 def declaration(name):

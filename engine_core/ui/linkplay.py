@@ -20,9 +20,10 @@ from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.ui.view import MESSAGE_MS
 from engine_core.link import messages as m
 from engine_core.ui import buttons as bt
+from engine_core.ui import overlay
 from engine_core.ui.join import JoinList
 from engine_core.ui.screens import (END, LINK, LINK_ASK, LINK_LEFT, PLAY, T_LINK, TITLE, Scene, centred_panel,
-                                    felt, panel, table_under)
+                                    felt, panel, panel_width, table_under)
 from engine_core.ui.settings import S_LEVEL, S_SPEED
 
 from micropython import const
@@ -298,10 +299,12 @@ class Link:
 def draw_notice(app):
     """The silence notice at the foot of a screen other than the table (whose own line says
     it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
-    y = app.height - LINE_H - 3
-    app.fb.fill_rect(0, y, app.width, LINE_H + 3, pal.PANEL)
-    app.painter.text(why.TEXTS[why.LINK_SILENT], 4, y + 2, pal.GOLD)
-    app.screen.mark(0, y, app.width, LINE_H + 3)
+    y = overlay.strip_top(app.width, app.height)  # where the table's own strip is
+    app.fb.fill_rect(0, y, app.width, app.height - y, pal.PANEL)
+    text = why.TEXTS[why.LINK_SILENT]  # a line, or two on a narrow screen
+    overlay.draw_lines(app.painter, text, 0, len(text), (app.width - 6) // 6, y + 2, app.height, 0, app.width,
+                       pal.GOLD)
+    app.screen.mark(0, y, app.width, app.height - y)
 
 
 def swap_sides(game):
@@ -381,42 +384,67 @@ class LinkScreen(Scene):
         p = app.painter
         link = app.link
         n = len(LINK_ITEMS)
-        row = LINE_H + 2
         w = app.width
-        pw = w - 16 if w - 16 < 220 else 220
-        ph = (n + 4) * row + 10
+        short = app.height < 100  # a 64-pixel screen: rows a line apart, no key line
+        row = LINE_H if short else LINE_H + 2
+        pw = panel_width(w)
+        # Under the rows: your table, what the link does (two lines where narrow), the keys.
+        under = 2 if short else (3 if w >= 240 else 4)
+        ph = (n + 1 + under) * row + (4 if short else 10)
         px = (w - pw) // 2
         py = (app.height - ph) // 2
+        ins = 8 if w >= 160 else 4
         if app.full:
             felt(app)
             panel(app, px, py, pw, ph)
-            p.text(b"Link play", px + 6, py + 5, pal.GOLD)
+            p.text(b"Link play", px + ins - 2, py + 5 - (3 if short else 0), pal.GOLD)
             label = link.label
-            p.text(label, px + pw - 8 - p.text_width(label), py + 5, pal.DIM)
-            p.text(LINK_STATUS[link.status], px + 8, py + 6 + (n + 2) * row, pal.WHITE)
-            session = link.session
-            if link.status == L_HOSTING and session is not None and session.game is not None:
-                # The table's id, as a joining console lists it, and its game: whose table is whose.
-                join = link.join
-                join.hex_id(session.hello.table_host)
-                x = p.text(b"Your table ", px + 8, py + 6 + (n + 1) * row, pal.GOLD)
-                x = p.text(join.short_id, x, py + 6 + (n + 1) * row, pal.WHITE)
-                p.text(games.title(session.game.NAME), x + 12, py + 6 + (n + 1) * row, pal.GOLD)
-            keys = b"A: choose  B: back"
-            if link.status == L_HOSTING or link.status == L_JOINING:
-                keys = b"B: cancel"
-            p.text(keys, px + 8, py + 6 + (n + 3) * row, pal.SLOT)
+            p.text(label, px + pw - ins - p.text_width(label), py + 5 - (3 if short else 0), pal.DIM)
+            self.draw_under(app, px, py + (2 if short else 6) + (n + 1) * row, pw, row, under)
             app.drawn_selected = -1
         if app.drawn_selected == app.selected:
             return
         for i in range(n):
             if app.drawn_selected < 0 or i == app.selected or i == app.drawn_selected:
-                y = py + 4 + (i + 1) * row
+                y = py + (1 if short else 4) + (i + 1) * row
                 chosen = i == app.selected
                 app.fb.fill_rect(px + 3, y, pw - 6, row, pal.CURSOR if chosen else pal.PANEL)
                 app.screen.mark(px + 3, y, pw - 6, row)
-                p.text(LINK_ITEMS[i], px + 8, y + (row - CHAR_H) // 2, pal.BLACK if chosen else pal.WHITE)
+                p.text(LINK_ITEMS[i], px + ins, y + (row - CHAR_H) // 2, pal.BLACK if chosen else pal.WHITE)
         app.drawn_selected = app.selected
+
+    def draw_under(self, app, px, y, pw, row, lines):
+        """The lines under the link screen's rows, from y: the table this console hosts (its
+        id, as a joining console lists it, and its game where it fits), what the link does
+        (broken over lines where it is long), and the keys where there is a line for them."""
+        p = app.painter
+        link = app.link
+        ins = 8 if app.width >= 160 else 4
+        session = link.session
+        wide = app.width >= 240
+        if link.status == L_HOSTING and session is not None and session.game is not None:
+            join = link.join
+            join.hex_id(session.hello.table_host)
+            x = p.text(b"Your table ", px + ins, y, pal.GOLD)
+            x = p.text(join.short_id, x, y, pal.WHITE)
+            title = games.title(session.game.NAME)
+            if x + 12 + p.text_width(title) <= px + pw - 4:
+                p.text(title, x + 12, y, pal.GOLD)
+            y += row
+            lines -= 1
+        elif wide:
+            y += row  # (the line stays empty)
+            lines -= 1
+        keys = b"A: choose  B: back"
+        if link.status == L_HOSTING or link.status == L_JOINING:
+            keys = b"B: cancel"
+        if app.height >= 100:
+            p.text(keys, px + ins, y + (lines - 1) * row, pal.SLOT)
+            lines -= 1
+        text = LINK_STATUS[link.status]
+        per_line = len(text) if wide else (pw - 2 * ins + 1) // 6
+        overlay.draw_lines(p, text, 0, len(text), per_line, y, y + (lines - 1) * row + CHAR_H, 0, app.width,
+                           pal.WHITE, px + ins)
 
 
 class LinkLeft(Scene):
@@ -438,8 +466,12 @@ class LinkLeft(Scene):
         table_under(app)  # the table stays visible around the panel
         y = centred_panel(app, 4)
         live = app.answers_live()
-        p.text_centred(b"The other console left", x, y, pal.GOLD)
-        p.text_centred(b"A: play on against the computer", x, y + LINE_H + 3, pal.WHITE if live else pal.DIM)
+        room = panel_width(app.width) - 4
+        said = b"The other console left"
+        p.text_centred(said if p.text_width(said) <= room else b"Other console left", x, y, pal.GOLD)
+        said = b"A: play on against the computer"
+        p.text_centred(said if p.text_width(said) <= room else b"A: play the computer", x, y + LINE_H + 3,
+                       pal.WHITE if live else pal.DIM)
         p.text_centred(b"B: to the title", x, y + 2 * LINE_H + 6, pal.CURSOR if live else pal.DIM)
 
 
@@ -477,5 +509,8 @@ class LinkAsk(Scene):
         p.text_centred(b"A console offers", x, y, pal.WHITE)
         p.text_centred(games.title(name) if name is not None else b"a game", x, y + LINE_H + 2, pal.GOLD)
         if app.in_progress():
-            p.text_centred(b"Your game waits for you", x, y + 2 * LINE_H + 4, pal.WHITE)
+            said = b"Your game waits for you"
+            if p.text_width(said) > panel_width(app.width) - 4:
+                said = b"Your game waits"
+            p.text_centred(said, x, y + 2 * LINE_H + 4, pal.WHITE)
         p.text_centred(b"A: join  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR if app.answers_live() else pal.DIM)

@@ -4,17 +4,24 @@ says how screens work). A keypress redraws only the rows that changed."""
 from engine_core import games
 from engine_core import reasons as why
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import CHAR_H, LINE_H, SMALL
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H, SMALL
 from engine_core.ui import buttons as bt
 from engine_core.ui import settings as st
 from engine_core.ui import texts
+from engine_core.ui.overlay import draw_lines
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
-                                    PANEL_RECT, TITLE, Scene, felt, panel, table_under)
+                                    PANEL_RECT, TITLE, Scene, felt, panel, panel_width, table_under)
 
 
+LONGEST_ABOUT = 34  # characters in the longest of the settings' lines (tests/test_screens.py holds it)
 LOCKED = b"Settings: locked"  # the kiosk's title (the service chord opens them)
+
+
+def inset(app):
+    """Where a menu's words start inside its panel: less on a 128-pixel screen."""
+    return 8 if app.width >= 160 else 4
 
 
 class Title(Scene):
@@ -70,7 +77,14 @@ class Title(Scene):
         n = self.length(app)
         row = LINE_H + 1
         y0 = h - n * row - LINE_H - 2  # the menu, then the key line at the foot
-        if app.full:
+        if h < 100:  # a 64-pixel screen: the name in a line, the menu under it, no key line
+            y0 = LINE_H + 2
+            row = (h - y0) // n if (h - y0) // n < LINE_H else LINE_H
+        if app.full and h < 100:
+            felt(app)
+            p.text_centred(b"Pocket Cards", w // 2, 1, pal.GOLD)
+            app.drawn_selected = -1
+        elif app.full:
             felt(app)
             scale = 2 if app.size == SMALL else 3
             top = 4 if app.size == SMALL else h // 12
@@ -96,19 +110,20 @@ class Title(Scene):
         p = app.painter
         item = i if app.resumable else i + 1
         chosen = i == app.selected
-        rw = 150
+        rw = 150 if app.width >= 160 else app.width - 8
         rx = (app.width - rw) // 2
         app.fb.fill_rect(rx, y, rw, row, pal.CURSOR if chosen else pal.FELT)
         app.screen.mark(rx, y, rw, row)
         colour = pal.BLACK if chosen else pal.WHITE
         ty = y + (row - CHAR_H) // 2
         x = rx + 6
+        narrow = rw < 150  # a 128-pixel screen: shorter words, the game's name cut at the row's end
         if item == T_CONTINUE:
-            x = p.text(b"Continue: ", x, ty, colour)
+            x = p.text(b"Resume: " if narrow else b"Continue: ", x, ty, colour)
         elif item == T_NEW:
-            x = p.text(b"New game: ", x, ty, colour)
+            x = p.text(b"New: " if narrow else b"New game: ", x, ty, colour)
         if item <= T_NEW:
-            p.text(games.title(app.names[app.game_index]), x, ty, colour)
+            p.text_upto(games.title(app.names[app.game_index]), (rx + rw - x) // CHAR_W, x, ty, colour)
         elif item == T_SETTINGS and app.settings_locked:  # the kiosk's: A on it does nothing
             p.text(LOCKED, x, ty, colour if chosen else pal.DIM)
         else:
@@ -120,7 +135,6 @@ class Menu(Scene):
     what is drawn around the panel, and what the other buttons do."""
 
     NAME = b""
-    FOOT = 0  # lines under the rows inside the panel
 
     def press(self, app, button):
         n = self.length(app)
@@ -134,17 +148,33 @@ class Menu(Scene):
     def choose(self, app, button):
         pass
 
+    def foot(self, app):
+        """Lines under the rows inside the panel."""
+        return 0
+
+    def row_height(self, app, n):
+        """Rows LINE_H + 2 apart, closer on a short screen while a line of text stays whole
+        (rows_shown: all of them), else LINE_H apart with the menu scrolled to keep the
+        selected row in view (rows_shown: fewer)."""
+        lines = n + 1 + self.foot(app)
+        room = app.height - 14
+        if lines * (LINE_H + 2) <= room:
+            return LINE_H + 2
+        row = room // lines
+        if row <= CHAR_H or app.height < 100:  # (and rows apart on a 64-pixel screen)
+            return LINE_H
+        return row
+
+    def rows_shown(self, app, n, row):
+        shown = (app.height - 14) // row - 1 - self.foot(app)
+        return n if shown > n else shown
+
     def panel_rect(self, app):
         """Where its panel lies, and the height of a row: x, y, w, h, row in screens.PANEL_RECT."""
-        lines = self.length(app) + 1 + self.FOOT  # the name, the rows, the foot
-        row = LINE_H + 2
-        pw = app.width - 16
-        if pw > 220:
-            pw = 220
-        ph = lines * row + 10
-        if ph > app.height - 4:
-            row = (app.height - 14) // lines
-            ph = lines * row + 10
+        n = self.length(app)
+        pw = panel_width(app.width)
+        row = self.row_height(app, n)
+        ph = (self.rows_shown(app, n, row) + 1 + self.foot(app)) * row + 10
         PANEL_RECT[0] = (app.width - pw) // 2
         PANEL_RECT[1] = (app.height - ph) // 2
         PANEL_RECT[2] = pw
@@ -159,25 +189,43 @@ class Menu(Scene):
         pw = PANEL_RECT[2]
         ph = PANEL_RECT[3]
         row = PANEL_RECT[4]
+        shown = self.rows_shown(app, n, row)
+        top = app.scroll  # the first row shown
+        if app.selected < top:
+            top = app.selected
+        elif app.selected >= top + shown:
+            top = app.selected - shown + 1
+        if top > n - shown:
+            top = n - shown if n > shown else 0
+        if top != app.scroll:
+            app.scroll = top
+            app.full = True
         if app.full:
             self.draw_under(app, px, py, pw, ph)
             panel(app, px, py, pw, ph)
             if self.MODE == PAUSE:
                 app.over_at(px, py, pw, ph)  # over the table (draw_under)
-            app.painter.text(self.NAME, px + 6, py + 5, pal.GOLD)
+            app.painter.text(self.NAME, px + inset(app) - 2, py + 5, pal.GOLD)
             self.draw_around(app, px, py, pw, ph)
             app.drawn_selected = -1
-            for i in range(n):
-                self.draw_row(app, i, px, py + 4 + (i + 1) * row, pw, row)
+            for i in range(top, top + shown):
+                self.draw_row(app, i, px, py + 4 + (i - top + 1) * row, pw, row)
         elif app.drawn_selected != app.selected or self.MODE == SETTINGS:
-            if 0 <= app.drawn_selected < n:
-                self.draw_row(app, app.drawn_selected, px, py + 4 + (app.drawn_selected + 1) * row, pw, row)
-            self.draw_row(app, app.selected, px, py + 4 + (app.selected + 1) * row, pw, row)
+            if top <= app.drawn_selected < top + shown:
+                self.draw_row(app, app.drawn_selected, px, py + 4 + (app.drawn_selected - top + 1) * row, pw, row)
+            self.draw_row(app, app.selected, px, py + 4 + (app.selected - top + 1) * row, pw, row)
         else:
             return
-        if self.FOOT:
-            self.draw_foot(app, px, py + 4 + (n + 1) * row, pw, row)
+        if shown < n:  # marks that there are rows above or below, between the rows and the edge
+            self.draw_more(app, px + pw - 3, py + 4 + row, top > 0)
+            self.draw_more(app, px + pw - 3, py + 4 + shown * row + row - 3, top + shown < n)
+        if self.foot(app):
+            self.draw_foot(app, px, py + 4 + (shown + 1) * row, pw, row)
         app.drawn_selected = app.selected
+
+    def draw_more(self, app, x, y, more):
+        """A small mark at the panel's edge: rows lie beyond (more) or not."""
+        app.fb.fill_rect(x, y, 2, 3, pal.GOLD if more else pal.PANEL)
 
     def draw_under(self, app, px, py, pw, ph):
         felt(app)
@@ -231,10 +279,12 @@ class GameList(Menu):
     def draw_around(self, app, px, py, pw, ph):
         if py + ph + LINE_H <= app.height:
             foot = b"A: new deal  hold A: by number" if app.no_x else b"A: new deal  X: by number"
+            if app.painter.text_width(foot) > app.width - 4:
+                foot = b"A: deal  hold A: number" if app.no_x else b"A: deal  X: number"
             app.painter.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
 
     def draw_words(self, app, i, px, ty, pw, chosen):
-        app.painter.text(games.title(app.names[i]), px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+        app.painter.text(games.title(app.names[i]), px + inset(app), ty, pal.BLACK if chosen else pal.WHITE)
 
 
 class Pause(Menu):
@@ -302,7 +352,7 @@ class Pause(Menu):
         p.text(b"Deal ", x - 30, py + 5, pal.DIM)
 
     def draw_words(self, app, i, px, ty, pw, chosen):
-        app.painter.text(texts.PAUSE[i], px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+        app.painter.text(texts.PAUSE[i], px + inset(app), ty, pal.BLACK if chosen else pal.WHITE)
 
 
 class SettingsMenu(Menu):
@@ -311,7 +361,6 @@ class SettingsMenu(Menu):
 
     MODE = SETTINGS
     NAME = b"Settings"
-    FOOT = 1
 
     def length(self, app):
         return st.COUNT
@@ -327,13 +376,26 @@ class SettingsMenu(Menu):
         elif button == bt.LEFT or button == bt.RIGHT or button == bt.A:
             app.change_setting(-1 if button == bt.LEFT else 1)
 
+    def foot(self, app):
+        """The line saying what the selected setting does: two where the panel is narrower
+        than the longest (words broken at a space)."""
+        return 1 if (panel_width(app.width) - 2 * inset(app) + 1) // CHAR_W >= LONGEST_ABOUT else 2
+
     def draw_words(self, app, i, px, ty, pw, chosen):
         p = app.painter
-        p.text(st.SETTINGS[i][st.NAME], px + 8, ty, pal.BLACK if chosen else pal.WHITE)
+        ins = inset(app)
         value = st.label(i, app.settings[i])
-        p.text(value, px + pw - 8 - p.text_width(value), ty, pal.BLACK if chosen else pal.DIM)
+        vx = px + pw - ins - p.text_width(value)
+        # The name, cut short where it would run into its value on a narrow panel.
+        p.text_upto(st.SETTINGS[i][st.NAME], (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty,
+                    pal.BLACK if chosen else pal.WHITE)
+        p.text(value, vx, ty, pal.BLACK if chosen else pal.DIM)
 
     def draw_foot(self, app, px, y, pw, row):
-        app.fb.fill_rect(px + 3, y, pw - 6, row, pal.PANEL)
-        app.screen.mark(px + 3, y, pw - 6, row)
-        app.painter.text(st.SETTINGS[app.selected][st.ABOUT], px + 8, y + (row - CHAR_H) // 2, pal.GOLD)
+        lines = self.foot(app)
+        app.fb.fill_rect(px + 3, y, pw - 6, lines * row, pal.PANEL)
+        app.screen.mark(px + 3, y, pw - 6, lines * row)
+        ins = inset(app)
+        about = st.SETTINGS[app.selected][st.ABOUT]
+        draw_lines(app.painter, about, 0, len(about), (pw - 2 * ins + 1) // CHAR_W, y + (row - CHAR_H) // 2,
+                   y + lines * row, 0, app.width, pal.GOLD, px + ins)

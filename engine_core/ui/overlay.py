@@ -8,7 +8,7 @@ band of the strip drawn over since the strip was drawn.
 from engine_core import PLAYING
 from engine_core import reasons as why
 from engine_core.gfx.palette import BLACK, FELT, GOLD, GREY, PANEL, SLOT, WHITE
-from engine_core.gfx.paint import LINE_H
+from engine_core.gfx.paint import CHAR_H, LINE_H
 from engine_core.ui.layouts import FAN_MASK, RIGHT
 from engine_core.ui.slots import MARGIN
 
@@ -94,16 +94,16 @@ def restore_rect(view, gx, gy, w, h):
         label = slots.labels_on_table[i]
         if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
             view.painter.text(label[0], label[1], label[2], SLOT)
-            if label[2] + LINE_H > view.screen.height - LINE_H - 3:  # drawn over the strip
+            if label[2] + LINE_H > view.strip_y:  # drawn over the strip
                 strip_damage(view, 0, view.screen.width)
     sx, sy, sw = slots.status
     if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + 3 * LINE_H:
         draw_status(view, True)
-        if sy + 3 * LINE_H > view.screen.height - LINE_H - 3:  # its words may run past its box
+        if sy + 3 * LINE_H > view.strip_y:  # its words may run past its box
             strip_damage(view, 0, view.screen.width)
     if view.game.TURN_BASED:
         draw_turn(view)  # (its box is small: drawn again whatever the card covered)
-    if gy + h > view.screen.height - LINE_H - 3:
+    if gy + h > view.strip_y:
         strip_damage(view, gx, gx + w)
 
 
@@ -117,7 +117,7 @@ def draw_ghost(view):
     view.screen.mark(gx, gy, view.style.w, view.style.h)
     view.drawn.ghost_x = gx
     view.drawn.ghost_y = gy
-    if gy + view.style.h > view.screen.height - LINE_H - 3:
+    if gy + view.style.h > view.strip_y:
         strip_damage(view, gx, gx + view.style.w)
     view.slide = (view.slide & ~SLIDE_DRAWN) | frame << 4
 
@@ -136,29 +136,74 @@ def strip_damage(view, x0, x1):
         d.damage_to = (x1 + 1) // 2
 
 
+def strip_top(width, height):
+    """Where the message strip begins: a line at the foot of a screen 240 pixels wide or more
+    (38 characters, the longest words a move's refusal has), two lines on a narrower one."""
+    return height - LINE_H - 3 if width >= 240 else height - 2 * LINE_H - 3
+
+
+def line_break(text, n, per_line, first):
+    """Where the line that starts at text[first] (n characters in all) ends: n when the rest
+    fits in per_line characters, else at the last space that lets it fit (the space is the
+    next line's); a word longer than a line is cut."""
+    if n - first <= per_line:
+        return n
+    end = first + per_line
+    k = end
+    while k > first:
+        if text[k] == 32:
+            return k
+        k -= 1
+    return end
+
+
+def count_lines(text, n, per_line):
+    """How many lines text[:n] takes, per_line characters a line broken at spaces."""
+    lines = 0
+    start = 0
+    while start < n:
+        end = line_break(text, n, per_line, start)
+        start = end + 1 if end < n and text[end] == 32 else end
+        lines += 1
+    return lines
+
+
+def draw_lines(painter, text, start, n, per_line, y, bottom, x0, x1, colour, left=4):
+    """text[start:n] from x `left`, per_line characters a line broken at spaces, lines
+    LINE_H apart from y down to `bottom`; only the letters between x0 and x1 are drawn."""
+    while start < n and y + CHAR_H <= bottom:
+        end = line_break(text, n, per_line, start)
+        first = start + (x0 - left) // 6
+        if first < start:
+            first = start
+        for i in range(first, end):
+            x = left + 6 * (i - start)
+            if x >= x1:
+                break
+            painter.char(text[i], x, y, colour)
+        start = end + 1 if end < n and text[end] == 32 else end
+        y += LINE_H
+
+
 def draw_message(view, x0, x1):
     """The message strip at the foot of the table (why a move was refused, and the like),
     between x0 and x1: what a redraw beneath it covered, or all of it. Only the letters
-    there are drawn again (a whole strip costs about 0.4 M fuel)."""
+    there are drawn again (a whole strip costs about 0.4 M fuel). On a narrow screen the
+    strip has two lines, the words broken at a space."""
     fb = view.fb
     w = view.screen.width
     if x1 > w:
         x1 = w
-    y = view.screen.height - LINE_H - 3
-    fb.fill_rect(x0, y, x1 - x0, LINE_H + 3, PANEL)
+    top = view.strip_y
+    h = view.screen.height - top
+    fb.fill_rect(x0, top, x1 - x0, h, PANEL)
     message = view.message
     said = message == why.SAID
-    text = why.screen_words(view.game, message)
-    n = view.said[0] if said else len(text)
-    first = (x0 - 4) // 6
-    if first < 0:
-        first = 0
-    for i in range(first, n):
-        x = 4 + 6 * i
-        if x >= x1:
-            break
-        view.painter.char(view.said[i + 1] if said else text[i], x, y + 2, WHITE)
-    view.screen.mark(x0, y, x1 - x0, LINE_H + 3)
+    text = view.said if said else why.screen_words(view.game, message)
+    skip = 1 if said else 0  # the play control's words come after their length
+    n = view.said[0] + 1 if said else len(text)  # the end, as an index into text
+    draw_lines(view.painter, text, skip, n, (w - 6) // 6, top + 2, view.screen.height, x0, x1, WHITE)
+    view.screen.mark(x0, top, x1 - x0, h)
     view.drawn.msg = message
 
 
@@ -301,6 +346,9 @@ def draw_wild(view, st, x, y, rank):
     w = 13 if rank == 9 else 7
     tx = x + st.w - w - 2
     ty = y + st.h - LINE_H
+    if ty < y:  # a card lower than the tag (13x9): the tag over its suit, inside the card
+        ty = y
+        tx = x + st.w - w - 1 if st.w > w else x
     view.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
     if rank == 9:
         p.char(49, tx + 1, ty + 1, WHITE)

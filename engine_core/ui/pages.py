@@ -8,10 +8,11 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
+from engine_core.ui.overlay import draw_lines
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, STATS, T_NEW, T_STATS, TITLE, Scene,
-                                    PANEL_RECT, centred_panel, felt, panel, table_under, wrap)
+                                    RULES, SEED_DIGITS, T_NEW, T_STATS, TITLE, Scene,
+                                    PANEL_RECT, centred_panel, felt, panel, panel_width, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
 
@@ -152,14 +153,18 @@ class Deal(Scene):
         scale = 2
         digits_w = SEED_DIGITS * 6 * scale
         dx = (w - digits_w) // 2
-        dy = h // 2 - 8
+        dy = h // 2 - 8 if h >= 100 else 2 * LINE_H + 4  # a 64-pixel screen: a line apart
         if app.full:
             felt(app)
-            p.text_centred(games.title(app.names[app.pending_game]), w // 2, 6, pal.GOLD)
-            p.text_centred(b"Deal number", w // 2, dy - 3 * LINE_H, pal.WHITE)
-            p.text_centred(b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random",
-                           w // 2, h - 3 * LINE_H, pal.SLOT)
-            p.text_centred(b"A: deal  B: back", w // 2, h - 2 * LINE_H, pal.SLOT)
+            short = h < 100
+            p.text_centred(games.title(app.names[app.pending_game]), w // 2, 1 if short else 6, pal.GOLD)
+            p.text_centred(b"Deal number", w // 2, LINE_H + 1 if short else dy - 3 * LINE_H, pal.WHITE)
+            if w >= 200:
+                keys = b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random"
+            else:
+                keys = b"U/D digit hold A rand" if app.no_x else b"U/D: digit  X: random"
+            p.text_centred(keys, w // 2, h - 2 * LINE_H + 2 if short else h - 3 * LINE_H, pal.SLOT)
+            p.text_centred(b"A: deal  B: back", w // 2, h - LINE_H + 2 if short else h - 2 * LINE_H, pal.SLOT)
         app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
         app.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)
         for i in range(SEED_DIGITS):
@@ -222,7 +227,19 @@ class Rules(Page):
             app.full = True
 
     def page_lines(self, app):
-        return (app.height - LINE_H - 6) // LINE_H
+        return (app.height - self.head(app) * LINE_H - 6) // LINE_H
+
+    def keys(self, app):
+        if app.width >= 320:
+            return b"Up/down: line  Left/right: page"
+        return b"Up/down line  L/R page" if app.width >= 160 else b"Up/down  L/R page"
+
+    def head(self, app):
+        """Lines above the text: the game's name and the keys, on one line where they fit
+        with two spaces between them, else one under the other (a narrow screen)."""
+        p = app.painter
+        room = p.text_width(games.title(app.names[app.game_index])) + 2 * CHAR_W + p.text_width(self.keys(app))
+        return 1 if room <= app.width - 6 else 2
 
     def last_scroll(self, app):
         """The furthest the page scrolls: its last line at the foot (0 when it fits)."""
@@ -235,54 +252,18 @@ class Rules(Page):
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
         p.text(games.title(app.names[app.game_index]), 4, 3, pal.GOLD)
-        keys = b"Up/down: line  Left/right: page" if app.width >= 320 else b"Up/down line  L/R page"
-        p.text(keys, app.width - 4 - p.text_width(keys), 3, pal.DIM)
+        keys = self.keys(app)
+        p.text(keys, app.width - 4 - p.text_width(keys), 3 + (self.head(app) - 1) * LINE_H, pal.DIM)
         self.draw_text(app, -app.scroll, self.page_lines(app))
 
     def draw_text(self, app, line, lines):
         """The page's text from line number `line` (wrap() says how); the line after it."""
         name = app.names[app.game_index]
-        line = wrap(app, games.rules_text(name), line, lines, pal.WHITE)
+        y0 = self.head(app) * LINE_H + 5
+        line = wrap(app, games.rules_text(name), line, lines, pal.WHITE, y0)
         if games.winnable_module(name) is not None:
-            line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE)
-        return wrap(app, texts.RULES_KEYS, line + 1, lines, pal.DIM)
-
-
-class Stats(Page):
-    """Per game: played, won, the current and the best winning streak."""
-
-    MODE = STATS
-
-    def draw_page(self, app):
-        p = app.painter
-        w = app.width
-        app.fb.fill(pal.PANEL)
-        app.screen.mark_all()
-        p.text(b"Statistics", 4, 3, pal.GOLD)
-        col = (w - 96) // 4  # four number columns after the names
-        y = 3 + LINE_H + 4
-        for k in range(4):
-            label = texts.STATS_COLUMNS[k]
-            p.text(label, 88 + (k + 1) * col - p.text_width(label), y, pal.DIM)
-        for i in range(len(app.names)):
-            y += LINE_H + 2
-            p.text(games.title(app.names[i]), 4, y, pal.WHITE)
-            for k in range(4):
-                if k == 0:
-                    v = app.played[i]
-                elif k == 1:
-                    v = app.won[i]
-                elif k == 2:
-                    v = app.streak[i]
-                else:
-                    v = app.best[i]
-                right = 88 + (k + 1) * col
-                if p.number_width(v) <= col - CHAR_W:
-                    p.number(v, right - p.number_width(v), y, pal.WHITE)
-                else:  # too wide for its column with a space before it: 123k, 1.2M, 45M, 2.1G
-                    p.text(short_number(v), right - p.text_width(_SHORT), y, pal.WHITE)
-        p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
-        p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
+            line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE, y0)
+        return wrap(app, texts.RULES_KEYS, line + 1, lines, pal.DIM, y0)
 
 
 class Confirm(Scene):
@@ -338,7 +319,9 @@ class Confirm(Scene):
             table_under(app, px, py, pw, ph)
             panel(app, px, py, pw, ph)
             app.over_at(px, py, pw, ph)
-            y = py + (ph - 4 * LINE_H - 3) // 2
+            y = py + (ph - 5 * LINE_H + 1) // 2  # the question's lines, centred in it
+            if y < py + 3:
+                y = py + 3
         else:
             selected = app.selected
             app.selected = self.row(app)
@@ -347,9 +330,28 @@ class Confirm(Scene):
             y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
         line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
-        p.text_centred(texts.CONFIRMS[line], x, y + LINE_H + 3, pal.WHITE)
-        p.text_centred(texts.CONFIRMS[line + 1], x, y + 2 * LINE_H + 3, pal.WHITE)
-        p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+        first = texts.CONFIRMS[line]
+        second = texts.CONFIRMS[line + 1]
+        pw = panel_width(app.width)
+        per_line = (pw - 7) // CHAR_W
+        if len(first) <= per_line and len(second) <= per_line:
+            p.text_centred(first, x, y + LINE_H + 3, pal.WHITE)
+            p.text_centred(second, x, y + 2 * LINE_H + 3, pal.WHITE)
+            p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
+            return
+        # A narrow panel: the two lines as one paragraph, in three lines broken at spaces.
+        body = _BODY
+        n = 0
+        for k in range(2):
+            text = first if k == 0 else second
+            for i in range(len(text)):
+                body[n] = text[i]
+                n += 1
+            body[n] = 32
+            n += 1
+        draw_lines(p, body, 0, n - 1, per_line, y + LINE_H + 1, y + 4 * LINE_H, 0, app.width, pal.WHITE,
+                   (app.width - pw) // 2 + 4)
+        p.text_centred(b"A: yes  B: no", x, y + 4 * LINE_H + 2, pal.CURSOR)
 
 
 class End(Scene):
@@ -391,7 +393,11 @@ class End(Scene):
         i = app.game_index
         w = app.width
         pw = w - 20 if w - 20 < 200 else 200
-        ph = 7 * LINE_H + 8
+        short = app.height < 100  # a 64-pixel screen: the lines closer, the panel wider
+        gap = 0 if short else 3
+        if w < 160:
+            pw = panel_width(w)
+        ph = 7 * LINE_H + 8 if not short else 6 * LINE_H + 4
         px = (w - pw) // 2
         py = (app.height - ph) // 2
         table_under(app)  # the final position stays visible around the panel
@@ -402,8 +408,8 @@ class End(Scene):
             title = b"No more moves"
         else:
             title = b"Game over"
-        p.text_centred(title, w // 2, py + 5, pal.GOLD)
-        y = py + 5 + LINE_H + 3
+        p.text_centred(title, w // 2, py + 5 - 3 + gap, pal.GOLD)
+        y = py + 5 - 3 + gap + LINE_H + gap
         x = px + 8
         p.number(table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
         y += LINE_H
@@ -425,7 +431,7 @@ class End(Scene):
                 tx = p.number(score, tx, y, pal.WHITE) + 12
         else:
             p.number(app.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
-        y += LINE_H + 3
+        y += LINE_H + gap
         if app.linked():
             p.text(b"A: next deal" if app.link.deals_next(table) else b"The other player deals", x, y, pal.CURSOR)
             p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
@@ -434,35 +440,4 @@ class End(Scene):
         p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)
 
 
-_SHORT = bytearray(4)  # a count too wide for its statistics column, shortened (short_number)
-
-
-def short_number(v):
-    """v (100,000 or more) in four characters, right-aligned: 123k, 1.2M, 45M, 678M, 2.1G;
-    rounded down (a count is never shown above what it is). No allocation."""
-    b = _SHORT
-    if v < 1000000:
-        n = v // 1000
-        unit = 107  # k
-    elif v < 1000000000:
-        n = v // 1000000
-        unit = 77  # M
-        if n < 10:
-            return _tenths(v // 100000, unit)
-    else:
-        return _tenths(v // 100000000, 71)  # G
-    b[3] = unit
-    for i in range(3):
-        b[2 - i] = 48 + n % 10 if (n or i == 0) else 32
-        n //= 10
-    return b
-
-
-def _tenths(t, unit):
-    """t tenths (10..99) as N.N and the unit."""
-    b = _SHORT
-    b[0] = 48 + t // 10 % 10
-    b[1] = 46
-    b[2] = 48 + t % 10
-    b[3] = unit
-    return b
+_BODY = bytearray(64)  # a narrow panel's paragraph: a question's two lines joined (Confirm)

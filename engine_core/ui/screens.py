@@ -114,10 +114,18 @@ def panel(app, x, y, w, h):
 PANEL_RECT = array("h", [0, 0, 0, 0, 0])  # menus.Menu.panel_rect's answer (no tuple allocated)
 
 
+def panel_width(w):
+    """A panel's width on a screen w pixels wide: 8 pixels of table each side (at most 220
+    wide), 2 on a 128-pixel screen."""
+    if w < 160:
+        return w - 4
+    return w - 16 if w - 16 < 220 else 220
+
+
 def centred_panel(app, lines):
     """A panel for `lines` lines of text in the middle of the screen; the y of its first."""
     w = app.width
-    pw = w - 16 if w - 16 < 220 else 220
+    pw = panel_width(w)
     ph = lines * LINE_H + 8
     py = (app.height - ph) // 2
     panel(app, (w - pw) // 2, py, pw, ph)
@@ -149,13 +157,13 @@ def felt(app):
     app.screen.mark_all()
 
 
-def wrap(app, text, line, lines, colour):
+def wrap(app, text, line, lines, colour, y0=LINE_H + 5):
     """Draw text word-wrapped from line number `line` (negative lines are scrolled off and
-    not drawn; drawing stops at `lines`); returns the line after the text. From a line far
-    below zero it draws nothing and only counts (pages.py: the rules page's length)."""
+    not drawn; drawing stops at `lines`) at y0 and down; returns the line after the text.
+    From a line far below zero it draws nothing and only counts (pages.py: the rules page's
+    length)."""
     p = app.painter
     per_line = (app.width - 7) // 6
-    y0 = LINE_H + 5
     i = 0
     n = len(text)
     while i < n and line < lines:

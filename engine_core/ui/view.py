@@ -53,6 +53,7 @@ class TableRenderer:
         self.move_count = 0
         self.title = title
         self.style = slots.style
+        self.strip_y = overlay.strip_top(self.screen.width, self.screen.height)  # the message strip's top
         self.how = slots.how
         self.drawn = Drawn(slots.count, len(game.piles.cards))
         self.pending = False  # touched piles wait for the next frame
@@ -290,7 +291,7 @@ class TableRenderer:
         if overlay.draw_status(self):
             slots = self.slots
             x, y, w = slots.status
-            if y + 3 * LINE_H > self.screen.height - LINE_H - 3:
+            if y + 3 * LINE_H > self.strip_y:
                 overlay.strip_damage(self, x, x + w)  # the status corner
             ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
         if ghost and self.slide & SLIDE_LEFT:
@@ -442,7 +443,7 @@ class TableRenderer:
         st = self.style
         row = self.how[s] & FAN_MASK == RIGHT
         reach = extent if extent > self.drawn.extent[s] else self.drawn.extent[s]
-        if (y + st.h if row else y + reach) > self.screen.height - LINE_H - 3:
+        if (y + st.h if row else y + reach) > self.strip_y:
             if row:  # drawn over the message strip: it is mended on top
                 overlay.strip_damage(self, x + offset - MARGIN, x + reach + MARGIN)
             else:

@@ -1,0 +1,129 @@
+"""The statistics page: per game, played, won, the current and the best winning streak; on a
+narrow screen three lines a game, scrolled (screens.py says how screens work)."""
+
+from engine_core import games
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_W, LINE_H
+from engine_core.ui import buttons as bt
+from engine_core.ui import texts
+from engine_core.ui.pages import Page
+from engine_core.ui.screens import STATS
+
+
+class Stats(Page):
+    """Per game: played, won, the current and the best winning streak."""
+
+    MODE = STATS
+
+    def press(self, app, button):
+        if app.width < 240 and (button == bt.UP or button == bt.DOWN):  # the narrow page scrolls
+            scroll = app.scroll + (1 if button == bt.DOWN else -1)
+            last = 3 * len(app.names) - self.page_lines(app)
+            if scroll > last:
+                scroll = last
+            if scroll < 0:
+                scroll = 0
+            if scroll != app.scroll:
+                app.scroll = scroll
+                app.full = True
+            return
+        Page.press(self, app, button)
+
+    def page_lines(self, app):
+        return (app.height - LINE_H - 6) // LINE_H
+
+    def draw_page(self, app):
+        if app.width < 240:
+            self.draw_narrow(app)
+            return
+        p = app.painter
+        w = app.width
+        app.fb.fill(pal.PANEL)
+        app.screen.mark_all()
+        p.text(b"Statistics", 4, 3, pal.GOLD)
+        col = (w - 96) // 4  # four number columns after the names
+        y = 3 + LINE_H + 4
+        for k in range(4):
+            label = texts.STATS_COLUMNS[k]
+            p.text(label, 88 + (k + 1) * col - p.text_width(label), y, pal.DIM)
+        for i in range(len(app.names)):
+            y += LINE_H + 2
+            p.text(games.title(app.names[i]), 4, y, pal.WHITE)
+            for k in range(4):
+                if k == 0:
+                    v = app.played[i]
+                elif k == 1:
+                    v = app.won[i]
+                elif k == 2:
+                    v = app.streak[i]
+                else:
+                    v = app.best[i]
+                right = 88 + (k + 1) * col
+                if p.number_width(v) <= col - CHAR_W:
+                    p.number(v, right - p.number_width(v), y, pal.WHITE)
+                else:  # too wide for its column with a space before it: 123k, 1.2M, 45M, 2.1G
+                    p.text(short_number(v), right - p.text_width(_SHORT), y, pal.WHITE)
+        p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
+        p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
+
+    def draw_narrow(self, app):
+        """A narrow screen: three lines a game (its name, games played and won, the current
+        and the best winning streak), UP and DOWN scrolling them a line."""
+        p = app.painter
+        app.fb.fill(pal.PANEL)
+        app.screen.mark_all()
+        p.text(b"Statistics", 4, 3, pal.GOLD)
+        p.text(b"B: back", app.width - 4 - p.text_width(b"B: back"), 3, pal.SLOT)
+        lines = self.page_lines(app)
+        total = 3 * len(app.names)
+        for k in range(lines):
+            line = app.scroll + k
+            if line >= total:
+                break
+            i = line // 3
+            y = LINE_H + 5 + k * LINE_H
+            if line % 3 == 0:
+                p.text(games.title(app.names[i]), 4, y, pal.WHITE)
+            elif line % 3 == 1:
+                x = p.number(app.played[i], p.text(b"  Played ", 4, y, pal.DIM), y, pal.WHITE)
+                p.number(app.won[i], p.text(b"  Won ", x, y, pal.DIM), y, pal.WHITE)
+            else:
+                x = p.number(app.streak[i], p.text(b"  Streak ", 4, y, pal.DIM), y, pal.WHITE)
+                p.number(app.best[i], p.text(b"  Best ", x, y, pal.DIM), y, pal.WHITE)
+        x = app.width - 4  # marks at the edge: lines above, lines below
+        app.fb.fill_rect(x, LINE_H + 5, 2, 3, pal.GOLD if app.scroll > 0 else pal.PANEL)
+        app.fb.fill_rect(x, LINE_H + 2 + lines * LINE_H, 2, 3, pal.GOLD if app.scroll + lines < total else pal.PANEL)
+
+
+_SHORT = bytearray(4)  # a count too wide for its statistics column, shortened (short_number)
+
+
+def short_number(v):
+    """v (100,000 or more) in four characters, right-aligned: 123k, 1.2M, 45M, 678M, 2.1G;
+    rounded down (a count is never shown above what it is). No allocation."""
+    b = _SHORT
+    if v < 1000000:
+        n = v // 1000
+        unit = 107  # k
+    elif v < 1000000000:
+        n = v // 1000000
+        unit = 77  # M
+        if n < 10:
+            return _tenths(v // 100000, unit)
+    else:
+        return _tenths(v // 100000000, 71)  # G
+    b[3] = unit
+    for i in range(3):
+        b[2 - i] = 48 + n % 10 if (n or i == 0) else 32
+        n //= 10
+    return b
+
+
+def _tenths(t, unit):
+    """t tenths (10..99) as N.N and the unit."""
+    b = _SHORT
+    b[0] = 48 + t // 10 % 10
+    b[1] = 46
+    b[2] = 48 + t % 10
+    b[3] = unit
+    return b

@@ -1,0 +1,299 @@
+"""The hobby displays' screens, 160x128 and 128x64, and every other size with a layout: every
+card of a deal shows its rank and its suit whole, whatever the colours (a one-bit screen will
+show these frames in black and white), and no text runs off the screen or over other text.
+
+What is checked is what a player sees, found from the frame and from what was drawn on it:
+the rank and suit glyphs a card's art has (tools/art/), the letters of the 5x7 font."""
+
+import pytest
+
+from engine_core import games
+from engine_core.gfx import art_data
+from engine_core.gfx import palette as pal
+from engine_core.gfx.paint import CHAR_H, CHAR_W
+from engine_core.ui import layouts
+from engine_core.ui import screens as ui
+from simulator.keys import make_app, run
+
+NEW = ((160, 128), (128, 64))
+FOLLOW_HINTS = "X A A " * 14  # a game under way: the hinted moves played
+
+
+def games_with_layouts():
+    return [g for g in games.available() if layouts.declaration(g) is not None]
+
+
+# --- the cards ---
+
+def image_bits(index):
+    """The lit pixels of art image `index`, as (x, y)."""
+    data = art_data.DATA
+    off = art_data.INDEX[4 * index] << 8 | art_data.INDEX[4 * index + 1]
+    w, h = art_data.INDEX[4 * index + 2], art_data.INDEX[4 * index + 3]
+    stride = (w + 7) >> 3
+    return [(x, y) for y in range(h) for x in range(w) if data[off + y * stride + (x >> 3)] & (0x80 >> (x & 7))]
+
+
+def ink_of(fb, x, y, bits):
+    """Whether every pixel of `bits` at (x, y) is one ink colour, black or red, and every
+    pixel of their box that is not one of them is the card's white: the glyph shows whole."""
+    inks = {fb.pixel(x + bx, y + by) for bx, by in bits}
+    if len(inks) != 1 or inks - {pal.BLACK, pal.RED}:
+        return False
+    w = max(bx for bx, _ in bits) + 1
+    h = max(by for _, by in bits) + 1
+    lit = set(bits)
+    return all(fb.pixel(x + bx, y + by) == pal.WHITE
+               for by in range(h) for bx in range(w) if (bx, by) not in lit)
+
+
+def corner_glyphs(app, card):
+    """The rank and suit images a face-up card shows in its corner, in the table's card size."""
+    st = app.table.slots.style
+    tiny = st.big == 3
+    rank_first = art_data.RANK_TINY if tiny else (art_data.RANK_BIG if st.big == 1 else art_data.RANK_SMALL)
+    suit_first = art_data.SUIT_TINY if tiny else (art_data.SUIT_BIG if st.big == 1 else art_data.SUIT_SMALL)
+    if card >= 208:
+        return None, suit_first + 4
+    return rank_first + card % 13, suit_first + (card // 13) % 4
+
+
+def find_glyph(fb, bits, x0, y0, w, h):
+    """Whether the glyph shows whole somewhere inside the box."""
+    gw = max(bx for bx, _ in bits) + 1
+    gh = max(by for _, by in bits) + 1
+    return any(ink_of(fb, x, y, bits) for y in range(y0, y0 + h - gh + 1) for x in range(x0, x0 + w - gw + 1))
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_the_top_card_of_every_pile_shows_its_rank_and_suit_whole(game, size):
+    app = make_app(size[0], size[1], game, 11)
+    run(app, FOLLOW_HINTS + "B WAIT WAIT")
+    if app.mode != ui.PLAY:  # the deal ended: a fresh one
+        app.open_game(game, 12)
+    app.full = True
+    app.redraw()
+    table = app.table
+    slots = table.slots
+    st = slots.style
+    piles = table.game.piles
+    fb = app.screen.fb
+    checked = 0
+    for s in range(slots.count):
+        p = slots.pile[s]
+        n = piles.size[p]
+        if n == 0 or not slots.card_face_up(p, n - 1, n):
+            continue
+        step = slots.step(s, n)
+        fan = slots.how[s] & layouts.FAN_MASK
+        x = slots.x[s] + ((n - 1) * step if fan == layouts.RIGHT else 0)
+        y = slots.y[s] + ((n - 1) * step if fan == layouts.DOWN else 0)
+        if y + st.h > table.view.strip_y:
+            continue  # under the message strip's band: shown when no message is
+        card = piles.cards[piles.start[p] + n - 1]
+        rank, suit = corner_glyphs(app, card)
+        # The corner: the top third of the card (the rank and the suit beside or under it).
+        for image in (rank, suit):
+            if image is None:
+                continue
+            assert find_glyph(fb, image_bits(image), x, y, st.w, st.h), (game, size, table.game.pile_names[p], card)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_tiny_ranks_and_suits_differ_from_each_other():
+    # A 13x9 card tells its rank and suit by shape alone: no two ranks and no two suits share
+    # a glyph, and clubs differ from spades, hearts from diamonds.
+    ranks = [tuple(image_bits(art_data.RANK_TINY + r)) for r in range(13)]
+    suits = [tuple(image_bits(art_data.SUIT_TINY + s)) for s in range(5)]
+    assert len(set(ranks)) == 13 and len(set(suits)) == 5
+
+
+# --- the words ---
+
+class Drawn:
+    """Every letter of the font drawn, and every rectangle filled, in drawing order."""
+
+    def __init__(self, app):
+        self.ops = []
+        painter = app.painter
+        image = painter.image
+        fb = app.screen.fb
+        fill_rect = fb.fill_rect
+        fill = fb.fill
+
+        def letter(i, x, y, colour):
+            if art_data.FONT <= i < art_data.FONT + 64:
+                self.ops.append(("letter", x, y, painter.widths[i], painter.heights[i], colour))
+            return image(i, x, y, colour)
+
+        def filled(x, y, w, h, colour):
+            self.ops.append(("fill", x, y, w, h, colour))
+            return fill_rect(x, y, w, h, colour)
+
+        def cleared(colour):
+            self.ops.append(("fill", 0, 0, app.width, app.height, colour))
+            return fill(colour)
+        painter.image = letter
+        fb.fill_rect = filled
+        fb.fill = cleared
+
+    def letters(self):
+        """The letters nothing filled over later, and those something other than a panel
+        filled part of (text cut by what was drawn after it)."""
+        shown = []
+        cut = []
+        for k, op in enumerate(self.ops):
+            if op[0] != "letter":
+                continue
+            _, x, y, w, h, colour = op
+            covered = False
+            for later in self.ops[k + 1:]:
+                if later[0] != "fill":
+                    continue
+                _, fx, fy, fw, fh, fc = later
+                if fx < x + w and x < fx + fw and fy < y + h and y < fy + fh:
+                    covered = True
+                    whole = fx <= x and x + w <= fx + fw and fy <= y and y + h <= fy + fh
+                    if not whole and fc != pal.PANEL and fc != pal.CURSOR:
+                        cut.append(op)
+                    break
+            if not covered:
+                shown.append(op)
+        return shown, cut
+
+
+def drawn_whole(app):
+    """The letters of the screen drawn afresh, and the letters something cut."""
+    drawn = Drawn(app)
+    app.full = True
+    app.redraw()
+    return drawn.letters()
+
+
+def check_letters(app, where):
+    shown, cut = drawn_whole(app)
+    assert not cut, (where, cut[:4])
+    boxes = sorted(set((x, y, w, h) for _, x, y, w, h, _ in shown))
+    for x, y, w, h in boxes:
+        assert 0 <= x and x + w <= app.width and 0 <= y and y + h <= app.height, (where, "off the screen", x, y)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+            assert apart, (where, "letters over letters", a, b)
+
+
+SCREENS = (
+    ("title", None, ""),
+    ("game list", None, "DOWN A"),
+    ("game list, the last game", None, "DOWN A UP"),
+    ("deal number", None, "DOWN A X"),
+    ("statistics", None, "DOWN DOWN A"),
+    ("statistics, scrolled", None, "DOWN DOWN A " + "DOWN " * 20),
+    ("settings", None, "DOWN DOWN DOWN A"),
+)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_no_words_run_off_the_screen_or_over_each_other_around_play(size):
+    for where, game, keys in SCREENS:
+        app = make_app(size[0], size[1], game, 7)
+        run(app, keys)
+        check_letters(app, where)
+    app = make_app(size[0], size[1])
+    run(app, "DOWN DOWN DOWN A")
+    for i in range(20):  # every settings row and its line, and back to the top
+        run(app, "DOWN")
+        check_letters(app, "settings row %d" % app.selected)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_no_words_run_off_the_screen_or_over_each_other_in_play(game, size):
+    app = make_app(size[0], size[1], game, 7)
+    app.table.slide_on(False)  # (a card gliding over the words is gone in a few frames)
+    run(app, FOLLOW_HINTS)
+    check_letters(app, "the table")
+    for i in range(12):  # the pause menu, each row in turn
+        run(app, "START" if i == 0 else "DOWN")
+        check_letters(app, "pause menu row %d" % app.selected)
+    run(app, "B SELECT")  # the rules, from their top to their end
+    for i in range(60):
+        check_letters(app, "rules line %d" % app.scroll)
+        run(app, "DOWN")
+    run(app, "B START UP A")  # give up? (asked)
+    assert app.mode == ui.CONFIRM
+    check_letters(app, "give up?")
+    run(app, "A")  # given up: the end panel or the game list
+    check_letters(app, "after giving up")
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_a_refusal_is_said_whole_at_the_foot_of_the_table(size):
+    from engine_core import reasons as why
+    from tests.drawn_text import find
+    import textwrap
+    app = make_app(size[0], size[1], "aces_up", 69)
+    table = app.table
+    table.hand.cursor = table.slots.slot_of[table.game.pile_id("col2")]  # QS: no higher spade shows
+    run(app, "LONG_A")
+    run(app, "TICK")
+    words = why.screen_words(table.game, table.message).decode()
+    assert len(words) > 20
+    per_line = (size[0] - 6) // CHAR_W
+    lines = textwrap.wrap(words, per_line, break_on_hyphens=False)
+    assert len(lines) <= 2
+    ys = []
+    for line in lines:
+        at = find(app, line.encode())
+        assert at is not None, (size, line)
+        assert at[0] + len(line) * CHAR_W - 1 <= size[0] and at[1] + CHAR_H <= size[1]
+        ys.append(at[1])
+    assert ys == sorted(ys)
+    check_letters(app, "the refusal")
+
+
+@pytest.mark.parametrize("size", NEW)
+def test_the_link_screens_words_fit(size):
+    from tests.test_link_ui import pick_the_table, tick, to_link_screen
+    from engine_core.link.channel import Channel
+    from engine_core.link.loopback import Wire
+    from engine_core.link.session import Session
+    from engine_core.ui import buttons as bt
+    wire = Wire(1)
+    apps = []
+    for side in range(2):
+        app = make_app(*size)
+        app.attach_link(lambda end=wire.end(side): Session(Channel(end)), b"UART")
+        apps.append(app)
+    host, guest = apps
+    for app in apps:
+        to_link_screen(app)
+        check_letters(app, "link play")
+    host.press(bt.A)  # host Spite & Malice
+    check_letters(host, "hosting")
+    guest.selected = 2
+    guest.press(bt.A)
+    tick(wire, apps, 400)
+    check_letters(guest, "the tables heard")
+    for _ in range(300):
+        tick(wire, apps, 20)
+        pick_the_table(guest)
+        if host.mode == ui.PLAY and guest.mode == ui.PLAY:
+            break
+    assert host.mode == ui.PLAY and guest.mode == ui.PLAY
+    for app in apps:
+        check_letters(app, "a linked table")
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_no_word_on_a_table_lies_in_the_message_strips_band(size):
+    # The strip at the foot (a line, two on a screen narrower than 240) is drawn over the table
+    # and mended when what lies under it is drawn again; the table's words are not, so none
+    # sits where the strip goes.
+    band = size[1] - (13 if size[0] >= 240 else 23)
+    for game in games_with_layouts():
+        labels = layouts.declaration(game).get("labels", {}).get(layouts.screen_class(*size), ())
+        for text, x, y in labels:
+            assert y + CHAR_H <= band, (game, size, text)
