@@ -274,7 +274,7 @@ class Pointer:
             o = page * w
             for x in range(x0, x1):
                 if keep:
-                    under[k] = buf[o + x]
+                    under[k] = buf[o + x]  # type: ignore[index]  # (made when the drag started)
                 else:
-                    buf[o + x] = under[k]
+                    buf[o + x] = under[k]  # type: ignore[index]
                 k += 1

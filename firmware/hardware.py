@@ -101,7 +101,7 @@ class Hardware:
             from machine import I2C
             i2c_id, freq, scl, sda = board.I2C
             self.i2c = I2C(i2c_id, scl=Pin(scl), sda=Pin(sda), freq=freq)
-            bus = I2cBus(self.i2c, board.I2C_ADDRESS)
+            bus = I2cBus(self.i2c, board.I2C_ADDRESS)  # type: ignore[assignment]  # (either bus)
         return Oled(bus, self.rst, board)
 
     def brightness(self, percent):

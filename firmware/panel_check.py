@@ -87,7 +87,7 @@ def frame(width, height, mono, step):
     return screen
 
 
-_hw = [None]   # the board's machine objects, made once (a DMA channel is claimed once)
+_hw = [None]  # type: list  # the board's machine objects, made once (a DMA channel is claimed once)
 
 
 def pattern(board_name, step=0):

@@ -82,3 +82,43 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
         assert not app.screen.all_dirty, game
         assert app.screen.dirty_pixels() < 240 * 240, game
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+
+
+def test_the_pause_menu_opened_before_the_next_frame_stands_over_the_table_as_it_stands():
+    # A hint (its destination framed) or a refusal (the strip at the foot) waits for the next
+    # frame; START before it must not open the menu over the table as it was drawn before.
+    from engine_core.ui import buttons as bt
+    for game, size, seed, keys in (("aces_up", (320, 240), 3, "X START"),
+                                   ("spite_malice", (240, 135), 1, "X START"),
+                                   ("aces_up", (240, 240), 2, "A RIGHT DOWN T500 A START")):
+        app = make_app(size[0], size[1], game, seed)
+        for key in keys.split():
+            if key == "T500":
+                app.tick(500)
+            else:
+                app.press(bt.NAMES.index(key))
+        assert app.mode == ui.PAUSE
+        for _ in range(3):
+            assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), (game, size, keys)
+            app.tick(50)
+
+
+def test_only_the_last_game_passed_over_keeps_a_table_made_ahead():
+    app = make_app(240, 240)
+    open_game_list(app)
+    app.tick(FRAME)
+    for k in range(len(app.names)):
+        app.tick(MAKE_AHEAD_MS + FRAME)  # the choice stands: its table is made
+        app.press(1)  # DOWN
+        app.tick(FRAME)
+    made = [name for name in app.names if app.tables.get(name) is not None]
+    assert len(made) == 1, made
+    run(app, "UP A")  # the last one made ahead is dealt, and kept
+    played = app.table.game.NAME
+    assert played == made[0] and app.mode == ui.PLAY
+    app.tick(FRAME)
+    others = [name for name in app.names if name != played]
+    for name in others:  # tables made ahead for other games never let the one played go
+        app.make_ahead(name, MAKE_AHEAD_MS, FRAME)
+    assert app.tables.get(played) is app.table
+    assert [name for name in others if app.tables.get(name) is not None] == others[-1:]

@@ -98,7 +98,7 @@ class MonoCanvas:
             return
         tone = self.tone
         if palette is self.roles:
-            ink = self.roles_buf[0]
+            ink = self.roles_buf[0]  # type: ignore[index]  # (set with roles, by follow())
             paper = ink >> 4
             ink &= 15
         else:

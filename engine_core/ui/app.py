@@ -29,7 +29,7 @@ from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED
                                     DEAL, END, LINK, LINK_ASK, LINK_LEFT, LONG_A, LONG_X, NEXT, P_GIVE_UP, P_HINT,
                                     P_NEW, P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE,
                                     PLAY, RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
-                                    T_SETTINGS, T_STATS, TITLE, two_buttons)
+                                    OVER_ON, OVER_READY, T_SETTINGS, T_STATS, TITLE, two_buttons)
 from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
                                      S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
@@ -107,9 +107,10 @@ class App:
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.answering = False  # a press came since the last tick: its frame is not an idle one
-        self.over = array("h", [0, 0, 0, 0])  # the panel over the table (over_at), while over_on
-        self.over_on = False
-        self.over_ready = False  # show(): the new screen's first drawing may use `over`, once
+        # The panel over the table (over_at): x, y, w, h, then OVER_ON (it is there) and
+        # OVER_READY (show(): the new screen's first drawing may use it, once).
+        self.over = array("h", [0, 0, 0, 0, 0, 0])
+        self.ahead = -1  # the game (its index in names) whose table make_ahead made, not yet dealt
         self.redraw()
 
     # --- input ---
@@ -268,7 +269,7 @@ class App:
         o[1] = y
         o[2] = w
         o[3] = h
-        self.over_on = True
+        o[OVER_ON] = 1
 
     def answers_live(self):
         """The question shown takes answers now (its guard time is over)."""
@@ -279,10 +280,12 @@ class App:
         from link play, the game it set aside comes back (Continue)."""
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
-        self.table_drawn = self.current.MODE == PLAY and mode == PAUSE and not self.full
+        self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full
+                            and self.table.on_glass())
         # A panel over the table: the next screen over it, or play, draws the table only there.
-        self.over_ready = self.over_on and (mode == PLAY or mode == PAUSE or mode == CONFIRM)
-        self.over_on = False
+        o = self.over
+        o[OVER_READY] = 1 if o[OVER_ON] and (mode == PLAY or mode == PAUSE or mode == CONFIRM) else 0
+        o[OVER_ON] = 0
         self.current = self.screens[mode]
         self.full = True
         table = self.aside
@@ -360,6 +363,8 @@ class App:
         """Deal the chosen game, played here against the computer (open_table)."""
         table = self.open_table(self.names[self.game_index])
         self.table = table
+        if self.ahead == self.game_index:
+            self.ahead = -1  # dealt now: kept, as every table played
         if table.seat != 0 or table.linked():
             table.set_seat(0, None)  # the last game on this table was a linked one
         if self.link is not None:
@@ -409,8 +414,12 @@ class App:
             rested_ms += ms
         if rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
             shown = self.table  # the table of another game (set aside, or the last played)
+            ahead = self.ahead
+            if ahead >= 0 and self.tables.get(self.names[ahead]) is not shown:
+                self.tables[self.names[ahead]] = None  # made for a game passed over: let go
             self.open_table(name).game.deal(0)  # dealt, as every table's game is (A deals afresh)
             self.table = shown
+            self.ahead = self.names.index(name)
         return rested_ms
 
     def title_item(self):

@@ -111,6 +111,8 @@ def panel(app, x, y, w, h):
     app.screen.mark(x, y, w, h)
 
 
+OVER_ON = const(4)  # App.over: a panel lies over the table
+OVER_READY = const(5)  # App.over: the screen shown next may draw the table only where it lay
 PANEL_RECT = array("h", [0, 0, 0, 0, 0])  # menus.Menu.panel_rect's answer (no tuple allocated)
 
 
@@ -135,13 +137,13 @@ def centred_panel(app, lines):
 def table_under(app, x=0, y=0, w=0, h=0):
     """The table drawn whole, for a panel over it at x, y, w, h (the pause menu, the end, a
     question; none: play), or again only where the last panel lay when the rest of the glass
-    shows it as its view drew it (App.over_at, over_ready), and not at all where the new panel
+    shows it as its view drew it (App.over_at, OVER_READY), and not at all where the new panel
     covers the old one: the table's changes since are drawn as in play. Not in link play,
     whose game goes on under a menu."""
     table = app.table
     o = app.over
-    ready = app.over_ready
-    app.over_ready = False
+    ready = o[OVER_READY]
+    o[OVER_READY] = 0
     if ready and table.valid and not app.link_in_use():
         covered = x <= o[0] and y <= o[1] and o[0] + o[2] <= x + w and o[1] + o[3] <= y + h
         if covered or table.view.draw_region(o[0], o[1], o[2], o[3]):

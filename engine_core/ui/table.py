@@ -111,6 +111,27 @@ class Table:
         self.view.shown(self.hint_slot, self.last_slot, self.message, self.message_ms, self.move_count)
         self.view.refresh()
 
+    def on_glass(self):
+        """The glass shows the table as it stands: nothing waits for a frame to be drawn (a
+        pile touched, a highlight or a message strip said in this keypress). A panel may then
+        open over it without drawing it again (the pause menu: App.show)."""
+        view = self.view
+        d = view.drawn
+        hand = self.hand
+        if not d.valid or view.pending or d.hint != self.hint_slot or d.last != self.last_slot:
+            return False
+        if d.cursor != hand.cursor or d.cursor_index != hand.cursor_index:
+            return False
+        if d.held != hand.held or d.held_index != hand.held_index:
+            return False
+        if self.message != MSG_NONE and (d.msg != self.message or self.message_ms > MESSAGE_MS):
+            return False
+        touched = view.touched
+        for s in range(self.slots.count):
+            if touched[s]:
+                return False
+        return True
+
     def frame(self, ms):
         """A slide or a shake moves on and is drawn (the renderer told what is shown); True
         while something moves."""
