@@ -281,7 +281,7 @@ class App:
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full
-                            and self.table.on_glass())
+                            and self.table is not None and self.table.on_glass())
         # A panel over the table: the next screen over it, or play, draws the table only there.
         o = self.over
         o[OVER_READY] = 1 if o[OVER_ON] and (mode == PLAY or mode == PAUSE or mode == CONFIRM) else 0
