@@ -158,7 +158,7 @@ def test_statistics_of_a_million_and_more_keep_their_columns_apart():
     for k in range(1, 4):
         gap = {app.fb.pixel(88 + k * col + dx, y + dy) for dy in range(7) for dx in range(5)}
         assert gap == {pal.PANEL}, k
-    from engine_core.ui.pages import short_number
+    from engine_core.ui.stats import short_number
     for v, words in ((999999, b"999k"), (1000000, b"1.0M"), (1234567, b"1.2M"), (45678901, b" 45M"),
                      (2147483647, b"2.1G")):
         assert bytes(short_number(v)) == words
