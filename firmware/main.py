@@ -293,6 +293,21 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     return shell
 
 
+def keep_one_layout(app):
+    """Each game's layout for this board's screen class alone: the other classes' slots, built
+    when the games' modules were imported, are let go (a board's screen never changes; some
+    2 KB of heap on a Pico)."""
+    import sys
+    if sys.implementation.name != "micropython":  # a host's process makes apps of every size
+        return
+    from engine_core.ui import layouts
+    for name in app.names:
+        decl = layouts.declaration(name)
+        for table in [decl] + [v for v in decl.values() if isinstance(v, dict)]:
+            for key in [k for k in table if isinstance(k, int) and k != app.size]:
+                del table[key]
+
+
 class LinkOnDemand:
     """A link's transport opened the first time it is used: the session is made when the
     player first opens Link play, and the UART or the radio (Wi-Fi on for ESP-NOW costs power)
@@ -394,6 +409,7 @@ def start(board_name, hardware=False, frames=-1):
     app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR))
     panel_start(hw.panel, reset_at)
     hw.panel.show(screen)                               # the title is the boot splash
+    keep_one_layout(app.app.app)                        # (after the title: it costs the boot)
     hw.brightness(100)
     clock = Clock()
     power = make_power(app, hw, clock)
