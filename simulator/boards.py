@@ -43,7 +43,7 @@ class Board:
 
 def size_names():
     """The sizes with a layout, as --board takes them: '240x135, 240x240, ...'."""
-    return ", ".join("%dx%d" % size for size in layouts.SIZES)
+    return layouts.size_names()
 
 
 def resolve_board(text):

@@ -118,7 +118,11 @@ def test_only_the_last_game_passed_over_keeps_a_table_made_ahead():
     assert played == made[0] and app.mode == ui.PLAY
     app.tick(FRAME)
     others = [name for name in app.names if name != played]
+    playing = app.current
+    app.current = app.screens[ui.CHOOSE]  # the game list over the game played, as from its title
     for name in others:  # tables made ahead for other games never let the one played go
-        app.make_ahead(name, MAKE_AHEAD_MS, FRAME)
+        app.selected = app.names.index(name)
+        app.make_ahead(MAKE_AHEAD_MS, FRAME)
+    app.current = playing
     assert app.tables.get(played) is app.table
     assert [name for name in others if app.tables.get(name) is not None] == others[-1:]

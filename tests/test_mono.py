@@ -147,8 +147,8 @@ def test_one_bit_frames_are_identical_on_cpython_and_micropython(game):
 
 @pytest.mark.parametrize("game", games_with_layouts())
 def test_keypress_to_redraw_allocates_nothing_on_a_one_bit_screen(game):
-    code = heap_lock_script(game, (240, 136), script(game))
-    code = code.replace("make_app(240, 136, %r, 7)" % game, "make_app(240, 136, %r, 7, True)" % game)
+    code = heap_lock_script(game, (240, 135), script(game))
+    code = code.replace("make_app(240, 135, %r, 7)" % game, "make_app(240, 135, %r, 7, True)" % game)
     assert "7, True)" in code
     out = run_mpy_ok(code + "print(len(app.screen.buf), app.screen.mono)\n")
     assert out.startswith("no allocation "), out

@@ -604,3 +604,18 @@ def test_the_window_dims_and_goes_dark_as_the_device_and_a_key_wakes_it_doing_no
     key(pygame.K_DOWN)
     assert console.app.selected == 1, "the next key plays"
     host.window.close()
+
+
+@pytest.mark.parametrize("size", [(200, 100), (128, 32), (72, 40)])
+def test_the_console_itself_refuses_a_screen_with_no_layout(size, tmp_path):
+    # Every host makes its console through App (the device, the web page, the tools), so the
+    # refusal is the App's own: no host can show a bigger layout cut off at the edges.
+    from engine_core.gfx.screen import Screen
+    from engine_core.ui.app import App
+    from simulator import framebuf
+    with pytest.raises(ValueError, match="no layout for a %dx%d screen: the sizes are 240x135" % size):
+        App(Screen(size[0], size[1], framebuf))
+    run = subprocess.run([sys.executable, "-m", "tools.frame", "--board", "%dx%d" % size,
+                          "--out", str(tmp_path / "f.bin")], capture_output=True, text=True)
+    assert run.returncode == 2 and "error: no layout for a %dx%d screen" % size in run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "f.bin").exists()

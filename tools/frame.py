@@ -58,7 +58,10 @@ def main():
     parser.add_argument("--mono", action="store_true", help="a one-bit screen: the MONO_VLSB buffer")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    board = resolve_board(args.board)
+    try:
+        board = resolve_board(args.board)
+    except ValueError as e:
+        parser.error(str(e))
     mono = args.mono or board.mono
     data = frame(args.runtime, board.width, board.height, args.game, args.seed, args.keys, mono)
     with open(args.out, "wb") as f:

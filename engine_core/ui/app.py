@@ -58,6 +58,9 @@ class App:
         self.painter = painter_for(screen)
         self.width = screen.width
         self.height = screen.height
+        if not layouts.has_layout(screen.width, screen.height):
+            raise ValueError("no layout for a %dx%d screen: the sizes are %s"
+                             % (screen.width, screen.height, layouts.size_names()))
         self.size = layouts.screen_class(screen.width, screen.height)
         if names is None:
             names = games.available()
@@ -401,17 +404,19 @@ class App:
             self.tables[name] = table
         return table
 
-    def make_ahead(self, name, rested_ms, ms):
-        """A screen whose A deals `name` (the game list, the deal screen) calls this each frame
-        with how long its choice has stood (rested_ms, counted by the screen): once that reaches
-        MAKE_AHEAD_MS in a frame that answers no press, the game's table is made, if it has
-        none, so that A only deals (idle.py counts the console busy until it is). Making one
-        costs a Pico as much as the deal and its drawing together; the cursor passing over a
-        game on its way makes nothing. Returns the time the choice has stood."""
-        if self.answering:
+    def make_ahead(self, rested_ms, ms):
+        """A screen whose A deals a game (chosen_game) calls this each frame with how long its
+        choice has stood (rested_ms, counted by the screen): once that reaches MAKE_AHEAD_MS in
+        a frame that answers no press, the game's table is made, if it has none, so that A only
+        deals (idle.py counts the console busy until it is). Making one costs a Pico as much as
+        the deal and its drawing together; the cursor passing over a game on its way makes
+        nothing. Returns the time the choice has stood."""
+        chosen = self.chosen_game()
+        if self.answering or chosen < 0:
             return 0
         if rested_ms < MAKE_AHEAD_MS:
             rested_ms += ms
+        name = self.names[chosen]
         if rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
             shown = self.table  # the table of another game (set aside, or the last played)
             ahead = self.ahead
@@ -419,8 +424,20 @@ class App:
                 self.tables[self.names[ahead]] = None  # made for a game passed over: let go
             self.open_table(name).game.deal(0)  # dealt, as every table's game is (A deals afresh)
             self.table = shown
-            self.ahead = self.names.index(name)
+            self.ahead = chosen
         return rested_ms
+
+    def chosen_game(self):
+        """The game (an index into names) that A deals on the screen shown: the title's New
+        game, the game list's row, the deal screen's game; -1 on any other screen or row."""
+        mode = self.current.MODE
+        if mode == TITLE:
+            return self.game_index if self.title_item() == T_NEW else -1
+        if mode == CHOOSE:
+            return self.selected
+        if mode == DEAL:
+            return self.pending_game
+        return -1
 
     def title_item(self):
         """The title's row under the cursor, as T_CONTINUE .. T_LINK (Continue shows only when
@@ -428,16 +445,9 @@ class App:
         return self.selected if self.resumable else self.selected + 1
 
     def table_wanted(self):
-        """The title's New game, the game list or the deal screen has a game chosen whose
-        table make_ahead makes."""
-        mode = self.current.MODE
-        if mode == TITLE:
-            return self.title_item() == T_NEW and self.tables.get(self.names[self.game_index]) is None
-        if mode == CHOOSE:
-            return self.tables.get(self.names[self.selected]) is None
-        if mode == DEAL:
-            return self.tables.get(self.names[self.pending_game]) is None
-        return False
+        """The screen shown has a game chosen (chosen_game) whose table make_ahead makes."""
+        chosen = self.chosen_game()
+        return chosen >= 0 and self.tables.get(self.names[chosen]) is None
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket's setting,

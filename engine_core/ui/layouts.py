@@ -36,6 +36,11 @@ def has_layout(width, height):
     return False
 
 
+def size_names():
+    """The sizes with a layout, as hosts name them: '240x135, 240x240, ...'."""
+    return ", ".join(["%dx%d" % size for size in SIZES])
+
+
 def declaration(name):
     """The layout declaration of a game (its registry line names it), or None when it has none."""
     return games.layout(name)

@@ -41,8 +41,7 @@ class Title(Scene):
         if app.selected != self.rested_on:
             self.rested_on = app.selected
             self.rested_ms = 0
-        if app.title_item() == T_NEW:  # "New game: ..." deals the last game played
-            self.rested_ms = app.make_ahead(app.names[app.game_index], self.rested_ms, ms)
+        self.rested_ms = app.make_ahead(self.rested_ms, ms)  # "New game: ..." deals the last game played
 
     def press(self, app, button):
         n = self.length(app)
@@ -263,7 +262,7 @@ class GameList(Menu):
         if app.selected != self.rested_on:
             self.rested_on = app.selected
             self.rested_ms = 0
-        self.rested_ms = app.make_ahead(app.names[app.selected], self.rested_ms, ms)
+        self.rested_ms = app.make_ahead(self.rested_ms, ms)
 
     def choose(self, app, button):
         if button == bt.B:

@@ -101,7 +101,7 @@ class Deal(Scene):
         self.rested_ms = 0  # how long the screen has stood since a key (App.make_ahead)
 
     def tick(self, app, ms):
-        self.rested_ms = app.make_ahead(app.names[app.pending_game], self.rested_ms, ms)
+        self.rested_ms = app.make_ahead(self.rested_ms, ms)
 
     def value(self):
         value = 0
