@@ -60,7 +60,7 @@ start(%r)
 """
 
 MANIFEST = """# The console frozen into MicroPython's rp2 port (written by tools/device/firmware.py).
-include("$(PORT_DIR)/boards/manifest.py")
+freeze("$(PORT_DIR)/modules")
 package("engine_core", base_path=%(root)r)
 package("firmware", base_path=%(root)r)
 package("boards", files=["__init__.py", %(board_file)r], base_path=%(root)r)
