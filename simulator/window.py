@@ -39,6 +39,7 @@ HELP = (
 )
 ASK_CLOSE = ("Close the simulator?", "Esc: close    any other key: stay")
 HINT = "H: keyboard map"
+HELP_WORDS_X = 140  # where the keyboard map's words start in its panel, right of the keys
 SCALE_MAX = 3
 GAMMA = 2.2  # a backlight's share of full, as bright as it looks: share ** (1 / GAMMA)
 
@@ -61,10 +62,27 @@ def fit_scale(width, height, display_w, display_h):
 
 def window_size(width, height, scale):
     """The window for a screen at a scale: tall enough for the keyboard map (a 128x64 screen
-    at scale 2 is not)."""
-    return width * scale + 2 * SIDE, max(height * scale + 2 * PAD + 40, 60 + 22 * len(HELP))
+    at scale 2 is not), with room for HELP_WRAPS of its lines broken in two (a narrow window)."""
+    return width * scale + 2 * SIDE, max(height * scale + 2 * PAD + 40, 60 + 22 * (len(HELP) + HELP_WRAPS))
 
 
+def break_words(font, text, room):
+    """text in lines no wider than `room` pixels in `font`, broken at spaces (a word wider
+    than the room has a line of its own)."""
+    lines = []
+    line = ""
+    for word in text.split(" "):
+        wider = line + " " + word if line else word
+        if line and font.size(wider)[0] > room:
+            lines.append(line)
+            line = word
+        else:
+            line = wider
+    lines.append(line)
+    return lines
+
+
+HELP_WRAPS = 3  # window_size: rows of room for the keyboard map's lines broken in two
 SIDE = 150  # room for the D-pad on the left and the buttons on the right
 PAD = 24
 
@@ -114,12 +132,28 @@ class Window:
         sx, sy = self.side, self.pad
         w, h = self.screen.width * self.scale, self.screen.height * self.scale
         pygame.draw.rect(s, BEZEL, (sx - 10, sy - 10, w + 20, h + 20), border_radius=10)
-        name = self.board.title if self.board else "%dx%d" % (self.screen.width, self.screen.height)
-        label = self.small.render(name, True, LABEL)
-        s.blit(label, (sx, sy + h + 16))
-        hint = self.small.render(HINT, True, (250, 206, 72))
-        s.blit(hint, (sx + w - hint.get_width(), sy + h + 16))
+        for text, colour, x, y in self.caption():
+            s.blit(self.small.render(text, True, colour), (x, y))
         return s
+
+    def caption(self):
+        """The board's name under the screen and the keyboard map's key at its right, each
+        line as (text, colour, x, y): the name broken at spaces where it is wider than the
+        screen, and the key on a line of its own where it does not fit beside the name's
+        last line (a 128-pixel screen), so that neither runs over the other or the buttons."""
+        w, h = self.screen.width * self.scale, self.screen.height * self.scale
+        sx, y = self.side, self.pad + h + 16
+        name = self.board.title if self.board else "%dx%d" % (self.screen.width, self.screen.height)
+        font = self.small
+        lines = []
+        for line in break_words(font, name, w):
+            lines.append((line, LABEL, sx, y))
+            y += font.get_linesize()
+        hint_w = font.size(HINT)[0]
+        if font.size(lines[-1][0])[0] + 12 + hint_w <= w:
+            y = lines[-1][3]  # beside the name's last line
+        lines.append((HINT, (250, 206, 72), sx + w - hint_w, y))
+        return lines
 
     def button_spots(self):
         """Where each button is drawn: {button: (x, y, radius)}."""
@@ -199,14 +233,25 @@ class Window:
         panel.blit(answers, ((panel.get_width() - answers.get_width()) // 2, 40))
         s.blit(panel, (30, (self.size[1] - 70) // 2))
 
+    def help_rows(self):
+        """The keyboard map's rows, (key, words): a line too wide for the panel goes on in the
+        row under it (its key empty), so that none runs past the panel's edge."""
+        room = self.size[0] - 60 - HELP_WORDS_X - 14
+        rows = []
+        for key, what in HELP:
+            for k, line in enumerate(break_words(self.font, what, room)):
+                rows.append((key if k == 0 else "", line))
+        return rows
+
     def draw_help(self):
         s = self.surface
-        panel = pygame.Surface((self.size[0] - 60, 30 + 22 * len(HELP)), pygame.SRCALPHA)
+        rows = self.help_rows()
+        panel = pygame.Surface((self.size[0] - 60, 30 + 22 * len(rows)), pygame.SRCALPHA)
         panel.fill((10, 14, 30, 230))
         panel.blit(self.font.render("Keyboard", True, (250, 206, 72)), (14, 8))
-        for i, (key, what) in enumerate(HELP):
+        for i, (key, what) in enumerate(rows):
             panel.blit(self.font.render(key, True, (255, 255, 255)), (14, 32 + 22 * i))
-            panel.blit(self.font.render(what, True, (190, 200, 220)), (140, 32 + 22 * i))
+            panel.blit(self.font.render(what, True, (190, 200, 220)), (HELP_WORDS_X, 32 + 22 * i))
         s.blit(panel, (30, 20))
 
     def save(self, path):

@@ -200,7 +200,9 @@ def test_changing_a_setting_keeps_its_line():
 # --- issue: the rules page ends at its last line ---
 
 def page_lines(app):
-    return (app.height - LINE_H - 6) // LINE_H
+    """Every line whose letters fit above the screen's foot, a pixel to spare, under a head of
+    one line (the first at LINE_H + 5)."""
+    return (app.height - 1 - (LINE_H + 5) - CHAR_H) // LINE_H + 1
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -204,7 +204,7 @@ class Menu(Scene):
             panel(app, px, py, pw, ph)
             if self.MODE == PAUSE:
                 app.over_at(px, py, pw, ph)  # over the table (draw_under)
-            app.painter.text(self.NAME, px + inset(app) - 2, py + 5, pal.GOLD)
+            app.painter.text(self.title(app), px + inset(app) - 2, py + 5, pal.GOLD)
             self.draw_around(app, px, py, pw, ph)
             app.drawn_selected = -1
             for i in range(top, top + shown):
@@ -221,6 +221,10 @@ class Menu(Scene):
         if self.foot(app):
             self.draw_foot(app, px, py + 4 + (shown + 1) * row, pw, row)
         app.drawn_selected = app.selected
+
+    def title(self, app):
+        """The words at the panel's top left."""
+        return self.NAME
 
     def draw_more(self, app, x, y, more):
         """A small mark at the panel's edge: rows lie beyond (more) or not."""
@@ -275,12 +279,25 @@ class GameList(Menu):
             app.pending_game = app.selected
             app.ask(A_NEW, CHOOSE)
 
+    def title(self, app):
+        """"Choose a game", or on a screen with no room under the panel (64 pixels high) the
+        shorter "Games", the key to a deal by its number beside it (draw_around)."""
+        return self.NAME if self.foot_fits(app) else b"Games"
+
+    def foot_fits(self, app):
+        self.panel_rect(app)
+        return PANEL_RECT[1] + PANEL_RECT[3] + LINE_H <= app.height
+
     def draw_around(self, app, px, py, pw, ph):
+        p = app.painter
         if py + ph + LINE_H <= app.height:
             foot = b"A: new deal  hold A: by number" if app.no_x else b"A: new deal  X: by number"
-            if app.painter.text_width(foot) > app.width - 4:
+            if p.text_width(foot) > app.width - 4:
                 foot = b"A: deal  hold A: number" if app.no_x else b"A: deal  X: number"
-            app.painter.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
+            p.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
+            return
+        keys = b"hold A: number" if app.no_x else b"X: by number"  # in the title row, right
+        p.text(keys, px + pw - inset(app) - p.text_width(keys), py + 5, pal.SLOT)
 
     def draw_words(self, app, i, px, ty, pw, chosen):
         app.painter.text(games.title(app.names[i]), px + inset(app), ty, pal.BLACK if chosen else pal.WHITE)
@@ -348,7 +365,11 @@ class Pause(Menu):
         seed = app.table.game.seed  # the deal's number, to come back to it from the seed screen
         x = px + pw - 8 - p.number_width(seed)
         p.number(seed, x, py + 5, pal.WHITE)
-        p.text(b"Deal ", x - 30, py + 5, pal.DIM)
+        # "Deal 1234", or where that would run into the menu's name "#1234", as the status line
+        # writes it (a 128-pixel screen and a long number)
+        title_end = px + inset(app) - 2 + p.text_width(self.NAME) + CHAR_W
+        word = b"Deal " if x - 5 * CHAR_W >= title_end else b"#"
+        p.text(word, x - len(word) * CHAR_W, py + 5, pal.DIM)
 
     def draw_words(self, app, i, px, ty, pw, chosen):
         app.painter.text(texts.PAUSE[i], px + inset(app), ty, pal.BLACK if chosen else pal.WHITE)

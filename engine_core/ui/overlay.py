@@ -8,7 +8,7 @@ band of the strip drawn over since the strip was drawn.
 from engine_core import PLAYING
 from engine_core import reasons as why
 from engine_core.gfx.palette import BLACK, FELT, GOLD, GREY, PANEL, SLOT, WHITE
-from engine_core.gfx.paint import CHAR_H, LINE_H
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui.layouts import FAN_MASK, RIGHT
 from engine_core.ui.slots import MARGIN
 
@@ -26,6 +26,7 @@ SLIDE_WAIT = const(0x20000000)  # changed in a keypress: drawn in the next frame
 SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
+WHOLE = const(9)  # tag_room: a narrow score corner shows the players' whole names
 
 
 # --- a card sliding to its pile ---
@@ -295,10 +296,13 @@ def draw_scores(view, x, y, w, narrow):
     view.fb.fill_rect(bx, y, bw, bh, FELT)
     view.screen.mark(bx, y, bw, bh)
     tags = player_tags(view)
+    room = tag_room(game, tags, bw) if narrow else WHOLE
     for i in range(game.players):
         colour = WHITE if i == view.hand.seat else SLOT
         score = game.score(i)
-        if narrow:
+        if narrow and room < WHOLE:  # the initial (and a space), or no name
+            tx = p.text_upto(tags[i], 1 if room else 0, bx, y + i * LINE_H, SLOT) + (CHAR_W if room == 2 else 0)
+        elif narrow:
             tx = p.text(tags[i], bx, y + i * LINE_H, SLOT)
         else:
             tx = p.text(tags[i], bx + 42 * i, y, SLOT)
@@ -306,6 +310,38 @@ def draw_scores(view, x, y, w, narrow):
             tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
             score = -score
         p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+
+
+def score_chars(score):
+    """How many characters a score takes: its digits, and its minus sign."""
+    n = 2 if score < 0 else 1
+    if score < 0:
+        score = -score
+    while score >= 10:
+        score //= 10
+        n += 1
+    return n
+
+
+def tag_room(game, tags, width):
+    """How much of each player's name a narrow score corner `width` pixels wide shows, so that
+    every row's name and score fit it: WHOLE ("CPU 12"), else 2, its initial and a space
+    ("C 150"), else 1, the initial alone ("C-150"), else 0, no name (the rows stay in seat
+    order). The same for every row, so that they read alike."""
+    most = 0  # the longest score, and the longest name with its space
+    name = 0
+    for i in range(game.players):
+        n = score_chars(game.score(i))
+        if n > most:
+            most = n
+        if len(tags[i]) > name:
+            name = len(tags[i])
+    room = (width + 1) // CHAR_W  # characters in the corner
+    if name + most <= room:
+        return WHOLE
+    if 2 + most <= room:
+        return 2
+    return 1 if 1 + most <= room else 0
 
 
 def draw_turn(view, drawn=-1):

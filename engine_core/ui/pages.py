@@ -5,7 +5,7 @@ work). Play is the Table's (table.py): this screen passes it the buttons and the
 from engine_core import LOST, PLAYING, games
 from engine_core import reasons as why
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import CHAR_W, LINE_H
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
 from engine_core.ui.overlay import draw_lines
@@ -227,7 +227,13 @@ class Rules(Page):
             app.full = True
 
     def page_lines(self, app):
-        return (app.height - self.head(app) * LINE_H - 6) // LINE_H
+        """The lines of text a page holds: every line whose letters fit above the screen's
+        foot, a pixel to spare (four on a 64-pixel screen, twelve on 240x135)."""
+        return (app.height - 1 - self.top(app) - CHAR_H) // LINE_H + 1
+
+    def top(self, app):
+        """Where the page's first line of text is: under its head."""
+        return self.head(app) * LINE_H + 5
 
     def keys(self, app):
         if app.width >= 320:
@@ -259,7 +265,7 @@ class Rules(Page):
     def draw_text(self, app, line, lines):
         """The page's text from line number `line` (wrap() says how); the line after it."""
         name = app.names[app.game_index]
-        y0 = self.head(app) * LINE_H + 5
+        y0 = self.top(app)
         line = wrap(app, games.rules_text(name), line, lines, pal.WHITE, y0)
         if games.winnable_module(name) is not None:
             line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE, y0)

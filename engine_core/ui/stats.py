@@ -1,13 +1,19 @@
 """The statistics page: per game, played, won, the current and the best winning streak; on a
-narrow screen three lines a game, scrolled (screens.py says how screens work)."""
+narrow screen three lines a game (four on a 128-pixel one), scrolled (screens.py says how
+screens work)."""
 
 from engine_core import games
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import CHAR_W, LINE_H
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
 from engine_core.ui.pages import Page
 from engine_core.ui.screens import STATS
+
+from micropython import const
+
+TOP = const(15)  # the narrow page's first line, under its head (LINE_H + 5)
+WIDEST = const(24)  # characters in the longest line of three a game ("  Streak 9999  Best 9999")
 
 
 class Stats(Page):
@@ -18,7 +24,7 @@ class Stats(Page):
     def press(self, app, button):
         if app.width < 240 and (button == bt.UP or button == bt.DOWN):  # the narrow page scrolls
             scroll = app.scroll + (1 if button == bt.DOWN else -1)
-            last = 3 * len(app.names) - self.page_lines(app)
+            last = self.per_game(app) * len(app.names) - self.page_lines(app)
             if scroll > last:
                 scroll = last
             if scroll < 0:
@@ -30,7 +36,15 @@ class Stats(Page):
         Page.press(self, app, button)
 
     def page_lines(self, app):
-        return (app.height - LINE_H - 6) // LINE_H
+        """The narrow page's lines under its head: every line whose letters fit above the
+        screen's foot, a pixel to spare (five on a 64-pixel screen)."""
+        return (app.height - 1 - TOP - CHAR_H) // LINE_H + 1
+
+    def per_game(self, app):
+        """Lines a game takes on the narrow page: three (its name, played and won, the streak
+        and the best) where the longest of them fits, else four (its name, won of played, the
+        streak, the best streak: a 128-pixel screen)."""
+        return 3 if (app.width - 8) // CHAR_W >= WIDEST else 4
 
     def draw_page(self, app):
         if app.width < 240:
@@ -67,32 +81,59 @@ class Stats(Page):
         p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
 
     def draw_narrow(self, app):
-        """A narrow screen: three lines a game (its name, games played and won, the current
-        and the best winning streak), UP and DOWN scrolling them a line."""
+        """A narrow screen: a game's name, then its counts a line or two under it (per_game),
+        UP and DOWN scrolling them a line."""
         p = app.painter
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
         p.text(b"Statistics", 4, 3, pal.GOLD)
         p.text(b"B: back", app.width - 4 - p.text_width(b"B: back"), 3, pal.SLOT)
         lines = self.page_lines(app)
-        total = 3 * len(app.names)
+        per = self.per_game(app)
+        total = per * len(app.names)
         for k in range(lines):
             line = app.scroll + k
             if line >= total:
                 break
-            i = line // 3
-            y = LINE_H + 5 + k * LINE_H
-            if line % 3 == 0:
-                p.text(games.title(app.names[i]), 4, y, pal.WHITE)
-            elif line % 3 == 1:
-                x = p.number(app.played[i], p.text(b"  Played ", 4, y, pal.DIM), y, pal.WHITE)
-                p.number(app.won[i], p.text(b"  Won ", x, y, pal.DIM), y, pal.WHITE)
-            else:
-                x = p.number(app.streak[i], p.text(b"  Streak ", 4, y, pal.DIM), y, pal.WHITE)
-                p.number(app.best[i], p.text(b"  Best ", x, y, pal.DIM), y, pal.WHITE)
+            self.draw_line(app, line // per, line % per, per, TOP + k * LINE_H)
         x = app.width - 4  # marks at the edge: lines above, lines below
-        app.fb.fill_rect(x, LINE_H + 5, 2, 3, pal.GOLD if app.scroll > 0 else pal.PANEL)
-        app.fb.fill_rect(x, LINE_H + 2 + lines * LINE_H, 2, 3, pal.GOLD if app.scroll + lines < total else pal.PANEL)
+        y = LINE_H + 2 + lines * LINE_H
+        if y + 3 > app.height:
+            y = app.height - 3
+        app.fb.fill_rect(x, TOP, 2, 3, pal.GOLD if app.scroll > 0 else pal.PANEL)
+        app.fb.fill_rect(x, y, 2, 3, pal.GOLD if app.scroll + lines < total else pal.PANEL)
+
+    def draw_line(self, app, i, part, per, y):
+        """Line `part` of game i's lines on the narrow page."""
+        p = app.painter
+        if part == 0:
+            p.text(games.title(app.names[i]), 4, y, pal.WHITE)
+        elif per == 4:  # "Won 3 of 12", "Streak 2", "Best streak 5"
+            if part == 1:
+                x = count(p, app.won[i], p.text(b"  Won ", 4, y, pal.DIM), y)
+                count(p, app.played[i], p.text(b" of ", x, y, pal.DIM), y)
+            else:
+                count(p, app.streak[i] if part == 2 else app.best[i],
+                      p.text(b"  Streak " if part == 2 else b"  Best streak ", 4, y, pal.DIM), y)
+        elif part == 1:
+            x = count(p, app.played[i], p.text(b"  Played ", 4, y, pal.DIM), y)
+            count(p, app.won[i], p.text(b"  Won ", x, y, pal.DIM), y)
+        else:
+            x = count(p, app.streak[i], p.text(b"  Streak ", 4, y, pal.DIM), y)
+            count(p, app.best[i], p.text(b"  Best ", x, y, pal.DIM), y)
+
+
+def count(p, v, x, y):
+    """A count on the narrow page, in four characters at most (short_number's 12k, 1.2M from
+    10,000 on); returns the x after it."""
+    if v < 10000:
+        return p.number(v, x, y, pal.WHITE)
+    b = short_number(v)
+    for k in range(4):
+        if b[k] != 32:
+            p.char(b[k], x, y, pal.WHITE)
+            x += CHAR_W
+    return x
 
 
 _SHORT = bytearray(4)  # a count too wide for its statistics column, shortened (short_number)
