@@ -22,13 +22,13 @@ KEYS = "A A A RIGHT A A RIGHT RIGHT A A Y X A A LEFT LEFT"
 MOVES = {"card move"}
 
 
-def figures(board_name=BOARD, xip_cache=None):
-    """The figures of one run; xip_cache: with the XIP cache modelled (tools/device/pico/chip.mjs;
-    None: as pico.xip_default() says)."""
+def figures(board_name=BOARD, xip_cache=None, keys=KEYS):
+    """The figures of one run of `keys` from the title; xip_cache: with the XIP cache modelled
+    (tools/device/pico/chip.mjs; None: as pico.xip_default() says)."""
     board = boards.load(board_name)
     script = pico.Script(board)
     script.boot()
-    for token in KEYS.split():
+    for token in keys.split():
         script.key(token)
     script.interrupt()
     script.repl("from firmware.bench import run, heap", timeout_ms=10000)
@@ -42,7 +42,7 @@ def figures(board_name=BOARD, xip_cache=None):
     press_markers = [m for m in markers if m["name"] == "press"]
     before = boot["spi_bytes"]
     reference = Reference(board)  # what each screen defers, for each press's deciding edge
-    for token, press, mark in zip(KEYS.split(), press_markers, marks):
+    for token, press, mark in zip(keys.split(), press_markers, marks):
         deferred = reference.console.defers()
         reference.press(token)
         reference.tick(1000)
@@ -60,10 +60,11 @@ def figures(board_name=BOARD, xip_cache=None):
     rows = re.findall(r"^(viper\+dma|viper|framebuf|plain)\s+(\d+)\s+(\d+)\s*$", result.console, re.M)
     flush = re.search(r"viper\+dma\s+(\d+)\s+(\d+)", result.console)
     heap = re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s*$", result.console.split("largest block")[-1], re.M)
-    last_key = marks[len(KEYS.split()) - 1]
+    last_key = marks[len(keys.split()) - 1]
     return {"board": board, "boot_ms": boot["last_spi_ns"] / 1e6, "presses": presses,
             "xip": (boot["xip"], last_key["xip"], result.end["xip"]) if result.end.get("xip") else None,
-            "full_us": int(flush.group(1)), "rect_us": int(flush.group(2)),
+            "full_us": int(flush.group(1)) if flush else None,  # None: an OLED (firmware.bench says so)
+            "rect_us": int(flush.group(2)) if flush else None,
             "bench": [(n, int(a), int(b)) for n, a, b in rows],
             "heap": [(n, int(f), int(b)) for n, f, b in heap], "tracebacks": result.tracebacks()}
 
