@@ -208,6 +208,12 @@ class Painter:
             x += CHAR_W * scale
         return x
 
+    def note(self, x, y, w):
+        """Mark the line of text at x, y (w pixels wide) as a description, not an item: on a
+        colour screen its colour says so and this draws nothing; one bit draws a dotted rule
+        under it (MonoPainter.note)."""
+        return
+
     # --- cards ---
 
     def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
@@ -228,7 +234,7 @@ class Painter:
         fb.rect(x, y, w, h, frame)
         if frame != GREY:
             if self.screen.mono:  # one bit: the highlight told by its marks
-                fb.frame(x, y, w, h, frame)
+                fb.frame(x, y, w, h, frame, 1 if st.big == ART_TINY else 2)
             else:
                 fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
         fb.pixel(x, y, top_corner)
