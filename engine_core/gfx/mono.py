@@ -6,7 +6,8 @@ colour screen, and each call looks its role up in `tone` (palette.MONO: dark 0 o
 blit() maps the two roles of its ink palette the same way, keeping the colour key's meaning
 (a pixel whose role is the key is left as it is), so the painter's code is the colour
 screen's, and a colour screen pays nothing for this one. A highlight frame, which colour
-alone marks on a colour screen, is drawn dark with lit marks (frame(), palette.MONO_MARKS).
+alone marks on a colour screen, is drawn as lit marks on the card's outer rings, clear of its
+index (frame(), palette.MONO_MARKS); under the cursor MonoPainter draws the face negative.
 Nothing here allocates after __init__.
 
 Costs (fuel on MicroPython): a call through the canvas is a Python call more than the
@@ -18,7 +19,7 @@ rectangle's whole pages are filled through a GS8 view of the same bytes, a byte 
 
 from engine_core.gfx import art_data
 from engine_core.gfx.paint import ART_INDEX, ART_TINY, CHAR_H, CHAR_W, JACK, JOKER_BASE, Painter
-from engine_core.gfx.palette import (BACK, BACK_LIGHT, BLACK, CURSOR, FELT, FELT_DARK, GOLD, GREY, MARK_NEGATIVE,
+from engine_core.gfx.palette import (BACK, BACK_LIGHT, BLACK, CURSOR, FELT, GOLD, GREY, MARK_NEGATIVE,
                                      MARK_RAILS, MARK_RING, MARK_TICKS, MONO, MONO_MARKS, RED, SLOT, WHITE)
 
 from micropython import const
@@ -145,8 +146,9 @@ class MonoCanvas:
 class MonoPainter(Painter):
     """The painter of a one-bit screen: its glyphs and cards drawn straight into the MONO_VLSB
     frame, each role given its tone here (paint.painter_for makes it). card() is Painter.card
-    with tones for roles: tests/test_mono.py checks that both draw the same pixels, so a
-    change to the card's layout made in one shows until it is made in the other."""
+    with tones for roles (and the cursor's face negative): tests/test_mono.py checks that both
+    draw the same pixels, so a change to the card's layout made in one shows until it is made
+    in the other."""
 
     def __init__(self, screen):
         Painter.__init__(self, screen)
@@ -174,7 +176,7 @@ class MonoPainter(Painter):
         neg = 1 if frame == CURSOR else 0
         self.fb.fill_rect(x, y, w, h, FELT if neg else WHITE)  # the canvas: a tall fill a page at a time
         if frame != GREY:  # (the cursor's frame a ring: the negative face reaches the rest)
-            self.fb.frame(x, y, w, h, frame, 1 if neg else o - 1)
+            self.fb.frame(x, y, w, h, frame, 1 if neg else self.rings[2 * st.size + (1 if index_below else 0)])
         else:
             fb.rect(x, y, w, h, tone[GREY])
         fb.pixel(x, y, tone[top_corner])
@@ -240,32 +242,35 @@ class MonoPainter(Painter):
             fb.blit(images[pip], cx - self.widths[pip] // 2, top + (y + h - 2 - top - ph) // 2, key, ink)
 
     def empty_pile(self, st, x, y, label, frame):
-        """Painter.empty_pile in tones: the outline's two rings lit, or a highlight's marks on
-        them (the cursor's lights the inside too, the label dark on it). A 13x9 pile's label is
-        the tiny rank's glyph where it is a rank (the 'A' of a foundation): the font's 5x7
-        letter would lie on the outline there, its top and foot merged with it."""
+        """Painter.empty_pile in tones: the outline lit, or a highlight's marks on it (the
+        cursor's lights the inside too, the label dark on it). On a 13x9 pile the outline is
+        a ring, and a rank letter (the 'A' of a foundation) is the tiny rank's glyph inside
+        it with a pixel to spare all round: the font's 5x7 letter lay on a thicker outline,
+        its top and foot merged with it (an A read as H)."""
         fb = self.raw
         w = st.w
         h = st.h
+        rings = 1 if st.big == ART_TINY else 2
         self.fb.fill_rect(x, y, w, h, FELT)
         neg = 1 if frame == CURSOR else 0
-        if frame == GREY:
-            lit = self.tone[FELT_DARK]
-            fb.rect(x + 1, y, w - 2, h, lit)
-            fb.rect(x, y + 1, w, h - 2, lit)
-        else:
-            self.fb.frame(x, y, w, h, frame, 2)
+        if frame != GREY:
+            self.fb.frame(x, y, w, h, frame, rings)
             if neg:
-                fb.fill_rect(x + 2, y + 2, w - 4, h - 4, 1)
-            fb.pixel(x, y, 0)  # the outline's corners, round
-            fb.pixel(x + w - 1, y, 0)
-            fb.pixel(x, y + h - 1, 0)
-            fb.pixel(x + w - 1, y + h - 1, 0)
+                fb.fill_rect(x + rings, y + rings, w - 2 * rings, h - 2 * rings, 1)
+        elif rings == 1:
+            fb.rect(x, y, w, h, 1)
+        else:
+            fb.rect(x + 1, y, w - 2, h, 1)
+            fb.rect(x, y + 1, w, h - 2, 1)
+        fb.pixel(x, y, 0)  # the outline's corners, round
+        fb.pixel(x + w - 1, y, 0)
+        fb.pixel(x, y + h - 1, 0)
+        fb.pixel(x + w - 1, y + h - 1, 0)
         if not len(label):
             return
         c = label[0]
         colour = BLACK if neg else SLOT
-        if st.big == ART_TINY:
+        if rings == 1:
             for i in range(13):
                 if RANK_LETTERS[i] == c:
                     self.image(art_data.RANK_TINY + i, x + (w - 3) // 2, y + (h - 5) // 2, colour)
