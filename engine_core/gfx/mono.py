@@ -19,8 +19,8 @@ rectangle's whole pages are filled through a GS8 view of the same bytes, a byte 
 
 from engine_core.gfx import art_data
 from engine_core.gfx.paint import ART_INDEX, ART_TINY, CHAR_H, CHAR_W, JACK, JOKER_BASE, Painter
-from engine_core.gfx.palette import (BACK, BACK_LIGHT, BLACK, CURSOR, FELT, GOLD, GREY, MARK_NEGATIVE,
-                                     MARK_RAILS, MARK_RING, MARK_TICKS, MONO, MONO_MARKS, RED, SLOT, WHITE)
+from engine_core.gfx.palette import (BACK, BACK_LIGHT, BLACK, CURSOR, FELT, GOLD, GREY, MARK_CORNERS,
+                                     MARK_NEGATIVE, MARK_RING, MARK_TICKS, MONO, MONO_MARKS, RED, SLOT, WHITE)
 
 from micropython import const
 
@@ -41,6 +41,11 @@ class MonoCanvas:
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
         self.roles = None  # the painter's ink palette, and its byte: read without a call
         self.roles_buf = None
+        # Dotted lines (dots()): every other pixel lit, 32 and 8 across, 8 down.
+        self.dots32 = framebuf.FrameBuffer(bytearray(b"\xaa\xaa\xaa\xaa"), 32, 1, framebuf.MONO_HLSB)
+        self.dots8 = framebuf.FrameBuffer(bytearray(b"\xaa"), 8, 1, framebuf.MONO_HLSB)
+        self.dots_down = framebuf.FrameBuffer(bytearray(b"\x80\x00\x80\x00\x80\x00\x80\x00"), 1, 8,
+                                              framebuf.MONO_HLSB)
 
     def follow(self, roles, roles_buf):
         """The painter's ink (a GS4_HMSB palette of two roles over roles_buf), whose roles
@@ -111,6 +116,33 @@ class MonoCanvas:
         self.ink_buf[0] = paper << 4 | ink
         self.fb.blit(source, x, y, SKIP, self.ink)
 
+    def dots(self, x, y, n, down):
+        """A dotted line of n pixels from x, y, across or down: lit at x, y and every other
+        pixel on, blitted 32 or 8 pixels at a time (a call each, as a pixel() is)."""
+        fb = self.fb
+        if down:
+            while n >= 8:
+                fb.blit(self.dots_down, x, y, 0)
+                y += 8
+                n -= 8
+            while n > 0:
+                fb.pixel(x, y, 1)
+                y += 2
+                n -= 2
+            return
+        while n >= 32:
+            fb.blit(self.dots32, x, y, 0)
+            x += 32
+            n -= 32
+        while n >= 8:
+            fb.blit(self.dots8, x, y, 0)
+            x += 8
+            n -= 8
+        while n > 0:
+            fb.pixel(x, y, 1)
+            x += 2
+            n -= 2
+
     def frame(self, x, y, w, h, role, rings=2):
         """The marks of highlight `role` (palette.MONO_MARKS) on the outer `rings` rings of the
         box x, y, w, h (1 on a 13x9 card, whose second ring is its index's margin): those
@@ -126,15 +158,21 @@ class MonoCanvas:
             if rings > 1:
                 fb.rect(x, y, w, h, 1)
                 return
-            for i in range(0, w, 2):  # a dotted outline: every other pixel, from the corners
-                fb.pixel(x + i, y, 1)
-                fb.pixel(x + w - 1 - i, y + h - 1, 1)
-            for j in range(2, h - 2, 2):
-                fb.pixel(x, y + j, 1)
-                fb.pixel(x + w - 1, y + h - 1 - j, 1)
-        elif mark == MARK_RAILS:
-            fb.hline(x, y, w, 1)
-            fb.hline(x, y + h - 1, w, 1)
+            self.dots(x, y, w, False)  # a dotted outline
+            self.dots(x, y + h - 1, w, False)
+            self.dots(x, y, h, True)
+            self.dots(x + w - 1, y, h, True)
+        elif mark == MARK_CORNERS:  # brackets: arms a third of each side
+            a = w // 3
+            b = h // 3
+            fb.fill_rect(x, y, a, rings, 1)
+            fb.fill_rect(x + w - a, y, a, rings, 1)
+            fb.fill_rect(x, y + h - rings, a, rings, 1)
+            fb.fill_rect(x + w - a, y + h - rings, a, rings, 1)
+            fb.fill_rect(x, y, rings, b, 1)
+            fb.fill_rect(x + w - rings, y, rings, b, 1)
+            fb.fill_rect(x, y + h - b, rings, b, 1)
+            fb.fill_rect(x + w - rings, y + h - b, rings, b, 1)
         elif mark == MARK_TICKS:
             n = (w if w < h else h) // 3  # the length of a tick
             fb.fill_rect(x + (w - n) // 2, y, n, rings, 1)
@@ -154,10 +192,6 @@ class MonoPainter(Painter):
         Painter.__init__(self, screen)
         self.raw = screen.fb.fb
         self.tone = screen.fb.tone
-        framebuf = screen.framebuf
-        # A description line's dotted rule (note()), blitted 32 and 8 pixels at a time.
-        self.dots32 = framebuf.FrameBuffer(bytearray(b"\xaa\xaa\xaa\xaa"), 32, 1, framebuf.MONO_HLSB)
-        self.dots8 = framebuf.FrameBuffer(bytearray(b"\xaa"), 8, 1, framebuf.MONO_HLSB)
 
     def image(self, i, x, y, colour):
         t = self.tone[colour]
@@ -279,17 +313,5 @@ class MonoPainter(Painter):
 
     def note(self, x, y, w):
         """The mark of a description line at x, y, w pixels of text (Painter.note): a dotted
-        rule a pixel under its letters, so that it reads as a note, not as a row to choose.
-        Lit on even pixels from x: the letters' own cells, a line's length at a time."""
-        fb = self.raw
-        y += CHAR_H + 1
-        end = x + w
-        while x + 32 <= end:
-            fb.blit(self.dots32, x, y, 0)
-            x += 32
-        while x + 8 <= end:
-            fb.blit(self.dots8, x, y, 0)
-            x += 8
-        while x < end:
-            fb.pixel(x, y, 1)
-            x += 2
+        rule a pixel under its letters, so that it reads as a note, not as a row to choose."""
+        self.fb.dots(x, y + CHAR_H + 1, w, False)
