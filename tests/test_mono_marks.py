@@ -10,9 +10,12 @@ from engine_core.gfx import paint
 from engine_core.gfx.screen import Screen
 from simulator import framebuf
 from simulator.keys import make_app, run
+from support.ui_scripts import games_with_layouts, script
 from tests.helpers import run_mpy_ok
 from tests.test_mono import lit
 from tests.test_redraw import from_scratch
+from tests.test_ui_micropython import heap_lock_script
+from tools.frame import frame
 
 MARKS = {pal.CURSOR: "cursor", pal.HELD: "held", pal.LAST: "last move", pal.HINT: "hint"}
 
@@ -75,11 +78,11 @@ def test_a_highlighted_cards_rank_and_suit_read_as_the_art_draws_them(size, mark
     p = paint.painter_for(screen)
     st = p.styles[size]
     for card in range(52):
-        for frame in (pal.GREY, mark):
+        for ring in (pal.GREY, mark):
             for below in (False, True):
                 screen.fb.fill(pal.FELT)
-                p.card(st, 10, 10, card, True, frame, pal.FELT, below, False)
-                assert index_reads(screen, p, st, 10, 10, card, below), (size, MARKS[mark], card, frame, below)
+                p.card(st, 10, 10, card, True, ring, pal.FELT, below, False)
+                assert index_reads(screen, p, st, 10, 10, card, below), (size, MARKS[mark], card, ring, below)
 
 
 def top_card(app, s):
@@ -265,3 +268,21 @@ def test_a_long_pile_and_the_marks_allocate_nothing_on_micropython():
     out = run_mpy_ok(LONG_PILE_LOCKED).split()
     assert out[:2] == ["no", "allocation"], out
     assert int(out[2]) >= 45 and int(out[3]) >= 2 and out[4] == "1024", out
+
+
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_keypress_to_redraw_allocates_nothing_at_128x64_one_bit(game):
+    code = heap_lock_script(game, (128, 64), script(game))
+    code = code.replace("make_app(128, 64, %r, 7)" % game, "make_app(128, 64, %r, 7, True)" % game)
+    assert "7, True)" in code
+    out = run_mpy_ok(code + "print(len(app.screen.buf), app.screen.mono)\n")
+    assert out.startswith("no allocation "), out
+    assert out.split()[-2:] == ["1024", "True"]
+
+
+@pytest.mark.parametrize("game", games_with_layouts())
+def test_one_bit_frames_at_128x64_are_identical_on_cpython_and_micropython(game):
+    keys = script(game)
+    cpython = frame("cpython", 128, 64, game, 7, keys, mono=True)
+    assert len(cpython) == 1024
+    assert frame("micropython", 128, 64, game, 7, keys, mono=True) == cpython
