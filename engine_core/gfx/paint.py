@@ -107,13 +107,12 @@ class Painter:
         self.key = 0
         self.digits = bytearray(12)
         self.styles = [None if wide and size >= TINY else CardStyle(size, framebuf) for size in range(len(CARD_SIZES))]
-        # One bit: how many of each card size's outer rings a highlight may mark, the suit
-        # beside the rank or under it (rings_for).
-        self.rings = bytearray(2 * len(CARD_SIZES))
-        for st in self.styles:
-            if st is not None:
-                self.rings[2 * st.size] = self.rings_for(st, False)
-                self.rings[2 * st.size + 1] = self.rings_for(st, True)
+        if screen.mono:  # how many of each card size's outer rings a highlight may mark,
+            self.rings = bytearray(2 * len(CARD_SIZES))  # the suit beside the rank or under it
+            for st in self.styles:
+                if st is not None:
+                    self.rings[2 * st.size] = self.rings_for(st, False)
+                    self.rings[2 * st.size + 1] = self.rings_for(st, True)
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
             if st is None:
