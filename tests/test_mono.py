@@ -32,10 +32,18 @@ def box(screen, x, y, w, h):
     return tuple(lit(screen, i, j) for j in range(y, y + h) for i in range(x, x + w))
 
 
-def painter(width=240, height=64):
+def painter(width=196, height=64):
+    """A one-bit screen under 200 pixels wide (it holds every card size) and its painter, as
+    the console makes it (paint.painter_for: MonoPainter)."""
     screen = Screen(width, height, framebuf, mono=True)
     screen.fb.fill(pal.FELT)
-    return screen, Painter(screen)
+    return screen, paint.painter_for(screen)
+
+
+def inset(st):
+    """The inset of a card's face (Painter.card): its index starts there, and the ring just
+    outside it is the index's margin, which no highlight's mark touches."""
+    return 2 if st.big == paint.ART_TINY else 3
 
 
 @pytest.mark.parametrize("size", [(128, 64), (240, 136), (160, 128)])
@@ -73,28 +81,41 @@ def card_picture(size, card, face_up, frame, empty=False):
     return box(screen, 10, 4, st.w, st.h), st
 
 
-@pytest.mark.parametrize("size", range(4))
+@pytest.mark.parametrize("size", range(len(paint.CARD_SIZES)))
 @pytest.mark.parametrize("kind", ["face up", "face down", "empty pile"])
 def test_the_cursor_held_hint_and_last_move_frames_are_told_apart_without_colour(size, kind):
     # On a colour screen they are yellow, cyan, magenta and orange (docs/screen.md); one bit
-    # draws each as its own pattern of two rings, none of them the plain frame.
+    # draws each as its own marks on the rings outside the index's margin (the cursor's with
+    # the face negative), none of them the plain frame, at every card size.
     pictures = [card_picture(size, 11, kind == "face up", f, kind == "empty pile")[0]
                 for f in (pal.GREY,) + HIGHLIGHTS]
     for a, b in itertools.combinations(range(len(pictures)), 2):
         assert pictures[a] != pictures[b], (kind, a, b)
 
 
-@pytest.mark.parametrize("size", range(4))
-def test_a_highlight_frame_leaves_the_card_inside_it_as_it_is(size):
-    plain, st = card_picture(size, 37, True, pal.GREY)
-    for f in HIGHLIGHTS:
-        framed = card_picture(size, 37, True, f)[0]
-        for y in range(2, st.h - 2):
-            row = slice(y * st.w + 2, y * st.w + st.w - 2)
-            assert framed[row] == plain[row], (f, y)
+@pytest.mark.parametrize("size", range(len(paint.CARD_SIZES)))
+@pytest.mark.parametrize("face_up", [True, False])
+def test_a_highlight_leaves_the_card_inside_its_index_margin_as_it_is_or_negative(size, face_up):
+    # The marks lie outside the ring of paper round the index: from that ring in, the held,
+    # hinted and last-moved cards are the plain card, and the cursor's is its negative (every
+    # pixel the other tone), so the rank and the suit read the same with a frame or without.
+    for card in (37, 10, 51, 208):
+        plain, st = card_picture(size, card, face_up, pal.GREY)
+        m = inset(st) - 1
+        for f in HIGHLIGHTS:
+            framed = card_picture(size, card, face_up, f)[0]
+            for y in range(m, st.h - m):
+                row = slice(y * st.w + m, y * st.w + st.w - m)
+                want = tuple(1 - v for v in plain[row]) if f == pal.CURSOR else plain[row]
+                assert framed[row] == want, (card, f, y)
+            if f == pal.CURSOR:  # the cursor's is negative from the ring inside its lit frame
+                for y in range(1, st.h - 1):
+                    row = slice(y * st.w + 1, y * st.w + st.w - 1)
+                    want = tuple(1 - v for v in plain[row])
+                    assert framed[row] == want, (card, f, y)
 
 
-@pytest.mark.parametrize("size", range(4))
+@pytest.mark.parametrize("size", range(len(paint.CARD_SIZES)))
 def test_every_card_is_told_from_every_other_without_colour(size):
     # Hearts and diamonds are red on a colour screen: one bit draws all ink dark, so the
     # suits' own glyphs must tell them from spades and clubs.
@@ -105,18 +126,19 @@ def test_every_card_is_told_from_every_other_without_colour(size):
         seen[picture] = card
 
 
-@pytest.mark.parametrize("size", range(4))
+@pytest.mark.parametrize("size", range(len(paint.CARD_SIZES)))
 @pytest.mark.parametrize("card", [0, 14, 28, 51])  # a black ace, a red two, a red three, a black king
 def test_a_cards_rank_is_its_glyph_in_dark_ink_on_the_lit_card(size, card):
     screen, p = painter()
     st = p.styles[size]
     p.card(st, 10, 4, card, True, pal.GREY, pal.FELT, False)
+    o = inset(st)
     image = st.rank_first + card % 13
     w, h = art_data.INDEX[4 * image + 2], art_data.INDEX[4 * image + 3]
     art = p.images[image]
     for j in range(h):
         for i in range(w):
-            assert lit(screen, 13 + i, 7 + j) == 1 - art.pixel(i, j), (i, j)
+            assert lit(screen, 10 + o + i, 4 + o + j) == 1 - art.pixel(i, j), (i, j)
 
 
 def test_a_card_back_is_a_pattern_of_both_tones():
@@ -230,8 +252,8 @@ def test_a_card_carried_by_the_pointer_is_laid_and_lifted_whole_pages_back(to):
     before = bytes(s.buf)
     pointer.lay(console)
     assert bytes(s.buf) != before
-    assert lit(s, pointer.x, pointer.y + 5) == 1  # the held frame: a lit ring around a dark one
-    assert lit(s, pointer.x + 1, pointer.y + 5) == 0
+    edge = [lit(s, pointer.x, pointer.y + j) for j in range(2, 9)]
+    assert edge == [1, 0, 1, 0, 1, 0, 1]  # the held mark on a card fanned right: lit dots round it
     pointer.lift(console)
     assert bytes(s.buf) == before
 
@@ -268,9 +290,10 @@ def rank_shown(app, s):
     image = st.rank_first + card % 13
     art = app.painter.images[image]
     w, h = app.painter.widths[image], app.painter.heights[image]
-    o = 2 if st.big == paint.ART_TINY else 3  # the inset of the card's face (Painter.card)
+    o = inset(st)
     x, y = slots.card_pos(s, n - 1, True) + o, slots.card_pos(s, n - 1, False) + o
-    return all(lit(app.screen, x + i, y + j) == 1 - art.pixel(i, j) for j in range(h) for i in range(w))
+    ink = [lit(app.screen, x + i, y + j) ^ art.pixel(i, j) for j in range(h) for i in range(w)]
+    return len(set(ink)) == 1  # dark ink on the lit card, or lit on the cursor's negative
 
 
 @pytest.mark.parametrize("game", games_with_layouts())
@@ -289,9 +312,28 @@ def test_every_face_up_top_card_on_the_table_shows_its_rank_whole_one_bit(game):
             assert True in shown, (w, h, keys[:20], shown)
 
 
+def under_the_cursor(screen, x, y, w, h, top_corner):
+    """The frame of `screen`, its plain card at x, y, w, h as the cursor shows it: inside
+    the outer ring every pixel the other tone, the outer ring lit but at the round corners."""
+    out = bytearray(screen.buf)
+    for j in range(y, y + h):
+        for i in range(x, x + w):
+            bit = 1 << (j & 7)
+            k = (j >> 3) * screen.width + i
+            if x < i < x + w - 1 and y < j < y + h - 1:
+                out[k] ^= bit
+            elif (i == x or i == x + w - 1) and (j == y or j == y + h - 1):
+                corner = pal.MONO[top_corner] if j == y else 0
+                out[k] = out[k] | bit if corner else out[k] & ~bit
+            else:
+                out[k] |= bit
+    return bytes(out)
+
+
 def test_the_one_bit_painters_cards_are_the_colour_painters_cards_in_tones():
     # MonoPainter.card repeats Painter.card with tones for roles (a call through the canvas
-    # costs a Python call a drawing call): drawn both ways, every card comes out the same.
+    # costs a Python call a drawing call): drawn both ways, every card comes out the same,
+    # and under the cursor MonoPainter's is the plain card in a lit ring, negative inside it.
     from engine_core.gfx.mono import MonoPainter
     through_canvas, _ = painter(60, 64)
     direct = Screen(60, 64, framebuf, mono=True)
@@ -304,8 +346,12 @@ def test_the_one_bit_painters_cards_are_the_colour_painters_cards_in_tones():
                     (True, False), (pal.GREY,) + HIGHLIGHTS, (pal.FELT, pal.GREY), (False, True), (True, False)):
                 for screen in (through_canvas, direct):
                     screen.fb.fill(pal.FELT if cases % 2 else pal.WHITE)
-                plain.card(plain.styles[size], 3, 5, card, face_up, ring, corner, below, centre)
+                st = plain.styles[size]
+                plain.card(st, 3, 5, card, face_up, pal.GREY if ring == pal.CURSOR else ring, corner, below, centre)
                 mono.card(mono.styles[size], 3, 5, card, face_up, ring, corner, below, centre)
-                assert bytes(direct.buf) == bytes(through_canvas.buf), (size, card, face_up, ring, corner, below)
+                want = bytes(through_canvas.buf)
+                if ring == pal.CURSOR:
+                    want = under_the_cursor(through_canvas, 3, 5, st.w, st.h, corner)
+                assert bytes(direct.buf) == want, (size, card, face_up, ring, corner, below)
                 cases += 1
     assert cases == len(paint.CARD_SIZES) * 12 * 80

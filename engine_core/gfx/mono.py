@@ -6,7 +6,8 @@ colour screen, and each call looks its role up in `tone` (palette.MONO: dark 0 o
 blit() maps the two roles of its ink palette the same way, keeping the colour key's meaning
 (a pixel whose role is the key is left as it is), so the painter's code is the colour
 screen's, and a colour screen pays nothing for this one. A highlight frame, which colour
-alone marks on a colour screen, is drawn dark with lit marks (frame(), palette.MONO_MARKS).
+alone marks on a colour screen, is drawn as lit marks on the card's outer rings, clear of its
+index (frame(), palette.MONO_MARKS); under the cursor MonoPainter draws the face negative.
 Nothing here allocates after __init__.
 
 Costs (fuel on MicroPython): a call through the canvas is a Python call more than the
@@ -17,14 +18,15 @@ rectangle's whole pages are filled through a GS8 view of the same bytes, a byte 
 """
 
 from engine_core.gfx import art_data
-from engine_core.gfx.paint import ART_INDEX, ART_TINY, JACK, JOKER_BASE, Painter
-from engine_core.gfx.palette import (BACK, BACK_LIGHT, FELT, GOLD, GREY, MARK_CORNERS, MARK_RAILS, MARK_RING,
-                                     MARK_TICKS, MONO, MONO_MARKS, RED, WHITE)
+from engine_core.gfx.paint import ART_INDEX, ART_TINY, CHAR_H, CHAR_W, JACK, JOKER_BASE, Painter
+from engine_core.gfx.palette import (BACK, BACK_LIGHT, BLACK, CURSOR, FELT, GOLD, GREY, MARK_CORNERS,
+                                     MARK_NEGATIVE, MARK_RING, MARK_TICKS, MONO, MONO_MARKS, RED, SLOT, WHITE)
 
 from micropython import const
 
 SKIP = const(2)  # the key of the canvas's own ink: a value no tone takes
 TALL = const(16)  # a rectangle this tall or taller has its whole pages filled a byte a column
+RANK_LETTERS = b"A23456789TJQK"  # the tiny ranks' glyphs, in the art's order (art_data.RANK_TINY)
 
 
 class MonoCanvas:
@@ -39,6 +41,11 @@ class MonoCanvas:
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
         self.roles = None  # the painter's ink palette, and its byte: read without a call
         self.roles_buf = None
+        # Dotted lines (dots()): every other pixel lit, 32 and 8 across, 8 down.
+        self.dots32 = framebuf.FrameBuffer(bytearray(b"\xaa\xaa\xaa\xaa"), 32, 1, framebuf.MONO_HLSB)
+        self.dots8 = framebuf.FrameBuffer(bytearray(b"\xaa"), 8, 1, framebuf.MONO_HLSB)
+        self.dots_down = framebuf.FrameBuffer(bytearray(b"\x80\x00\x80\x00\x80\x00\x80\x00"), 1, 8,
+                                              framebuf.MONO_HLSB)
 
     def follow(self, roles, roles_buf):
         """The painter's ink (a GS4_HMSB palette of two roles over roles_buf), whose roles
@@ -109,44 +116,77 @@ class MonoCanvas:
         self.ink_buf[0] = paper << 4 | ink
         self.fb.blit(source, x, y, SKIP, self.ink)
 
-    def frame(self, x, y, w, h, role):
-        """The frame of highlight `role` over the two outer rings of the box x, y, w, h: both
-        rings dark, then the role's lit marks (palette.MONO_MARKS)."""
+    def dots(self, x, y, n, down):
+        """A dotted line of n pixels from x, y, across or down: lit at x, y and every other
+        pixel on, blitted 32 or 8 pixels at a time (a call each, as a pixel() is)."""
+        fb = self.fb
+        if down:
+            while n >= 8:
+                fb.blit(self.dots_down, x, y, 0)
+                y += 8
+                n -= 8
+            while n > 0:
+                fb.pixel(x, y, 1)
+                y += 2
+                n -= 2
+            return
+        while n >= 32:
+            fb.blit(self.dots32, x, y, 0)
+            x += 32
+            n -= 32
+        while n >= 8:
+            fb.blit(self.dots8, x, y, 0)
+            x += 8
+            n -= 8
+        while n > 0:
+            fb.pixel(x, y, 1)
+            x += 2
+            n -= 2
+
+    def frame(self, x, y, w, h, role, rings=2):
+        """The marks of highlight `role` (palette.MONO_MARKS) on the outer `rings` rings of the
+        box x, y, w, h (1 on a 13x9 card, whose second ring is its index's margin): those
+        rings dark, then the role's lit marks. The cursor's are all lit: the painter draws
+        the face inside them negative."""
         fb = self.fb
         mark = MONO_MARKS[role]
-        fb.rect(x + 1, y + 1, w - 2, h - 2, 0)
+        t = 1 if mark == MARK_NEGATIVE else 0
+        fb.rect(x, y, w, h, t)
+        if rings > 1:
+            fb.rect(x + 1, y + 1, w - 2, h - 2, t)
         if mark == MARK_RING:
-            fb.rect(x, y, w, h, 1)
-            return
-        fb.rect(x, y, w, h, 0)
-        if mark == MARK_RAILS:
-            fb.hline(x, y, w, 1)
-            fb.hline(x, y + h - 1, w, 1)
-            return
-        n = (w if w < h else h) // 3  # the length of a mark
-        if mark == MARK_CORNERS:
-            right = x + w - n
-            foot = y + h - n
-            fb.fill_rect(x, y, n, 2, 1)
-            fb.fill_rect(right, y, n, 2, 1)
-            fb.fill_rect(x, y + h - 2, n, 2, 1)
-            fb.fill_rect(right, y + h - 2, n, 2, 1)
-            fb.fill_rect(x, y, 2, n, 1)
-            fb.fill_rect(x + w - 2, y, 2, n, 1)
-            fb.fill_rect(x, foot, 2, n, 1)
-            fb.fill_rect(x + w - 2, foot, 2, n, 1)
+            if rings > 1:
+                fb.rect(x, y, w, h, 1)
+                return
+            self.dots(x, y, w, False)  # a dotted outline
+            self.dots(x, y + h - 1, w, False)
+            self.dots(x, y, h, True)
+            self.dots(x + w - 1, y, h, True)
+        elif mark == MARK_CORNERS:  # brackets: arms a third of each side
+            a = w // 3
+            b = h // 3
+            fb.fill_rect(x, y, a, rings, 1)
+            fb.fill_rect(x + w - a, y, a, rings, 1)
+            fb.fill_rect(x, y + h - rings, a, rings, 1)
+            fb.fill_rect(x + w - a, y + h - rings, a, rings, 1)
+            fb.fill_rect(x, y, rings, b, 1)
+            fb.fill_rect(x + w - rings, y, rings, b, 1)
+            fb.fill_rect(x, y + h - b, rings, b, 1)
+            fb.fill_rect(x + w - rings, y + h - b, rings, b, 1)
         elif mark == MARK_TICKS:
-            fb.fill_rect(x + (w - n) // 2, y, n, 2, 1)
-            fb.fill_rect(x + (w - n) // 2, y + h - 2, n, 2, 1)
-            fb.fill_rect(x, y + (h - n) // 2, 2, n, 1)
-            fb.fill_rect(x + w - 2, y + (h - n) // 2, 2, n, 1)
+            n = (w if w < h else h) // 3  # the length of a tick
+            fb.fill_rect(x + (w - n) // 2, y, n, rings, 1)
+            fb.fill_rect(x + (w - n) // 2, y + h - rings, n, rings, 1)
+            fb.fill_rect(x, y + (h - n) // 2, rings, n, 1)
+            fb.fill_rect(x + w - rings, y + (h - n) // 2, rings, n, 1)
 
 
 class MonoPainter(Painter):
     """The painter of a one-bit screen: its glyphs and cards drawn straight into the MONO_VLSB
     frame, each role given its tone here (paint.painter_for makes it). card() is Painter.card
-    with tones for roles: tests/test_mono.py checks that both draw the same pixels, so a
-    change to the card's layout made in one shows until it is made in the other."""
+    with tones for roles (and the cursor's face negative): tests/test_mono.py checks that both
+    draw the same pixels, so a change to the card's layout made in one shows until it is made
+    in the other."""
 
     def __init__(self, screen):
         Painter.__init__(self, screen)
@@ -160,14 +200,17 @@ class MonoPainter(Painter):
         self.raw.blit(self.images[i], x, y, bg, self.ink)
 
     def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
-        """Painter.card, in tones (its docstring says what the arguments mean)."""
+        """Painter.card, in tones (its docstring says what the arguments mean); under the
+        cursor's frame the face is negative, each tone inside it the other."""
         fb = self.raw
         tone = self.tone
         w = st.w
         h = st.h
-        self.fb.fill_rect(x, y, w, h, WHITE)  # the canvas: a tall fill a page at a time
-        if frame != GREY:
-            self.fb.frame(x, y, w, h, frame)
+        o = 2 if st.big == ART_TINY else 3  # the inset (Painter.card)
+        neg = 1 if frame == CURSOR else 0
+        self.fb.fill_rect(x, y, w, h, FELT if neg else WHITE)  # the canvas: a tall fill a page at a time
+        if frame != GREY:  # (the cursor's frame a ring: the negative face reaches the rest)
+            self.fb.frame(x, y, w, h, frame, 1 if neg else self.rings[2 * st.size + (1 if index_below else 0)])
         else:
             fb.rect(x, y, w, h, tone[GREY])
         fb.pixel(x, y, tone[top_corner])
@@ -175,11 +218,11 @@ class MonoPainter(Painter):
         fb.pixel(x, y + h - 1, tone[FELT])
         fb.pixel(x + w - 1, y + h - 1, tone[FELT])
         ink = self.ink
-        o = 2 if st.big == ART_TINY else 3  # the inset (Painter.card)
         if not face_up:
-            self.fb.fill_rect(x + o, y + o, w - 2 * o, h - 2 * o, BACK)
-            self.ink_buf[0] = tone[BACK_LIGHT]  # paper 0 (transparent): the tile's lit lines
-            fb.blit(st.back, x + o, y + o, 0, ink)
+            self.fb.fill_rect(x + o, y + o, w - 2 * o, h - 2 * o, BACK_LIGHT if neg else BACK)
+            lines = tone[BACK_LIGHT] ^ neg  # the tile's lines; its paper the other tone, the key
+            self.ink_buf[0] = (1 - lines) << 4 | lines
+            fb.blit(st.back, x + o, y + o, 1 - lines, ink)
             return
         images = self.images
         if card >= JOKER_BASE:
@@ -190,7 +233,7 @@ class MonoPainter(Painter):
             suit = (card // 13) % 4
             rank = card % 13
             rank_img = st.rank_first + rank
-        dark = tone[RED]  # red and black ink alike: the suits' glyphs tell them apart
+        dark = tone[RED] ^ neg  # red and black ink alike: the suits' glyphs tell them apart
         key = 1 if dark == 0 else 0
         self.ink_buf[0] = key << 4 | dark
         fb.blit(images[rank_img], x + o, y + o, key, ink)
@@ -211,7 +254,7 @@ class MonoPainter(Painter):
             px = x + st.step_right if index_below else x + 4
             pw = x + w - 4 - px
             ph = y + h - 4 - top
-            fb.fill_rect(px, top, pw, ph, tone[GOLD])
+            fb.fill_rect(px, top, pw, ph, tone[GOLD] ^ neg)
             crown = art_data.CROWN
             if pw < self.widths[crown] + 2:
                 fb.blit(images[suit_img], px + (pw - self.widths[suit_img]) // 2,
@@ -231,3 +274,44 @@ class MonoPainter(Painter):
                 cx = x + w // 2
             ph = self.heights[pip]
             fb.blit(images[pip], cx - self.widths[pip] // 2, top + (y + h - 2 - top - ph) // 2, key, ink)
+
+    def empty_pile(self, st, x, y, label, frame):
+        """Painter.empty_pile in tones: the outline lit, or a highlight's marks on it (the
+        cursor's lights the inside too, the label dark on it). On a 13x9 pile the outline is
+        a ring, and a rank letter (the 'A' of a foundation) is the tiny rank's glyph inside
+        it with a pixel to spare all round: the font's 5x7 letter lay on a thicker outline,
+        its top and foot merged with it (an A read as H)."""
+        fb = self.raw
+        w = st.w
+        h = st.h
+        rings = 1 if st.big == ART_TINY else 2
+        self.fb.fill_rect(x, y, w, h, FELT)
+        neg = 1 if frame == CURSOR else 0
+        if frame != GREY:
+            self.fb.frame(x, y, w, h, frame, rings)
+            if neg:
+                fb.fill_rect(x + rings, y + rings, w - 2 * rings, h - 2 * rings, 1)
+        elif rings == 1:
+            fb.rect(x, y, w, h, 1)
+        else:
+            fb.rect(x + 1, y, w - 2, h, 1)
+            fb.rect(x, y + 1, w, h - 2, 1)
+        fb.pixel(x, y, 0)  # the outline's corners, round
+        fb.pixel(x + w - 1, y, 0)
+        fb.pixel(x, y + h - 1, 0)
+        fb.pixel(x + w - 1, y + h - 1, 0)
+        if not len(label):
+            return
+        c = label[0]
+        colour = BLACK if neg else SLOT
+        if rings == 1:
+            for i in range(13):
+                if RANK_LETTERS[i] == c:
+                    self.image(art_data.RANK_TINY + i, x + (w - 3) // 2, y + (h - 5) // 2, colour)
+                    return
+        self.char(c, x + (w - CHAR_W + 1) // 2, y + (h - CHAR_H) // 2, colour)
+
+    def note(self, x, y, w):
+        """The mark of a description line at x, y, w pixels of text (Painter.note): a dotted
+        rule a pixel under its letters, so that it reads as a note, not as a row to choose."""
+        self.fb.dots(x, y + CHAR_H + 1, w, False)

@@ -3,7 +3,8 @@
 Every image is a MONO_HLSB FrameBuffer made once here; it is coloured as it is blitted,
 through a 2-pixel palette FrameBuffer whose colour 0 is the transparent key. On a one-bit
 screen the same calls go through its canvas (engine_core/gfx/mono.py), which gives each role
-its tone; only a highlight's frame is drawn differently there, as lit marks on a dark frame.
+its tone; only a highlight's frame is drawn differently there, as lit marks on the card's
+outer rings (the cursor's with the face negative: mono.py).
 Text is bytes (b"Resume"), so drawing it indexes ints and allocates nothing; numbers are
 drawn digit by digit from a scratch bytearray.
 """
@@ -106,6 +107,12 @@ class Painter:
         self.key = 0
         self.digits = bytearray(12)
         self.styles = [None if wide and size >= TINY else CardStyle(size, framebuf) for size in range(len(CARD_SIZES))]
+        if screen.mono:  # how many of each card size's outer rings a highlight may mark,
+            self.rings = bytearray(2 * len(CARD_SIZES))  # the suit beside the rank or under it
+            for st in self.styles:
+                if st is not None:
+                    self.rings[2 * st.size] = self.rings_for(st, False)
+                    self.rings[2 * st.size + 1] = self.rings_for(st, True)
         tile = self.images[art_data.BACK_TILE]
         for st in self.styles:
             if st is None:
@@ -113,6 +120,25 @@ class Painter:
             for y in range(st.back_h):
                 for x in range(st.back_w):
                     st.back.pixel(x, y, tile.pixel(x & 7, y & 7))
+
+    def rings_for(self, st, index_below):
+        """The outer rings of a card of style st that lie outside the ring of paper round its
+        index (1 or 2): a one-bit highlight marks those and leaves the index's margin to it.
+        The 10 is left out: two digits wide, its suit reaches the edge of the smaller cards."""
+        rw = 0
+        for r in range(13):
+            if r != 9 and self.widths[st.rank_first + r] > rw:
+                rw = self.widths[st.rank_first + r]
+        sw = self.widths[st.suit_first]
+        o = 2 if st.big == ART_TINY else 3
+        if index_below and st.big < ART_INDEX:  # the suit under the rank (Painter.card)
+            left = 2 + (rw + 2 - sw) // 2
+            right = o + rw if o + rw > left + sw else left + sw
+        else:
+            left = o
+            right = o + rw + 1 + sw
+        free = (left if left < st.w - right else st.w - right) - 1  # the rings before the margin
+        return 2 if free >= 2 else 1
 
     # --- images and text ---
 
@@ -208,6 +234,12 @@ class Painter:
             x += CHAR_W * scale
         return x
 
+    def note(self, x, y, w):
+        """Mark the line of text at x, y (w pixels wide) as a description, not an item: on a
+        colour screen its colour says so and this draws nothing; one bit draws a dotted rule
+        under it (MonoPainter.note)."""
+        return
+
     # --- cards ---
 
     def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
@@ -228,7 +260,7 @@ class Painter:
         fb.rect(x, y, w, h, frame)
         if frame != GREY:
             if self.screen.mono:  # one bit: the highlight told by its marks
-                fb.frame(x, y, w, h, frame)
+                fb.frame(x, y, w, h, frame, self.rings[2 * st.size + (1 if index_below else 0)])
             else:
                 fb.rect(x + 1, y + 1, w - 2, h - 2, frame)
         fb.pixel(x, y, top_corner)

@@ -48,21 +48,24 @@ BACKS = (
 # a card or an empty pile by lit marks on a dark frame (MONO_MARKS).
 MONO = b"\x00\x01\x00\x01\x00\x00\x01\x01\x00\x01\x01\x01\x01\x00\x01\x01"
 
-# How a one-bit highlight frame is drawn: its two outer rings dark, with lit marks on them.
-# The marks are few rectangles each (a fill costs a call, and a dashed ring takes dozens).
-MARK_RING = const(1)  # the outer ring lit all round: a double outline on the table
-MARK_CORNERS = const(2)  # lit brackets at the four corners
+# How a one-bit highlight is drawn: on the rings outside the card's margin (the ring of paper
+# round its index, which a mark never touches: the 13x9 card has one such ring, the others
+# two), first dark, then lit marks; the cursor's also turns the card's face negative. The
+# marks are few rectangles each (a fill costs a call), the 13x9 card's dots a pixel each.
+MARK_NEGATIVE = const(1)  # the outermost ring lit, the face inside it negative: lit ink on dark
+MARK_RING = const(2)  # the outermost ring lit round a dark one; one ring: lit every other pixel
 MARK_TICKS = const(3)  # a lit bar across the middle of each side
-MARK_RAILS = const(4)  # the outer ring lit along the top and the foot
+MARK_CORNERS = const(4)  # lit brackets at the four corners
 
-# The mark of each role's frame (0: not a highlight). The cursor: corner brackets; the card
-# held: a lit ring round a dark one; the hint: ticks at the middle of the sides; the last
-# move: lit rails at its top and foot, the quietest.
+# The mark of each role's frame (0: not a highlight). The cursor: the card negative in a lit
+# frame, what it is on turned over as a chosen menu row is; the card held: a lit outline (dotted
+# where one ring is free); the hint: ticks at the middle of the sides; the last move: brackets
+# at its corners, the quietest.
 MONO_MARKS = bytearray(16)
-MONO_MARKS[CURSOR] = MARK_CORNERS
+MONO_MARKS[CURSOR] = MARK_NEGATIVE
 MONO_MARKS[HELD] = MARK_RING
 MONO_MARKS[HINT] = MARK_TICKS
-MONO_MARKS[LAST] = MARK_RAILS
+MONO_MARKS[LAST] = MARK_CORNERS
 
 
 def rgb565(r, g, b):

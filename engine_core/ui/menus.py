@@ -418,4 +418,4 @@ class SettingsMenu(Menu):
         ins = inset(app)
         about = st.SETTINGS[app.selected][st.ABOUT]
         draw_lines(app.painter, about, 0, len(about), (pw - 2 * ins + 1) // CHAR_W, y + (row - CHAR_H) // 2,
-                   y + lines * row, 0, app.width, pal.GOLD, px + ins)
+                   y + lines * row, 0, app.width, pal.GOLD, px + ins, True)

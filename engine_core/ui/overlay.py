@@ -169,11 +169,14 @@ def count_lines(text, n, per_line):
     return lines
 
 
-def draw_lines(painter, text, start, n, per_line, y, bottom, x0, x1, colour, left=4):
+def draw_lines(painter, text, start, n, per_line, y, bottom, x0, x1, colour, left=4, note=False):
     """text[start:n] from x `left`, per_line characters a line broken at spaces, lines
-    LINE_H apart from y down to `bottom`; only the letters between x0 and x1 are drawn."""
+    LINE_H apart from y down to `bottom`; only the letters between x0 and x1 are drawn.
+    note: the lines describe (painter.note marks each where there is room under it)."""
     while start < n and y + CHAR_H <= bottom:
         end = line_break(text, n, per_line, start)
+        if note and y + CHAR_H + 2 <= bottom:
+            painter.note(left, y, 6 * (end - start) - 1)
         first = start + (x0 - left) // 6
         if first < start:
             first = start

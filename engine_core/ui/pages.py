@@ -259,7 +259,9 @@ class Rules(Page):
         app.screen.mark_all()
         p.text(games.title(app.names[app.game_index]), 4, 3, pal.GOLD)
         keys = self.keys(app)
-        p.text(keys, app.width - 4 - p.text_width(keys), 3 + (self.head(app) - 1) * LINE_H, pal.DIM)
+        kx = app.width - 4 - p.text_width(keys)
+        p.text(keys, kx, 3 + (self.head(app) - 1) * LINE_H, pal.DIM)
+        p.note(kx, 3 + (self.head(app) - 1) * LINE_H, p.text_width(keys))
         self.draw_text(app, -app.scroll, self.page_lines(app))
 
     def draw_text(self, app, line, lines):

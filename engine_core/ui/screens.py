@@ -189,6 +189,8 @@ def wrap(app, text, line, lines, colour, y0=LINE_H + 5):
             for c in range(i, end):
                 p.char(text[c], x, y0 + line * LINE_H, colour)
                 x += 6
+            if colour == pal.DIM and end > i:  # a description (the keys under the rules)
+                p.note(4, y0 + line * LINE_H, x - 5)
         line += 1
         i = end
         while i < n and text[i] == 32:

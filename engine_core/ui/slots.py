@@ -189,10 +189,22 @@ class Slots:
             full = fit if fit > 1 else 1
         return full
 
+    def hidden(self, s, n):
+        """How many of fanned slot s's n cards lie beneath the first one shown: a fan still
+        past its room at a step of one pixel shows its last cards only, the top one whole
+        (the others under the first shown, where it lies)."""
+        fan = self.how[s] & FAN_MASK
+        if fan == STACK:
+            return 0
+        k = n - 1 - self.room[s] + (self.style.h if fan == DOWN else self.style.w)
+        return k if k > 0 else 0
+
     def extent(self, s, n, step):
         """How far slot s reaches along its fan (or down, for a stack with its count)."""
         st = self.style
         fan = self.how[s] & FAN_MASK
+        if step == 1:
+            n -= self.hidden(s, n)
         if fan == RIGHT:
             return st.w + (n - 1) * step if n > 1 else st.w
         e = st.h + (n - 1) * step if n > 1 else st.h
@@ -214,16 +226,17 @@ class Slots:
             y = self.y[s]
             w = st.w
             h = st.h
+            hide = self.hidden(s, n) if step == 1 else 0
             if fan == RIGHT and n > 1:
-                w += (n - 1) * step
+                w += (n - 1 - hide) * step
             elif fan == DOWN and n > 1:
-                h += (n - 1) * step
+                h += (n - 1 - hide) * step
             if x <= px < x + w and y <= py < y + h:
                 i = n - 1
-                if fan == RIGHT and step > 0 and (px - x) // step < i:
-                    i = (px - x) // step
-                elif fan == DOWN and step > 0 and (py - y) // step < i:
-                    i = (py - y) // step
+                if fan == RIGHT and step > 0 and hide + (px - x) // step < i:
+                    i = hide + (px - x) // step
+                elif fan == DOWN and step > 0 and hide + (py - y) // step < i:
+                    i = hide + (py - y) // step
                 return s | (i if i > 0 else 0) << 8
         return NONE
 
@@ -234,6 +247,10 @@ class Slots:
         n = self.game.piles.size[self.pile[s]]
         fan = self.how[s] & FAN_MASK
         step = self.step(s, n if n > i else i + 1)
+        if step == 1:
+            i -= self.hidden(s, n if n > i else i + 1)
+            if i < 0:
+                i = 0
         if along_x:
             return self.x[s] + (i * step if fan == RIGHT else 0)
         return self.y[s] + (i * step if fan == DOWN else 0)

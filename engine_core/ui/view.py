@@ -11,7 +11,7 @@ The status line, the message strip and the sliding card are drawn by overlay.py.
 
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
-from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT
+from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
 from engine_core.gfx.paint import LINE_H
 from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
@@ -351,8 +351,9 @@ class TableRenderer:
         fan = self.how[s] & FAN_MASK
         x = slots.x[s]
         y = slots.y[s]
-        if clear:
-            self.clear_slot(s, x, y, first * step, extent, shaking)
+        if clear:  # (from where its first redrawn card lies: a long fan hides some)
+            shown = first - (slots.hidden(s, n) if step == 1 else 0)
+            self.clear_slot(s, x, y, (shown if shown > 0 else 0) * step, extent, shaking)
         if n == 0:
             self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
         elif fan == STACK:
@@ -398,6 +399,8 @@ class TableRenderer:
             return 0
         if step != d.step[s]:
             return 0  # every card moved
+        if step == 1 and n != drawn_count and (self.slots.hidden(s, n) or self.slots.hidden(s, drawn_count)):
+            return 0  # a fan past its room: the cards shown moved along
         first = self.first_new_card(s, n, drawn_count)
         if highlight_moved:  # the old and the new highlighted cards are both redrawn
             if highlight_from < first:
@@ -486,23 +489,32 @@ class TableRenderer:
         # (a spread hand) shows it.
         open_fan = step > (st.step_right if row else st.step_down)
         index_below = row and step < st.w  # cards spread apart look like lone cards
-        for i in range(first, n):
+        # One bit, cards a pixel apart show only their edges, dark as the table: every other
+        # one is lit, so the pile shows as stripes (as at two pixels apart, edge and margin).
+        edges = step == 1 and self.screen.mono
+        hide = self.slots.hidden(s, n) if step == 1 else 0  # cards beneath the first shown
+        for i in range(first if first > hide else hide, n):
             # A run is framed from the picked card up; a hand card (named by its kind) alone.
             frame = colour if i >= highlight_from and (i == highlight_from or not single) else GREY
-            corner = FELT if i == 0 else GREY
+            corner = FELT if i == hide else GREY
             up = face == FACE_UP or (face == TOP_UP and i == n - 1)
             top = i == n - 1 or open_fan
             cx = x
             cy = y
             if row:
-                cx = x + i * step
+                cx = x + (i - hide) * step
             else:
-                cy = y + i * step
+                cy = y + (i - hide) * step
             if i == n - 1 and top_aside:
                 fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
                 self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
                 cx += self.shake_of(s)
             self.painter.card(st, cx, cy, cards[base + i], up, frame, corner, index_below, top)
+            if edges and i & 1:
+                if row:
+                    fb.fill_rect(cx, cy + 1, 1, st.h - 2, WHITE)
+                else:
+                    fb.fill_rect(cx + 1, cy, st.w - 2, 1, WHITE)
 
     def draw_count(self, s, n):
         """The card count under a stack or column that shows it (none for an empty one)."""
