@@ -293,3 +293,25 @@ def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch
     run(host, "A")  # play on against the computer
     assert host.mode == ui.PLAY
     assert bytes(host.screen.buf) == from_scratch(host, pal.CURSOR)
+
+
+def test_the_end_panel_lies_over_the_final_position_with_no_card_left_on_its_way():
+    # Spite & Malice's computer plays the deal's last card (its payoff pile's) while its card
+    # slides: the end panel came over the card frozen halfway, drawn over the table for good.
+    app = make_app(240, 240, "spite_malice", 5)
+    for _ in range(400):
+        if app.mode != ui.PLAY:
+            break
+        moves = app.table.move_count
+        for key in ("X", "A", "A", "TICK", "TICK"):
+            run(app, key)
+            if app.mode != ui.PLAY:
+                break
+        if app.mode == ui.PLAY and app.table.move_count == moves:
+            run(app, "B WAIT WAIT")
+    assert app.mode == ui.END and app.table.game.status() != PLAYING
+    assert not app.table.slide & 0xFF, "a card is still drawn on its way under the end panel"
+    assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR)
+    frame = bytes(app.screen.buf)
+    run(app, "TICK TICK TICK")
+    assert bytes(app.screen.buf) == frame  # nothing moves on under the panel

@@ -323,6 +323,8 @@ class App:
         """The game has ended: count it and show the end panel."""
         table = self.table
         i = self.game_index
+        if table is not None:
+            table.land()
         if table is not None and not self.counted:
             self.counted = True
             self.played[i] += 1

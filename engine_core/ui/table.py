@@ -152,6 +152,13 @@ class Table:
         if self.view.touch_since():
             self.hand.cached_n = -1
 
+    def land(self):
+        """The game has ended: a card still on its way is at its pile and nothing shakes, so
+        the end panel lies over the final position drawn still (drawn afresh under it)."""
+        if self.view.slide & 0xFF or self.view.shake_ms:
+            self.view.still()
+            self.valid = False
+
     # --- a deal, a seat ---
 
     def new_game(self):
