@@ -145,6 +145,11 @@ class Repair:
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
         s = self.s
+        if s.party:
+            # A party table: every guest is told first and asks (on_told), so that each takes
+            # the state it asked for, and all go on in the new generation.
+            self.told_at = s.now - m.ASK_MS
+            self.tell(state_hash(s.game))
         self.owed = False
         self.resent_at[self.resend_i] = s.now
         self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
@@ -179,8 +184,8 @@ class Repair:
         """Guest: the host says we disagree. Believed only when its hash differs from this
         state's; then this console asks for the state as when it finds a disagreement."""
         mine = state_hash(self.s.game)
-        if theirs == mine:
-            self.s.reject()
+        if theirs == mine and not self.s.party:
+            self.s.reject()  # (at a party table the host re-sends its state to every guest)
             return
         self.found(mine, theirs)
 
