@@ -233,3 +233,59 @@ def test_a_guest_cannot_have_the_host_relay_a_backdated_or_future_move():
     assert host.refused == before[0] + 2
     assert (state_hash(t.games[0]), state_hash(t.games[2])) == before[1:]
     assert t.sessions[2].refused == 0
+
+
+@pytest.mark.parametrize("consoles,seed", [(3, 1), (4, 2)])
+def test_one_hostile_guest_among_honest_ones_reaches_no_one_else(consoles, seed):
+    """The fuzzer (tools/reliability/party_hostile.py): after every frame, every card once on the
+    honest consoles, no move from the link applied where it is not legal, and no honest guest
+    refused or rejected anything the host relayed; once the links settle the honest consoles
+    agree; the host re-sent its state at most three times a minute."""
+    from tools.reliability.party_hostile import hostile_guest
+    got = hostile_guest(consoles, 4000, seed)
+    assert got["failures"] == 0, got
+    assert len(got["attacks"]) == 9 and min(got["attacks"].values()) > 30, got
+    assert got["host_refused"] > 300  # other seats' moves, backdated, ahead, bursts: refused at the host
+
+
+MPY_PARTY = """
+import gc, micropython
+from tools.reliability.party_play import Party
+t = Party(consoles=CONSOLES, seed=SEED, faults=(20, 20, 20, 20), delay=40)
+t.start()
+t.deal_rounds = 1
+result = "not run"
+gc.collect()
+micropython.heap_lock()
+try:
+    for _ in range(300):
+        t.frame()
+    t.wires[0].cut(True)
+    for _ in range(350):
+        t.frame()
+    t.wires[0].cut(False)
+    t.play_round()
+    t.play_round()
+    result = "no allocation"
+except MemoryError:
+    result = "allocated"
+micropython.heap_unlock()
+print(result)
+print(t.problem() or "agree", t.games[0].clock_ms, t.sessions[0].hashes_compared, t.sessions[1].repairs,
+      t.sessions[0].gen, t.hub.live)
+"""
+
+
+@pytest.mark.parametrize("consoles,seed", [(3, 5), (4, 6)])
+def test_a_party_table_plays_on_micropython_under_heap_lock(consoles, seed):
+    """Two rounds (the second dealt by the host) over faulty wires, a guest cut for 7 s (away,
+    then back with the host's state): nothing allocates on any console."""
+    from tools.mpy import run_micropython
+    script = MPY_PARTY.replace("CONSOLES", str(consoles)).replace("SEED", str(seed))
+    result = run_micropython(script, fuel=10 ** 13)
+    assert result.exit_code == 0, result
+    lines = result.stdout.split("\n")
+    assert lines[0] == "no allocation", result
+    words = lines[1].split()
+    assert words[0] == "agree", result.stdout
+    assert int(words[2]) > 20 and int(words[3]) >= 1 and int(words[5]) == (1 << consoles - 1) - 1, result.stdout

@@ -59,6 +59,7 @@ CLOCK_TOLERANCE_MS = const(5000)
 # one seat in any 1,000 ms of game time are refused.
 MOVES_PER_S = const(32)
 RATE_MS = const(1000)
+LAG_MS = const(5000)  # a party table's host waits no longer for a guest's horizon (horizon())
 
 
 class Realtime:
@@ -287,12 +288,20 @@ class Realtime:
         self.horizon()
 
     def horizon(self):
-        live = self.s.legs()
+        """A party table's host waits for no guest's horizon more than LAG_MS behind its clock
+        (one that says nothing, or is cut, must not stall the others' windows: then none of
+        its moves older than the horizon told is taken)."""
+        s = self.s
+        live = s.legs()
         h = -1
         for i in range(3):
             if live >> i & 1 and (h < 0 or self.leg_h[i] < h):
                 h = self.leg_h[i]
-        self.peer_h = h if h >= 0 else self.s.game.clock_ms
+        hub = s.party and s.is_host
+        if hub and h < s.game.clock_ms - LAG_MS:
+            h = s.game.clock_ms - LAG_MS
+        if h > self.peer_h or not hub:
+            self.peer_h = h
 
     def follow(self, t):
         """This console's clock follows the peer's (a believed time ahead of it), by no more
@@ -315,7 +324,9 @@ class Realtime:
         RATE_MS. A believed time is counted for the seat's rate."""
         s = self.s
         now = s.game.clock_ms
-        if t < self.leg_h[s.src] or t > now + CLOCK_TOLERANCE_MS:
+        if s.party and not s.is_host:
+            now += CLOCK_TOLERANCE_MS  # a guest's move the host took ahead of its own clock, relayed
+        if t < self.leg_h[s.src] or t > now + CLOCK_TOLERANCE_MS or (s.party and s.is_host and t < self.peer_h):
             return False
         base = seat * MOVES_PER_S
         i = self.recent_i[seat]
@@ -389,6 +400,8 @@ class Realtime:
             return
         game = s.game
         tl = self.timeline
+        if s.party and s.is_host:
+            self.horizon()
         final = game.clock_ms
         if self.peer_h < final:
             final = self.peer_h

@@ -148,8 +148,7 @@ class Repair:
         if s.party:
             # A party table: every guest is told first and asks (on_told), so that each takes
             # the state it asked for, and all go on in the new generation.
-            self.told_at = s.now - m.ASK_MS
-            self.tell(state_hash(s.game))
+            self.resync(state_hash(s.game))
         self.owed = False
         self.resent_at[self.resend_i] = s.now
         self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
@@ -171,13 +170,19 @@ class Repair:
         STATE only when it asked for it, after finding the disagreement itself. Once per
         ASK_MS; the guest's RESYNC that follows is owed the state."""
         s = self.s
+        if s.party:
+            self.send_state()  # at once, no round trip: the guests are told first (send_state)
+            return
         self.owed = True
         if (s.now - self.told_at) & m.CLOCK_MASK < m.ASK_MS:
             return
         self.told_at = s.now
+        self.resync(mine)
+
+    def resync(self, h):
         b = self.outbox.tx
-        b[0] = s.gen
-        r.put_i32(b, 1, mine)
+        b[0] = self.s.gen
+        r.put_i32(b, 1, h)
         self.outbox.queue(m.RESYNC, b, 5)
 
     def on_told(self, theirs):
