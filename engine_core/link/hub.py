@@ -194,7 +194,7 @@ class Hub:
                     self.away |= bit
                     if self.policy != WAIT:
                         self.gone |= bit
-                    s.seat_away(i, self.policy == COMPUTER)
+                    s.seat_away(bit, self.policy == COMPUTER)
             elif self.away & bit and not self.gone & bit and leg.silent_ms(now_ms) < BACK_MS \
                     and s.repair.may_resend():
                 self.away &= ~bit

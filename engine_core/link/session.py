@@ -248,10 +248,7 @@ class Session:
         the seats no guest took go to the computer."""
         if not self.party or not self.is_host or self.state != S_WAITING or self.game is None:
             return
-        empty = self.ch.start()
-        for p in range(self.players):
-            if self.seats[p] == THERE and empty >> self.owner[p] & 1:
-                self.seats[p] = COMPUTER
+        self.seat_away(self.ch.start(), True)
         b = self.outbox.tx
         b[0] = VERSION
         b[1] = games.game_id(self.game.NAME)
@@ -261,15 +258,14 @@ class Session:
         self.begin()
         self.outbox.flush()
 
-    def legs(self):
-        """The peers whose horizons count (bit i: hub leg i; one peer: 1)."""
+    def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
         return self.ch.live if self.party and self.is_host else 1
 
-    def seat_away(self, leg, computer):
-        """A party table's guest (at hub leg `leg`) went quiet or left: its seat waits, or a
-        computer player takes it over; the rest play on."""
+    def seat_away(self, legs, computer):
+        """A party table's host: the guests at hub legs `legs` (bits) are away (never came to
+        the start, went quiet or left): their seats wait, or computer players take them over."""
         for p in range(self.players):
-            if self.seats[p] == THERE and self.owner[p] == leg:
+            if self.seats[p] == THERE and legs >> self.owner[p] & 1:
                 self.away |= 1 << p
                 if computer:
                     self.seats[p] = COMPUTER
