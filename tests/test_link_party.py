@@ -289,3 +289,67 @@ def test_a_party_table_plays_on_micropython_under_heap_lock(consoles, seed):
     words = lines[1].split()
     assert words[0] == "agree", result.stdout
     assert int(words[2]) > 20 and int(words[3]) >= 1 and int(words[5]) == (1 << consoles - 1) - 1, result.stdout
+
+
+def test_over_tcp_the_host_seats_three_guests_on_its_port_and_closes_a_fourth():
+    import socket
+    import time
+
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from simulator.link_socket import connect, listen_party
+    from tools.reliability.link_play import every_card_once
+
+    party = listen_party(0, 3)
+    guests = [connect("127.0.0.1", party.port) for _ in range(3)]
+    try:
+        own = Channel(party.seats[0])
+        hub = Hub(own, party.seats[1:])
+        sessions = [ls.Session(own)] + [ls.Session(Channel(g)) for g in guests]
+        sessions[0].use(hub)
+        cls = games.load("nerts")
+        tables = [cls(4, 0) for _ in range(4)]
+        seats = bytes((ls.HERE, ls.THERE, ls.THERE, ls.THERE))
+        for s in sessions[1:]:
+            s.join(0)
+        sessions[0].host(tables[0], 99, 0, seats, 0)
+        now = 0
+        stranger = None
+        for step in range(1500):
+            now += 20
+            for i, s in enumerate(sessions):
+                if s.state == ls.S_PLAYING:
+                    g = tables[i]
+                    if step % 15 == i and g.vars[0] == PLAYING and g.bot.act(s.my_seat):
+                        s.local_move(g.history.last_move(), now)
+                    g.tick(20)
+                s.poll(now)
+                if i and s.state == ls.S_WAITING and s.tables.count and not s.waiting_start:
+                    s.choose(0)
+                    s.accept(tables[i], now)
+            if sessions[0].state == ls.S_WAITING and hub.live == 7:
+                sessions[0].start(now)
+                stranger = socket.create_connection(("127.0.0.1", party.port))
+                stranger.settimeout(2)
+            time.sleep(0.001)
+            if step > 400 and all(s.state == ls.S_PLAYING and not s.timeline.count for s in sessions) \
+                    and len({state_hash(g) for g in tables}) == 1:
+                break
+        assert [s.state for s in sessions] == [ls.S_PLAYING] * 4
+        assert len({state_hash(g) for g in tables}) == 1 and all(every_card_once(g, bytearray(256)) for g in tables)
+        assert tables[0].clock_ms > 8000 and sessions[0].hashes_compared > 10
+        assert all(s.refused == 0 and s.desyncs == 0 for s in sessions), [(s.refused, s.desyncs) for s in sessions]
+        # A fourth client: given the table's last beacon (FULL) at most, then closed.
+        got = b""
+        while True:
+            chunk = stranger.recv(256)
+            if not chunk:
+                break
+            got += chunk
+        assert len(got) < 80 and sum(seat.refused for seat in party.seats) >= 1
+        stranger.close()
+    finally:
+        for g in guests:
+            g.close()
+        party.close()
