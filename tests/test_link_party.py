@@ -72,20 +72,25 @@ def test_every_guest_sees_every_other_guests_moves_relayed_by_the_host():
         assert t.channels[k].partner == t.channels[0].me
 
 
-def test_a_party_offer_marks_each_guest_its_own_seat_and_the_others_other():
+def test_a_party_offer_marks_each_guest_its_own_seat_and_the_others_other_one_seat_at_a_time():
     t = Party(consoles=4, seed=3)
     for k in (1, 2, 3):
         t.sessions[k].join(0)
     t.sessions[0].host(t.games[0], 3, 0, t.seats, 0)
-    for _ in range(40):
+    order = []
+    for _ in range(200):
         t.frame(False)
-    for k in (1, 2, 3):
-        s = t.sessions[k]
-        assert s.tables.count == 1
-        at = s.tables.offer_at(0)
-        seats = list(s.tables.offers[at + m.OFFER_HEAD: at + m.OFFER_HEAD + 4])
-        want = [m.HERE] + [m.THERE if p == k else m.OTHER for p in (1, 2, 3)]
-        assert seats == want, (k, seats)
+        for k in (1, 2, 3):
+            s = t.sessions[k]
+            if s.tables.count and not s.waiting_start:
+                at = s.tables.offer_at(0)
+                seats = list(s.tables.offers[at + m.OFFER_HEAD: at + m.OFFER_HEAD + 4])
+                assert seats == [m.HERE] + [m.THERE if p == k else m.OTHER for p in (1, 2, 3)], (k, seats)
+                order.append(k)
+                s.choose(0)
+                s.accept(t.games[k], t.now)
+    assert order == [1, 2, 3]  # the next seat is offered once the last is taken
+    assert t.hub.live == 7
     # An offer with OTHER seats breaks the two-console offer's rule (exactly one THERE, the rest
     # the computer's) only by OTHER: a console of the build before does not list it.
     d = bytearray(16)
@@ -353,3 +358,91 @@ def test_over_tcp_the_host_seats_three_guests_on_its_port_and_closes_a_fourth():
         for g in guests:
             g.close()
         party.close()
+
+
+def test_on_one_radio_the_host_routes_each_guests_frames_to_its_seat_and_a_bystander_sees_it_full():
+    """ESP-NOW: every console hears every other. The host's legs share its radio
+    (firmware/link_espnow.py, Shared); a fifth console listening lists the table as taken."""
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from firmware.link_espnow import Shared
+    from support.fakes.air import Air
+
+    air = Air()
+    radio = Shared(air.end(), 3)
+    own = Channel(radio.legs[0], me=0x1001)
+    hub = Hub(own, radio.legs[1:])
+    radio.bind(hub)
+    chans = [own] + [Channel(air.end(), me=0x2001 + k) for k in range(3)]
+    sessions = [ls.Session(c) for c in chans]
+    sessions[0].use(hub)
+    bystander = ls.Session(Channel(air.end(), me=0x3001))
+    bystander.join(0)
+    cls = games.load("nerts")
+    tables = [cls(4, 0) for _ in range(4)]
+    for s in sessions[1:]:
+        s.join(0)
+    sessions[0].host(tables[0], 5, 0, bytes((ls.HERE, ls.THERE, ls.THERE, ls.THERE)), 0)
+    now = 0
+    seat_of = {}
+    for step in range(1200):
+        now += 20
+        for i, s in enumerate(sessions):
+            if s.state == ls.S_PLAYING:
+                g = tables[i]
+                if step % 15 == i and g.vars[0] == PLAYING and g.bot.act(s.my_seat):
+                    s.local_move(g.history.last_move(), now)
+                g.tick(20)
+            s.poll(now)
+            free = [k for k in range(s.tables.count) if not s.tables.full[k]]
+            if i and s.state == ls.S_WAITING and free and not s.waiting_start and step > 40 * i:
+                s.choose(free[0])  # (the players pick a seat one after the other)
+                s.accept(tables[i], now)
+                seat_of[i] = s.my_seat
+        bystander.poll(now)
+        if sessions[0].state == ls.S_WAITING and hub.live == 7:
+            sessions[0].start(now)
+        if step > 500 and all(s.state == ls.S_PLAYING and not s.timeline.count for s in sessions) \
+                and len({state_hash(g) for g in tables}) == 1:
+            break
+    assert sorted(seat_of.values()) == [1, 2, 3]
+    assert [s.state for s in sessions] == [ls.S_PLAYING] * 4
+    assert len({state_hash(g) for g in tables}) == 1 and tables[0].clock_ms > 8000
+    assert all(s.refused == 0 and s.desyncs == 0 for s in sessions)
+    bt = bystander.tables  # each seat a table of its own (the host's ids), every one listed as taken
+    assert bt.count == 3 and all(bt.full[k] and bt.host[k] == 0x1001 for k in range(3))
+
+
+def test_on_one_radio_two_guests_that_answer_one_seat_at_once_never_share_or_swap_seats():
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from firmware.link_espnow import Shared
+    from support.fakes.air import Air
+
+    air = Air()
+    radio = Shared(air.end(), 2)
+    own = Channel(radio.legs[0], me=0x1001)
+    hub = Hub(own, radio.legs[1:])
+    radio.bind(hub)
+    guests = [ls.Session(Channel(air.end(), me=0x2001 + k)) for k in range(2)]
+    host = ls.Session(own)
+    host.use(hub)
+    cls = games.load("nerts")
+    host.host(cls(3, 0), 5, 0, bytes((ls.HERE, ls.THERE, ls.THERE)), 0)
+    for g in guests:
+        g.join(0)
+    now = 0
+    for _ in range(100):
+        now += 20
+        host.poll(now)
+        for g in guests:
+            g.poll(now)
+        if all(g.tables.count for g in guests) and not guests[0].waiting_start:
+            for g in guests:  # both pick the one seat offered, in the same frame
+                g.choose(0)
+                g.accept(cls(3, 0), now)
+    assert [g.my_seat for g in guests] == [1, 1] and hub.live == 1  # one took it; the other hears nothing
+    assert host.seat_kind(1) == ls.THERE and hub.legs[0].partner in (0x2001, 0x2002)
+    assert hub.legs[1].partner == 0  # the next seat is offered, not given to the one that lost

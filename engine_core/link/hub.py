@@ -73,6 +73,9 @@ class Hub:
         self.live = self.away = self.gone = 0
         for i in range(self.n):
             self.reopen(i)
+            if i:
+                self.legs[i].announce(0)  # one seat offered at a time (poll): on a shared radio
+                # every guest hears the same offer, and the one that answers takes that seat
 
     def reopen(self, i):
         """Leg i offers the table again (before the start: its guest refused or left)."""
@@ -83,14 +86,16 @@ class Hub:
             if b[at] == m.THERE or b[at] == m.OTHER:
                 b[at] = m.THERE if k == i else m.OTHER
                 k += 1
-        self.legs[i].open_table(self.offer_table, m.OFFER, b, self.offer_len)
+        # Each leg's seat is a table of its own id (the host's next ones): a guest that answers
+        # the offer of a seat another guest took is that seat's leg's stranger, never another's.
+        self.legs[i].open_table((self.offer_table + i - 1) % 65535 + 1, m.OFFER, b, self.offer_len)
         self.seen[i] = self.legs[i].restarts
         self.live &= ~(1 << i)
 
     def listen(self):
         for leg in self.legs:
             leg.listen()
-        self.live = self.away = self.gone = 0
+        self.live = self.away = self.gone = self.offer_len = 0
 
     def paired(self):
         return self.live != 0
@@ -119,6 +124,12 @@ class Hub:
     def poll(self, now_ms):
         for leg in self.legs:
             leg.poll(now_ms)
+        if self.offer_len:  # before the start: the first leg no guest took offers its seat
+            for leg in self.legs:
+                if leg.partner == 0:
+                    if not leg.pairing.beacon_len:
+                        leg.announce(m.OFFER)
+                    break
 
     def receive(self):
         """The next message from a guest not away, leg by leg; what an away guest says is
@@ -159,13 +170,14 @@ class Hub:
     # --- the party table's own ---
 
     def seat(self, i):
-        """Leg i's guest accepted: it sits at the table."""
+        """Leg i's guest accepted: it sits at the table, which says so to anyone in range."""
         self.live |= 1 << i
+        self.legs[i].announce(m.FULL)
 
     def start(self):
         """The host starts the game: a leg whose guest has not accepted offers no more. The
         seats of those legs (bit i of the result) go to the computer."""
-        empty = 0
+        empty = self.offer_len = 0
         for i in range(self.n):
             if not self.live >> i & 1:
                 self.legs[i].listen()
