@@ -113,7 +113,7 @@ class Shared:
         self.console_id = getattr(link, "console_id", 0)
         self.buf = bytearray(DATAGRAM)
         self.legs = [_Leg(self) for _ in range(guests)]
-        self.channels = ()
+        self.channels = []  # type: list
         self.ignored = 0  # datagrams no leg takes
 
     def bind(self, hub):

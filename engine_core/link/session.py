@@ -117,6 +117,7 @@ class Session:
     def __init__(self, channel: "Channel"):
         self.ch = channel
         self.own = channel  # this console's channel; a party table's host uses a Hub (hub.py)
+        self.hub: "Any" = None
         channel.listen()  # until this console hosts or joins: offers in range are heard, nothing said
         # The game on the table (engine_core/game.py), None between games; its parts ask it
         # only while one is on the table, so it is not narrowed at each use.
@@ -240,6 +241,7 @@ class Session:
         """Host a party table through `hub` (hub.Hub: a channel per guest), or (None) through
         this console's own channel again. Before host()."""
         ch = hub if hub is not None else self.own
+        self.hub = hub
         self.ch = self.outbox.ch = self.hello.ch = ch
         self.restarts = ch.restarts
 
@@ -248,7 +250,7 @@ class Session:
         the seats no guest took go to the computer."""
         if not self.party or not self.is_host or self.state != S_WAITING or self.game is None:
             return
-        self.seat_away(self.ch.start(), True)
+        self.seat_away(self.hub.start(), True)
         b = self.outbox.tx
         b[0] = VERSION
         b[1] = games.game_id(self.game.NAME)
@@ -259,7 +261,7 @@ class Session:
         self.outbox.flush()
 
     def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
-        return self.ch.live if self.party and self.is_host else 1
+        return self.hub.live if self.party and self.is_host else 1
 
     def seat_away(self, legs, computer):
         """A party table's host: the guests at hub legs `legs` (bits) are away (never came to
@@ -357,7 +359,7 @@ class Session:
             self.on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
         if self.party and self.is_host and self.playing():
-            ch.tend(self, now_ms)  # guests gone quiet or away (hub.py)
+            self.hub.tend(self, now_ms)  # guests gone quiet or away (hub.py)
         self.silence(now_ms)
         self.tables.expire(now_ms)
         self.hello.withdrawn()
@@ -410,6 +412,8 @@ class Session:
             if kinds[p] == THERE or kinds[p] == m.OTHER:
                 guests += 1
         self.party = guests > 1
+        if self.party and is_host and self.hub is None:
+            raise ValueError("more than one console's seat: host through a Hub (use)")
         self.waiting_start = False
         self.away = 0
 
@@ -535,15 +539,15 @@ class Session:
                     or d[2] != game.rules or r.get_i32(d, 3) != self.seed or self.is_host == self.waiting_start:
                 self.reject()
             elif self.party and self.is_host:
-                self.ch.seat(self.src)  # one more guest seated: the host starts (start())
+                self.hub.seat(self.src)  # one more guest seated: the host starts (start())
                 self.flags |= CHANGED
             else:
                 self.begin()
         elif self.party and self.is_host and (kind == K_REFUSE or kind == K_BYE):
             if self.state == S_WAITING:
-                self.ch.reopen(self.src)  # that guest said no: its seat is offered again
+                self.hub.reopen(self.src)  # that guest said no: its seat is offered again
             else:
-                self.ch.leave(self.src)  # that guest left: its seat goes as the host chose
+                self.hub.leave(self.src)  # that guest left: its seat goes as the host chose
         elif kind == K_REFUSE:
             self.refusal = d[0]
             self.go(m.E_REFUSE)
