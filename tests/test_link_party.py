@@ -128,7 +128,7 @@ def test_the_game_starts_when_the_host_says_so_and_an_untaken_seat_goes_to_the_c
 
 
 def test_a_guest_that_leaves_gets_a_computer_player_and_the_rest_play_on():
-    t = Party(consoles=4, seed=6, faults=FAULTS, delay=30, policy=lh.COMPUTER)
+    t = Party(consoles=4, seed=6, faults=FAULTS, delay=30, policy=lh.BOT)
     assert t.start()
     for _ in range(300):
         t.frame()

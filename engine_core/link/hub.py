@@ -13,7 +13,9 @@ makes one: the further legs' buffers are allocated then. Nothing allocates after
 
 The session asks of it what it asks of a Channel (send, poll, receive, rx, rx_len, rx_table,
 rx_from, silent_ms, restarts, open_table, listen, paired, announce, me) and, at a party table,
-seat(leg), start(), tend(session, now); it reads `src`, `live`, `away`.
+seat(leg), reopen(leg), leave(leg), start(session), tend(session, now); it reads `src`
+and `live`. What it asks of the session: `players`, `seats`, `owner`, `away`, `outbox`,
+`realtime`, `repair`; begin(), configure(), changed().
 """
 
 from array import array
@@ -33,7 +35,7 @@ AWAY_MS = const(5000)  # a seated guest silent this long is away (session.SILENC
 BACK_MS = const(1000)  # an away guest heard within this is back
 # What becomes of an away guest's seat (the host's choice, `policy`).
 WAIT = const(0)  # it waits: the guest comes back with the host's state when it is heard again
-COMPUTER = const(1)  # a computer player takes it over for the rest of the round
+BOT = const(1)  # a computer player takes it over for the rest of the round
 DROP = const(2)  # it stays as it is, for good
 
 
@@ -174,9 +176,10 @@ class Hub:
         self.live |= 1 << i
         self.legs[i].announce(m.FULL)
 
-    def start(self):
-        """The host starts the game: a leg whose guest has not accepted offers no more. The
-        seats of those legs (bit i of the result) go to the computer."""
+    def start(self, s: "Session"):
+        """The host starts the game (Session.start): the guests seated are told (the offer's
+        ACCEPT, back), a leg whose guest has not accepted offers no more and its seat goes to
+        the computer."""
         empty = self.offer_len = 0
         for i in range(self.n):
             if not self.live >> i & 1:
@@ -184,7 +187,33 @@ class Hub:
                 self.away |= 1 << i
                 self.gone |= 1 << i
                 empty |= 1 << i
-        return empty
+        self.seat_away(s, empty, True)
+        b = s.outbox.tx
+        o = self.offer
+        for k in range(7):  # version, game, rules, seed(4): the offer's
+            b[k] = o[k] if k < 3 else o[k + 5]
+        s.outbox.queue(m.ACCEPT, b, 7)
+        s.begin()
+        s.outbox.flush()
+
+    def seat_away(self, s: "Session", legs, computer):
+        """The guests at legs `legs` (bits) are away (never came to the start, went quiet or
+        left): their seats wait, or computer players take them over (s.away: the seats)."""
+        for p in range(s.players):
+            if s.seats[p] == m.THERE and legs >> s.owner[p] & 1:
+                s.away |= 1 << p
+                if computer:
+                    s.seats[p] = m.COMPUTER
+        s.configure()
+        s.realtime.horizon()
+        s.changed()
+
+    def seat_back(self, s: "Session", i):
+        """The guest at leg i is heard again: every guest takes the host's state."""
+        for p in range(s.players):
+            if s.owner[p] == i:
+                s.away &= ~(1 << p)
+        s.repair.send_state()
 
     def leave(self, i):
         """Leg i's guest said BYE."""
@@ -206,9 +235,9 @@ class Hub:
                     self.away |= bit
                     if self.policy != WAIT:
                         self.gone |= bit
-                    s.seat_away(bit, self.policy == COMPUTER)
+                    self.seat_away(s, bit, self.policy == BOT)
             elif self.away & bit and not self.gone & bit and leg.silent_ms(now_ms) < BACK_MS \
                     and s.repair.may_resend():
                 self.away &= ~bit
                 self.live |= bit
-                s.seat_back(i)
+                self.seat_back(s, i)

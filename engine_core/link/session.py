@@ -246,41 +246,13 @@ class Session:
         self.restarts = ch.restarts
 
     def start(self, now_ms):
-        """A party table's host starts the game: the guests that accepted are told (ACCEPT),
-        the seats no guest took go to the computer."""
-        if not self.party or not self.is_host or self.state != S_WAITING or self.game is None:
-            return
-        self.seat_away(self.hub.start(), True)
-        b = self.outbox.tx
-        b[0] = VERSION
-        b[1] = games.game_id(self.game.NAME)
-        b[2] = self.game.rules
-        r.put_i32(b, 3, self.seed)
-        self.outbox.queue(K_ACCEPT, b, 7)
-        self.begin()
-        self.outbox.flush()
+        """A party table's host starts the game (hub.py: the guests that accepted are told,
+        the seats no guest took go to the computer)."""
+        if self.party and self.is_host and self.state == S_WAITING and self.game is not None:
+            self.hub.start(self)
 
     def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
         return self.hub.live if self.party and self.is_host else 1
-
-    def seat_away(self, legs, computer):
-        """A party table's host: the guests at hub legs `legs` (bits) are away (never came to
-        the start, went quiet or left): their seats wait, or computer players take them over."""
-        for p in range(self.players):
-            if self.seats[p] == THERE and legs >> self.owner[p] & 1:
-                self.away |= 1 << p
-                if computer:
-                    self.seats[p] = COMPUTER
-        self.configure()
-        self.realtime.horizon()
-        self.flags |= CHANGED
-
-    def seat_back(self, leg):
-        """The guest at `leg` is heard again: every guest takes the host's state."""
-        for p in range(self.players):
-            if self.owner[p] == leg:
-                self.away &= ~(1 << p)
-        self.repair.send_state()
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
