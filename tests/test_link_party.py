@@ -446,3 +446,24 @@ def test_on_one_radio_two_guests_that_answer_one_seat_at_once_never_share_or_swa
     assert [g.my_seat for g in guests] == [1, 1] and hub.live == 1  # one took it; the other hears nothing
     assert host.seat_kind(1) == ls.THERE and hub.legs[0].partner in (0x2001, 0x2002)
     assert hub.legs[1].partner == 0  # the next seat is offered, not given to the one that lost
+
+
+def test_the_rp2040_firmware_leaves_the_hub_and_espnow_out_and_no_frozen_module_needs_them():
+    """An RP2040 board's link is one UART: it hosts no party table. Its flash is short
+    (docs/firmware.md), so hub.py and ESP-NOW's transport are not frozen into its firmware."""
+    import re
+    from pathlib import Path
+
+    from tools.device.firmware import NOT_FROZEN, package_files
+
+    engine, fw = package_files("engine_core"), package_files("firmware")
+    assert "link/hub.py" not in engine and "link_espnow.py" not in fw
+    assert "link/session.py" in engine and "link_uart.py" in fw and "main.py" in fw
+    for package, files in (("engine_core", engine), ("firmware", fw)):
+        for f in files:
+            text = Path(package, f).read_text()
+            for gone in NOT_FROZEN:
+                mod = gone[:-3].replace("/", ".")
+                name = mod.rsplit(".", 1)[1]
+                top = re.compile(r"^(from|import) .*\b%s\b" % name, re.M)
+                assert not top.search(text), (package, f, mod)  # (firmware/main.py imports ESP-NOW inside a function)
