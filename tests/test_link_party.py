@@ -467,3 +467,20 @@ def test_the_rp2040_firmware_leaves_the_hub_and_espnow_out_and_no_frozen_module_
                 name = mod.rsplit(".", 1)[1]
                 top = re.compile(r"^(from|import) .*\b%s\b" % name, re.M)
                 assert not top.search(text), (package, f, mod)  # (firmware/main.py imports ESP-NOW inside a function)
+
+
+def test_the_other_guests_are_shown_a_seat_whose_guest_went_away_and_came_back():
+    t = Party(consoles=4, seed=11, delay=20)
+    assert t.start()
+    for _ in range(200):
+        t.frame()
+    t.wires[2].cut(True)  # the guest at seat 3
+    for _ in range(350):
+        t.frame()
+    assert t.sessions[0].away == 1 << 3
+    assert t.sessions[1].away == 1 << 3 and t.sessions[2].away == 1 << 3  # the others are told
+    assert t.flags[1] & ls.CHANGED
+    t.wires[2].cut(False)
+    for _ in range(300):
+        t.frame()
+    assert [s.away for s in t.sessions] == [0, 0, 0, 0]

@@ -1,4 +1,4 @@
-"""Link play: two consoles at one table, or three and four at a party table (docs/link.md).
+"""Link play: two consoles at one table (docs/link.md).
 
     channel.py    reliable, ordered, de-duplicated delivery of small messages over a byte
                   stream or datagrams (a UART, ESP-NOW, a socket): frames with a CRC,
@@ -19,8 +19,7 @@
                   and replayed
     transfer.py   the host's whole state, sent and loaded: the repair after a desync
     timeline.py   the window of recent Nerts moves that realtime.py keeps in order
-    hub.py        a party table's host: a channel per guest, seen by the session as one; the
-                  guests' moves relayed, seats of guests gone quiet or away
+    hub.py        a party table's host (three or four consoles): a channel per guest
     statehash.py  the state hash both consoles compare
 
 Like the rest of the engine this runs on MicroPython and CPython and allocates nothing after

@@ -68,10 +68,6 @@ class Channel:
     made and never paired is a plain point-to-point link.
     """
 
-    # As a party table's hub (hub.py) names them: the leg a message came from, the legs seated.
-    src = 0
-    live = 1
-
     def __init__(self, transport, epoch=0, window=WINDOW, me=0):
         if window not in (2, 4, 8, 16):
             raise ValueError("window must be 2, 4, 8 or 16")

@@ -188,6 +188,7 @@ class Hub:
                 self.gone |= 1 << i
                 empty |= 1 << i
         self.seat_away(s, empty, True)
+        s.away = 0  # (a seat no guest took is the computer's, not a guest's that is away)
         b = s.outbox.tx
         o = self.offer
         for k in range(7):  # version, game, rules, seed(4): the offer's

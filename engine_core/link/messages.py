@@ -147,7 +147,7 @@ def check(kind, d, n, players, record):
             return BAD_LENGTH
         return 0 if _u30(d, 1) and _u30(d, 5) else BAD_FIELD
     if kind == CLOCK:
-        if n != CLOCK_LEN:
+        if n != CLOCK_LEN and n != CLOCK_LEN + 1:  # (+1: a party table's seats away, hub.py)
             return BAD_LENGTH
         return 0 if _u30(d, 1) else BAD_FIELD
     if kind == RESYNC:

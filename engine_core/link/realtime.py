@@ -429,7 +429,8 @@ class Realtime:
             b = self.out.tx
             b[0] = s.gen
             r.put_i32(b, 1, h)
-            self.out.queue(_K_CLOCK, b, 5)
+            b[5] = s.away  # (a party table's host: the seats whose guests are away)
+            self.out.queue(_K_CLOCK, b, 6 if s.party and s.is_host else 5)
             self.sent_h = h
 
     def settled(self):

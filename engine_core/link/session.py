@@ -327,7 +327,7 @@ class Session:
             self.transfer.observe()  # this console's own payoff pile, as its own moves left it
         kind = ch.receive()
         while kind >= 0:
-            self.src = ch.src if self.party else 0  # the guest it came from (hub.py)
+            self.src = self.hub.src if self.hub is not None else 0  # the guest it came from (hub.py)
             self.on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
         if self.party and self.is_host and self.playing():
@@ -539,6 +539,9 @@ class Session:
             repair.on_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
+            if n > 5 and self.party and not self.is_host and self.away != d[5]:
+                self.away = d[5]  # the host says whose guests are away (hub.py)
+                self.flags |= CHANGED
         elif kind == K_RESYNC:
             if self.is_host:
                 repair.on_resync(r.get_i32(d, 1))
