@@ -250,7 +250,7 @@ def test_one_hostile_guest_among_honest_ones_reaches_no_one_else(consoles, seed)
     got = hostile_guest(consoles, 4000, seed)
     assert got["failures"] == 0, got
     assert len(got["attacks"]) == 9 and min(got["attacks"].values()) > 30, got
-    assert got["host_refused"] > 300  # other seats' moves, backdated, ahead, bursts: refused at the host
+    assert got["host_refused"] > 200  # other seats' moves, backdated, ahead, bursts: refused at the host
 
 
 MPY_PARTY = """
@@ -484,3 +484,34 @@ def test_the_other_guests_are_shown_a_seat_whose_guest_went_away_and_came_back()
     for _ in range(300):
         t.frame()
     assert [s.away for s in t.sessions] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("consoles,seed", [(3, 4), (4, 5), (4, 15)])
+def test_faulty_wires_cut_again_and_again_end_with_every_console_in_step(consoles, seed):
+    """5 % of chunks lost, doubled, held back and corrupted, and each wire cut for 1 to 10 s
+    about every 10 s, for 120 s of play and the host's deals: guests go away and come back,
+    miss states and deals (a guest away when the host dealt the next round takes the new
+    round's state: its own pile is not the one it was dealt any more), and in the end every
+    console holds the host's state."""
+    t = Party(consoles=consoles, seed=seed, faults=(50, 50, 50, 50), delay=30 + seed % 50)
+    assert t.start()
+    t.deal_rounds = 1
+    cut_until = [0] * (consoles - 1)
+    cuts = 0
+    for _ in range(6000):
+        for k in range(consoles - 1):
+            if cut_until[k] and t.now >= cut_until[k]:
+                cut_until[k] = 0
+                t.wires[k].cut(False)
+            elif not cut_until[k] and t.rand(1000) < 2:
+                cut_until[k] = t.now + 1000 + t.rand(9000)
+                t.wires[k].cut(True)
+                cuts += 1
+        t.frame()
+    for k in range(consoles - 1):
+        t.wires[k].cut(False)
+    t.settle(4000)
+    t.check()
+    assert cuts >= 10 and t.problem() == "", (cuts, t.problem())
+    assert all(s.state == ls.S_PLAYING for s in t.sessions)
+    assert len({state_hash(g) for g in t.games}) == 1

@@ -60,6 +60,8 @@ class Hub:
         self.policy = WAIT
         self.at = 0
         self.seen = array("i", [0] * LEGS)  # each leg's restarts, as last seen
+        self.behind = 0  # bit i: leg i's guest speaks of another generation (it missed a state)
+        self.behind_at = array("i", [0] * LEGS)  # since when
         self.offer = bytearray(m.OFFER_HEAD + m.MAX_SEATS)
         self.offer_len = 0
         self.offer_table = 0
@@ -216,6 +218,17 @@ class Hub:
                 s.away &= ~(1 << p)
         s.repair.send_state()
 
+    def note(self, i, behind, now):
+        """A message of leg i's guest, of another generation than the host's (behind) or not;
+        returns behind."""
+        bit = 1 << i
+        if not behind:
+            self.behind &= ~bit
+        elif not self.behind & bit:
+            self.behind |= bit
+            self.behind_at[i] = now
+        return behind
+
     def leave(self, i):
         """Leg i's guest said BYE."""
         self.gone |= 1 << i
@@ -223,7 +236,15 @@ class Hub:
     def tend(self, s: "Session", now_ms):
         """In play: a seated guest silent for AWAY_MS, gone (BYE) or started over is away, and
         its seat goes as `policy` says; an away guest heard again while its seat waits comes
-        back with the host's state (sent to every guest, when the rate of re-sends allows)."""
+        back with the host's state (sent to every guest, when the rate of re-sends allows), and
+        so does a seated guest that has spoken of another generation for ASK_MS (a state
+        missed: a friendly guest takes the state in a round trip)."""
+        for i in range(self.n):
+            if (self.behind & self.live) >> i & 1 and (now_ms - self.behind_at[i]) & m.CLOCK_MASK >= m.ASK_MS \
+                    and s.repair.may_resend():
+                self.behind = 0
+                s.repair.send_state()
+                break
         for i in range(self.n):
             bit = 1 << i
             leg = self.legs[i]

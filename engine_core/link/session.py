@@ -529,6 +529,10 @@ class Session:
             self.flags |= LEFT
         elif kind == K_STATE:
             repair.on_state(d, n)
+        elif kind == K_RESYNC and self.party and not self.is_host:
+            repair.on_told(r.get_i32(d, 1))  # a party host's "take my state", whatever the generation here
+        elif self.hub is not None and self.hub.note(self.src, d[0] != self.gen, self.now):
+            return  # a guest of another generation (it missed a state: the hub has it sent again)
         elif d[0] != self.gen or repair.asked:
             return  # sent before the state it would apply to was replaced: dropped
         elif kind == K_MOVE:
