@@ -515,3 +515,21 @@ def test_faulty_wires_cut_again_and_again_end_with_every_console_in_step(console
     assert cuts >= 10 and t.problem() == "", (cuts, t.problem())
     assert all(s.state == ls.S_PLAYING for s in t.sessions)
     assert len({state_hash(g) for g in t.games}) == 1
+
+
+def test_a_party_table_is_hosted_through_a_hub_and_a_hub_hosts_only_party_tables():
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from engine_core.link.loopback import Wire
+
+    cls = games.load("nerts")
+    w = Wire(1)
+    s = ls.Session(Channel(w.end(0)))
+    with pytest.raises(ValueError):
+        s.host(cls(3, 0), 1, 0, bytes((ls.HERE, ls.THERE, ls.THERE)), 0)
+    s.use(Hub(s.ch, [Wire(2).end(0)]))
+    with pytest.raises(ValueError):
+        s.host(cls(2, 0), 1, 0, bytes((ls.HERE, ls.THERE)), 0)
+    s.host(cls(3, 0), 1, 0, bytes((ls.HERE, ls.THERE, ls.THERE)), 0)
+    assert s.party and s.state == ls.S_WAITING

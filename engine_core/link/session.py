@@ -384,8 +384,8 @@ class Session:
             if kinds[p] == THERE or kinds[p] == m.OTHER:
                 guests += 1
         self.party = guests > 1
-        if self.party and is_host and self.hub is None:
-            raise ValueError("more than one console's seat: host through a Hub (use)")
+        if is_host and self.party != (self.hub is not None):
+            raise ValueError("a Hub (use) hosts more than one console's seat, and only that")
         self.waiting_start = False
         self.away = 0
 
