@@ -53,6 +53,7 @@ package(
         "link/crc.py",
         "link/frames.py",
         "link/hello.py",
+        "link/hub.py",
         "link/inbox.py",
         "link/lockstep.py",
         "link/loopback.py",

@@ -97,3 +97,91 @@ def open_link(wifi_channel=1):
     esp.active(True)
     esp.add_peer(BROADCAST)
     return EspNowLink(esp, sta.config("mac"))
+
+
+class Shared:
+    """A party table's host on one radio (engine_core/link/hub.py): `legs`, a transport for each
+    guest's channel, over one datagram link (an EspNowLink). Each datagram read goes to the leg
+    whose partner wrote it (FROM), or, from a console no leg is paired with, to the leg whose
+    seat's table it names while that seat waits for its guest: the others never see it. A leg
+    holds up to _HELD datagrams until its channel reads them (more are dropped: the writer's
+    channel sends again). Every leg writes through the radio; each frame names its guest (TO).
+    Tell it the hub's legs with bind(hub) once the hub is made. Nothing allocates after that."""
+
+    def __init__(self, link, guests):
+        self.link = link
+        self.console_id = getattr(link, "console_id", 0)
+        self.buf = bytearray(DATAGRAM)
+        self.legs = [_Leg(self) for _ in range(guests)]
+        self.channels = []  # type: list
+        self.ignored = 0  # datagrams no leg takes
+
+    def bind(self, hub):
+        self.channels = hub.legs
+
+    def pump(self):
+        buf = self.buf
+        while True:
+            n = self.link.readinto(buf)
+            if not n:
+                return
+            if n < 15 or buf[0] != SYNC:
+                self.ignored += 1
+                continue
+            writer = buf[FROM_AT] << 8 | buf[FROM_AT + 1]
+            to = -1
+            for i in range(len(self.channels)):
+                if self.channels[i].partner == writer:
+                    to = i
+                    break
+            if to < 0:  # a new guest: to the leg whose seat (its table) it answers
+                table = buf[7] << 8 | buf[8]
+                for i in range(len(self.channels)):
+                    ch = self.channels[i]
+                    if ch.partner == 0 and ch.table == table:
+                        to = i
+                        break
+            if to < 0 or not self.legs[to].put(buf, n):
+                self.ignored += 1
+
+
+_HELD = 4  # datagrams a leg holds for its channel
+
+
+class _Leg:
+    def __init__(self, shared):
+        self.shared = shared
+        self.console_id = shared.console_id
+        self.held = bytearray(_HELD * DATAGRAM)
+        self.lens = bytearray(_HELD)
+        self.head = 0
+        self.count = 0
+
+    def put(self, buf, n):
+        if self.count == _HELD:
+            return False
+        at = (self.head + self.count) % _HELD
+        self.lens[at] = n
+        base = at * DATAGRAM
+        held = self.held
+        for i in range(n):
+            held[base + i] = buf[i]
+        self.count += 1
+        return True
+
+    def write(self, buf, n):
+        return self.shared.link.write(buf, n)
+
+    def readinto(self, buf):
+        self.shared.pump()
+        if not self.count:
+            return 0
+        at = self.head
+        n = self.lens[at]
+        base = at * DATAGRAM
+        held = self.held
+        for i in range(n):
+            buf[i] = held[base + i]
+        self.head = (at + 1) % _HELD
+        self.count -= 1
+        return n

@@ -1,5 +1,6 @@
 """Link play over a UART between two boards (docs/link.md): the transport of
-engine_core/link/channel.py.
+engine_core/link/channel.py. A UART joins two consoles, never more: a party table of three or
+four (engine_core/link/hub.py) needs a link per guest, which a board with one UART has not.
 
     from firmware.link_uart import UartLink, open_link
     link = open_link(board)          # None when the board declares no LINK_UART

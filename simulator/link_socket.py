@@ -6,6 +6,7 @@ pipe (docs/link.md): transports for engine_core/link/channel.py.
     link = connect("127.0.0.1", 5599)    # tries again every RETRY_S until the other side listens
     link = open_link("127.0.0.1:5599")   # --link host:port;  open_link(":5599") or "5599": --listen
     link = listen_or_connect(5599)       # --link 5599: listen there, or join the console that does
+    party = listen_party(5599, 3)        # a party table's host: party.seats, a transport per guest
     a, b = socket_pair()                 # two ends joined in this process (tests)
     link = PipeLink(read_fd, write_fd)   # a pipe, or stdin/stdout: PipeLink(0, 1)
 
@@ -170,6 +171,66 @@ class SocketLink:
         if self.server is not None:
             self.server.close()
             self.server = None
+
+
+class _Seat(SocketLink):
+    """One guest's transport at a party table's host (listen_party): it takes the next client
+    that connects while it has none for its link, as a listener does; the others share the
+    port."""
+
+    def __init__(self, party):
+        super().__init__()
+        self.party = party
+        self.server = party.server  # (its beacons noted, and given to clients refused)
+
+    def _ready(self):
+        if self.sock is None and not self.taken:
+            try:
+                sock, _ = self.server.accept()
+            except (BlockingIOError, InterruptedError, OSError):
+                return None
+            self._use(sock)
+            self.taken = True
+        elif self.party.full():
+            self._refuse_waiting()
+        return self.sock
+
+    def close(self):
+        self._lost()
+
+
+class PartyListener:
+    """A party table's host (engine_core/link/hub.py): up to three guests on one port, each
+    the peer of its own transport (`seats`) for a link's life; a client that comes when every
+    seat has its peer is given the last beacon and closed at once."""
+
+    def __init__(self, port, guests, host=HOST):
+        if not 1 <= guests <= 3:
+            raise ValueError("a party table seats 1 to 3 guests")
+        self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind((host, port))
+        self.server.listen(4)
+        self.server.setblocking(False)
+        self.port = self.server.getsockname()[1]
+        self.seats = [_Seat(self) for _ in range(guests)]
+
+    def full(self):
+        for s in self.seats:
+            if s.sock is None and not s.taken:
+                return False
+        return True
+
+    def close(self):
+        for s in self.seats:
+            s.close()
+        self.server.close()
+
+
+def listen_party(port, guests, host=HOST):
+    """A party table's host: `guests` transports on one port (PartyListener.seats): the first
+    for the console's own channel, the rest for its Hub's further legs."""
+    return PartyListener(port, guests, host)
 
 
 def listen(port, host=HOST):

@@ -19,6 +19,7 @@
                   and replayed
     transfer.py   the host's whole state, sent and loaded: the repair after a desync
     timeline.py   the window of recent Nerts moves that realtime.py keeps in order
+    hub.py        a party table's host (three or four consoles): a channel per guest
     statehash.py  the state hash both consoles compare
 
 Like the rest of the engine this runs on MicroPython and CPython and allocates nothing after

@@ -113,7 +113,7 @@ class Hello:
         mine = s.my_seat
         peer = s.peer_seat
         kinds = self.kinds
-        for p in range(s.players):  # the offer was checked: one HERE (the host), one THERE
+        for p in range(s.players):  # the offer was checked: one HERE (the host), one THERE (OTHER stays)
             kind = self.offer_seats[p]
             if kind == THERE:
                 mine = p
@@ -130,7 +130,10 @@ class Hello:
         b[2] = self.offer_rules
         r.put_i32(b, 3, s.seed)
         self.outbox.queue(m.ACCEPT, b, 7)
-        s.begin()
+        if s.party:
+            s.waiting_start = True  # a party table: its host starts the game (ACCEPT back)
+        else:
+            s.begin()
         self.outbox.flush()
         return True
 
@@ -220,7 +223,8 @@ class Hello:
         """The offer this console's player is asked about was heard no more (GONE_MS), or
         another console took it (FULL): the question goes (F_LEFT)."""
         s = self.s
-        if self.offer_table and not self.joining and s.state == S_WAITING and not s.is_host:
+        if self.offer_table and not self.joining and s.state == S_WAITING and not s.is_host \
+                and not s.waiting_start:
             t = self.tables
             i = t.find(self.offer_host, self.offer_table)
             if i >= 0 and not t.full[i]:

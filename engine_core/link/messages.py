@@ -41,6 +41,7 @@ KINDS = const(11)
 HERE = const(1)
 THERE = const(2)
 COMPUTER = const(3)
+OTHER = const(4)  # a party table's seat of another guest: the host relays its moves (hub.py)
 MAX_SEATS = const(4)
 
 # Session.poll() flags.
@@ -146,7 +147,7 @@ def check(kind, d, n, players, record):
             return BAD_LENGTH
         return 0 if _u30(d, 1) and _u30(d, 5) else BAD_FIELD
     if kind == CLOCK:
-        if n != CLOCK_LEN:
+        if n != CLOCK_LEN and n != CLOCK_LEN + 1:  # (+1: a party table's seats away, hub.py)
             return BAD_LENGTH
         return 0 if _u30(d, 1) else BAD_FIELD
     if kind == RESYNC:
@@ -169,7 +170,7 @@ def check(kind, d, n, players, record):
 def check_offer(d, n):
     """An offer of this version: players 2..MAX_SEATS, exactly one seat kind each, options and
     seed non-negative 30-bit ints, and the seats: the host at seat 0 (HERE), exactly one seat
-    for the guest (THERE), any others the computer's."""
+    for the guest (THERE), any others the computer's or (a party table) other guests'."""
     players = d[3]
     if players < 2 or players > MAX_SEATS or n != OFFER_HEAD + players:
         return BAD_LENGTH
@@ -182,7 +183,7 @@ def check_offer(d, n):
         kind = d[OFFER_HEAD + p]
         if kind == THERE:
             there += 1
-        elif kind != COMPUTER:
+        elif kind != COMPUTER and kind != OTHER:
             return BAD_SEAT
     return 0 if there == 1 else BAD_SEAT
 

@@ -65,6 +65,15 @@ class Outbox:
         b[4] = move & 0xFF
         return b
 
+    def relay(self, d, at, src):
+        """A party table's host: a guest's move record d[at:at + 10], taken, to every other
+        guest (the queue's kind names the leg it came from: hub.py)."""
+        b = self.tx
+        b[0] = self.s.gen
+        for k in range(m.REALTIME_RECORD):
+            b[1 + k] = d[at + k]
+        self.queue(m.MOVE | (src + 1) << 6, b, 1 + m.REALTIME_RECORD)
+
     def send_move(self, seat, move):
         self.send_record(self.move_record(seat, move), 5)
 
@@ -125,9 +134,9 @@ class Outbox:
             for k in range(n):
                 b[k] = self.q_data[at + k]
             taken = 1
-            if kind == m.MOVE:  # the moves waiting behind it, of the same generation, join it
+            if kind & 63 == m.MOVE:  # the moves waiting behind it, of the same generation, join it
                 j = (i + 1) % _QUEUE
-                while taken < self.q_count and self.q_kind[j] == m.MOVE and \
+                while taken < self.q_count and self.q_kind[j] == kind and \
                         self.q_data[j * _SLOT] == b[0] and n + self.q_len[j] - 1 <= m.STATE_HEAD + m.STATE_DATA:
                     at = j * _SLOT
                     for k in range(1, self.q_len[j]):

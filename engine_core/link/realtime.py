@@ -28,6 +28,7 @@ from engine_core.games.nerts_moves import DEAL_MOVE
 from engine_core.link import messages as m
 from engine_core.link.messages import CLOCK as _K_CLOCK
 from engine_core.link.messages import COMPUTER as _COMPUTER
+from engine_core.link.messages import HERE as _HERE
 from engine_core.link.messages import THERE as _THERE
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
@@ -58,6 +59,7 @@ CLOCK_TOLERANCE_MS = const(5000)
 # one seat in any 1,000 ms of game time are refused.
 MOVES_PER_S = const(32)
 RATE_MS = const(1000)
+LAG_MS = const(5000)  # a party table's host waits no longer for a guest's horizon (horizon())
 
 
 class Realtime:
@@ -79,6 +81,7 @@ class Realtime:
         self.fresh = array("i", [0] * 64)  # moves found in the journal since the last look
         self.ctr = array("i", [0] * m.MAX_SEATS)  # each seat's move counter
         self.peer_h = 0  # the peer's horizon: none of its moves will be older
+        self.leg_h = array("i", [0] * 3)  # a party table's host: each guest's (hub.py legs)
         self.sent_h = 0  # the last horizon this console sent
         self.next_check = 0  # the game time of the next hash
         self.seen_head = 0  # where this console last read the journal
@@ -94,6 +97,8 @@ class Realtime:
         at the next whole second after t."""
         self.timeline.clear()
         self.peer_h = t
+        for i in range(3):
+            self.leg_h[i] = t
         self.sent_h = t
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.fresh_rate()
@@ -162,8 +167,10 @@ class Realtime:
         s = self.s
         if s.is_host:
             self.timeline.clear()
-            if self.peer_h < s.game.clock_ms:
-                self.peer_h = s.game.clock_ms
+            for i in range(3):
+                if self.leg_h[i] < s.game.clock_ms:
+                    self.leg_h[i] = s.game.clock_ms
+            self.horizon()
         self.synced()
         self.repair.lost()
 
@@ -172,7 +179,7 @@ class Realtime:
         r.put_i32(b, 5, t)
         r.put_u16(b, 9, ctr)
         self.out.send_record(b, 11)
-        if t > self.sent_h:
+        if t > self.sent_h and not (self.s.party and self.s.is_host):  # (its horizon: CLOCK alone)
             self.sent_h = t
 
     def scan(self):
@@ -267,11 +274,34 @@ class Realtime:
     def peer_clock(self, t):
         """The peer's horizon: never older than what it said before, nor ahead of this
         console's clock by more than the tolerance (otherwise refused, counted in rejected)."""
-        if t < self.peer_h or t > self.s.game.clock_ms + CLOCK_TOLERANCE_MS:
+        src = self.s.src
+        if t < self.leg_h[src] or t > self.s.game.clock_ms + CLOCK_TOLERANCE_MS:
             self.s.reject()
             return
-        self.peer_h = t
+        self.hear(src, t)
         self.follow(t)
+
+    def hear(self, src, t):
+        """The horizon of the peer at leg src (hub.py; the one peer: 0). At a party table's
+        host the table's is the lowest of the seated guests' (none seated: its own clock)."""
+        self.leg_h[src] = t
+        self.horizon()
+
+    def horizon(self):
+        """A party table's host waits for no guest's horizon more than LAG_MS behind its clock
+        (one that says nothing, or is cut, must not stall the others' windows: then none of
+        its moves older than the horizon told is taken)."""
+        s = self.s
+        live = s.legs()
+        h = -1
+        for i in range(3):
+            if live >> i & 1 and (h < 0 or self.leg_h[i] < h):
+                h = self.leg_h[i]
+        hub = s.party and s.is_host
+        if hub and h < s.game.clock_ms - LAG_MS:
+            h = s.game.clock_ms - LAG_MS
+        if h > self.peer_h or not hub:
+            self.peer_h = h
 
     def follow(self, t):
         """This console's clock follows the peer's (a believed time ahead of it), by no more
@@ -292,11 +322,16 @@ class Realtime:
         and nothing may take a place before what it said was final), at most CLOCK_TOLERANCE_MS
         ahead of this console's clock, and no more than MOVES_PER_S moves of the seat in
         RATE_MS. A believed time is counted for the seat's rate."""
-        now = self.s.game.clock_ms
-        if t < self.peer_h or t > now + CLOCK_TOLERANCE_MS:
+        s = self.s
+        now = s.game.clock_ms
+        if s.party and not s.is_host:
+            now += CLOCK_TOLERANCE_MS  # a guest's move the host took ahead of its own clock, relayed
+        if t < self.leg_h[s.src] or t > now + CLOCK_TOLERANCE_MS or (s.party and s.is_host and t < self.peer_h):
             return False
         base = seat * MOVES_PER_S
         i = self.recent_i[seat]
+        if s.party and self.recent_n[seat] and t < self.recent[base + (i - 1) % MOVES_PER_S]:
+            return False  # a party guest: the host's moves of many seats, each seat's in order
         if self.recent_n[seat] == MOVES_PER_S and t - self.recent[base + i] < RATE_MS:
             return False
         self.recent[base + i] = t
@@ -313,9 +348,11 @@ class Realtime:
         seat = d[at]
         move = d[at + 1] << 16 | d[at + 2] << 8 | d[at + 3]
         t = r.get_i32(d, at + 4)
-        # The sender's seats: the guest's person at the host; the host's person and the computer
-        # players at the guest. The move must be that seat's own (its mover), whatever else it is.
-        theirs = s.seats[seat] == _THERE or (not s.is_host and s.seats[seat] == _COMPUTER)
+        # The sender's seats: at the host the guest's person (at a party table, the guest of that
+        # leg); at the guest every seat but its own. The move must be that seat's own (its
+        # mover), whatever else it is.
+        src = s.src
+        theirs = s.seats[seat] == _THERE and s.owner[seat] == src if s.is_host else s.seats[seat] != _HERE
         if not theirs or (move != DEAL_MOVE and game.mover(move) != seat) or \
                 (move == DEAL_MOVE and seat != s.peer_seat):
             self.repair.refuse_move(False)  # nothing changes: a friendly console never sends this
@@ -323,7 +360,8 @@ class Realtime:
         if not self.believable(seat, t):
             self.repair.refuse_move(False)  # a time a friendly console cannot have sent: nothing changes
             return
-        self.peer_h = t
+        if s.is_host or not s.party:
+            self.hear(src, t)  # (a party guest's horizon is the host's CLOCK: moves of many seats)
         self.follow(t)
         if move == DEAL_MOVE:
             gen = s.gen
@@ -346,6 +384,8 @@ class Realtime:
         if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
             self.lost()
             return
+        if s.party and s.is_host:
+            self.out.relay(d, at, src)  # to the other guests
         self.synced()
         s.changed()
 
@@ -360,6 +400,8 @@ class Realtime:
             return
         game = s.game
         tl = self.timeline
+        if s.party and s.is_host:
+            self.horizon()
         final = game.clock_ms
         if self.peer_h < final:
             final = self.peer_h
@@ -378,14 +420,18 @@ class Realtime:
                 return  # the hashes disagreed: the state is on its way
         tl.drop_before(final)
         self.synced()
-        if game.clock_ms - self.sent_h >= CLOCK_EVERY_MS and not self.out.waiting():
+        h = game.clock_ms
+        if s.party and s.is_host and self.peer_h < h:
+            h = self.peer_h  # the guests' moves it relays are older than its own clock
+        if h - self.sent_h >= CLOCK_EVERY_MS and not self.out.waiting():
             # Only when nothing waits: a waiting move carries a horizon of its own, and a link
             # that takes nothing must not fill the queue with clocks.
             b = self.out.tx
             b[0] = s.gen
-            r.put_i32(b, 1, game.clock_ms)
-            self.out.queue(_K_CLOCK, b, 5)
-            self.sent_h = game.clock_ms
+            r.put_i32(b, 1, h)
+            b[5] = s.away  # (a party table's host: the seats whose guests are away)
+            self.out.queue(_K_CLOCK, b, 6 if s.party and s.is_host else 5)
+            self.sent_h = h
 
     def settled(self):
         """The round's end is final: no move in the window is applied (what comes now is too late

@@ -145,6 +145,10 @@ class Repair:
     def send_state(self):
         """Host: send the whole state (a new generation: what was on its way is dropped)."""
         s = self.s
+        if s.party:
+            # A party table: every guest is told first and asks (on_told), so that each takes
+            # the state it asked for, and all go on in the new generation.
+            self.resync(state_hash(s.game))
         self.owed = False
         self.resent_at[self.resend_i] = s.now
         self.resend_i = (self.resend_i + 1) % RESYNCS_PER_MINUTE
@@ -166,21 +170,27 @@ class Repair:
         STATE only when it asked for it, after finding the disagreement itself. Once per
         ASK_MS; the guest's RESYNC that follows is owed the state."""
         s = self.s
+        if s.party:
+            self.send_state()  # at once, no round trip: the guests are told first (send_state)
+            return
         self.owed = True
         if (s.now - self.told_at) & m.CLOCK_MASK < m.ASK_MS:
             return
         self.told_at = s.now
+        self.resync(mine)
+
+    def resync(self, h):
         b = self.outbox.tx
-        b[0] = s.gen
-        r.put_i32(b, 1, mine)
+        b[0] = self.s.gen
+        r.put_i32(b, 1, h)
         self.outbox.queue(m.RESYNC, b, 5)
 
     def on_told(self, theirs):
         """Guest: the host says we disagree. Believed only when its hash differs from this
         state's; then this console asks for the state as when it finds a disagreement."""
         mine = state_hash(self.s.game)
-        if theirs == mine:
-            self.s.reject()
+        if theirs == mine and not self.s.party:
+            self.s.reject()  # (at a party table the host re-sends its state to every guest)
             return
         self.found(mine, theirs)
 

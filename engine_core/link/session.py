@@ -29,7 +29,7 @@ Messages (kind, then the payload; ints big-endian, four-byte ones as records.put
     UNDO    5  gen, seat
     HASH    6  gen, key(4), hash(4)        key: the turn number, or the second of game time (Nerts)
     CLOCK   7  gen, time(4)                Nerts: no move of mine will be older than this
-    RESYNC  8  gen, hash(4)                the guest asks for the host's state
+    RESYNC  8  gen, hash(4)                the guest asks for the host's state (the host: "we disagree")
     STATE   9  gen, offset(2), total(2), key(4), hash(4), up to 107 bytes of the record
     BYE    10  (nothing)
     FULL   11  as OFFER: the host's table, taken (a beacon every second while the two play)
@@ -83,7 +83,7 @@ ACCEPTS_HOST = (
 )
 ACCEPTS_GUEST = (  # RESYNC from the host: "we disagree" (the guest then compares and asks)
     _HEARD,
-    _HEARD | 1 << K_BYE,  # S_WAITING: the offer, or the host withdrawing it
+    _HEARD | 1 << K_BYE | 1 << K_ACCEPT,  # S_WAITING: the offer, the host withdrawing it or starting a party table
     _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
     _PLAY_BOTH | 1 << K_STATE | 1 << K_RESYNC,
     _HEARD,
@@ -116,6 +116,8 @@ STATE_DATA = m.STATE_DATA  # record bytes per chunk
 class Session:
     def __init__(self, channel: "Channel"):
         self.ch = channel
+        self.own = channel  # this console's channel; a party table's host uses a Hub (hub.py)
+        self.hub: "Any" = None
         channel.listen()  # until this console hosts or joins: offers in range are heard, nothing said
         # The game on the table (engine_core/game.py), None between games; its parts ask it
         # only while one is on the table, so it is not narrowed at each use.
@@ -128,6 +130,11 @@ class Session:
         self.my_seat = 0
         self.peer_seat = 1
         self.seats = bytearray(MAX_SEATS)
+        self.owner = bytearray(MAX_SEATS)  # host: the leg (hub.py) of each THERE seat's guest
+        self.party = False  # more than two consoles at the table (a Hub at the host)
+        self.waiting_start = False  # a party table's guest accepted: the host starts the game
+        self.away = 0  # a party table's host: bit p, seat p's guest is away (hub.py)
+        self.src = 0  # the hub's leg of the message being handled (0: the one peer)
         self.players = 0
         self.seed = 0
         self.generator = rng.SPECTRAL  # the table's dealer: the host's (hello.py; an older host's COMBINED)
@@ -230,6 +237,23 @@ class Session:
     def repairs(self):
         return self.repair.repairs
 
+    def use(self, hub):
+        """Host a party table through `hub` (hub.Hub: a channel per guest), or (None) through
+        this console's own channel again. Before host()."""
+        ch = hub if hub is not None else self.own
+        self.hub = hub
+        self.ch = self.outbox.ch = self.hello.ch = ch
+        self.restarts = ch.restarts
+
+    def start(self, now_ms):
+        """A party table's host starts the game (hub.py: the guests that accepted are told,
+        the seats no guest took go to the computer)."""
+        if self.party and self.is_host and self.state == S_WAITING and self.game is not None:
+            self.hub.start(self)
+
+    def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
+        return self.hub.live if self.party and self.is_host else 1
+
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
         if self.state != S_IDLE and self.state != S_LEFT:
@@ -303,8 +327,11 @@ class Session:
             self.transfer.observe()  # this console's own payoff pile, as its own moves left it
         kind = ch.receive()
         while kind >= 0:
+            self.src = self.hub.src if self.hub is not None else 0  # the guest it came from (hub.py)
             self.on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
+        if self.party and self.is_host and self.playing():
+            self.hub.tend(self, now_ms)  # guests gone quiet or away (hub.py)
         self.silence(now_ms)
         self.tables.expire(now_ms)
         self.hello.withdrawn()
@@ -350,8 +377,17 @@ class Session:
         self.seed = seed
         self.my_seat = mine
         self.peer_seat = peer
+        guests = 0
         for p in range(self.players):
             self.seats[p] = kinds[p]
+            self.owner[p] = guests  # a party table's k-th guest seat is its hub's leg k
+            if kinds[p] == THERE or kinds[p] == m.OTHER:
+                guests += 1
+        self.party = guests > 1
+        if is_host and self.party != (self.hub is not None):
+            raise ValueError("a Hub (use) hosts more than one console's seat, and only that")
+        self.waiting_start = False
+        self.away = 0
 
     def begin(self):
         """Both sides agreed: deal and set who plays where."""
@@ -359,6 +395,7 @@ class Session:
         if game is None or not self.go(m.E_START):
             return  # no longer waiting for this table (it was withdrawn)
         game.deal(self.seed, self.generator)
+        self.waiting_start = False
         if self.is_host:
             self.ch.announce(m.FULL)  # the table taken: its offer goes on, saying so
         self.transfer.forget_own()  # this console's own payoff pile: found again for this table
@@ -469,12 +506,20 @@ class Session:
         if kind == K_OFFER or kind == m.FULL:
             self.hello.on_offer(d, n, kind == m.FULL)
         elif kind == K_ACCEPT:
-            game = self.game  # (the host's, offered)
-            if game is not None and d[0] == VERSION and d[1] == games.game_id(game.NAME) and d[2] == game.rules \
-                    and r.get_i32(d, 3) == self.seed:
-                self.begin()
-            else:
+            game = self.game  # (the host's, offered; a party guest's, accepted)
+            if game is None or d[0] != VERSION or d[1] != games.game_id(game.NAME) \
+                    or d[2] != game.rules or r.get_i32(d, 3) != self.seed or self.is_host == self.waiting_start:
                 self.reject()
+            elif self.party and self.is_host:
+                self.hub.seat(self.src)  # one more guest seated: the host starts (start())
+                self.flags |= CHANGED
+            else:
+                self.begin()
+        elif self.party and self.is_host and (kind == K_REFUSE or kind == K_BYE):
+            if self.state == S_WAITING:
+                self.hub.reopen(self.src)  # that guest said no: its seat is offered again
+            else:
+                self.hub.leave(self.src)  # that guest left: its seat goes as the host chose
         elif kind == K_REFUSE:
             self.refusal = d[0]
             self.go(m.E_REFUSE)
@@ -484,6 +529,10 @@ class Session:
             self.flags |= LEFT
         elif kind == K_STATE:
             repair.on_state(d, n)
+        elif kind == K_RESYNC and self.party and not self.is_host:
+            repair.on_told(r.get_i32(d, 1))  # a party host's "take my state", whatever the generation here
+        elif self.hub is not None and self.hub.note(self.src, d[0] != self.gen, self.now):
+            return  # a guest of another generation (it missed a state: the hub has it sent again)
         elif d[0] != self.gen or repair.asked:
             return  # sent before the state it would apply to was replaced: dropped
         elif kind == K_MOVE:
@@ -494,6 +543,9 @@ class Session:
             repair.on_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
+            if n > 5 and self.party and not self.is_host and self.away != d[5]:
+                self.away = d[5]  # the host says whose guests are away (hub.py)
+                self.flags |= CHANGED
         elif kind == K_RESYNC:
             if self.is_host:
                 repair.on_resync(r.get_i32(d, 1))

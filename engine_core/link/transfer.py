@@ -22,7 +22,7 @@ received record's generation). What it asks of the session: `game`, `gen`, `my_s
 from engine_core import PLAYING
 from engine_core import records as r
 from engine_core import save
-from engine_core.game import V_STATUS
+from engine_core.game import V_SCORE, V_STATUS
 from engine_core.link.messages import STATE_DATA as DATA
 from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
@@ -61,6 +61,7 @@ class Transfer:
         self.own_base = bytearray(64)
         self.own_len = 0
         self.own_low = 0
+        self.scores = bytearray(8)  # a party guest's scores before a state: (low byte of) each seat's
 
     # --- the host sends ---
 
@@ -162,6 +163,10 @@ class Transfer:
         p = self.own_pile
         if p < 0 or self.own_len < 0 or not self.own_open:
             return True
+        if self.s.party:  # a party guest that was away when a round ended: the host dealt the next
+            for i in range(4):
+                if game.vars[V_SCORE + i] & 0xFF != self.scores[i]:
+                    return True
         piles = game.piles
         n = piles.size[p]
         if n < self.own_low or n > self.own_len:
@@ -191,6 +196,8 @@ class Transfer:
         size = save.encode_game(game, 0, self.backup)
         self.observe()
         self.own_open = game.vars[V_STATUS] == PLAYING  # between deals the next deal may be the host's
+        for p in range(4):
+            self.scores[p] = game.vars[V_SCORE + p] & 0xFF
         if save.restore_game(game, buf, n, self.used) != r.OK:
             return False
         try:

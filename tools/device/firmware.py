@@ -61,11 +61,30 @@ start(%r)
 
 MANIFEST = """# The console frozen into MicroPython's rp2 port (written by tools/device/firmware.py).
 freeze("$(PORT_DIR)/modules")
-package("engine_core", base_path=%(root)r)
-package("firmware", base_path=%(root)r)
+package("engine_core", files=%(engine)r, base_path=%(root)r)
+package("firmware", files=%(firmware)r, base_path=%(root)r)
 package("boards", files=["__init__.py", %(board_file)r], base_path=%(root)r)
 module("main.py", base_path=%(here)r)
 """
+
+# Modules an RP2040 board never imports, left out of its firmware (flash is short: docs/firmware.md):
+# its link is one UART, so it hosts no party table of three or four consoles (a hub holds a
+# link per guest: engine_core/link/hub.py), and ESP-NOW is the ESP32 boards'.
+NOT_FROZEN = ("engine_core/link/hub.py", "firmware/link_espnow.py")
+
+
+def package_files(name):
+    """The package's modules (paths relative to it) that the firmware freezes: NOT_FROZEN left out."""
+    found = []
+    top = os.path.join(ROOT, name)
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(folder, f), top).replace(os.sep, "/")
+            if f.endswith(".py") and name + "/" + rel not in NOT_FROZEN:
+                found.append(rel)
+    return found
+
 
 PYSTACK_FILL = 0x55
 PYSTACK_BYTES = 2560  # the deepest the scenarios reach is 1,520 bytes (tests/test_pico.py)
@@ -290,7 +309,8 @@ def build(board_name, jobs=None, out_root=None):
         f.write(MAIN % board_name)
     manifest = os.path.join(work, "manifest.py")
     with open(manifest, "w") as f:
-        f.write(MANIFEST % {"root": ROOT, "board_file": board_name + ".py", "here": work})
+        f.write(MANIFEST % {"root": ROOT, "board_file": board_name + ".py", "here": work,
+                            "engine": package_files("engine_core"), "firmware": package_files("firmware")})
     mp_build = os.path.join(work, "mp")
     # mpy-cross first, on its own: built from inside the port's make it would inherit BUILD.
     mpy_cross = os.path.join(source, "mpy-cross")

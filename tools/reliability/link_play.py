@@ -39,6 +39,7 @@ class CountingEnd:
     def __init__(self, end):
         self.end = end
         self.written = 0
+        self.reads = 0  # reads that gave bytes (on the simulated wire: a frame each)
 
     def write(self, buf, n):
         k = self.end.write(buf, n)
@@ -46,7 +47,10 @@ class CountingEnd:
         return k
 
     def readinto(self, buf):
-        return self.end.readinto(buf)
+        n = self.end.readinto(buf)
+        if n:
+            self.reads += 1
+        return n
 
 
 class Table:
