@@ -97,8 +97,31 @@ def host_fuel(rounds=1, seed=3):
             "frames": int(words[3]), "legs_median": int(words[4]), "poll_median": int(words[5])}
 
 
-if __name__ == "__main__":
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+TITLE = "Link play at a party table: wire bytes and the host's fuel"
+ROUNDS = 3
+
+
+def measure(rounds=ROUNDS):
+    lines = ["Nerts, four seats, %d rounds over clean simulated wires with 20 ms of delay "
+             "(`python -m tools.bench.bench_party`); wire bytes count every frame both ways on "
+             "every wire." % rounds, "",
+             "| consoles (the other seats the computer's) | wire bytes per second of game time |",
+             "| --- | --- |"]
     for c in (2, 3, 4):
-        print("%d consoles: %d wire bytes per second of game time" % (c, wire_bytes(c, rounds)))
-    print("host, three guests: worst fuel per frame received (legs' polls, whole poll), frames:", host_fuel(1))
+        print("party table: %d consoles ..." % c, file=sys.stderr, flush=True)
+        lines.append("| %d | %s |" % (c, format(wire_bytes(c, rounds), ",")))
+    print("party table: the host's fuel on MicroPython ...", file=sys.stderr, flush=True)
+    f = host_fuel(1)
+    lines += ["", "The host with three guests, one round on MicroPython: fuel per frame received "
+              "(%s frames), median / worst: its legs' polls (the channels) %s / %s; its whole "
+              "poll (moves taken, relayed and replayed, hashes) %s / %s, against the channel's budget "
+              "of 300,000 fuel per frame received (\"Link: handling a received frame\", above)." % (format(f["frames"], ","), format(f["legs_median"], ","),
+                                         format(f["legs_worst"], ","), format(f["poll_median"], ","),
+                                         format(f["poll_worst"], ","))]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, "tools/bench/bench_party.py [ROUNDS]   (make bench runs it)")
+    print(measure(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS))

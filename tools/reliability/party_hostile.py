@@ -181,6 +181,8 @@ def hostile_guest(consoles, frames, seed):
 
 
 if __name__ == "__main__":
+    from tools.cli import help_or_go
+    help_or_go(__doc__, "tools/reliability/party_hostile.py [FRAMES] [SEED]")
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     for c in (3, 4):

@@ -522,6 +522,7 @@ class _Session:
     def __init__(self, game):
         self.game = game
         self.my_seat = 1
+        self.party = False  # a two-console table (a party table's guest checks the same pile)
 
 
 def _transfer(buf, n, game):
