@@ -9,13 +9,16 @@ import re
 import pytest
 
 import boards
+from engine_core.gfx.paint import CHAR_W
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui import texts
 from simulator.boards import resolve_board
 from simulator.keys import make_app, run
+from tests.test_small_screens import Drawn
 
 SIX = ("pico_ssd1306", "pico_sh1106")
+TWO_SPACES = 2 * CHAR_W + 1  # ink to ink across two blank characters of the 5x7 font
 
 
 # --- the simulator's window and key scripts ---
@@ -147,3 +150,39 @@ def test_the_device_and_the_simulator_tell_the_app_the_same_buttons(name):
     sim = board_app(resolve_board(name))
     assert device.rules_keys == sim.rules_keys and device.no_x == sim.no_x
     assert bytes(device.settings) == bytes(sim.settings)
+
+
+# --- the 128x64 key lines ---
+
+def rows(app):
+    """The letters drawn on a full redraw, by row (y) top first, each row sorted by x."""
+    drawn = Drawn(app)
+    app.full = True
+    app.redraw()
+    by_y = {}
+    for op in drawn.ops:
+        if op[0] == "letter":
+            by_y.setdefault(op[2], []).append(op[1:])
+    return [sorted(by_y[y]) for y in sorted(by_y)]
+
+
+def widest_gap(row):
+    return max(b[0] - (a[0] + a[2]) for a, b in zip(row, row[1:]))
+
+
+@pytest.mark.parametrize("name", SIX + ("128x64",))
+def test_the_game_lists_title_and_its_keys_lie_two_characters_apart(name):
+    app, board = board_keys(name)
+    run(app, "DOWN A")
+    assert app.mode == ui.CHOOSE
+    assert widest_gap(rows(app)[0]) >= TWO_SPACES, name
+
+
+@pytest.mark.parametrize("name", SIX + ("128x64",))
+def test_the_deal_number_keys_keep_their_parts_apart_and_off_the_edges(name):
+    app, board = board_keys(name)
+    run(app, "DOWN A " + ("LONG_A" if app.no_x else "X"))
+    assert app.mode == ui.DEAL
+    row = rows(app)[-2]  # the keys line, over "A: deal  B: back"
+    assert widest_gap(row) >= TWO_SPACES, name
+    assert row[0][0] >= 4 and row[-1][0] + row[-1][2] <= app.width - 4, name
