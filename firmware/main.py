@@ -26,11 +26,11 @@ import time
 from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import LINE_H, Painter
 from engine_core.gfx.screen import Screen
-from engine_core.ui.app import PAUSE, S_SOUND, S_TWO_BUTTONS, TITLE
+from engine_core.ui.app import PAUSE, S_SOUND, TITLE
 from engine_core.ui.idle import console_idle, screen_may_sleep
 from engine_core.loop import FRAME_MS, PRESS_LOG, REST_MAX_MS, Loop  # noqa: F401  (PRESS_LOG: press_log())
 from engine_core.loop import press_log  # noqa: F401  (at the REPL: the last presses)
-from firmware.buttons import SELECT, UP, X, GpioButtons
+from firmware.buttons import SELECT, X, GpioButtons
 
 _link = [None]  # type: list                  # the console's Link (link_state(), at the REPL)
 _power = [None]  # type: list                 # the loop's power figures when it stopped (power_state())
@@ -276,9 +276,7 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
     app = App(screen)
-    if not has_dpad(hw.board):
-        app.settings[S_TWO_BUTTONS] = 1      # A and B do everything (docs/screen.md)
-    app.no_x = not has_x(hw.board)          # a long A stands for X where it must
+    app.set_buttons(board_buttons(hw.board), hw.board.LONG_AS)  # what its keys and rules page name
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1)
     console.start()
@@ -369,11 +367,15 @@ def has_x(board):
     return False
 
 
-def has_dpad(board):
+def board_buttons(board):
+    """The mask of the buttons the board has (engine_core/ui/buttons.py mask): its GPIO buttons
+    and the D-pad of its resistor ladders (App.set_buttons)."""
+    has = 0
     for button, _ in board.BUTTONS:
-        if button == UP:
-            return True
-    return len(board.ADC_BUTTONS) > 0
+        has |= 1 << button
+    for _, high, middle in board.ADC_BUTTONS:
+        has |= 1 << high | 1 << middle
+    return has
 
 
 def panel_start(panel, reset_at):

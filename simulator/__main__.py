@@ -202,10 +202,7 @@ def main(argv=None):
         board = resolve_board(args.board)
     except ValueError as e:
         sys.exit("error: " + str(e))
-    app = make_app(board.width, board.height, mono=args.mono or board.mono)
-    if args.two_buttons or board.two_buttons:
-        app.settings[S_TWO_BUTTONS] = 1
-    app.no_x = board.no_x
+    app = board_app(board, args.mono, args.two_buttons)
     hung_up = attach_link(app, args)
     if not args.headless or args.data_dir:
         app = keep(app, args)
@@ -217,7 +214,7 @@ def main(argv=None):
         except ValueError as e:
             sys.exit("error: %s (games with a layout: %s)" % (e, " ".join(app.names)))
     try:
-        run(app, args.keys, app.app, hung_up)
+        run(app, args.keys, app.app, hung_up, board.long_as)
     except ValueError as e:
         sys.exit("error: " + str(e))
     if args.headless:
@@ -232,6 +229,18 @@ def main(argv=None):
             sys.exit("error: cannot write %s: %s" % (args.screenshot, e.strerror or e))
         return
     interactive(app, board, args)
+
+
+def board_app(board, mono=False, two_buttons=False):
+    """The App of a board as the device's firmware/main.py make_app gives it: its screen
+    (one-bit where the board's is), its buttons and the long presses standing for those it
+    lacks (App.set_buttons: the rules pages name what the board has). two_buttons: play
+    with A and B only on any board (--two-buttons)."""
+    app = make_app(board.width, board.height, mono=mono or board.mono)
+    app.set_buttons(board.mask, board.long_as)
+    if two_buttons:
+        app.settings[S_TWO_BUTTONS] = 1
+    return app
 
 
 def screenshot(app, board, args):
@@ -251,13 +260,19 @@ class Keys:
     mouse events to events for the console, in order. A, B and X act as they go down, unless
     the screen defers them (`defer`, from App.defers(): then once when held past LONG_PRESS_MS,
     long, or on release, short); one that acted and is held on past LONG_PRESS_MS reports
-    HELD once (engine_core/loop.py). Key repeat for the D-pad,
+    HELD once (engine_core/loop.py). The keys are the board's (window.board): a key for a
+    button it lacks does nothing, and a button whose long press stands for one it lacks (the
+    board's LONG_AS: a long B as START on pico_ssd1306) always waits, then reports that one
+    when held long, as the device's driver does (firmware/buttons.py). Key repeat for the D-pad,
     the digit keys, clicks on the drawn buttons and on the screen; H, F12 and Esc are the
     window's own."""
 
     def __init__(self, app, window):
         self.app = app
         self.window = window
+        board = window.board
+        self.present = board.buttons if board is not None else tuple(range(bt.COUNT))
+        self.long_as = dict(board.long_as) if board is not None else {}  # held -> reported
         self.down = {}  # button -> [pressed at ms, long reported, next repeat ms, waits]
         self.defer = 0  # the buttons whose press waits on this screen (the loop sets it)
         self.shots = 0
@@ -312,11 +327,12 @@ class Keys:
             elif event.key in DIGIT_KEYS:
                 self.events.append(DIGIT | DIGIT_KEYS[event.key])
             elif event.key in LONG_KEYMAP:  # a long press at once (R: redo)
-                self.events.append(LONG_KEYMAP[event.key] | LONG)
-            elif event.key in KEYMAP:
+                if LONG_KEYMAP[event.key] in self.present:
+                    self.events.append(LONG_KEYMAP[event.key] | LONG)
+            elif event.key in KEYMAP and KEYMAP[event.key] in self.present:
                 button = KEYMAP[event.key]
                 self.window.pressed.add(button)
-                waits = button in LONG_BUTTONS and self.defer >> button & 1 == 1
+                waits = button in self.long_as or button in LONG_BUTTONS and self.defer >> button & 1 == 1
                 self.down[button] = [now, False, now + REPEAT_FIRST_MS, waits]
                 if not waits:
                     self.events.append(button)
@@ -353,7 +369,7 @@ class Keys:
         foundation, a drag carries the card picked up; elsewhere, A)."""
         window = self.window
         for button, (x, y, r) in window.button_spots().items():
-            if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
+            if button in self.present and (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= r * r:
                 self.events.append(button)
                 return
         if self.pointer(pos, PRESS):
@@ -382,7 +398,11 @@ class Keys:
     def repeat(self, now):
         """Buttons still held: long presses and repeats come due."""
         for button, state in self.down.items():
-            if button in LONG_BUTTONS:
+            if button in self.long_as:  # a long press standing for a button the board lacks
+                if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
+                    state[1] = True
+                    self.events.append(self.long_as[button])
+            elif button in LONG_BUTTONS:
                 if not state[1] and now - state[0] >= bt.LONG_PRESS_MS:
                     state[1] = True
                     self.events.append(button | (LONG if state[3] else HELD))

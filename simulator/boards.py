@@ -28,6 +28,17 @@ class Board:
             if getattr(module, "ADC_BUTTONS", ()):
                 present |= set(DPAD)
             self.buttons = tuple(sorted(present))
+        # Long presses standing for buttons the board lacks: (held, reported) pairs, as the
+        # device's driver applies them (firmware/buttons.py): a long B as START, and so on.
+        self.long_as = tuple(getattr(module, "LONG_AS", ())) if module else ()
+
+    @property
+    def mask(self):
+        """The buttons it has, a mask (App.set_buttons)."""
+        has = 0
+        for button in self.buttons:
+            has |= 1 << button
+        return has
 
     @property
     def no_x(self):

@@ -1,7 +1,8 @@
 """Scripted button presses, the same on CPython and MicroPython (simulator, tools/frame.py).
 
 Tokens: a button name (UP DOWN LEFT RIGHT A B X Y START SELECT), LONG_<name> for a long
-press in place of the short one (a button the screen defers), HELD_<name> for a press that
+press in place of the short one (a button the screen defers; where the board's long press of
+that button stands for one it lacks, that one: LONG_B is START on pico_ssd1306), HELD_<name> for a press that
 acted on its edge and is held on past the long press time (so "A HELD_A" is A held long on a
 screen that does not defer A: in play, the card picked up goes home), TICK (50 ms pass), WAIT
 (half a second passes, in ticks), LINKED and HANGUP: the
@@ -92,12 +93,16 @@ def _hung_up(app, session, hung_up):
     return session is None or hung_up is None or hung_up()
 
 
-def run(app, text, inner=None, hung_up=None):
+def run(app, text, inner=None, hung_up=None, long_as=()):
     """Play a key script on `app` (the App, or a Console holding `inner`, the App). hung_up():
     True once the peer of the link has closed the connection (HANGUP waits for it; None: a
-    link without a connection, HANGUP returns at once)."""
+    link without a connection, HANGUP returns at once). long_as: the board's long presses
+    standing for buttons it lacks ((held, reported) pairs, a board module's LONG_AS): there
+    LONG_<held> is the reported button's press, as the device's driver reports it."""
     inner = app if inner is None else inner
     for button, long_press in parse(text):
+        if long_press is True:
+            button, long_press = stand_in(button, long_as)
         if button == "LINKED":
             wait_link(app, inner, _linked)
         elif button == "HANGUP":
@@ -107,6 +112,15 @@ def run(app, text, inner=None, hung_up=None):
         else:
             app.press(button, long_press)
     settle(app)
+
+
+def stand_in(button, long_as):
+    """(button, long_press) for a long press of `button` on a board whose long presses
+    `long_as` stand for others: (the reported button, False) where one does."""
+    for held, reported in long_as:
+        if held == button:
+            return reported, False
+    return button, True
 
 
 def settle(app):

@@ -290,7 +290,7 @@ def test_in_the_simulator_r_or_holding_x_redoes_and_the_key_map_says_so(monkeypa
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from simulator.window import HELP, Window
+    from simulator.window import Window, help_lines
     from tests.test_simulator import window_keys
     app = make_app(240, 240, "aces_up", 14)
     window = Window(app.screen, scale=1, visible=False)
@@ -308,7 +308,7 @@ def test_in_the_simulator_r_or_holding_x_redoes_and_the_key_map_says_so(monkeypa
     keys.repeat(1000 + bt.LONG_PRESS_MS)
     keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_x), 1500)
     assert state_json(table.game) == moved, "holding X redoes"
-    assert any("redo" in what for _, what in HELP)
+    assert any("redo" in what for _, what in help_lines(None))
     window.close()
 
 

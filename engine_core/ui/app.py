@@ -20,6 +20,7 @@ from engine_core.gfx.paint import painter_for
 from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
 from engine_core.ui import settings as st
+from engine_core.ui import texts
 from engine_core.link.messages import CLOCK_MASK
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
 from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
@@ -44,6 +45,7 @@ E_KEPT = const(8)  # the game kept at the title or set aside for link play: save
 DEFER_A = const(1 << 4)  # App.defers(): bt.mask(bt.A), bt.mask(bt.B), bt.mask(bt.X)
 DEFER_B = const(1 << 5)
 DEFER_X = const(1 << 6)
+DPAD = const(0x0F)  # bt.mask(bt.UP) | .. | bt.mask(bt.RIGHT)
 GUARD_MS = const(800)  # a question that came without a key takes no answer this long
 MAKE_AHEAD_MS = const(200)  # a game chosen this long in the game list has its table made (make_ahead)
 WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), once asked for
@@ -106,7 +108,8 @@ class App:
         self.guard_ms = 0  # a question that came without a key: how long its answers wait yet
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
         self.picked = False  # the last press was A in play and picked a card up (held_on)
-        self.no_x = False  # a board without X: a long A stands for it (the host says so)
+        self.no_x = False  # a board without X: a long A stands for it (set_buttons)
+        self.rules_keys = texts.RULES_KEYS  # the rules pages' keys, in the board's buttons (set_buttons)
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.answering = False  # a press came since the last tick: its frame is not an idle one
@@ -164,6 +167,20 @@ class App:
         table.press_long_a()
         self.redraw()
         self.collect_sound()
+
+    def set_buttons(self, has, long_as=()):  # subset: ok (start-up: the board, told once)
+        """The board's buttons, told by the host at start-up: `has`, the mask of those it has
+        (bt.mask), and `long_as`, its long presses standing for buttons it lacks ((held,
+        reported) pairs, a board module's LONG_AS). Without a D-pad A and B do everything (the
+        two-button scheme); without X (not even a long press for it) a long A stands for X where
+        it must (no_x); the rules pages name only the presses the board has (texts.rules_keys)."""
+        stand_in = bytearray(b"\xff" * bt.COUNT)  # button -> the held button standing for it
+        for held, reported in long_as:
+            stand_in[reported] = held
+        if has & DPAD != DPAD:
+            self.settings[S_TWO_BUTTONS] = 1
+        self.no_x = not has & bt.mask(bt.X) and stand_in[bt.X] == 255
+        self.rules_keys = texts.rules_keys(has, stand_in)
 
     def defers(self):
         """The buttons whose press waits for its release, or for its long hold, on this

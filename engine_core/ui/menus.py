@@ -296,7 +296,10 @@ class GameList(Menu):
                 foot = b"A: deal  hold A: number" if app.no_x else b"A: deal  X: number"
             p.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
             return
-        keys = b"hold A: number" if app.no_x else b"X: by number"  # in the title row, right
+        # In the title row, right, two blank characters clear of the title at least.
+        keys = b"hold A: number" if app.no_x else b"X: by number"
+        if p.text_width(self.title(app)) + 2 * CHAR_W + p.text_width(keys) > pw - 2 * inset(app):
+            keys = b"hold A: 0-9" if app.no_x else b"X: number"
         p.text(keys, px + pw - inset(app) - p.text_width(keys), py + 5, pal.SLOT)
 
     def draw_words(self, app, i, px, ty, pw, chosen):

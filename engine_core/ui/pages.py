@@ -162,7 +162,9 @@ class Deal(Scene):
             if w >= 200:
                 keys = b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random"
             else:
-                keys = b"U/D digit hold A rand" if app.no_x else b"U/D: digit  X: random"
+                keys = b"U/D: digit  hold A: rand" if app.no_x else b"U/D: digit  X: random"
+                if p.text_width(keys) > w - 2 * CHAR_W:  # 128 pixels: a character clear of each edge
+                    keys = b"U/D 0-9  hold A rand" if app.no_x else b"U/D 0-9  X: random"
             p.text_centred(keys, w // 2, h - 2 * LINE_H + 2 if short else h - 3 * LINE_H, pal.SLOT)
             p.text_centred(b"A: deal  B: back", w // 2, h - LINE_H + 2 if short else h - 2 * LINE_H, pal.SLOT)
         app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
@@ -271,7 +273,7 @@ class Rules(Page):
         line = wrap(app, games.rules_text(name), line, lines, pal.WHITE, y0)
         if games.winnable_module(name) is not None:
             line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE, y0)
-        return wrap(app, texts.RULES_KEYS, line + 1, lines, pal.DIM, y0)
+        return wrap(app, app.rules_keys, line + 1, lines, pal.DIM, y0)
 
 
 class Confirm(Scene):

@@ -80,15 +80,13 @@ class Reference:
         from engine_core.console import Console
         from engine_core.gfx.screen import Screen
         from simulator import framebuf
-        from engine_core.ui.app import S_TWO_BUTTONS, App
-        from firmware.main import attach_link, has_dpad, has_x
+        from engine_core.ui.app import App
+        from firmware.main import attach_link, board_buttons
         if getattr(self.board, "MONO", False):   # a one-bit screen, as firmware/main.py makes it
             app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf, mono=True))
         else:
             app = App(Screen(self.board.WIDTH, self.board.HEIGHT, framebuf))
-        if not has_dpad(self.board):
-            app.settings[S_TWO_BUTTONS] = 1
-        app.no_x = not has_x(self.board)
+        app.set_buttons(board_buttons(self.board), self.board.LONG_AS)   # as the firmware's make_app
         attach_link(app, self.board)   # as the firmware's make_app: the title offers Link play
         self.console = Console(app, self.storage, 1)
         self.console.start()

@@ -1,0 +1,188 @@
+"""Boards with fewer buttons than the ten logical ones (docs/boards.md, docs/screen.md): the
+six-button OLED boards (pico_ssd1306, pico_sh1106: a D-pad, A and B; a long B is START,
+their LONG_AS) and the others that lack some. The simulator behaves as the board does (its
+long presses, its keys alone in the keyboard map), the rules pages name only the presses the
+board has, and the 128x64 key lines keep their parts apart."""
+
+import re
+
+import pytest
+
+import boards
+from engine_core.gfx.paint import CHAR_W
+from engine_core.ui import buttons as bt
+from engine_core.ui import screens as ui
+from engine_core.ui import texts
+from simulator.boards import resolve_board
+from simulator.keys import make_app, run
+from tests.test_small_screens import Drawn
+
+SIX = ("pico_ssd1306", "pico_sh1106")
+TWO_SPACES = 2 * CHAR_W + 1  # ink to ink across two blank characters of the 5x7 font
+
+
+# --- the simulator's window and key scripts ---
+
+def six_button_window(name, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from simulator.__main__ import board_app
+    from simulator.window import Window
+    from tests.test_simulator import window_keys
+    board = resolve_board(name)
+    app = board_app(board)
+    app.open_game("aces_up", 7)
+    window = Window(app.screen, scale=1, board=board, visible=False)
+    return app, window, window_keys(app, window)
+
+
+@pytest.mark.parametrize("name", SIX)
+def test_holding_b_in_the_window_is_start_on_a_six_button_board(name, monkeypatch):
+    import pygame
+    app, window, keys = six_button_window(name, monkeypatch)
+    pressed = []
+    app.press = lambda button, long_press=False: pressed.append((button, long_press))
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_b), 0)
+    assert pressed == [], "a long B stands for START: B waits"
+    keys.repeat(bt.LONG_PRESS_MS)
+    assert pressed == [(bt.START, False)]  # held long: START, once
+    keys.repeat(bt.LONG_PRESS_MS + 500)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_b), 1000)
+    assert pressed == [(bt.START, False)]
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_b), 2000)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_b), 2100)
+    assert pressed[-1] == (bt.B, False) and len(pressed) == 2  # a tap: B, on release
+    for key in (pygame.K_x, pygame.K_y, pygame.K_s, pygame.K_BACKSPACE, pygame.K_r):
+        keys.event(pygame.event.Event(pygame.KEYDOWN, key=key), 3000)
+        keys.event(pygame.event.Event(pygame.KEYUP, key=key), 3050)
+    assert len(pressed) == 2, "keys for buttons the board lacks do nothing"
+    window.close()
+
+
+@pytest.mark.parametrize("name", SIX)
+def test_holding_b_in_the_window_opens_the_pause_menu(name, monkeypatch):
+    import pygame
+    app, window, keys = six_button_window(name, monkeypatch)
+    keys.event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_b), 0)
+    keys.repeat(bt.LONG_PRESS_MS)
+    keys.event(pygame.event.Event(pygame.KEYUP, key=pygame.K_b), 600)
+    assert app.mode == ui.PAUSE
+    window.close()
+
+
+@pytest.mark.parametrize("name", SIX)
+def test_long_b_in_a_key_script_is_start_on_a_six_button_board(name, tmp_path):
+    from simulator.__main__ import main
+    shots = {}
+    for keys in ("LONG_B", "START", "B"):
+        path = tmp_path / (keys + ".png")
+        main(["--headless", "--board", name, "--game", "aces_up", "--seed", "3", "--keys", keys,
+              "--screenshot", str(path)])
+        shots[keys] = path.read_bytes()
+    assert shots["LONG_B"] == shots["START"] != shots["B"]
+    board = resolve_board(name)
+    app = make_app(board.width, board.height, "aces_up", 3, board.mono)
+    run(app, "LONG_B", long_as=board.long_as)
+    assert app.mode == ui.PAUSE
+
+
+def test_a_long_press_stands_for_its_button_only_on_a_board_that_says_so():
+    app = make_app(240, 240, "aces_up", 3)
+    run(app, "LONG_B", long_as=resolve_board("240x240").long_as)
+    assert app.mode == ui.PLAY  # every button its own: a long B is a long B
+    app = make_app(240, 240, "aces_up", 3)
+    run(app, "LONG_Y", long_as=resolve_board("pico_lcd_13").long_as)
+    assert app.mode == ui.RULES  # a long Y is SELECT there
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_the_keyboard_map_lists_the_boards_keys_alone_and_what_holding_one_gives(name):
+    from simulator.window import help_lines
+    board = resolve_board(name)
+    lines = dict(help_lines(board))
+    for key, button in (("X", bt.X), ("Y", bt.Y), ("R", bt.X), ("S", bt.START), ("Backspace", bt.SELECT),
+                        ("Arrows", bt.UP)):
+        assert (key in lines) == (button in board.buttons), (name, key)
+    for held, reported in board.long_as:
+        key = {bt.A: "A/Space/Enter", bt.START: "S", bt.SELECT: "Backspace"}.get(held, bt.NAMES[held])
+        assert "(hold: " + bt.NAMES[reported] in lines[key], (name, held)
+    if name in SIX:
+        assert lines["B"] == "B: cancel, back (hold: START, the pause menu)"
+
+
+# --- the rules pages' keys ---
+
+def board_keys(name):
+    board = resolve_board(name)
+    app = make_app(board.width, board.height, mono=board.mono)
+    app.set_buttons(board.mask, board.long_as)
+    return app, board
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_the_rules_pages_keys_name_only_presses_the_board_has(name):
+    app, board = board_keys(name)
+    first = app.rules_keys.split(b"\n")[0]
+    reached = {reported for _, reported in board.long_as}
+    for button in (bt.X, bt.Y, bt.START, bt.SELECT):
+        named = re.search(rb"\b%s\b" % bt.NAMES[button].encode(), first) is not None
+        if named:
+            assert button in board.buttons or button in reached, (name, bt.NAMES[button], first)
+    for held, reported in board.long_as:
+        if not board.two_buttons:
+            assert b"Long %s %s" % (bt.NAMES[held].encode(), (b"menu" if reported == bt.START else b"this page")) \
+                in first, (name, first)
+    if board.two_buttons:
+        assert b"D-pad" not in app.rules_keys and app.rules_keys.startswith(b"Two buttons:")
+
+
+def test_a_six_button_boards_rules_say_long_b_for_the_menu_and_where_hint_undo_redo_are():
+    app, _ = board_keys("pico_ssd1306")
+    assert b"B cancels. Long B menu (hint, undo and redo are in it). This page: UP and DOWN" in app.rules_keys
+    assert b"X hint" not in app.rules_keys and b"SELECT" not in app.rules_keys
+    assert board_keys("odroid_go")[0].rules_keys == texts.RULES_KEYS  # every button: the text as ever
+
+
+@pytest.mark.parametrize("name", SIX + ("pico_lcd_114", "picosystem", "tdisplay"))
+def test_the_device_and_the_simulator_tell_the_app_the_same_buttons(name):
+    from simulator.__main__ import board_app
+    from tools.device.pico_scenario import Reference
+    device = Reference(boards.load(name)).console.app
+    sim = board_app(resolve_board(name))
+    assert device.rules_keys == sim.rules_keys and device.no_x == sim.no_x
+    assert bytes(device.settings) == bytes(sim.settings)
+
+
+# --- the 128x64 key lines ---
+
+def rows(app):
+    """The letters drawn on a full redraw, by row (y) top first, each row sorted by x."""
+    drawn = Drawn(app)
+    app.full = True
+    app.redraw()
+    by_y = {}
+    for op in drawn.ops:
+        if op[0] == "letter":
+            by_y.setdefault(op[2], []).append(op[1:])
+    return [sorted(by_y[y]) for y in sorted(by_y)]
+
+
+def widest_gap(row):
+    return max(b[0] - (a[0] + a[2]) for a, b in zip(row, row[1:]))
+
+
+@pytest.mark.parametrize("name", SIX + ("128x64",))
+def test_the_game_lists_title_and_its_keys_lie_two_characters_apart(name):
+    app, board = board_keys(name)
+    run(app, "DOWN A")
+    assert app.mode == ui.CHOOSE
+    assert widest_gap(rows(app)[0]) >= TWO_SPACES, name
+
+
+@pytest.mark.parametrize("name", SIX + ("128x64",))
+def test_the_deal_number_keys_keep_their_parts_apart_and_off_the_edges(name):
+    app, board = board_keys(name)
+    run(app, "DOWN A " + ("LONG_A" if app.no_x else "X"))
+    assert app.mode == ui.DEAL
+    row = rows(app)[-2]  # the keys line, over "A: deal  B: back"
+    assert widest_gap(row) >= TWO_SPACES, name
+    assert row[0][0] >= 4 and row[-1][0] + row[-1][2] <= app.width - 4, name
