@@ -543,9 +543,8 @@ class Session:
             repair.on_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
-            if n > 5 and self.party and not self.is_host and self.away != d[5]:
-                self.away = d[5]  # the host says whose guests are away (hub.py)
-                self.flags |= CHANGED
+            if n > 5 and self.party and not self.is_host:
+                self.realtime.peer_away(d[5])  # the host says whose guests are away (hub.py)
         elif kind == K_RESYNC:
             if self.is_host:
                 repair.on_resync(r.get_i32(d, 1))
