@@ -4,10 +4,13 @@ once, a host that rewrites a guest's own Nerts pile or names seats that are not 
 TCP client that takes a seat and says nothing. Each of them costs the honest consoles at most
 what docs/link.md says."""
 
+from engine_core import OVER
 from engine_core import records as r
+from engine_core.game import V_SCORE, V_STATUS
 from engine_core.link import messages as m
 from engine_core.link import session as ls
-from tools.reliability.party_play import Party
+from engine_core.link.statehash import state_hash
+from tools.reliability.party_play import DEAL_MOVE, Party
 
 
 def test_a_hosts_away_byte_names_only_the_other_guests_seats():
@@ -26,3 +29,57 @@ def test_a_hosts_away_byte_names_only_the_other_guests_seats():
         t.frame(False)
     assert guest.away == 1 << 1 | 1 << 3, hex(guest.away)  # the other guests' seats only
     assert guest.state == ls.S_PLAYING
+
+
+def nerts_pile(game, seat):
+    p = game.pile_id("p%d.nerts" % (seat + 1))
+    at = game.piles.start[p]
+    return bytes(game.piles.cards[at:at + game.piles.size[p]])
+
+
+def test_a_host_cannot_rewrite_a_guests_own_nerts_pile_by_changing_a_score():
+    t = Party(consoles=4, seed=31)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    for _ in range(50):
+        t.frame(False)
+    g = t.games[0]
+    guest = t.sessions[2]
+    before = nerts_pile(t.games[2], 2)
+    assert nerts_pile(g, 2) == before
+    nerts, stock = g.pile_id("p3.nerts"), g.pile_id("p3.stock")
+    a, b = g.piles.start[nerts], g.piles.start[stock]
+    g.piles.cards[a], g.piles.cards[b] = g.piles.cards[b], g.piles.cards[a]  # every card still once
+    g.vars[V_SCORE] += 1  # as if a round had ended
+    t.sessions[0].repair.send_state()
+    for _ in range(150):
+        t.frame(False)
+    assert nerts_pile(t.games[2], 2) == before
+    assert guest.repairs == 0 and guest.rejected >= 1
+
+
+def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
+    """The honest case the pile check lets through: the host dealt the next round while the
+    guest was away; its seat is as that deal left it."""
+    t = Party(consoles=4, seed=32)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    t.wires[1].cut(True)
+    for _ in range(350):
+        t.frame()
+    host = t.sessions[0]
+    assert host.away == 1 << 2
+    g = t.games[0]
+    g._end_round(1)  # the round ends at the host (a Nerts call the guest does not hear)
+    g.vars[V_STATUS] = OVER
+    g.apply(DEAL_MOVE)
+    host.local_move(DEAL_MOVE, t.now)
+    t.wires[1].cut(False)
+    for _ in range(600):
+        t.frame(False)
+    guest = t.sessions[2]
+    assert host.away == 0 and guest.repairs >= 1
+    assert nerts_pile(t.games[2], 2) == nerts_pile(g, 2) and len(nerts_pile(g, 2)) == 13
+    assert state_hash(t.games[2]) == state_hash(g)
