@@ -83,3 +83,32 @@ def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
     assert host.away == 0 and guest.repairs >= 1
     assert nerts_pile(t.games[2], 2) == nerts_pile(g, 2) and len(nerts_pile(g, 2)) == 13
     assert state_hash(t.games[2]) == state_hash(g)
+
+
+def test_a_guest_that_asks_for_the_state_again_and_again_costs_the_others_a_few_loads_only():
+    """A hostile guest sends "we disagree" in every generation it hears, every frame for 20 s:
+    the host re-sends its state at most RESYNCS_PER_MINUTE times, never starts a new generation
+    while one is still going out, and the honest guests (never told a stale "take my state")
+    are in step and playing within a second of each re-send."""
+    t = Party(consoles=4, seed=23)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    host = t.sessions[0]
+    honest = (2, 3)
+    out_of_step = 0
+    for k in range(1000):  # 20 s
+        b = bytearray(5)
+        b[0] = host.gen
+        r.put_i32(b, 1, 12345)
+        t.channels[1].send(m.RESYNC, b, 5)
+        t.frame()
+        if any(t.sessions[i].state != ls.S_PLAYING or t.sessions[i].asked for i in honest):
+            out_of_step += 1
+    assert 1 <= host.repairs <= 3, host.repairs
+    assert out_of_step * 20 <= host.repairs * 1000, out_of_step  # under a second a re-send
+    assert all(t.sessions[i].repairs == host.repairs for i in honest)
+    t.settle(3000)
+    for i in honest:
+        assert t.sessions[i].state == ls.S_PLAYING and t.sessions[i].gen == host.gen
+        assert state_hash(t.games[i]) == state_hash(t.games[0])

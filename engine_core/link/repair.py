@@ -162,7 +162,11 @@ class Repair:
         self.outbox.queue_state()
 
     def may_resend(self):
-        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
+        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE; at a party
+        table, once the last one has gone whole: a new generation while a state is still going
+        out would overwrite it and put its "we disagree" behind it)."""
+        if self.s.party and self.outbox.pending:
+            return False
         return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
     def tell(self, mine):
