@@ -112,3 +112,48 @@ def test_a_guest_that_asks_for_the_state_again_and_again_costs_the_others_a_few_
     for i in honest:
         assert t.sessions[i].state == ls.S_PLAYING and t.sessions[i].gen == host.gen
         assert state_hash(t.games[i]) == state_hash(t.games[0])
+
+
+def deafen(end):
+    """A guest's transport that reads and throws away what the host writes (a guest that never
+    acknowledges, or a cable broken one way); it still writes (keep-alives, its moves, CLOCKs).
+    Returns the function that hears again."""
+    read = end.readinto
+
+    def deaf(buf):
+        while read(buf):
+            pass
+        return 0
+    end.readinto = deaf
+
+    def hear():
+        end.readinto = read
+    return hear
+
+
+def test_a_guest_that_never_acknowledges_is_away_and_holds_up_no_one_else():
+    t = Party(consoles=4, seed=13)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    host = t.sessions[0]
+    hear = deafen(t.guest_ends[0])  # guest 1 (leg 0) hears nothing, and says so to no one
+    for _ in range(250):  # 5 s: the others keep hearing the host, their horizons move on
+        t.frame()
+    for i in (2, 3):
+        assert t.games[0].clock_ms - t.sessions[i].realtime.peer_h < 2000
+        assert t.sessions[i].state == ls.S_PLAYING
+    for _ in range(250):  # by 10 s: it is away, like a silent guest
+        t.frame()
+    assert t.hub.live == 6 and host.away == 1 << 1
+    assert t.sessions[2].away == t.sessions[3].away == 1 << 1  # the others are told
+    assert host.outbox.q_count < 8 and host.repairs == 0
+    t.settle(3000)
+    for i in (2, 3):
+        assert state_hash(t.games[i]) == state_hash(t.games[0])
+    hear()  # the cable mended: it takes what was sent, then comes back with the host's state
+    for _ in range(300):
+        t.frame()
+    assert t.hub.live == 7 and host.away == 0 and t.sessions[1].repairs >= 1
+    t.settle(3000)
+    assert t.agree(), [hex(state_hash(g)) for g in t.games]

@@ -251,8 +251,8 @@ class Session:
         if self.party and self.is_host and self.state == S_WAITING and self.game is not None:
             self.hub.start(self)
 
-    def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
-        return self.hub.live if self.party and self.is_host else 1
+    def legs(self):  # the peers whose horizons count (bit i: hub leg i, seated, not lagging; one peer: 1)
+        return self.hub.live & ~self.hub.lag if self.party and self.is_host else 1
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
