@@ -157,3 +157,55 @@ def test_a_guest_that_never_acknowledges_is_away_and_holds_up_no_one_else():
     assert t.hub.live == 7 and host.away == 0 and t.sessions[1].repairs >= 1
     t.settle(3000)
     assert t.agree(), [hex(state_hash(g)) for g in t.games]
+
+
+def test_over_tcp_a_client_that_connects_first_and_says_nothing_holds_no_seat():
+    import socket
+    import time
+
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from simulator import link_socket
+    from simulator.link_socket import connect, listen_party
+
+    quiet_s = getattr(link_socket, "QUIET_S", 3.0)  # (a stranger's silence given way after)
+
+    party = listen_party(0, 3)
+    squatter = socket.create_connection(("127.0.0.1", party.port))  # first, and silent
+    guests = []
+    try:
+        own = Channel(party.seats[0])
+        hub = Hub(own, party.seats[1:])
+        host = ls.Session(own)
+        host.use(hub)
+        for s in party.seats:
+            s.connected  # the squatter takes the first seat's transport
+        guests = [connect("127.0.0.1", party.port) for _ in range(3)]
+        sessions = [ls.Session(Channel(g)) for g in guests]
+        cls = games.load("nerts")
+        tables = [cls(4, 0) for _ in range(4)]
+        for s in sessions:
+            s.join(0)
+        host.host(tables[0], 98, 0, bytes((ls.HERE, ls.THERE, ls.THERE, ls.THERE)), 0)
+        t0 = time.monotonic()
+        now = 0
+        while hub.live != 7 and time.monotonic() - t0 < quiet_s + 5:
+            now += 20
+            host.poll(now)
+            for i, s in enumerate(sessions):
+                s.poll(now)
+                if s.state == ls.S_WAITING and s.tables.count and not s.waiting_start:
+                    s.choose(0)
+                    s.accept(tables[i + 1], now)
+            time.sleep(0.005)
+        assert hub.live == 7  # every honest guest seated
+        assert party.evicted == 1 and time.monotonic() - t0 < quiet_s + 2
+        squatter.settimeout(2)
+        while squatter.recv(256):  # the squatter was closed
+            pass
+    finally:
+        squatter.close()
+        for g in guests:
+            g.close()
+        party.close()

@@ -48,6 +48,9 @@ class Hub:
             legs.append(Channel(t, me=channel.me))
         self.legs = legs
         self.n = len(legs)
+        # Each further leg's transport is its own guest's alone (a TCP seat: `private`), not a
+        # radio every guest hears: every free seat is offered at once (poll).
+        self.private = len(transports) > 0 and getattr(transports[0], "private", False)
         self.me = channel.me
         self.rx = channel.rx
         self.rx_len = 0
@@ -181,12 +184,13 @@ class Hub:
         for i in range(self.n):
             self.drain(i)
             self.legs[i].poll(now_ms)
-        if self.offer_len:  # before the start: the first leg no guest took offers its seat
-            for leg in self.legs:
+        if self.offer_len:  # before the start: the first leg no guest took offers its seat (each
+            for leg in self.legs:  # one no guest took, when no other guest hears it: private)
                 if leg.partner == 0:
                     if not leg.pairing.beacon_len:
                         leg.announce(m.OFFER)
-                    break
+                    if not self.private:
+                        break
 
     def receive(self):
         """The next message from a guest not away, leg by leg; what an away guest says is
