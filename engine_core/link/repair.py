@@ -15,7 +15,7 @@ my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(th
 on_resync(theirs), on_state(d, n), stop_asking(), expire(now), and `asked`. What it asks of
 the session: `game`, `gen`, `is_host`, `now`, `state`, `play` (its key()), go(event), reject(),
 news(flags), saw(mine, theirs), new_generation(), take_generation(gen), configure(),
-reset_play(key); of the Outbox: `tx`, queue(), forget(), queue_state(); of the Transfer:
+reset_play(key); of the Outbox: `tx`, `pending`, queue(), forget(), queue_state(); of the Transfer:
 take(), receive(), acceptable(), `r_gen`.
 """
 
