@@ -14,7 +14,8 @@ makes one: the further legs' buffers are allocated then. Nothing allocates after
 The session asks of it what it asks of a Channel (send, poll, receive, rx, rx_len, rx_table,
 rx_from, silent_ms, restarts, open_table, listen, paired, announce, me) and, at a party table,
 seat(leg), reopen(leg), leave(leg), start(session), tend(session, now); it reads `src`,
-`live` and `lag` (a leg whose full window made it miss messages: its horizon no longer counts). What it asks of the session: `players`, `seats`, `owner`, `away`, `outbox`,
+`live` and `lag` (a leg whose full window made it miss messages: its horizon no longer counts).
+What it asks of the session: `players`, `seats`, `owner`, `away`, `outbox`,
 `realtime`, `repair`; begin(), configure(), changed().
 """
 
