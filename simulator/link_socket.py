@@ -24,11 +24,13 @@ it writes is read.
 
 import errno
 import os
+import select
 import socket
 import time
 
 RETRY_S = 0.5
 BEACON_S = 2.0  # a beacon older than this is not given to a client refused (the table ended)
+QUIET_S = 3.0  # a party seat's client that has said nothing this long gives way to one that knocks
 HOST = "127.0.0.1"
 
 
@@ -176,14 +178,36 @@ class SocketLink:
 class _Seat(SocketLink):
     """One guest's transport at a party table's host (listen_party): it takes the next client
     that connects while it has none for its link, as a listener does; the others share the
-    port."""
+    port. A client that has said nothing for QUIET_S while another knocks is closed and the
+    seat takes the next (a stranger that connects and stays quiet holds no seat)."""
+
+    private = True  # only this seat's guest hears what its leg writes: hub.py offers every free seat
 
     def __init__(self, party):
         super().__init__()
         self.party = party
         self.server = party.server  # (its beacons noted, and given to clients refused)
+        self.heard = 0.0  # when its client last wrote (or connected)
+
+    def _use(self, sock):
+        super()._use(sock)
+        self.heard = time.monotonic()
+
+    def quiet(self):
+        """Its client has said nothing for QUIET_S: it is closed and the seat free again."""
+        if self.sock is not None and time.monotonic() - self.heard >= QUIET_S:
+            self._lost()
+            self.taken = False
+            self.party.evicted += 1
+
+    def readinto(self, buf):
+        n = super().readinto(buf)
+        if n:
+            self.heard = time.monotonic()
+        return n
 
     def _ready(self):
+        self.party.knocked()
         if self.sock is None and not self.taken:
             try:
                 sock, _ = self.server.accept()
@@ -214,6 +238,17 @@ class PartyListener:
         self.server.setblocking(False)
         self.port = self.server.getsockname()[1]
         self.seats = [_Seat(self) for _ in range(guests)]
+        self.evicted = 0  # clients closed for saying nothing while another knocked
+
+    def knocked(self):
+        """A client waits to connect: a seat whose client is quiet gives it way (_Seat.quiet)."""
+        try:
+            waiting = select.select([self.server], [], [], 0)[0]
+        except (OSError, ValueError):
+            return
+        if waiting:
+            for s in self.seats:
+                s.quiet()
 
     def full(self):
         for s in self.seats:

@@ -13,8 +13,9 @@ makes one: the further legs' buffers are allocated then. Nothing allocates after
 
 The session asks of it what it asks of a Channel (send, poll, receive, rx, rx_len, rx_table,
 rx_from, silent_ms, restarts, open_table, listen, paired, announce, me) and, at a party table,
-seat(leg), reopen(leg), leave(leg), start(session), tend(session, now); it reads `src`
-and `live`. What it asks of the session: `players`, `seats`, `owner`, `away`, `outbox`,
+seat(leg), reopen(leg), leave(leg), start(session), tend(session, now); it reads `src`,
+`live` and `lag` (a leg whose full window made it miss messages: its horizon no longer counts).
+What it asks of the session: `players`, `seats`, `owner`, `away`, `outbox`,
 `realtime`, `repair`; begin(), configure(), changed().
 """
 
@@ -33,6 +34,7 @@ if _TYPING:
 LEGS = const(3)  # guests at one table, at most
 AWAY_MS = const(5000)  # a seated guest silent this long is away (session.SILENCE_MS)
 BACK_MS = const(1000)  # an away guest heard within this is back
+BACKLOG = const(8)  # messages a guest's leg keeps while its send window is full (send)
 # What becomes of an away guest's seat (the host's choice, `policy`).
 WAIT = const(0)  # it waits: the guest comes back with the host's state when it is heard again
 BOT = const(1)  # a computer player takes it over for the rest of the round
@@ -47,6 +49,9 @@ class Hub:
             legs.append(Channel(t, me=channel.me))
         self.legs = legs
         self.n = len(legs)
+        # Each further leg's transport is its own guest's alone (a TCP seat: `private`), not a
+        # radio every guest hears: every free seat is offered at once (poll).
+        self.private = len(transports) > 0 and getattr(transports[0], "private", False)
         self.me = channel.me
         self.rx = channel.rx
         self.rx_len = 0
@@ -62,6 +67,17 @@ class Hub:
         self.seen = array("i", [0] * LEGS)  # each leg's restarts, as last seen
         self.behind = 0  # bit i: leg i's guest speaks of another generation (it missed a state)
         self.behind_at = array("i", [0] * LEGS)  # since when
+        # What a leg whose window is full keeps for it (send): at most BACKLOG messages each,
+        # then it lags (bit i of `lag`, since lag_at[i]): nothing more goes to it until it has
+        # taken what it was sent, then the host's state; unacknowledged for AWAY_MS, it is away.
+        self.kept = [bytearray(m.PAYLOAD_MAX) for _ in range(self.n * BACKLOG)]
+        self.kept_kind = bytearray(self.n * BACKLOG)
+        self.kept_len = bytearray(self.n * BACKLOG)
+        self.kept_head = bytearray(self.n)
+        self.kept_count = bytearray(self.n)
+        self.lag = 0
+        self.lag_at = array("i", [0] * LEGS)
+        self.now = 0
         self.offer = bytearray(m.OFFER_HEAD + m.MAX_SEATS)
         self.offer_len = 0
         self.offer_table = 0
@@ -74,8 +90,9 @@ class Hub:
             self.offer[k] = data[k]
         self.offer_len = n
         self.offer_table = table
-        self.live = self.away = self.gone = 0
+        self.live = self.away = self.gone = self.lag = 0
         for i in range(self.n):
+            self.kept_count[i] = 0
             self.reopen(i)
             if i:
                 self.legs[i].announce(0)  # one seat offered at a time (poll): on a shared radio
@@ -99,7 +116,9 @@ class Hub:
     def listen(self):
         for leg in self.legs:
             leg.listen()
-        self.live = self.away = self.gone = self.offer_len = 0
+        self.live = self.away = self.gone = self.offer_len = self.lag = 0
+        for i in range(self.n):
+            self.kept_count[i] = 0
 
     def paired(self):
         return self.live != 0
@@ -110,30 +129,69 @@ class Hub:
 
     def send(self, kind, data, n):
         """data[0:n] to every seated guest but the one kind >> 6 names (1 + its leg: a move
-        relayed); False, and nothing sent, when one of them has no room for it."""
-        to = self.live
+        relayed), and not to one that lags; False, and nothing sent, when none of them has room
+        for it now (the session's outbox keeps it). One whose window is full while another's
+        has room keeps it, behind what it kept before (drained by poll); one that has kept
+        BACKLOG messages lags: a guest that does not acknowledge never holds up the others."""
+        to = self.live & ~self.lag
         if kind > 63:
             to &= ~(1 << ((kind >> 6) - 1))
             kind &= 63
         frames = 1 if n <= FRAGMENT else 2
-        for i in range(self.n):
-            w = self.legs[i].sending
-            if to >> i & 1 and w.count + frames > w.size:
-                return False
+        ready = 0
         for i in range(self.n):
             if to >> i & 1:
+                self.drain(i)
+                w = self.legs[i].sending
+                if self.kept_count[i] == 0 and w.count + frames <= w.size:
+                    ready |= 1 << i
+        if to and not ready:
+            return False
+        for i in range(self.n):
+            if ready >> i & 1:
                 self.legs[i].send(kind, data, n)
+            elif to >> i & 1:
+                self.keep(i, kind, data, n)
         return True
 
+    def keep(self, i, kind, data, n):
+        """data[0:n] kept for leg i, whose window is full; when it has kept BACKLOG, it lags."""
+        c = self.kept_count[i]
+        if c == BACKLOG:
+            self.kept_count[i] = 0
+            self.lag |= 1 << i
+            self.lag_at[i] = self.now
+            return
+        k = i * BACKLOG + (self.kept_head[i] + c) % BACKLOG
+        b = self.kept[k]
+        for j in range(n):
+            b[j] = data[j]
+        self.kept_kind[k] = kind
+        self.kept_len[k] = n
+        self.kept_count[i] = c + 1
+
+    def drain(self, i):
+        """What leg i kept goes into its window, oldest first, while there is room."""
+        leg = self.legs[i]
+        while self.kept_count[i]:
+            k = i * BACKLOG + self.kept_head[i]
+            if not leg.send(self.kept_kind[k], self.kept[k], self.kept_len[k]):
+                return
+            self.kept_head[i] = (self.kept_head[i] + 1) % BACKLOG
+            self.kept_count[i] -= 1
+
     def poll(self, now_ms):
-        for leg in self.legs:
-            leg.poll(now_ms)
-        if self.offer_len:  # before the start: the first leg no guest took offers its seat
-            for leg in self.legs:
+        self.now = now_ms
+        for i in range(self.n):
+            self.drain(i)
+            self.legs[i].poll(now_ms)
+        if self.offer_len:  # before the start: the first leg no guest took offers its seat (each
+            for leg in self.legs:  # one no guest took, when no other guest hears it: private)
                 if leg.partner == 0:
                     if not leg.pairing.beacon_len:
                         leg.announce(m.OFFER)
-                    break
+                    if not self.private:
+                        break
 
     def receive(self):
         """The next message from a guest not away, leg by leg; what an away guest says is
@@ -234,11 +292,13 @@ class Hub:
         self.gone |= 1 << i
 
     def tend(self, s: "Session", now_ms):
-        """In play: a seated guest silent for AWAY_MS, gone (BYE) or started over is away, and
-        its seat goes as `policy` says; an away guest heard again while its seat waits comes
-        back with the host's state (sent to every guest, when the rate of re-sends allows), and
-        so does a seated guest that has spoken of another generation for ASK_MS (a state
-        missed: a friendly guest takes the state in a round trip)."""
+        """In play: a seated guest silent for AWAY_MS, gone (BYE), started over, or lagging with
+        what it was sent unacknowledged for AWAY_MS (it hears nothing, or will not say so) is
+        away, and its seat goes as `policy` says; an away guest heard again, and that has taken
+        what it was sent, comes back with the host's state while its seat waits (sent to every
+        guest, when the rate of re-sends allows), and so do a lagging guest that has taken what
+        it was sent and a seated guest that has spoken of another generation for ASK_MS (a
+        state missed: a friendly guest takes the state in a round trip)."""
         for i in range(self.n):
             if (self.behind & self.live) >> i & 1 and (now_ms - self.behind_at[i]) & m.CLOCK_MASK >= m.ASK_MS \
                     and s.repair.may_resend():
@@ -251,15 +311,21 @@ class Hub:
             if leg.restarts != self.seen[i]:
                 self.seen[i] = leg.restarts
                 self.gone |= bit
+            lags = self.lag & bit and leg.sending.count
             if self.live & bit:
-                if self.gone & bit or leg.silent_ms(now_ms) >= AWAY_MS:
+                if self.gone & bit or leg.silent_ms(now_ms) >= AWAY_MS or \
+                        lags and (now_ms - self.lag_at[i]) & m.CLOCK_MASK >= AWAY_MS:
                     self.live &= ~bit
+                    self.lag &= ~bit
                     self.away |= bit
                     if self.policy != WAIT:
                         self.gone |= bit
                     self.seat_away(s, bit, self.policy == BOT)
+                elif self.lag & bit and not lags and s.repair.may_resend():
+                    self.lag &= ~bit  # it took what it was sent: the state, and on from there
+                    s.repair.send_state()
             elif self.away & bit and not self.gone & bit and leg.silent_ms(now_ms) < BACK_MS \
-                    and s.repair.may_resend():
+                    and not leg.sending.count and s.repair.may_resend():
                 self.away &= ~bit
                 self.live |= bit
                 self.seat_back(s, i)

@@ -29,6 +29,7 @@ from engine_core.link import messages as m
 from engine_core.link.messages import CLOCK as _K_CLOCK
 from engine_core.link.messages import COMPUTER as _COMPUTER
 from engine_core.link.messages import HERE as _HERE
+from engine_core.link.messages import OTHER as _OTHER
 from engine_core.link.messages import THERE as _THERE
 from engine_core.link.statehash import state_hash
 from engine_core.link.timeline import Timeline
@@ -280,6 +281,18 @@ class Realtime:
             return
         self.hear(src, t)
         self.follow(t)
+
+    def peer_away(self, bits):
+        """A party guest: the seats whose guests are away, as the host's CLOCK says. Only the
+        other guests' seats (OTHER) can be: a bit for this console's own seat, the host's, the
+        computer's or a seat the table does not have says nothing and is left out."""
+        s = self.s
+        for p in range(8):
+            if p >= s.players or s.seats[p] != _OTHER:
+                bits &= ~(1 << p)
+        if bits != s.away:
+            s.away = bits
+            s.changed()
 
     def hear(self, src, t):
         """The horizon of the peer at leg src (hub.py; the one peer: 0). At a party table's

@@ -15,7 +15,7 @@ my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(th
 on_resync(theirs), on_state(d, n), stop_asking(), expire(now), and `asked`. What it asks of
 the session: `game`, `gen`, `is_host`, `now`, `state`, `play` (its key()), go(event), reject(),
 news(flags), saw(mine, theirs), new_generation(), take_generation(gen), configure(),
-reset_play(key); of the Outbox: `tx`, queue(), forget(), queue_state(); of the Transfer:
+reset_play(key); of the Outbox: `tx`, `pending`, queue(), forget(), queue_state(); of the Transfer:
 take(), receive(), acceptable(), `r_gen`.
 """
 
@@ -162,7 +162,11 @@ class Repair:
         self.outbox.queue_state()
 
     def may_resend(self):
-        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE)."""
+        """Whether the host may send its whole state again now (RESYNCS_PER_MINUTE; at a party
+        table, once the last one has gone whole: a new generation while a state is still going
+        out would overwrite it and put its "we disagree" behind it)."""
+        if self.s.party and self.outbox.pending:
+            return False
         return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
 
     def tell(self, mine):

@@ -251,8 +251,8 @@ class Session:
         if self.party and self.is_host and self.state == S_WAITING and self.game is not None:
             self.hub.start(self)
 
-    def legs(self):  # the peers whose horizons count (bit i: hub leg i; one peer: 1)
-        return self.hub.live if self.party and self.is_host else 1
+    def legs(self):  # the peers whose horizons count (bit i: hub leg i, seated, not lagging; one peer: 1)
+        return self.hub.live & ~self.hub.lag if self.party and self.is_host else 1
 
     def leave(self, now_ms):
         """Say goodbye; the screens then offer 'continue against the computer'."""
@@ -530,7 +530,9 @@ class Session:
         elif kind == K_STATE:
             repair.on_state(d, n)
         elif kind == K_RESYNC and self.party and not self.is_host:
-            repair.on_told(r.get_i32(d, 1))  # a party host's "take my state", whatever the generation here
+            if 0 < (self.gen - d[0]) & 0xFF < 128:
+                return  # a "take my state" older than the state held here (the host's gen before it)
+            repair.on_told(r.get_i32(d, 1))  # a party host's "take my state", of this generation or a later
         elif self.hub is not None and self.hub.note(self.src, d[0] != self.gen, self.now):
             return  # a guest of another generation (it missed a state: the hub has it sent again)
         elif d[0] != self.gen or repair.asked:
@@ -543,9 +545,8 @@ class Session:
             repair.on_hash(r.get_i32(d, 1), r.get_i32(d, 5))
         elif kind == K_CLOCK:
             self.play.peer_clock(r.get_i32(d, 1))
-            if n > 5 and self.party and not self.is_host and self.away != d[5]:
-                self.away = d[5]  # the host says whose guests are away (hub.py)
-                self.flags |= CHANGED
+            if n > 5 and self.party and not self.is_host:
+                self.realtime.peer_away(d[5])  # the host says whose guests are away (hub.py)
         elif kind == K_RESYNC:
             if self.is_host:
                 repair.on_resync(r.get_i32(d, 1))

@@ -20,9 +20,11 @@ received record's generation). What it asks of the session: `game`, `gen`, `my_s
 """
 
 from engine_core import PLAYING
+from engine_core import cards
 from engine_core import records as r
 from engine_core import save
 from engine_core.game import V_SCORE, V_STATUS
+from engine_core.games.nerts_moves import NERTS, STRIDE, WASTE, WORK1, WORK4
 from engine_core.link.messages import STATE_DATA as DATA
 from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
@@ -37,6 +39,26 @@ if _TYPING:
 # payoff, the Nerts pile.
 OWN_PILES = (("p1.payoff", "p1.nerts"), ("p2.payoff", "p2.nerts"), ("p3.payoff", "p3.nerts"),
              ("p4.payoff", "p4.nerts"))
+
+
+def dealt_fresh(game, seat):
+    """Nerts: the seat's cards are as a deal leaves them, none moved since: 13 on its Nerts
+    pile, one on each work pile, the rest in its stock, none on its waste nor on a foundation."""
+    piles = game.piles
+    base = seat * STRIDE
+    if piles.size[base + NERTS] != 13 or piles.size[base + WASTE] != 0:
+        return False
+    n = 0
+    for k in range(STRIDE):
+        p = base + k
+        if WORK1 <= k <= WORK4 and piles.size[p] != 1:
+            return False
+        at = piles.start[p]
+        for i in range(piles.size[p]):
+            if cards.deck(piles.cards[at + i]) != seat:
+                return False
+        n += piles.size[p]
+    return n == game.deck_cards
 
 
 class Transfer:
@@ -159,11 +181,14 @@ class Transfer:
     def own_seat_kept(self, game):
         """After the record went into the game: this console's own payoff pile is one its own
         moves could have left (the base's bottom part, no fewer cards than it has held), or the
-        table is between deals (the host may have dealt the next one)."""
+        table is between deals (the host may have dealt the next one), or (a party guest) a
+        score moved on and this seat is freshly dealt (dealt_fresh)."""
         p = self.own_pile
         if p < 0 or self.own_len < 0 or not self.own_open:
             return True
-        if self.s.party:  # a party guest that was away when a round ended: the host dealt the next
+        if self.s.party and dealt_fresh(game, self.s.my_seat):
+            # A party guest that was away when a round ended: the host dealt the next, and this
+            # seat is as that deal left it. A score alone tells nothing: the host writes them.
             for i in range(4):
                 if game.vars[V_SCORE + i] & 0xFF != self.scores[i]:
                     return True

@@ -1,0 +1,211 @@
+"""A hostile console at a party table (docs/link.md, "The party table" and "Threat model: the
+peer is a stranger"): a guest that never acknowledges, one that spends the host's re-sends at
+once, a host that rewrites a guest's own Nerts pile or names seats that are not there, and a
+TCP client that takes a seat and says nothing. Each of them costs the honest consoles at most
+what docs/link.md says."""
+
+from engine_core import OVER
+from engine_core import records as r
+from engine_core.game import V_SCORE, V_STATUS
+from engine_core.link import messages as m
+from engine_core.link import session as ls
+from engine_core.link.statehash import state_hash
+from tools.reliability.party_play import DEAL_MOVE, Party
+
+
+def test_a_hosts_away_byte_names_only_the_other_guests_seats():
+    t = Party(consoles=4, seed=47)
+    assert t.start()
+    for _ in range(100):
+        t.frame()
+    guest = t.sessions[2]
+    host = t.sessions[0]
+    c = bytearray(6)
+    c[0] = host.gen
+    r.put_i32(c, 1, guest.realtime.peer_h + 100)
+    c[5] = 0xFF  # every seat, this guest's own and the host's among them, and four that do not exist
+    assert t.hub.legs[1].send(m.CLOCK, c, 6)
+    for _ in range(3):
+        t.frame(False)
+    assert guest.away == 1 << 1 | 1 << 3, hex(guest.away)  # the other guests' seats only
+    assert guest.state == ls.S_PLAYING
+
+
+def nerts_pile(game, seat):
+    p = game.pile_id("p%d.nerts" % (seat + 1))
+    at = game.piles.start[p]
+    return bytes(game.piles.cards[at:at + game.piles.size[p]])
+
+
+def test_a_host_cannot_rewrite_a_guests_own_nerts_pile_by_changing_a_score():
+    t = Party(consoles=4, seed=31)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    for _ in range(50):
+        t.frame(False)
+    g = t.games[0]
+    guest = t.sessions[2]
+    before = nerts_pile(t.games[2], 2)
+    assert nerts_pile(g, 2) == before
+    nerts, stock = g.pile_id("p3.nerts"), g.pile_id("p3.stock")
+    a, b = g.piles.start[nerts], g.piles.start[stock]
+    g.piles.cards[a], g.piles.cards[b] = g.piles.cards[b], g.piles.cards[a]  # every card still once
+    g.vars[V_SCORE] += 1  # as if a round had ended
+    t.sessions[0].repair.send_state()
+    for _ in range(150):
+        t.frame(False)
+    assert nerts_pile(t.games[2], 2) == before
+    assert guest.repairs == 0 and guest.rejected >= 1
+
+
+def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
+    """The honest case the pile check lets through: the host dealt the next round while the
+    guest was away; its seat is as that deal left it."""
+    t = Party(consoles=4, seed=32)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    t.wires[1].cut(True)
+    for _ in range(350):
+        t.frame()
+    host = t.sessions[0]
+    assert host.away == 1 << 2
+    g = t.games[0]
+    g._end_round(1)  # the round ends at the host (a Nerts call the guest does not hear)
+    g.vars[V_STATUS] = OVER
+    g.apply(DEAL_MOVE)
+    host.local_move(DEAL_MOVE, t.now)
+    t.wires[1].cut(False)
+    for _ in range(600):
+        t.frame(False)
+    guest = t.sessions[2]
+    assert host.away == 0 and guest.repairs >= 1
+    assert nerts_pile(t.games[2], 2) == nerts_pile(g, 2) and len(nerts_pile(g, 2)) == 13
+    assert state_hash(t.games[2]) == state_hash(g)
+
+
+def test_a_guest_that_asks_for_the_state_again_and_again_costs_the_others_a_few_loads_only():
+    """A hostile guest sends "we disagree" in every generation it hears, every frame for 20 s:
+    the host re-sends its state at most RESYNCS_PER_MINUTE times, never starts a new generation
+    while one is still going out, and the honest guests (never told a stale "take my state")
+    are in step and playing within a second of each re-send."""
+    t = Party(consoles=4, seed=23)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    host = t.sessions[0]
+    honest = (2, 3)
+    out_of_step = 0
+    for k in range(1000):  # 20 s
+        b = bytearray(5)
+        b[0] = host.gen
+        r.put_i32(b, 1, 12345)
+        t.channels[1].send(m.RESYNC, b, 5)
+        t.frame()
+        if any(t.sessions[i].state != ls.S_PLAYING or t.sessions[i].asked for i in honest):
+            out_of_step += 1
+    assert 1 <= host.repairs <= 3, host.repairs
+    assert out_of_step * 20 <= host.repairs * 1000, out_of_step  # under a second a re-send
+    assert all(t.sessions[i].repairs == host.repairs for i in honest)
+    t.settle(3000)
+    for i in honest:
+        assert t.sessions[i].state == ls.S_PLAYING and t.sessions[i].gen == host.gen
+        assert state_hash(t.games[i]) == state_hash(t.games[0])
+
+
+def deafen(end):
+    """A guest's transport that reads and throws away what the host writes (a guest that never
+    acknowledges, or a cable broken one way); it still writes (keep-alives, its moves, CLOCKs).
+    Returns the function that hears again."""
+    read = end.readinto
+
+    def deaf(buf):
+        while read(buf):
+            pass
+        return 0
+    end.readinto = deaf
+
+    def hear():
+        end.readinto = read
+    return hear
+
+
+def test_a_guest_that_never_acknowledges_is_away_and_holds_up_no_one_else():
+    t = Party(consoles=4, seed=13)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    host = t.sessions[0]
+    hear = deafen(t.guest_ends[0])  # guest 1 (leg 0) hears nothing, and says so to no one
+    for _ in range(250):  # 5 s: the others keep hearing the host, their horizons move on
+        t.frame()
+    for i in (2, 3):
+        assert t.games[0].clock_ms - t.sessions[i].realtime.peer_h < 2000
+        assert t.sessions[i].state == ls.S_PLAYING
+    for _ in range(250):  # by 10 s: it is away, like a silent guest
+        t.frame()
+    assert t.hub.live == 6 and host.away == 1 << 1
+    assert t.sessions[2].away == t.sessions[3].away == 1 << 1  # the others are told
+    assert host.outbox.q_count < 8 and host.repairs == 0
+    t.settle(3000)
+    for i in (2, 3):
+        assert state_hash(t.games[i]) == state_hash(t.games[0])
+    hear()  # the cable mended: it takes what was sent, then comes back with the host's state
+    for _ in range(300):
+        t.frame()
+    assert t.hub.live == 7 and host.away == 0 and t.sessions[1].repairs >= 1
+    t.settle(3000)
+    assert t.agree(), [hex(state_hash(g)) for g in t.games]
+
+
+def test_over_tcp_a_client_that_connects_first_and_says_nothing_holds_no_seat():
+    import socket
+    import time
+
+    from engine_core import games
+    from engine_core.link.channel import Channel
+    from engine_core.link.hub import Hub
+    from simulator import link_socket
+    from simulator.link_socket import connect, listen_party
+
+    quiet_s = getattr(link_socket, "QUIET_S", 3.0)  # (a stranger's silence given way after)
+
+    party = listen_party(0, 3)
+    squatter = socket.create_connection(("127.0.0.1", party.port))  # first, and silent
+    guests = []
+    try:
+        own = Channel(party.seats[0])
+        hub = Hub(own, party.seats[1:])
+        host = ls.Session(own)
+        host.use(hub)
+        for s in party.seats:
+            s.connected  # the squatter takes the first seat's transport
+        guests = [connect("127.0.0.1", party.port) for _ in range(3)]
+        sessions = [ls.Session(Channel(g)) for g in guests]
+        cls = games.load("nerts")
+        tables = [cls(4, 0) for _ in range(4)]
+        for s in sessions:
+            s.join(0)
+        host.host(tables[0], 98, 0, bytes((ls.HERE, ls.THERE, ls.THERE, ls.THERE)), 0)
+        t0 = time.monotonic()
+        now = 0
+        while hub.live != 7 and time.monotonic() - t0 < quiet_s + 5:
+            now += 20
+            host.poll(now)
+            for i, s in enumerate(sessions):
+                s.poll(now)
+                if s.state == ls.S_WAITING and s.tables.count and not s.waiting_start:
+                    s.choose(0)
+                    s.accept(tables[i + 1], now)
+            time.sleep(0.005)
+        assert hub.live == 7  # every honest guest seated
+        assert party.evicted == 1 and time.monotonic() - t0 < quiet_s + 2
+        squatter.settimeout(2)
+        while squatter.recv(256):  # the squatter was closed
+            pass
+    finally:
+        squatter.close()
+        for g in guests:
+            g.close()
+        party.close()
