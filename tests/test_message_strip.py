@@ -107,3 +107,93 @@ def test_the_computers_card_is_said_in_full_words_where_the_strip_has_room():
     words = bytes(table.said[1:1 + table.said[0]])
     assert b" of " in words and b" to " in words, words
     assert find(app, words) is not None
+
+
+# --- panels, settings and Nerts's rows on the small screens ---
+
+def lit_or_colour(app, x, y):
+    s = app.screen
+    if s.mono:
+        return (s.buf[(y >> 3) * s.width + x] >> (y & 7)) & 1
+    return (s.buf[(y * s.width + x) >> 1] >> (4 if x % 2 == 0 else 0)) & 15
+
+
+@pytest.mark.parametrize("mono", (False, True))
+@pytest.mark.parametrize("keys", ("START", "X A A START UP A", "X A A START DOWN DOWN DOWN DOWN A"))
+def test_on_128x64_the_pause_menu_and_its_questions_leave_no_row_of_the_table_above_or_below(mono, keys):
+    from engine_core.ui import screens as ui
+    app = make_app(128, 64, "aces_up", 3, mono)
+    run(app, keys)
+    assert app.mode in (ui.PAUSE, ui.CONFIRM)
+    x, y, w, h = app.over[0], app.over[1], app.over[2], app.over[3]
+    assert y == 0 and h == 64
+    for row in (0, 63):  # the panel's frame, whole, where the status line's letters were
+        frame = {lit_or_colour(app, px, row) for px in range(x, x + w)}
+        assert len(frame) == 1, (row, frame)
+    run(app, "B B" if app.mode == ui.CONFIRM else "B")
+    assert app.mode == ui.PLAY
+    before = bytes(app.screen.buf)
+    app.full = True
+    app.redraw()
+    assert bytes(app.screen.buf) == before  # the table mended where the panel lay
+
+
+def settings_rows(app):
+    from tests.drawn_text import find as find_words
+    return [name for name in (b"Card back", b"Sound", b"Computer speed") if find_words(app, name)]
+
+
+def test_a_one_bit_screen_leaves_the_card_back_out_of_the_settings():
+    from engine_core.ui import settings as st
+    for size in ((128, 64), (160, 128), (240, 240)):
+        mono = make_app(size[0], size[1], None, 1, True)
+        run(mono, "DOWN DOWN DOWN A")
+        colour = make_app(size[0], size[1], None, 1, False)
+        run(colour, "DOWN DOWN DOWN A")
+        assert find(mono, b"Card back") is None and find(mono, b"Blue") is None
+        assert find(colour, b"Card back") is not None
+        assert mono.screens[mono.mode].length(mono) == st.COUNT - 1
+        # the second row is the computer's speed, and RIGHT changes it (not the card back)
+        back = mono.settings[st.S_BACK]
+        speed = mono.settings[st.S_SPEED]
+        run(mono, "DOWN RIGHT")
+        assert mono.settings[st.S_BACK] == back and mono.settings[st.S_SPEED] != speed
+
+
+def test_on_128x64_a_settings_value_stands_apart_from_the_scroll_mark():
+    from engine_core.ui.menus import inset
+    from engine_core.ui.screens import PANEL_RECT
+    app = make_app(128, 64, None, 1, True)
+    run(app, "DOWN DOWN DOWN A DOWN DOWN DOWN DOWN")  # Target score: "Game's", beside the mark
+    at = find(app, b"Game's")
+    assert at is not None
+    app.screens[app.mode].panel_rect(app)
+    mark_x = PANEL_RECT[0] + PANEL_RECT[2] - 3
+    assert at[0] + 6 * len(b"Game's") - 2 <= mark_x - 4  # its last column, then three dark ones
+    assert inset(app) == 4
+
+
+@pytest.mark.parametrize("mono", (False, True))
+def test_nerts_on_128x64_marks_your_row_of_work_piles_and_the_rules_say_whose_the_other_is(mono):
+    from engine_core.games import nerts
+    app = make_app(128, 64, "nerts", 3, mono)
+    table = app.table
+    slots = table.slots
+    game = table.game
+    s = slots.slot_of[game.pile_id("p1.work1")]
+    hits = [(x, y) for x in range(0, slots.x[s]) for y in range(slots.y[s], slots.y[s] + 9)
+            if find_at(app, b"Y", x, y)]
+    assert hits
+    x, y = hits[0]
+    assert x + 5 + 2 <= slots.x[s]  # before your first work pile, clear of it when it shakes
+    for other in range(slots.count):  # over no card
+        ox, oy = slots.x[other], slots.y[other]
+        n = game.piles.size[slots.pile[other]]
+        ext = slots.extent(other, n, slots.step(other, n))
+        assert not (ox < x + 5 and x < ox + 13 and oy < y + 7 and y < oy + max(ext, 9)), other
+    assert b"lower row" in nerts.RULES_PAGE and b"computer's are the row above" in nerts.RULES_PAGE
+
+
+def find_at(app, letter, x, y):
+    from tests.drawn_text import shows_at
+    return shows_at(app, letter, x, y)
