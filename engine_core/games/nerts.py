@@ -477,7 +477,8 @@ LAYOUT = {
         ("p1.waste", 279, 140, L.STACK, 0, b""),
     ),
     # 160x128 (18x14 cards): the foundations in a 2x4 block on the right, your stock and
-    # waste under it. 128x64 (13x9 cards): the foundations in a row along the top.
+    # waste under it. 128x64 (13x9 cards): the foundations in a row along the top; no room for
+    # CPU and You: your row of work piles has a Y before it, the row above is the other's.
     L.TINY: L.row("found", 4, 120, 2, 0, 16, L.STACK, 0, b"A")
     + L.row("found", 4, 140, 2, 0, 16, L.STACK, 0, b"A", 5) + (
         ("p2.nerts", 0, 2, L.THEM, 0, b""),
@@ -504,6 +505,7 @@ LAYOUT = {
         L.MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),
         L.LARGE: ((b"CPU", 40, 49), (b"You", 40, 95)),
         L.TINY: ((b"CPU", 20, 18), (b"You", 20, 32)),
+        L.MICRO: ((b"Y", 27, 25),),  # your row by its initial (no room for the other's: the rules say so)
     },
 }
 
@@ -511,6 +513,8 @@ LAYOUT = {
 RULES_PAGE = (
     b"Everyone plays at once, each with a deck of their own.\n"
     b"Goal: empty your Nerts pile and score points on the shared foundations.\n"
+    b"Your work piles are the lower row, marked You (Y on the smallest screen); the "
+    b"computer's are the row above.\n"
     b"Work piles build down in alternating colours; a run moves together (up and down "
     b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
     b"work-pile run or the waste top.\n"

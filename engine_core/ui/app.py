@@ -626,8 +626,8 @@ class App:
         table = self.table
         self.show(PLAY if table is not None and table.game.status() == PLAYING else END)
 
-    def change_setting(self, delta):
-        i = self.selected
+    def change_setting(self, delta, i):
+        """Setting i steps delta choices on (the settings screen's row: SettingsMenu.setting)."""
         n = st.choices(i)
         self.settings[i] = (self.settings[i] + n + delta) % n
         self.events |= E_SETTING

@@ -34,7 +34,7 @@ def app_idle(app):
     if app.mode != PLAY or table is None:
         return not app.table_wanted()        # title and menus change only with a key, but for
         # the table the game list makes ahead of its A (App.make_ahead)
-    if table.pending or table.computer_ms > 0 or table.message_ms > 0 or table.view.shake_ms > 0:
+    if table.pending or table.computer_ms > 0 or table.message or table.view.shake_ms > 0:
         return False
     if table.slide & (SLIDE_LEFT | SLIDE_WAIT):
         return False

@@ -201,9 +201,7 @@ class Menu(Scene):
             app.full = True
         if app.full:
             self.draw_under(app, px, py, pw, ph)
-            panel(app, px, py, pw, ph)
-            if self.MODE == PAUSE:
-                app.over_at(px, py, pw, ph)  # over the table (draw_under)
+            panel(app, px, py, pw, ph, self.MODE == PAUSE)  # the pause menu: over the table (draw_under)
             app.painter.text(self.title(app), px + inset(app) - 2, py + 5, pal.GOLD)
             self.draw_around(app, px, py, pw, ph)
             app.drawn_selected = -1
@@ -386,7 +384,12 @@ class SettingsMenu(Menu):
     NAME = b"Settings"
 
     def length(self, app):
-        return st.COUNT
+        return st.COUNT - 1 if app.screen.mono else st.COUNT
+
+    def setting(self, app, row):
+        """The setting a row shows: a one-bit screen leaves the card back out (one back there,
+        docs/screen.md), its rows one up from there."""
+        return row + 1 if app.screen.mono and row >= st.S_BACK else row
 
     def choose(self, app, button):
         if button == bt.B:
@@ -397,18 +400,21 @@ class SettingsMenu(Menu):
             elif back == TITLE:
                 app.selected = app.title_index(T_SETTINGS)
         elif button == bt.LEFT or button == bt.RIGHT or button == bt.A:
-            app.change_setting(-1 if button == bt.LEFT else 1)
+            app.change_setting(-1 if button == bt.LEFT else 1, self.setting(app, app.selected))
 
     def foot(self, app):
         """The line saying what the selected setting does: two where the panel is narrower
         than the longest (words broken at a space)."""
         return 1 if (panel_width(app.width) - 2 * inset(app) + 1) // CHAR_W >= LONGEST_ABOUT else 2
 
-    def draw_words(self, app, i, px, ty, pw, chosen):
+    def draw_words(self, app, row, px, ty, pw, chosen):
         p = app.painter
         ins = inset(app)
+        i = self.setting(app, row)
         value = st.label(i, app.settings[i])
-        vx = px + pw - ins - p.text_width(value)
+        # (On a 128-pixel screen 2 pixels more to the right edge: 4 in all to the scroll mark
+        # beside the first and last rows, which would read as a letter of the value.)
+        vx = px + pw - ins - p.text_width(value) - (2 if ins < 8 else 0)
         # The name, cut short where it would run into its value on a narrow panel.
         p.text_upto(st.SETTINGS[i][st.NAME], (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty,
                     pal.BLACK if chosen else pal.WHITE)
@@ -419,6 +425,6 @@ class SettingsMenu(Menu):
         app.fb.fill_rect(px + 3, y, pw - 6, lines * row, pal.PANEL)
         app.screen.mark(px + 3, y, pw - 6, lines * row)
         ins = inset(app)
-        about = st.SETTINGS[app.selected][st.ABOUT]
+        about = st.SETTINGS[self.setting(app, app.selected)][st.ABOUT]
         draw_lines(app.painter, about, 0, len(about), (pw - 2 * ins + 1) // CHAR_W, y + (row - CHAR_H) // 2,
                    y + lines * row, 0, app.width, pal.GOLD, px + ins, True)

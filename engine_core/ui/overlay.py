@@ -14,6 +14,8 @@ from engine_core.ui.slots import MARGIN
 
 from micropython import const
 
+MESSAGE_MS = const(2000)  # how long the message strip shows (view.py's, the table's)
+
 RANK_CHARS = b"A23456789TJQ"  # a wild king's rank tag (ten is drawn as 10)
 
 # A card sliding from one pile to another (TableRenderer.slide, one small int): frames left,
@@ -139,8 +141,22 @@ def strip_damage(view, x0, x1):
 
 def strip_top(width, height):
     """Where the message strip begins: a line at the foot of a screen 240 pixels wide or more
-    (38 characters, the longest words a move's refusal has), two lines on a narrower one."""
+    (38 characters, the longest words a move's refusal has), two lines on a narrower one, and
+    one line of 12 pixels on a screen under 100 pixels high (128x64), where two would hide a
+    third of the table (it covers the score corner's last line whole, not a row of its
+    letters): there the words show a line at a time (strip_page)."""
+    if height < 100:
+        return height - LINE_H - 2
     return height - LINE_H - 3 if width >= 240 else height - 2 * LINE_H - 3
+
+
+def strip_page(view, text, start, n, per_line):
+    """Where the words text[start:n] shown in the strip begin now: on a one-line strip
+    (strip_top) the words' second line in the second half of the time they show, else start."""
+    if view.screen.height >= 100 or view.message_ms > MESSAGE_MS // 2:
+        return start
+    end = line_break(text, n, per_line, start)
+    return end + 1 if end < n and text[end] == 32 else end
 
 
 def line_break(text, n, per_line, first):
@@ -193,7 +209,8 @@ def draw_message(view, x0, x1):
     """The message strip at the foot of the table (why a move was refused, and the like),
     between x0 and x1: what a redraw beneath it covered, or all of it. Only the letters
     there are drawn again (a whole strip costs about 0.4 M fuel). On a narrow screen the
-    strip has two lines, the words broken at a space."""
+    strip has two lines, the words broken at a space; on a low one (128x64) one line, the
+    first line of the words and then the second (strip_page)."""
     fb = view.fb
     w = view.screen.width
     if x1 > w:
@@ -206,7 +223,10 @@ def draw_message(view, x0, x1):
     text = view.said if said else why.screen_words(view.game, message)
     skip = 1 if said else 0  # the play control's words come after their length
     n = view.said[0] + 1 if said else len(text)  # the end, as an index into text
-    draw_lines(view.painter, text, skip, n, (w - 6) // 6, top + 2, view.screen.height, x0, x1, WHITE)
+    low = view.screen.height < 100  # one line, a pixel from the edges: 21 characters at 128
+    per_line = (w - 1) // 6 if low else (w - 6) // 6
+    skip = strip_page(view, text, skip, n, per_line)
+    draw_lines(view.painter, text, skip, n, per_line, top + 2, view.screen.height, x0, x1, WHITE, 1 if low else 4)
     view.screen.mark(x0, top, x1 - x0, h)
     view.drawn.msg = message
 

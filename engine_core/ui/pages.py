@@ -327,8 +327,7 @@ class Confirm(Scene):
             pw = r[2]
             ph = r[3]
             table_under(app, px, py, pw, ph)
-            panel(app, px, py, pw, ph)
-            app.over_at(px, py, pw, ph)
+            panel(app, px, py, pw, ph, True)
             y = py + (ph - 5 * LINE_H + 1) // 2  # the question's lines, centred in it
             if y < py + 3:
                 y = py + 3

@@ -104,11 +104,20 @@ class Scene:
         return 0
 
 
-def panel(app, x, y, w, h):
+def panel(app, x, y, w, h, over=False):
+    """A panel at x, y, w, h; over: it lies over the table (App.over_at). A panel a row or two
+    short of the screen's height (the pause menu and its questions on 128x64) reaches its top
+    and foot: a row of the table left above it would show as a broken line (the tops of the
+    status line's letters)."""
+    if y <= 2 and y + h >= app.height - 2:
+        y = 0
+        h = app.height
     fb = app.fb
     fb.fill_rect(x, y, w, h, pal.PANEL)
     fb.rect(x, y, w, h, pal.SLOT)
     app.screen.mark(x, y, w, h)
+    if over:
+        app.over_at(x, y, w, h)
 
 
 OVER_ON = const(4)  # App.over: a panel lies over the table
@@ -142,6 +151,9 @@ def table_under(app, x=0, y=0, w=0, h=0):
     whose game goes on under a menu."""
     table = app.table
     o = app.over
+    if y <= 2 and y + h >= app.height - 2:  # as panel() draws it
+        y = 0
+        h = app.height
     ready = o[OVER_READY]
     o[OVER_READY] = 0
     if ready and table.valid and not app.link_in_use():

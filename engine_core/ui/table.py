@@ -259,7 +259,7 @@ class Table:
     def tell_computer_move(self, kind, dst):
         """'Seven of hearts to centre 2' (or 'to side 3: your turn') in the message strip
         (said.py). No allocation."""
-        said.computer_move(self.said, kind, dst)
+        said.computer_move(self.said, kind, dst, self.view.screen.height < 100)
         self.show_said()
 
     def say_out_of_step(self, here, there):
@@ -282,12 +282,27 @@ class Table:
         if self.message_ms > MESSAGE_MS:
             self.message_ms = MESSAGE_MS  # a frame has come: the strip is drawn in it
         elif self.message_ms > 0:
+            before = self.message_ms
             self.message_ms -= ms
             if self.message_ms <= 0:
-                self.message_ms = 0
-                self.message = MSG_NONE
-                self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
+                self.drop_message()
+            elif before > MESSAGE_MS // 2 >= self.message_ms and self.view.screen.height < 100:
+                self.view.drawn.msg = NONE  # a one-line strip turns to the words' next line
+        elif self.message != MSG_NONE:
+            self.drop_message()  # a key let it go (let_go)
         return self.frame(ms)  # a slide or a shake
+
+    def drop_message(self):
+        self.message_ms = 0
+        self.message = MSG_NONE
+        self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
+
+    def let_go(self):
+        """A key in play: the strip shown goes in the next frame (what it said is about the
+        key before; a key that says something anew says it after this). The strip lies over
+        the table's foot, where the player's own cards may be (a hand, a long column)."""
+        if self.message != MSG_NONE and self.message_ms <= MESSAGE_MS and self.message != why.LINK_SILENT:
+            self.message_ms = 0
 
     def shake(self, s, reason):
         """Refuse: the pile shakes and the foot of the screen says why."""
@@ -393,6 +408,7 @@ class Table:
             self.view.stop_slide()
         if self.computer_ms:
             self.finish_computer()
+        self.let_go()
         s = hand.cursor
         hand.held = NONE
         if self.game.status() != PLAYING:
@@ -451,6 +467,7 @@ class Table:
             self.view.stop_slide()  # a card still on its way lands (taken off in the next frame)
         if self.computer_ms:
             self.finish_computer()
+        self.let_go()
         if button == bt.A:
             self.press_a()
         elif button == bt.B:

@@ -16,7 +16,7 @@ from engine_core.gfx.paint import LINE_H
 from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
 from engine_core.ui.layouts import ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK, WILD
-from engine_core.ui.overlay import SLIDE_DRAWN, SLIDE_FRAMES, SLIDE_LEFT, SLIDE_ON, SLIDE_WAIT
+from engine_core.ui.overlay import MESSAGE_MS, SLIDE_DRAWN, SLIDE_FRAMES, SLIDE_LEFT, SLIDE_ON, SLIDE_WAIT
 from engine_core.ui.slots import MARGIN, NONE
 
 from micropython import const
@@ -27,11 +27,10 @@ SLOTS_PER_FRAME = const(2)
 SHAKE_MS = const(240)  # a refused pile shakes this long
 UNCHANGED = const(-1)  # first_to_redraw: the slot looks as drawn
 
-# What the strip at the foot of the table says (a code of engine_core/reasons.py), and how long.
+# What the strip at the foot of the table says (a code of engine_core/reasons.py; how long: overlay.py).
 MSG_NONE = const(0)
 MSG_NO_HINT = why.NO_HINT
 MSG_NO_UNDO = why.NO_UNDO
-MESSAGE_MS = const(2000)
 KING = const(12)  # rank index of a king (card % 13)
 
 
@@ -297,9 +296,10 @@ class TableRenderer:
         if ghost and self.slide & SLIDE_LEFT:
             overlay.draw_ghost(self)  # over the piles and the status line, under the message strip
         if self.message != MSG_NONE:
-            if self.message_ms > MESSAGE_MS:
+            if self.message_ms > MESSAGE_MS or self.message_ms == 0:
                 # Said in this keypress: the strip waits for the next frame, which mends what
-                # was drawn over it meanwhile (it may show from a full redraw in a keypress).
+                # was drawn over it meanwhile (it may show from a full redraw in a keypress);
+                # or let go by it (Table.let_go): the next frame takes it away.
                 self.pending = True
                 return
             if d.msg != self.message:
