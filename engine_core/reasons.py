@@ -198,6 +198,10 @@ SAYS = (
 )
 
 
+# The silence notice on a screen with a one-line strip (128x64: 21 characters), whole.
+LINK_SILENT_SHORT = b"Other console silent"
+
+
 def screen_words(game, code):
     """The screen's words for a reason in this game: its own (WORDS) or the shared TEXTS."""
     return _words(game, code, 1, TEXTS)

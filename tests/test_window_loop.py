@@ -100,3 +100,40 @@ def test_closing_the_guests_window_says_bye_and_the_host_asks_at_once():
     loop.close()
     tick(wire, (host,), 1000)  # well inside the silence's five seconds
     assert host.mode == ui.LINK_LEFT and not host.linked()
+
+
+@pytest.mark.parametrize("size", ((128, 64), (160, 128)))
+def test_the_silence_is_said_whole_on_the_small_screens_window(size):
+    # A 128x64 strip is one line of 21 characters: the long words showed as "No word from
+    # the" for as long as the link was silent. Read from the window's pixels: every character
+    # of what the strip says, on screen.
+    wire, host, guest = start("spite_malice", seed=4, faults=False, size=size)
+    console = Console(host, MemoryStorage())
+    console.start()
+    loop = WindowHost(console, resolve_board("%dx%d" % size), 1)
+    try:
+        host.press(bt.B)
+        run_until(loop, lambda: host.clock > 1500, lambda ms: guest.tick(ms))
+        cut = host.clock
+        assert run_until(loop, lambda: (host.clock - cut) & 0x3FFFFFFF >= 5600)
+        assert host.link_paused()
+        w, h = size
+        from engine_core.ui.overlay import draw_lines, strip_top
+        top = strip_top(w, h)
+        scratch = Screen(w, h, framebuf)
+        scratch.palette = host.screen.palette
+        words = why.LINK_SILENT_SHORT if h < 100 else why.TEXTS[why.LINK_SILENT]
+        assert len(words) * 6 <= w - 1 or h >= 100
+        scratch.fb.fill_rect(0, top, w, h - top, pal.PANEL)
+        draw_lines(Painter(scratch), words, 0, len(words), (w - 1) // 6 if h < 100 else (w - 6) // 6, top + 2, h,
+                   0, w, pal.WHITE, 1 if h < 100 else 4)
+        want = to_rgb_bytes(scratch.buf, w, h, host.screen.palette)[3 * w * top:]
+        got = bytearray()
+        surface = loop.window.surface
+        for yy in range(top, h):
+            for x in range(w):
+                c = surface.get_at((loop.window.side + x, loop.window.pad + yy))
+                got += bytes((c.r, c.g, c.b))
+        assert bytes(got) == bytes(want)
+    finally:
+        loop.close()

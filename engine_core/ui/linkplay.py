@@ -301,7 +301,7 @@ def draw_notice(app):
     it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
     y = overlay.strip_top(app.width, app.height)  # where the table's own strip is
     app.fb.fill_rect(0, y, app.width, app.height - y, pal.PANEL)
-    text = why.TEXTS[why.LINK_SILENT]  # a line, or two on a narrow screen
+    text = why.TEXTS[why.LINK_SILENT] if app.height >= 100 else why.LINK_SILENT_SHORT  # a line, or two
     overlay.draw_lines(app.painter, text, 0, len(text), (app.width - 6) // 6, y + 2, app.height, 0, app.width,
                        pal.GOLD)
     app.screen.mark(0, y, app.width, app.height - y)

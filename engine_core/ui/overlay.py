@@ -224,6 +224,9 @@ def draw_message(view, x0, x1):
     skip = 1 if said else 0  # the play control's words come after their length
     n = view.said[0] + 1 if said else len(text)  # the end, as an index into text
     low = view.screen.height < 100  # one line, a pixel from the edges: 21 characters at 128
+    if low and message == why.LINK_SILENT:  # it stays while the link is silent: whole, in one line
+        text = why.LINK_SILENT_SHORT
+        n = len(text)
     per_line = (w - 1) // 6 if low else (w - 6) // 6
     skip = strip_page(view, text, skip, n, per_line)
     draw_lines(view.painter, text, skip, n, per_line, top + 2, view.screen.height, x0, x1, WHITE, 1 if low else 4)
