@@ -74,6 +74,7 @@ EXEMPT = {
     "engine_core/ui/linkplay.py:swap_sides": "once, when the other console has left a game",
     "engine_core/layout.py:row": "start-up: a layout's slots, built when its game's module is imported",
     "engine_core/games/nerts_layout.py:seated": "start-up: Nerts's layouts for three and four, built at import",
+    "engine_core/games/nerts_layout.py:slot": "start-up: a slot of those layouts, built at import",
     "engine_core/ui/layouts.py:declarations": "start-up: every player count's layout (firmware keep_one_layout)",
     "engine_core/ui/layouts.py:size_names": "start-up: the sizes named when a screen with no layout is refused",
     "engine_core/ui/app.py:App.win_table": "a game's table of winnable deals, imported once when first asked for",

@@ -103,35 +103,47 @@ SEATED = {
 NAMES = (b"CPU", b"CPU2", b"CPU3")  # the others' seats (overlay.PLAYER_TAGS)
 
 
-def seated(players):
-    """The declaration for three or four players (plain data, made once at import)."""
+def slot(made, name, x, y, how, room=0, label=b""):
+    """A slot, the one made before when `made` holds it (its name too)."""
+    name = made.setdefault(name, name)
+    one = (name, x, y, how, room, label)
+    return made.setdefault(one, one)
+
+
+def seated(players, made):
+    """The declaration for three or four players (plain data, made once at import). `made`:
+    the names and slots made so far, each by itself, so that the tables share one string of
+    each name and one tuple of each slot they have alike (four players' slots hold three's):
+    each made again would cost the heap 32 bytes."""
     decl = {
         "players": players,
-        "foundations": tuple(["found" + str(k + 1) for k in range(4 * players)]),
+        "foundations": tuple([slot(made, "found" + str(k + 1), 0, 0, 0)[0] for k in range(4 * players)]),
         "actions": LAYOUT["actions"], "arg": L.ARG_COUNT, "cards": LAYOUT["cards"],
         "status": {}, "labels": {},
     }
     for size in SEATED:
         found, others, name_at, tops, own, status = SEATED[size]
-        slots = []
         x, y, dx, dy, across = found
-        for k in range(4 * players):
-            slots.append(("found" + str(k + 1), x + k % across * dx, y + k // across * dy, L.STACK, 0, b"A"))
+        slots = [slot(made, "found" + str(k + 1), x + k % across * dx, y + k // across * dy, L.STACK, 0, b"A")
+                 for k in range(4 * players)]
         labels = []
         for p in range(1, players):
             x, y = others[p - 1]
             seat = "p" + str(p + 1) + "."
-            slots.append((seat + "nerts", x, y, L.THEM, 0, b""))
-            if tops is not None:
-                slots.extend(L.row(seat + "work", 4, x + tops[0], y, tops[1], 0, L.STACK | L.THEIRS))
-                slots.append((seat + "waste", x + tops[2], y, L.STACK | L.THEIRS, 0, b""))
+            slots.append(slot(made, seat + "nerts", x, y, L.THEM))
+            if tops is not None:  # the work-pile tops and the waste
+                for i in range(4):
+                    at = x + tops[0] + i * tops[1]
+                    slots.append(slot(made, seat + "work" + str(i + 1), at, y, L.STACK | L.THEIRS))
+                slots.append(slot(made, seat + "waste", x + tops[2], y, L.STACK | L.THEIRS))
             if name_at is not None:
                 labels.append((NAMES[p - 1], x + name_at[0], y + name_at[1]))
         nerts, work, stock, waste, you = own
-        slots.append(("p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT, 0, b""))
-        slots.extend(L.row("p1.work", 4, work[0], work[1], work[2], 0, L.DOWN | L.PICK, work[3]))
-        slots.append(("p1.stock", stock[0], stock[1], L.STACK | L.COUNT, 0, b""))
-        slots.append(("p1.waste", waste[0], waste[1], L.STACK, 0, b""))
+        slots.append(slot(made, "p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT))
+        for i in range(4):
+            slots.append(slot(made, "p1.work" + str(i + 1), work[0] + i * work[2], work[1], L.DOWN | L.PICK, work[3]))
+        slots.append(slot(made, "p1.stock", stock[0], stock[1], L.STACK | L.COUNT))
+        slots.append(slot(made, "p1.waste", waste[0], waste[1], L.STACK))
         if you is not None:
             labels.append((b"You", you[0], you[1]))
         decl[size] = tuple(slots)
@@ -140,4 +152,6 @@ def seated(players):
     return decl
 
 
-LAYOUT["more"] = (seated(3), seated(4))
+_made = {}
+LAYOUT["more"] = (seated(3, _made), seated(4, _made))
+del _made
