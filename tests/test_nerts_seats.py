@@ -317,3 +317,23 @@ def test_a_round_for_four_ends_with_every_card_still_once():
         if game.status() != PLAYING:
             break
     assert every_card_once(game)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_simulators_players_flag_deals_nerts_for_that_many(tmp_path, players):
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    from simulator.image import to_rgb_bytes
+    from tools.mpy import ROOT
+    out = tmp_path / "shot.png"
+    done = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "320x240", "--game", "nerts",
+                           "--players", str(players), "--seed", "3", "--keys", "A", "--screenshot", str(out)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    app = make_app(320, 240, "nerts", 3, players=players)
+    run(app, "A")
+    assert seats_shown(app.table, players)
+    assert Image.open(out).convert("RGB").tobytes() == to_rgb_bytes(app.screen.buf, 320, 240, app.screen.palette)
