@@ -13,6 +13,7 @@ from engine_core import PLAYING, cards
 from engine_core import records as r
 from engine_core.console import Console
 from engine_core.game import V_SCORE
+from engine_core.gfx.paint import CHAR_H
 from engine_core.gfx.screen import Screen
 from engine_core.storage import MemoryStorage
 from engine_core.ui import app as ui
@@ -337,3 +338,26 @@ def test_the_simulators_players_flag_deals_nerts_for_that_many(tmp_path, players
     run(app, "A")
     assert seats_shown(app.table, players)
     assert Image.open(out).convert("RGB").tobytes() == to_rgb_bytes(app.screen.buf, 320, 240, app.screen.palette)
+
+
+SEAT_OF = {b"You": "p1.", b"CPU": "p2.", b"CPU2": "p3.", b"CPU3": "p4."}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_each_seats_name_lies_nearest_its_own_piles(players, size):
+    from tests.test_table_labels import boxes
+    cls = layouts.screen_class(*size)
+    decl = layouts.declaration("nerts", players)
+    piles = boxes(decl, cls)
+    labels = decl["labels"][cls]
+    named = {text for text, x, y in labels}
+    if size != (128, 64):
+        assert set((b"CPU", b"CPU2", b"CPU3")[:players - 1]) <= named
+    for text, x, y in labels:
+        x1, y1 = x + 6 * len(text) - 1, y + CHAR_H
+
+        def gap(box):
+            return max(box[1] - x1, x - box[3], 0) + max(box[2] - y1, y - box[4], 0)
+        nearest = min(piles, key=gap)
+        assert nearest[0].startswith(SEAT_OF[text]), (text, nearest)
