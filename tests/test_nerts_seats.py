@@ -361,3 +361,18 @@ def test_each_seats_name_lies_nearest_its_own_piles(players, size):
             return max(box[1] - x1, x - box[3], 0) + max(box[2] - y1, y - box[4], 0)
         nearest = min(piles, key=gap)
         assert nearest[0].startswith(SEAT_OF[text]), (text, nearest)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_with_nothing_held_the_arrow_keys_reach_every_foundation_and_every_pile_of_yours(players, size):
+    from tests.test_picking import reached_with_arrows, yours
+    app = make_app(size[0], size[1], "nerts", 4, players=players)
+    table = app.table
+    mine = set(yours(table))
+    assert len(mine) == 4 * players + 7  # the foundations, and your seven piles
+    for start in sorted(mine):
+        assert table.held == 255
+        missed = mine - reached_with_arrows(app, start)
+        names = table.game.pile_names
+        assert not missed, (names[table.slots.pile[start]], sorted(names[table.slots.pile[s]] for s in missed))
