@@ -30,6 +30,7 @@ package(
         "games/casket_layout.py",
         "games/nerts.py",
         "games/nerts_check.py",
+        "games/nerts_layout.py",
         "games/nerts_moves.py",
         "games/nerts_refusal.py",
         "games/nerts_takeback.py",

@@ -19,8 +19,9 @@ where A plays an action word, like the stock's 'deal'), "arg" (what a move code'
 ARG_ANY, ARG_COUNT cards, ARG_KIND of the card), "status" (where the status line goes: x, y,
 width per screen class), optionally "players", "cards" (the card size per screen class, MINI
 or STRIP for many piles on a small screen), "labels" (words on the table: (text, x, y) per screen
-class) and "finish" (piles that must be empty, piles whose cards must fall in rank: when the
-game is clearly won, so that auto-play can finish it).
+class), "more" (declarations of the same game for other player counts, each with its
+"players": Nerts for three and four) and "finish" (piles that must be empty, piles whose
+cards must fall in rank: when the game is clearly won, so that auto-play can finish it).
 """
 
 from micropython import const

@@ -320,6 +320,7 @@ SETTINGS = (
     ("slide", 1, 0, 1),  # a moved card slides to its pile
     ("dim_s", 30, 0, 3600),  # the device's backlight dims after this long without a key; 0: never
     ("screen_off_s", 180, 0, 36000),  # and its panel goes off (game saved); 0: never
+    ("nerts_players", 2, 2, 4),  # how many play a new deal of Nerts (older records: 2)
 )
 SETTINGS_VERSION = const(1)
 KIND_SETTINGS = const(0x53)  # 'S'

@@ -35,7 +35,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from engine_core.loop import CLICK, DIGIT, HELD, LONG, TICKS_MASK, Loop
 from engine_core.pointer import MOVE, OFF, PRESS, RELEASE
 from engine_core.ui import buttons as bt
-from engine_core.ui.settings import S_TWO_BUTTONS
+from engine_core.ui.settings import S_PLAYERS, S_TWO_BUTTONS
 from simulator import keymap
 from simulator.boards import resolve_board
 from simulator.image import save_png
@@ -67,6 +67,8 @@ def parse_args(argv):
     parser.add_argument("--skin", action="store_true", help="the PNG shows the whole window, skin included")
     parser.add_argument("--keymap", action="store_true", help="with --skin: the keyboard map over it")
     parser.add_argument("--two-buttons", action="store_true", help="play with A and B only")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="players at a new deal of Nerts:"
+                        " the Nerts players setting, for this run")
     parser.add_argument("--mono", action="store_true", help="a one-bit screen (as an SSD1306/SH1106 OLED shows it):"
                         " what a board whose module says MONO = True always shows")
     parser.add_argument("--data-dir", help="where settings, statistics and the game in progress are kept"
@@ -208,6 +210,8 @@ def main(argv=None):
         app = keep(app, args)
     else:
         app = in_memory(app)
+    if args.players:
+        app.app.settings[S_PLAYERS] = args.players - 2  # the setting's choice: 2, 3 or 4 players
     if args.game:
         try:
             app.open_game(args.game, args.seed)

@@ -27,10 +27,13 @@ except ImportError:
 TICK_MS = 50
 
 
-def make_app(width, height, game=None, seed=None, mono=False):
+def make_app(width, height, game=None, seed=None, mono=False, players=0):
     """The console at a screen size; with a game, dealt from `seed` and in play. mono: a
-    one-bit screen (MONO_VLSB)."""
+    one-bit screen (MONO_VLSB). players: 3 or 4, the Nerts players setting (else 2)."""
     app = App(Screen(width, height, framebuf, mono))
+    if players > 2:
+        from engine_core.ui.settings import S_PLAYERS
+        app.settings[S_PLAYERS] = players - 2
     if game is not None:
         app.open_game(game, seed if seed is not None else 1)
     return app

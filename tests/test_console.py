@@ -193,6 +193,7 @@ AFTER_RESTART = {
                >> games.OPT_TARGET_SHIFT == 150),
     "auto_play": (0, lambda c: c.app.settings[ui.S_AUTOPLAY] == 0),   # read at each frame
     "two_buttons": (1, b_steps_on_the_title),
+    "nerts_players": (4, lambda c: table_after_deal(c, "nerts").game.players == 4),
     "casket_rules": (1, lambda c: table_after_deal(c, "casket").game.rules == 1),
     "winnable": (1, winnable_seed),
     "slide": (0, lambda c: not table_after_deal(c, "aces_up").slide & view.SLIDE_ON),

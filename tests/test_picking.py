@@ -3,7 +3,6 @@ the foot of the screen says why; while a card is held the arrow keys reach every
 
 import pytest
 
-from engine_core import games
 from engine_core import reasons as why
 from engine_core.gfx.palette import HELD
 from engine_core.pointer import Pointer
@@ -12,6 +11,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import layouts
 from engine_core.ui.table import NONE
 from simulator.keys import make_app, run
+from tests.seats import params
 
 ARROWS = (bt.UP, bt.DOWN, bt.LEFT, bt.RIGHT)
 SEEDS = (1, 2, 3)
@@ -67,11 +67,11 @@ def reached_with_arrows(app, start):
 
 
 @pytest.mark.parametrize("size", layouts.SIZES)
-@pytest.mark.parametrize("game", [g for g in games.available() if layouts.declaration(g) is not None])
-def test_holding_a_card_from_any_pile_the_arrow_keys_reach_every_pile(game, size):
+@pytest.mark.parametrize("game, players", params())
+def test_holding_a_card_from_any_pile_the_arrow_keys_reach_every_pile(game, players, size):
     held_from = 0
     for seed in SEEDS:
-        app = make_app(size[0], size[1], game, seed)
+        app = make_app(size[0], size[1], game, seed, players=players)
         table = app.table
         for src in yours(table):
             cursor_to(table, src)

@@ -134,12 +134,13 @@ def changed_outside_dirty(screen, before, after):
     return frames[0] != frames[1]
 
 
-def session(game, size, seed, steps, mono=False):
+def session(game, size, seed, steps, mono=False, players=0):
     """A session of `steps` keys from the title (the tour, then random keys), the frame checked
-    after each key; the screens it saw. mono: on a one-bit screen."""
+    after each key; the screens it saw, and ("players", n) for each table played. mono: on a
+    one-bit screen; players: the Nerts players setting (3 or 4)."""
 
     rnd = random.Random(seed)
-    app = with_link(make_app(size[0], size[1], mono=mono))
+    app = with_link(make_app(size[0], size[1], mono=mono, players=players))
     seen = set()
     keys = tour(game)
     for step in range(steps):
@@ -154,6 +155,8 @@ def session(game, size, seed, steps, mono=False):
         run(app, key)
         after = bytes(app.screen.buf)
         seen.add(app.mode)
+        if app.mode == ui.PLAY:
+            seen.add(("players", app.table.game.players))
         where = (game, size, seed, step, key, app.mode)
         junk = pal.FELT if step % 2 else pal.CURSOR  # a pixel a full redraw leaves shows
         assert after == from_scratch(app, junk), where
@@ -171,6 +174,17 @@ def test_a_frame_drawn_key_by_key_equals_a_redraw_from_scratch_on_every_screen(g
     for size in SIZES:
         seen |= session(game, size, sum(game.encode()) + size[0] * size[1], 120)
     assert seen >= EVERY_SCREEN, sorted(EVERY_SCREEN - seen)
+
+
+@pytest.mark.parametrize("mono", [False, True])
+@pytest.mark.parametrize("players", [3, 4])
+def test_nerts_for_three_and_four_draws_key_by_key_what_a_redraw_draws(players, mono):
+    # The same sessions, Nerts dealt for three and four (the setting), colour and one bit: the
+    # computer players move on the clock, the score corner has a row a player.
+    seen = set()
+    for size in SIZES:
+        seen |= session("nerts", size, players * 1000 + size[0] * size[1], 120, mono, players)
+    assert ("players", players) in seen and ui.PLAY in seen and ui.END in seen
 
 
 @pytest.mark.parametrize("game", games.available())

@@ -14,6 +14,7 @@ from engine_core.gfx.paint import CHAR_H, CHAR_W
 from engine_core.ui import layouts, overlay
 from engine_core.ui import screens as ui
 from simulator.keys import make_app, run
+from tests.seats import params, tables
 
 NEW = ((160, 128), (128, 64))
 FOLLOW_HINTS = "X A A " * 14  # a game under way: the hinted moves played
@@ -66,12 +67,13 @@ def find_glyph(fb, bits, x0, y0, w, h):
 
 
 @pytest.mark.parametrize("size", layouts.SIZES)
-@pytest.mark.parametrize("game", games_with_layouts())
-def test_the_top_card_of_every_pile_shows_its_rank_and_suit_whole(game, size):
-    app = make_app(size[0], size[1], game, 11)
+@pytest.mark.parametrize("game, players", params())
+def test_the_top_card_of_every_pile_shows_its_rank_and_suit_whole(game, players, size):
+    app = make_app(size[0], size[1], game, 11, players=players)
     run(app, FOLLOW_HINTS + "B WAIT WAIT")
     if app.mode != ui.PLAY:  # the deal ended: a fresh one
         app.open_game(game, 12)
+    assert app.table.game.players == (players or app.table.game.players)
     app.full = True
     app.redraw()
     table = app.table
@@ -209,9 +211,9 @@ def test_no_words_run_off_the_screen_or_over_each_other_around_play(size):
 
 
 @pytest.mark.parametrize("size", layouts.SIZES)
-@pytest.mark.parametrize("game", games_with_layouts())
-def test_no_words_run_off_the_screen_or_over_each_other_in_play(game, size):
-    app = make_app(size[0], size[1], game, 7)
+@pytest.mark.parametrize("game, players", params())
+def test_no_words_run_off_the_screen_or_over_each_other_in_play(game, players, size):
+    app = make_app(size[0], size[1], game, 7, players=players)
     app.table.slide_on(False)  # (a card gliding over the words is gone in a few frames)
     run(app, FOLLOW_HINTS)
     check_letters(app, "the table")
@@ -298,7 +300,7 @@ def test_no_word_on_a_table_lies_in_the_message_strips_band(size):
     # and mended when what lies under it is drawn again; the table's words are not, so none
     # sits where the strip goes.
     band = overlay.strip_top(*size)
-    for game in games_with_layouts():
-        labels = layouts.declaration(game).get("labels", {}).get(layouts.screen_class(*size), ())
+    for game, players in tables():
+        labels = layouts.declaration(game, players).get("labels", {}).get(layouts.screen_class(*size), ())
         for text, x, y in labels:
-            assert y + CHAR_H <= band, (game, size, text)
+            assert y + CHAR_H <= band, (game, players, size, text)

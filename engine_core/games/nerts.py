@@ -27,8 +27,8 @@ from engine_core.games import nerts_takeback
 from engine_core.games.nerts_moves import (
     CALL, DEAL_MOVE, DEFAULT_TARGET, FLIP, JOKER_DECLARED, NERTS, PASS_CAP, PLAYER_MAX_MOVES,
     SLIDE, STOCK, STRIDE, V_JOKER, V_PASS, V_ROUND_OVER, WASTE, WORK1, WORK4, NertsMoves, shift)
-from engine_core import layout as L
 from engine_core.games.nerts_refusal import WORDS, refusal
+from engine_core.games.nerts_layout import LAYOUT  # noqa: F401 (beside the game: games.layout reads it here)
 
 
 class Nerts(Game):
@@ -435,79 +435,6 @@ class Nerts(Game):
             self._end_round(1)
         Game.after_load(self)
 
-
-# Where the piles sit on each screen class (engine_core/layout.py says how to read it). The
-# words are read through the module (L.STACK) to keep this module's globals few: its tick looks
-# them up on every call.
-# Nerts, two players: the shared foundations on top (a 2x4 block on 240x135), the other
-# player's Nerts pile, work-pile tops and waste, then yours: the Nerts pile, the four work
-# piles fanned down (the cursor picks how many cards of a run), the stock and the waste.
-LAYOUT = {
-    "players": 2,
-    "foundations": ("found1", "found2", "found3", "found4", "found5", "found6", "found7", "found8"),
-    "actions": (("p1.stock", ":flip"), ("p1.stock", ":cycle"), ("p1.nerts", ":nerts")),
-    "arg": L.ARG_COUNT,  # a run between work piles is named by its length
-    "cards": {L.SMALL: L.MINI, L.MEDIUM: L.SMALL, L.LARGE: L.SMALL, L.TINY: L.STRIP},
-    L.SMALL: L.row("found", 4, 198, 2, 0, 26, L.STACK, 0, b"A")
-    + L.row("found", 4, 219, 2, 0, 26, L.STACK, 0, b"A", 5) + (
-        ("p2.nerts", 2, 2, L.THEM, 0, b""),
-    ) + L.row("p2.work", 4, 48, 2, 22, 0, L.STACK | L.THEIRS) + (
-        ("p2.waste", 150, 2, L.STACK | L.THEIRS, 0, b""),
-        ("p1.nerts", 2, 40, L.STACK | L.COUNT, 0, b""),
-    ) + L.row("p1.work", 4, 48, 40, 22, 0, L.DOWN | L.PICK, 94) + (
-        ("p1.stock", 150, 40, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 172, 40, L.STACK, 0, b""),
-    ),
-    L.MEDIUM: L.row("found", 8, 3, 11, 29, 0, L.STACK, 0, b"A") + (
-        ("p2.nerts", 3, 47, L.THEM, 0, b""),
-    ) + L.row("p2.work", 4, 61, 47, 29, 0, L.STACK | L.THEIRS) + (
-        ("p2.waste", 206, 47, L.STACK | L.THEIRS, 0, b""),
-        ("p1.nerts", 3, 93, L.STACK | L.COUNT, 0, b""),
-    ) + L.row("p1.work", 4, 61, 93, 29, 0, L.DOWN | L.PICK, 145) + (
-        ("p1.stock", 206, 93, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 206, 140, L.STACK, 0, b""),
-    ),
-    L.LARGE: L.row("found", 8, 6, 11, 39, 0, L.STACK, 0, b"A") + (
-        ("p2.nerts", 6, 47, L.THEM, 0, b""),
-    ) + L.row("p2.work", 4, 84, 47, 39, 0, L.STACK | L.THEIRS) + (
-        ("p2.waste", 279, 47, L.STACK | L.THEIRS, 0, b""),
-        ("p1.nerts", 6, 93, L.STACK | L.COUNT, 0, b""),
-    ) + L.row("p1.work", 4, 84, 93, 39, 0, L.DOWN | L.PICK, 145) + (
-        ("p1.stock", 279, 93, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 279, 140, L.STACK, 0, b""),
-    ),
-    # 160x128 (18x14 cards): the foundations in a 2x4 block on the right, your stock and
-    # waste under it. 128x64 (13x9 cards): the foundations in a row along the top; no room for
-    # CPU and You: your row of work piles has a Y before it, the row above is the other's.
-    L.TINY: L.row("found", 4, 120, 2, 0, 16, L.STACK, 0, b"A")
-    + L.row("found", 4, 140, 2, 0, 16, L.STACK, 0, b"A", 5) + (
-        ("p2.nerts", 0, 2, L.THEM, 0, b""),
-        ("p2.waste", 20, 2, L.STACK | L.THEIRS, 0, b""),
-    ) + L.row("p2.work", 4, 40, 2, 20, 0, L.STACK | L.THEIRS) + (
-        ("p1.nerts", 0, 28, L.STACK | L.COUNT, 0, b""),
-    ) + L.row("p1.work", 4, 40, 28, 20, 0, L.DOWN | L.PICK, 100) + (
-        ("p1.stock", 120, 68, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 140, 68, L.STACK, 0, b""),
-    ),
-    L.MICRO: L.row("found", 8, 0, 0, 16, 0, L.STACK, 0, b"A") + (
-        ("p2.nerts", 0, 12, L.THEM, 0, b""),
-        ("p2.waste", 16, 12, L.STACK | L.THEIRS, 0, b""),
-    ) + L.row("p2.work", 4, 34, 12, 16, 0, L.STACK | L.THEIRS) + (
-        ("p1.nerts", 0, 32, L.STACK | L.COUNT, 0, b""),
-    ) + L.row("p1.work", 4, 34, 24, 16, 0, L.DOWN | L.PICK, 40) + (
-        ("p1.stock", 98, 12, L.STACK | L.COUNT, 0, b""),
-        ("p1.waste", 114, 12, L.STACK, 0, b""),
-    ),
-    "status": {L.SMALL: (150, 98, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316), L.TINY: (120, 94, 38),
-               L.MICRO: (98, 32, 30)},
-    "labels": {
-        L.SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
-        L.MEDIUM: ((b"CPU", 33, 49), (b"You", 33, 95)),
-        L.LARGE: ((b"CPU", 40, 49), (b"You", 40, 95)),
-        L.TINY: ((b"CPU", 20, 18), (b"You", 20, 32)),
-        L.MICRO: ((b"Y", 27, 25),),  # your row by its initial (no room for the other's: the rules say so)
-    },
-}
 
 # The rules page (the pause menu's Rules), after the rule profile docs/rules/nerts.md.
 RULES_PAGE = (

@@ -32,7 +32,7 @@ from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED
                                     PLAY, RULES, SEED_DIGITS, SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW,
                                     OVER_ON, OVER_READY, T_SETTINGS, T_STATS, TITLE, two_buttons)
 from engine_core.ui.settings import (S_AUTOPLAY, S_BACK, S_CASKET_RULES, S_JOKERS, S_LEVEL,  # noqa: F401
-                                     S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
+                                     S_PLAYERS, S_SLIDE, S_SOUND, S_SPEED, S_TARGET, S_TWO_BUTTONS, S_WINNABLE)
 from engine_core.ui.table import NONE, SOUND_DEAL, SOUND_LOST, SOUND_WON, Table
 from engine_core.undo_record import ANY_MOVE
 
@@ -405,20 +405,22 @@ class App:
         self.resumable = False
         self.show(PLAY)
 
-    def open_table(self, name, opts=-1):
-        """The game's table, made on its first deal, and again only when the jokers or target
-        settings (or a linked table's options, opts) changed since: the game takes them when made."""
+    def open_table(self, name, opts=-1, players=0):
+        """The game's table, made on its first deal, and again only when the jokers, target or
+        Nerts players settings (or a linked table's options, opts, and its players) changed
+        since: the game takes them when made. The players are the setting's where the game has
+        a layout for that many (layouts.declaration), else the layout's own."""
         table = self.tables.get(name)
         if opts < 0:
             opts = games.options(self.settings[S_JOKERS] == 1, st.target_score(self.settings[S_TARGET]))
-        if table is None or table.game.options != opts:
+        decl = layouts.declaration(name, players or st.nerts_players(self.settings[S_PLAYERS]))
+        players = decl.get("players", 0)
+        if table is None or table.game.options != opts or (players and table.game.players != players):
             self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
             self.table = None  # the WebAssembly build a collection inside nested calls
             table = None  # misses pointers held in wasm locals and frees live objects)
             cls = games.load(name)
-            decl = layouts.declaration(name)
-            players = decl.get("players", cls.MIN_PLAYERS)
-            game = cls(players, opts)
+            game = cls(players or cls.MIN_PLAYERS, opts)
             table = Table(self.painter, game, decl, self.size, games.title(name))
             self.tables[name] = table
         return table
@@ -594,7 +596,8 @@ class App:
         if name not in self.names:
             return False
         self.game_index = self.names.index(name)
-        table = Table(self.painter, game, layouts.declaration(name), self.size, games.title(name))
+        decl = layouts.declaration(name, game.players)  # a saved game keeps its own players
+        table = Table(self.painter, game, decl, self.size, games.title(name))
         self.tables[name] = table
         self.table = table
         self.configure_computer(game)

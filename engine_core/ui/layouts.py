@@ -41,6 +41,19 @@ def size_names():
     return ", ".join(["%dx%d" % size for size in SIZES])
 
 
-def declaration(name):
-    """The layout declaration of a game (its registry line names it), or None when it has none."""
-    return games.layout(name)
+def declaration(name, players=0):
+    """The layout declaration of a game (its registry line names it), or None when it has none;
+    with `players`, the one for that many players where the game declares more than one
+    (its "more": Nerts for three and four), else its own."""
+    decl = games.layout(name)
+    if decl is not None and players:
+        for other in decl.get("more", ()):
+            if other["players"] == players:
+                return other
+    return decl
+
+
+def declarations(name):
+    """Every layout declaration of a game: its own, then one for each other player count."""
+    decl = games.layout(name)
+    return (decl,) + tuple(decl.get("more", ()))

@@ -125,7 +125,7 @@ class Link:
         if name not in self.names:
             self.status = L_CANNOT
             return
-        table = app.open_table(name)
+        table = app.open_table(name, -1, 2)  # a linked table seats two, whatever the setting
         app.configure_rules(table.game)
         session.host(table.game, app.fresh_number(), table.game.options, SEATS_TWO, app.clock)
         self.status = L_HOSTING
@@ -151,7 +151,7 @@ class Link:
             self.status = L_CANNOT
             app.full = True
             return
-        table = app.open_table(name, session.offer_options)
+        table = app.open_table(name, session.offer_options, 2)
         game = table.game
         try:
             game.set_rules(session.offer_rules)

@@ -100,9 +100,10 @@ def restore_rect(view, gx, gy, w, h):
             if label[2] + LINE_H > view.strip_y:  # drawn over the strip
                 strip_damage(view, 0, view.screen.width)
     sx, sy, sw = slots.status
-    if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + 3 * LINE_H:
+    sh = status_reach(view)
+    if sx < gx + w and gx < sx + sw and sy < gy + h and gy < sy + sh:
         draw_status(view, True)
-        if sy + 3 * LINE_H > view.strip_y:  # its words may run past its box
+        if sy + sh > view.strip_y:  # its words may run past its box
             strip_damage(view, 0, view.screen.width)
     if view.game.TURN_BASED:
         draw_turn(view)  # (its box is small: drawn again whatever the card covered)
@@ -250,7 +251,7 @@ def draw_status(view, full=False):
         d.scores = -1
         at = -1  # where a linked table's id goes
         if narrow:
-            if link is None:
+            if link is None and score_head(view):
                 p.text(b"Score" if view.game.COMPETITIVE else b"Moves", x, y, SLOT)
             else:
                 at = x  # the table's id heads the corner
@@ -312,7 +313,7 @@ def draw_scores(view, x, y, w, narrow):
         return False  # only the turn changed: its mark is drawn, the scores stand
     p = view.painter
     if narrow:
-        y += LINE_H
+        y += score_head(view)
         bw = w
         bx = x
     else:
@@ -327,7 +328,11 @@ def draw_scores(view, x, y, w, narrow):
         colour = WHITE if i == view.hand.seat else SLOT
         score = game.score(i)
         if narrow and room < WHOLE:  # the initial (and a space), or no name
-            tx = p.text_upto(tags[i], 1 if room else 0, bx, y + i * LINE_H, SLOT) + (CHAR_W if room == 2 else 0)
+            tag = tags[i]
+            tx = bx
+            if room:  # CPU2's and CPU3's own letter is their digit: the initials would be alike
+                p.char(tag[len(tag) - 2 if len(tag) > 4 else 0], bx, y + i * LINE_H, SLOT)
+                tx += CHAR_W if room == 1 else 2 * CHAR_W
         elif narrow:
             tx = p.text(tags[i], bx, y + i * LINE_H, SLOT)
         else:
@@ -336,6 +341,22 @@ def draw_scores(view, x, y, w, narrow):
             tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
             score = -score
         p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+
+
+def score_head(view):
+    """How far a narrow corner's rows lie under its top: a line for its "Score" (or "Moves"),
+    or none where the word is wider than the corner or a row a player under it would run off
+    the screen (three and four players at 128x64)."""
+    x, y, w = view.slots.status
+    rows = view.game.players if view.game.COMPETITIVE else 1
+    return LINE_H if w >= 5 * CHAR_W - 1 and y + LINE_H * rows + CHAR_H <= view.screen.height else 0
+
+
+def status_reach(view):
+    """How far down the status line's words may reach: three lines (a narrow corner's name
+    and two players), or its name and a row a player."""
+    reach = score_head(view) + LINE_H * view.game.players
+    return reach if reach > 3 * LINE_H else 3 * LINE_H
 
 
 def score_chars(score):

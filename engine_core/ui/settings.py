@@ -14,13 +14,14 @@ S_SPEED = const(2)
 S_LEVEL = const(3)
 S_JOKERS = const(4)
 S_TARGET = const(5)
-S_AUTOPLAY = const(6)
-S_TWO_BUTTONS = const(7)
-S_CASKET_RULES = const(8)
-S_WINNABLE = const(9)
-S_SLIDE = const(10)
-S_DIM = const(11)
-S_OFF = const(12)
+S_PLAYERS = const(6)
+S_AUTOPLAY = const(7)
+S_TWO_BUTTONS = const(8)
+S_CASKET_RULES = const(9)
+S_WINNABLE = const(10)
+S_SLIDE = const(11)
+S_DIM = const(12)
+S_OFF = const(13)
 
 # The row's fields.
 NAME = const(0)  # the settings screen's words for it
@@ -46,6 +47,10 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
      b"Nerts decks with two wild jokers"),
     (b"Target score", (b"Game's", b"50", b"100", b"150"), "target", (0, 50, 100, 150), 0,
      b"Score that wins a match"),
+    # How many play a new deal of Nerts: you and one to three computer players (a game in
+    # progress keeps its own count; its saved record holds it).
+    (b"Nerts players", (b"2", b"3", b"4"), "nerts_players", (2, 3, 4), 0,
+     b"You and 1 to 3 computer players"),
     (b"Auto-play", (b"Off", b"On"), "auto_play", None, 1,
      b"A won game plays itself home"),
     (b"Two buttons", (b"Off", b"On"), "two_buttons", None, 0,
@@ -63,7 +68,7 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
      (0, 60, 180, 600, 1800), 2, b"Screen goes dark, game saved"),
 )
 
-COUNT = const(13)  # len(SETTINGS)
+COUNT = const(14)  # len(SETTINGS)
 
 
 def choices(i):
@@ -104,6 +109,11 @@ def choice_of(i, value):
 def target_score(choice):
     """The target score a choice of the Target score setting stands for (0: the game's own)."""
     return SETTINGS[S_TARGET][VALUES][choice]
+
+
+def nerts_players(choice):
+    """How many players a new deal of Nerts seats, for a choice of the Nerts players setting."""
+    return SETTINGS[S_PLAYERS][VALUES][choice]
 
 
 def casket_profile(choice):

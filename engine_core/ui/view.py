@@ -12,7 +12,6 @@ The status line, the message strip and the sliding card are drawn by overlay.py.
 from engine_core import reasons as why
 from engine_core.game import FACE_DOWN, FACE_UP, TOP_UP
 from engine_core.gfx.palette import CURSOR, FELT, GREY, HELD, HINT, LAST, SLOT, WHITE
-from engine_core.gfx.paint import LINE_H
 from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
 from engine_core.ui.layouts import ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK, WILD
@@ -290,7 +289,7 @@ class TableRenderer:
         if overlay.draw_status(self):
             slots = self.slots
             x, y, w = slots.status
-            if y + 3 * LINE_H > self.strip_y:
+            if y + overlay.status_reach(self) > self.strip_y:
                 overlay.strip_damage(self, x, x + w)  # the status corner
             ghost = not self.slide & SLIDE_WAIT  # the status may have been drawn over it
         if ghost and self.slide & SLIDE_LEFT:
