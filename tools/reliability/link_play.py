@@ -53,6 +53,24 @@ class CountingEnd:
         return n
 
 
+def act_nerts(t, i):
+    """Console i of a table `t` (a Table here, a Party in party_play.py) plays its person's
+    Nerts: deals when the round is over and a deal is left, else moves at the person's pace."""
+    game = t.games[i]
+    s = t.sessions[i]
+    if game.vars[0] != PLAYING:
+        if s.may_deal() and t.deal_rounds:
+            t.deal_rounds -= 1
+            game.apply(DEAL_MOVE)
+            s.local_move(DEAL_MOVE, t.now)
+        return
+    if game.clock_ms < t.next_act[i]:
+        return
+    t.next_act[i] = game.clock_ms + NERTS_PACE // 2 + t.rand(NERTS_PACE)
+    if game.bot.act(s.my_seat):
+        s.local_move(game.history.last_move(), t.now)
+
+
 class Table:
     def __init__(self, name, seed=1, faults=(0, 0, 0, 0), delay=0, cuts=0, players=0, options=0,
                  undo_rate=0):
@@ -186,19 +204,7 @@ class Table:
             self.fresh[i] = 1
 
     def act_nerts(self, i):
-        game = self.games[i]
-        s = self.sessions[i]
-        if game.vars[0] != PLAYING:
-            if s.may_deal() and self.deal_rounds:
-                self.deal_rounds -= 1
-                game.apply(DEAL_MOVE)
-                s.local_move(DEAL_MOVE, self.now)
-            return
-        if game.clock_ms < self.next_act[i]:
-            return
-        self.next_act[i] = game.clock_ms + NERTS_PACE // 2 + self.rand(NERTS_PACE)
-        if game.bot.act(s.my_seat):
-            s.local_move(game.history.last_move(), self.now)
+        act_nerts(self, i)
 
     # --- whole games ---
 

@@ -24,9 +24,8 @@ from engine_core.link.channel import Channel
 from engine_core.link.hub import Hub
 from engine_core.link.loopback import Wire
 from engine_core.link.statehash import state_hash
-from tools.reliability.link_play import NERTS_PACE, STEP_MS, CountingEnd, every_card_once
+from tools.reliability.link_play import DEAL_MOVE, STEP_MS, CountingEnd, act_nerts, every_card_once  # noqa: F401
 
-DEAL_MOVE = 0xFF0000
 
 
 class Party:
@@ -104,19 +103,7 @@ class Party:
             self.flags[i] |= s.poll(self.now)
 
     def act(self, i):
-        game = self.games[i]
-        s = self.sessions[i]
-        if game.vars[0] != PLAYING:
-            if s.may_deal() and self.deal_rounds:
-                self.deal_rounds -= 1
-                game.apply(DEAL_MOVE)
-                s.local_move(DEAL_MOVE, self.now)
-            return
-        if game.clock_ms < self.next_act[i]:
-            return
-        self.next_act[i] = game.clock_ms + NERTS_PACE // 2 + self.rand(NERTS_PACE)
-        if game.bot.act(s.my_seat):
-            s.local_move(game.history.last_move(), self.now)
+        act_nerts(self, i)
 
     def quiet(self):
         """Every move final on every console that plays."""
