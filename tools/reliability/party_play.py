@@ -27,7 +27,6 @@ from engine_core.link.statehash import state_hash
 from tools.reliability.link_play import DEAL_MOVE, STEP_MS, CountingEnd, act_nerts, every_card_once  # noqa: F401
 
 
-
 class Party:
     def __init__(self, consoles=3, seed=1, faults=(0, 0, 0, 0), delay=0, players=4, policy=0):
         cls = games.load("nerts")
