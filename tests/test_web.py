@@ -18,7 +18,7 @@ from engine_core.storage import FileStorage, MemoryStorage
 from engine_core.ui import layouts
 from simulator.image import to_rgb_bytes
 from support import ui_scripts
-from tests.web_page import (CHROMIUM, Replay, WebConsole, expected_events, script_of,
+from tests.web_page import (CHROMIUM, KEY_OF, Replay, WebConsole, expected_events, script_of,
                             first_difference, missing, presses, skip_or_fail, ticks)
 from tools.build_web import Server
 from tools.frame import frame as simulator_frame
@@ -290,7 +290,7 @@ def test_board_takes_a_board_name_and_a_board_with_two_buttons_shows_two(open_pa
                              ".filter(b => b.checkVisibility({visibilityProperty: true}))"
                              ".map(b => b.dataset.button)")
     assert sorted(shown) == ["A", "B"]
-    replay = Replay(240, 135, MemoryStorage(), two_buttons=True)
+    replay = Replay(240, 135, MemoryStorage(), board="tdisplay")  # as the device makes its App
     play_and_compare(console, replay, "A B B LONG_B", 240)
 
 
@@ -805,3 +805,25 @@ def test_the_page_installs_as_an_app_and_plays_with_the_network_cut(browser, tmp
         if server is not None:
             server.close()
     assert errors == []
+
+
+def test_a_board_short_of_buttons_plays_its_long_presses_on_the_page_as_on_the_device(open_page):
+    # pico_ssd1306 has a D-pad, A and B: a long B is START (its LONG_AS), so holding B opens
+    # the pause menu, and its rules name only what it has; the page once took the long B for
+    # a long B and showed the rules of a board with every button.
+    console = open_page("board=pico_ssd1306&game=sir_tommy&seed=3&time=manual")
+    replay = Replay(128, 64, MemoryStorage(), board="pico_ssd1306")
+    replay.console.open_game("sir_tommy", 3)
+    compare_drawn(console, replay, 128, "the deal")
+    for token in ("LONG_B",) + ("DOWN",) * 6 + ("A",):  # the pause menu, then its Rules
+        console.key(token)
+        events, _ = compare_drawn(console, replay, 128, token)
+        if token == "LONG_B":
+            assert presses(events) == [("START", False)], events
+            assert replay.console.mode == 4  # the pause menu (engine_core/ui/screens.py PAUSE)
+        assert console.canvas() == replay.rgb(), token
+    assert replay.console.mode == 5  # the rules, naming the board's own presses
+    console.page.keyboard.press(KEY_OF["X"])  # a key for a button the board lacks does nothing
+    console.key("TICK")
+    events, _ = compare_drawn(console, replay, 128, "X")
+    assert presses(events) == [] and replay.console.mode == 5

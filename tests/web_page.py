@@ -175,10 +175,17 @@ class Replay:
     """The simulator's console (engine_core Console around the App, records in `storage`),
     fed the page's log."""
 
-    def __init__(self, width, height, storage, kiosk=False, two_buttons=False, mono=False):
+    def __init__(self, width, height, storage, kiosk=False, two_buttons=False, mono=False, board=None):
+        """board: a board's name: its App as the simulator and the device make it (its
+        buttons and long presses told, simulator/__main__.py board_app)."""
         from engine_core.console import Console
         from simulator.keys import make_app
-        app = make_app(width, height, mono=mono)
+        if board is not None:
+            from simulator.__main__ import board_app
+            from simulator.boards import resolve_board
+            app = board_app(resolve_board(board))
+        else:
+            app = make_app(width, height, mono=mono)
         if two_buttons:
             app.settings[7] = 1  # S_TWO_BUTTONS, as the simulator sets it
         self.storage = storage

@@ -79,7 +79,8 @@ def boards():
         board = resolve_board(name)
         table[name] = {"title": board.title, "width": board.width, "height": board.height,
                        "buttons": list(board.buttons), "twoButtons": board.two_buttons,
-                       "noX": board.no_x, "mono": board.mono}
+                       "noX": board.no_x, "mono": board.mono, "mask": board.mask,
+                       "longAs": [list(pair) for pair in board.long_as]}
     return table
 
 

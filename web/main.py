@@ -158,14 +158,18 @@ class PagePort:
 
 
 class PageConsole:
-    def __init__(self, width, height, two_buttons=False, store=None, log=False, mono=False):
+    def __init__(self, width, height, two_buttons=False, store=None, log=False, mono=False, mask=-1, long_as=()):
         """A width x height console; two_buttons: the board has only A and B (docs/screen.md).
         store: the page's localStorage (None: records in RAM only, when the browser refuses
         storage). log: remember every press and tick, for the browser tests. mono: a
-        one-bit screen (MONO_VLSB, docs/screen.md "One-bit panels")."""
+        one-bit screen (MONO_VLSB, docs/screen.md "One-bit panels"). mask, long_as: a board's
+        buttons and the long presses standing for those it lacks, as the device's App is told
+        them (App.set_buttons; -1: a bare size, every button)."""
         gc.collect()
         self.screen = Screen(width, height, None, mono)  # the big buffer first, after collecting
         app = App(self.screen)
+        if mask >= 0:
+            app.set_buttons(mask, long_as)
         if two_buttons:
             app.settings[S_TWO_BUTTONS] = 1
         self.app = app

@@ -71,6 +71,8 @@
   const down = new Map(); // button -> {at, long, next, sources}
   let heldMask = 0;
   let deferMask = 0;
+  let present = null; // the board's buttons (a Set; null: a bare size, every button)
+  let longAs = new Map(); // a held button -> the one its long press stands for (the board's LONG_AS)
   let manualClock = 0; // manual time: the page's clock is the time the tests let pass
 
   function nowMs() {
@@ -83,7 +85,9 @@
       state.sources.add(source);
       return;
     }
-    const waits = LONG_BUTTONS.includes(button) && (deferMask >> button & 1) === 1;
+    if (present && !present.has(button)) return; // the board has no such button
+    // A button whose long press stands for one the board lacks always waits (firmware/buttons.py).
+    const waits = longAs.has(button) || (LONG_BUTTONS.includes(button) && (deferMask >> button & 1) === 1);
     state = { at: now, long: false, next: now + CONFIG.repeatFirstMs, sources: new Set([source]), waits };
     down.set(button, state);
     heldMask |= 1 << button;
@@ -111,7 +115,12 @@
 
   function heldButtons(now) {
     for (const [button, state] of down) {
-      if (LONG_BUTTONS.includes(button)) {
+      if (longAs.has(button)) {
+        if (!state.long && now - state.at >= CONFIG.longPressMs) {
+          state.long = true;
+          queue.push([longAs.get(button), 0]);
+        }
+      } else if (LONG_BUTTONS.includes(button)) {
         if (!state.long && now - state.at >= CONFIG.longPressMs) {
           state.long = true;
           queue.push([button, state.waits ? 1 : 2]);
@@ -143,7 +152,8 @@
     }
     if (button < 0 && event.key.toLowerCase() in LONG_KEYS && !(event.ctrlKey || event.metaKey || event.altKey)) {
       event.preventDefault();
-      if (!event.repeat) queue.push([LONG_KEYS[event.key.toLowerCase()], 1]);
+      const long = LONG_KEYS[event.key.toLowerCase()];
+      if (!event.repeat && !(present && !present.has(long))) queue.push([long, 1]);
       wake();
       return;
     }
@@ -593,6 +603,8 @@
     document.getElementById("board").textContent = chosen.title;
     setUpSizes(chosen);
     setUpPads(chosen);
+    present = chosen.mask === undefined ? null : new Set(chosen.buttons);
+    longAs = new Map(chosen.longAs || []);
     fit();
     window.addEventListener("resize", fit);
 
@@ -618,7 +630,8 @@
     mp.runPython(
       "import web.main\n" +
       "page = web.main.PageConsole(" + width + ", " + height + ", " + (chosen.twoButtons ? "True" : "False") +
-      ", page_store, " + (manualTime ? "True" : "False") + ", " + (mono ? "True" : "False") + ")\n" +
+      ", page_store, " + (manualTime ? "True" : "False") + ", " + (mono ? "True" : "False") + ", " +
+      (chosen.mask === undefined ? -1 : chosen.mask) + ", " + JSON.stringify(chosen.longAs || []) + ")\n" +
       "page.app.no_x = " + (chosen.noX ? "True" : "False") + "\n");
     page = mp.globals.get("page");
     addr = Array.from(page.addresses());
