@@ -292,15 +292,16 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
 
 
 def keep_one_layout(app):
-    """Each game's layouts (one a player count) for this board's screen class alone: the other
-    classes' slots, built when the games' modules were imported, are let go (a board's screen
-    never changes; some 2 KB of heap on a Pico)."""
+    """Each game's layout for this board's screen class alone: the other classes' slots, built
+    when the games' modules were imported, are let go (a board's screen never changes; some
+    2 KB of heap on a Pico). The layouts for other player counts (Nerts for three and four)
+    are made later, when first asked for, at this class alone (layouts.declaration)."""
     import sys
     if sys.implementation.name != "micropython":  # a host's process makes apps of every size
         return
     from engine_core.ui import layouts
     for name in app.names:
-        for decl in layouts.declarations(name):  # each player count's (Nerts: 2, 3 and 4)
+        for decl in (layouts.declaration(name),):
             for table in [decl] + [v for v in decl.values() if isinstance(v, dict)]:
                 for key in [k for k in table if isinstance(k, int) and k != app.size]:
                     del table[key]

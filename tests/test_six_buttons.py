@@ -121,7 +121,7 @@ def board_keys(name):
 @pytest.mark.parametrize("name", boards.NAMES)
 def test_the_rules_pages_keys_name_only_presses_the_board_has(name):
     app, board = board_keys(name)
-    first = app.rules_keys.split(b"\n")[0]
+    first = app.keys_text().split(b"\n")[0]
     reached = {reported for _, reported in board.long_as}
     for button in (bt.X, bt.Y, bt.START, bt.SELECT):
         named = re.search(rb"\b%s\b" % bt.NAMES[button].encode(), first) is not None
@@ -132,14 +132,14 @@ def test_the_rules_pages_keys_name_only_presses_the_board_has(name):
             assert b"Long %s %s" % (bt.NAMES[held].encode(), (b"menu" if reported == bt.START else b"this page")) \
                 in first, (name, first)
     if board.two_buttons:
-        assert b"D-pad" not in app.rules_keys and app.rules_keys.startswith(b"Two buttons:")
+        assert b"D-pad" not in app.keys_text() and app.keys_text().startswith(b"Two buttons:")
 
 
 def test_a_six_button_boards_rules_say_long_b_for_the_menu_and_where_hint_undo_redo_are():
     app, _ = board_keys("pico_ssd1306")
-    assert b"B cancels. Long B menu (hint, undo and redo are in it). This page: UP and DOWN" in app.rules_keys
-    assert b"X hint" not in app.rules_keys and b"SELECT" not in app.rules_keys
-    assert board_keys("odroid_go")[0].rules_keys == texts.RULES_KEYS  # every button: the text as ever
+    assert b"B cancels. Long B menu (hint, undo and redo are in it). This page: UP and DOWN" in app.keys_text()
+    assert b"X hint" not in app.keys_text() and b"SELECT" not in app.keys_text()
+    assert board_keys("odroid_go")[0].keys_text() == texts.RULES_KEYS  # every button: the text as ever
 
 
 @pytest.mark.parametrize("name", SIX + ("pico_lcd_114", "picosystem", "tdisplay"))
@@ -148,7 +148,7 @@ def test_the_device_and_the_simulator_tell_the_app_the_same_buttons(name):
     from tools.device.pico_scenario import Reference
     device = Reference(boards.load(name)).console.app
     sim = board_app(resolve_board(name))
-    assert device.rules_keys == sim.rules_keys and device.no_x == sim.no_x
+    assert device.keys_text() == sim.keys_text() and device.no_x == sim.no_x
     assert bytes(device.settings) == bytes(sim.settings)
 
 

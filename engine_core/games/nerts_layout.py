@@ -1,11 +1,12 @@
 """Where Nerts's piles sit on each screen class, for two, three and four players
 (engine_core/layout.py says how to read a LAYOUT; nerts.py, the game, exposes it).
 
-LAYOUT is the two-player table; LAYOUT["more"] holds the tables for three and four players,
+LAYOUT is the two-player table; LAYOUT["more"] makes the tables for three and four players,
 each a declaration of its own with its "players" (engine_core/ui/layouts.py's declaration(name,
-players) finds the one a deal asks for). They are built here at import by seated(), from one
-line of numbers a screen class, so that they cost little flash; the firmware keeps only its
-board's screen class of each (firmware/main.py keep_one_layout).
+players, size) asks for the one a deal needs). They are made by seated() from one line of
+numbers a screen class, so that they cost little flash, and only when first asked for, and
+then only at the screen class asked for: made at import, every class of both, they cost every
+boot of a Pico about 100 ms and its heap some 8 KB.
 """
 
 from engine_core import layout as L
@@ -90,18 +91,19 @@ LAYOUT = {
 #   (x, y each), and where "You" goes (or None);
 #   the score corner (x, y, width): a row a player under "Score", or without it where the
 #   rows would run off the screen (128x64 with four: overlay.score_head).
-SEATED = {
-    L.SMALL: ((2, 2, 21, 26, 8), ((158, 66), (186, 66), (214, 66)), (0, -10), None,
-              ((2, 56), (24, 56, 22, 79), (112, 56), (134, 56), None), (176, 2, 62)),
-    L.MEDIUM: ((3, 2, 29, 34, 8), ((3, 72), (61, 72), (119, 72)), (28, 2), None,
-               ((3, 124), (32, 124, 29, 116), (177, 124), (206, 124), (3, 168)), (177, 72, 60)),
-    L.LARGE: ((204, 2, 29, 34, 4), ((2, 2), (2, 44), (2, 86)), (28, 2), (58, 29, 174),
-              ((2, 130), (60, 130, 29, 110), (204, 140), (233, 140), (30, 132)), (262, 140, 56)),
-    L.TINY: ((0, 1, 20, 16, 8), ((0, 34), (46, 34), (92, 34)), (20, 16), None,
-             ((0, 60), (20, 60, 20, 68), (100, 60), (100, 85), None), (120, 60, 40)),
-    L.MICRO: ((0, 0, 16, 10, 8), ((60, 43), (75, 43), (90, 43)), None, None,
-              ((0, 21), (15, 21, 15, 18), (75, 21), (90, 21), None), (105, 21, 23)),
-}
+SEATED = (  # by screen class (layout.py's numbers: MINI, 3, is no screen's), a constant in flash
+    ((2, 2, 21, 26, 8), ((158, 66), (186, 66), (214, 66)), (0, -10), None,  # SMALL
+     ((2, 56), (24, 56, 22, 79), (112, 56), (134, 56), None), (176, 2, 62)),
+    ((3, 2, 29, 34, 8), ((3, 72), (61, 72), (119, 72)), (28, 2), None,  # MEDIUM
+     ((3, 124), (32, 124, 29, 116), (177, 124), (206, 124), (3, 168)), (177, 72, 60)),
+    ((204, 2, 29, 34, 4), ((2, 2), (2, 44), (2, 86)), (28, 2), (58, 29, 174),  # LARGE
+     ((2, 130), (60, 130, 29, 110), (204, 140), (233, 140), (30, 132)), (262, 140, 56)),
+    None,
+    ((0, 1, 20, 16, 8), ((0, 34), (46, 34), (92, 34)), (20, 16), None,  # TINY
+     ((0, 60), (20, 60, 20, 68), (100, 60), (100, 85), None), (120, 60, 40)),
+    ((0, 0, 16, 10, 8), ((60, 43), (75, 43), (90, 43)), None, None,  # MICRO
+     ((0, 21), (15, 21, 15, 18), (75, 21), (90, 21), None), (105, 21, 23)),
+)
 NAMES = (b"CPU", b"CPU2", b"CPU3")  # the others' seats (overlay.PLAYER_TAGS)
 
 
@@ -112,48 +114,69 @@ def slot(made, name, x, y, how, room=0, label=b""):
     return made.setdefault(one, one)
 
 
-def seated(players, made):
-    """The declaration for three or four players (plain data, made once at import). `made`:
-    the names and slots made so far, each by itself, so that the tables share one string of
-    each name and one tuple of each slot they have alike (four players' slots hold three's):
-    each made again would cost the heap 32 bytes."""
-    decl = {
-        "players": players,
-        "foundations": tuple([slot(made, "found" + str(k + 1), 0, 0, 0)[0] for k in range(4 * players)]),
-        "actions": LAYOUT["actions"], "arg": L.ARG_COUNT, "cards": LAYOUT["cards"],
-        "status": {}, "labels": {},
-    }
-    for size in SEATED:
-        found, others, name_at, tops, own, status = SEATED[size]
-        x, y, dx, dy, across = found
-        slots = [slot(made, "found" + str(k + 1), x + k % across * dx, y + k // across * dy, L.STACK, 0, b"A")
-                 for k in range(4 * players)]
-        labels = []
-        for p in range(1, players):
-            x, y = others[p - 1]
-            seat = "p" + str(p + 1) + "."
-            slots.append(slot(made, seat + "nerts", x, y, L.THEM))
-            if tops is not None:  # the work-pile tops and the waste
-                for i in range(4):
-                    at = x + tops[0] + i * tops[1]
-                    slots.append(slot(made, seat + "work" + str(i + 1), at, y, L.STACK | L.THEIRS))
-                slots.append(slot(made, seat + "waste", x + tops[2], y, L.STACK | L.THEIRS))
-            if name_at is not None:
-                labels.append((NAMES[p - 1], x + name_at[0], y + name_at[1]))
-        nerts, work, stock, waste, you = own
-        slots.append(slot(made, "p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT))
-        for i in range(4):
-            slots.append(slot(made, "p1.work" + str(i + 1), work[0] + i * work[2], work[1], L.DOWN | L.PICK, work[3]))
-        slots.append(slot(made, "p1.stock", stock[0], stock[1], L.STACK | L.COUNT))
-        slots.append(slot(made, "p1.waste", waste[0], waste[1], L.STACK))
-        if you is not None:
-            labels.append((b"You", you[0], you[1]))
-        decl[size] = tuple(slots)
-        decl["status"][size] = status
-        decl["labels"][size] = tuple(labels)
+def seated(players, size, made):
+    """The declaration for three or four players (plain data), with its slots at screen class
+    `size` (every class: None) made if it has none yet. `made`: the names and slots made so
+    far, each by itself, so that the tables share one string of each name and one tuple of
+    each slot they have alike (four players' slots hold three's): each made again would cost
+    the heap 32 bytes."""
+    decl = TABLES.get(players)
+    if decl is None:
+        decl = {
+            "players": players,
+            "foundations": tuple([slot(made, "found" + str(k + 1), 0, 0, 0)[0] for k in range(4 * players)]),
+            "actions": LAYOUT["actions"], "arg": L.ARG_COUNT, "cards": LAYOUT["cards"],
+            "status": {}, "labels": {},
+        }
+        TABLES[players] = decl
+    for at in range(len(SEATED)):
+        if SEATED[at] is not None and (size is None or at == size) and at not in decl:
+            seat_class(decl, players, at, made)
     return decl
 
 
-_made = {}
-LAYOUT["more"] = (seated(3, _made), seated(4, _made))
-del _made
+def seat_class(decl, players, size, made):
+    """The slots, status corner and labels of `decl` (players) at screen class `size`."""
+    found, others, name_at, tops, own, status = SEATED[size]  # type: ignore[misc]  # (a screen's class)
+    x, y, dx, dy, across = found
+    slots = [slot(made, "found" + str(k + 1), x + k % across * dx, y + k // across * dy, L.STACK, 0, b"A")
+             for k in range(4 * players)]
+    labels = []
+    for p in range(1, players):
+        x, y = others[p - 1]
+        seat = "p" + str(p + 1) + "."
+        slots.append(slot(made, seat + "nerts", x, y, L.THEM))
+        if tops is not None:  # the work-pile tops and the waste
+            for i in range(4):
+                at = x + tops[0] + i * tops[1]
+                slots.append(slot(made, seat + "work" + str(i + 1), at, y, L.STACK | L.THEIRS))
+            slots.append(slot(made, seat + "waste", x + tops[2], y, L.STACK | L.THEIRS))
+        if name_at is not None:
+            labels.append((NAMES[p - 1], x + name_at[0], y + name_at[1]))
+    nerts, work, stock, waste, you = own
+    slots.append(slot(made, "p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT))
+    for i in range(4):
+        slots.append(slot(made, "p1.work" + str(i + 1), work[0] + i * work[2], work[1], L.DOWN | L.PICK, work[3]))
+    slots.append(slot(made, "p1.stock", stock[0], stock[1], L.STACK | L.COUNT))
+    slots.append(slot(made, "p1.waste", waste[0], waste[1], L.STACK))
+    if you is not None:
+        labels.append((b"You", you[0], you[1]))
+    decl[size] = tuple(slots)
+    decl["status"][size] = status
+    decl["labels"][size] = tuple(labels)
+
+
+TABLES: dict = {}  # players -> its declaration, as far as it has been made
+MADE: dict = {}  # the names and slots made so far (seated)
+
+
+def more(players, size=None):
+    """The declaration for `players` (3 or 4) with its slots at screen class `size` (every
+    class: None), or None for another count: LAYOUT["more"], asked by layouts.declaration."""
+    if players != 3 and players != 4:
+        return None
+    return seated(players, size, MADE)
+
+
+LAYOUT["more"] = more
+LAYOUT["more_players"] = (3, 4)

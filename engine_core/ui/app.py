@@ -109,7 +109,9 @@ class App:
         self.guard_keys = 0  # and the buttons that were held when it came (their press is not an answer)
         self.picked = False  # the last press was A in play and picked a card up (held_on)
         self.no_x = False  # a board without X: a long A stands for it (set_buttons)
-        self.rules_keys = texts.RULES_KEYS  # the rules pages' keys, in the board's buttons (set_buttons)
+        # The rules pages' keys, in the board's buttons: the words, or set_buttons's (mask,
+        # stand-ins) until they are first shown (keys_text).
+        self.rules_keys: object = texts.RULES_KEYS
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.answering = False  # a press came since the last tick: its frame is not an idle one
@@ -180,7 +182,17 @@ class App:
         if has & DPAD != DPAD:
             self.settings[S_TWO_BUTTONS] = 1
         self.no_x = not has & bt.mask(bt.X) and stand_in[bt.X] == 255
-        self.rules_keys = texts.rules_keys(has, stand_in)
+        self.rules_keys = (has, stand_in)  # the words made when the rules are first shown
+
+    def keys_text(self):
+        """The rules pages' keys paragraph for the board's buttons: made when first shown, not
+        at start-up, where its 330 bytes would be the heap's for good whether or not the rules
+        are ever read (a board with every button shows texts.RULES_KEYS, in flash)."""
+        told = self.rules_keys
+        if isinstance(told, tuple):
+            made = texts.rules_keys(told[0], told[1])
+            self.rules_keys = texts.RULES_KEYS if made == texts.RULES_KEYS else made
+        return self.rules_keys
 
     def defers(self):
         """The buttons whose press waits for its release, or for its long hold, on this
@@ -413,7 +425,7 @@ class App:
         table = self.tables.get(name)
         if opts < 0:
             opts = games.options(self.settings[S_JOKERS] == 1, st.target_score(self.settings[S_TARGET]))
-        decl = layouts.declaration(name, players or st.nerts_players(self.settings[S_PLAYERS]))
+        decl = layouts.declaration(name, players or st.nerts_players(self.settings[S_PLAYERS]), self.size)
         players = decl.get("players", 0)
         if table is None or table.game.options != opts or (players and table.game.players != players):
             self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
@@ -596,7 +608,7 @@ class App:
         if name not in self.names:
             return False
         self.game_index = self.names.index(name)
-        decl = layouts.declaration(name, game.players)  # a saved game keeps its own players
+        decl = layouts.declaration(name, game.players, self.size)  # a saved game keeps its own players
         table = Table(self.painter, game, decl, self.size, games.title(name))
         self.tables[name] = table
         self.table = table

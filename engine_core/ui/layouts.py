@@ -41,19 +41,26 @@ def size_names():
     return ", ".join(["%dx%d" % size for size in SIZES])
 
 
-def declaration(name, players=0):
+def declaration(name, players=0, size=None):
     """The layout declaration of a game (its registry line names it), or None when it has none;
     with `players`, the one for that many players where the game declares more than one
-    (its "more": Nerts for three and four), else its own."""
+    (its "more": Nerts for three and four, made when first asked for, with the slots of
+    screen class `size`, or of every class when None), else its own."""
     decl = games.layout(name)
-    if decl is not None and players:
-        for other in decl.get("more", ()):
-            if other["players"] == players:
+    if decl is not None and players and players != decl.get("players", players):
+        make = decl.get("more")
+        if make is not None:
+            other = make(players, size)
+            if other is not None:
                 return other
     return decl
 
 
 def declarations(name):
-    """Every layout declaration of a game: its own, then one for each other player count."""
+    """Every layout declaration of a game, every screen class made: its own, then one for each
+    other player count it has (the hosts' tests: a device asks only for its own class)."""
     decl = games.layout(name)
-    return (decl,) + tuple(decl.get("more", ()))
+    out = [decl]
+    for players in decl.get("more_players", ()):
+        out.append(declaration(name, players))
+    return tuple(out)

@@ -273,7 +273,7 @@ class Rules(Page):
         line = wrap(app, games.rules_text(name), line, lines, pal.WHITE, y0)
         if games.winnable_module(name) is not None:
             line = wrap(app, texts.WINNABLE_NOTE, line + 1, lines, pal.WHITE, y0)
-        return wrap(app, app.rules_keys, line + 1, lines, pal.DIM, y0)
+        return wrap(app, app.keys_text(), line + 1, lines, pal.DIM, y0)
 
 
 class Confirm(Scene):
