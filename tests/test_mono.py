@@ -152,8 +152,9 @@ def test_a_chosen_menu_row_is_lit_under_dark_words():
     run(app, "START")  # the pause menu, Resume chosen
     s = app.screen
     rows = [y for y in range(s.height) if lit(s, s.width // 2, y)]
-    assert rows, "no lit row down the middle"
-    y = rows[0]
+    bars = [y for y in rows if all(y + k in rows for k in range(1, 6))]  # (not the panel's edge)
+    assert bars, "no lit bar down the middle"
+    y = bars[0]
     words = [lit(s, x, y + 3) for x in range(8, s.width // 2)]
     assert 0 in words and 1 in words
 

@@ -273,8 +273,12 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     px, py, pw, ph = list(PANEL_RECT[:4])
     run(app, "A")
     assert app.mode == ui.CONFIRM
-    if py <= 2 and py + ph >= app.height - 2:  # a panel a row or two short reaches the edges
-        py, ph = 0, app.height
+    if 0 < py < LINE_H:  # less than a line of the table above: the panel reaches the top
+        py, ph = 0, ph + py
+    if py == 0:  # and the sides, and the foot when a row or two is left there
+        px, pw = 0, app.width
+        if ph >= app.height - 2:
+            ph = app.height
     assert list(app.over[:4]) == [px, py, pw, ph]
     # The question takes the pause menu's panel whole; around it, the table.
     differ = [(x, y) for y in range(app.height) for x in range(app.width)
@@ -351,3 +355,21 @@ def test_the_rules_pages_top_line_says_up_down_and_left_right_page_beside_the_lo
     s, x = keys[0]
     assert b"L/R page" in s or b"Left/right: page" in s
     assert name[0] + 2 * CHAR_W <= x and x + p.text_width(s) <= app.width - 2  # apart, on screen
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_a_panel_over_the_table_leaves_the_status_line_whole_or_covers_it_whole(size):
+    # On 160x128 the pause menu began four rows down: the tops of the status line's letters
+    # showed above it as a broken line, and its first and last letters cut at its sides.
+    app = make_app(*size)
+    app.open_game("sir_tommy", 1)
+    app.full = True
+    app.redraw()
+    fb = app.screen.fb
+    band = [(x, y) for y in range(LINE_H) for x in range(app.width) if fb.pixel(x, y) != pal.FELT]
+    before = {p: fb.pixel(*p) for p in band}  # the status line's letters
+    assert band
+    for keys in ("START", "UP A"):  # the pause menu, then its Give up question
+        run(app, keys)
+        shown = [p for p in band if fb.pixel(*p) == before[p]]
+        assert len(shown) in (0, len(band)), (size, keys, len(shown), len(band))
