@@ -114,6 +114,7 @@ def run(app, text, inner=None, hung_up=None, long_as=()):
             app.tick(-button)
         else:
             app.press(button, long_press)
+            next_frames(app)  # on a device a frame always comes between two presses
     settle(app)
 
 
@@ -127,15 +128,25 @@ def stand_in(button, long_as):
 
 
 def settle(app):
-    """Let frames pass (without time passing) until a redraw spread over frames is done; a
-    computer's turn shown move by move (Spite & Malice) plays out first, its time passing."""
+    """Let frames pass (without time passing) until a redraw spread over frames is done, and a
+    message strip a key let go is gone; a computer's turn shown move by move (Spite & Malice)
+    plays out first, its time passing."""
     for _ in range(200):
         table = app.table
         if app.mode != PLAY or table is None or table.computer_ms <= 0:
             break
         app.tick(table.computer_ms)
+    next_frames(app)
+
+
+def next_frames(app):
+    """The frames that come without time passing: a redraw spread over frames done, a strip a
+    key let go gone (Table.let_go)."""
     for _ in range(64):
-        if app.mode != PLAY or app.table is None or not app.table.pending:
+        table = app.table
+        if app.mode != PLAY or table is None:
+            return
+        if not table.pending and not (table.message and table.message_ms == 0):
             return
         app.tick(0)
 

@@ -53,7 +53,7 @@ def test_the_demo_never_starts_over_an_open_table_nor_plays_a_linked_one():
 def test_escape_on_a_kiosks_title_does_not_ask_to_close_the_window():
     from simulator.__main__ import Keys
     console = kiosk(make_app(240, 240))
-    window = SimpleNamespace(help=False, asking=False, pressed=set())
+    window = SimpleNamespace(help=False, asking=False, pressed=set(), board=None)  # a bare size
     keys = Keys(console, window)
     keys.escape()
     assert not window.asking and not keys.quit

@@ -59,7 +59,7 @@ def test_the_next_key_in_play_lets_the_strip_go_in_the_next_frame(size, key):
 def test_a_key_that_is_refused_says_its_own_reason_after_the_last_one_goes():
     app = refused((128, 64))
     table = app.table
-    run(app, "LONG_A TICK")  # refused again: said anew, for its whole time
+    run(app, "LONG_A")  # refused again: said anew (in the frame after the press), for its whole time
     assert table.message == why.OUTRANK and table.message_ms == 2000
     assert find(app, b"Needs a higher card") is not None
 

@@ -306,6 +306,7 @@ def frames(console, n, ms=33):
 
 
 def test_idle_on_the_title_and_after_a_deal_has_settled_not_while_it_moves():
+    from engine_core import reasons as why
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
@@ -321,7 +322,7 @@ def test_idle_on_the_title_and_after_a_deal_has_settled_not_while_it_moves():
     frames(console, 30)
     assert console_idle(console)
     table = console.app.table
-    table.shake(0, 0)                            # a refused move shakes a pile and says why
+    table.shake(0, why.OUTRANK)                  # a refused move shakes a pile and says why
     assert not console_idle(console)
     frames(console, 30)
     assert not console_idle(console), "the reason stays on screen for its time"
