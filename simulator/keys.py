@@ -9,7 +9,9 @@ screen that does not defer A: in play, the card picked up goes home), TICK (50 m
 console plays on, its time passing as the wall clock's, until a linked game is on its table
 (LINKED), or until the peer of its link has closed the connection (HANGUP), at most a minute
 each. A script against a peer in another process waits for that peer, whatever the two
-processes' speeds. Both return at once on a console without a link.
+processes' speeds. Both return at once on a console without a link. Each press is followed
+by the frames that come without time passing (next_frames), as on a device, where a frame
+always comes between two presses.
 """
 
 import time
