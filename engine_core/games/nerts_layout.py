@@ -173,7 +173,7 @@ MADE: dict = {}  # the names and slots made so far (seated)
 def more(players, size=None):
     """The declaration for `players` (3 or 4) with its slots at screen class `size` (every
     class: None), or None for another count: LAYOUT["more"], asked by layouts.declaration."""
-    if players != 3 and players != 4:
+    if players not in LAYOUT["more_players"]:
         return None
     return seated(players, size, MADE)
 
