@@ -11,13 +11,14 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.game import FACE_DOWN, TOP_UP
-from engine_core.gfx.paint import LINE_H
+from engine_core.gfx.paint import CARD_SIZES, LINE_H
 from engine_core.ui.layouts import COUNT, DOWN, FAN_MASK, HIDDEN, RIGHT, STACK, WIDE
 
 from micropython import const
 
 NONE = const(255)  # no slot, or a pile not shown
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
+CLOSED = const(2)  # the step of a long fan's deepest cards, closed up: edge and margin show
 
 
 def other_seat(name):
@@ -175,7 +176,10 @@ class Slots:
     # --- where a slot's cards lie ---
 
     def step(self, s, n):
-        """The fan step of slot s holding n cards, compressed to fit its room."""
+        """The fan step of slot s holding n cards, compressed to fit its room, but never closer
+        than the step that leaves a covered card's index whole (the card size's least step):
+        past that the deepest cards close up instead (closed). Only a fan that does not fit
+        even closed up steps closer (and hides its deepest cards at one pixel: hidden)."""
         fan = self.how[s] & FAN_MASK
         st = self.style
         if fan == STACK or n < 2:
@@ -184,10 +188,41 @@ class Slots:
         size = st.h if fan == DOWN else st.w
         if self.how[s] & WIDE:
             full = size + 3  # a hand: every card whole when there is room
-        fit = (self.room[s] - size) // (n - 1)
-        if fit < full:
-            full = fit if fit > 1 else 1
-        return full
+        spare = self.room[s] - size
+        fit = spare // (n - 1)
+        if fit >= full:
+            return full
+        least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
+        if fit >= least:
+            return fit
+        if (n - 1) * CLOSED <= spare:
+            return least
+        return fit if fit > 1 else 1
+
+    def closed(self, s, n):
+        """How many of fanned slot s's n cards, its deepest, lie closed up CLOSED pixels apart
+        (their edges show) so that the rest keep the least step that leaves each index whole."""
+        fan = self.how[s] & FAN_MASK
+        if fan == STACK or n < 2:
+            return 0
+        st = self.style
+        least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
+        spare = self.room[s] - (st.h if fan == DOWN else st.w)
+        over = (n - 1) * least - spare
+        if over <= 0 or (n - 1) * CLOSED > spare:
+            return 0
+        return (over + least - CLOSED - 1) // (least - CLOSED)
+
+    def offset(self, s, n, i, step):
+        """How far along its fan card i of slot s (n cards, fan step `step`) lies from the
+        first one shown."""
+        if step == 1:
+            i -= self.hidden(s, n)
+            return i if i > 0 else 0
+        k = self.closed(s, n)
+        if i <= k:
+            return i * CLOSED
+        return k * CLOSED + (i - k) * step
 
     def hidden(self, s, n):
         """How many of fanned slot s's n cards lie beneath the first one shown: a fan still
@@ -203,11 +238,10 @@ class Slots:
         """How far slot s reaches along its fan (or down, for a stack with its count)."""
         st = self.style
         fan = self.how[s] & FAN_MASK
-        if step == 1:
-            n -= self.hidden(s, n)
+        along = self.offset(s, n, n - 1, step) if n > 1 else 0
         if fan == RIGHT:
-            return st.w + (n - 1) * step if n > 1 else st.w
-        e = st.h + (n - 1) * step if n > 1 else st.h
+            return st.w + along
+        e = st.h + along
         if self.how[s] & COUNT:
             e += LINE_H
         return e
@@ -226,18 +260,18 @@ class Slots:
             y = self.y[s]
             w = st.w
             h = st.h
-            hide = self.hidden(s, n) if step == 1 else 0
-            if fan == RIGHT and n > 1:
-                w += (n - 1 - hide) * step
-            elif fan == DOWN and n > 1:
-                h += (n - 1 - hide) * step
+            along = self.offset(s, n, n - 1, step) if n > 1 else 0
+            if fan == RIGHT:
+                w += along
+            elif fan == DOWN:
+                h += along
             if x <= px < x + w and y <= py < y + h:
                 i = n - 1
-                if fan == RIGHT and step > 0 and hide + (px - x) // step < i:
-                    i = hide + (px - x) // step
-                elif fan == DOWN and step > 0 and hide + (py - y) // step < i:
-                    i = hide + (py - y) // step
-                return s | (i if i > 0 else 0) << 8
+                if step > 0:  # the last card whose place along the fan is at or before the point
+                    d = px - x if fan == RIGHT else py - y
+                    while i > 0 and self.offset(s, n, i, step) > d:
+                        i -= 1
+                return s | i << 8
         return NONE
 
     def card_pos(self, s, i, along_x):
@@ -246,11 +280,9 @@ class Slots:
             i = 0
         n = self.game.piles.size[self.pile[s]]
         fan = self.how[s] & FAN_MASK
-        step = self.step(s, n if n > i else i + 1)
-        if step == 1:
-            i -= self.hidden(s, n if n > i else i + 1)
-            if i < 0:
-                i = 0
+        m = n if n > i else i + 1
+        step = self.step(s, m)
+        along = self.offset(s, m, i, step) if step else 0
         if along_x:
-            return self.x[s] + (i * step if fan == RIGHT else 0)
-        return self.y[s] + (i * step if fan == DOWN else 0)
+            return self.x[s] + (along if fan == RIGHT else 0)
+        return self.y[s] + (along if fan == DOWN else 0)

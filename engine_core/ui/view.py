@@ -16,7 +16,7 @@ from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
 from engine_core.ui.layouts import ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK, WILD
 from engine_core.ui.overlay import MESSAGE_MS, SLIDE_DRAWN, SLIDE_FRAMES, SLIDE_LEFT, SLIDE_ON, SLIDE_WAIT
-from engine_core.ui.slots import MARGIN, NONE
+from engine_core.ui.slots import CLOSED, MARGIN, NONE
 
 from micropython import const
 
@@ -350,9 +350,8 @@ class TableRenderer:
         fan = self.how[s] & FAN_MASK
         x = slots.x[s]
         y = slots.y[s]
-        if clear:  # (from where its first redrawn card lies: a long fan hides some)
-            shown = first - (slots.hidden(s, n) if step == 1 else 0)
-            self.clear_slot(s, x, y, (shown if shown > 0 else 0) * step, extent, shaking)
+        if clear:  # (from where its first redrawn card lies)
+            self.clear_slot(s, x, y, slots.offset(s, n, first, step) if step else 0, extent, shaking)
         if n == 0:
             self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
         elif fan == STACK:
@@ -398,7 +397,9 @@ class TableRenderer:
             return 0
         if step != d.step[s]:
             return 0  # every card moved
-        if step == 1 and n != drawn_count and (self.slots.hidden(s, n) or self.slots.hidden(s, drawn_count)):
+        slots = self.slots
+        if n != drawn_count and (slots.closed(s, n) != slots.closed(s, drawn_count)
+                                 or step == 1 and (slots.hidden(s, n) or slots.hidden(s, drawn_count))):
             return 0  # a fan past its room: the cards shown moved along
         first = self.first_new_card(s, n, drawn_count)
         if highlight_moved:  # the old and the new highlighted cards are both redrawn
@@ -492,6 +493,7 @@ class TableRenderer:
         # one is lit, so the pile shows as stripes (as at two pixels apart, edge and margin).
         edges = step == 1 and self.screen.mono
         hide = self.slots.hidden(s, n) if step == 1 else 0  # cards beneath the first shown
+        closed = self.slots.closed(s, n)  # the deepest cards, closed up (slots.offset)
         for i in range(first if first > hide else hide, n):
             # A run is framed from the picked card up; a hand card (named by its kind) alone.
             frame = colour if i >= highlight_from and (i == highlight_from or not single) else GREY
@@ -500,10 +502,11 @@ class TableRenderer:
             top = i == n - 1 or open_fan
             cx = x
             cy = y
+            along = i * CLOSED if i <= closed else closed * CLOSED + (i - closed - hide) * step
             if row:
-                cx = x + (i - hide) * step
+                cx = x + along
             else:
-                cy = y + (i - hide) * step
+                cy = y + along
             if i == n - 1 and top_aside:
                 fb.fill_rect(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h, FELT)
                 self.screen.mark(cx - MARGIN, cy, st.w + 2 * MARGIN, st.h)
