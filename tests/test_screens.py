@@ -189,6 +189,40 @@ def test_the_settings_screen_says_what_the_selected_setting_does_under_its_rows(
     assert bytes(app.screen.buf) in seen
 
 
+def in_band(app, words, y0, y1):
+    """Where `words` show whole between rows y0 and y1 (tests/drawn_text), or None."""
+    drawn = drawn_text.glyphs(app, words)
+    for y in range(y0, y1 - CHAR_H + 1):
+        for x in range(app.width - drawn[1] + 1):
+            if drawn_text.shows_at(app, words, x, y, drawn):
+                return x, y
+    return None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_settings_row_shows_its_name_and_each_choice_whole_or_in_their_short_forms(size):
+    # Nothing cut ("COMPUTER SPEE"): where a row's name and choice do not fit side by side,
+    # both stay whole in their short forms; at 240 pixels and wider, the whole words always.
+    app = make_app(*size)
+    run(app, OPEN_SETTINGS)
+    for i in range(st.COUNT):
+        row = st.SETTINGS[i]
+        names = [row[st.NAME]] + ([st.SHORT_NAMES[i]] if st.SHORT_NAMES[i] and size[0] < 240 else [])
+        for _ in range(len(row[st.CHOICES])):  # each choice in turn, back to the first shown
+            c = app.settings[i]
+            short = st.SHORT_CHOICES[i]
+            values = [row[st.CHOICES][c]] + ([short[c]] if short and size[0] < 240 else [])
+            fb = app.screen.fb
+            bar = [y for y in range(app.height) if fb.pixel(app.width // 2, y) == pal.CURSOR]
+            y0, y1 = min(bar), max(bar) + 1
+            name_at = next((at for at in (in_band(app, n, y0, y1) for n in names) if at), None)
+            value_at = next((at for at in (in_band(app, v, y0, y1) for v in values) if at), None)
+            assert name_at and value_at, (size, i, c, names, values)
+            assert name_at[0] < value_at[0] and name_at[1] == value_at[1]
+            run(app, "A")  # the next choice (A, as with two buttons, which a choice here turns on)
+        run(app, "DOWN")
+
+
 def test_changing_a_setting_keeps_its_line():
     app = make_app(*NARROWEST)
     run(app, OPEN_SETTINGS + " DOWN")  # Card back

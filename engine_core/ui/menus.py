@@ -411,13 +411,15 @@ class SettingsMenu(Menu):
         p = app.painter
         ins = inset(app)
         i = self.setting(app, row)
-        value = st.label(i, app.settings[i])
         # (On a 128-pixel screen 2 pixels more to the right edge: 4 in all to the scroll mark
         # beside the first and last rows, which would read as a letter of the value.)
-        vx = px + pw - ins - p.text_width(value) - (2 if ins < 8 else 0)
-        # The name, cut short where it would run into its value on a narrow panel.
-        p.text_upto(st.SETTINGS[i][st.NAME], (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty,
-                    pal.BLACK if chosen else pal.WHITE)
+        right = px + pw - ins - (2 if ins < 8 else 0)
+        room = (right - px - ins + 1) // CHAR_W
+        name = st.name_in(i, room)
+        value = st.choice_in(i, app.settings[i], room, name)
+        vx = right - p.text_width(value)
+        # The name, cut short where even its short form would run into its value.
+        p.text_upto(name, (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty, pal.BLACK if chosen else pal.WHITE)
         p.text(value, vx, ty, pal.BLACK if chosen else pal.DIM)
 
     def draw_foot(self, app, px, y, pw, row):

@@ -70,6 +70,34 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
 
 COUNT = const(14)  # len(SETTINGS)
 
+# Where a row's name and its choice do not fit beside each other (the 128- and 160-pixel
+# screens), its name in short (None: none shorter), then its choice's words in short; the
+# name is cut only where even these do not fit (menus.SettingsScreen.draw_words).
+SHORT_NAMES = (None, None, b"CPU speed", b"CPU level", None, b"Target", b"Players", None, None,
+               b"Casket", None, None, None, b"Screen off")
+SHORT_CHOICES = (None, None, (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Fastest")) + (None,) * 11
+
+
+def name_in(i, room):
+    """Setting i's name for a row `room` characters wide: in short (SHORT_NAMES) where its
+    longest choice would not fit beside it whole, a space between; the same whatever the choice."""
+    name = SETTINGS[i][NAME]
+    longest = 0
+    for words in SETTINGS[i][CHOICES]:
+        longest = len(words) if len(words) > longest else longest
+    if len(name) + 1 + longest > room and SHORT_NAMES[i] is not None:
+        return SHORT_NAMES[i]
+    return name
+
+
+def choice_in(i, choice, room, name):
+    """The words of setting i's choice beside `name` in a row `room` characters wide: in short
+    (SHORT_CHOICES) where the whole words would not fit."""
+    value = SETTINGS[i][CHOICES][choice]
+    if len(name) + 1 + len(value) > room and SHORT_CHOICES[i] is not None:
+        return SHORT_CHOICES[i][choice]
+    return value
+
 
 def choices(i):
     """How many choices setting i has."""
