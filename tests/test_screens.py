@@ -67,7 +67,7 @@ def test_the_mode_names_the_screen_shown_and_setting_it_shows_that_screen():
 
 def test_the_settings_table_is_in_the_order_of_its_names_and_its_records():
     keys = [row[st.KEY] for row in st.SETTINGS]
-    assert len(st.SETTINGS) == st.COUNT == len(set(keys))
+    assert len(st.SETTINGS) == st.COUNT == len(set(keys)) == len(st.SHORT_NAMES) == len(st.SHORT_CHOICES)
     named = {st.S_SOUND: "sound", st.S_BACK: "card_back", st.S_SPEED: "bot_speed", st.S_LEVEL: "bot_level",
              st.S_JOKERS: "jokers", st.S_TARGET: "target", st.S_PLAYERS: "nerts_players", st.S_AUTOPLAY: "auto_play",
              st.S_TWO_BUTTONS: "two_buttons", st.S_CASKET_RULES: "casket_rules", st.S_WINNABLE: "winnable",

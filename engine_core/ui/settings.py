@@ -75,7 +75,8 @@ COUNT = const(14)  # len(SETTINGS)
 # name is cut only where even these do not fit (menus.SettingsScreen.draw_words).
 SHORT_NAMES = (None, None, b"CPU speed", b"CPU level", None, b"Target", b"Players", None, None,
                b"Casket", None, None, None, b"Screen off")
-SHORT_CHOICES = (None, None, (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Fastest")) + (None,) * 11
+SHORT_CHOICES = (None, None, (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Fastest"), None, None, None, None,
+                 None, None, None, None, None, None, None)
 
 
 def name_in(i, room):
