@@ -232,6 +232,18 @@ def test_no_words_run_off_the_screen_or_over_each_other_in_play(game, players, s
 
 
 @pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game, players", [t for t in params() if t.values[0] in ("nerts", "spite_malice")])
+def test_scores_long_and_negative_stay_on_the_screen_and_clear_of_each_other(game, players, size):
+    # A long match's scores ("You -150", "CPU2 -999") in the status line or its corner: each
+    # player's name gives way to its initial before any word runs into another or off the edge.
+    app = make_app(size[0], size[1], game, 7, players=players)
+    run(app, "TICK")
+    for scores in ((-150, 50, -150, -150), (150, -150, 1, 99), (-999, -999, -999, -999), (999, 0, 999, 0)):
+        app.table.game.score = lambda p, scores=scores: scores[p]
+        check_letters(app, ("scores", scores))
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
 def test_a_refusal_is_said_whole_at_the_foot_of_the_table(size):
     from engine_core import reasons as why
     from tests.drawn_text import find

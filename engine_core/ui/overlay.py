@@ -323,24 +323,25 @@ def draw_scores(view, x, y, w, narrow):
     view.fb.fill_rect(bx, y, bw, bh, FELT)
     view.screen.mark(bx, y, bw, bh)
     tags = player_tags(view)
-    room = tag_room(game, tags, bw) if narrow else WHOLE
+    # (A wide line gives each player 42 pixels, SCORE_W of them for its name and score.)
+    room = tag_room(game, tags, bw if narrow else SCORE_W)
     for i in range(game.players):
         colour = WHITE if i == view.hand.seat else SLOT
         score = game.score(i)
-        if narrow and room < WHOLE:  # the initial (and a space), or no name
-            tag = tags[i]
-            tx = bx
+        tag = tags[i]
+        tx = bx if narrow else bx + 42 * i
+        ty = y + i * LINE_H if narrow else y
+        if room < WHOLE:  # the initial (and a space), or no name
             if room:  # CPU2's and CPU3's own letter is their digit: the initials would be alike
-                p.char(tag[len(tag) - 2 if len(tag) > 4 else 0], bx, y + i * LINE_H, SLOT)
+                p.char(tag[len(tag) - 2 if len(tag) > 4 else 0], tx, ty, SLOT)
                 tx += CHAR_W if room == 1 else 2 * CHAR_W
-        elif narrow:
-            tx = p.text(tags[i], bx, y + i * LINE_H, SLOT)
         else:
-            tx = p.text(tags[i], bx + 42 * i, y, SLOT)
+            tx = p.text(tag, tx, ty, SLOT)
         if score < 0:
-            tx = p.text(b"-", tx, y + (i * LINE_H if narrow else 0), colour)
+            tx = p.text(b"-", tx, ty, colour)
             score = -score
-        p.number(score, tx, y + (i * LINE_H if narrow else 0), colour)
+        p.number(score, tx, ty, colour)
+    return True
 
 
 def score_head(view):
