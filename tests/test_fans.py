@@ -100,3 +100,42 @@ def test_a_fan_growing_past_its_room_and_back_draws_as_a_redraw_from_scratch(siz
         assert after == from_scratch(app, 5 if step % 2 else 2), (size, mono, step)
         assert not changed_outside_dirty(app.screen, before, after), (size, mono, step)
     assert closed_seen > 0
+
+
+@pytest.mark.parametrize("mono", [False, True])
+@pytest.mark.parametrize("size", [(160, 128), (128, 64), (240, 135)])
+def test_the_cursor_going_down_a_closed_up_fan_shows_each_card_it_frames_whole(size, mono):
+    # Nerts's work piles are picked from inside: the cursor walks down a long pile card by
+    # card (UP), and wherever it is the card it frames shows its rank whole, the fan opening
+    # at it; each frame as a redraw from scratch draws it.
+    from tests.test_redraw import changed_outside_dirty, from_scratch
+    app = make_app(size[0], size[1], "nerts", 13, mono=mono)
+    run(app, "TICK")
+    table = app.table
+    slots = table.slots
+    piles = table.game.piles
+    p = table.game.pile_id("p1.work1")
+    s = slots.slot_of[p]
+    n = 12
+    for i in range(n):  # a run down from the king, colours alternating
+        piles.cards[piles.start[p] + i] = (12 - i) + 13 * (i % 2)
+    piles.size[p] = n
+    table.hand.point(s, n - 1)
+    app.full = True
+    app.redraw()
+    assert slots.closed(s, n) > 0
+    st = slots.style
+    for i in range(n - 2, -1, -1):
+        before = bytes(app.screen.buf)
+        app.screen.clear_dirty()
+        run(app, "UP")
+        assert table.hand.cursor == s and table.hand.cursor_index == i
+        after = bytes(app.screen.buf)
+        assert after == from_scratch(app, 5 if i % 2 else 2), (size, i)
+        assert not changed_outside_dirty(app.screen, before, after), (size, i)
+        if mono:
+            continue  # (the cursor's card is drawn negative there: its glyph's pixels differ)
+        a = slots.card_pos(s, i, False)
+        b = slots.card_pos(s, i + 1, False)
+        rank, _ = corner_glyphs(app, piles.cards[piles.start[p] + i])
+        assert find_glyph(app.screen.fb, image_bits(rank), slots.x[s], a, st.w, b - a), (size, i, b - a)

@@ -31,6 +31,19 @@ def other_seat(name):
     return name
 
 
+def open_at(i, closed, first, opened, step):
+    """Where card i of a fan lies along it when `opened` of its covered cards show at `step`
+    from card `first` (the lowest of them: at most `closed`, the count closed up beneath them
+    at the top cards' rest) and the rest lie closed up, CLOSED pixels apart."""
+    if first > closed:
+        first = closed
+    if i <= first:
+        return i * CLOSED
+    if i <= first + opened:
+        return first * CLOSED + (i - first) * step
+    return first * CLOSED + opened * step + (i - first - opened) * CLOSED
+
+
 class Slots:
     def __init__(self, painter, game, decl, size):
         self.game = game
@@ -82,6 +95,9 @@ class Slots:
         self.status = decl["status"][size]  # the status line's box: x, y, width
         # Reading order (top to bottom, left to right) for the two-button "next pile".
         self.order = bytearray(n)
+        # Per slot, the card a closed-up fan opens at (the cursor's or the held card, as the
+        # renderer last drew it: TableRenderer.highlight), NONE for its top cards.
+        self.open_from = bytearray([NONE] * n)
         for s in range(n):  # insertion sort by row band, then x
             k = s
             while k > 0 and self.reads_before(s, self.order[k - 1]):
@@ -215,14 +231,16 @@ class Slots:
 
     def offset(self, s, n, i, step):
         """How far along its fan card i of slot s (n cards, fan step `step`) lies from the
-        first one shown."""
+        first one shown. A closed-up fan opens its cards at the least step from open_from[s]
+        where that card is among its closed ones (the cursor on it shows it whole), the
+        cards above them closed up in turn (open_at)."""
         if step == 1:
             i -= self.hidden(s, n)
             return i if i > 0 else 0
         k = self.closed(s, n)
-        if i <= k:
-            return i * CLOSED
-        return k * CLOSED + (i - k) * step
+        if k == 0:
+            return i * step
+        return open_at(i, k, self.open_from[s], n - 1 - k, step)
 
     def hidden(self, s, n):
         """How many of fanned slot s's n cards lie beneath the first one shown: a fan still

@@ -190,6 +190,7 @@ class TableRenderer:
         elif s == self.last_slot:
             self.highlight_colour = LAST
             self.highlight_from = self.slots.top_index(s)
+        self.slots.open_from[s] = self.highlight_from  # a closed-up fan opens at it (Slots.offset)
 
     def draw_all(self):
         """The whole table, from nothing."""
@@ -494,6 +495,8 @@ class TableRenderer:
         edges = step == 1 and self.screen.mono
         hide = self.slots.hidden(s, n) if step == 1 else 0  # cards beneath the first shown
         closed = self.slots.closed(s, n)  # the deepest cards, closed up (slots.offset)
+        opened = n - 1 - closed
+        first_open = self.slots.open_from[s] if self.slots.open_from[s] < closed else closed
         for i in range(first if first > hide else hide, n):
             # A run is framed from the picked card up; a hand card (named by its kind) alone.
             frame = colour if i >= highlight_from and (i == highlight_from or not single) else GREY
@@ -502,7 +505,14 @@ class TableRenderer:
             top = i == n - 1 or open_fan
             cx = x
             cy = y
-            along = i * CLOSED if i <= closed else closed * CLOSED + (i - closed - hide) * step
+            if closed == 0:
+                along = (i - hide) * step
+            elif i <= first_open:
+                along = i * CLOSED
+            elif i <= first_open + opened:  # (open_at, without a call a card)
+                along = first_open * CLOSED + (i - first_open) * step
+            else:
+                along = first_open * CLOSED + opened * step + (i - first_open - opened) * CLOSED
             if row:
                 cx = x + along
             else:
