@@ -16,6 +16,7 @@ from engine_core.ui import texts
 from engine_core.ui.screens import PANEL_RECT
 from simulator.keys import make_app, run
 from tests import drawn_text
+from tests.seats import params
 
 SIZES = layouts.SIZES
 NARROWEST = min(SIZES)
@@ -309,9 +310,9 @@ def test_quit_from_the_pause_menu_asks_over_the_table_with_no_menu_row_cut_throu
     assert app.mode == ui.CONFIRM
     if 0 < py < LINE_H:  # less than a line of the table above: the panel reaches the top
         py, ph = 0, ph + py
-    if py == 0:  # and the sides, and the foot when a row or two is left there
+    if py == 0:  # and the sides, and the foot when less than a line is left there
         px, pw = 0, app.width
-        if ph >= app.height - 2:
+        if ph > app.height - LINE_H:
             ph = app.height
     assert list(app.over[:4]) == [px, py, pw, ph]
     # The question takes the pause menu's panel whole; around it, the table.
@@ -407,3 +408,52 @@ def test_a_panel_over_the_table_leaves_the_status_line_whole_or_covers_it_whole(
         run(app, keys)
         shown = [p for p in band if fb.pixel(*p) == before[p]]
         assert len(shown) in (0, len(band)), (size, keys, len(shown), len(band))
+
+
+def status_lines(app):
+    """Each line of the table's status words (its box, as far down as they may reach), as the
+    colour of each lit pixel."""
+    from engine_core.ui import overlay
+    x0, y0, w = app.table.slots.status
+    fb = app.screen.fb
+    lines = []
+    for top in range(y0, min(y0 + overlay.status_reach(app.table.view), app.height), LINE_H):
+        band = [(x, y) for y in range(top, min(top + CHAR_H, app.height)) for x in range(x0, min(x0 + w, app.width))
+                if fb.pixel(x, y) in (pal.SLOT, pal.WHITE)]
+        if band:
+            lines.append({p: fb.pixel(*p) for p in band})
+    assert lines
+    return lines
+
+
+def assert_not_cut_across(lines, cuts, x0, x1, where):
+    """No line's letters (between columns x0 and x1) have a cut (a row where something drawn
+    over them begins or ends) between their top and bottom rows."""
+    for line in lines:
+        if not any(x0 <= x < x1 for x, _ in line):
+            continue
+        top = min(y for _, y in line)
+        bottom = max(y for _, y in line)
+        for cut in cuts:
+            assert not top < cut <= bottom, (where, top, bottom, cut)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game, players", params())
+def test_the_pause_menu_and_the_message_strip_never_cut_a_line_of_the_status_words_across(game, players, size):
+    # Each line of the status words, wherever the table has them (a corner at the foot on
+    # 160x128, four rows on 128x64), is never cut across by the pause menu's top or foot nor
+    # by the message strip's top: the tops of its letters would show as a broken line (a
+    # panel's side may cover a line's first letters, as it covers cards).
+    from engine_core import reasons as why
+    app = make_app(size[0], size[1], game, 5, players=players)
+    run(app, "TICK")
+    lines = status_lines(app)
+    app.table.say(why.EMPTY)
+    run(app, "TICK")
+    assert app.table.message == why.EMPTY
+    assert_not_cut_across(lines, [app.table.view.strip_y], 0, app.width, (game, players, size, "the strip"))
+    app.table.drop_message()
+    run(app, "START")
+    x, y, w, h = app.over[:4]
+    assert_not_cut_across(lines, [y, y + h], x, x + w, (game, players, size, "the pause menu"))

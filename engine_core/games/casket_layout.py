@@ -175,7 +175,7 @@ LAYOUT = {
         ('body7', 96, 33, DOWN, 31, b''),
         ('body8', 112, 33, DOWN, 31, b''),
     ),
-    "status": {SMALL: (198, 108, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (130, 42, 30),
+    "status": {SMALL: (198, 112, 40), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (130, 42, 30),
                MICRO: (98, 11, 30)},
     # The rules' names on the table, each beside the row of piles it names: left of the
     # reserves and of the lids, under the jewels' count.

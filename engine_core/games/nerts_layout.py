@@ -70,7 +70,7 @@ LAYOUT = {
         ("p1.stock", 98, 12, L.STACK | L.COUNT, 0, b""),
         ("p1.waste", 114, 12, L.STACK, 0, b""),
     ),
-    "status": {L.SMALL: (150, 98, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316), L.TINY: (120, 94, 38),
+    "status": {L.SMALL: (150, 102, 44), L.MEDIUM: (2, 2, 236), L.LARGE: (2, 2, 316), L.TINY: (120, 95, 38),
                L.MICRO: (98, 32, 30)},
     "labels": {
         L.SMALL: ((b"CPU", 26, 4), (b"You", 26, 42)),
@@ -100,9 +100,9 @@ SEATED = (  # by screen class (layout.py's numbers: MINI, 3, is no screen's), a 
      ((2, 130), (60, 130, 29, 110), (204, 140), (233, 140), (30, 132)), (262, 140, 56)),
     None,
     ((0, 1, 20, 16, 8), ((0, 34), (46, 34), (92, 34)), (20, 16), None,  # TINY
-     ((0, 60), (20, 60, 20, 68), (100, 60), (100, 85), (1, 88)), (120, 60, 40)),
+     ((0, 60), (20, 60, 20, 68), (100, 60), (100, 85), (1, 88)), (120, 65, 40)),
     ((0, 0, 16, 10, 8), ((27, 43), (55, 43), (83, 43)), (-7, 1, 1), None,  # MICRO
-     ((0, 21), (15, 21, 15, 18), (75, 21), (90, 21), None), (105, 21, 23)),
+     ((0, 21), (15, 21, 15, 18), (75, 21), (90, 21), None), (105, 22, 23)),
 )
 NAMES = (b"CPU", b"CPU2", b"CPU3")  # the others' seats (overlay.PLAYER_TAGS)
 INITIALS = (b"C", b"2", b"3")  # the same as the narrow score corner tells them (overlay.draw_scores)

@@ -128,7 +128,7 @@ LAYOUT = {
         ('p1.side4', 82, 31, STACK, 0, b''),
         ('p1.hand', 0, 54, RIGHT | PICK | WIDE, 94, b''),
     ),
-    "status": {SMALL: (206, 98, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (120, 98, 38),
+    "status": {SMALL: (206, 102, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (120, 98, 38),
                MICRO: (98, 33, 30)},
     "labels": {
         SMALL: ((b"CPU", 50, 4), (b"You", 50, 74)),

@@ -107,7 +107,7 @@ class Scene:
 def panel(app, x, y, w, h, over=False):
     """A panel at x, y, w, h; over: it lies over the table (App.over_at). A panel that would
     leave less than a line of the table above it (the pause menu and its questions on 128x64
-    and 160x128) reaches the screen's top and sides, and its foot too when a row or two is
+    and 160x128) reaches the screen's top and sides, and its foot too when less than a line is
     left there: the rows left would show as a broken line (the tops of the status line's
     letters), and the sides the status line's letters cut."""
     if 0 < y < LINE_H:
@@ -116,7 +116,7 @@ def panel(app, x, y, w, h, over=False):
     if y == 0:
         x = 0
         w = app.width
-    if y == 0 and y + h >= app.height - 2:
+    if y == 0 and y + h > app.height - LINE_H:
         h = app.height
     fb = app.fb
     fb.fill_rect(x, y, w, h, pal.PANEL)
