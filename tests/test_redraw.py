@@ -310,6 +310,7 @@ def test_linked_play_and_the_other_console_leaving_draw_as_a_redraw_from_scratch
 
 
 def test_the_end_panel_lies_over_the_final_position_with_no_card_left_on_its_way():
+    from engine_core.ui.view import MSG_NONE
     # Spite & Malice's computer plays the deal's last card (its payoff pile's) while its card
     # slides: the end panel came over the card frozen halfway, drawn over the table for good.
     app = make_app(240, 240, "spite_malice", 5)
@@ -325,6 +326,8 @@ def test_the_end_panel_lies_over_the_final_position_with_no_card_left_on_its_way
             run(app, "B WAIT WAIT")
     assert app.mode == ui.END and app.table.game.status() != PLAYING
     assert not app.table.slide & 0xFF, "a card is still drawn on its way under the end panel"
+    # The strip's words about play ("Jack of spades to side 4: your turn") went with it.
+    assert app.table.message == MSG_NONE, "the strip still speaks of play under the end panel"
     assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR)
     frame = bytes(app.screen.buf)
     run(app, "TICK TICK TICK")

@@ -153,11 +153,14 @@ class Table:
             self.hand.cached_n = -1
 
     def land(self):
-        """The game has ended: a card still on its way is at its pile and nothing shakes, so
-        the end panel lies over the final position drawn still (drawn afresh under it)."""
+        """The game has ended: a card still on its way is at its pile, nothing shakes and the
+        strip's words about play ("...: your turn") are gone, so the end panel lies over the
+        final position drawn still (drawn afresh under it)."""
         if self.view.slide & 0xFF or self.view.shake_ms:
             self.view.still()
             self.valid = False
+        if self.message != MSG_NONE:
+            self.drop_message()
 
     # --- a deal, a seat ---
 
