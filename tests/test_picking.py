@@ -448,3 +448,41 @@ def test_a_drag_its_frames_and_its_drops_allocate_nothing_on_micropython():
     col3 = "%d, %d" % centre(table, slot(table, "col3"))
     out = run_mpy_ok(MPY_DRAG.replace("COL1", col1).replace("COL3", col3))
     assert out.split() == ["no", "allocation", "255", "False"], out
+
+
+@pytest.mark.parametrize("game, pile", [("spite_malice", "p1.hand"), ("nerts", "p1.work1")])
+def test_with_two_buttons_b_steps_through_every_card_of_a_fan_picked_from_inside_and_a_picks_it(game, pile):
+    # A and B only: B goes from pile to pile in reading order, and on a pile whose cards are
+    # picked from inside (a Spite & Malice hand, a Nerts run) first from its top card to its
+    # first face-up one, one a press; A picks the card the cursor is on.
+    for k in range(5):  # each card of the fan in turn
+        app = make_app(240, 240, game, 5)
+        app.settings[app_mod.S_TWO_BUTTONS] = 1
+        table = app.table
+        s = slot(table, pile)
+        n = pile_size(table, s)
+        assert n >= 1
+        if game == "nerts":  # a run of five down from the king, colours alternating
+            piles = table.game.piles
+            p = table.slots.pile[s]
+            for i in range(5):
+                piles.cards[piles.start[p] + i] = (12 - i) + 13 * (i % 2)
+            piles.size[p] = n = 5
+            work2 = table.slots.pile[slot(table, "p1.work2")]
+            piles.cards[piles.start[work2]] = 10 + 39  # a jack of clubs: the ten of hearts' run goes on it
+            piles.size[work2] = 1
+        cursor_to(table, 0 if s else 1)  # elsewhere
+        seen = []
+        for _ in range(60):
+            run(app, "B")
+            if table.hand.cursor == s:
+                i = table.hand.cursor_index
+                seen.append(n - 1 if i == NONE else i)
+                if len(seen) == k + 1:
+                    break
+        assert seen == list(range(n - 1, n - 2 - k, -1)), seen
+        run(app, "A")
+        if table.held == NONE:  # a run with nowhere to go is refused as itself
+            assert game == "nerts" and table.message == why.NO_MOVE and k > 1
+            continue
+        assert table.held == s and table.hand.held_index == n - 1 - k

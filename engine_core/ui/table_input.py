@@ -170,7 +170,13 @@ class TableInput:
         return False
 
     def next_slot(self):
-        """The next slot in reading order (two-button play), skipping those that cannot take."""
+        """The next slot in reading order (two-button play), skipping those that cannot take;
+        with nothing held, first the next card down a fan picked from inside (a hand, a Nerts
+        run: from its top card towards its first face-up one), so every card can be picked."""
+        if self.held == NONE and self.how[self.cursor] & PICK:
+            back = bt.UP if self.how[self.cursor] & FAN_MASK == DOWN else bt.LEFT
+            if self.move_within(back):
+                return
         order = self.slots.order
         k = 0
         for i in range(self.slots.count):
