@@ -457,3 +457,13 @@ def test_the_pause_menu_and_the_message_strip_never_cut_a_line_of_the_status_wor
     run(app, "START")
     x, y, w, h = app.over[:4]
     assert_not_cut_across(lines, [y, y + h], x, x + w, (game, players, size, "the pause menu"))
+
+
+@pytest.mark.parametrize("game", games.available())
+def test_a_rules_page_names_no_button_a_board_may_lack(game):
+    # A board may have A, B and the D-pad only (pico_ssd1306): the rules' body speaks of
+    # undo and redo by name; the board's own keys paragraph names its buttons.
+    import re
+    words = games.rules_text(game).decode()
+    buttons = r"\b[Ll]ong [XY]\b|\b[XY] (takes|puts|sends|turns|opens|undoes)\b|\bSTART\b|\bSELECT\b"
+    assert not re.search(buttons, words), words

@@ -440,8 +440,9 @@ class Nerts(Game):
 RULES_PAGE = (
     b"Everyone plays at once, each with a deck of their own.\n"
     b"Goal: empty your Nerts pile and score points on the shared foundations.\n"
-    b"Your work piles are the lower row, marked You (Y on the smallest screen); the "
-    b"computer's are the row above.\n"
+    b"Your piles are the row marked You (Y on the smallest screen; there with three or four "
+    b"players, the row under the foundations); the others' piles carry their names (CPU, "
+    b"CPU2, CPU3, or C, 2, 3).\n"
     b"Work piles build down in alternating colours; a run moves together (up and down "
     b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
     b"work-pile run or the waste top.\n"
@@ -452,6 +453,6 @@ RULES_PAGE = (
     b"With your Nerts pile empty, A on it calls Nerts and ends the round. Each player "
     b"scores +1 for each of their cards on the foundations and -2 for each card left in "
     b"their Nerts pile. Rounds go on to the target score (100).\n"
-    b"Y takes back your own last move; the computer's moves since stay (not once it has "
-    b"played on the card you moved). Long X puts the move back."
+    b"Undo takes back your own last move; the computer's moves since stay (not once it has "
+    b"played on the card you moved). Redo puts the move back."
 )
