@@ -22,7 +22,7 @@ Headless: runs the key script (see simulator/keys.py) and writes the screen (--s
 a pixel; --skin for the whole window) as a PNG; it keeps records only when given --data-dir.
 --mono shows the screen one-bit, lit on dark, as an SSD1306 or SH1106 OLED shows it (the
 engine draws into a MONO_VLSB frame: docs/screen.md); a board whose module says MONO = True
-is always shown so.
+is always shown so, and so is the size 128x64 (every such panel is an OLED).
 """
 
 import argparse
@@ -70,7 +70,7 @@ def parse_args(argv):
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="players at a new deal of Nerts:"
                         " the Nerts players setting, for this run")
     parser.add_argument("--mono", action="store_true", help="a one-bit screen (as an SSD1306/SH1106 OLED shows it):"
-                        " what a board whose module says MONO = True always shows")
+                        " what a board whose module says MONO = True, and the size 128x64, always show")
     parser.add_argument("--data-dir", help="where settings, statistics and the game in progress are kept"
                         " (default: the platform's user data folder)")
     parser.add_argument("--kiosk", action="store_true", help="kiosk mode: demo when idle, settings locked")

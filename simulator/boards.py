@@ -20,8 +20,9 @@ class Board:
         self.height = height
         self.module = module
         self.title = getattr(module, "NAME", name) if module else name
-        # A one-bit panel (SSD1306, SH1106): its module says MONO = True (docs/screen.md).
-        self.mono = bool(getattr(module, "MONO", False)) if module else False
+        # A one-bit panel (SSD1306, SH1106): its module says MONO = True (docs/screen.md); a
+        # bare size is one bit where every panel of it is (128x64: layouts.ONE_BIT).
+        self.mono = bool(getattr(module, "MONO", False)) if module else (width, height) in layouts.ONE_BIT
         self.buttons = ALL_BUTTONS
         if module is not None and hasattr(module, "BUTTONS"):
             present = {b for b, _ in module.BUTTONS}

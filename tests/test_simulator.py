@@ -26,7 +26,10 @@ def test_headless_run_writes_a_screenshot_of_the_screen_after_the_keys(tmp_path,
     w, h = (int(v) for v in size.split("x"))
     img = Image.open(out)
     assert img.size == (2 * w, 2 * h)
-    assert len(img.getcolors(10000)) >= 6  # felt, card white, red, black, highlight, ...
+    if (w, h) == (128, 64):  # every 128x64 panel is a one-bit OLED: the bare size is shown so
+        assert len(img.getcolors(10000)) == 2
+    else:
+        assert len(img.getcolors(10000)) >= 6  # felt, card white, red, black, highlight, ...
 
 
 def test_headless_screenshot_equals_the_frame_tool_bytes(tmp_path):

@@ -314,7 +314,7 @@ def test_the_size_switch_offers_every_size_with_a_layout_and_opens_the_page_at_i
         console = open_page("board=%s&game=aces_up&seed=%d&time=manual" % (size, SEED))
         assert console.evaluate("[document.getElementById('screen').width, "
                                 "document.getElementById('screen').height]") == [width, height]
-        replay = Replay(width, height, MemoryStorage())
+        replay = Replay(width, height, MemoryStorage(), mono=(width, height) in layouts.ONE_BIT)
         replay.console.open_game("aces_up", SEED)
         play_and_compare(console, replay, "X LONG_A RIGHT A", width)
 

@@ -106,6 +106,7 @@ def config():
         "heapBytes": HEAP_BYTES,
         "boards": boards(),
         "sizes": ["%dx%d" % size for size in layouts.SIZES],  # the size switch; the rest are refused
+        "oneBit": ["%dx%d" % size for size in layouts.ONE_BIT],  # a bare size shown one bit a pixel
         "titles": {name: games.title(name).decode() for name in games.names()},
     }
 

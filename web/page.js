@@ -36,7 +36,8 @@
       if (!CONFIG.sizes.includes(width + "x" + height)) {
         return { error: "no layout for a " + width + "x" + height + " screen: the sizes are " + CONFIG.sizes.join(", ") };
       }
-      return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false, noX: false };
+      return { name: text, title: text, width, height, buttons: BUTTONS.map((_, i) => i), twoButtons: false, noX: false,
+        mono: CONFIG.oneBit.includes(text) };
     }
     const board = CONFIG.boards[text];
     if (!board) {
