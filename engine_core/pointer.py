@@ -110,8 +110,8 @@ class Pointer:
         elif held == NONE and table.held == s:  # picked up: held where the pointer took it
             slots = table.slots
             i = table.hand.held_index
-            self.grab_x = x - slots.card_pos(s, i, True)
-            self.grab_y = y - slots.card_pos(s, i, False)
+            self.grab_x = x - slots.card_pos(s, i, True, i)  # (a closed-up fan opens at it)
+            self.grab_y = y - slots.card_pos(s, i, False, i)
 
     def put_back(self, app, table):
         """The held card goes back to its pile: nothing is held."""

@@ -135,7 +135,8 @@ def test_the_cursor_going_down_a_closed_up_fan_shows_each_card_it_frames_whole(s
         assert not changed_outside_dirty(app.screen, before, after), (size, i)
         if mono:
             continue  # (the cursor's card is drawn negative there: its glyph's pixels differ)
-        a = slots.card_pos(s, i, False)
-        b = slots.card_pos(s, i + 1, False)
+        opens = table.view.drawn.highlight_from[s]  # the card the fan opens at, as drawn
+        a = slots.card_pos(s, i, False, opens)
+        b = slots.card_pos(s, i + 1, False, opens)
         rank, _ = corner_glyphs(app, piles.cards[piles.start[p] + i])
         assert find_glyph(app.screen.fb, image_bits(rank), slots.x[s], a, st.w, b - a), (size, i, b - a)

@@ -95,9 +95,6 @@ class Slots:
         self.status = decl["status"][size]  # the status line's box: x, y, width
         # Reading order (top to bottom, left to right) for the two-button "next pile".
         self.order = bytearray(n)
-        # Per slot, the card a closed-up fan opens at (the cursor's or the held card, as the
-        # renderer last drew it: TableRenderer.highlight), NONE for its top cards.
-        self.open_from = bytearray([NONE] * n)
         for s in range(n):  # insertion sort by row band, then x
             k = s
             while k > 0 and self.reads_before(s, self.order[k - 1]):
@@ -229,18 +226,18 @@ class Slots:
             return 0
         return (over + least - CLOSED - 1) // (least - CLOSED)
 
-    def offset(self, s, n, i, step):
+    def offset(self, s, n, i, step, opens=NONE):
         """How far along its fan card i of slot s (n cards, fan step `step`) lies from the
-        first one shown. A closed-up fan opens its cards at the least step from open_from[s]
-        where that card is among its closed ones (the cursor on it shows it whole), the
-        cards above them closed up in turn (open_at)."""
+        first one shown. A closed-up fan opens its cards at the least step from card `opens`
+        where that card is among its closed ones (the cursor's or the held card, as the
+        renderer draws it: its highlight), the cards above them closed up in turn (open_at)."""
         if step == 1:
             i -= self.hidden(s, n)
             return i if i > 0 else 0
         k = self.closed(s, n)
         if k == 0:
             return i * step
-        return open_at(i, k, self.open_from[s], n - 1 - k, step)
+        return open_at(i, k, opens, n - 1 - k, step)
 
     def hidden(self, s, n):
         """How many of fanned slot s's n cards lie beneath the first one shown: a fan still
@@ -264,10 +261,10 @@ class Slots:
             e += LINE_H
         return e
 
-    def slot_at(self, px, py):
+    def slot_at(self, px, py, opens):
         """The slot whose cards cover the screen point (px, py) and the card under it (the top
         card of a stack), as slot | index << 8; NONE when no slot does (a pointer: the
-        simulator's mouse)."""
+        simulator's mouse). opens: per slot, the card its fan opens at as drawn (offset)."""
         st = self.style
         piles = self.game.piles
         for s in range(self.count):
@@ -287,20 +284,20 @@ class Slots:
                 i = n - 1
                 if step > 0:  # the last card whose place along the fan is at or before the point
                     d = px - x if fan == RIGHT else py - y
-                    while i > 0 and self.offset(s, n, i, step) > d:
+                    while i > 0 and self.offset(s, n, i, step, opens[s]) > d:
                         i -= 1
                 return s | i << 8
         return NONE
 
-    def card_pos(self, s, i, along_x):
-        """Where card i of slot s lies, x or y (a sliding card's ends)."""
+    def card_pos(self, s, i, along_x, opens=NONE):
+        """Where card i of slot s lies, x or y (a sliding card's ends; opens: as offset)."""
         if i < 0:
             i = 0
         n = self.game.piles.size[self.pile[s]]
         fan = self.how[s] & FAN_MASK
         m = n if n > i else i + 1
         step = self.step(s, m)
-        along = self.offset(s, m, i, step) if step else 0
+        along = self.offset(s, m, i, step, opens) if step else 0
         if along_x:
             return self.x[s] + (along if fan == RIGHT else 0)
         return self.y[s] + (along if fan == DOWN else 0)

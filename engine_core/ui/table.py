@@ -104,7 +104,7 @@ class Table:
         self.hand.point(s, index)
 
     def slot_at(self, px, py):
-        return self.slots.slot_at(px, py)
+        return self.slots.slot_at(px, py, self.view.drawn.highlight_from)
 
     def refresh(self):
         """The renderer draws what changed, told first what the play control shows."""

@@ -190,7 +190,6 @@ class TableRenderer:
         elif s == self.last_slot:
             self.highlight_colour = LAST
             self.highlight_from = self.slots.top_index(s)
-        self.slots.open_from[s] = self.highlight_from  # a closed-up fan opens at it (Slots.offset)
 
     def draw_all(self):
         """The whole table, from nothing."""
@@ -352,7 +351,8 @@ class TableRenderer:
         x = slots.x[s]
         y = slots.y[s]
         if clear:  # (from where its first redrawn card lies)
-            self.clear_slot(s, x, y, slots.offset(s, n, first, step) if step else 0, extent, shaking)
+            at = slots.offset(s, n, first, step, self.highlight_from) if step else 0
+            self.clear_slot(s, x, y, at, extent, shaking)
         if n == 0:
             self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
         elif fan == STACK:
@@ -496,7 +496,8 @@ class TableRenderer:
         hide = self.slots.hidden(s, n) if step == 1 else 0  # cards beneath the first shown
         closed = self.slots.closed(s, n)  # the deepest cards, closed up (slots.offset)
         opened = n - 1 - closed
-        first_open = self.slots.open_from[s] if self.slots.open_from[s] < closed else closed
+        # A closed-up fan opens at its highlighted card (Slots.offset): the cursor's or the held.
+        first_open = self.highlight_from if self.highlight_from < closed else closed
         for i in range(first if first > hide else hide, n):
             # A run is framed from the picked card up; a hand card (named by its kind) alone.
             frame = colour if i >= highlight_from and (i == highlight_from or not single) else GREY
