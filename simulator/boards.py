@@ -10,6 +10,7 @@ from engine_core.ui import layouts
 
 
 ALL_BUTTONS = tuple(range(10))  # engine_core.ui.buttons: UP .. SELECT
+ONE_BIT = ((128, 64),)  # every panel of these sizes is a one-bit OLED: the bare size shows one bit
 DPAD = (0, 1, 2, 3)
 
 
@@ -21,8 +22,8 @@ class Board:
         self.module = module
         self.title = getattr(module, "NAME", name) if module else name
         # A one-bit panel (SSD1306, SH1106): its module says MONO = True (docs/screen.md); a
-        # bare size is one bit where every panel of it is (128x64: layouts.ONE_BIT).
-        self.mono = bool(getattr(module, "MONO", False)) if module else (width, height) in layouts.ONE_BIT
+        # bare size is one bit where every panel of it is (128x64: ONE_BIT).
+        self.mono = bool(getattr(module, "MONO", False)) if module else (width, height) in ONE_BIT
         self.buttons = ALL_BUTTONS
         if module is not None and hasattr(module, "BUTTONS"):
             present = {b for b, _ in module.BUTTONS}

@@ -68,7 +68,7 @@ def test_the_mode_names_the_screen_shown_and_setting_it_shows_that_screen():
 
 def test_the_settings_table_is_in_the_order_of_its_names_and_its_records():
     keys = [row[st.KEY] for row in st.SETTINGS]
-    assert len(st.SETTINGS) == st.COUNT == len(set(keys)) == len(st.SHORT_NAMES) == len(st.SHORT_CHOICES)
+    assert len(st.SETTINGS) == st.COUNT == len(set(keys))
     named = {st.S_SOUND: "sound", st.S_BACK: "card_back", st.S_SPEED: "bot_speed", st.S_LEVEL: "bot_level",
              st.S_JOKERS: "jokers", st.S_TARGET: "target", st.S_PLAYERS: "nerts_players", st.S_AUTOPLAY: "auto_play",
              st.S_TWO_BUTTONS: "two_buttons", st.S_CASKET_RULES: "casket_rules", st.S_WINNABLE: "winnable",
@@ -208,11 +208,12 @@ def test_every_settings_row_shows_its_name_and_each_choice_whole_or_in_their_sho
     run(app, OPEN_SETTINGS)
     for i in range(st.COUNT):
         row = st.SETTINGS[i]
-        names = [row[st.NAME]] + ([st.SHORT_NAMES[i]] if st.SHORT_NAMES[i] and size[0] < 240 else [])
+        narrow = size[0] < 240
+        names = [row[st.NAME]] + ([row[st.SHORT_NAME]] if len(row) > st.SHORT_NAME and narrow else [])
         for _ in range(len(row[st.CHOICES])):  # each choice in turn, back to the first shown
             c = app.settings[i]
-            short = st.SHORT_CHOICES[i]
-            values = [row[st.CHOICES][c]] + ([short[c]] if short and size[0] < 240 else [])
+            shorter = len(row) > st.SHORT_CHOICES and narrow
+            values = [row[st.CHOICES][c]] + ([row[st.SHORT_CHOICES][c]] if shorter else [])
             fb = app.screen.fb
             bar = [y for y in range(app.height) if fb.pixel(app.width // 2, y) == pal.CURSOR]
             y0, y1 = min(bar), max(bar) + 1

@@ -16,6 +16,7 @@ import pytest
 from engine_core import games
 from engine_core.storage import FileStorage, MemoryStorage
 from engine_core.ui import layouts
+from simulator.boards import ONE_BIT
 from simulator.image import to_rgb_bytes
 from support import ui_scripts
 from tests.web_page import (CHROMIUM, KEY_OF, Replay, WebConsole, expected_events, script_of,
@@ -314,7 +315,7 @@ def test_the_size_switch_offers_every_size_with_a_layout_and_opens_the_page_at_i
         console = open_page("board=%s&game=aces_up&seed=%d&time=manual" % (size, SEED))
         assert console.evaluate("[document.getElementById('screen').width, "
                                 "document.getElementById('screen').height]") == [width, height]
-        replay = Replay(width, height, MemoryStorage(), mono=(width, height) in layouts.ONE_BIT)
+        replay = Replay(width, height, MemoryStorage(), mono=(width, height) in ONE_BIT)
         replay.console.open_game("aces_up", SEED)
         play_and_compare(console, replay, "X LONG_A RIGHT A", width)
 

@@ -89,6 +89,7 @@ def config():
     from engine_core import games
     from engine_core.ui import layouts
     from firmware.main import FRAME_MS
+    from simulator.boards import ONE_BIT
     from engine_core.loop import REST_MAX_MS
     from simulator import keymap
     return {
@@ -106,7 +107,7 @@ def config():
         "heapBytes": HEAP_BYTES,
         "boards": boards(),
         "sizes": ["%dx%d" % size for size in layouts.SIZES],  # the size switch; the rest are refused
-        "oneBit": ["%dx%d" % size for size in layouts.ONE_BIT],  # a bare size shown one bit a pixel
+        "oneBit": ["%dx%d" % size for size in ONE_BIT],  # a bare size shown one bit a pixel
         "titles": {name: games.title(name).decode() for name in games.names()},
     }
 

@@ -84,8 +84,8 @@ LAYOUT = {
 # Three and four players, per screen class, in one line of numbers:
 #   the foundations: x, y, dx, dy and how many to a row (found1 .. found{4N}, row by row);
 #   the others' Nerts piles (p2, p3, p4: x, y each, with their counts), where their names go
-#   (dx, dy from the pile: the seats' names, CPU, CPU2, CPU3; on 128x64 their initials, C, 2
-#   and 3, left of the piles, as the score corner names them) and, where there is room, their
+#   (dx, dy from the pile: the seats' names, CPU, CPU2, CPU3; on 128x64 with a third field, their
+#   initials, C, 2 and 3, left of the piles, as the score corner names them) and, where there is room, their
 #   work-pile tops (dx of the first from the Nerts pile, and the step) and waste (dx);
 #   yours: the Nerts pile, the work piles (x, y, step, room of the fan), stock and waste
 #   (x, y each), and where "You" goes (or None);
@@ -101,11 +101,10 @@ SEATED = (  # by screen class (layout.py's numbers: MINI, 3, is no screen's), a 
     None,
     ((0, 1, 20, 16, 8), ((0, 34), (46, 34), (92, 34)), (20, 16), None,  # TINY
      ((0, 60), (20, 60, 20, 68), (100, 60), (100, 85), (1, 88)), (120, 65, 40)),
-    ((0, 0, 16, 10, 8), ((27, 43), (55, 43), (83, 43)), (-7, 1, 1), None,  # MICRO
+    ((0, 0, 16, 10, 8), ((27, 43), (55, 43), (83, 43)), (-7, 1, (b"C", b"2", b"3")), None,  # MICRO
      ((0, 21), (15, 21, 15, 18), (75, 21), (90, 21), None), (105, 22, 23)),
 )
 NAMES = (b"CPU", b"CPU2", b"CPU3")  # the others' seats (overlay.PLAYER_TAGS)
-INITIALS = (b"C", b"2", b"3")  # the same as the narrow score corner tells them (overlay.draw_scores)
 
 
 def slot(made, name, x, y, how, room=0, label=b""):
@@ -152,8 +151,8 @@ def seat_class(decl, players, size, made):
                 at = x + tops[0] + i * tops[1]
                 slots.append(slot(made, seat + "work" + str(i + 1), at, y, L.STACK | L.THEIRS))
             slots.append(slot(made, seat + "waste", x + tops[2], y, L.STACK | L.THEIRS))
-        if name_at is not None:  # (a third number: the initial alone)
-            labels.append(((INITIALS if len(name_at) > 2 else NAMES)[p - 1], x + name_at[0], y + name_at[1]))
+        if name_at is not None:  # (a third field: the names in short)
+            labels.append(((name_at[2] if len(name_at) > 2 else NAMES)[p - 1], x + name_at[0], y + name_at[1]))
     nerts, work, stock, waste, you = own
     slots.append(slot(made, "p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT))
     for i in range(4):

@@ -12,7 +12,6 @@ from engine_core.layout import (ARG_ANY, ARG_COUNT, ARG_KIND, COUNT, DOWN, FAN_M
 
 # The screens with a layout: each game declares its piles for every one of these.
 SIZES = ((240, 135), (240, 240), (320, 240), (160, 128), (128, 64))
-ONE_BIT = ((128, 64),)  # every panel of these sizes is a one-bit OLED: a bare size shows one bit
 
 
 def screen_class(width, height):

@@ -415,8 +415,19 @@ class SettingsMenu(Menu):
         # beside the first and last rows, which would read as a letter of the value.)
         right = px + pw - ins - (2 if ins < 8 else 0)
         room = (right - px - ins + 1) // CHAR_W
-        name = st.name_in(i, room)
-        value = st.choice_in(i, app.settings[i], room, name)
+        row_words = st.SETTINGS[i]
+        choices = row_words[st.CHOICES]
+        name = row_words[st.NAME]
+        longest = 0
+        for words in choices:
+            longest = len(words) if len(words) > longest else longest
+        # Short forms where they do not fit side by side: the name the same whatever the
+        # choice (short where its longest would not fit), then the choice's words.
+        if len(name) + 1 + longest > room and len(row_words) > st.SHORT_NAME:
+            name = row_words[st.SHORT_NAME]
+        value = choices[app.settings[i]]
+        if len(name) + 1 + len(value) > room and len(row_words) > st.SHORT_CHOICES:
+            value = row_words[st.SHORT_CHOICES][app.settings[i]]
         vx = right - p.text_width(value)
         # The name, cut short where even its short form would run into its value.
         p.text_upto(name, (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty, pal.BLACK if chosen else pal.WHITE)

@@ -30,6 +30,11 @@ KEY = const(2)  # its record's name
 VALUES = const(3)  # what the record holds for each choice (None: the choice's index)
 DEFAULT = const(4)  # the choice of a new console
 ABOUT = const(5)  # what it does: one line under the menu, 34 characters at most
+# Where a row's name and its choice do not fit beside each other (the 128- and 160-pixel
+# screens; menus.SettingsScreen.draw_words): its name in short, then its choice's words in
+# short, where the row has them (a seventh and an eighth field).
+SHORT_NAME = const(6)
+SHORT_CHOICES = const(7)
 
 SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a tuple)
     (b"Sound", (b"Off", b"On"), "sound", None, 1,
@@ -40,9 +45,10 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
     # move every 1.5 s wins about two rounds in three against Quick at the Normal level, and
     # about one in four against the top one (docs/ai.md, "Who wins how often against a person").
     (b"Computer speed", (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Faster than most"), "bot_speed",
-     None, 3, b"Quick: you win about 2 rounds in 3"),
+     None, 3, b"Quick: you win about 2 rounds in 3", b"CPU speed",
+     (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Fastest")),
     (b"Computer level", (b"Easy", b"Normal", b"Hard"), "bot_level", None, 1,
-     b"How well the computer plays"),
+     b"How well the computer plays", b"CPU level"),
     (b"Jokers", (b"Off", b"On"), "jokers", None, 0,
      b"Nerts decks with two wild jokers"),
     (b"Target score", (b"Game's", b"50", b"100", b"150"), "target", (0, 50, 100, 150), 0,
@@ -56,7 +62,7 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
     (b"Two buttons", (b"Off", b"On"), "two_buttons", None, 0,
      b"Play with the A and B buttons only"),
     (b"Casket rules", (b"2: stacks", b"1: one card"), "casket_rules", (2, 1), 0,
-     b"Cards a Casket reserve may hold"),
+     b"Cards a Casket reserve may hold", b"Casket"),
     (b"Deals", (b"Any", b"Winnable"), "winnable", None, 0,
      b"New deals: any, or proven winnable"),
     (b"Card slide", (b"Off", b"On"), "slide", None, 1,
@@ -65,40 +71,10 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
     (b"Dim after", (b"Never", b"15 s", b"30 s", b"1 min", b"2 min", b"5 min"), "dim_s",
      (0, 15, 30, 60, 120, 300), 2, b"Screen dims when no key comes"),
     (b"Screen off after", (b"Never", b"1 min", b"3 min", b"10 min", b"30 min"), "screen_off_s",
-     (0, 60, 180, 600, 1800), 2, b"Screen goes dark, game saved"),
+     (0, 60, 180, 600, 1800), 2, b"Screen goes dark, game saved", b"Screen off"),
 )
 
 COUNT = const(14)  # len(SETTINGS)
-
-# Where a row's name and its choice do not fit beside each other (the 128- and 160-pixel
-# screens), its name in short (None: none shorter), then its choice's words in short; the
-# name is cut only where even these do not fit (menus.SettingsScreen.draw_words).
-SHORT_NAMES = (None, None, b"CPU speed", b"CPU level", None, b"Target", b"Players", None, None,
-               b"Casket", None, None, None, b"Screen off")
-SHORT_CHOICES = (None, None, (b"Relaxed", b"Steady", b"Brisk", b"Quick", b"Fastest"), None, None, None, None,
-                 None, None, None, None, None, None, None)
-
-
-def name_in(i, room):
-    """Setting i's name for a row `room` characters wide: in short (SHORT_NAMES) where its
-    longest choice would not fit beside it whole, a space between; the same whatever the choice."""
-    name = SETTINGS[i][NAME]
-    longest = 0
-    for words in SETTINGS[i][CHOICES]:
-        longest = len(words) if len(words) > longest else longest
-    if len(name) + 1 + longest > room and SHORT_NAMES[i] is not None:
-        return SHORT_NAMES[i]
-    return name
-
-
-def choice_in(i, choice, room, name):
-    """The words of setting i's choice beside `name` in a row `room` characters wide: in short
-    (SHORT_CHOICES) where the whole words would not fit."""
-    value = SETTINGS[i][CHOICES][choice]
-    if len(name) + 1 + len(value) > room and SHORT_CHOICES[i] is not None:
-        return SHORT_CHOICES[i][choice]
-    return value
-
 
 def choices(i):
     """How many choices setting i has."""

@@ -18,7 +18,7 @@ from micropython import const
 
 NONE = const(255)  # no slot, or a pile not shown
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
-CLOSED = const(2)  # the step of a long fan's deepest cards, closed up: edge and margin show
+_CLOSED = const(2)  # the step of a long fan's deepest cards, closed up: edge and margin show (view.py's too)
 
 
 def other_seat(name):
@@ -29,19 +29,6 @@ def other_seat(name):
     if name[:3] == "p2.":
         return "p1." + name[3:]
     return name
-
-
-def open_at(i, closed, first, opened, step):
-    """Where card i of a fan lies along it when `opened` of its covered cards show at `step`
-    from card `first` (the lowest of them: at most `closed`, the count closed up beneath them
-    at the top cards' rest) and the rest lie closed up, CLOSED pixels apart."""
-    if first > closed:
-        first = closed
-    if i <= first:
-        return i * CLOSED
-    if i <= first + opened:
-        return first * CLOSED + (i - first) * step
-    return first * CLOSED + opened * step + (i - first - opened) * CLOSED
 
 
 class Slots:
@@ -208,12 +195,12 @@ class Slots:
         least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
         if fit >= least:
             return fit
-        if (n - 1) * CLOSED <= spare:
+        if (n - 1) * _CLOSED <= spare:
             return least
         return fit if fit > 1 else 1
 
     def closed(self, s, n):
-        """How many of fanned slot s's n cards, its deepest, lie closed up CLOSED pixels apart
+        """How many of fanned slot s's n cards, its deepest, lie closed up two pixels apart
         (their edges show) so that the rest keep the least step that leaves each index whole."""
         fan = self.how[s] & FAN_MASK
         if fan == STACK or n < 2:
@@ -222,22 +209,28 @@ class Slots:
         least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
         spare = self.room[s] - (st.h if fan == DOWN else st.w)
         over = (n - 1) * least - spare
-        if over <= 0 or (n - 1) * CLOSED > spare:
+        if over <= 0 or (n - 1) * _CLOSED > spare:
             return 0
-        return (over + least - CLOSED - 1) // (least - CLOSED)
+        return (over + least - _CLOSED - 1) // (least - _CLOSED)
 
     def offset(self, s, n, i, step, opens=NONE):
         """How far along its fan card i of slot s (n cards, fan step `step`) lies from the
         first one shown. A closed-up fan opens its cards at the least step from card `opens`
         where that card is among its closed ones (the cursor's or the held card, as the
-        renderer draws it: its highlight), the cards above them closed up in turn (open_at)."""
+        renderer draws it: its highlight), the cards above them closed up in turn."""
         if step == 1:
             i -= self.hidden(s, n)
             return i if i > 0 else 0
         k = self.closed(s, n)
         if k == 0:
             return i * step
-        return open_at(i, k, opens, n - 1 - k, step)
+        first = opens if opens < k else k  # the lowest card shown open
+        if i <= first:
+            return i * _CLOSED
+        opened = n - 1 - k
+        if i <= first + opened:
+            return first * _CLOSED + (i - first) * step
+        return first * _CLOSED + opened * step + (i - first - opened) * _CLOSED
 
     def hidden(self, s, n):
         """How many of fanned slot s's n cards lie beneath the first one shown: a fan still

@@ -16,13 +16,14 @@ from engine_core.ui import overlay
 from engine_core.ui.drawn import SHAKE_BIAS, Drawn
 from engine_core.ui.layouts import ARG_KIND, COUNT, DOWN, FAN_MASK, HIDDEN, PICK, RIGHT, STACK, WILD
 from engine_core.ui.overlay import MESSAGE_MS, SLIDE_DRAWN, SLIDE_FRAMES, SLIDE_LEFT, SLIDE_ON, SLIDE_WAIT
-from engine_core.ui.slots import CLOSED, MARGIN, NONE
+from engine_core.ui.slots import MARGIN, NONE
 
 from micropython import const
 
 # Piles redrawn in one frame at most: a deal or a computer's turn that changes more piles
 # finishes its redraw in the next frames (each about 0.25 M fuel a pile: tools/bench/bench_screens.py).
 SLOTS_PER_FRAME = const(2)
+_CLOSED = const(2)  # a closed-up fan's step (slots.py's own: a private const costs the heap nothing)
 SHAKE_MS = const(240)  # a refused pile shakes this long
 UNCHANGED = const(-1)  # first_to_redraw: the slot looks as drawn
 
@@ -509,11 +510,11 @@ class TableRenderer:
             if closed == 0:
                 along = (i - hide) * step
             elif i <= first_open:
-                along = i * CLOSED
-            elif i <= first_open + opened:  # (open_at, without a call a card)
-                along = first_open * CLOSED + (i - first_open) * step
+                along = i * _CLOSED
+            elif i <= first_open + opened:  # (as Slots.offset, without a call a card)
+                along = first_open * _CLOSED + (i - first_open) * step
             else:
-                along = first_open * CLOSED + opened * step + (i - first_open - opened) * CLOSED
+                along = first_open * _CLOSED + opened * step + (i - first_open - opened) * _CLOSED
             if row:
                 cx = x + along
             else:
