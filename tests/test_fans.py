@@ -96,7 +96,7 @@ def test_a_fan_growing_past_its_room_and_back_draws_as_a_redraw_from_scratch(siz
         run(app, "TICK TICK TICK TICK TICK TICK")
         after = bytes(app.screen.buf)
         s = table.slots.slot_of[res1]
-        closed_seen = max(closed_seen, table.slots.closed(s, game.piles.size[res1]))
+        closed_seen = max(closed_seen, table.slots.beneath(s, game.piles.size[res1]))
         assert after == from_scratch(app, 5 if step % 2 else 2), (size, mono, step)
         assert not changed_outside_dirty(app.screen, before, after), (size, mono, step)
     assert closed_seen > 0
@@ -123,7 +123,7 @@ def test_the_cursor_going_down_a_closed_up_fan_shows_each_card_it_frames_whole(s
     table.hand.point(s, n - 1)
     app.full = True
     app.redraw()
-    assert slots.closed(s, n) > 0
+    assert slots.beneath(s, n) > 0 and slots.step(s, n) > 1  # closed up
     st = slots.style
     for i in range(n - 2, -1, -1):
         before = bytes(app.screen.buf)

@@ -152,10 +152,9 @@ def test_a_long_reserve_shows_its_top_card_whole_and_its_cards_under_it():
 def test_a_long_reserve_is_reached_where_its_cards_show():
     app = make_app(128, 64, "sir_tommy", 3, mono=True)
     res = fill_a_reserve(app, 51)
-    slots = app.table.slots
     _, x, y, _ = top_card(app, res)
-    assert slots.slot_at(x + 5, y + 4) == res | 50 << 8  # the top card, whole
-    assert slots.slot_at(x + 5, y - 1) & 0xFF == res
+    assert app.table.slot_at(x + 5, y + 4) == res | 50 << 8  # the top card, whole
+    assert app.table.slot_at(x + 5, y - 1) & 0xFF == res
 
 
 def test_the_empty_foundations_letter_is_the_art_s_A_inside_its_outline():
@@ -258,7 +257,7 @@ try:
 except MemoryError:
     result = 'allocated'
 micropython.heap_unlock()
-print(result, size(res), table.slots.hidden(res, size(res)), len(app.screen.buf))
+print(result, size(res), table.slots.beneath(res, size(res)), len(app.screen.buf))
 """
 
 

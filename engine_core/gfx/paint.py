@@ -20,20 +20,18 @@ CHAR_H = const(7)
 LINE_H = const(10)
 
 # Card sizes, by SMALL, MEDIUM, LARGE, MINI, TINY, MICRO, STRIP: (width, height, fan step down,
-# fan step right, art, least step down, least step right). Art: ART_SMALL (the font's ranks,
-# small suits, a centre pip or face panel), ART_BIG (big ranks and suits), ART_INDEX (small
-# art, the corner index alone: no room for a centre) or ART_TINY (3x5 ranks and 5x5 suits two
-# pixels in: a 13x9 card). The least steps leave a covered card's index whole (its inset and
-# its rank's height, down; across, the rank and the suit under it, or the rank alone where the
-# suit sits beside it): a fan never steps closer (engine_core/ui/slots.py).
+# fan step right, art). Art: ART_SMALL (the font's ranks, small suits, a centre pip or face
+# panel), ART_BIG (big ranks and suits), ART_INDEX (small art, the corner index alone: no room
+# for a centre) or ART_TINY (3x5 ranks and 5x5 suits two pixels in: a 13x9 card). A fan never
+# steps closer than the size's least step, which leaves a covered card's index whole
+# (engine_core/ui/slots.py).
 ART_SMALL = const(0)
 ART_BIG = const(1)
 ART_INDEX = const(2)
 ART_TINY = const(3)
-CARD_SIZES = ((24, 32, 10, 11, ART_SMALL, 10, 9), (30, 42, 14, 14, ART_BIG, 13, 13),
-              (36, 50, 15, 15, ART_BIG, 13, 13), (18, 24, 10, 10, ART_SMALL, 10, 9),
-              (20, 28, 10, 11, ART_SMALL, 10, 9), (13, 9, 7, 6, ART_TINY, 7, 5),
-              (18, 14, 10, 11, ART_INDEX, 10, 8))
+CARD_SIZES = ((24, 32, 10, 11, ART_SMALL), (30, 42, 14, 14, ART_BIG), (36, 50, 15, 15, ART_BIG),
+              (18, 24, 10, 10, ART_SMALL), (20, 28, 10, 11, ART_SMALL), (13, 9, 7, 6, ART_TINY),
+              (18, 14, 10, 11, ART_INDEX))
 
 JACK = const(10)  # rank index of the jack
 JOKER_BASE = const(208)  # engine_core.cards.JOKER_BASE

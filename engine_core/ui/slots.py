@@ -11,7 +11,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.game import FACE_DOWN, TOP_UP
-from engine_core.gfx.paint import CARD_SIZES, LINE_H
+from engine_core.gfx.paint import LINE_H
 from engine_core.ui.layouts import COUNT, DOWN, FAN_MASK, HIDDEN, RIGHT, STACK, WIDE
 
 from micropython import const
@@ -19,6 +19,11 @@ from micropython import const
 NONE = const(255)  # no slot, or a pile not shown
 MARGIN = const(2)  # room a shaken pile moves into: layouts leave this much between piles
 _CLOSED = const(2)  # the step of a long fan's deepest cards, closed up: edge and margin show (view.py's too)
+# A fan never steps closer than its card size's least step (by paint.CARD_SIZES's order): a
+# covered card's index stays whole (its inset and its rank's height, down; across, the rank
+# and the suit under it, or the rank alone where the suit sits beside it): down 10, 13, 13,
+# 10, 10, 7, 10 and across 9, 13, 13, 9, 9, 5, 8, as bytes written out where they are read
+# (Slots.step and closed), so that they cost the heap nothing.
 
 
 def other_seat(name):
@@ -178,8 +183,8 @@ class Slots:
     def step(self, s, n):
         """The fan step of slot s holding n cards, compressed to fit its room, but never closer
         than the step that leaves a covered card's index whole (the card size's least step):
-        past that the deepest cards close up instead (closed). Only a fan that does not fit
-        even closed up steps closer (and hides its deepest cards at one pixel: hidden)."""
+        past that the deepest cards close up instead (beneath). Only a fan that does not fit
+        even closed up steps closer, one pixel, and hides its deepest cards (beneath)."""
         fan = self.how[s] & FAN_MASK
         st = self.style
         if fan == STACK or n < 2:
@@ -192,64 +197,38 @@ class Slots:
         fit = spare // (n - 1)
         if fit >= full:
             return full
-        least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
+        least = (b"\x0a\x0d\x0d\x0a\x0a\x07\x0a" if fan == DOWN else b"\x09\x0d\x0d\x09\x09\x05\x08")[st.size]
         if fit >= least:
             return fit
         if (n - 1) * _CLOSED <= spare:
             return least
         return fit if fit > 1 else 1
 
-    def closed(self, s, n):
-        """How many of fanned slot s's n cards, its deepest, lie closed up two pixels apart
-        (their edges show) so that the rest keep the least step that leaves each index whole."""
+    def beneath(self, s, n):
+        """How many of fanned slot s's n cards, its deepest, lie out of its open fan: closed up
+        two pixels apart (their edges show, none of their index) so that the rest keep the
+        least step; or, where the fan does not fit even so (its step is one pixel), hidden
+        beneath the first card shown, so that its last cards show and the top one whole."""
         fan = self.how[s] & FAN_MASK
         if fan == STACK or n < 2:
             return 0
         st = self.style
-        least = CARD_SIZES[st.size][5 if fan == DOWN else 6]
         spare = self.room[s] - (st.h if fan == DOWN else st.w)
+        if (n - 1) * _CLOSED > spare:
+            k = n - 1 - spare
+            return k if k > 0 else 0
+        least = (b"\x0a\x0d\x0d\x0a\x0a\x07\x0a" if fan == DOWN else b"\x09\x0d\x0d\x09\x09\x05\x08")[st.size]
         over = (n - 1) * least - spare
-        if over <= 0 or (n - 1) * _CLOSED > spare:
-            return 0
-        return (over + least - _CLOSED - 1) // (least - _CLOSED)
-
-    def offset(self, s, n, i, step, opens=NONE):
-        """How far along its fan card i of slot s (n cards, fan step `step`) lies from the
-        first one shown. A closed-up fan opens its cards at the least step from card `opens`
-        where that card is among its closed ones (the cursor's or the held card, as the
-        renderer draws it: its highlight), the cards above them closed up in turn."""
-        if step == 1:
-            i -= self.hidden(s, n)
-            return i if i > 0 else 0
-        k = self.closed(s, n)
-        if k == 0:
-            return i * step
-        first = opens if opens < k else k  # the lowest card shown open
-        if i <= first:
-            return i * _CLOSED
-        opened = n - 1 - k
-        if i <= first + opened:
-            return first * _CLOSED + (i - first) * step
-        return first * _CLOSED + opened * step + (i - first - opened) * _CLOSED
-
-    def hidden(self, s, n):
-        """How many of fanned slot s's n cards lie beneath the first one shown: a fan still
-        past its room at a step of one pixel shows its last cards only, the top one whole
-        (the others under the first shown, where it lies)."""
-        fan = self.how[s] & FAN_MASK
-        if fan == STACK:
-            return 0
-        k = n - 1 - self.room[s] + (self.style.h if fan == DOWN else self.style.w)
-        return k if k > 0 else 0
+        return (over + least - _CLOSED - 1) // (least - _CLOSED) if over > 0 else 0
 
     def extent(self, s, n, step):
-        """How far slot s reaches along its fan (or down, for a stack with its count)."""
+        """How far slot s, holding n cards (all its pile has), reaches along its fan (or down,
+        for a stack with its count)."""
         st = self.style
         fan = self.how[s] & FAN_MASK
-        along = self.offset(s, n, n - 1, step) if n > 1 else 0
         if fan == RIGHT:
-            return st.w + along
-        e = st.h + along
+            return st.w + self.card_pos(s, n - 1, True) - self.x[s]
+        e = st.h + self.card_pos(s, n - 1, False) - self.y[s]
         if self.how[s] & COUNT:
             e += LINE_H
         return e
@@ -257,7 +236,7 @@ class Slots:
     def slot_at(self, px, py, opens):
         """The slot whose cards cover the screen point (px, py) and the card under it (the top
         card of a stack), as slot | index << 8; NONE when no slot does (a pointer: the
-        simulator's mouse). opens: per slot, the card its fan opens at as drawn (offset)."""
+        simulator's mouse). opens: per slot, the card its fan opens at as drawn (card_pos)."""
         st = self.style
         piles = self.game.piles
         for s in range(self.count):
@@ -268,29 +247,43 @@ class Slots:
             y = self.y[s]
             w = st.w
             h = st.h
-            along = self.offset(s, n, n - 1, step) if n > 1 else 0
             if fan == RIGHT:
-                w += along
+                w += self.card_pos(s, n - 1, True) - x
             elif fan == DOWN:
-                h += along
+                h += self.card_pos(s, n - 1, False) - y
             if x <= px < x + w and y <= py < y + h:
                 i = n - 1
                 if step > 0:  # the last card whose place along the fan is at or before the point
-                    d = px - x if fan == RIGHT else py - y
-                    while i > 0 and self.offset(s, n, i, step, opens[s]) > d:
+                    while i > 0 and self.card_pos(s, i, fan == RIGHT, opens[s]) > (px if fan == RIGHT else py):
                         i -= 1
                 return s | i << 8
         return NONE
 
     def card_pos(self, s, i, along_x, opens=NONE):
-        """Where card i of slot s lies, x or y (a sliding card's ends; opens: as offset)."""
+        """Where card i of slot s lies, x or y (a sliding card's ends). A closed-up fan opens
+        its cards at the least step from card `opens` where that card is among the closed
+        (the cursor's or the held card, as the renderer draws it: its highlight), the cards
+        above them closed up in turn."""
         if i < 0:
             i = 0
         n = self.game.piles.size[self.pile[s]]
         fan = self.how[s] & FAN_MASK
         m = n if n > i else i + 1
         step = self.step(s, m)
-        along = self.offset(s, m, i, step, opens) if step else 0
+        k = self.beneath(s, m) if step else 0
+        if step == 1:  # hidden beneath the first shown
+            along = i - k if i > k else 0
+        elif k == 0:
+            along = i * step
+        else:
+            first = opens if opens < k else k  # the lowest card shown open
+            opened = m - 1 - k
+            if i <= first:
+                along = i * _CLOSED
+            elif i <= first + opened:
+                along = first * _CLOSED + (i - first) * step
+            else:
+                along = first * _CLOSED + opened * step + (i - first - opened) * _CLOSED
         if along_x:
             return self.x[s] + (along if fan == RIGHT else 0)
         return self.y[s] + (along if fan == DOWN else 0)

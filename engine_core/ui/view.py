@@ -352,7 +352,8 @@ class TableRenderer:
         x = slots.x[s]
         y = slots.y[s]
         if clear:  # (from where its first redrawn card lies)
-            at = slots.offset(s, n, first, step, self.highlight_from) if step else 0
+            row = fan == RIGHT
+            at = slots.card_pos(s, first, row, self.highlight_from) - (x if row else y)
             self.clear_slot(s, x, y, at, extent, shaking)
         if n == 0:
             self.painter.empty_pile(self.style, x + shake, y, slots.labels[s], self.highlight_colour)
@@ -400,8 +401,8 @@ class TableRenderer:
         if step != d.step[s]:
             return 0  # every card moved
         slots = self.slots
-        if n != drawn_count and (slots.closed(s, n) != slots.closed(s, drawn_count)
-                                 or step == 1 and (slots.hidden(s, n) or slots.hidden(s, drawn_count))):
+        beneath = slots.beneath(s, n)
+        if n != drawn_count and (beneath != slots.beneath(s, drawn_count) or step == 1 and beneath):
             return 0  # a fan past its room: the cards shown moved along
         first = self.first_new_card(s, n, drawn_count)
         if highlight_moved:  # the old and the new highlighted cards are both redrawn
@@ -494,10 +495,11 @@ class TableRenderer:
         # One bit, cards a pixel apart show only their edges, dark as the table: every other
         # one is lit, so the pile shows as stripes (as at two pixels apart, edge and margin).
         edges = step == 1 and self.screen.mono
-        hide = self.slots.hidden(s, n) if step == 1 else 0  # cards beneath the first shown
-        closed = self.slots.closed(s, n)  # the deepest cards, closed up (slots.offset)
+        beneath = self.slots.beneath(s, n)
+        hide = beneath if step == 1 else 0  # cards beneath the first shown
+        closed = 0 if step == 1 else beneath  # the deepest cards, closed up (Slots.card_pos)
         opened = n - 1 - closed
-        # A closed-up fan opens at its highlighted card (Slots.offset): the cursor's or the held.
+        # A closed-up fan opens at its highlighted card (Slots.card_pos): the cursor's or the held.
         first_open = self.highlight_from if self.highlight_from < closed else closed
         for i in range(first if first > hide else hide, n):
             # A run is framed from the picked card up; a hand card (named by its kind) alone.
@@ -511,7 +513,7 @@ class TableRenderer:
                 along = (i - hide) * step
             elif i <= first_open:
                 along = i * _CLOSED
-            elif i <= first_open + opened:  # (as Slots.offset, without a call a card)
+            elif i <= first_open + opened:  # (as Slots.card_pos, without a call a card)
                 along = first_open * _CLOSED + (i - first_open) * step
             else:
                 along = first_open * _CLOSED + opened * step + (i - first_open - opened) * _CLOSED
