@@ -53,6 +53,7 @@ JOKER_DECLARED = const(64)  # V_JOKER value: 64 + declared kind (on a foundation
 V_ROUND_OVER = const(7)  # 0 while playing; 1 everyone stuck; 2 + p: p called Nerts
 V_PASS = const(8)  # + p: cards turned since p's last move but flip/cycle or any foundation play (capped)
 V_JOKER = const(12)  # + j for joker id JOKER_BASE + j (8 jokers)
+V_ROUND = const(20)  # a party table's rounds dealt (engine_core/link: 0 elsewhere; deals leave it)
 PASS_CAP = const(120)
 
 NEED_EMPTY = const(254)  # foundation need table: an empty slot takes any ace

@@ -24,7 +24,7 @@ from array import array
 
 from engine_core import OVER
 from engine_core import records as r
-from engine_core.games.nerts_moves import DEAL_MOVE
+from engine_core.games.nerts_moves import DEAL_MOVE, V_ROUND
 from engine_core.link import messages as m
 from engine_core.link.messages import CLOCK as _K_CLOCK
 from engine_core.link.messages import COMPUTER as _COMPUTER
@@ -92,6 +92,7 @@ class Realtime:
         self.recent_i = bytearray(m.MAX_SEATS)
         self.recent_n = bytearray(m.MAX_SEATS)
         self.follow_base = 0  # the game time when this console's clock last followed the peer's
+        self.word_at = 0  # a party guest: when it last took the host's word of its round (transfer.py)
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
@@ -104,6 +105,7 @@ class Realtime:
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.fresh_rate()
         self.synced()
+        self.word_at = self.s.now
 
     def fresh_rate(self):
         self.follow_base = self.s.game.clock_ms if self.s.game is not None else 0
@@ -267,6 +269,9 @@ class Realtime:
         """After a deal at time t: a new generation (moves of the old round are dropped)."""
         s = self.s
         s.new_generation()
+        if s.party:
+            s.game.vars[V_ROUND] += 1  # every console counts the table's deals (transfer.py)
+        self.word_at = s.now
         self.timeline.clear()
         self.fresh_rate()
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
@@ -281,6 +286,7 @@ class Realtime:
             return
         self.hear(src, t)
         self.follow(t)
+        self.word_at = self.s.now
 
     def peer_away(self, bits):
         """A party guest: the seats whose guests are away, as the host's CLOCK says. Only the
@@ -376,6 +382,7 @@ class Realtime:
         if s.is_host or not s.party:
             self.hear(src, t)  # (a party guest's horizon is the host's CLOCK: moves of many seats)
         self.follow(t)
+        self.word_at = s.now
         if move == DEAL_MOVE:
             gen = s.gen
             self.settle()
