@@ -267,3 +267,17 @@ def test_over_tcp_a_client_that_connects_first_and_says_nothing_holds_no_seat():
         for g in guests:
             g.close()
         party.close()
+
+
+def test_a_guest_that_dates_its_moves_back_costs_the_host_a_bounded_replay():
+    """A guest that withholds its CLOCK and dates each of its moves back to the table's
+    horizon (tools/reliability/party_backdate.py) has each one undo seconds of the others'
+    play; the host undoes at most 160 moves for it at once and one more every 62 ms of game
+    time (realtime.ROLLBACK_MAX, ROLLBACK_MS), refusing the moves that would cost more. Before
+    that bound: 1,295 in these 10 s, against 3 for the honest table."""
+    from tools.reliability.party_backdate import run
+    got = run(10, 5, hostile=True)
+    honest = run(10, 5, hostile=False)
+    assert honest["refused"] == 0 and honest["placing"] < 20, honest
+    assert got["sent"] > 200 and got["refused"] > 100, got
+    assert got["placing"] <= 160 + got["game_ms"] // 62 + 20, got  # (+ the honest guests' own)

@@ -61,6 +61,14 @@ CLOCK_TOLERANCE_MS = const(5000)
 MOVES_PER_S = const(32)
 RATE_MS = const(1000)
 LAG_MS = const(5000)  # a party table's host waits no longer for a guest's horizon (horizon())
+# What a party guest's moves may cost the host's window (afford()): putting a move in its place
+# undoes the window's newer moves, and a guest that dates its moves back to the table's horizon
+# makes each one undo seconds of the others' play. Each guest's moves may undo at most
+# ROLLBACK_MAX moves at once (a window: an honest guest's after a cut, over faulty wires, undid
+# at most 130 in any 5 s) and one more every ROLLBACK_MS of game time (16 a second; an honest
+# table's guests undo about 2 a second); a move that would undo more is refused.
+ROLLBACK_MAX = const(160)
+ROLLBACK_MS = const(62)
 
 
 class Realtime:
@@ -93,6 +101,7 @@ class Realtime:
         self.recent_n = bytearray(m.MAX_SEATS)
         self.follow_base = 0  # the game time when this console's clock last followed the peer's
         self.word_at = 0  # a party guest: when it last took the host's word of its round (transfer.py)
+        self.spent = array("i", [0] * 3)  # a party host: each guest's rollbacks paid up to this game time
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
@@ -101,6 +110,7 @@ class Realtime:
         self.peer_h = t
         for i in range(3):
             self.leg_h[i] = t
+            self.spent[i] = t - ROLLBACK_MAX * ROLLBACK_MS
         self.sent_h = t
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.fresh_rate()
@@ -401,6 +411,9 @@ class Realtime:
             self.repair.refuse_move(False)  # the window is full: the state that follows carries it
             self.overflow()
             return
+        if s.party and s.is_host and not self.afford(src, t, seat, r.get_u16(d, at + 8)):
+            self.repair.refuse_move(False)  # it would undo more than its guest may: nothing changes
+            return
         if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
             self.lost()
             return
@@ -408,6 +421,22 @@ class Realtime:
             self.out.relay(d, at, src)  # to the other guests
         self.synced()
         s.changed()
+
+    def afford(self, src, t, seat, ctr):
+        """A party host: whether the guest at leg src may have its move (t, seat, ctr) undo the
+        window's newer moves to take its place (ROLLBACK_MAX at once, one a ROLLBACK_MS of game
+        time after); when it may, what it undoes is paid for."""
+        tl = self.timeline
+        k = tl.applied_from(tl.position(t, seat, ctr)) * ROLLBACK_MS
+        if k == 0:
+            return True
+        now = self.s.game.clock_ms
+        if self.spent[src] < now - ROLLBACK_MAX * ROLLBACK_MS:
+            self.spent[src] = now - ROLLBACK_MAX * ROLLBACK_MS
+        if now - self.spent[src] < k:
+            return False
+        self.spent[src] += k
+        return True
 
     def settle(self):
         """Hash every whole second that is final on both sides, forget final moves, and tell the
