@@ -366,6 +366,27 @@ class NertsMoves:
                 n += 1
         return n
 
+    def moves_from(self, src, out):
+        """The moves of pile src's owner from src alone, as player_moves lists them (every):
+        is_legal's, at a fraction of their fuel. fill_need first."""
+        base = src - src % STRIDE
+        k = src - base
+        if k == STOCK:
+            return 0
+        self._scan_work(base // STRIDE)
+        n = self._to_foundations(src, out, 0, True)
+        empty = 0
+        for i in range(4):
+            if self.work_size[i] == 0:
+                empty += 1
+        if k == NERTS or k == WASTE:
+            return self._to_work(src, base, empty, out, n)
+        a = k - WORK1
+        for b in range(4):
+            if b != a and self.work_size[a] > 0:
+                n = self._work_to_work(base + WORK1, a, b, empty, out, n)
+        return n
+
     def _to_foundations(self, src, out, n, every):
         c = self.piles.top(src)
         if c < 0:

@@ -204,9 +204,12 @@ class Realtime:
         if h.clears != self.seen_clears:
             self.synced()  # the journal was cleared under us (a deal: local() handles it)
             return
+        computer = game.bot.computer
         for p in range(s.players):  # a settings change must not make a person's seat a computer
-            if game.bot.is_computer(p) and (s.seats[p] != _COMPUTER or not s.is_host):
+            if computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
                 game.set_bot(p, -1, 0)
+        if h.head == self.seen_head:
+            return  # nothing new
         if (h.head - self.seen_head) % h.capacity > h.used:
             self.overflow()  # more happened than the journal holds (a tick of minutes): repair
             return
@@ -444,10 +447,11 @@ class Realtime:
         s = self.s
         if self.repair.asked:
             return
-        self.scan()  # moves made while asking, when the asking ended in this poll
-        if self.repair.asked:
-            return
         game = s.game
+        if game.history.head != self.seen_head:
+            self.scan()  # moves made while asking, when the asking ended in this poll
+            if self.repair.asked:
+                return
         tl = self.timeline
         if s.party and s.is_host:
             self.horizon()

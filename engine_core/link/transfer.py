@@ -152,8 +152,8 @@ class Transfer:
         the bottom) takes it as the new base; otherwise the fewest cards it held is kept. A
         STATE may not put there anything but the base's bottom part, nor fewer cards than that."""
         game = self.s.game
-        if game is None:
-            return
+        if game is None or self.s.is_host:
+            return  # (a host loads no state: its own pile needs no watching)
         if self.own_pile < 0 or self.own_game is not game:
             self.own_game = game
             self.own_pile = -1
