@@ -448,7 +448,7 @@ class Realtime:
         if self.repair.asked:
             return
         game = s.game
-        if game.history.head != self.seen_head:
+        if game.history.head != self.seen_head or game.history.clears != self.seen_clears:
             self.scan()  # moves made while asking, when the asking ended in this poll
             if self.repair.asked:
                 return
