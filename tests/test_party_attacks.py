@@ -1,6 +1,7 @@
 """A hostile console at a party table (docs/link.md, "The party table" and "Threat model: the
 peer is a stranger"): a guest that never acknowledges, one that spends the host's re-sends at
-once, a host that rewrites a guest's own Nerts pile or names seats that are not there, and a
+once, a host that rewrites a guest's own Nerts pile, deals its seat again in the middle of a
+round or takes it back a round, or names seats that are not there, and a
 TCP client that takes a seat and says nothing. Each of them costs the honest consoles at most
 what docs/link.md says."""
 
@@ -57,6 +58,63 @@ def test_a_host_cannot_rewrite_a_guests_own_nerts_pile_by_changing_a_score():
         t.frame(False)
     assert nerts_pile(t.games[2], 2) == before
     assert guest.repairs == 0 and guest.rejected >= 1
+
+
+V_ROUND = 20  # (engine_core.games.nerts_moves: a party table's rounds dealt)
+
+
+def hosts_word_flowing(t):
+    """The table after 150 frames of play, then with nobody moving (each console's clock
+    running, so the host's word reaches every guest): a guest's own seat stands still."""
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    for i in range(t.n):
+        t.acting[i] = 0
+    for _ in range(50):
+        t.frame()
+
+
+def test_a_host_cannot_deal_a_guests_seat_again_in_the_middle_of_a_round():
+    """A hostile host lays every seat out afresh in the middle of a round (a deal nobody's
+    Nerts called for), its state saying a score moved on, or the round counter too: the guest,
+    its round not over and the host's word reaching it, refuses both; its seat stays as its
+    own moves left it."""
+    for rounds in (0, 1):
+        t = Party(consoles=4, seed=31)
+        hosts_word_flowing(t)
+        g = t.games[0]
+        guest = t.sessions[2]
+        before = nerts_pile(t.games[2], 2)
+        assert nerts_pile(g, 2) == before and g.vars[V_STATUS] != OVER
+        g._next_round()  # every card back to its owner's stock and laid out again
+        g.vars[V_SCORE] += 1  # as if a round had ended
+        g.vars[V_ROUND] += rounds
+        t.sessions[0].repair.send_state()
+        for _ in range(200):  # 4 s: the guest asks again, and is refused again
+            t.frame()
+        assert nerts_pile(t.games[2], 2) == before, rounds
+        assert guest.repairs == 0 and guest.rejected >= 1, (rounds, guest.repairs)
+
+
+def test_a_host_cannot_take_a_guest_back_to_an_earlier_round():
+    """A state of a round before the guest's (a restart) is refused, even with the guest's
+    own pile as it is."""
+    t = Party(consoles=4, seed=33)
+    for g in t.games:
+        g.vars[V_ROUND] = 2  # (as after two deals: the same on every console)
+    hosts_word_flowing(t)
+    for g in t.games:
+        g.vars[V_ROUND] = 2
+    for _ in range(50):
+        t.frame()
+    g = t.games[0]
+    guest = t.sessions[2]
+    g.vars[V_ROUND] = 1
+    t.sessions[0].repair.send_state()
+    for _ in range(200):
+        t.frame()
+    assert guest.repairs == 0 and guest.rejected >= 1 and t.games[2].vars[V_ROUND] == 2
 
 
 def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
@@ -209,3 +267,17 @@ def test_over_tcp_a_client_that_connects_first_and_says_nothing_holds_no_seat():
         for g in guests:
             g.close()
         party.close()
+
+
+def test_a_guest_that_dates_its_moves_back_costs_the_host_a_bounded_replay():
+    """A guest that withholds its CLOCK and dates each of its moves back to the table's
+    horizon (tools/reliability/party_backdate.py) has each one undo seconds of the others'
+    play; the host undoes at most 160 moves for it at once and one more every 62 ms of game
+    time (realtime.ROLLBACK_MAX, ROLLBACK_MS), refusing the moves that would cost more. Before
+    that bound: 1,295 in these 10 s, against 3 for the honest table."""
+    from tools.reliability.party_backdate import run
+    got = run(10, 5, hostile=True)
+    honest = run(10, 5, hostile=False)
+    assert honest["refused"] == 0 and honest["placing"] < 20, honest
+    assert got["sent"] > 200 and got["refused"] > 100, got
+    assert got["placing"] <= 160 + got["game_ms"] // 62 + 20, got  # (+ the honest guests' own)

@@ -347,9 +347,10 @@ class Nerts(Game):
     # --- the clock and the computer players ---
 
     def is_legal(self, move):
-        """A flip or a Nerts call is decided from pile sizes, as player_moves offers them;
-        any other move among its player's moves (a stock flip is the player's most frequent
-        keypress: generating the moves cost it 0.5 M fuel)."""
+        """A flip or a Nerts call is decided from pile sizes, as player_moves offers them (a
+        stock flip is the player's most frequent keypress: generating the moves cost it 0.5 M
+        fuel); a card's move is looked for among the moves from its pile (moves_from: a
+        replayed move cost 0.23 M fuel among all its player's); any other among its player's."""
         if move >> 16 == ACTION:
             if move & 0xFF >= self.players:
                 return False  # no such player
@@ -361,6 +362,16 @@ class Nerts(Game):
                 if word == FLIP:
                     return self.piles.size[base + STOCK] + self.piles.size[base + WASTE] > 0
                 return self.piles.size[base + NERTS] == 0
+        elif move >> 16 < self.found0:
+            if self.vars[V_STATUS] != PLAYING:
+                return False
+            self.moves.fill_need()
+            out = self.scratch
+            n = self.moves.moves_from(move >> 16, out)
+            for i in range(n):
+                if out[i] == move:
+                    return True
+            return False
         return Game.is_legal(self, move)
 
     def tick(self, ms):

@@ -53,6 +53,7 @@ JOKER_DECLARED = const(64)  # V_JOKER value: 64 + declared kind (on a foundation
 V_ROUND_OVER = const(7)  # 0 while playing; 1 everyone stuck; 2 + p: p called Nerts
 V_PASS = const(8)  # + p: cards turned since p's last move but flip/cycle or any foundation play (capped)
 V_JOKER = const(12)  # + j for joker id JOKER_BASE + j (8 jokers)
+V_ROUND = const(20)  # a party table's rounds dealt (engine_core/link: 0 elsewhere; deals leave it)
 PASS_CAP = const(120)
 
 NEED_EMPTY = const(254)  # foundation need table: an empty slot takes any ace
@@ -363,6 +364,27 @@ class NertsMoves:
             if known == 2:
                 out[n] = ACTION << 16 | CYCLE << 8 | p
                 n += 1
+        return n
+
+    def moves_from(self, src, out):
+        """The moves of pile src's owner from src alone, as player_moves lists them (every):
+        is_legal's, at a fraction of their fuel. fill_need first."""
+        base = src - src % STRIDE
+        k = src - base
+        if k == STOCK:
+            return 0
+        self._scan_work(base // STRIDE)
+        n = self._to_foundations(src, out, 0, True)
+        empty = 0
+        for i in range(4):
+            if self.work_size[i] == 0:
+                empty += 1
+        if k == NERTS or k == WASTE:
+            return self._to_work(src, base, empty, out, n)
+        a = k - WORK1
+        for b in range(4):
+            if b != a and self.work_size[a] > 0:
+                n = self._work_to_work(base + WORK1, a, b, empty, out, n)
         return n
 
     def _to_foundations(self, src, out, n, every):

@@ -24,6 +24,7 @@ from array import array
 from engine_core.link import messages as m
 from engine_core.link.channel import Channel
 from engine_core.link.frames import FRAGMENT
+from engine_core.link.pairing import FULL_MS
 
 from micropython import const
 
@@ -34,6 +35,7 @@ if _TYPING:
 LEGS = const(3)  # guests at one table, at most
 AWAY_MS = const(5000)  # a seated guest silent this long is away (session.SILENCE_MS)
 BACK_MS = const(1000)  # an away guest heard within this is back
+TEND_MS = const(100)  # tend() looks at the legs no more often
 BACKLOG = const(8)  # messages a guest's leg keeps while its send window is full (send)
 # What becomes of an away guest's seat (the host's choice, `policy`).
 WAIT = const(0)  # it waits: the guest comes back with the host's state when it is heard again
@@ -78,6 +80,8 @@ class Hub:
         self.lag = 0
         self.lag_at = array("i", [0] * LEGS)
         self.now = 0
+        self.tended = 0  # when tend last looked at the legs
+        self.read = False  # every leg was read to the end since the last poll (receive)
         self.offer = bytearray(m.OFFER_HEAD + m.MAX_SEATS)
         self.offer_len = 0
         self.offer_table = 0
@@ -124,8 +128,13 @@ class Hub:
         return self.live != 0
 
     def announce(self, kind):
-        for leg in self.legs:
+        """Every leg's offer goes on as `kind` (FULL), their beacons FULL_MS / LEGS apart: a
+        poll writes one of them, not every leg's."""
+        for i in range(self.n):
+            leg = self.legs[i]
             leg.announce(kind)
+            if kind and i:
+                leg.pairing.t_beacon = (self.now + i * (FULL_MS // LEGS) - FULL_MS) & m.CLOCK_MASK
 
     def send(self, kind, data, n):
         """data[0:n] to every seated guest but the one kind >> 6 names (1 + its leg: a move
@@ -181,10 +190,18 @@ class Hub:
             self.kept_count[i] -= 1
 
     def poll(self, now_ms):
+        """Each leg drained and polled. A poll right after the session read every leg to the
+        end (the last of its poll: session.py) is for what the session sent: a paired leg with
+        no frame still to write is read at the next instead."""
         self.now = now_ms
+        light = self.read
+        self.read = False
         for i in range(self.n):
-            self.drain(i)
-            self.legs[i].poll(now_ms)
+            if self.kept_count[i]:
+                self.drain(i)
+            leg = self.legs[i]
+            if not light or leg.partner == 0 or leg.sending.upto < leg.sending.count:
+                leg.poll(now_ms)
         if self.offer_len:  # before the start: the first leg no guest took offers its seat (each
             for leg in self.legs:  # one no guest took, when no other guest hears it: private)
                 if leg.partner == 0:
@@ -210,6 +227,7 @@ class Hub:
             if kind < 0:
                 self.at += 1
         self.at = 0
+        self.read = True
         return -1
 
     def silent_ms(self, now_ms):
@@ -298,7 +316,11 @@ class Hub:
         what it was sent, comes back with the host's state while its seat waits (sent to every
         guest, when the rate of re-sends allows), and so do a lagging guest that has taken what
         it was sent and a seated guest that has spoken of another generation for ASK_MS (a
-        state missed: a friendly guest takes the state in a round trip)."""
+        state missed: a friendly guest takes the state in a round trip). At most every TEND_MS:
+        what it looks for lasts seconds."""
+        if (now_ms - self.tended) & m.CLOCK_MASK < TEND_MS:
+            return
+        self.tended = now_ms
         for i in range(self.n):
             if (self.behind & self.live) >> i & 1 and (now_ms - self.behind_at[i]) & m.CLOCK_MASK >= m.ASK_MS \
                     and s.repair.may_resend():

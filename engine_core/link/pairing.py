@@ -30,7 +30,7 @@ TABLES = const(8)  # offers a joining console lists at once
 ENDED = const(8)  # tables remembered as ended
 GONE_MS = const(3000)  # an offer not heard again for this long leaves the list
 BEACON_MS = const(500)  # an open table's offer goes out this often
-_FULL_MS = const(1000)  # a taken table's (FULL) this often: a bystander's list keeps it (GONE_MS)
+FULL_MS = const(1000)  # a taken table's (FULL) this often: a bystander's list keeps it (GONE_MS)
 _MASK = const(0x3FFFFFFF)  # messages.CLOCK_MASK (messages imports records: kept light here)
 
 
@@ -266,7 +266,7 @@ class Pairing:
 
     def beacon_due(self, now):
         return self.beacon_len and (self.t_beacon < 0 or ((now - self.t_beacon) & _MASK)
-                                    >= (BEACON_MS if self.partner == 0 else _FULL_MS))
+                                    >= (BEACON_MS if self.partner == 0 else FULL_MS))
 
     def beaconed(self, now):
         self.t_beacon = now

@@ -24,7 +24,7 @@ from array import array
 
 from engine_core import OVER
 from engine_core import records as r
-from engine_core.games.nerts_moves import DEAL_MOVE
+from engine_core.games.nerts_moves import DEAL_MOVE, V_ROUND
 from engine_core.link import messages as m
 from engine_core.link.messages import CLOCK as _K_CLOCK
 from engine_core.link.messages import COMPUTER as _COMPUTER
@@ -61,6 +61,14 @@ CLOCK_TOLERANCE_MS = const(5000)
 MOVES_PER_S = const(32)
 RATE_MS = const(1000)
 LAG_MS = const(5000)  # a party table's host waits no longer for a guest's horizon (horizon())
+# What a party guest's moves may cost the host's window (afford()): putting a move in its place
+# undoes the window's newer moves, and a guest that dates its moves back to the table's horizon
+# makes each one undo seconds of the others' play. Each guest's moves may undo at most
+# ROLLBACK_MAX moves at once (a window: an honest guest's after a cut, over faulty wires, undid
+# at most 130 in any 5 s) and one more every ROLLBACK_MS of game time (16 a second; an honest
+# table's guests undo about 2 a second); a move that would undo more is refused.
+ROLLBACK_MAX = const(160)
+ROLLBACK_MS = const(62)
 
 
 class Realtime:
@@ -92,6 +100,8 @@ class Realtime:
         self.recent_i = bytearray(m.MAX_SEATS)
         self.recent_n = bytearray(m.MAX_SEATS)
         self.follow_base = 0  # the game time when this console's clock last followed the peer's
+        self.word_at = 0  # a party guest: when it last took the host's word of its round (transfer.py)
+        self.spent = array("i", [0] * 3)  # a party host: each guest's rollbacks paid up to this game time
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
@@ -100,10 +110,12 @@ class Realtime:
         self.peer_h = t
         for i in range(3):
             self.leg_h[i] = t
+            self.spent[i] = t - ROLLBACK_MAX * ROLLBACK_MS
         self.sent_h = t
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
         self.fresh_rate()
         self.synced()
+        self.word_at = self.s.now
 
     def fresh_rate(self):
         self.follow_base = self.s.game.clock_ms if self.s.game is not None else 0
@@ -192,9 +204,12 @@ class Realtime:
         if h.clears != self.seen_clears:
             self.synced()  # the journal was cleared under us (a deal: local() handles it)
             return
+        computer = game.bot.computer
         for p in range(s.players):  # a settings change must not make a person's seat a computer
-            if game.bot.is_computer(p) and (s.seats[p] != _COMPUTER or not s.is_host):
+            if computer[p] and (s.seats[p] != _COMPUTER or not s.is_host):
                 game.set_bot(p, -1, 0)
+        if h.head == self.seen_head:
+            return  # nothing new
         if (h.head - self.seen_head) % h.capacity > h.used:
             self.overflow()  # more happened than the journal holds (a tick of minutes): repair
             return
@@ -267,6 +282,9 @@ class Realtime:
         """After a deal at time t: a new generation (moves of the old round are dropped)."""
         s = self.s
         s.new_generation()
+        if s.party:
+            s.game.vars[V_ROUND] += 1  # every console counts the table's deals (transfer.py)
+        self.word_at = s.now
         self.timeline.clear()
         self.fresh_rate()
         self.next_check = (t // HASH_EVERY_MS + 1) * HASH_EVERY_MS
@@ -281,6 +299,7 @@ class Realtime:
             return
         self.hear(src, t)
         self.follow(t)
+        self.word_at = self.s.now
 
     def peer_away(self, bits):
         """A party guest: the seats whose guests are away, as the host's CLOCK says. Only the
@@ -376,6 +395,7 @@ class Realtime:
         if s.is_host or not s.party:
             self.hear(src, t)  # (a party guest's horizon is the host's CLOCK: moves of many seats)
         self.follow(t)
+        self.word_at = s.now
         if move == DEAL_MOVE:
             gen = s.gen
             self.settle()
@@ -394,6 +414,9 @@ class Realtime:
             self.repair.refuse_move(False)  # the window is full: the state that follows carries it
             self.overflow()
             return
+        if s.party and s.is_host and not self.afford(src, t, seat, r.get_u16(d, at + 8)):
+            self.repair.refuse_move(False)  # it would undo more than its guest may: nothing changes
+            return
         if not self.timeline.insert(game, move, t, seat, r.get_u16(d, at + 8)):
             self.lost()
             return
@@ -402,16 +425,33 @@ class Realtime:
         self.synced()
         s.changed()
 
+    def afford(self, src, t, seat, ctr):
+        """A party host: whether the guest at leg src may have its move (t, seat, ctr) undo the
+        window's newer moves to take its place (ROLLBACK_MAX at once, one a ROLLBACK_MS of game
+        time after); when it may, what it undoes is paid for."""
+        tl = self.timeline
+        k = tl.applied_from(tl.position(t, seat, ctr)) * ROLLBACK_MS
+        if k == 0:
+            return True
+        now = self.s.game.clock_ms
+        if self.spent[src] < now - ROLLBACK_MAX * ROLLBACK_MS:
+            self.spent[src] = now - ROLLBACK_MAX * ROLLBACK_MS
+        if now - self.spent[src] < k:
+            return False
+        self.spent[src] += k
+        return True
+
     def settle(self):
         """Hash every whole second that is final on both sides, forget final moves, and tell the
         peer this console's horizon."""
         s = self.s
         if self.repair.asked:
             return
-        self.scan()  # moves made while asking, when the asking ended in this poll
-        if self.repair.asked:
-            return
         game = s.game
+        if game.history.head != self.seen_head or game.history.clears != self.seen_clears:
+            self.scan()  # moves made while asking, when the asking ended in this poll
+            if self.repair.asked:
+                return
         tl = self.timeline
         if s.party and s.is_host:
             self.horizon()

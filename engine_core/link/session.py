@@ -486,11 +486,9 @@ class Session:
         return self.state == S_PLAYING or self.state == S_PAUSED or self.state == S_DESYNC
 
     def silence(self, now_ms):
-        silent = self.ch.silent_ms(now_ms) >= SILENCE_MS
-        if not silent and self.go(m.E_HEARD):
-            self.flags |= RESUMED
-        elif silent and self.go(m.E_SILENT):
-            self.flags |= PAUSED
+        silent = self.ch.silent_ms(now_ms) >= SILENCE_MS  # (the transitions looked up only on a change)
+        if silent != (self.state == S_PAUSED) and self.go(m.E_SILENT if silent else m.E_HEARD):
+            self.flags |= PAUSED if silent else RESUMED
 
     def accepts(self, kind):
         """Whether a message of `kind` is one this session takes in its state (ACCEPTS_*)."""

@@ -103,6 +103,13 @@ class Timeline:
         self.replay(game, i)
         return True
 
+    def applied_from(self, start):
+        """How many entries from index start on are applied: what putting a move there undoes."""
+        k = 0
+        for i in range(start, self.count):
+            k += self.done[i]
+        return k
+
     def first_from(self, t):
         """The index of the first entry at time t or later (entries are in time order)."""
         i = 0

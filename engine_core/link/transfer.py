@@ -16,15 +16,17 @@ console's own payoff pile as its own moves left it. What the other parts may ask
 take(game, key) (host: the state to send), more(), chunk(b), sent(n) (the outbox sends it),
 receive(d, n) (guest: a chunk in; True when the record is whole), acceptable(game) (the record
 put into the game when it passes every check), observe(), forget_own(), `r_gen` (the
-received record's generation). What it asks of the session: `game`, `gen`, `my_seat`.
+received record's generation). What it asks of the session: `game`, `gen`, `my_seat`,
+`party`, `now`, and of its Realtime `word_at` (a party guest's last word of its round).
 """
 
 from engine_core import PLAYING
 from engine_core import cards
 from engine_core import records as r
 from engine_core import save
-from engine_core.game import V_SCORE, V_STATUS
-from engine_core.games.nerts_moves import NERTS, STRIDE, WASTE, WORK1, WORK4
+from engine_core.game import V_STATUS
+from engine_core.games.nerts_moves import NERTS, STRIDE, V_ROUND, WASTE, WORK1, WORK4
+from engine_core.link.messages import CLOCK_MASK
 from engine_core.link.messages import STATE_DATA as DATA
 from engine_core.link.messages import STATE_HEAD as HEAD
 from engine_core.link.statehash import state_hash
@@ -34,6 +36,9 @@ from micropython import const
 _TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
 if _TYPING:
     from engine_core.link.session import Session
+
+MISSED_MS = const(5000)  # a party guest that took no word of its round from the host this long
+# may have missed the round's end (it was away: hub.AWAY_MS): the host's next deal is taken
 
 # A seat's own payoff pile (the cards only its own moves take), by seat: Spite & Malice's
 # payoff, the Nerts pile.
@@ -83,7 +88,7 @@ class Transfer:
         self.own_base = bytearray(64)
         self.own_len = 0
         self.own_low = 0
-        self.scores = bytearray(8)  # a party guest's scores before a state: (low byte of) each seat's
+        self.round = 0  # a party guest's round before a state (V_ROUND: the deals it has seen)
 
     # --- the host sends ---
 
@@ -147,8 +152,8 @@ class Transfer:
         the bottom) takes it as the new base; otherwise the fewest cards it held is kept. A
         STATE may not put there anything but the base's bottom part, nor fewer cards than that."""
         game = self.s.game
-        if game is None:
-            return
+        if game is None or self.s.is_host:
+            return  # (a host loads no state: its own pile needs no watching)
         if self.own_pile < 0 or self.own_game is not game:
             self.own_game = game
             self.own_pile = -1
@@ -181,17 +186,24 @@ class Transfer:
     def own_seat_kept(self, game):
         """After the record went into the game: this console's own payoff pile is one its own
         moves could have left (the base's bottom part, no fewer cards than it has held), or the
-        table is between deals (the host may have dealt the next one), or (a party guest) a
-        score moved on and this seat is freshly dealt (dealt_fresh)."""
-        p = self.own_pile
-        if p < 0 or self.own_len < 0 or not self.own_open:
+        table is between deals (the host may have dealt the next one). A party guest holds the
+        host to the table's round counter (V_ROUND, every console's count of the deals): a
+        state of an earlier round (a restart) is refused; one of its round keeps its pile as
+        above, between deals too; one of a later round must leave its seat as a deal does
+        (dealt_fresh), and is taken only at its round's end here (the round over) or when the
+        host's word of its round stopped reaching it for MISSED_MS (it was away, and may have
+        missed the end): never in the middle of a round it still hears."""
+        s = self.s
+        if s.party:
+            got = game.vars[V_ROUND]
+            if got != self.round:
+                return got > self.round and dealt_fresh(game, s.my_seat) and \
+                    (not self.own_open or (s.now - s.realtime.word_at) & CLOCK_MASK >= MISSED_MS)
+        elif not self.own_open:
             return True
-        if self.s.party and dealt_fresh(game, self.s.my_seat):
-            # A party guest that was away when a round ended: the host dealt the next, and this
-            # seat is as that deal left it. A score alone tells nothing: the host writes them.
-            for i in range(4):
-                if game.vars[V_SCORE + i] & 0xFF != self.scores[i]:
-                    return True
+        p = self.own_pile
+        if p < 0 or self.own_len < 0:
+            return True
         piles = game.piles
         n = piles.size[p]
         if n < self.own_low or n > self.own_len:
@@ -221,8 +233,7 @@ class Transfer:
         size = save.encode_game(game, 0, self.backup)
         self.observe()
         self.own_open = game.vars[V_STATUS] == PLAYING  # between deals the next deal may be the host's
-        for p in range(4):
-            self.scores[p] = game.vars[V_SCORE + p] & 0xFF
+        self.round = game.vars[V_ROUND]
         if save.restore_game(game, buf, n, self.used) != r.OK:
             return False
         try:
