@@ -44,12 +44,13 @@ from micropython import const
 _PAYOFF_SIZE = const(20)
 
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
-# 55-65 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
-# charged APPLY_NODES positions, so a turn's cost stays bounded however long it is; the hard
-# level's sampling costs up to about 1.8 M more (make bench, docs/ai.md: the worst turns).
+# 55-65 k fuel and a move applied (refills, reshuffles) 300-400 k: each move is charged
+# _APPLY_NODES positions, so a turn's cost stays bounded however long it is (the hard level's,
+# whose search is the largest, at about what a move costs); its sampling costs up to about 2.3 M
+# more (make bench, docs/ai.md: the worst turns).
 _STAGE_NODES = (0, 12, 40, 150)
 _TURN_NODES = (0, 36, 70, 150)
-APPLY_NODES = const(4)
+_APPLY_NODES = (0, 4, 4, 6)
 # By level: the most cards an opening for the opponent's payoff card may lack for the level to
 # block it (-1: it does not block; 0: only an opening the opponent can take at once); a level
 # that samples the opponent's hand blocks by the samples instead.
@@ -81,7 +82,7 @@ class Bot:
         self.start_turn(game, level)
         while game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == player:
             game.apply(self.next_move(game, level))
-            self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
+            self.turn_nodes -= _APPLY_NODES[level]  # the turn's budget pays for its moves too
 
     def step_move(self, game, level, fresh):
         """The next move of the turn of the player to move (fresh: the turn's first), as
@@ -90,7 +91,7 @@ class Bot:
         if fresh:
             self.start_turn(game, level)
         move = self.next_move(game, level)
-        self.turn_nodes -= APPLY_NODES
+        self.turn_nodes -= _APPLY_NODES[level]
         return move
 
     def choose(self, game, level):
