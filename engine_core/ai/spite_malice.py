@@ -44,9 +44,9 @@ from micropython import const
 _PAYOFF_SIZE = const(20)
 
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
-# 55-65 k fuel and a move applied (refills, reshuffles) 300-400 k: each move is charged
+# 50-60 k fuel and a move applied (refills, reshuffles) 300-650 k: each move is charged
 # _APPLY_NODES positions, so a turn's cost stays bounded however long it is (the hard level's,
-# whose search is the largest, at about what a move costs); its sampling costs up to about 2.3 M
+# whose search is the largest, at about what a move costs); its sampling costs up to about 2 M
 # more (make bench, docs/ai.md: the worst turns).
 _STAGE_NODES = (0, 12, 40, 150)
 _TURN_NODES = (0, 36, 70, 150)

@@ -267,11 +267,12 @@ class TurnModel:
         step = rng.step
         x = step(step(x))
         reach = self.reach
+        stop = total - 5 if total > 5 else 0  # five cards, or what there is
         for _ in range(samples):
             hand = 0
             k = kings
             left = total
-            while left > total - 5 and left > 0:
+            while left > stop:
                 # a card drawn from pool[0:left] goes to the end, out of the next draws
                 x = step(x)
                 i = x % left
@@ -441,11 +442,12 @@ class TurnModel:
                         n = base + 1
                     count[depth] = n - base
                     continue
-                fits = 1 << c0 | 1 << c1 | 1 << c2 | 1 << KING  # most cards fit nowhere
+                # most cards fit nowhere (and NONE, an empty side stack, shifts it all out)
+                fits = 1 << c0 | 1 << c1 | 1 << c2 | 1 << KING
                 n = base
                 for j in range(4):
                     r = top[j]
-                    if r != NONE and (fits >> r) & 1:
+                    if (fits >> r) & 1:
                         src = j + SRC_SIDE
                         low = 0 if src == last_side else k
                         if r == KING:
@@ -461,7 +463,7 @@ class TurnModel:
                             n += 1
                 for j in range(nh):
                     r = hr[j]
-                    if hn[j] > 0 and (fits >> r) & 1:
+                    if (fits >> r) & 1 and hn[j] > 0:
                         src = j + SRC_HAND
                         if r == KING:
                             n = self._king_plays(n, src, k)
