@@ -995,6 +995,7 @@ def test_whose_turn_it_is_shows_on_every_frame_of_both_turns_at_every_size(size)
 def test_the_hard_level_scores_its_plans_against_sampled_opponent_hands():
     # p2's payoff card is a 6 (five cards on a stack take it); nothing on its side stacks: with
     # a stack of five cards it plays it with any hand, with fewer only with the cards between
+    from engine_core.ai.spite_malice_search import KING_SHARE, MAX_SAMPLES
     from engine_core.state_text import load_state
     piles = {"center1": ["AS", "2S"], "p1.payoff": ["9C", "JC"], "p2.payoff": ["9D", "6D"],
              "p1.hand": ["3D", "8D", "9H", "TD", "QD"]}
@@ -1002,15 +1003,20 @@ def test_the_hard_level_scores_its_plans_against_sampled_opponent_hands():
     bot = game.bot
     bot.start_turn(game, 3)
     model = bot.model
-    reach = [bin(model.reach[s]).count("1") for s in range(12)]
-    assert model.samples == 16 and reach[5] == 16 and reach[6:] == [0] * 6, reach
-    assert reach[4] < 16 and all(reach[s] <= reach[s + 1] for s in range(5)), reach
+    # each hand counts KING_SHARE when it needs no wild king, halved for each king it spends
+    n = model.samples * KING_SHARE
+    reach = [model.reach[s] for s in range(12)]
+    assert model.samples == MAX_SAMPLES and reach[5] == n and reach[6:] == [0] * 6, reach
+    assert reach[4] < n and all(reach[s] <= reach[s + 1] for s in range(5)), reach
     assert reach[4] > reach[0], reach  # one card short is likelier to be bridged than five
-    # a plan that passes the opening scores better than one that leaves a stack on it
+    # a plan that passes the opening scores better than one that leaves a stack on it (a
+    # search of one position scores the position itself)
     model.load(game, 0)
     model.cen[0] = 5
-    open_value = model.value()
+    model.plan(1)
+    open_value = model.best_value
     model.cen[0] = 6
-    assert model.value() > open_value + 500
+    model.plan(1)
+    assert model.best_value > open_value + 500
     bot.start_turn(game, 2)  # the medium level blocks by the threat table alone
     assert bot.model.samples == 0

@@ -3,16 +3,16 @@
 Levels (SpiteMalice.bot_level, 1..3; the default is 3):
   1  easy    a short-sighted search: at most 12 positions per stage, 36 per turn; against a
              keen opponent it blocks an opening the opponent's side stacks could take at once.
-  2  medium  up to 40 positions per stage, 80 per turn; it blocks such an opening against any
+  2  medium  up to 40 positions per stage, 70 per turn; it blocks such an opening against any
              opponent.
-  3  hard    up to 90 per stage, 130 per turn, searched against the cards it cannot see: the
-             opponent's next hand is dealt 16 times from the unseen cards, and every position is
-             scored against all 16 by the opponent's best reply (whether some centre stack lets
-             it play its payoff card with that hand, its side stacks and its kings; see
-             TurnModel.threat_table), weighted by how keen the opponent is on its payoff pile
-             (payoff cards played against turns taken, read from the table); and it values a
-             completed stack less (W_COMPLETE_HARD), which plays fewer cards into the
-             opponent's reach (docs/ai.md).
+  3  hard    up to 150 positions per stage and per turn, searched against the cards it cannot
+             see: the opponent's next hand is dealt 30 times from the unseen cards, and every
+             position is scored against all 30 by the opponent's best reply (whether some centre
+             stack lets it play its payoff card with that hand, its side stacks and its kings,
+             a hand that needs kings counting half for each; see TurnModel.threat_table),
+             weighted by how keen the opponent is on its payoff pile (payoff cards played
+             against turns taken, read from the table); and it values a completed stack less
+             (W_COMPLETE_HARD), which plays fewer cards into the opponent's reach (docs/ai.md).
 
 A turn is played in stages. A stage starts from the real position: if the payoff card fits it
 is played (a wild king goes where it helps the opponent least). Otherwise a depth-first search
@@ -44,13 +44,13 @@ from micropython import const
 _PAYOFF_SIZE = const(20)
 
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
-# 90 k fuel and a move applied (refills, reshuffles) up to a few hundred k: each move is
-# charged APPLY_NODES positions, so a turn's cost stays bounded however long it is; the hard
-# level's sampling costs about 1 M more. The hard level's worst turn is 9.8 M, the medium level's
-# 17.1 M, a turn of many moves applied (make bench, docs/ai.md).
-_STAGE_NODES = (0, 12, 40, 45)
-_TURN_NODES = (0, 36, 70, 60)
-APPLY_NODES = const(4)
+# 50-60 k fuel and a move applied (refills, reshuffles) 300-650 k: each move is charged
+# _APPLY_NODES positions, so a turn's cost stays bounded however long it is (the hard level's,
+# whose search is the largest, at about what a move costs); its sampling costs up to about 2 M
+# more (make bench, docs/ai.md: the worst turns).
+_STAGE_NODES = (0, 12, 40, 150)
+_TURN_NODES = (0, 36, 70, 150)
+_APPLY_NODES = (0, 4, 4, 6)
 # By level: the most cards an opening for the opponent's payoff card may lack for the level to
 # block it (-1: it does not block; 0: only an opening the opponent can take at once); a level
 # that samples the opponent's hand blocks by the samples instead.
@@ -58,7 +58,7 @@ _BLOCK_REACH = (-1, 0, 0, 3)
 # By level: what a completed centre stack is worth (spite_malice_search.W_COMPLETE).
 _COMPLETE = (W_COMPLETE, W_COMPLETE, W_COMPLETE, W_COMPLETE_HARD)
 # By level: the opponent hands sampled from the unseen cards (0: the threat table alone).
-_SAMPLES = (0, 0, 0, 16)
+_SAMPLES = (0, 0, 0, 30)
 # By level: the keenness (%) below which an opponent is not worth blocking.
 _EAGER_FLOOR = (50, 50, 0, 0)
 
@@ -82,7 +82,7 @@ class Bot:
         self.start_turn(game, level)
         while game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == player:
             game.apply(self.next_move(game, level))
-            self.turn_nodes -= APPLY_NODES  # the turn's budget pays for its moves too
+            self.turn_nodes -= _APPLY_NODES[level]  # the turn's budget pays for its moves too
 
     def step_move(self, game, level, fresh):
         """The next move of the turn of the player to move (fresh: the turn's first), as
@@ -91,7 +91,7 @@ class Bot:
         if fresh:
             self.start_turn(game, level)
         move = self.next_move(game, level)
-        self.turn_nodes -= APPLY_NODES
+        self.turn_nodes -= _APPLY_NODES[level]
         return move
 
     def choose(self, game, level):
