@@ -244,6 +244,31 @@ def test_scores_long_and_negative_stay_on_the_screen_and_clear_of_each_other(gam
 
 
 @pytest.mark.parametrize("size", layouts.SIZES)
+@pytest.mark.parametrize("game, players", [t for t in params() if t.values[0] in ("nerts", "spite_malice")])
+def test_the_end_panel_shows_every_players_score_whole_inside_it(game, players, size):
+    # Three or four players' scores on a narrow panel ran past its border, or stopped at
+    # "CPU2" with the rest cut off: each player's score shows, inside the panel.
+    for scores in ((27, 16, 5, -13), (-150, 50, -150, -150), (-999, 999, -999, 999)):
+        app = make_app(size[0], size[1], game, 7, players=players)
+        run(app, "TICK")
+        game_obj = app.table.game
+        game_obj.score = lambda p, scores=scores: scores[p]
+        app.show(ui.END)
+        drawn = Drawn(app)
+        app.full = True
+        app.redraw()
+        panels = [op for op in drawn.ops if op[0] == "fill" and op[5] == pal.PANEL]
+        _, px, py, pw, ph, _ = max(panels, key=lambda op: op[3] * op[4])
+        shown, cut = drawn.letters()
+        inside = [op for op in shown if px <= op[1] < px + pw and py <= op[2] < py + ph]
+        for _, x, y, w, h, _ in inside:
+            assert x + w <= px + pw - 1 and y + h <= py + ph - 1, (game, size, scores, "past the panel", x, y)
+        digits = sum(len(str(abs(v))) + (v < 0) for v in scores[:game_obj.players])
+        values = [op for op in inside if op[5] == pal.WHITE]  # the scores' digits and signs
+        assert len(values) >= digits, (game, size, scores, len(values), digits)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
 def test_a_refusal_is_said_whole_at_the_foot_of_the_table(size):
     from engine_core import reasons as why
     from tests.drawn_text import find

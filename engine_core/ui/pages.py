@@ -8,7 +8,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.overlay import draw_lines
+from engine_core.ui.overlay import draw_lines, score_chars
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, T_NEW, T_STATS, TITLE, Scene,
@@ -420,33 +420,66 @@ class End(Scene):
         p.text_centred(title, w // 2, py + 5 - 3 + gap, pal.GOLD)
         y = py + 5 - 3 + gap + LINE_H + gap
         x = px + 8
-        p.number(table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
-        y += LINE_H
-        if app.link_game():  # not in the statistics: the match's own score below says it
-            p.text(b"Link play", x, y, pal.DIM)
+        # The match's scores: on one line where it fits the panel, else (three or four players)
+        # two players a line in the move count's place, each name its initial where even that
+        # would not fit (as the score corner: overlay.tag_room).
+        names = table.player_tags()
+        room = (px + pw - 4 - x) // CHAR_W
+        pairs = False
+        initials = False
+        if game.COMPETITIVE:
+            line = 0
+            pair = 0
+            for k in range(game.players):  # (two characters between players)
+                chars = len(names[k]) + score_chars(game.score(k))
+                line += chars + (2 if k else 0)
+                pair = chars if k % 2 == 0 else pair + 2 + chars
+                initials = initials or pair > room
+            pairs = line > room
+            initials = pairs and initials
+        # (Three lines: the move count, the statistics and the scores or the streak; or the
+        # scores on two lines and then the statistics.)
+        stats = y + 2 * LINE_H if pairs else y + LINE_H
+        if pairs:
+            self.draw_scores(app, names, 0, 2, x, y, initials)
+            self.draw_scores(app, names, 2, game.players, x, y + LINE_H, initials)
         else:
-            x2 = p.number(app.played[i], p.text(b"Played ", x, y, pal.DIM), y, pal.WHITE)
-            p.number(app.won[i], p.text(b"  Won ", x2, y, pal.DIM), y, pal.WHITE)
-        y += LINE_H
-        if game.COMPETITIVE:  # the match so far instead of the streak
-            tx = x
-            names = table.player_tags()
-            for k in range(game.players):
-                tx = p.text(names[k], tx, y, pal.DIM)
-                score = game.score(k)
-                if score < 0:
-                    tx = p.text(b"-", tx, y, pal.WHITE)
-                    score = -score
-                tx = p.number(score, tx, y, pal.WHITE) + 12
+            p.number(table.move_count, p.text(b"Moves ", x, y, pal.DIM), y, pal.WHITE)
+            if game.COMPETITIVE:  # the match so far instead of the streak
+                self.draw_scores(app, names, 0, game.players, x, y + 2 * LINE_H, initials)
+            else:
+                p.number(app.streak[i], p.text(b"Streak ", x, y + 2 * LINE_H, pal.DIM), y + 2 * LINE_H, pal.WHITE)
+        if app.link_game():  # not in the statistics: the match's own score says it
+            p.text(b"Link play", x, stats, pal.DIM)
         else:
-            p.number(app.streak[i], p.text(b"Streak ", x, y, pal.DIM), y, pal.WHITE)
-        y += LINE_H + gap
+            x2 = p.number(app.played[i], p.text(b"Played ", x, stats, pal.DIM), stats, pal.WHITE)
+            p.number(app.won[i], p.text(b"  Won ", x2, stats, pal.DIM), stats, pal.WHITE)
+        y += 3 * LINE_H + gap
         if app.linked():
             p.text(b"A: next deal" if app.link.deals_next(table) else b"The other player deals", x, y, pal.CURSOR)
             p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
             return
         p.text(b"A: next deal", x, y, pal.CURSOR)
         p.text(b"Y: undo  B: games", x, y + LINE_H, pal.SLOT)
+
+
+    def draw_scores(self, app, names, first, last, x, y, initials):
+        """Seats first .. last - 1's scores on one line, with their names or their initials
+        ("2 5" for CPU2: the initials of CPU2 and CPU3 would be alike)."""
+        p = app.painter
+        game = app.table.game
+        for k in range(first, last):
+            tag = names[k]
+            if initials:
+                p.char(tag[len(tag) - 2 if len(tag) > 4 else 0], x, y, pal.DIM)
+                x += 2 * CHAR_W
+            else:
+                x = p.text(tag, x, y, pal.DIM)
+            score = game.score(k)
+            if score < 0:
+                x = p.text(b"-", x, y, pal.WHITE)
+                score = -score
+            x = p.number(score, x, y, pal.WHITE) + 12
 
 
 _BODY = bytearray(64)  # a narrow panel's paragraph: a question's two lines joined (Confirm)
