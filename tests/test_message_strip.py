@@ -7,6 +7,7 @@ import pytest
 from engine_core import reasons as why
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import layouts, overlay
+from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator.keys import make_app, run
 from tests.drawn_text import find
 
@@ -54,6 +55,16 @@ def test_the_next_key_in_play_lets_the_strip_go_in_the_next_frame(size, key):
     assert table.message != why.OUTRANK
     if table.message == 0:  # (a key may say something of its own: Y, nothing to undo)
         assert find(app, b"Needs a higher") is None
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_with_two_buttons_a_short_b_lets_the_strip_go_as_any_key(size):
+    app = refused(size)
+    table = app.table
+    app.settings[S_TWO_BUTTONS] = 1
+    run(app, "B")  # the next pile (or card): a key in play
+    run(app, "TICK")
+    assert table.message != why.OUTRANK and find(app, b"Needs a higher") is None
 
 
 def test_a_key_that_is_refused_says_its_own_reason_after_the_last_one_goes():

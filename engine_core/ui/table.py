@@ -98,6 +98,9 @@ class Table:
         return self.hand.allows(move)
 
     def next_slot(self):
+        """Two buttons' short B: the cursor to the next pile (or card), a key that lets the
+        strip go as any other."""
+        self.let_go()
         self.hand.next_slot()
 
     def point(self, s, index):
