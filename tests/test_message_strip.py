@@ -57,6 +57,18 @@ def test_the_next_key_in_play_lets_the_strip_go_in_the_next_frame(size, key):
         assert find(app, b"Needs a higher") is None
 
 
+@pytest.mark.parametrize("mono", (False, True))
+def test_on_128x64_words_of_one_line_show_for_all_their_time(mono):
+    app = make_app(128, 64, "nerts", 1, mono=mono)
+    run(app, "TICK")
+    app.table.say(why.EMPTY)  # "That pile is empty": one line
+    for _ in range(10):  # most of its two seconds, in frames of about 180 ms
+        run(app, "TICK " * 5)
+        if app.table.message != why.EMPTY:
+            break
+        assert find(app, b"That pile is empty") is not None, app.table.message_ms
+
+
 @pytest.mark.parametrize("size", layouts.SIZES)
 def test_with_two_buttons_a_short_b_lets_the_strip_go_as_any_key(size):
     app = refused(size)
@@ -202,7 +214,8 @@ def test_nerts_on_128x64_marks_your_row_of_work_piles_and_the_rules_say_whose_th
         n = game.piles.size[slots.pile[other]]
         ext = slots.extent(other, n, slots.step(other, n))
         assert not (ox < x + 5 and x < ox + 13 and oy < y + 7 and y < oy + max(ext, 9)), other
-    assert b"lower row" in nerts.RULES_PAGE and b"computer's are the row above" in nerts.RULES_PAGE
+    assert b"row marked You (Y on the smallest screen)" in nerts.RULES_PAGE
+    assert b"with two players the computer's row is above yours" in nerts.RULES_PAGE
 
 
 def find_at(app, letter, x, y):

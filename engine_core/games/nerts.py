@@ -451,9 +451,10 @@ class Nerts(Game):
 RULES_PAGE = (
     b"Everyone plays at once, each with a deck of their own.\n"
     b"Goal: empty your Nerts pile and score points on the shared foundations.\n"
-    b"Your piles are the row marked You (Y on the smallest screen; there with three or four "
-    b"players, the row under the foundations); the others' piles carry their names (CPU, "
-    b"CPU2, CPU3, or C, 2, 3).\n"
+    b"Your piles are the row marked You (Y on the smallest screen); the others' piles carry "
+    b"their names (CPU, CPU2, CPU3). On the smallest screen, with two players the computer's "
+    b"row is above yours; with three or four yours is the row under the foundations and "
+    b"theirs carry C, 2 and 3.\n"
     b"Work piles build down in alternating colours; a run moves together (up and down "
     b"on a work pile choose how many cards). An empty work pile takes the Nerts top, a "
     b"work-pile run or the waste top.\n"

@@ -153,11 +153,14 @@ def strip_top(width, height):
 
 def strip_page(view, text, start, n, per_line):
     """Where the words text[start:n] shown in the strip begin now: on a one-line strip
-    (strip_top) the words' second line in the second half of the time they show, else start."""
+    (strip_top) the words' second line in the second half of the time they show, else (and
+    for words of one line, all their time) start."""
     if view.screen.height >= 100 or view.message_ms > MESSAGE_MS // 2:
         return start
     end = line_break(text, n, per_line, start)
-    return end + 1 if end < n and text[end] == 32 else end
+    if end >= n:
+        return start  # one line: it stays
+    return end + 1 if text[end] == 32 else end
 
 
 def line_break(text, n, per_line, first):
