@@ -10,7 +10,7 @@ import pytest
 from engine_core import games
 from engine_core.gfx import art_data
 from engine_core.gfx import palette as pal
-from engine_core.gfx.paint import CHAR_H, CHAR_W
+from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import layouts, overlay
 from engine_core.ui import screens as ui
 from simulator.keys import make_app, run
@@ -341,3 +341,27 @@ def test_no_word_on_a_table_lies_in_the_message_strips_band(size):
         labels = layouts.declaration(game, players).get("labels", {}).get(layouts.screen_class(*size), ())
         for text, x, y in labels:
             assert y + CHAR_H <= band, (game, players, size, text)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_your_spite_and_malice_side_stacks_show_their_sizes_at_every_size(size):
+    # The other player's may go without theirs on the smallest screen; yours never do.
+    from tests.drawn_text import glyphs, shows_at
+    app = make_app(size[0], size[1], "spite_malice", 7)
+    run(app, "TICK")
+    table = app.table
+    piles = table.game.piles
+    p = table.game.pile_id("p1.side1")
+    for i in range(3):
+        piles.cards[piles.start[p] + i] = 13 * (i % 4) + 9 - i
+    piles.size[p] = 3
+    table.drop_message()
+    app.full = True
+    app.redraw()
+    s = table.slots.slot_of[p]
+    st = table.slots.style
+    x0, y0 = table.slots.x[s], table.slots.y[s]
+    drawn = glyphs(app, b"3")
+    spots = [(x, y) for y in range(y0 + st.h, min(y0 + st.h + LINE_H + 4, app.height - 6))
+             for x in range(max(0, x0 - 4), min(x0 + st.w + 4, app.width - 5)) if shows_at(app, b"3", x, y, drawn)]
+    assert spots, size

@@ -109,7 +109,7 @@ LAYOUT = {
         ('p1.side4', 136, 54, STACK | COUNT, 0, b''),
         ('p1.hand', 2, 84, RIGHT | PICK | WIDE, 110, b''),
     ),
-    # 128x64: 13x9 cards; the other player's side stacks without their sizes.
+    # 128x64: 13x9 cards; the other player's side stacks without their sizes, yours with them.
     MICRO: (
         ('p2.hand', 0, 0, STACK | THEIRS | COUNT | HIDDEN, 0, b''),
         ('p2.payoff', 16, 0, STACK | THEIRS | COUNT, 0, b''),
@@ -122,10 +122,10 @@ LAYOUT = {
         ('center2', 50, 15, STACK | WILD, 0, b'A'),
         ('center3', 66, 15, STACK | WILD, 0, b'A'),
         ('p1.payoff', 16, 31, STACK | COUNT, 0, b''),
-        ('p1.side1', 34, 31, STACK, 0, b''),
-        ('p1.side2', 50, 31, STACK, 0, b''),
-        ('p1.side3', 66, 31, STACK, 0, b''),
-        ('p1.side4', 82, 31, STACK, 0, b''),
+        ('p1.side1', 34, 31, STACK | COUNT, 0, b''),
+        ('p1.side2', 50, 31, STACK | COUNT, 0, b''),
+        ('p1.side3', 66, 31, STACK | COUNT, 0, b''),
+        ('p1.side4', 82, 31, STACK | COUNT, 0, b''),
         ('p1.hand', 0, 54, RIGHT | PICK | WIDE, 94, b''),
     ),
     "status": {SMALL: (206, 102, 32), MEDIUM: (2, 2, 236), LARGE: (2, 2, 316), TINY: (120, 98, 38),
