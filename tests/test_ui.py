@@ -583,6 +583,22 @@ def test_the_computers_turn_is_shown_move_by_move_with_a_line_saying_what_it_pla
     assert table.message == why.TURN_PLAYED and game.piles.cards[:] == before
 
 
+def test_undo_at_a_fresh_deal_says_there_is_nothing_to_undo_not_that_the_computer_played():
+    from engine_core import reasons as why
+    from engine_core.ui.view import MSG_NO_UNDO
+    for seed in range(4, 12):
+        app = make_app(240, 240, "spite_malice", seed)
+        table = app.table
+        if table.game.history.moves:  # the computer began: its cards are drawn, undo refused
+            run(app, "Y")
+            assert table.message == why.TURN_PLAYED
+            continue
+        run(app, "Y")
+        assert table.message == MSG_NO_UNDO, seed
+        return
+    pytest.fail("no deal where the player begins")
+
+
 def test_a_key_during_the_computers_turn_lets_it_finish_at_once():
     app = make_app(240, 240, "spite_malice", 4)
     table = app.table

@@ -21,7 +21,7 @@ def undo(table):
     h = table.game.history
     floor = table.undo_floor
     if table.step_computer and h.clears == floor >> 12 and h.moves <= floor & 0xFFF:
-        table.say(why.TURN_PLAYED)
+        table.say(why.TURN_PLAYED if floor & 0xFFF else MSG_NO_UNDO)  # (no move: the deal as dealt)
         return
     if hand.link is not None and not hand.link.may_undo():
         table.say(why.PEER_PLAYED if table.game.TURN_BASED else MSG_NO_UNDO)
