@@ -1,6 +1,6 @@
 """The Spite & Malice yardsticks (tools/players/arena_spite_malice.py): players with fixed rules
-that the levels are measured against. They play only legal moves, and the payoff-aiming and
-blocking greedy players follow their rules in built positions."""
+that the levels are measured against. They play only legal moves, and the payoff-aiming,
+blocking and chaining greedy players follow their rules in built positions."""
 
 import json
 from array import array
@@ -10,8 +10,8 @@ import pytest
 from engine_core import PLAYING, games
 from engine_core.state_text import load_state
 from tests.test_spite_malice import position
-from tools.players.arena_spite_malice import (REFERENCE, aiming_move, blocking_move, play_game,
-                                              run)
+from tools.players.arena_spite_malice import (REFERENCE, aiming_move, blocking_move, chaining_move,
+                                              play_game, run)
 
 CLS = games.load("spite_malice")
 RANKS = "A23456789TJQ"
@@ -121,6 +121,31 @@ def test_blocking_puts_a_wild_payoff_king_where_it_closes_an_opening():
              "p2.payoff": ["9D", "4D"], "p1.hand": ["9H", "TD", "TH", "JD", "JH"]}
     assert choose(aiming_move, piles) == "p1.payoff>center1"
     assert choose(blocking_move, piles) == "p1.payoff>center2"
+
+
+# The chaining greedy: aiming, but it starts a run that opens its payoff card this turn
+
+def test_chaining_starts_a_run_to_its_payoff_card_side_card_first():
+    # payoff 7 on a stack of four cards: the 5 and then the 6 (a king) open it
+    piles = {"center1": centre(4, "S"), "center2": centre(2, "H"), "p1.payoff": ["9C", "7C"],
+             "p1.hand": ["5D", "KD", "3D", "9H", "TD"]}
+    assert choose(aiming_move, piles) == "p1.hand:3D>center2"  # the lowest stack
+    assert choose(chaining_move, piles) == "p1.hand:5D>center1"
+    piles["p1.side1"] = ["5H"]
+    assert choose(chaining_move, piles) == "p1.side1>center1"
+
+
+def test_chaining_spends_a_king_where_the_run_lacks_a_rank_and_else_plays_as_aiming():
+    # payoff 7 on a stack of three cards: the 4 is lacking, the king stands for it
+    piles = {"center1": centre(3, "S"), "center2": centre(2, "H"), "p1.payoff": ["9C", "7C"],
+             "p1.hand": ["KD", "5D", "6D", "3D", "9H"]}
+    assert choose(aiming_move, piles) == "p1.hand:3D>center2"
+    assert choose(chaining_move, piles) == "p1.hand:KD>center1"
+    piles["p1.hand"] = ["KD", "6D", "3D", "9H", "TD"]  # two ranks lacking, one king: no run
+    assert choose(chaining_move, piles) == choose(aiming_move, piles) == "p1.hand:3D>center2"
+    piles["p1.payoff"] = ["9C", "5C"]  # payoff 5 fits the stack of four after the 3
+    piles["center1"] = centre(4, "S")
+    assert choose(chaining_move, piles) == "p1.payoff>center1"
 
 
 def test_the_yardsticks_differ_in_strength_as_measured():

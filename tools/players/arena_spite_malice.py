@@ -27,6 +27,12 @@ yardsticks, players with fixed rules that share no code with the levels:
 steps 1-3 it takes one that leaves the fewest centre stacks on which the opponent's payoff card
 would fit (a play that opens its own payoff card counted with that card played), and only
 then aiming's order; it still plays whenever aiming would.
+`chaining`, the chaining greedy (chaining_move): `aiming`, except that its step 2 looks further
+ahead: when a centre stack can be built up to one below its payoff card this turn from its hand
+and its side stacks' tops (each top once, the cards beneath not counted), with kings filling the
+ranks it lacks, it plays the first card of that run (a side stack's top before a hand card, a
+king when that rank is lacking); of such stacks, the one needing the fewest kings, then the
+shortest run, then the first. It spends kings to open the payoff card, however far off.
 `cautious`, the reference player of earlier measurements (cautious_move): as greedy, but in
 step 2 it plays only cards that keep the stack at or below its payoff card's value (the one
 leaving a stack closest below it; a king only when no other card qualifies), and it discards
@@ -54,7 +60,7 @@ from array import array
 from engine_core import PLAYING, games
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
-LEVELS = ("1", "2", "3", "random", "greedy", "aiming", "blocking", "cautious")
+LEVELS = ("1", "2", "3", "random", "greedy", "aiming", "blocking", "chaining", "cautious")
 KING = 12
 PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
 CENTERS = (1, 2, 3)
@@ -172,6 +178,52 @@ def blocking_move(game, out):
     return aiming_move(game, out, True)
 
 
+def chaining_move(game, out):
+    """The chaining greedy player's next move (module docstring, `chaining`)."""
+    n = game.legal_moves(out)
+    piles = game.piles
+    player = game.turn()
+    payoff = PAYOFF[player]
+    want = piles.top(payoff) % 13
+    if want == KING or want == 0:
+        return aiming_move(game, out)  # a king or an ace fits now or never needs a run
+    for i in range(n):
+        if out[i] >> 16 == payoff and (out[i] >> 8) & 0xFF in CENTERS:
+            return out[i]
+    hand = 4 + 6 * player
+    sides = [6 + 6 * player + j for j in range(4)]
+    have = [piles.card(hand, i) % 13 for i in range(piles.size[hand])]
+    have += [piles.top(s) % 13 for s in sides if piles.size[s]]
+    kings = have.count(KING)
+    best = None  # (kings needed, run length, stack)
+    for dst in CENTERS:
+        size = piles.size[dst]
+        if size >= want:
+            continue
+        left = list(have)
+        missing = 0
+        for r in range(size, want):
+            if r in left:
+                left.remove(r)
+            else:
+                missing += 1
+        if missing <= kings and (best is None or (missing, want - size, dst) < best):
+            best = (missing, want - size, dst)
+    if best is None:
+        return aiming_move(game, out)
+    dst = best[2]
+    first = piles.size[dst]  # the rank the stack takes next
+    plays = []  # (order, move): the run's first card, side tops before hand cards, a king last
+    for i in range(n):
+        m = out[i]
+        if (m >> 8) & 0xFF != dst:
+            continue
+        r = _rank(game, m)
+        if r == first or r == KING:
+            plays.append(((r == KING, m >> 16 == hand, m >> 16), m))
+    return min(plays)[1]
+
+
 def cautious_move(game, out):
     """The cautious reference player's next move (module docstring, `cautious`)."""
     n = game.legal_moves(out)
@@ -207,7 +259,8 @@ def cautious_move(game, out):
     return best if best >= 0 else discard
 
 
-REFERENCE = {"greedy": greedy_move, "aiming": aiming_move, "blocking": blocking_move, "cautious": cautious_move}
+REFERENCE = {"greedy": greedy_move, "aiming": aiming_move, "blocking": blocking_move, "chaining": chaining_move,
+             "cautious": cautious_move}
 
 
 def play_game(level_a, level_b, seed):
