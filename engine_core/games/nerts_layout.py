@@ -152,7 +152,8 @@ def seat_class(decl, players, size, made):
                 slots.append(slot(made, seat + "work" + str(i + 1), at, y, L.STACK | L.THEIRS))
             slots.append(slot(made, seat + "waste", x + tops[2], y, L.STACK | L.THEIRS))
         if name_at is not None:  # (a third field: the names in short)
-            labels.append(((name_at[2] if len(name_at) > 2 else NAMES)[p - 1], x + name_at[0], y + name_at[1]))
+            names = name_at[2] if len(name_at) > 2 else NAMES  # type: ignore[misc]  # (MICRO's has it)
+            labels.append((names[p - 1], x + name_at[0], y + name_at[1]))
     nerts, work, stock, waste, you = own
     slots.append(slot(made, "p1.nerts", nerts[0], nerts[1], L.STACK | L.COUNT))
     for i in range(4):
