@@ -337,5 +337,5 @@ def test_the_rules_page_and_the_web_page_name_redo():
     from tools.build_web import key_legend
     assert b"redo" in texts.RULES_KEYS and b"Long X" in texts.RULES_KEYS
     from engine_core.games import nerts
-    assert b"Long X puts the move back" in nerts.RULES_PAGE
+    assert b"Redo puts the move back" in nerts.RULES_PAGE  # (by name: the keys are the board's own paragraph)
     assert "R: long X (redo)" in key_legend()

@@ -61,7 +61,7 @@ def test_a_state_with_a_setting_over_255_leaves_the_guest_as_it_was():
     guest.apply(guest.hint())
     before = snapshot(guest)
     undoable = guest.history.moves
-    received = transfer.Transfer(SimpleNamespace(game=guest, my_seat=1))  # the guest's (link/session.py)
+    received = transfer.Transfer(SimpleNamespace(game=guest, my_seat=1, is_host=False))  # the guest's (link/session.py)
     received.sbuf = buf
     received.r_total = n
     assert received.acceptable(guest) is False

@@ -523,6 +523,7 @@ class _Session:
         self.game = game
         self.my_seat = 1
         self.party = False  # a two-console table (a party table's guest checks the same pile)
+        self.is_host = False  # the guest loads states; a host watches no pile of its own
 
 
 def _transfer(buf, n, game):
