@@ -66,6 +66,21 @@ class CardEater(AcesUp):
             self.pop(0)
 
 
+def test_the_interface_masher_passes_over_a_table_the_app_let_go_and_checks_the_rest():
+    # The app keeps None for a game's table it let go (a game passed over in the list, one
+    # given up): the checker read its cards and raised, deep in the full soak's run.
+    from engine_core.storage import MemoryStorage
+    from tools.reliability.mash_ui import check, new_console
+    console = new_console((240, 240), MemoryStorage(), False, 1)
+    console.app.open_game("aces_up", 3)
+    console.app.tables["sir_tommy"] = None
+    seen = bytearray(256)
+    assert check(console, seen) == ""
+    game = console.app.tables["aces_up"].game
+    game.piles.cards[game.piles.start[0]] = game.piles.cards[game.piles.start[0] + 1]  # a card twice
+    assert check(console, seen) != ""
+
+
 def test_the_masher_catches_a_game_that_loses_a_card():
     masher = Masher(CardEater())
     masher.game.deal(1)

@@ -34,6 +34,8 @@ def new_console(size, storage, kiosk, seed):
 
 def check(console, seen):
     for table in console.app.tables.values():
+        if table is None:
+            continue  # a table the app let go (a game passed over, or given up)
         problem = cards_in_place(table.game, seen)
         if problem:
             return table.game.NAME + ": " + problem
