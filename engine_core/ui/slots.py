@@ -23,7 +23,7 @@ _CLOSED = const(2)  # the step of a long fan's deepest cards, closed up: edge an
 # covered card's index stays whole (its inset and its rank's height, down; across, the rank
 # and the suit under it, or the rank alone where the suit sits beside it): down 10, 13, 13,
 # 10, 10, 7, 10 and across 9, 13, 13, 9, 9, 5, 8, as bytes written out where they are read
-# (Slots.step and closed), so that they cost the heap nothing.
+# (Slots.step and beneath), so that they cost the heap nothing.
 
 
 def other_seat(name):
