@@ -92,6 +92,7 @@ package(
         "ui/menus.py",
         "ui/overlay.py",
         "ui/pages.py",
+        "ui/party.py",
         "ui/said.py",
         "ui/screens.py",
         "ui/settings.py",

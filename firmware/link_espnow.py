@@ -185,3 +185,44 @@ class _Leg:
         self.head = (at + 1) % _HELD
         self.count -= 1
         return n
+
+
+class PartyRadio:
+    """A console's own link on an ESP32, able to host a party table (engine_core/ui/party.py's
+    wiring): it reads and writes through `radio` (firmware.main.LinkOnDemand), and while a
+    table of more than two is hosted through the first leg of a Shared over that radio, whose
+    further legs (`further`) are the hub's. The Shared is made the first time a table is hosted
+    from the lobby (take), for good."""
+
+    def __init__(self, radio):
+        self.radio = radio
+        self.shared = None
+        self.further = []  # type: list
+        self.leg = None  # the Shared's first leg while a party table is hosted
+
+    @property
+    def console_id(self):
+        return self.radio.console_id
+
+    @property
+    def bytes_read(self):
+        return self.radio.bytes_read
+
+    def take(self, guests):
+        """The table hosted now seats `guests` guests (1: a table of two, or joining)."""
+        if guests > 1 and self.shared is None:
+            self.shared = Shared(self.radio, 3)
+            self.further = self.shared.legs[1:]
+        self.leg = self.shared.legs[0] if guests > 1 and self.shared is not None else None
+
+    def bind(self, hub):
+        if self.shared is not None:
+            self.shared.bind(hub)
+
+    def write(self, buf, n):
+        leg = self.leg
+        return leg.write(buf, n) if leg is not None else self.radio.write(buf, n)
+
+    def readinto(self, buf):
+        leg = self.leg
+        return leg.readinto(buf) if leg is not None else self.radio.readinto(buf)

@@ -347,13 +347,19 @@ def attach_link(app, board):
     board with neither has no Link play on its title."""
     if board.PORT != "esp32" and getattr(board, "LINK_UART", None) is None:
         return
-    transport = LinkOnDemand(board)
+    transport: object = LinkOnDemand(board)
+    party = None
+    if board.PORT == "esp32":  # one radio: a party table's host too (docs/link.md)
+        from engine_core.ui.party import Party
+        from firmware.link_espnow import PartyRadio
+        transport = PartyRadio(transport)
+        party = Party(transport)
 
     def make_session():
         from engine_core.link.session import Session
         from firmware.link_timed import TimedChannel
         return Session(TimedChannel(transport))
-    app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART")
+    app.attach_link(make_session, b"ESP-NOW" if board.PORT == "esp32" else b"UART", party)
     _link[0] = app.link
 
 

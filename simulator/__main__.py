@@ -106,21 +106,27 @@ def attach_link(app, args):
     from engine_core.link.channel import Channel
     from engine_core.link.session import Session
     from simulator import link_socket
+    listener = None  # a console that listens may host a party table: up to three guests on its port
     try:
         if args.listen:
-            transport = link_socket.listen(args.listen)
+            listener = link_socket.listen_party(args.listen, 3)
+            transport = listener.seats[0]
             label = "TCP :%d" % args.listen
         else:
             host, port = link_arg(args.link)
             if host is None:
-                transport = link_socket.listen_or_connect(port)
-                label = ("TCP :%d" if transport.server is not None else "TCP to :%d") % port
+                transport, listener = link_socket.party_or_connect(port)
+                label = ("TCP :%d" if listener is not None else "TCP to :%d") % port
             else:
                 transport = link_socket.connect(host, port)
                 label = "TCP to %s:%d" % (host, port)
     except (OSError, argparse.ArgumentTypeError) as e:
         sys.exit("error: link: %s" % e)
-    app.attach_link(lambda: Session(Channel(transport)), label.encode())
+    party = None
+    if listener is not None:
+        from engine_core.ui.party import Party
+        party = Party(listener)
+    app.attach_link(lambda: Session(Channel(transport)), label.encode(), party)
     return lambda: not transport.connected
 
 
@@ -152,13 +158,19 @@ def keep(app, args):
     except DataDirError as e:
         if not (args.link or args.listen) or args.data_dir:
             sys.exit("error: " + str(e))
-        # The second linked console on this machine: a data folder of its own.
-        second = default_data_dir() + "-link"
-        print("a second console here: its records go to " + second)
-        try:
-            storage = host_storage(second)
-        except DataDirError as e:
-            sys.exit("error: " + str(e))
+        # A second linked console on this machine (a third and a fourth at a party table):
+        # a data folder of its own.
+        storage = None
+        for k in ("", "-3", "-4"):
+            other = default_data_dir() + "-link" + k
+            try:
+                storage = host_storage(other)
+            except DataDirError as e:
+                if k == "-4":
+                    sys.exit("error: " + str(e))
+                continue
+            print("another console here: its records go to " + other)
+            break
     console = Console(app, storage)
     if args.kiosk:
         console.keeper.start()

@@ -7,6 +7,8 @@ pipe (docs/link.md): transports for engine_core/link/channel.py.
     link = open_link("127.0.0.1:5599")   # --link host:port;  open_link(":5599") or "5599": --listen
     link = listen_or_connect(5599)       # --link 5599: listen there, or join the console that does
     party = listen_party(5599, 3)        # a party table's host: party.seats, a transport per guest
+    party = party_or_connect(5599)       # --link 5599 where a party table may be hosted: a
+                                         # PartyListener, or a connector to the console that listens
     a, b = socket_pair()                 # two ends joined in this process (tests)
     link = PipeLink(read_fd, write_fd)   # a pipe, or stdin/stdout: PipeLink(0, 1)
 
@@ -238,7 +240,17 @@ class PartyListener:
         self.server.setblocking(False)
         self.port = self.server.getsockname()[1]
         self.seats = [_Seat(self) for _ in range(guests)]
+        self.further = self.seats[1:]  # the hub's further legs (engine_core/ui/party.py's wiring)
+        self.open = guests  # the seats that take clients now (take(): a table of two, the first)
         self.evicted = 0  # clients closed for saying nothing while another knocked
+
+    def take(self, guests):
+        """The table hosted now seats `guests` guests: that many seats take clients, and a client
+        that comes when they all have theirs is refused (given the last beacon)."""
+        self.open = guests
+
+    def bind(self, hub):
+        """(One transport a seat: nothing to tell the hub.)"""
 
     def knocked(self):
         """A client waits to connect: a seat whose client is quiet gives it way (_Seat.quiet)."""
@@ -251,7 +263,7 @@ class PartyListener:
                 s.quiet()
 
     def full(self):
-        for s in self.seats:
+        for s in self.seats[:self.open]:
             if s.sock is None and not s.taken:
                 return False
         return True
@@ -266,6 +278,19 @@ def listen_party(port, guests, host=HOST):
     """A party table's host: `guests` transports on one port (PartyListener.seats): the first
     for the console's own channel, the rest for its Hub's further legs."""
     return PartyListener(port, guests, host)
+
+
+def party_or_connect(port, host=HOST):
+    """The first console on this machine listens on port, able to host a party table (a
+    PartyListener for three guests: its first seat the console's own transport); a later one,
+    finding the port taken, connects to it. Returns (transport, the PartyListener or None)."""
+    try:
+        party = listen_party(port, 3, host)
+    except OSError as e:
+        if e.errno != errno.EADDRINUSE:
+            raise
+        return connect(host, port), None
+    return party.seats[0], party
 
 
 def listen(port, host=HOST):

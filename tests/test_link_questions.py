@@ -8,9 +8,14 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui.app import App
 
-from engine_core.ui.linkplay import L_JOINING
+from engine_core.console import Console
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.statehash import state_hash
+from engine_core.storage import MemoryStorage
+from engine_core.ui.linkplay import CANNOT_GAME, L_JOINING
 from simulator import framebuf
-from tests.test_link_stranger import console_with_link, join, offer, records, run
+from tests.test_link_stranger import Peer, console_with_link, join, offer, records, run
 
 A_HELD = 1 << bt.A
 GUARD_MS = 800  # engine_core/ui/app.py: how long a question that came without a key waits
@@ -111,18 +116,41 @@ def test_the_join_list_keeps_the_cursor_on_the_table_picked():
 
 
 def test_a_table_this_console_cannot_take_is_listed_saying_why_and_a_does_not_refuse_it():
+    wire = Wire(5)
+    console = Console(App(Screen(240, 240, framebuf), names=["aces_up", "spite_malice"]), MemoryStorage())
+    console.start()
+    console.app.attach_link(lambda: ls.Session(Channel(wire.end(1), 2)), b"wire")
+    peer = Peer(wire)
+    app = console.app
+    app.open_link()
+    app.selected = 2
+    console.press(bt.A)
+    peer.host("nerts", players=2)  # a game this console has no table for
+    run(console, peer, 200)
+    assert app.link.session.tables.count == 1
+    assert app.link.join.why_not(app.link.session.tables, 0) == CANNOT_GAME
+    console.press(bt.A)
+    run(console, peer, 300)
+    assert app.link.status == L_JOINING and app.mode == ui.LINK  # still choosing, nothing refused
+    assert app.link.join.told == b"This console cannot play that"
+    assert peer.session.state == ls.S_WAITING
+
+
+def test_a_nerts_table_of_three_with_the_computer_in_a_seat_is_joined():
+    """One console's seat and the computer's at a table of three: a two-console table that
+    seats three (docs/link.md, "At the table")."""
     wire, console, peer = console_with_link()
     app = console.app
     app.open_link()
     app.selected = 2
     console.press(bt.A)
-    peer.host("nerts", players=3)
+    game = peer.host("nerts", players=3)
     run(console, peer, 200)
-    assert app.link.session.tables.count == 1
+    assert app.link.join.why_not(app.link.session.tables, 0) is None
     console.press(bt.A)
     run(console, peer, 300)
-    assert app.link.status == L_JOINING and app.mode == ui.LINK  # still choosing, nothing refused
-    assert peer.session.state == ls.S_WAITING
+    assert app.mode == ui.PLAY and app.table.game.players == 3 and app.table.seat == 1
+    assert peer.session.state == ls.S_PLAYING and state_hash(app.table.game) == state_hash(game)
 
 
 def test_the_nerts_guest_is_hinted_its_own_move():

@@ -71,6 +71,8 @@ EXEMPT = {
     "engine_core/games/__init__.py:available": "start-up: the menu's list of games",
     "engine_core/ui/slots.py:Slots.seat_setup": "start-up: both seats' piles, called from __init__",
     "engine_core/ui/slots.py:other_seat": "start-up: pile names, for Slots.seat_setup",
+    "engine_core/ui/party.py:turn_seats": "a table of three or four first seen from another seat: once a game",
+    "engine_core/ui/party.py:Party.host": "a party table offered from the lobby: its seats, once a table",
     "engine_core/ui/linkplay.py:swap_sides": "once, when the other console has left a game",
     "engine_core/layout.py:row": "start-up: a layout's slots, built when its game's module is imported",
     "engine_core/games/nerts_layout.py:seated": "a Nerts table for three or four first opened: its layout, once",

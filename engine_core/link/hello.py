@@ -166,7 +166,8 @@ class Hello:
         self.table_host = self.offer_host
 
     def cancel(self, now_ms):
-        """Stop waiting (before the game started); the host's offer is withdrawn."""
+        """Stop waiting (before the game started); the host's offer is withdrawn, a party
+        guest's seat given back."""
         s = self.s
         if s.is_host and s.state == S_WAITING:
             if self.ch.paired():  # a guest took it as we cancelled: it is told
@@ -175,6 +176,10 @@ class Hello:
             else:
                 self.ch.listen()  # the offer goes out no more
             self.end_table()
+        elif s.state == S_WAITING and s.waiting_start:  # seated at a party table: the host
+            self.outbox.queue(m.BYE, self.outbox.tx, 0)  # offers the seat again
+            self.outbox.flush()
+            s.waiting_start = False
         self.joining = False
         s.go(m.E_CANCEL)
 
@@ -192,6 +197,8 @@ class Hello:
         s = self.s
         table = self.ch.rx_table
         host = self.ch.rx_from
+        if s.waiting_start:
+            return  # seated at a party table: the next seat's offer (one radio) is no news here
         if (s.is_host and s.state == S_WAITING) or table == 0 or self.tables.ended(host, table):
             s.reject()  # two hosts, or a replay of a table that ended
             return

@@ -89,9 +89,16 @@ class Hub:
     # --- what a session asks of a channel ---
 
     def open_table(self, table, kind, data, n):
-        """Each leg offers the table with its own guest's seat THERE, the others' OTHER."""
+        """Each leg offers the table with its own guest's seat THERE, the others' OTHER. A
+        table of fewer guests than the hub has legs uses its first legs (`n`), the rest listen."""
+        guests = 0
         for k in range(n):
             self.offer[k] = data[k]
+            if k >= m.OFFER_HEAD and (data[k] == m.THERE or data[k] == m.OTHER):
+                guests += 1
+        self.n = guests if guests < len(self.legs) else len(self.legs)
+        for i in range(self.n, len(self.legs)):
+            self.legs[i].listen()
         self.offer_len = n
         self.offer_table = table
         self.live = self.away = self.gone = self.lag = 0
@@ -203,7 +210,8 @@ class Hub:
             if not light or leg.partner == 0 or leg.sending.upto < leg.sending.count:
                 leg.poll(now_ms)
         if self.offer_len:  # before the start: the first leg no guest took offers its seat (each
-            for leg in self.legs:  # one no guest took, when no other guest hears it: private)
+            for i in range(self.n):  # one no guest took, when no other guest hears it: private)
+                leg = self.legs[i]
                 if leg.partner == 0:
                     if not leg.pairing.beacon_len:
                         leg.announce(m.OFFER)

@@ -133,6 +133,7 @@ class Session:
         self.owner = bytearray(MAX_SEATS)  # host: the leg (hub.py) of each THERE seat's guest
         self.party = False  # more than two consoles at the table (a Hub at the host)
         self.waiting_start = False  # a party table's guest accepted: the host starts the game
+        self.away_told = 0  # the seats away as the screens last told the player (linkplay.py)
         self.away = 0  # a party table's host: bit p, seat p's guest is away (hub.py)
         self.src = 0  # the hub's leg of the message being handled (0: the one peer)
         self.players = 0

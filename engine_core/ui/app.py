@@ -712,11 +712,12 @@ class App:
 
     # --- link play (linkplay.Link says what it does) ---
 
-    def attach_link(self, make_session, label):
+    def attach_link(self, make_session, label, party=None):
         """Give the console a link: make_session() makes its Session over a transport (called
         once, when the player first opens Link play: a console that never links spends no memory
-        on it, and a radio stays off until then); label says what the link is. Start-up only."""
-        self.link = Link(make_session, label, self.names)
+        on it, and a radio stays off until then); label says what the link is; party, a link
+        that carries more than two consoles, its lobby (party.Party). Start-up only."""
+        self.link = Link(make_session, label, self.names, party)
         self.full = True  # the title gains its Link play row
         self.redraw()
 

@@ -40,6 +40,8 @@ L_REFUSED = const(3)
 L_LEFT = const(4)
 L_CANNOT = const(5)
 L_OFFERED = const(6)
+L_SEATED = const(7)  # a party table's guest, seated: its host starts the game
+L_PARTY = const(8)  # a party table's lobby (engine_core/ui/party.py) is the link screen
 LINK_STATUS = (
     b"Host a table, or join the other's",
     b"Waiting for the other console...",
@@ -48,10 +50,11 @@ LINK_STATUS = (
     b"The other console left",
     b"This console cannot play that game",
     b"A table waits: Join a table to play",
+    b"Seated: the host starts the game",
 )
 
 CANNOT_GAME = b"not here"  # an offer this console cannot take, as the join list says why
-CANNOT_SEATS = b"not 2 seats"
+CANNOT_SEATS = b"too many seats"
 
 SEATS_TWO = bytes((m.HERE, m.THERE))  # the host's person, the other console's person
 
@@ -80,8 +83,9 @@ class Link:
     open_table, configure_rules, configure_computer, fresh_number, note_scores, seat_linked,
     deal_next and resume (app.py says what each does)."""
 
-    def __init__(self, make_session, label, names):
+    def __init__(self, make_session, label, names, party=None):
         self.make_session = make_session
+        self.party = party  # a link that carries more than two consoles: its lobby (party.py)
         self.session = None
         self.label = label  # what the link is (b"TCP 127.0.0.1:7001", b"UART 1")
         self.names = names  # the games this console has a layout for
@@ -117,6 +121,15 @@ class Link:
             self.session = self.make_session()
         app.go(LINK)
         self.status = L_CHOOSE
+        self.alone()
+
+    def alone(self):
+        """A console that hosted a party table goes back to its own channel (a table of two,
+        joining, hearing offers)."""
+        session = self.session
+        if self.party is not None and session is not None and not session.playing() \
+                and not (session.is_host and session.state == m.S_WAITING):
+            self.party.two(session)
 
     def host(self, app, name):
         session = self.session
@@ -125,6 +138,9 @@ class Link:
         if name not in self.names:
             self.status = L_CANNOT
             return
+        if name == "nerts" and self.party is not None:
+            self.party.open(app, self)  # the lobby: two, three or four seats
+            return
         table = app.open_table(name, -1, 2)  # a linked table seats two, whatever the setting
         app.configure_rules(table.game)
         session.host(table.game, app.fresh_number(), table.game.options, SEATS_TWO, app.clock)
@@ -132,12 +148,18 @@ class Link:
 
     def cannot_join(self, game_id, players):
         """Why this console cannot take an offer of game_id for `players` (words for the join
-        list), or None: it plays the two-seat games it has a layout for."""
+        list), or None: it plays the link games it has a layout for, Nerts at up to four seats
+        where its build has the party table's screens."""
         name = games.name_of(game_id)
         if name is None or name not in self.names or name not in LINK_GAMES:
             return CANNOT_GAME
         if players != 2:
-            return CANNOT_SEATS
+            try:  # an RP2040 board's firmware leaves the party table's screens out: its UART seats two
+                import engine_core.ui.party  # noqa: F401
+            except ImportError:
+                return CANNOT_SEATS
+            if name != "nerts" or players > 4:
+                return CANNOT_SEATS
         return None
 
     def take_offer(self, app):
@@ -151,7 +173,7 @@ class Link:
             self.status = L_CANNOT
             app.full = True
             return
-        table = app.open_table(name, session.offer_options, 2)
+        table = app.open_table(name, session.offer_options, session.offer_players)
         game = table.game
         try:
             game.set_rules(session.offer_rules)
@@ -169,6 +191,7 @@ class Link:
         self.began_linked = True
         self.status = L_CHOOSE  # Join a table was answered: a later offer is asked again
         self.deal_asked = False
+        session.away_told = 0
         app.show(PLAY)
 
     # --- time: the session's news ---
@@ -185,7 +208,12 @@ class Link:
             table.mark_journal()
         flags = session.poll(app.clock)
         mode = app.mode
-        if mode == LINK and self.status == L_JOINING:
+        if mode == LINK and self.status == L_JOINING and session.waiting_start:
+            self.status = L_SEATED  # a party table's seat taken: its host starts the game
+            app.full = True
+        if mode == LINK and self.status == L_PARTY:
+            self.party.tick(app, self)  # the lobby: who sat down
+        elif mode == LINK and self.status == L_JOINING:
             self.join.tick(app)  # the tables heard: the player picks one
         elif flags & m.F_OFFER:
             if mode == LINK:  # an offer the player has not asked for: it waits for Join a table
@@ -227,6 +255,8 @@ class Link:
         if flags & m.F_RESUMED:
             table.say(why.LINK_BACK)
             app.full = True  # the silence notice goes from whatever screen shows it
+        if session.party and session.away != session.away_told:
+            self.tell_away(table, session)
         if flags & m.F_LEFT:
             self.linked = False
             app.question(LINK_LEFT)
@@ -237,6 +267,18 @@ class Link:
                 table.message_ms = MESSAGE_MS  # drawn in this frame (the table's own tick waits)
             elif table.message_ms != MESSAGE_MS:
                 table.message_ms = MESSAGE_MS  # it stays while the link is silent
+
+    def tell_away(self, table, session):
+        """A party table's seat went away or came back: the message strip says which."""
+        from engine_core.ui.party import seat_away  # (a console that sits at a party table has it)
+        for p in range(session.players):
+            bit = 1 << p
+            if (session.away ^ session.away_told) & bit:
+                session.away_told ^= bit
+                computer = session.is_host and session.seats[p] == m.COMPUTER
+                seat_away(table.said, p, session.away & bit, computer, table.view.screen.height < 100)
+                table.show_said()
+                return
 
     def next_deal_waits(self, table):
         """A game of the match ended and the match goes on: a next deal waits (whoever's)."""
@@ -347,11 +389,15 @@ class LinkScreen(Scene):
         link = app.link
         if link.status == L_JOINING and link.join.press(app, button):
             return
+        if link.status == L_PARTY and button != bt.B and link.party.press(app, link, button):
+            return
         session = link.session
-        waiting = link.status == L_HOSTING or link.status == L_JOINING
+        waiting = link.status == L_HOSTING or link.status == L_JOINING or link.status >= L_SEATED
         if button == bt.B:
             if waiting:
                 session.cancel(app.clock)
+                if link.status == L_PARTY:
+                    app.selected = 1  # back on Host Nerts
                 link.status = L_CHOOSE
                 app.full = True
             else:
@@ -370,6 +416,7 @@ class LinkScreen(Scene):
             app.selected = (app.selected + 1) % n
         elif button == bt.A:
             if app.selected == _JOIN:
+                link.alone()
                 session.join(app.clock)  # subset: ok (the link session's join, not str.join)
                 link.status = L_JOINING
             elif link.status == L_OFFERED:
@@ -381,6 +428,8 @@ class LinkScreen(Scene):
     def draw(self, app):
         if app.link.status == L_JOINING:
             return app.link.join.draw(app)
+        if app.link.status == L_PARTY:
+            return app.link.party.draw(app, app.link)
         p = app.painter
         link = app.link
         n = len(LINK_ITEMS)
@@ -432,17 +481,26 @@ class LinkScreen(Scene):
                 p.text(title, x + 12, y, pal.GOLD)
             y += row
             lines -= 1
+        elif link.status == L_SEATED and session is not None:
+            x = p.text(b"Your seat P", px + ins, y, pal.GOLD)
+            x = p.number(session.my_seat + 1, x, y, pal.WHITE)
+            p.text(b" of ", x, y, pal.GOLD)
+            p.number(session.players, x + 24, y, pal.WHITE)
+            y += row
+            lines -= 1
         elif wide:
             y += row  # (the line stays empty)
             lines -= 1
         keys = b"A: choose  B: back"
-        if link.status == L_HOSTING or link.status == L_JOINING:
+        if link.status == L_HOSTING or link.status == L_JOINING or link.status == L_SEATED:
             keys = b"B: cancel"
         if app.height >= 100:
             p.text(keys, px + ins, y + (lines - 1) * row, pal.SLOT)
             lines -= 1
         text = LINK_STATUS[link.status]
         per_line = len(text) if wide else (pw - 2 * ins + 1) // 6
+        if link.status == L_SEATED and lines * per_line < len(text):
+            text = b"The host starts it"  # (one line of a 128x64 screen)
         overlay.draw_lines(p, text, 0, len(text), per_line, y, y + (lines - 1) * row + CHAR_H, 0, app.width,
                            pal.WHITE, px + ins)
 

@@ -29,6 +29,7 @@ SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
 WHOLE = const(9)  # tag_room: a narrow score corner shows the players' whole names
+_RED = const(4)  # palette.RED (a name of its own would cost every console's heap): a seat away
 
 
 # --- a card sliding to its pile ---
@@ -294,8 +295,8 @@ def draw_status(view, full=False):
 
 def player_tags(view):
     """Each player's name by seat: 'You' and the computer's, or in link play the other's seat."""
-    if view.hand.link is not None and view.game.players == 2:
-        return LINK_TAGS[view.hand.seat]
+    if view.hand.link is not None:
+        return LINK_TAGS[view.hand.seat] if view.game.players == 2 else view.slots.labels_seats[view.hand.seat]
     return PLAYER_TAGS
 
 
@@ -306,6 +307,9 @@ def draw_scores(view, x, y, w, narrow):
     total = 0
     for i in range(game.players):
         total = total * 7 + game.score(i) + 3 * i
+    link = view.hand.link
+    away = link.away if link is not None else 0  # a party table's seats whose consoles are away
+    total = total * 16 + away
     drawn = view.drawn.scores
     if game.TURN_BASED:  # whose turn it is, in the lowest digit (base 3) of what was drawn
         total = total * 3 + draw_turn(view, -1 if drawn < 0 else drawn % 3)
@@ -335,11 +339,12 @@ def draw_scores(view, x, y, w, narrow):
         tx = bx if narrow else bx + 42 * i
         ty = y + i * LINE_H if narrow else y
         if room < WHOLE:  # the initial (and a space), or no name
-            if room:  # CPU2's and CPU3's own letter is their digit: the initials would be alike
-                p.char(tag[len(tag) - 2 if len(tag) > 4 else 0], tx, ty, SLOT)
+            if room:  # a name ending in a digit (CPU2, P3) goes by it: the initials would be alike
+                digit = tag[len(tag) - 2]
+                p.char(digit if 48 <= digit <= 57 else tag[0], tx, ty, _RED if away >> i & 1 else SLOT)
                 tx += CHAR_W if room == 1 else 2 * CHAR_W
         else:
-            tx = p.text(tag, tx, ty, SLOT)
+            tx = p.text(tag, tx, ty, _RED if away >> i & 1 else SLOT)  # (red: away)
         if score < 0:
             tx = p.text(b"-", tx, ty, colour)
             score = -score

@@ -456,7 +456,10 @@ class End(Scene):
             p.number(app.won[i], p.text(b"  Won ", x2, stats, pal.DIM), stats, pal.WHITE)
         y += 3 * LINE_H + gap
         if app.linked():
-            p.text(b"A: next deal" if app.link.deals_next(table) else b"The other player deals", x, y, pal.CURSOR)
+            said = b"The host deals" if game.players > 2 else b"The other player deals"  # (a party: the host)
+            if app.link.deals_next(table):
+                said = b"A: next deal"
+            p.text(said if x + p.text_width(said) < app.width else b"The other deals", x, y, pal.CURSOR)
             p.text(b"B: leave the table", x, y + LINE_H, pal.SLOT)
             return
         p.text(b"A: next deal", x, y, pal.CURSOR)

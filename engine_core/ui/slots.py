@@ -100,8 +100,8 @@ class Slots:
         """Made once: the piles each slot shows from either seat of a two-player game (the slot
         named p1.hand shows p2.hand from seat 1), and the words for link play (the other
         console's player by seat, P1 or P2, where the table says 'CPU')."""
-        self.labels_seats = None  # link play, per seat: the other player's seat where the table says 'CPU'
-        self.seat_piles = None  # a one-player game is seen from seat 0 only
+        self.labels_seats: "tuple | None" = None  # link play, by seat: the words (party: the tags)
+        self.seat_piles: "tuple | None" = None  # a one-player game is seen from seat 0 only
         if players == 2:
             self.labels_seats = (labels, [], [])  # the table's own words first
             for t in labels:
@@ -114,9 +114,15 @@ class Slots:
 
     def set_seat(self, seat, linked):
         """The slots as seen from seat `seat` (0: p1; link play gives the console that joined
-        p2), with the link play words when `linked`. No allocation."""
+        p2), with the link play words when `linked`. No allocation (a party table's seat:
+        party.turn_seats)."""
         sides = self.seat_piles
         labels = self.labels_seats
+        if self.game.players > 2:  # three or four: turned round the table (a party table's seat)
+            if sides is None and seat == 0 and not linked:
+                return  # as laid out
+            from engine_core.ui.party import turn_seats  # (a console that sits at one has it)
+            return turn_seats(self, seat, linked)
         if sides is None or labels is None:
             return  # a one-player game is seen from seat 0 only
         piles = sides[seat]

@@ -70,7 +70,7 @@ module("main.py", base_path=%(here)r)
 # Modules an RP2040 board never imports, left out of its firmware (flash is short: docs/firmware.md):
 # its link is one UART, so it hosts no party table of three or four consoles (a hub holds a
 # link per guest: engine_core/link/hub.py), and ESP-NOW is the ESP32 boards'.
-NOT_FROZEN = ("engine_core/link/hub.py", "firmware/link_espnow.py")
+NOT_FROZEN = ("engine_core/link/hub.py", "engine_core/ui/party.py", "firmware/link_espnow.py")
 
 
 def package_files(name):
