@@ -19,7 +19,7 @@ from engine_core.link.session import Session
 from engine_core.link.statehash import state_hash
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
-from engine_core.ui.linkplay import CANNOT_SEATS, L_CHOOSE, L_JOINING, L_PARTY, L_SEATED
+from engine_core.ui.linkplay import CANNOT_SEATS, L_CHOOSE, L_JOINING, L_LEFT, L_PARTY, L_SEATED
 from engine_core.ui.party import Party
 from simulator import link_socket
 from simulator.keys import make_app
@@ -41,11 +41,16 @@ class Wiring:
         pass
 
 
-def consoles(n, size=(240, 135), faults=20):
-    wires = [Wire(k + 5, faults, faults, faults, faults) for k in range(n - 1)]
+def consoles(n, size=(240, 135), faults=20, private=False, delay=0):
+    """n consoles: the host's wire to each guest; private: each further leg's wire heard by its
+    guest alone, as a TCP seat (every free seat offered at once), else as on one radio."""
+    wires = [Wire(k + 5, faults, faults, faults, faults, delay) for k in range(n - 1)]
+    WIRES[:] = wires
+    further = [w.end(0) for w in wires[1:]]
+    for end in further:
+        end.private = private
     host = make_app(*size)
-    host.attach_link(lambda: Session(Channel(wires[0].end(0))), b"wire",
-                     Party(Wiring([w.end(0) for w in wires[1:]])))
+    host.attach_link(lambda: Session(Channel(wires[0].end(0))), b"wire", Party(Wiring(further)))
     apps = [host]
     for k in range(n - 1):
         app = make_app(*size)
@@ -59,8 +64,15 @@ def consoles(n, size=(240, 135), faults=20):
     return wires, apps
 
 
+CLOCK = [0]  # the wires' clock (Wire.deliver), for wires with a delay
+WIRES = []
+
+
 def tick(apps, frames=1):
     for _ in range(frames):
+        CLOCK[0] += STEP
+        for w in WIRES:
+            w.deliver(CLOCK[0])
         for app in apps:
             app.tick(STEP)
             app.redraw()
@@ -371,3 +383,73 @@ def test_on_one_radio_the_esp32_host_seats_three_guests_from_its_lobby():
     host.go(ui.TITLE)
     host.open_link()
     assert wiring.leg is None  # back to the radio alone
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_a_guest_that_gets_up_can_sit_down_again_at_the_seat_offered_anew(private):
+    wires, apps = consoles(4, faults=0, private=private, delay=20)
+    host, guest = apps[0], apps[2]
+    host_nerts(host)
+    join(apps, apps[1:])
+    tick(apps, 60)
+    hub = host.link.party.hub
+    assert hub.live == 7
+    guest.press(bt.B)  # gets up: the host offers that seat again, as a new table
+    tick(apps, 200)  # (four seconds: the channel that got up still speaks meanwhile)
+    assert hub.live == 5
+    join(apps, [guest])  # and sits down again
+    tick(apps, 10)
+    assert hub.live == 7 and guest.link.session.waiting_start
+
+
+def test_a_guest_that_sat_at_a_table_the_host_withdrew_is_told_and_joins_the_new_one():
+    """The host changes the seats as a guest picks the table still on its list: that guest
+    is not left waiting for a start that never comes."""
+    wires, apps = consoles(2, faults=0)
+    host, guest = apps
+    host_nerts(host)
+    guest.selected = 2
+    guest.press(bt.A)
+    for _ in range(30):
+        tick(apps)
+    assert guest.link.session.tables.count
+    host.selected = 0
+    host.press(bt.LEFT)  # 4 -> 3: the table of four is withdrawn, one of three offered
+    tick(apps, 3)
+    guest.press(bt.A)  # the row of the table of four, still listed
+    for _ in range(6000 // STEP):
+        tick(apps)
+        if not guest.link.session.waiting_start:
+            break
+    assert not guest.link.session.waiting_start and guest.link.status != L_SEATED
+    assert host.link.party.hub.live == 0
+    assert guest.mode == ui.LINK and guest.link.status == L_LEFT  # "The other console left"
+    guest.selected = 2
+    guest.press(bt.A)
+    join(apps, [guest])  # the table of three
+    tick(apps, 10)
+    assert host.link.party.hub.live == 1 and guest.link.session.players == 3
+
+
+def test_a_guest_back_from_away_makes_no_other_console_say_out_of_step():
+    wires, apps = consoles(4, faults=0)
+    host = apps[0]
+    host_nerts(host)
+    join(apps, apps[1:])
+    start(host, apps)
+    rnd = random.Random(6)
+    play_a_while(apps, 100, rnd)
+    wires[1].cut(True)  # the guest at seat 2, away for 8 s, then back
+    said = set()
+    for f in range(8000 // STEP + 1500 // STEP * 4):
+        if f == 8000 // STEP:
+            wires[1].cut(False)
+        tick([a for k, a in enumerate(apps) if k != 2 or f >= 8000 // STEP])
+        if f % 8 == 0:
+            move_each(apps, rnd)
+        for k in (1, 3):
+            t = apps[k].table
+            if t.message == 45 and t.said[0]:
+                said.add(bytes(t.said[1:1 + t.said[0]]))
+    assert b"P3 is away: the others play on" in said and b"P3 is back" in said
+    assert not [w for w in said if w.startswith(b"Out of step")], said

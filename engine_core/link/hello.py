@@ -23,6 +23,7 @@ from engine_core.link.pairing import Tables
 
 from micropython import const
 
+_SEATED_SILENCE_MS = const(5000)  # a seated party guest whose host says nothing this long: it left
 _TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.ini, always_true)
 if _TYPING:
     from engine_core.link.channel import Channel
@@ -177,9 +178,10 @@ class Hello:
                 self.ch.listen()  # the offer goes out no more
             self.end_table()
         elif s.state == S_WAITING and s.waiting_start:  # seated at a party table: the host
-            self.outbox.queue(m.BYE, self.outbox.tx, 0)  # offers the seat again
+            self.outbox.queue(m.BYE, self.outbox.tx, 0)  # offers the seat again, as a new table
             self.outbox.flush()
             s.waiting_start = False
+            self.tables.end(self.table_host, self.table_id)  # (this one leaves the list)
         self.joining = False
         s.go(m.E_CANCEL)
 
@@ -228,8 +230,15 @@ class Hello:
 
     def withdrawn(self):
         """The offer this console's player is asked about was heard no more (GONE_MS), or
-        another console took it (FULL): the question goes (F_LEFT)."""
+        another console took it (FULL): the question goes (F_LEFT); and the host of a party
+        table this console sits at has said nothing for 5 s (F_LEFT too)."""
         s = self.s
+        if s.waiting_start and s.state == S_WAITING and self.ch.silent_ms(s.now) >= _SEATED_SILENCE_MS:
+            s.waiting_start = False  # seated at a party table whose host says nothing (it withdrew
+            self.end_table()  # that table, or went): the player is told, as of a host that left
+            s.go(m.E_CANCEL)
+            s.news(m.F_LEFT)
+            return
         if self.offer_table and not self.joining and s.state == S_WAITING and not s.is_host \
                 and not s.waiting_start:
             t = self.tables

@@ -67,6 +67,7 @@ class Hub:
         self.policy = WAIT
         self.at = 0
         self.seen = array("i", [0] * LEGS)  # each leg's restarts, as last seen
+        self.reopened = bytearray(LEGS)  # each leg's seat offered this many times at this table
         self.behind = 0  # bit i: leg i's guest speaks of another generation (it missed a state)
         self.behind_at = array("i", [0] * LEGS)  # since when
         # What a leg whose window is full keeps for it (send): at most BACKLOG messages each,
@@ -101,6 +102,8 @@ class Hub:
             self.legs[i].listen()
         self.offer_len = n
         self.offer_table = table
+        for i in range(LEGS):
+            self.reopened[i] = 0
         self.live = self.away = self.gone = self.lag = 0
         for i in range(self.n):
             self.kept_count[i] = 0
@@ -120,7 +123,11 @@ class Hub:
                 k += 1
         # Each leg's seat is a table of its own id (the host's next ones): a guest that answers
         # the offer of a seat another guest took is that seat's leg's stranger, never another's.
-        self.legs[i].open_table((self.offer_table + i - 1) % 65535 + 1, m.OFFER, b, self.offer_len)
+        # A seat offered again is a new table (LEGS ids on): the guest that got up from it, whose
+        # channel still speaks of the old one, does not sit down again unasked.
+        self.legs[i].open_table((self.offer_table + i - 1 + LEGS * self.reopened[i]) % 65535 + 1, m.OFFER, b,
+                                self.offer_len)
+        self.reopened[i] = (self.reopened[i] + 1) & 0xFF
         self.seen[i] = self.legs[i].restarts
         self.live &= ~(1 << i)
 

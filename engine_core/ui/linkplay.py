@@ -250,7 +250,8 @@ class Link:
                 app.note_scores()  # the other player dealt the next game
                 app.show(PLAY)
         if flags & m.F_DESYNC:
-            table.say_out_of_step(session.hash_here, session.hash_there)
+            if session.hash_here != session.hash_there:  # (a party host's state sent to every
+                table.say_out_of_step(session.hash_here, session.hash_there)  # guest: not a word)
             table.valid = False
         if flags & m.F_RESUMED:
             table.say(why.LINK_BACK)
@@ -526,6 +527,8 @@ class LinkLeft(Scene):
         live = app.answers_live()
         room = panel_width(app.width) - 4
         said = b"The other console left"
+        if app.link.session.party:
+            said = b"The host left"  # (a party table: the others play on with the computer)
         p.text_centred(said if p.text_width(said) <= room else b"Other console left", x, y, pal.GOLD)
         said = b"A: play on against the computer"
         p.text_centred(said if p.text_width(said) <= room else b"A: play the computer", x, y + LINE_H + 3,
