@@ -123,6 +123,7 @@ class Tables:
                 self.full[i] = full
                 self.changes += 1
             return False
+        self.supersede(host, d)
         if self.count == TABLES:
             self._drop(self._stalest(now))
         i = self.count
@@ -137,6 +138,19 @@ class Tables:
         self.full[i] = full
         self.changes += 1
         return True
+
+    def supersede(self, host, d):
+        """A new table of `host` drops its rows of another seed: a host offers one table at a
+        time (a party table's seats, each a table of its own id, share its seed), so those were
+        withdrawn (the seats changed) and are not picked in the seconds before they expire."""
+        i = 0
+        while i < self.count:
+            at = i * OFFER_MAX + 8  # (the seed: messages.py, OFFER)
+            if self.host[i] == host and (self.offers[at] != d[8] or self.offers[at + 1] != d[9]
+                                         or self.offers[at + 2] != d[10] or self.offers[at + 3] != d[11]):
+                self._drop(i)
+            else:
+                i += 1
 
     def game_id(self, i):
         return self.offers[i * OFFER_MAX + 1]

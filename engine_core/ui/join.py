@@ -154,8 +154,9 @@ class JoinList:
                 x = p.text_upto(games.title(name), (right - x - 12 + 1) // 6, x + 12, y + (row - CHAR_H) // 2, colour)
             if why_not is not None and x + 12 + p.text_width(why_not) <= right:
                 p.text(why_not, x + 12, y + (row - CHAR_H) // 2, colour)
-            elif why_not is None and tables.offers[tables.offer_at(i) + 3] > 2 and x + 54 <= right:
-                x = p.number(tables.offers[tables.offer_at(i) + 3], x + 12, y + (row - CHAR_H) // 2, colour)
+            elif why_not is None and tables.offers[tables.offer_at(i) + 3] > 2 and x + 48 <= right:
+                gap = 12 if x + 54 <= right else 6  # (a 128-pixel row: closer)
+                x = p.number(tables.offers[tables.offer_at(i) + 3], x + gap, y + (row - CHAR_H) // 2, colour)
                 p.text(b" seats", x, y + (row - CHAR_H) // 2, colour)  # a party table
         self.drawn = self.selected
 

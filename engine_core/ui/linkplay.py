@@ -141,6 +141,7 @@ class Link:
         if name == "nerts" and self.party is not None:
             self.party.open(app, self)  # the lobby: two, three or four seats
             return
+        self.alone()  # (after a party table's lobby: the console's own channel again)
         table = app.open_table(name, -1, 2)  # a linked table seats two, whatever the setting
         app.configure_rules(table.game)
         session.host(table.game, app.fresh_number(), table.game.options, SEATS_TWO, app.clock)
@@ -449,7 +450,8 @@ class LinkScreen(Scene):
             panel(app, px, py, pw, ph)
             p.text(b"Link play", px + ins - 2, py + 5 - (3 if short else 0), pal.GOLD)
             label = link.label
-            p.text(label, px + pw - ins - p.text_width(label), py + 5 - (3 if short else 0), pal.DIM)
+            if p.text_width(b"Link play ") + p.text_width(label) <= pw - 2 * ins + 2:  # (where both fit)
+                p.text(label, px + pw - ins - p.text_width(label), py + 5 - (3 if short else 0), pal.DIM)
             self.draw_under(app, px, py + (2 if short else 6) + (n + 1) * row, pw, row, under)
             app.drawn_selected = -1
         if app.drawn_selected == app.selected:

@@ -165,9 +165,10 @@ class Party:
         felt(app)
         panel(app, px, py, pw, ph)
         session = link.session
-        p.text(b"Host Nerts", px + ins - 2, top + 1 - (2 if short else 0), pal.GOLD)
+        ty = top + (0 if short else 1)  # (inside the panel's frame on a 64-pixel screen too)
+        p.text(b"Host Nerts", px + ins - 2, ty, pal.GOLD)
         link_id(self.short_id, session.hello.table_host)  # the table's id, as the join lists show it
-        p.text(self.short_id, px + pw - ins - 24, top + 1 - (2 if short else 0), pal.DIM)
+        p.text(self.short_id, px + pw - ins - 24, ty, pal.DIM)
         wide = pw - 2 * ins >= 26 * 6
         for i in range(ROWS):
             y = top + (i + 1) * row
