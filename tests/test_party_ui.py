@@ -491,3 +491,22 @@ def test_a_table_the_host_withdrew_leaves_the_join_list_once_its_next_is_heard(p
     host.press(bt.LEFT)  # 4 -> 3 seats: a new table
     tick(apps, 30)  # (its offer heard: well within the 3 s a row not heard lasts)
     assert [tables.offers[tables.offer_at(i) + 3] for i in range(tables.count)] == [3]
+
+
+def test_a_table_withdrawn_after_a_guest_sat_leaves_every_list():
+    wires, apps = consoles(3, faults=0, private=True)
+    host, guest, other = apps
+    host_nerts(host)
+    join(apps, [guest])
+    other.selected = 2
+    other.press(bt.A)
+    tick(apps, 30)
+    assert other.link.session.tables.count == 1
+    host.press(bt.B)  # withdrawn: the seated guest is told, the free seat offered no more
+    tick(apps, 200)
+    assert guest.link.status == L_LEFT and not guest.link.session.waiting_start
+    assert other.link.session.tables.count == 0  # (heard no more: gone from the list)
+    host_nerts(host)  # a table again: the guest that was told sits at it
+    join(apps, [guest])
+    tick(apps, 10)
+    assert host.link.party.hub.live & 1

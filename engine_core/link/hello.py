@@ -89,6 +89,7 @@ class Hello:
         s.be_guest()
         s.fresh()
         s.drop_game()
+        s.waiting_start = False
         self.joining = True
         self.offer_table = 0
         self.outbox.forget()

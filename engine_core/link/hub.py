@@ -143,7 +143,9 @@ class Hub:
 
     def announce(self, kind):
         """Every leg's offer goes on as `kind` (FULL), their beacons FULL_MS / LEGS apart: a
-        poll writes one of them, not every leg's."""
+        poll writes one of them, not every leg's; kind 0: the table ended, no leg offers it."""
+        if kind == 0:
+            self.offer_len = 0  # (poll offers a free seat again while there is an offer)
         for i in range(self.n):
             leg = self.legs[i]
             leg.announce(kind)

@@ -475,6 +475,7 @@ class Session:
 
     def left(self):
         self.go(m.E_LEAVE)
+        self.waiting_start = False  # (a party table's seat: given up with the table)
         self.hello.end_table()  # its offer, replayed, is no new table
         self.repair.stop_asking()
         self.orphans = 0

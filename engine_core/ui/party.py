@@ -206,7 +206,7 @@ class Party:
             return b"Waiting for guests"
         if n == self.seats - 1:
             return b"All seated: Start"
-        return b"Free seats: computer"
+        return b"Free seats: CPU"
 
     def draw_seats(self, app, session, x, y, wide):
         """Each seat in turn: you, a guest's short id, or dashes while it is free (wide: with
