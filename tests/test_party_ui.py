@@ -510,3 +510,24 @@ def test_a_table_withdrawn_after_a_guest_sat_leaves_every_list():
     join(apps, [guest])
     tick(apps, 10)
     assert host.link.party.hub.live & 1
+
+
+def test_the_lobbys_cursor_is_drawn_where_up_and_down_put_it():
+    wires, apps = consoles(2, faults=0)
+    host = apps[0]
+    host_nerts(host)
+    host.redraw()
+    screen = host.screen
+    rows = []
+    for button in (bt.DOWN, bt.DOWN, bt.UP):
+        host.press(button)
+        host.redraw()
+        rows.append(bytes(screen.buf))
+    assert host.selected == 1
+    assert rows[0] != rows[1] and rows[1] != rows[2]  # each step redrawn with its row lit
+    host.press(bt.UP)
+    host.redraw()
+    first = bytes(screen.buf)
+    host.press(bt.DOWN)
+    host.redraw()
+    assert bytes(screen.buf) == rows[0] != first

@@ -112,8 +112,10 @@ class Party:
             app.full = True
         if button == bt.UP:
             app.selected = (app.selected + ROWS - 1) % ROWS
+            app.full = True
         elif button == bt.DOWN:
             app.selected = (app.selected + 1) % ROWS
+            app.full = True
         elif button == bt.A or button == bt.LEFT or button == bt.RIGHT:
             back = button == bt.LEFT
             row = app.selected
