@@ -98,14 +98,15 @@ def heap(board_name, seed=1):
     from engine_core.gfx.screen import Screen
     from engine_core.storage import FileStorage
     from firmware.hardware import Hardware
-    from firmware.main import DATA_DIR, FrameStats, keep_one_layout, make_app
+    from firmware.main import DATA_DIR, FrameStats, keep_layout, make_app
     board = boards.load(board_name)
     gc.collect()
     screen = Screen(board.WIDTH, board.HEIGHT, None, getattr(board, "MONO", False))
     hw = Hardware(board)
     shell = make_app(screen, hw, FrameStats(), False, FileStorage(DATA_DIR))
     app = shell.app.app
-    keep_one_layout(app)  # as start() does once the title is on the glass
+    for name in app.names:
+        keep_layout(app, name)  # as the first frames after the title do (Device.after_frame)
     print("game          free B  largest block B")
     results = []
     for name in app.names:

@@ -75,6 +75,7 @@ class Device:
         self.clock = clock
         self.latch = buttons.reader if isinstance(buttons.reader, GpioButtons) else None
         self.power = power
+        self.warm = []  # type: list  # games whose modules are still to import (start: after the title)
 
     def flush(self, screen):
         self.panel.show(screen)
@@ -83,11 +84,15 @@ class Device:
         return self.power is not None and self.power.woke(now)
 
     def rest_ms(self, now):
+        if self.warm:
+            return 0  # (a frame each until the games are imported)
         return REST_MAX_MS if self.power is None else self.power.rest_ms(now)
 
     def after_frame(self, now):
         if self.power is not None:
             self.power.update(now, self.keys.held, self.app)
+        if self.warm and not self.keys.count:  # one game a frame, none with a press waiting
+            keep_layout(self.app.app.app, self.warm.pop(0))
 
 
 def device_loop(app, panel, buttons, beeper, clock, stats, frame_ms=FRAME_MS, power=None,
@@ -275,7 +280,8 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
-    app = App(screen)
+    from engine_core import games
+    app = App(screen, games.names(), laid_out=True)  # (each game's module imported after the title)
     app.set_buttons(board_buttons(hw.board), hw.board.LONG_AS)  # what its keys and rules page name
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1)
@@ -291,20 +297,23 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     return shell
 
 
-def keep_one_layout(app):
-    """Each game's layout for this board's screen class alone: the other classes' slots, built
-    when the games' modules were imported, are let go (a board's screen never changes; some
-    2 KB of heap on a Pico). The layouts for other player counts (Nerts for three and four)
-    are made later, when first asked for, at this class alone (layouts.declaration)."""
+def keep_layout(app, name):
+    """A game's module imported (the firmware's App lists the games without importing them:
+    every one is frozen in) and its layout kept for this board's screen class alone: the
+    other classes' slots, built when the module was imported, are let go (a board's screen
+    never changes; some 2 KB of heap on a Pico in all). The layouts for other player counts
+    (Nerts for three and four) are made later, when first asked for, at this class alone
+    (layouts.declaration). Called for one game a frame from the first frames after the title
+    (Device.after_frame): a game first opened before that is imported then, as ever."""
     import sys
-    if sys.implementation.name != "micropython":  # a host's process makes apps of every size
-        return
     from engine_core.ui import layouts
-    for name in app.names:
-        for decl in (layouts.declaration(name),):
-            for table in [decl] + [v for v in decl.values() if isinstance(v, dict)]:
-                for key in [k for k in table if isinstance(k, int) and k != app.size]:
-                    del table[key]
+    decl = layouts.declaration(name)
+    if sys.implementation.name != "micropython" or decl is None:
+        return  # a host's process makes apps of every size
+    for table in [decl] + [v for v in decl.values() if isinstance(v, dict)]:
+        for key in [k for k in table if isinstance(k, int) and k != app.size]:
+            del table[key]
+    gc.collect()  # the other classes' slots let go now, before the next game's module comes
 
 
 class LinkOnDemand:
@@ -418,12 +427,13 @@ def start(board_name, hardware=False, frames=-1):
     app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR))
     panel_start(hw.panel, reset_at)
     hw.panel.show(screen)                               # the title is the boot splash
-    keep_one_layout(app.app.app)                        # (after the title: it costs the boot)
     hw.brightness(100)
     clock = Clock()
     power = make_power(app, hw, clock)
     loop = device_loop(app, hw.panel, hw.buttons, hw.beeper, clock, stats, power=power,
                        gauge=make_gauge(app, screen, power))
+    if not app.alone:
+        loop.port.warm = list(app.app.app.names)  # imported in the first frames, after the title
     gc.collect()
     try:
         loop.run(frames)

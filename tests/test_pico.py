@@ -252,11 +252,10 @@ def test_the_xip_cache_model_charges_a_miss_once_per_line_until_it_is_evicted(tm
     assert extra["uncached", 4] - extra["uncached", 1] == 3 * 512
 
 
-# Power-on to the title with the XIP cache modelled: measured 513 ms (docs/performance.md), over
-# the 500 ms target that the figures without the model (419 ms) meet; held here to that.
-# A guard against creeping (the target, 350 ms, is not met): the two small screen classes'
-# layouts, built when the games' modules are imported, cost the boot some 20 ms.
-POWER_ON_XIP_MS = 540
+# Power-on to the title with the XIP cache modelled: measured 407 ms (docs/performance.md; 333 ms
+# without the model, against the 350 ms target) since the games' modules are imported after
+# the title; 526 ms before. A guard against creeping (the target is not met with the model).
+POWER_ON_XIP_MS = 440
 
 
 def test_power_on_with_the_xip_cache_modelled():
@@ -276,8 +275,9 @@ def test_power_on_with_the_xip_cache_modelled():
     waited_ms = cached["xip"][2] / result.end["clk_sys"] * 1000
     later_ms = (cached["last_spi_ns"] - plain["last_spi_ns"]) / 1e6
     # (the waits counted run to the boot marker, 300 ms after the title: they include the
-    # title's New game table made ahead after it, which does not delay the title)
-    assert 0.75 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
+    # games' modules imported in the frames after it and the title's New game table made ahead,
+    # which do not delay the title: about a third of them)
+    assert 0.55 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
     assert 0.98 < pico.hit_rate(cached["xip"]) < 1
     assert cached["last_spi_ns"] / 1e6 <= POWER_ON_XIP_MS, cached["last_spi_ns"] / 1e6
 

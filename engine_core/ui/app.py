@@ -52,9 +52,11 @@ WIN_TABLES: dict = {}  # game name -> its winnable-deal table module (or None), 
 
 
 class App:
-    def __init__(self, screen, names=None, two_buttons=False):
+    def __init__(self, screen, names=None, two_buttons=False, laid_out=False):
         """screen: a gfx Screen. names: the games to offer (default: every game built in
-        that has a layout). two_buttons: the board has only A and B (docs/screen.md)."""
+        that has a layout). two_buttons: the board has only A and B (docs/screen.md).
+        laid_out: every one of `names` is built in and has a layout: their modules are not
+        imported to list them (a game's module is imported when first asked for)."""
         self.screen = screen
         self.fb = screen.fb
         self.painter = painter_for(screen)
@@ -68,7 +70,7 @@ class App:
             names = games.available()
         self.names = []
         for name in names:
-            if layouts.declaration(name) is not None:
+            if laid_out or layouts.declaration(name) is not None:
                 self.names.append(name)
         self.tables = {}
         self.table = None

@@ -95,7 +95,7 @@ class Link:
         self.rollbacks = 0  # the session's count of moves put in their place, when last drawn
         self.deal_asked = False  # A on the end panel before the next deal was ours to make
         self.ask_back = PLAY  # the screen an offer's question came over, and goes back to
-        self.join = JoinList(self)  # Join a table's list of the tables heard
+        self.join: JoinList = None  # type: ignore[assignment]  # Join a table's list: made with the session
 
     def in_use(self, mode):
         """The link is polled only while its screen is open or a game or a goodbye is under way."""
@@ -119,6 +119,7 @@ class Link:
         """From the title (a game under way set aside: App.set_aside)."""
         if self.session is None:
             self.session = self.make_session()
+            self.join = JoinList(self)  # (a console that never links keeps its heap)
         app.go(LINK)
         self.status = L_CHOOSE
         self.alone()
