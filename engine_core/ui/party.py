@@ -48,7 +48,6 @@ class Party:
         self.policy = lh.WAIT
         self.live = -1  # the hub's seated guests when the lobby was last drawn
         self.told = None  # why Start did nothing (words under the rows), or None
-        self.short_id = bytearray(4)
 
     # --- a table of two, or of more ---
 
@@ -91,14 +90,18 @@ class Party:
         self.live = -1
         link.status = L_PARTY
 
+    def seated(self, session):
+        """The hub's seated guests (bit i: leg i) at the table offered; 0 at a table of two."""
+        hub = self.hub
+        return hub.live if hub is not None and session.hub is not None else 0
+
     def guests(self, session):
         """How many guests sit at the table offered (0 at a table of two: it starts as one sits)."""
-        hub = self.hub
-        if session.hub is None or hub is None:
-            return 0
+        live = self.seated(session)
         n = 0
-        for i in range(hub.n):
-            n += hub.live >> i & 1
+        while live:
+            n += live & 1
+            live >>= 1
         return n
 
     # --- the lobby's keys and time ---
@@ -143,9 +146,7 @@ class Party:
 
     def tick(self, app, link):
         """A guest sat down or got up: the lobby is drawn again."""
-        hub = self.hub
-        live = hub.live if hub is not None and link.session.hub is not None else 0
-        if live != self.live:
+        if self.seated(link.session) != self.live:
             app.full = True
 
     # --- drawing ---
@@ -169,8 +170,9 @@ class Party:
         session = link.session
         ty = top + (0 if short else 1)  # (inside the panel's frame on a 64-pixel screen too)
         p.text(b"Host Nerts", px + ins - 2, ty, pal.GOLD)
-        link_id(self.short_id, session.hello.table_host)  # the table's id, as the join lists show it
-        p.text(self.short_id, px + pw - ins - 24, ty, pal.DIM)
+        join = link.join  # (its hexadecimal ids: the table's, as the join lists show it)
+        join.hex_id(session.hello.table_host)
+        p.text(join.short_id, px + pw - ins - 24, ty, pal.DIM)
         wide = pw - 2 * ins >= 26 * 6
         for i in range(ROWS):
             y = top + (i + 1) * row
@@ -187,10 +189,9 @@ class Party:
             else:
                 p.text(b"Start", x, y + (row - CHAR_H) // 2 - 1, colour)
         y = top + (ROWS + 1) * row + (0 if short else 2)
-        self.draw_seats(app, session, px + ins, y, wide)
+        self.draw_seats(app, link, px + ins, y, wide)
         y += row
-        hub = self.hub
-        self.live = hub.live if hub is not None and session.hub is not None else 0
+        self.live = self.seated(session)
         text = self.told
         if text is None:
             text = self.waiting(session)
@@ -210,31 +211,25 @@ class Party:
             return b"All seated: Start"
         return b"Free seats: CPU"
 
-    def draw_seats(self, app, session, x, y, wide):
+    def draw_seats(self, app, link, x, y, wide):
         """Each seat in turn: you, a guest's short id, or dashes while it is free (wide: with
         the seats' names, P1 .. P4)."""
         p = app.painter
         hub = self.hub
+        join = link.join
+        live = self.seated(link.session)
         for q in range(self.seats):
             if wide:
                 x = p.text(b"P", x, y, pal.DIM)
                 x = p.number(q + 1, x, y, pal.DIM) + 3
             if q == 0:
                 x = p.text(b"You", x, y, pal.WHITE)
-            elif session.hub is not None and hub is not None and hub.live >> (q - 1) & 1:
-                link_id(self.short_id, hub.legs[q - 1].partner)
-                x = p.text(self.short_id, x, y, pal.GOLD)
+            elif live >> (q - 1) & 1 and hub is not None:
+                join.hex_id(hub.legs[q - 1].partner)
+                x = p.text(join.short_id, x, y, pal.GOLD)
             else:
                 x = p.text(b"----", x, y, pal.SLOT)
             x += 6 if wide else 4
-
-
-def link_id(b, console):
-    """A console id as four hexadecimal digits in b (the join list's way)."""
-    for k in range(4):
-        d = (console >> (12 - 4 * k)) & 15
-        b[k] = 48 + d if d < 10 else 55 + d
-
 
 
 def seat_away(b, seat, away, computer, short=False):
