@@ -221,3 +221,21 @@ def test_nerts_on_128x64_marks_your_row_of_work_piles_and_the_rules_say_whose_th
 def find_at(app, letter, x, y):
     from tests.drawn_text import shows_at
     return shows_at(app, letter, x, y)
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_the_strip_going_sends_its_band_again_not_the_whole_screen(size):
+    app = refused(size)
+    app.redraw()
+    screen = app.screen
+    assert find(app, b"Needs a higher") is not None
+    screen.clear_dirty()
+    run(app, "RIGHT")  # the cursor moves on, and the strip goes
+    app.redraw()
+    assert app.table.message == 0 and find(app, b"Needs a higher") is None
+    assert not screen.all_dirty
+    top = overlay.strip_top(screen.width, screen.height)
+    strip = screen.width * (screen.height - top)
+    style = app.table.slots.style
+    cursor = 2 * style.w * style.h  # the cursor's old and new cards
+    assert screen.dirty_pixels() <= strip + 2 * cursor, (screen.dirty_pixels(), strip)

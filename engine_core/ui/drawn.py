@@ -28,7 +28,7 @@ class Drawn:
         self.cards = bytearray(cards)
         self.moves = -1
         self.scores = -1  # competitive games: a hash of every player's score
-        self.msg = NONE
+        self.msg = NONE  # what the strip on the glass says; NONE: no strip; 0: one to draw anew or take away
         self.cursor = NONE
         self.cursor_index = NONE
         self.held = NONE

@@ -127,7 +127,9 @@ class Table:
             return False
         if d.held != hand.held or d.held_index != hand.held_index:
             return False
-        if self.message != MSG_NONE and (d.msg != self.message or self.message_ms > MESSAGE_MS):
+        if d.msg != self.message and (self.message != MSG_NONE or d.msg == MSG_NONE):
+            return False  # a strip to draw, or one gone still on the glass
+        if self.message != MSG_NONE and self.message_ms > MESSAGE_MS:
             return False
         touched = view.touched
         for s in range(self.slots.count):
@@ -223,7 +225,7 @@ class Table:
         """Show a message (a code of engine_core/reasons.py) at the foot for MESSAGE_MS."""
         self.message = reason
         self.message_ms = MESSAGE_MS + 1  # odd: drawn in the next frame, not in the keypress
-        self.view.drawn.msg = NONE
+        self.view.drawn.msg = MSG_NONE  # the strip drawn anew
 
     def computer_step(self):
         """The computer plays one move of its turn; the foot says what it played."""
@@ -276,7 +278,7 @@ class Table:
     def show_said(self):
         self.message = why.SAID
         self.message_ms = MESSAGE_MS
-        self.view.drawn.msg = NONE
+        self.view.drawn.msg = MSG_NONE
 
     def tick(self, ms):
         """Animate a shake, let a message go, step the computer's turn; True while something
@@ -293,7 +295,7 @@ class Table:
             if self.message_ms <= 0:
                 self.drop_message()
             elif before > MESSAGE_MS // 2 >= self.message_ms and self.view.screen.height < 100:
-                self.view.drawn.msg = NONE  # a one-line strip turns to the words' next line
+                self.view.drawn.msg = MSG_NONE  # a one-line strip turns to the words' next line
         elif self.message != MSG_NONE:
             self.drop_message()  # a key let it go (let_go)
         return self.frame(ms)  # a slide or a shake
@@ -301,7 +303,9 @@ class Table:
     def drop_message(self):
         self.message_ms = 0
         self.message = MSG_NONE
-        self.view.drawn.valid = False  # the strip goes: what it covered is drawn again
+        d = self.view.drawn
+        if d.msg != NONE:  # a strip shows: the next refresh draws what it covers again
+            d.msg = MSG_NONE
 
     def let_go(self):
         """A key in play: the strip shown goes in the next frame (what it said is about the

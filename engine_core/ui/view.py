@@ -208,9 +208,10 @@ class TableRenderer:
         self.slide &= ~(SLIDE_DRAWN | SLIDE_WAIT)
         if self.slide & SLIDE_LEFT:
             overlay.draw_ghost(self)  # over the piles and the status line, under the message strip
+        d = self.drawn
+        d.msg = NONE
         if self.message != MSG_NONE:
             overlay.draw_message(self, 0, self.screen.width)
-        d = self.drawn
         d.damage_from = 255
         d.damage_to = 0
         d.valid = True
@@ -243,6 +244,13 @@ class TableRenderer:
         if not d.valid:
             self.draw_all()
             return
+        if d.msg == MSG_NONE and self.message == MSG_NONE:  # the strip went (Table.drop_message)
+            if self.slide & (SLIDE_LEFT | SLIDE_DRAWN):
+                self.draw_all()  # a sliding card may lie over it
+                return
+            d.msg = NONE
+            top = self.strip_y
+            overlay.restore_rect(self, 0, top, self.screen.width, self.screen.height - top)
         hand = self.hand
         if hand.cursor != d.cursor or hand.cursor_index != d.cursor_index:
             self.touch(d.cursor)
