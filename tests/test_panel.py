@@ -387,3 +387,25 @@ def test_a_dma_feeder_needs_the_viper_expansion():
     board = boards.load("pico_lcd_13")
     with pytest.raises(ValueError):
         Panel(SPI(1), Pin(1), Pin(2), None, board, "plain", FakeFeeder(None, None, None))
+
+
+def test_the_viper_shuffle_deals_as_the_engines_for_both_generators():
+    """The device shuffles with expand_viper.shuffle2 (firmware/main.py): the same cards in
+    the same places and the same states as engine_core.rng.shuffle2, from any state, for
+    every generator that deals with two streams."""
+    from array import array
+
+    from engine_core import rng
+    shuffle = viper_stand_in()["shuffle2"]
+    rnd = random.Random(11)
+    for generator in (rng.COMBINED, rng.SPECTRAL):
+        for _ in range(300):
+            count = rnd.choice((52, 54, 104, 108, 7, 1, 0))
+            start = rnd.randrange(0, 20)
+            cards = bytearray(rnd.getrandbits(8) for _ in range(start + count + 5))
+            mine = bytearray(cards)
+            state = array("i", [rnd.randrange(1, rng.M1), rnd.randrange(1, rng.M2), 77])
+            ours = array("i", state)
+            rng.shuffle2(cards, start, count, state, 0, 1, generator)
+            shuffle(mine, start, count, ours, 0, 1, generator)
+            assert mine == cards and ours == state, (generator, count, start)
