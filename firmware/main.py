@@ -283,7 +283,7 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core import games, rng
     from firmware import panel
     if panel.EXPANDER == "viper":  # the deals' shuffle in machine code, the same cards as rng's
-        rng.shuffle2 = panel.expand_viper.shuffle2  # type: ignore[assignment]  (its arguments typed for viper)
+        rng.shuffle2 = panel.expand_viper.shuffle2  # type: ignore[assignment]
     app = App(screen, games.names(), laid_out=True)  # (each game's module imported after the title)
     app.set_buttons(board_buttons(hw.board), hw.board.LONG_AS)  # what its keys and rules page name
     attach_link(app, hw.board)
