@@ -231,11 +231,12 @@ class Slots:
         """How far slot s, holding n cards (all its pile has), reaches along its fan (or down,
         for a stack with its count)."""
         st = self.style
-        fan = self.how[s] & FAN_MASK
+        how = self.how[s]
+        fan = how & FAN_MASK
         if fan == RIGHT:
-            return st.w + self.card_pos(s, n - 1, True) - self.x[s]
-        e = st.h + self.card_pos(s, n - 1, False) - self.y[s]
-        if self.how[s] & COUNT:
+            return st.w + (self.card_pos(s, n - 1, True) - self.x[s] if step else 0)
+        e = st.h + (self.card_pos(s, n - 1, False) - self.y[s] if step else 0)  # (no step: a stack, or one card)
+        if how & COUNT:
             e += LINE_H
         return e
 
