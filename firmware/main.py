@@ -282,7 +282,8 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core.ui.app import App
     from engine_core import games, rng
     from firmware import panel
-    if panel.EXPANDER == "viper":  # the deals' shuffle in machine code, the same cards as rng's
+    if panel.EXPANDER == "viper" and sys.platform == "rp2":  # the deals' shuffle in machine
+        # code, the same cards as rng's (checked on the emulated chip; an ESP32 shuffles in bytecode)
         rng.shuffle2 = panel.expand_viper.shuffle2  # type: ignore[assignment]
     app = App(screen, games.names(), laid_out=True)  # (each game's module imported after the title)
     app.set_buttons(board_buttons(hw.board), hw.board.LONG_AS)  # what its keys and rules page name
