@@ -34,7 +34,8 @@ def build(source=SOURCE):
     or None with the reason printed on stderr."""
     with open(source, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    target = os.path.join(cache_dir(), "sir_tommy_rollouts-%s.so" % digest)
+    name = os.path.splitext(os.path.basename(source))[0]
+    target = os.path.join(cache_dir(), "%s-%s.so" % (name, digest))
     if os.path.exists(target):
         return target
     cc = shutil.which("cc") or shutil.which("gcc")
