@@ -17,10 +17,7 @@ the console recompiles only the frozen modules.
 Beside firmware.uf2 it writes firmware.bin and firmware.json (the flash layout and the
 addresses the emulated Pico needs, tools/device/pico.py).
 
-Changes to the port (PATCHES, applied to the source before the build, idempotently). The
-modules the console never imports are left out (deflate, re, json, heapq, random: about
-9 KB of flash, which is the room an RP2040 board has left to grow; the console's text
-protocol writes its JSON itself, engine_core/jsontext.py). The
+One change to the port (PATCHES, applied to the source before the build, idempotently): the
 VM's call frames live on a Python stack of PYSTACK_BYTES (MICROPY_ENABLE_PYSTACK), a static
 array, so the GC heap is that much smaller (the C stack, 8 KB across SCRATCH_X and SCRATCH_Y,
 is left whole). Without it a
@@ -92,14 +89,6 @@ def package_files(name):
 PYSTACK_FILL = 0x55
 PYSTACK_BYTES = 2560  # the deepest the scenarios reach is 1,520 bytes (tests/test_pico.py)
 PATCHES = (  # (file in the source, text after which the addition goes, the addition)
-    ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
-     "// Modules the console never imports, left out: their flash is the room it has to grow\n"
-     "// (tools/device/firmware.py).\n"
-     "#define MICROPY_PY_DEFLATE (0)\n"
-     "#define MICROPY_PY_RE (0)\n"
-     "#define MICROPY_PY_JSON (0)\n"
-     "#define MICROPY_PY_HEAPQ (0)\n"
-     "#define MICROPY_PY_RANDOM (0)\n"),
     ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
      "// The console's call frames on a Python stack (tools/device/firmware.py).\n"
      "#define MICROPY_ENABLE_PYSTACK (1)\n"),
