@@ -113,17 +113,20 @@ def moves_of(cards, line):
     return moves
 
 
-def solve_seed(seed, node_limit=None, generator=rng.COMBINED):
+def solve_seed(seed, node_limit=None, generator=rng.COMBINED, table_bits=TABLE_BITS):
     """(won, moves, nodes) for the deal of `seed`: won True (moves: engine moves), False
-    (proven lost) or None (node limit)."""
+    (proven lost) or None (node limit). A search of a few thousand nodes needs no more than
+    a table of 2**20 slots (24 MB)."""
     cards = ranks_of(seed, generator)
-    verdict, line, nodes, _ = search(cards, node_limit or NODE_LIMIT)
+    verdict, line, nodes, _ = search(cards, node_limit or NODE_LIMIT, table_bits)
     return verdict, moves_of(cards, line) if verdict else None, nodes
 
 
 def main(argv):
-    for s in argv:
-        seed = int(s)
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("seeds", nargs="+", type=int, help="deal numbers (the combined generator's deals)")
+    for seed in parser.parse_args(argv).seeds:
         cards = ranks_of(seed)
         t0 = time.process_time()
         verdict, _, nodes, stored = search(cards)
