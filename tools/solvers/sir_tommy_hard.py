@@ -13,7 +13,9 @@ to the late-Ace search (tools/solvers/sir_tommy_late.py), an exact search that f
 the beams miss; a deal it searches to the end without a win stays undecided, as no separate
 program checks that answer (none has come so far: it stops at its node limit). Prints a
 progress line per deal; writes one row per deal to --out (seed, verdict, search, nodes,
-seconds: CPU time of this process): docs/stats/sir_tommy_hard.csv.
+seconds: CPU time of this process): docs/stats/sir_tommy_hard.csv. The late-Ace search's table
+asks for 1.5 GB of address space (sir_tommy_late.TABLE_BITS), of which the pages it touches
+are used: some hundreds of MB at its node limit.
 """
 
 import argparse
