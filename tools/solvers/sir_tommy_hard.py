@@ -14,8 +14,8 @@ the beams miss; a deal it searches to the end without a win stays undecided, as 
 program checks that answer (none has come so far: it stops at its node limit). Prints a
 progress line per deal; writes one row per deal to --out (seed, verdict, search, nodes,
 seconds: CPU time of this process): docs/stats/sir_tommy_hard.csv. The late-Ace search's table
-asks for 1.5 GB of address space (sir_tommy_late.TABLE_BITS), of which the pages it touches
-are used: some hundreds of MB at its node limit.
+asks for 1.5 GB of address space (sir_tommy_late.TABLE_BITS); the memory used is the pages it
+touches, which grow with the positions it stores.
 """
 
 import argparse
