@@ -17,15 +17,23 @@ the console recompiles only the frozen modules.
 Beside firmware.uf2 it writes firmware.bin and firmware.json (the flash layout and the
 addresses the emulated Pico needs, tools/device/pico.py).
 
-One change to the port (PATCHES, applied to the source before the build, idempotently): the
-VM's call frames live on a Python stack of PYSTACK_BYTES (MICROPY_ENABLE_PYSTACK), a static
-array, so the GC heap is that much smaller (the C stack, 8 KB across SCRATCH_X and SCRATCH_Y,
-is left whole). Without it a
-bytecode function whose frame is larger than 44 bytes allocates the frame on the GC heap at
-each call and frees it on return: with the heap full of the games' objects each such
-allocation searched past them (a deal made 227 of them: 6.6 M of its 17.7 M cycles,
-tools/device/pico_profile.py). The stack is filled with PYSTACK_FILL at each (soft) reset, so
-its high-water mark can be read afterwards (tests/test_pico.py).
+The port is changed before the build (PATCHES, applied to the source idempotently; a file
+no longer patched is put back as it came); docs/firmware.md says why each change was made:
+- the VM's call frames live on a Python stack of PYSTACK_BYTES (MICROPY_ENABLE_PYSTACK), a
+  static array, so the GC heap is that much smaller (the C stack, 8 KB across SCRATCH_X and
+  SCRATCH_Y, is left whole). Without it a bytecode function whose frame is larger than 44
+  bytes allocates the frame on the GC heap at each call and frees it on return: with the heap
+  full of the games' objects each such allocation searched past them (a deal made 227 of
+  them: 6.6 M of its 17.7 M cycles, tools/device/pico_profile.py). The stack is filled with
+  PYSTACK_FILL at each (soft) reset, so its high-water mark can be read afterwards
+  (tests/test_pico.py);
+- framebuf: a one-bit image blitted through a palette onto a GS4 frame in one loop, and a
+  FrameBuffer over a read-only buffer (the art, left in flash);
+- for the XIP cache and the boot: the functions in HOT_CODE laid side by side at the start of
+  the code; a frozen module's name skipped by its length; a map's next slot found without a
+  division;
+- the parts the console never uses left out: the FAT filesystem, machine.I2S, cryptolib,
+  hashlib's MD5 and SHA1.
 """
 
 import argparse
@@ -88,6 +96,14 @@ def package_files(name):
 
 PYSTACK_FILL = 0x55
 PYSTACK_BYTES = 2560  # the deepest the scenarios reach is 1,520 bytes (tests/test_pico.py)
+# The functions the VM runs most, laid side by side at the start of the code so that they do
+# not evict one another from the XIP cache: chosen with tools/device/pico_xip.py (docs/firmware.md).
+HOT_CODE = ("mp_execute_bytecode", "mp_setup_code_state_helper", "mp_setup_code_state",
+            "mp_obj_class_lookup", "mp_obj_instance_attr", "mp_cstack_usage", "mp_cstack_check",
+            "mp_binary_op", "mp_obj_get_type", "mp_obj_equal_not_equal", "mp_obj_is_true",
+            "mp_obj_get_int_maybe", "mp_map_lookup",
+            "nlr_push", "nlr_push_tail")  # (nlr_push reaches nlr_push_tail by a short branch)
+
 PATCHES = (  # (file in the source, text after which the addition goes, the addition)
     ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
      "// The console's call frames on a Python stack (tools/device/firmware.py).\n"
@@ -103,6 +119,62 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "            mp_pystack_init(pystack_area, pystack_area + sizeof(pystack_area));\n"
      "        }\n"
      "        #endif\n" % (PYSTACK_BYTES, PYSTACK_FILL)),
+    # The parts the console never uses, left out (docs/firmware.md).
+    ("ports/rp2/mpconfigport.h", "#define MICROPY_VFS_FAT                         (1)\n",
+     "#undef MICROPY_VFS_FAT\n#define MICROPY_VFS_FAT (0)\n"),
+    ("ports/rp2/mpconfigport.h", "#define MICROPY_PY_MACHINE_I2S_RING_BUF         (1)\n",
+     "#undef MICROPY_PY_MACHINE_I2S\n#define MICROPY_PY_MACHINE_I2S (0)\n"),
+    ("ports/rp2/mpconfigport.h", "#define MICROPY_PY_CRYPTOLIB                    (1)\n",
+     "#undef MICROPY_PY_CRYPTOLIB\n#define MICROPY_PY_CRYPTOLIB (0)\n"
+     "#undef MICROPY_PY_HASHLIB_MD5\n#define MICROPY_PY_HASHLIB_MD5 (0)\n"
+     "#undef MICROPY_PY_HASHLIB_SHA1\n#define MICROPY_PY_HASHLIB_SHA1 (0)\n"),
+    ("ports/rp2/memmap_mp_rp2040.ld", "        *(.init)\n",
+     "        /* The VM's hottest functions side by side (tools/device/firmware.py: HOT_CODE). */\n"
+     + "".join("        *(.text.%s)\n" % name for name in HOT_CODE)),
+    ("tools/mpy-tool.py", "    print('    \"\\\\0\"')\n    print(\"};\")\n",
+     "    # Each frozen module's name's length (tools/device/firmware.py: py/frozenmod.c skips a\n"
+     "    # name by its length instead of reading it through).\n"
+     "    print(\"const unsigned char mp_frozen_mpy_name_lengths[] = {\")\n"
+     "    for cm in compiled_modules:\n"
+     "        assert len(cm.source_file.str) < 256\n"
+     "        print(\"    %d,\" % len(cm.source_file.str))\n"
+     "    print(\"    0\")\n"
+     "    print(\"};\")\n"),
+    ("py/frozenmod.c", "        ++num_str;\n    }\n    #endif\n",
+     "\n"
+     "    #if MICROPY_MODULE_FROZEN_MPY\n"
+     "    // Only frozen .mpy (tools/device/firmware.py): a name is skipped by its length, read\n"
+     "    // from mp_frozen_mpy_name_lengths, not by strlen; a look-up reads a byte a name and\n"
+     "    // compares only the names at least as long as the one it looks for.\n"
+     "    if (num_str == 0) {\n"
+     "        extern const unsigned char mp_frozen_mpy_name_lengths[];\n"
+     "        for (size_t i = 0; mp_frozen_mpy_name_lengths[i] != 0; i++) {\n"
+     "            size_t entry_len = mp_frozen_mpy_name_lengths[i];\n"
+     "            if (entry_len >= len && memcmp(str, name, len) == 0) {\n"
+     "                if (entry_len == len) {\n"
+     "                    if (frozen_type != NULL) {\n"
+     "                        *frozen_type = MP_FROZEN_MPY;\n"
+     "                        *data = (void *)mp_frozen_mpy_content[i];\n"
+     "                    }\n"
+     "                    return MP_IMPORT_STAT_FILE;\n"
+     "                } else if (name[len] == '/') {\n"
+     "                    return MP_IMPORT_STAT_DIR;\n"
+     "                }\n"
+     "            }\n"
+     "            name += entry_len + 1;\n"
+     "        }\n"
+     "        return MP_IMPORT_STAT_NO_EXIST;\n"
+     "    }\n"
+     "    #endif\n"),
+    ("py/map.c", "        // not yet found, keep searching in this table\n",
+     "        // The next slot by a comparison, not a division (tools/device/firmware.py): a look-up\n"
+     "        // that misses a full table (a global name that is a builtin) tries every slot.\n"
+     "        if (++pos == map->alloc) {\n"
+     "            pos = 0;\n"
+     "        }\n"
+     "        #if 0  // as it was:\n"),
+    ("py/map.c", "        pos = (pos + 1) % map->alloc;\n",
+     "        #endif\n"),
     ("extmod/modframebuf.c", "    int y0end = MIN(self->height, y + source.height);\n",
      "\n"
      "    // A one-bit image through a palette onto a GS4 frame, every glyph the console draws\n"
@@ -137,16 +209,30 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "        return framebuf_make_new_helper(n_args, args_in, MP_BUFFER_READ, NULL);\n"
      "    }\n"),
 )
+PATCHED_LIST = ".console-patched"  # in the source: every file a build has patched
 PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
 
 def patch_source(source):
     """Apply PATCHES to the MicroPython source: each file as it came (kept beside it as
-    NAME.orig the first time) with its additions, written when that differs from the file."""
+    NAME.orig the first time) with its additions, written when that differs from the file.
+    A file patched before (its name in PATCHED_LIST) that PATCHES no longer names is put back
+    as it came, so that the shared source follows the PATCHES of the checkout that builds."""
     names = []
     for name, _, _ in PATCHES:
         if name not in names:
             names.append(name)
+    listed = os.path.join(source, PATCHED_LIST)
+    before = []
+    if os.path.exists(listed):
+        with open(listed) as f:
+            before = f.read().split()
+    for name in before:
+        path = os.path.join(source, name)
+        if name not in names and os.path.exists(path + ".orig"):
+            shutil.copyfile(path + ".orig", path)
+    with open(listed, "w") as f:
+        f.write("\n".join(sorted(set(before) | set(names))) + "\n")
     for name in names:
         path = os.path.join(source, name)
         if not os.path.exists(path + ".orig"):

@@ -299,15 +299,20 @@ def run_node(runner, job, tmp, timeout_s=None):
 
 
 def run(board_name, script, flash_image=None, keep_flash=False, max_ms=600000, build_root=None,
-        xip_cache=None):
+        xip_cache=None, xip_misses=None):
     """Boot the firmware and play `script`; returns a Run. flash_image: a filesystem image
     to power up with (a Run's flash_out); keep_flash: return the filesystem as it ends;
-    xip_cache: model the XIP cache (None: xip_default())."""
+    xip_cache: model the XIP cache (None: xip_default()); xip_misses: a file to write the
+    cache's misses to, as JSON [[line, misses], ...], a line being its offset in the flash >> 3
+    (the cache is then modelled)."""
     reason = missing()
     if reason:
         raise PicoError(reason)
     with tempfile.TemporaryDirectory() as tmp:
-        board, job = chip_job(board_name, tmp, flash_image, keep_flash, build_root, xip_cache=xip_cache)
+        board, job = chip_job(board_name, tmp, flash_image, keep_flash, build_root,
+                              xip_cache=xip_cache or xip_misses is not None)
+        if xip_misses is not None:
+            job["xip_misses"] = os.path.abspath(xip_misses)
         job["max_ms"] = max_ms
         job["steps"] = script.steps
         status, stderr = run_node(RUNNER, job, tmp)

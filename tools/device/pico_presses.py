@@ -20,16 +20,17 @@ from tools.device.pico_scenario import GAMES, Reference, delivered_ms, pressable
 SESSION = "DOWN A %s A RIGHT A A X A A START START START DOWN DOWN DOWN DOWN DOWN A A"
 
 
-def answers(board_name, game, xip_cache=None):
+def answers(board_name, game, xip_cache=None, xip_misses=None):
     """[(token, screen before it, ms from its deciding edge to the last byte of the first frame
-    after it, bytes of that frame)] of the session; a press that drew nothing is left out."""
+    after it, bytes of that frame)] of the session; a press that drew nothing is left out.
+    xip_misses: a file for the XIP cache's misses (pico.run)."""
     board = boards.load(board_name)
     keys = pressable(board, SESSION % " ".join(["DOWN"] * GAMES.index(game)))
     script = pico.Script(board)
     script.boot()
     for token in keys:
         script.key(token)
-    result = pico.run(board_name, script, xip_cache=xip_cache)
+    result = pico.run(board_name, script, xip_cache=xip_cache, xip_misses=xip_misses)
     markers = result.markers()
     marks = [m for m in markers if m["name"] not in ("boot", "press", "end")]
     presses = [m for m in markers if m["name"] == "press"]

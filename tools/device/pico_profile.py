@@ -5,8 +5,11 @@ program counter, and the counts are named by the firmware's symbols (arm-none-ea
     python -m tools.device.pico_profile pico_lcd_13 "DOWN A A"      # the title, the game list, a deal
     python -m tools.device.pico_profile pico_lcd_13 "DOWN A A" --top 40
 
-Each key's window runs from the marker before it to the marker after the frames that answer
-it (the panel quiet for 300 ms), so it holds the answer and the loop's rests after it. Code
+The first window, "title", runs from power-on until the panel has received a whole frame's
+bytes (the title on screen); "boot" from there to the first key (the games' modules are
+imported in the frames after the title). Each key's window runs from the marker before it to
+the marker after the frames that answer it (the panel quiet for 300 ms), so it holds the
+answer and the loop's rests after it. Code
 the VM emitted (viper, native) runs from RAM and is counted as "RAM"; the boot ROM's routines
 (memcpy, memset, the float library) as "ROM".
 """
@@ -62,6 +65,7 @@ def profile(board_name, keys, build_root=None, watch=()):
         job["steps"] = script.steps
         job["max_ms"] = 600000
         job["profile"] = os.path.join(tmp, "profile.json")
+        job["title_bytes"] = pico.frame_bytes(board)
         job["watch"] = [addrs[names.index(w)] for w in watch]
         status, stderr = pico.run_node(PROFILER, job, tmp)
         if status != 0:

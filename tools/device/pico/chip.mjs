@@ -64,6 +64,7 @@ export class XipCache {
     this.tags = new Int32Array(2 * XIP_SETS).fill(-1);   // [set * 2 + way]: the line's tag
     this.older = new Uint8Array(XIP_SETS);                // per set: the way a fill replaces
     this.lastKey = -1;       // address >>> 3 of the last line the 0x10 mirror read: a hit
+    this.where = null;       // when asked (job.xip_misses): misses by line (offset in the flash >>> 3)
     this.stall = 0;          // cycles the current instruction waited for the flash
     this.accesses = 0;       // reads of the flash's mirrors
     this.misses = 0;         // of them, those that went to the flash
@@ -114,6 +115,7 @@ export class XipCache {
       }
     }
     this.misses++;
+    if (this.where !== null) this.where.set(line, (this.where.get(line) || 0) + 1);
     this.stall += MISS_CYCLES;
     this.stallCycles += MISS_CYCLES;
     if (mirror === 0 || mirror === 2) {
@@ -236,6 +238,7 @@ export class Chip {
 
     // --- the XIP cache, when the job models it ---
     this.xip = job.xip_cache ? new XipCache(mcu, this.core) : null;
+    if (this.xip && job.xip_misses) this.xip.where = new Map();
 
     this.core.PC = 0x10000000;
   }
@@ -377,6 +380,9 @@ export class Chip {
     this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
       spi_hz: this.busHz(), clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
       xip: this.xip && this.xip.counts() });
+    if (this.xip && this.xip.where !== null) {
+      fs.writeFileSync(job.xip_misses, JSON.stringify([...this.xip.where.entries()]));
+    }
     fs.writeFileSync(job.trace, Buffer.concat(this.chunks));
     fs.writeFileSync(job.console, this.consoleText, 'latin1');
     if (job.flash_out) {

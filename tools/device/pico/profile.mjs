@@ -1,7 +1,9 @@
 // Where an emulated Pico spends its cycles: run.mjs's job, with every instruction's cycles
 // added to the program counter it ran at, in windows that end at each marker (a press and
 // the frames that answer it end at the marker after it), and at the first byte the panel
-// receives after a press begins (the window "answer": from the press to its first byte). Writes job.profile (JSON): per
+// receives after a press begins (the window "answer": from the press to its first byte), and
+// once the panel has received job.title_bytes (the window "title": from power-on to the last
+// byte of the first whole frame, the title; "boot" then runs on to the boot marker). Writes job.profile (JSON): per
 // marker, [[pc, cycles], ...] for the code in flash, the boot ROM and RAM (viper and native
 // code the VM emitted lives there). tools/device/pico_profile.py names the functions.
 //
@@ -24,6 +26,7 @@ class ProfiledChip extends Chip {
     const watch = new Set((job.watch || []).map((a) => a & ~1));
     this.calls = [];
     this.answered = 0;      // the press whose first byte has cut a window
+    this.titled = !job.title_bytes;   // the title's window is cut
     core.executeInstruction = () => {
       const pc = core.PC;
       if (watch.has(pc)) {
@@ -34,6 +37,10 @@ class ProfiledChip extends Chip {
       if (this.pressNs !== this.answered && this.firstSpiNs >= this.pressNs && this.pressNs > 0) {
         this.answered = this.pressNs;
         this.cut('answer');
+      }
+      if (!this.titled && this.spiBytes >= job.title_bytes) {
+        this.titled = true;
+        this.cut('title');
       }
       return cycles;
     };
