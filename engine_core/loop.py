@@ -69,7 +69,7 @@ CLICK = const(0x40000)  # an event: the pointer at a screen pixel, CLICK | phase
 FRAME_MS = const(33)  # 30 frames a second; a frame that runs long is not caught up
 _POLL_MS = const(2)  # key polling while waiting for the next frame
 REST_MAX_MS = const(1000)  # the longest rest: a tick a second, however still the table
-_REST_STEP_MS = const(5)  # a rest looks at the keys' edge latch this often
+_REST_STEP_MS = const(2)  # a rest looks at the keys' edge latch this often (a press waits up to this)
 _CLICK_HZ = const(2000)  # the click of a button press, on a host that clicks
 _CLICK_MS = const(8)
 TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
@@ -172,17 +172,12 @@ class Loop:
         clock = self.clock
         keys = self.keys
         frame_ms = self.frame_ms
-        edges = self.latch is not None
         now = clock.ticks_ms()
         while ((now - self.frame_start) & TICKS_MASK) < frame_ms:
             keys.poll(now)
             if keys.count:
                 return
-            step = _POLL_MS
-            if edges and not keys.busy():
-                # No key down: the latch holds the next one's edge, so look less often.
-                step = min(_REST_STEP_MS, max(_POLL_MS, frame_ms - ((now - self.frame_start) & TICKS_MASK)))
-            clock.sleep_ms(step)
+            clock.sleep_ms(_POLL_MS)
             now = clock.ticks_ms()
 
     def idle(self):

@@ -30,8 +30,8 @@ no longer patched is put back as it came); docs/firmware.md says why each change
 - framebuf: a one-bit image blitted through a palette onto a GS4 frame in one loop, and a
   FrameBuffer over a read-only buffer (the art, left in flash);
 - for the XIP cache and the boot: the functions in HOT_CODE laid side by side at the start of
-  the code; a frozen module's name skipped by its length; a map's next slot found without a
-  division;
+  the code; a frozen module's name skipped by its length; a map's next slot, and the slot its
+  cache names, found without a division;
 - the parts the console never uses left out: the FAT filesystem, machine.I2S, cryptolib,
   hashlib's MD5 and SHA1.
 """
@@ -166,6 +166,11 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "        return MP_IMPORT_STAT_NO_EXIST;\n"
      "    }\n"
      "    #endif\n"),
+    ("py/map.c", "#define MAP_CACHE_GET(map, index) (&(map)->table[MAP_CACHE_ENTRY(index) % (map)->alloc])\n",
+     "// A cached slot that lies in the table is taken without a division (tools/device/firmware.py).\n"
+     "#undef MAP_CACHE_GET\n"
+     "#define MAP_CACHE_GET(map, index) (&(map)->table[MAP_CACHE_ENTRY(index) < (map)->alloc \\\n"
+     "    ? MAP_CACHE_ENTRY(index) : MAP_CACHE_ENTRY(index) % (map)->alloc])\n"),
     ("py/map.c", "        // not yet found, keep searching in this table\n",
      "        // The next slot by a comparison, not a division (tools/device/firmware.py): a look-up\n"
      "        // that misses a full table (a global name that is a builtin) tries every slot.\n"
