@@ -31,7 +31,7 @@ no longer patched is put back as it came); docs/firmware.md says why each change
   FrameBuffer over a read-only buffer (the art, left in flash);
 - for the XIP cache and the boot: the functions in HOT_CODE laid side by side at the start of
   the code; a frozen module's name skipped by its length; a map's next slot, and the slot its
-  cache names, found without a division;
+  cache names, found without a division, and a plain look-up of a name in a loop of its own;
 - the parts the console never uses left out: the FAT filesystem, machine.I2S, cryptolib,
   hashlib's MD5 and SHA1.
 """
@@ -171,6 +171,28 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "#undef MAP_CACHE_GET\n"
      "#define MAP_CACHE_GET(map, index) (&(map)->table[MAP_CACHE_ENTRY(index) < (map)->alloc \\\n"
      "    ? MAP_CACHE_ENTRY(index) : MAP_CACHE_ENTRY(index) % (map)->alloc])\n"),
+    ("py/map.c", "    size_t pos = hash % map->alloc;\n",
+     "    if (compare_only_ptrs && lookup_kind == MP_MAP_LOOKUP) {\n"
+     "        // A plain look-up of a name (tools/device/firmware.py): a slot is a match, empty (the\n"
+     "        // name is not there) or neither, tried in one short loop; a miss in a full table\n"
+     "        // (a method looked for among an instance's members) tries every slot.\n"
+     "        mp_map_elem_t *slot = &map->table[pos];\n"
+     "        mp_map_elem_t *end = &map->table[map->alloc];\n"
+     "        for (size_t n = map->alloc; n > 0; --n) {\n"
+     "            mp_obj_t key = slot->key;\n"
+     "            if (key == index) {\n"
+     "                MAP_CACHE_SET(index, slot - map->table);\n"
+     "                return slot;\n"
+     "            }\n"
+     "            if (key == MP_OBJ_NULL) {\n"
+     "                return NULL;\n"
+     "            }\n"
+     "            if (++slot == end) {\n"
+     "                slot = map->table;\n"
+     "            }\n"
+     "        }\n"
+     "        return NULL;\n"
+     "    }\n"),
     ("py/map.c", "        // not yet found, keep searching in this table\n",
      "        // The next slot by a comparison, not a division (tools/device/firmware.py): a look-up\n"
      "        // that misses a full table (a global name that is a builtin) tries every slot.\n"
