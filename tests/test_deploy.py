@@ -106,6 +106,29 @@ def test_the_uf2_carries_the_image_in_256_byte_blocks_for_the_rp2040():
         assert block[32:32 + 256] == (image[256 * n:256 * (n + 1)] + bytes(256))[:256]
 
 
+def test_the_shared_source_follows_the_patches_of_the_checkout_that_builds(tmp_path, monkeypatch):
+    """The MicroPython source in the cache is shared by every checkout's builds: a file patched
+    by one build and not by the next (a change tried, then dropped) is put back as it came,
+    and the files still patched carry their additions once, however often it runs."""
+    from tools.device import firmware
+    (tmp_path / "py").mkdir()
+    (tmp_path / "py" / "map.c").write_text("int a;\nint b;\n")
+    (tmp_path / "py" / "vm.c").write_text("int c;\n")
+    monkeypatch.setattr(firmware, "PATCHES", (("py/map.c", "int a;\n", "int a2;\n"),
+                                              ("py/vm.c", "int c;\n", "int c2;\n")))
+    firmware.patch_source(str(tmp_path))
+    firmware.patch_source(str(tmp_path))
+    assert (tmp_path / "py" / "map.c").read_text() == "int a;\nint a2;\nint b;\n"
+    assert (tmp_path / "py" / "vm.c").read_text() == "int c;\nint c2;\n"
+    monkeypatch.setattr(firmware, "PATCHES", (("py/vm.c", "int c;\n", "int c3;\n"),))
+    firmware.patch_source(str(tmp_path))
+    assert (tmp_path / "py" / "map.c").read_text() == "int a;\nint b;\n"
+    assert (tmp_path / "py" / "vm.c").read_text() == "int c;\nint c3;\n"
+    monkeypatch.setattr(firmware, "PATCHES", (("py/vm.c", "int nothing;\n", "x"),))
+    with pytest.raises(firmware.BuildError):
+        firmware.patch_source(str(tmp_path))
+
+
 def test_firmware_says_which_packages_to_install_when_the_toolchain_is_missing(monkeypatch):
     from tools.device import firmware
     monkeypatch.setattr(firmware.shutil, "which", lambda name: None)

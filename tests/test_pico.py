@@ -252,10 +252,11 @@ def test_the_xip_cache_model_charges_a_miss_once_per_line_until_it_is_evicted(tm
     assert extra["uncached", 4] - extra["uncached", 1] == 3 * 512
 
 
-# Power-on to the title with the XIP cache modelled: measured 407 ms (docs/performance.md; 333 ms
-# without the model, against the 350 ms target) since the games' modules are imported after
-# the title; 526 ms before. A guard against creeping (the target is not met with the model).
-POWER_ON_XIP_MS = 440
+# Power-on to the title with the XIP cache modelled, against the 350 ms target: 317 ms
+# measured (docs/performance.md; 273 ms without the model); 401 ms before the firmware's
+# changes for the cache and the boot (docs/firmware.md), 526 ms before the games' modules were
+# imported after the title.
+POWER_ON_XIP_MS = 350
 
 
 def test_power_on_with_the_xip_cache_modelled():
@@ -298,3 +299,18 @@ def test_presses_in_a_session_are_answered_from_their_deciding_edge():
     assert len(partial) >= 12 and max(partial)[0] <= 33, max(partial)
     token, screen, ms, n = rows[-1]  # the new deal: yes to the pause menu's question
     assert (token, screen) == ("A", 9) and n >= full and ms <= 50, rows[-1]
+
+
+@pytest.mark.parametrize("game", ["sir_tommy", "casket", "spite_malice", "nerts"])
+def test_a_new_deal_is_on_the_glass_within_50_ms_in_every_game(game):
+    """The same session in the other games (tools/device/pico_presses.py, flash read in a
+    cycle): yes to the pause menu's New deal, from the edge that decides it to the last byte
+    of the new table, within 50 ms; Casket's thirty piles are the slowest (54.1 ms before the
+    firmware's changes for the XIP cache and the look-ups, docs/firmware.md). With the cache
+    modelled it is not yet within 50 ms (docs/performance.md)."""
+    need_device("pico_lcd_13")
+    from tools.device.pico_presses import answers
+    board = boards.load("pico_lcd_13")
+    rows = answers("pico_lcd_13", game)
+    token, screen, ms, n = rows[-1]
+    assert (token, screen) == ("A", 9) and n >= 2 * board.WIDTH * board.HEIGHT and ms <= 50, rows[-1]
