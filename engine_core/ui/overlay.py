@@ -9,6 +9,7 @@ from engine_core import PLAYING
 from engine_core import reasons as why
 from engine_core.gfx.palette import BLACK, FELT, GOLD, GREY, PANEL, SLOT, WHITE
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
+from engine_core.ui.drawn import SHAKE_BIAS
 from engine_core.ui.layouts import FAN_MASK, RIGHT
 from engine_core.ui.slots import MARGIN
 
@@ -83,6 +84,7 @@ def restore_rect(view, gx, gy, w, h):
     view.fb.fill_rect(gx, gy, w, h, FELT)
     view.screen.mark(gx, gy, w, h)
     piles = view.game.piles
+    d = view.drawn
     for s in range(slots.count):
         n = piles.size[slots.pile[s]]
         step = slots.step(s, n)
@@ -93,7 +95,13 @@ def restore_rect(view, gx, gy, w, h):
         x = slots.x[s] - MARGIN
         y = slots.y[s]
         if x < gx + w and gx < x + sw + 2 * MARGIN and y < gy + h and gy < y + sh:
-            view.draw_slot(s, True)
+            # A slot that lies inside the felt just painted, as it was drawn and as it is, still
+            # and unshaken, needs no felt of its own first (draw_slot's clear_slot).
+            reach = ext if ext > d.extent[s] else d.extent[s]
+            inside = (gx <= x and x + (reach if fan == RIGHT else st.w) + 2 * MARGIN <= gx + w
+                      and gy <= y and y + (st.h if fan == RIGHT else reach) <= gy + h
+                      and d.shake[s] == SHAKE_BIAS and view.shake_of(s) == 0)
+            view.draw_slot(s, True, not inside)
     for i in range(len(slots.labels_on_table)):
         label = slots.labels_on_table[i]
         if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:
