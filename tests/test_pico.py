@@ -252,8 +252,8 @@ def test_the_xip_cache_model_charges_a_miss_once_per_line_until_it_is_evicted(tm
     assert extra["uncached", 4] - extra["uncached", 1] == 3 * 512
 
 
-# Power-on to the title with the XIP cache modelled, against the 350 ms target: 317 ms
-# measured (docs/performance.md; 273 ms without the model); 401 ms before the firmware's
+# Power-on to the title with the XIP cache modelled, against the 350 ms target: 320 ms
+# measured (docs/performance.md; 274 ms without the model); 401 ms before the firmware's
 # changes for the cache and the boot (docs/firmware.md), 526 ms before the games' modules were
 # imported after the title.
 POWER_ON_XIP_MS = 350
