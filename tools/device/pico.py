@@ -87,6 +87,14 @@ def firmware_facts(board_name, build_root=None):
     return facts
 
 
+def firmware_elf(board_name, build_root=None):
+    """The ELF of the board's built firmware (its symbols name the profiles' addresses)."""
+    elf = firmware_facts(board_name, build_root).get("elf")
+    if not elf or not os.path.isfile(elf):
+        raise PicoError("the firmware's ELF is gone: make firmware BOARD=%s" % board_name)
+    return elf
+
+
 def button_presses(board, token):
     """[(gpio, hold_ms)] that make the board report the key-script token (a button name,
     LONG_<name>); a button the board lacks is reached through its LONG_AS stand-in."""

@@ -55,10 +55,7 @@ def profile(board_name, keys, build_root=None, watch=()):
     script.boot()
     for token in keys.split():
         script.key(token)
-    facts = pico.firmware_facts(board_name, build_root)
-    elf = facts.get("elf")
-    if not elf or not os.path.isfile(elf):
-        raise pico.PicoError("the firmware's ELF is gone: make firmware BOARD=%s" % board_name)
+    elf = pico.firmware_elf(board_name, build_root)
     addrs, names = symbols(elf)
     with tempfile.TemporaryDirectory() as tmp:
         board, job = pico.chip_job(board_name, tmp, build_root=build_root)

@@ -58,11 +58,10 @@ def main():
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all five)")
     parser.add_argument("--top", type=int, default=30, help="symbols to list")
     args = parser.parse_args()
-    facts = pico.firmware_facts(args.board)
-    elf = facts.get("elf")
-    if not elf or not os.path.isfile(elf):
-        raise SystemExit("the firmware's ELF is gone: make firmware BOARD=%s" % args.board)
-    symbols = flash_symbols(elf)
+    try:
+        symbols = flash_symbols(pico.firmware_elf(args.board))
+    except pico.PicoError as e:
+        raise SystemExit(str(e))
     named = collections.Counter()
     total_ms = 0.0
     presses = 0
