@@ -124,6 +124,11 @@ def test_the_shared_source_follows_the_patches_of_the_checkout_that_builds(tmp_p
     firmware.patch_source(str(tmp_path))
     assert (tmp_path / "py" / "map.c").read_text() == "int a;\nint b;\n"
     assert (tmp_path / "py" / "vm.c").read_text() == "int c;\nint c3;\n"
+    monkeypatch.setattr(firmware, "PATCHES", (("py/map.c", "int b;\n", "int b2;\n", firmware.REPLACE),))
+    firmware.patch_source(str(tmp_path))
+    firmware.patch_source(str(tmp_path))
+    assert (tmp_path / "py" / "map.c").read_text() == "int a;\nint b2;\n"
+    assert (tmp_path / "py" / "vm.c").read_text() == "int c;\n"
     monkeypatch.setattr(firmware, "PATCHES", (("py/vm.c", "int nothing;\n", "x"),))
     with pytest.raises(firmware.BuildError):
         firmware.patch_source(str(tmp_path))

@@ -104,7 +104,9 @@ HOT_CODE = ("mp_execute_bytecode", "mp_setup_code_state_helper", "mp_setup_code_
             "mp_obj_get_int_maybe", "mp_map_lookup",
             "nlr_push", "nlr_push_tail")  # (nlr_push reaches nlr_push_tail by a short branch)
 
-PATCHES = (  # (file in the source, text after which the addition goes, the addition)
+REPLACE = "replace"  # a PATCHES entry's fourth field: its text takes the place of the one it names
+
+PATCHES = (  # (file in the source, text after which the addition goes, the addition[, REPLACE])
     ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
      "// The console's call frames on a Python stack (tools/device/firmware.py).\n"
      "#define MICROPY_ENABLE_PYSTACK (1)\n"),
@@ -193,15 +195,12 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "        }\n"
      "        return NULL;\n"
      "    }\n"),
-    ("py/map.c", "        // not yet found, keep searching in this table\n",
+    ("py/map.c", "        // not yet found, keep searching in this table\n        pos = (pos + 1) % map->alloc;\n",
      "        // The next slot by a comparison, not a division (tools/device/firmware.py): a look-up\n"
      "        // that misses a full table (a global name that is a builtin) tries every slot.\n"
      "        if (++pos == map->alloc) {\n"
      "            pos = 0;\n"
-     "        }\n"
-     "        #if 0  // as it was:\n"),
-    ("py/map.c", "        pos = (pos + 1) % map->alloc;\n",
-     "        #endif\n"),
+     "        }\n", REPLACE),
     ("extmod/modframebuf.c", "    int y0end = MIN(self->height, y + source.height);\n",
      "\n"
      "    // A one-bit image through a palette onto a GS4 frame, every glyph the console draws\n"
@@ -242,11 +241,12 @@ PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
 def patch_source(source):
     """Apply PATCHES to the MicroPython source: each file as it came (kept beside it as
-    NAME.orig the first time) with its additions, written when that differs from the file.
+    NAME.orig the first time) with its additions (or, marked REPLACE, its replacements), written
+    when that differs from the file.
     A file patched before (its name in PATCHED_LIST) that PATCHES no longer names is put back
     as it came, so that the shared source follows the PATCHES of the checkout that builds."""
     names = []
-    for name, _, _ in PATCHES:
+    for name, *_ in PATCHES:
         if name not in names:
             names.append(name)
     listed = os.path.join(source, PATCHED_LIST)
@@ -266,12 +266,12 @@ def patch_source(source):
             shutil.copyfile(path, path + ".orig")
         with open(path + ".orig") as f:
             patched = f.read()
-        for file, after, addition in PATCHES:
+        for file, after, addition, *how in PATCHES:
             if file != name:
                 continue
             if after not in patched:
                 raise BuildError("%s is not the v1.27.0 file the patch expects (no %r)" % (path, after.strip()))
-            patched = patched.replace(after, after + addition, 1)
+            patched = patched.replace(after, addition if how == [REPLACE] else after + addition, 1)
         with open(path) as f:
             if f.read() == patched:
                 continue
