@@ -84,6 +84,30 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 
+def test_closing_the_pause_menu_over_a_card_on_its_way_sends_the_panels_part_and_the_slide_goes_on():
+    # The card's slide stands still under the menu; closing it once drew the whole table again.
+    from engine_core.ui import buttons as bt
+    from engine_core.ui.overlay import SLIDE_DRAWN, SLIDE_LEFT
+    for game, seed in (("aces_up", 5), ("spite_malice", 1), ("casket", 3), ("sir_tommy", 2)):
+        app = make_app(240, 240, game, seed)
+        app.tick(FRAME)
+        for key in "X A A START".split():
+            app.press(bt.NAMES.index(key))
+            app.tick(FRAME)
+        slide = app.table.view.slide
+        assert app.mode == ui.PAUSE and slide & SLIDE_DRAWN and slide & SLIDE_LEFT, game
+        app.screen.clear_dirty()
+        run(app, "START")
+        assert app.mode == ui.PLAY
+        d = app.screen.dirty
+        rects = [d[4 * i + 2] * d[4 * i + 3] for i in range(app.screen.dirty_count)]
+        assert not app.screen.all_dirty and max(rects) < 240 * 200, (game, rects)
+        for _ in range(6):  # the card's last frames, then its pile
+            assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+            app.tick(FRAME)
+        assert not app.table.view.slide & SLIDE_LEFT, game
+
+
 def test_the_pause_menu_opened_before_the_next_frame_stands_over_the_table_as_it_stands():
     # A hint (its destination framed) or a refusal (the strip at the foot) waits for the next
     # frame; START before it must not open the menu over the table as it was drawn before.

@@ -221,10 +221,15 @@ class TableRenderer:
         as it was drawn (the pause menu, a question over it): what draw_all draws there
         (overlay.restore_rect; the message strip is mended by the next refresh), and only that
         part of the screen sent again. False, drawing nothing, when the table must be drawn
-        whole instead (never drawn, or a slide's ghost stands)."""
-        if not self.drawn.valid or self.slide & SLIDE_LEFT:
+        whole instead (never drawn). A sliding card the panel lay over is taken off whole,
+        and the next refresh draws it at its frame, as in play."""
+        d = self.drawn
+        if not d.valid:
             return False
         overlay.restore_rect(self, x, y, w, h)
+        if (self.slide & SLIDE_DRAWN and d.ghost_x < x + w and x < d.ghost_x + self.style.w
+                and d.ghost_y < y + h and y < d.ghost_y + self.style.h):
+            overlay.restore_ghost(self)
         return True
 
     def shown(self, hint_slot, last_slot, message, message_ms, move_count):
