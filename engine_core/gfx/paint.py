@@ -115,13 +115,13 @@ class Painter:
                 if st is not None:
                     self.rings[2 * st.size] = self.rings_for(st, False)
                     self.rings[2 * st.size + 1] = self.rings_for(st, True)
-        tile = self.images[art_data.BACK_TILE]
+        tile = self.images[art_data.BACK_TILE]  # 8x8, laid edge to edge (cut at the right and the foot)
         for st in self.styles:
             if st is None:
                 continue
-            for y in range(st.back_h):
-                for x in range(st.back_w):
-                    st.back.pixel(x, y, tile.pixel(x & 7, y & 7))
+            for y in range(0, st.back_h, 8):
+                for x in range(0, st.back_w, 8):
+                    st.back.blit(tile, x, y)
 
     def rings_for(self, st, index_below):
         """The outer rings of a card of style st that lie outside the ring of paper round its
