@@ -8,7 +8,7 @@ from engine_core.ui import idle
 from engine_core.ui import screens as ui
 from engine_core.ui.app import MAKE_AHEAD_MS
 from simulator.keys import make_app, run
-from tests.test_redraw import from_scratch
+from tests.test_redraw import changed_outside_dirty, from_scratch
 
 FRAME = 33
 
@@ -76,11 +76,22 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
         app = make_app(240, 240, game, 5)
         run(app, "START")
         assert app.mode == ui.PAUSE
+        px, py, pw, ph = app.over[0], app.over[1], app.over[2], app.over[3]
+        before = bytes(app.screen.buf)
         app.screen.clear_dirty()
         run(app, "START")
         assert app.mode == ui.PLAY
         assert not app.screen.all_dirty, game
         assert app.screen.dirty_pixels() < 240 * 240, game
+        assert not changed_outside_dirty(app.screen, before, bytes(app.screen.buf)), game
+        d = app.screen.dirty
+        outside = 0  # piles that reach out of the panel, as drawn, are sent only inside it
+        for r in range(app.screen.dirty_count):  # (but for slivers not worth a look)
+            x, y, w, h = d[4 * r], d[4 * r + 1], d[4 * r + 2], d[4 * r + 3]
+            ox = min(x + w, px + pw) - max(x, px)
+            oy = min(y + h, py + ph) - max(y, py)
+            outside += w * h - (ox * oy if ox > 0 and oy > 0 else 0)
+        assert outside <= pw * ph // 10, (game, outside)
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 

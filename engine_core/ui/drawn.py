@@ -8,6 +8,7 @@ from engine_core.ui.slots import NONE
 from micropython import const
 
 SHAKE_BIAS = const(8)  # Drawn.shake holds a slot's shake plus this, to fit a bytearray
+NEVER = const(255)  # Drawn.count of a slot never drawn (no pile holds as many cards)
 
 
 class Drawn:
@@ -16,10 +17,12 @@ class Drawn:
     arena the card drawn there; the status line's move count (or a hash of the scores) and
     the message shown; the highlights the slots were drawn with; the band of the message
     strip drawn over since it was drawn; where the sliding card was drawn. `valid` False:
-    nothing is known to be drawn, and the next refresh draws everything."""
+    nothing is known to be drawn, and the next refresh draws everything. A slot's fan step
+    and extent are its card count's alone (slots.py): drawn with as many cards as it holds
+    now, its recorded ones are its present ones."""
 
     def __init__(self, slots, cards):
-        self.count = bytearray(slots)
+        self.count = bytearray([NEVER] * slots)
         self.step = bytearray(slots)
         self.highlight_from = bytearray(slots)
         self.highlight_colour = bytearray(slots)

@@ -30,6 +30,7 @@ SCORE_W = const(37)  # one player's score in a wide status line ("You 12")
 PLAYER_TAGS = (b"You ", b"CPU ", b"CPU2 ", b"CPU3 ")  # seat 1 is the player, the rest the computer
 LINK_TAGS = ((b"You ", b"P2 "), (b"P1 ", b"You "))  # link play, from either console's seat
 WHOLE = const(9)  # tag_room: a narrow score corner shows the players' whole names
+_OUTSIDE_PX = const(600)  # restore_rect: a pile's pixels past the rectangle that pay for a look
 _RED = const(4)  # palette.RED (a name of its own would cost every console's heap): a seat away
 
 
@@ -78,7 +79,8 @@ def restore_under(view, gx, gy):
 
 def restore_rect(view, gx, gy, w, h):
     """Draw again what covered gx, gy, w, h (a sliding card, a panel): the felt, every slot,
-    label and the status line it touched, and mark the strip at the foot."""
+    label and the status line it touched, and mark the strip at the foot. A slot reaching
+    out of the rectangle is sent only inside it where it looks as drawn."""
     st = view.style
     slots = view.slots
     view.fb.fill_rect(gx, gy, w, h, FELT)
@@ -87,9 +89,13 @@ def restore_rect(view, gx, gy, w, h):
     d = view.drawn
     for s in range(slots.count):
         n = piles.size[slots.pile[s]]
-        step = slots.step(s, n)
+        if d.count[s] == n:  # as drawn (drawn.py)
+            step = d.step[s]
+            ext = d.extent[s]
+        else:
+            step = slots.step(s, n)
+            ext = slots.extent(s, n, step)
         fan = view.how[s] & FAN_MASK
-        ext = slots.extent(s, n, step)
         sw = ext if fan == RIGHT else st.w
         sh = st.h if fan == RIGHT else ext
         x = slots.x[s] - MARGIN
@@ -101,7 +107,22 @@ def restore_rect(view, gx, gy, w, h):
             inside = (gx <= x and x + (reach if fan == RIGHT else st.w) + 2 * MARGIN <= gx + w
                       and gy <= y and y + (st.h if fan == RIGHT else reach) <= gy + h
                       and d.shake[s] == SHAKE_BIAS and view.shake_of(s) == 0)
+            # One that reaches out of it and looks as drawn draws there the pixels the glass
+            # shows: only its part inside is sent (not below the strip's top, which it mends),
+            # where that part outside is worth the look (view.first_to_redraw: -1, as drawn).
+            sw = (reach if fan == RIGHT else st.w) + 2 * MARGIN
+            sh = st.h if fan == RIGHT else reach
+            same = (not inside and y + sh <= view.strip_y
+                    and sw * sh - ((x + sw if x + sw < gx + w else gx + w) - (x if x > gx else gx))
+                    * ((y + sh if y + sh < gy + h else gy + h) - (y if y > gy else gy)) >= _OUTSIDE_PX)
+            if same:
+                view.highlight(s)
+                same = view.first_to_redraw(s, n, step, view.shake_of(s)) < 0
+            screen = view.screen
+            k = screen.dirty_count
             view.draw_slot(s, True, not inside)
+            if same and not screen.all_dirty and k <= screen.dirty_count < len(screen.dirty) >> 2:
+                screen.dirty_count = k  # (unless the list filled and merged meanwhile)
     for i in range(len(slots.labels_on_table)):
         label = slots.labels_on_table[i]
         if label[1] < gx + w and gx < label[1] + 6 * len(label[0]) and label[2] < gy + h and gy < label[2] + LINE_H:

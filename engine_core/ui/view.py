@@ -221,14 +221,13 @@ class TableRenderer:
         as it was drawn (the pause menu, a question over it): what draw_all draws there
         (overlay.restore_rect; the message strip is mended by the next refresh), and only that
         part of the screen sent again. False, drawing nothing, when the table must be drawn
-        whole instead (never drawn). A sliding card the panel lay over is taken off whole,
-        and the next refresh draws it at its frame, as in play."""
+        whole instead (never drawn). A card on its way is taken off whole, and the refresh
+        after draws it at its frame, as in play."""
         d = self.drawn
         if not d.valid:
             return False
         overlay.restore_rect(self, x, y, w, h)
-        if (self.slide & SLIDE_DRAWN and d.ghost_x < x + w and x < d.ghost_x + self.style.w
-                and d.ghost_y < y + h and y < d.ghost_y + self.style.h):
+        if self.slide & SLIDE_DRAWN:  # (a pile redrawn there may have reached over it)
             overlay.restore_ghost(self)
         return True
 
@@ -352,15 +351,16 @@ class TableRenderer:
         slots = self.slots
         p = slots.pile[s]
         n = piles.size[p]
-        step = slots.step(s, n)
+        d = self.drawn
+        known = d.count[s] == n  # its step and extent as drawn (drawn.py)
+        step = d.step[s] if known else slots.step(s, n)
         self.highlight(s)
         shake = self.shake_of(s)
-        d = self.drawn
         first = 0 if force else self.first_to_redraw(s, n, step, shake)
         if first == UNCHANGED:
             return
         shaking = shake != 0 or d.shake[s] != SHAKE_BIAS  # the way back is drawn too
-        extent = slots.extent(s, n, step)
+        extent = d.extent[s] if known else slots.extent(s, n, step)
         fan = self.how[s] & FAN_MASK
         x = slots.x[s]
         y = slots.y[s]
