@@ -284,6 +284,8 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
         # code, the same cards as rng's (checked on the emulated chip; an ESP32 shuffles in bytecode)
         rng.shuffle2 = panel.expand_viper.shuffle2  # type: ignore[assignment]
     app = App(screen, games.names(), laid_out=True)  # (each game's module imported after the title)
+    from firmware import card
+    card.install(app.painter)  # the cards drawn in one call where the firmware can (C)
     app.set_buttons(board_buttons(hw.board), hw.board.LONG_AS)  # what its keys and rules page name
     attach_link(app, hw.board)
     console = Console(app, storage if storage is not None else MemoryStorage(), 1)

@@ -277,8 +277,9 @@ def test_power_on_with_the_xip_cache_modelled():
     later_ms = (cached["last_spi_ns"] - plain["last_spi_ns"]) / 1e6
     # (the waits counted run to the boot marker, 300 ms after the title: they include the
     # games' modules imported in the frames after it and the title's New game table made ahead,
-    # which do not delay the title: about a third of them)
-    assert 0.55 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
+    # which do not delay the title: about three fifths of them since the card backs are laid
+    # by blits, 30 of 72 ms before the title; a third before that)
+    assert 0.35 * waited_ms <= later_ms <= waited_ms, (later_ms, waited_ms)
     assert 0.98 < pico.hit_rate(cached["xip"]) < 1
     assert cached["last_spi_ns"] / 1e6 <= POWER_ON_XIP_MS, cached["last_spi_ns"] / 1e6
 
@@ -312,5 +313,78 @@ def test_a_new_deal_is_on_the_glass_within_50_ms_in_every_game(game):
     from tools.device.pico_presses import answers
     board = boards.load("pico_lcd_13")
     rows = answers("pico_lcd_13", game)
-    token, screen, ms, n = rows[-1]
-    assert (token, screen) == ("A", 9) and n >= 2 * board.WIDTH * board.HEIGHT and ms <= 50, rows[-1]
+    # (In Nerts the question may not come: where the player's moves of the session all came
+    # too late for the computer players', no game is in progress, and New deal deals at once.)
+    deals = [row for row in rows[-2:] if row[0] == "A" and row[3] >= 2 * board.WIDTH * board.HEIGHT]
+    assert deals and deals[-1][2] <= 50, rows[-2:]
+
+
+CARD_CHECK = """
+import gc
+gc.collect()
+from engine_core.gfx.screen import Screen
+import sys
+from engine_core.gfx import paint
+from firmware import card as C
+del sys.modules['engine_core.gfx.paint']
+import engine_core.gfx.paint as python_paint
+sys.modules['engine_core.gfx.paint'] = paint
+REFERENCE = python_paint.Painter.card
+s = Screen(%d, %d)
+p = paint.Painter(s)
+kept = bytearray(len(s.buf))
+frames = (5, 10, 11, 15, 12)
+cards = list(range(52)) + [208, 209]
+def check():
+    n = 0
+    bad = []
+    wrong = 0
+    for st in p.styles:
+        if st is None:
+            continue
+        spots = ((0, 0), (s.width - st.w, s.height - st.h), (3 - st.w, 5), (s.width - 4, 7),
+                 (9, 2 - st.h), (11, s.height - 3), (-2, -3), (17, 21))
+        for k in range(len(cards) * 4):
+            c = cards[k %% len(cards)]
+            x, y = spots[k %% len(spots)] if k %% 5 == 0 else (k * 7 %% (s.width - st.w), k * 13 %% (s.height - st.h))
+            args = (st, x, y, c if k %% 9 else -1, k %% 9 != 0, frames[k %% 5], 5 if k %% 3 else 2,
+                    k %% 2 == 1, k %% 7 != 3)
+            s.fb.fill(k %% 16)
+            REFERENCE(p, *args)
+            kept[:] = s.buf
+            s.fb.fill(k %% 16)
+            p.card(*args)
+            n += 1
+            if kept != s.buf:
+                wrong += 1
+                if len(bad) < 3:
+                    bad.append((st.size,) + args[1:])
+    print('CARDS', n, 'INSTALLED', paint.Painter.card is C.card and REFERENCE is not C.card, 'BAD', bad, wrong)
+check()
+"""
+
+
+@pytest.mark.parametrize("board_name", ["pico_lcd_13", "pico_st7735"])
+def test_the_firmwares_card_draws_the_python_painters_pixels(board_name):
+    """FrameBuffer.card (tools/device/card.c, firmware/card.py), which the firmware draws every
+    card with, against Painter.card on the chip itself: every card at each card size the
+    screen holds, face down and up, each frame colour, with and without its centre, cut by
+    each edge of the screen, over a background of each colour."""
+    need_device(board_name)
+    board = boards.load(board_name)
+    script = pico.Script(board)
+    script.boot()
+    script.interrupt()
+    script.add({"op": "send", "text": "\x05"})  # paste mode: the lines as they are
+    script.add({"op": "text", "text": "paste mode", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    for line in (CARD_CHECK % (board.WIDTH, board.HEIGHT)).strip().split("\n"):
+        script.add({"op": "send", "text": line + "\r"})  # a line at a time: the USB's buffer
+        script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    script.add({"op": "send", "text": "\x04"})
+    script.add({"op": "text", "text": "BAD", "timeout_ms": 600000})
+    script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
+    result = pico.run(board_name, script)
+    console = result.console if isinstance(result.console, str) else result.console.decode(errors="replace")
+    line = [t for t in console.splitlines() if t.startswith("CARDS")][-1]
+    words = line.split()
+    assert int(words[1]) >= 400 and words[3] == "True" and line.endswith(" 0"), line

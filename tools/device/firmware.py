@@ -235,6 +235,16 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
      "        return framebuf_make_new_helper(n_args, args_in, MP_BUFFER_READ, NULL);\n"
      "    }\n"),
 )
+with open(os.path.join(ROOT, "tools", "device", "card.c")) as _f:
+    CARD_C = _f.read()
+PATCHES += (  # FrameBuffer.card, a card in one call (firmware/card.py; the C in tools/device/card.c)
+    ("extmod/modframebuf.c", "static mp_obj_t framebuf_blit(size_t n_args, const mp_obj_t *args_in) {\n",
+     CARD_C + "static mp_obj_t framebuf_blit(size_t n_args, const mp_obj_t *args_in) {\n", REPLACE),
+    ("extmod/modframebuf.c", "    { MP_ROM_QSTR(MP_QSTR_blit), MP_ROM_PTR(&framebuf_blit_obj) },\n",
+     "    { MP_ROM_QSTR(MP_QSTR_card), MP_ROM_PTR(&framebuf_card_obj) },\n"),
+    ("ports/rp2/memmap_mp_rp2040.ld", "        *(.fini)\n",
+     "        *(.console_card) /* FrameBuffer.card, after the rest (tools/device/card.c) */\n"),
+)
 PATCHED_LIST = ".console-patched"  # in the source: every file a build has patched
 PATCH_KEY = hashlib.sha256(repr(PATCHES).encode()).hexdigest()[:8]
 
