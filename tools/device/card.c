@@ -18,8 +18,8 @@ enum { CARD_WHITE = 4, CARD_GREY, CARD_FELT, CARD_BACK, CARD_BACK_LIGHT, CARD_GO
        CARD_BLACK, CARD_CROWN, CARD_SUIT_BIG, CARD_JOKER_RANK, CARD_ART_TINY, CARD_ART_INDEX,
        CARD_JACK, CARD_JOKER_BASE, CARD_ROW = 24 };
 
-// Its functions lie after the rest of the code (.console_card: tools/device/firmware.py), so
-// that the code before them keeps its place against the XIP cache.
+// Its functions lie after the code and the read-only data (.console_card: tools/device/
+// firmware.py), so that what lies before them keeps its place against the XIP cache.
 #define CARD_CODE __attribute__((section(".console_card")))
 
 CARD_CODE static void card_outline(const mp_obj_framebuf_t *fb, int x, int y, int w, int h, uint32_t col) {
