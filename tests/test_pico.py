@@ -388,3 +388,58 @@ def test_the_firmwares_card_draws_the_python_painters_pixels(board_name):
     line = [t for t in console.splitlines() if t.startswith("CARDS")][-1]
     words = line.split()
     assert int(words[1]) >= 400 and words[3] == "True" and line.endswith(" 0"), line
+
+
+TAKE_BACK = """
+import time
+from array import array
+from engine_core import games
+from engine_core.games.nerts import Nerts
+def worst(seed):
+    game = games.load('nerts')(4)
+    game.deal(seed)
+    out = array('i', [0] * Nerts.PLAYER_MAX_MOVES)
+    most = 0
+    taken = 0
+    for step in range(200):
+        if game.status() != 0:
+            break
+        n = game.moves_of(0, out)
+        if not n:
+            game.tick(300)
+            continue
+        game.apply(out[(step * 7) % n])
+        game.tick(1500)
+        t0 = time.ticks_us()
+        reason = game.take_back(0)
+        t = time.ticks_diff(time.ticks_us(), t0)
+        if reason == 0:
+            taken += 1
+            most = max(most, t)
+    return most, taken
+found = [worst(seed) for seed in range(3)]
+print('TAKE_BACK', max(m for m, _ in found), sum(t for _, t in found))
+"""
+
+
+def test_y_in_nerts_takes_back_the_players_move_within_half_a_frame():
+    """Y in Nerts plays the computer players' later moves again without the player's
+    (Nerts.take_back): over the 1.3 M fuel keypress budget, so its budget is the frame it
+    answers in. On the chip, four players, the computer players playing 1.5 s between the
+    player's moves: every take-back within 16 ms, half of the 33 ms frame (docs/nerts.md)."""
+    need_device("pico_lcd_13")
+    board = boards.load("pico_lcd_13")
+    script = pico.Script(board)
+    script.boot()
+    script.interrupt()
+    script.add({"op": "send", "text": "\x05"})
+    script.add({"op": "text", "text": "paste mode", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    for line in TAKE_BACK.strip().split("\n"):
+        script.add({"op": "send", "text": line + "\r"})
+        script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    script.add({"op": "send", "text": "\x04"})
+    script.add({"op": "text", "text": "TAKE_BACK ", "timeout_ms": 900000})
+    script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
+    console = pico.run("pico_lcd_13", script).console
+    words = [t for t in console.splitlines() if t.startswith("TAKE_BACK")][-1].split()
+    assert int(words[2]) >= 50 and int(words[1]) <= 16000, words
