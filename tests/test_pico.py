@@ -319,6 +319,24 @@ def test_a_new_deal_is_on_the_glass_within_50_ms_in_every_game(game):
     assert deals and deals[-1][2] <= 50, rows[-2:]
 
 
+def at_the_repl(board_name, source, said):
+    """Boot, stop the console (Ctrl-C), run `source` at the USB REPL, and return the last line
+    it printed that starts with `said`."""
+    script = pico.Script(boards.load(board_name))
+    script.boot()
+    script.interrupt()
+    script.add({"op": "send", "text": "\x05"})  # paste mode: the lines as they are
+    script.add({"op": "text", "text": "paste mode", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    for line in source.strip().split("\n"):
+        script.add({"op": "send", "text": line + "\r"})  # a line at a time: the USB's buffer
+        script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
+    script.add({"op": "send", "text": "\x04"})
+    script.add({"op": "text", "text": said, "timeout_ms": 900000})
+    script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
+    console = pico.run(board_name, script).console
+    return [t for t in console.splitlines() if t.startswith(said)][-1]
+
+
 CARD_CHECK = """
 import gc
 gc.collect()
@@ -372,20 +390,7 @@ def test_the_firmwares_card_draws_the_python_painters_pixels(board_name):
     each edge of the screen, over a background of each colour."""
     need_device(board_name)
     board = boards.load(board_name)
-    script = pico.Script(board)
-    script.boot()
-    script.interrupt()
-    script.add({"op": "send", "text": "\x05"})  # paste mode: the lines as they are
-    script.add({"op": "text", "text": "paste mode", "timeout_ms": pico.BOOT_TIMEOUT_MS})
-    for line in (CARD_CHECK % (board.WIDTH, board.HEIGHT)).strip().split("\n"):
-        script.add({"op": "send", "text": line + "\r"})  # a line at a time: the USB's buffer
-        script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
-    script.add({"op": "send", "text": "\x04"})
-    script.add({"op": "text", "text": "BAD", "timeout_ms": 600000})
-    script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
-    result = pico.run(board_name, script)
-    console = result.console if isinstance(result.console, str) else result.console.decode(errors="replace")
-    line = [t for t in console.splitlines() if t.startswith("CARDS")][-1]
+    line = at_the_repl(board_name, CARD_CHECK % (board.WIDTH, board.HEIGHT), "CARDS")
     words = line.split()
     assert int(words[1]) >= 400 and words[3] == "True" and line.endswith(" 0"), line
 
@@ -428,18 +433,5 @@ def test_y_in_nerts_takes_back_the_players_move_within_half_a_frame():
     answers in. On the chip, four players, the computer players playing 1.5 s between the
     player's moves: every take-back within 16 ms, half of the 33 ms frame (docs/nerts.md)."""
     need_device("pico_lcd_13")
-    board = boards.load("pico_lcd_13")
-    script = pico.Script(board)
-    script.boot()
-    script.interrupt()
-    script.add({"op": "send", "text": "\x05"})
-    script.add({"op": "text", "text": "paste mode", "timeout_ms": pico.BOOT_TIMEOUT_MS})
-    for line in TAKE_BACK.strip().split("\n"):
-        script.add({"op": "send", "text": line + "\r"})
-        script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
-    script.add({"op": "send", "text": "\x04"})
-    script.add({"op": "text", "text": "TAKE_BACK ", "timeout_ms": 900000})
-    script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
-    console = pico.run("pico_lcd_13", script).console
-    words = [t for t in console.splitlines() if t.startswith("TAKE_BACK")][-1].split()
+    words = at_the_repl("pico_lcd_13", TAKE_BACK, "TAKE_BACK ").split()
     assert int(words[2]) >= 50 and int(words[1]) <= 16000, words
