@@ -242,7 +242,8 @@ PATCHES += (  # FrameBuffer.card, a card in one call (firmware/card.py; the C in
      CARD_C + "static mp_obj_t framebuf_blit(size_t n_args, const mp_obj_t *args_in) {\n", REPLACE),
     ("extmod/modframebuf.c", "    { MP_ROM_QSTR(MP_QSTR_blit), MP_ROM_PTR(&framebuf_blit_obj) },\n",
      "    { MP_ROM_QSTR(MP_QSTR_card), MP_ROM_PTR(&framebuf_card_obj) },\n"),
-    ("ports/rp2/memmap_mp_rp2040.ld", "        *(SORT_BY_ALIGNMENT(SORT_BY_NAME(.flashdata*)))\n        . = ALIGN(4);\n    } > FLASH\n",
+    ("ports/rp2/memmap_mp_rp2040.ld",
+     "        *(SORT_BY_ALIGNMENT(SORT_BY_NAME(.flashdata*)))\n        . = ALIGN(4);\n    } > FLASH\n",
      "\n    /* FrameBuffer.card after the code and its read-only data (tools/device/card.c) */\n"
      "    .console_card : {\n        *(.console_card)\n    } > FLASH\n"),
 )
