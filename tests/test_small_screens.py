@@ -120,15 +120,24 @@ class Drawn:
     def __init__(self, app):
         self.ops = []
         painter = app.painter
-        image = painter.image
         fb = app.screen.fb
         fill_rect = fb.fill_rect
         fill = fb.fill
+        font = {id(painter.images[i]): i for i in range(art_data.FONT, art_data.FONT + 64)}
+        ink_for = painter.ink_for
+        glyphs = painter.glyphs
+        inked = [0]  # the colour the painter's ink was last set to
 
-        def letter(i, x, y, colour):
-            if art_data.FONT <= i < art_data.FONT + 64:
-                self.ops.append(("letter", x, y, painter.widths[i], painter.heights[i], colour))
-            return image(i, x, y, colour)
+        def ink(colour):
+            inked[0] = colour
+            return ink_for(colour)
+
+        class Letters:  # the frame the painter blits its glyphs onto, each letter noted
+            def blit(_, image, x, y, key=-1, palette=None):
+                i = font.get(id(image))
+                if i is not None:
+                    self.ops.append(("letter", x, y, painter.widths[i], painter.heights[i], inked[0]))
+                return glyphs.blit(image, x, y, key, palette)
 
         def filled(x, y, w, h, colour):
             self.ops.append(("fill", x, y, w, h, colour))
@@ -137,7 +146,8 @@ class Drawn:
         def cleared(colour):
             self.ops.append(("fill", 0, 0, app.width, app.height, colour))
             return fill(colour)
-        painter.image = letter
+        painter.ink_for = ink
+        painter.glyphs = Letters()
         fb.fill_rect = filled
         fb.fill = cleared
 

@@ -192,12 +192,13 @@ class MonoPainter(Painter):
         Painter.__init__(self, screen)
         self.raw = screen.fb.fb
         self.tone = screen.fb.tone
+        self.glyphs = self.raw
 
-    def image(self, i, x, y, colour):
+    def ink_for(self, colour):
         t = self.tone[colour]
         bg = 1 if t == 0 else 0
         self.ink_buf[0] = bg << 4 | t
-        self.raw.blit(self.images[i], x, y, bg, self.ink)
+        return bg
 
     def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=True):
         """Painter.card, in tones (its docstring says what the arguments mean); under the

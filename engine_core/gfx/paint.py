@@ -104,6 +104,7 @@ class Painter:
             self.heights[i] = h
         self.ink_buf = bytearray(1)
         self.ink = framebuf.FrameBuffer(self.ink_buf, 2, 1, framebuf.GS4_HMSB)
+        self.glyphs = self.fb  # the frame the glyphs are blitted onto (a one-bit screen's: MonoPainter)
         if screen.mono:
             self.fb.follow(self.ink, self.ink_buf)
         self.key = 0
@@ -144,35 +145,36 @@ class Painter:
 
     # --- images and text ---
 
-    def image(self, i, x, y, colour):
-        """Blit image i with its ink in `colour`; its paper stays transparent."""
+    def ink_for(self, colour):
+        """The ink's palette set to `colour` over a transparent paper; returns the paper's key."""
         bg = 1 if colour == 0 else 0
         self.ink_buf[0] = bg << 4 | colour
-        self.fb.blit(self.images[i], x, y, bg, self.ink)
+        return bg
+
+    def image(self, i, x, y, colour):
+        """Blit image i with its ink in `colour`; its paper stays transparent."""
+        self.glyphs.blit(self.images[i], x, y, self.ink_for(colour), self.ink)
 
     def text(self, s, x, y, colour):
         """Draw bytes `s` at (x, y); returns the x after it. Lower case shows as capitals."""
-        first = art_data.FONT
-        for i in range(len(s)):
-            c = s[i]
-            if 97 <= c <= 122:
-                c -= 32
-            if 32 < c < 96:
-                self.image(first + c - 32, x, y, colour)
-            x += CHAR_W
-        return x
+        return self.text_upto(s, len(s), x, y, colour)
 
     def text_upto(self, s, most, x, y, colour):
         """The first `most` characters of s at (x, y) (all of it when it is shorter); returns
-        the x after them."""
-        first = art_data.FONT
+        the x after them. (The ink is set once and each glyph blitted here: a call a
+        character to image() cost as much again.)"""
         n = len(s) if len(s) < most else most
+        fb = self.glyphs
+        images = self.images
+        ink = self.ink
+        key = self.ink_for(colour)
+        first = art_data.FONT - 32
         for i in range(n):
             c = s[i]
             if 97 <= c <= 122:
                 c -= 32
             if 32 < c < 96:
-                self.image(first + c - 32, x, y, colour)
+                fb.blit(images[first + c], x, y, key, ink)
             x += CHAR_W
         return x
 
@@ -192,10 +194,14 @@ class Painter:
             n //= 10
             if n == 0 or k == len(d):
                 break
-        first = art_data.FONT
+        fb = self.glyphs
+        images = self.images
+        ink = self.ink
+        key = self.ink_for(colour)
+        first = art_data.FONT - 32
         while k > 0:
             k -= 1
-            self.image(first + d[k] - 32, x, y, colour)
+            fb.blit(images[first + d[k]], x, y, key, ink)
             x += CHAR_W
         return x
 
