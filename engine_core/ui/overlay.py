@@ -110,11 +110,11 @@ def restore_rect(view, gx, gy, w, h):
             # One that reaches out of it and looks as drawn draws there the pixels the glass
             # shows: only its part inside is sent (not below the strip's top, which it mends),
             # where that part outside is worth the look (view.first_to_redraw: -1, as drawn).
-            sw = (reach if fan == RIGHT else st.w) + 2 * MARGIN
-            sh = st.h if fan == RIGHT else reach
-            same = (not inside and y + sh <= view.strip_y
-                    and sw * sh - ((x + sw if x + sw < gx + w else gx + w) - (x if x > gx else gx))
-                    * ((y + sh if y + sh < gy + h else gy + h) - (y if y > gy else gy)) >= _OUTSIDE_PX)
+            bw = (reach if fan == RIGHT else st.w) + 2 * MARGIN  # the box it is drawn in
+            bh = st.h if fan == RIGHT else reach
+            same = (not inside and y + bh <= view.strip_y
+                    and bw * bh - ((x + bw if x + bw < gx + w else gx + w) - (x if x > gx else gx))
+                    * ((y + bh if y + bh < gy + h else gy + h) - (y if y > gy else gy)) >= _OUTSIDE_PX)
             if same:
                 view.highlight(s)
                 same = view.first_to_redraw(s, n, step, view.shake_of(s)) < 0
