@@ -95,6 +95,28 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 
+def test_the_pause_menus_panel_is_as_wide_as_its_words_and_closing_it_sends_that_part_alone():
+    # On 240x240 a menu's panel is 220 wide; the pause menu's words ("To the title", "Paused"
+    # and the deal's number) need 136: the table shows on both sides, and less of it is drawn
+    # and sent again when the menu closes.
+    from tests import drawn_text
+    for game, seed in (("spite_malice", 5), ("casket", 5), ("nerts", 12345678)):
+        app = make_app(240, 240, game, seed)
+        run(app, "START")
+        px, py, pw, ph = app.over[0], app.over[1], app.over[2], app.over[3]
+        assert (px, pw) == (52, 136), (game, px, pw)
+        for words in (b"Paused", b"Deal", b"%d" % seed, b"To the title", b"Give up"):
+            drawn = drawn_text.glyphs(app, words)
+            at = [(x, y) for y in range(py, py + ph - 7) for x in range(px, px + pw - 6 * len(words) + 2)
+                  if drawn_text.shows_at(app, words, x, y, drawn)]
+            assert at and px + 4 <= at[0][0] and at[0][0] + 6 * len(words) <= px + pw - 4, (game, words)
+        app.screen.clear_dirty()
+        run(app, "START")
+        assert app.mode == ui.PLAY
+        assert app.screen.dirty_pixels() <= pw * ph * 5 // 4, (game, app.screen.dirty_pixels())  # (piles reach out)
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+
+
 def test_closing_the_pause_menu_over_a_card_on_its_way_sends_the_panels_part_and_the_slide_goes_on():
     # The card's slide stands still under the menu; closing it once drew the whole table again.
     from engine_core.ui import buttons as bt

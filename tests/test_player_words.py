@@ -70,24 +70,26 @@ def test_a_game_without_foundations_never_speaks_of_one_on_its_rules_page(name, 
 
 
 def test_the_pause_menu_and_the_question_before_giving_up_fit_every_screen():
-    # The menu's panel is the screen less 16 pixels, 220 at most, its rows written from 8 in;
-    # the question is centred in a panel as wide (engine_core/ui/menus.py, screens.py).
-    # On a 128-pixel screen the panel is the screen less 4 pixels, its rows written from 4 in,
-    # and a question's two lines are one paragraph in three lines; on a 64-pixel screen the
-    # menu shows the rows it has room for, a line of text apart, and scrolls.
+    # A menu's panel is the screen less 16 pixels, 220 at most, its rows written from 8 in;
+    # the pause menu's is as narrow as its words, 136 at least, and a question asked from it
+    # is centred in that panel (engine_core/ui/menus.py, screens.py). On a 128-pixel screen
+    # the panel is the screen less 4 pixels, its rows written from 4 in; where a question's two
+    # lines do not fit they are one paragraph in three lines. On a 64-pixel screen the menu
+    # shows the rows it has room for, a line of text apart, and scrolls.
     from engine_core.gfx.paint import CHAR_H, LINE_H
     for width, height in layouts.SIZES:
-        panel = min(width - 16, 220) if width >= 160 else width - 4
+        widest = min(width - 16, 220) if width >= 160 else width - 4
         inset = 8 if width >= 160 else 4
-        for text in texts.PAUSE:
-            assert inset + 6 * len(text) <= panel - 4, (width, text)
-        for text in texts.CONFIRMS[:5] + (b"A: yes  B: no",):
-            assert 6 * len(text) <= panel - 8, (width, text)
-        for k in (5, 7):  # the lines under the question, each pair
-            first, second = texts.CONFIRMS[k], texts.CONFIRMS[k + 1]
-            if 6 * max(len(first), len(second)) > panel - 8:
-                paragraph = (first + b" " + second).decode()
-                assert len(textwrap.wrap(paragraph, (panel - 7) // 6)) <= 3, (width, paragraph)
+        for panel in (widest, min(widest, 136)):
+            for text in texts.PAUSE:
+                assert inset + 6 * len(text) <= panel - 4, (width, text)
+            for text in texts.CONFIRMS[:5] + (b"A: yes  B: no",):
+                assert 6 * len(text) <= panel - 8, (width, text)
+            for k in (5, 7):  # the lines under the question, each pair
+                first, second = texts.CONFIRMS[k], texts.CONFIRMS[k + 1]
+                if 6 * max(len(first), len(second)) > panel - 8:
+                    paragraph = (first + b" " + second).decode()
+                    assert len(textwrap.wrap(paragraph, (panel - 7) // 6)) <= 3, (width, paragraph)
         lines = len(texts.PAUSE) + 1  # the rows under the menu's name
         row = LINE_H + 2 if lines * (LINE_H + 2) + 10 <= height - 4 else (height - 14) // lines
         if row < CHAR_H + 2:  # the menu scrolls, its rows a line apart

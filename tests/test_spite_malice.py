@@ -1020,3 +1020,42 @@ def test_the_hard_level_scores_its_plans_against_sampled_opponent_hands():
     assert model.best_value > open_value + 500
     bot.start_turn(game, 2)  # the medium level blocks by the threat table alone
     assert bot.model.samples == 0
+
+
+def test_the_sampled_hands_are_those_rng_step_draws():
+    # the sampler writes rng.step out in its loop: the reach it counts is that of hands drawn
+    # by rng.step itself, one card a step, each drawn card swapped out of the next draws
+    from engine_core import rng
+    from engine_core.ai.spite_malice_search import KING_SHARE, MAX_SAMPLES
+    from engine_core.state_text import load_state
+    piles = {"center1": ["AS", "2S"], "p1.payoff": ["9C", "JC"], "p2.payoff": ["9D", "6D"],
+             "p1.hand": ["3D", "8D", "9H", "TD", "QD"]}
+    game = load_state(json.dumps(position(piles)), None)
+    game.bot.start_turn(game, 3)
+    model = game.bot.model
+    pool = [r for r in range(13) for _ in range(model.unseen[r])]  # the cards out of sight
+    total = len(pool)
+    target = 5  # p2's payoff card, a 6; no side stacks: no run, no king
+    x = rng.step(rng.step(1 + total * 7919 + game.piles.size[0] * 104729 + target * 13))
+    reach = [0] * 12
+    for _ in range(MAX_SAMPLES):
+        hand = 0
+        kings = 0
+        for left in range(total, total - 5, -1):
+            x = rng.step(x)
+            i = x % left
+            r = pool[i]
+            pool[i], pool[left - 1] = pool[left - 1], r
+            if r == 12:
+                kings += 1
+            else:
+                hand |= 1 << r
+        reach[target] += KING_SHARE
+        missing = 0
+        for s in range(target - 1, -1, -1):
+            if not hand >> s & 1:
+                missing += 1
+                if missing > kings:
+                    break
+            reach[s] += KING_SHARE >> missing
+    assert [model.reach[s] for s in range(12)] == reach

@@ -319,7 +319,8 @@ class Confirm(Scene):
             return
         p = app.painter
         x = app.width // 2
-        if self.back == PAUSE:  # in the pause menu's panel, over the table
+        pw = panel_width(app.width)
+        if self.back == PAUSE:  # in the pause menu's panel, over the table (a narrower one)
             app.screens[PAUSE].panel_rect(app)
             r = PANEL_RECT
             px = r[0]
@@ -341,7 +342,6 @@ class Confirm(Scene):
         line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
         first = texts.CONFIRMS[line]
         second = texts.CONFIRMS[line + 1]
-        pw = panel_width(app.width)
         per_line = (pw - 7) // CHAR_W
         if len(first) <= per_line and len(second) <= per_line:
             p.text_centred(first, x, y + LINE_H + 3, pal.WHITE)
@@ -359,7 +359,7 @@ class Confirm(Scene):
             body[n] = 32
             n += 1
         draw_lines(p, body, 0, n - 1, per_line, y + LINE_H + 1, y + 4 * LINE_H, 0, app.width, pal.WHITE,
-                   (app.width - pw) // 2 + 4)
+                   (app.width - per_line * CHAR_W + 1) // 2)  # the paragraph centred
         p.text_centred(b"A: yes  B: no", x, y + 4 * LINE_H + 2, pal.CURSOR)
 
 
