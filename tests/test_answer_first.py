@@ -183,3 +183,23 @@ def test_only_the_last_game_passed_over_keeps_a_table_made_ahead():
     app.current = playing
     assert app.tables.get(played) is app.table
     assert [name for name in others if app.tables.get(name) is not None] == others[-1:]
+
+
+def test_a_question_from_the_pause_menu_draws_no_table_under_a_panel_over_the_whole_screen():
+    # On 240x135, 160x128 and 128x64 the pause menu's panel reaches the screen's edges; the
+    # question asked from it, and B back to the menu, take that panel whole: no pile of the
+    # table beneath is drawn again (it once was, every pile, only to be covered).
+    for size in ((240, 135), (160, 128), (128, 64), (240, 240)):
+        app = make_app(*size, "casket", 3)
+        run(app, "X A A START UP")  # the menu's last row: Give up
+        view = app.table.view
+        drawn = []
+        draw_slot = view.draw_slot
+        view.draw_slot = lambda s, *rest: (drawn.append(s), draw_slot(s, *rest))[1]
+        run(app, "A")
+        assert app.mode == ui.CONFIRM and drawn == [], (size, drawn)
+        run(app, "B")
+        assert app.mode == ui.PAUSE and drawn == [], (size, drawn)
+        run(app, "B")
+        assert app.mode == ui.PLAY and drawn, size  # the table again where the panel lay
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), size

@@ -110,14 +110,11 @@ def panel(app, x, y, w, h, over=False):
     and 160x128) reaches the screen's top and sides, and its foot too when less than a line is
     left there: the rows left would show as a broken line (the tops of the status line's
     letters), and the sides the status line's letters cut."""
-    if 0 < y < LINE_H:
-        h += y
-        y = 0
-    if y == 0:
-        x = 0
-        w = app.width
-    if y == 0 and y + h > app.height - LINE_H:
-        h = app.height
+    reach(app, x, y, w, h)
+    x = REACH[0]
+    y = REACH[1]
+    w = REACH[2]
+    h = REACH[3]
     fb = app.fb
     fb.fill_rect(x, y, w, h, pal.PANEL)
     fb.rect(x, y, w, h, pal.SLOT)
@@ -126,9 +123,26 @@ def panel(app, x, y, w, h, over=False):
         app.over_at(x, y, w, h)
 
 
+def reach(app, x, y, w, h):
+    """Where panel() draws a panel asked for at x, y, w, h: into REACH."""
+    if 0 < y < LINE_H:
+        h += y
+        y = 0
+    if y == 0:
+        x = 0
+        w = app.width
+        if h > app.height - LINE_H:
+            h = app.height
+    REACH[0] = x
+    REACH[1] = y
+    REACH[2] = w
+    REACH[3] = h
+
+
 OVER_ON = const(4)  # App.over: a panel lies over the table
 OVER_READY = const(5)  # App.over: the screen shown next may draw the table only where it lay
 PANEL_RECT = array("h", [0, 0, 0, 0, 0])  # menus.Menu.panel_rect's answer (no tuple allocated)
+REACH = array("h", [0, 0, 0, 0])  # reach's answer
 
 
 def panel_width(w):
@@ -157,9 +171,12 @@ def table_under(app, x=0, y=0, w=0, h=0):
     whose game goes on under a menu."""
     table = app.table
     o = app.over
-    if y <= 2 and y + h >= app.height - 2:  # as panel() draws it
-        y = 0
-        h = app.height
+    if w > 0:  # where panel() draws it (on a small screen it reaches the top and sides)
+        reach(app, x, y, w, h)
+        x = REACH[0]
+        y = REACH[1]
+        w = REACH[2]
+        h = REACH[3]
     ready = o[OVER_READY]
     o[OVER_READY] = 0
     if ready and table.valid and not app.link_in_use():
