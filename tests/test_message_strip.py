@@ -8,6 +8,7 @@ from engine_core import reasons as why
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import layouts, overlay
 from engine_core.ui.settings import S_TWO_BUTTONS
+from engine_core.ui.view import MSG_NONE
 from simulator.keys import make_app, run
 from tests.drawn_text import find
 
@@ -239,3 +240,15 @@ def test_the_strip_going_sends_its_band_again_not_the_whole_screen(size):
     style = app.table.slots.style
     cursor = 2 * style.w * style.h  # the cursor's old and new cards
     assert screen.dirty_pixels() <= strip + 2 * cursor, (screen.dirty_pixels(), strip)
+
+
+@pytest.mark.parametrize("game,seed", [("nerts", 1), ("aces_up", 5), ("casket", 3)])
+def test_the_pause_menus_hint_lets_the_strips_words_about_the_key_before_go_as_x_does(game, seed):
+    # A refusal in the strip, then Hint from the pause menu: what the strip said was about
+    # the key before, so it goes, as it does when X is pressed in play.
+    for keys in ("START DOWN A", "X"):
+        app = make_app(128, 64, game, seed, mono=True)
+        run(app, "A RIGHT A A DOWN A")
+        assert app.table.message != MSG_NONE, (game, "a refusal shows")
+        run(app, keys)
+        assert app.table.message == MSG_NONE, (game, keys, app.table.message)

@@ -346,12 +346,13 @@ class Pause(Menu):
             app.resume()
         elif item == P_HINT:
             app.resume()
-            table.press_hint()
+            table.press(bt.X)  # as the key does: the strip's words about the key before go
         elif item == P_UNDO:
             app.resume()
-            table.press_undo()
+            table.press(bt.Y)
         elif item == P_REDO:
             app.resume()
+            table.let_go()
             table.press_redo()
         elif app.linked() and (item == P_RESTART or item == P_NEW):
             app.resume()

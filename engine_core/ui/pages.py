@@ -49,6 +49,7 @@ class Play(Scene):
         if button == LONG_A:
             table.press_long_a()
         elif button == LONG_X:
+            table.let_go()
             table.press_redo()
         elif button == NEXT:
             table.next_slot()
