@@ -30,6 +30,11 @@ import time
 
 from micropython import const
 
+try:
+    from firmware.expand_viper import copy_bytes
+except (ImportError, SyntaxError, ValueError):  # no viper here: the bytes copied by bytecode
+    copy_bytes = None  # type: ignore[assignment]
+
 ALIGN = const(8)
 
 # Commands (SSD1306 datasheet Rev 1.1, table 9-1; SH1106 datasheet V2.x, "Commands").
@@ -297,7 +302,10 @@ class Oled:
                 continue
             start = p * width + a * ALIGN
             n = (b - a) * ALIGN
-            for i in range(n):
-                stage[1 + i] = buf[start + i]
+            if copy_bytes is not None:
+                copy_bytes(stage, 1, buf, start, n)
+            else:
+                for i in range(n):
+                    stage[1 + i] = buf[start + i]
             self._address(p, self.column_offset + a * ALIGN)
             self.bus.send_data(b - a)

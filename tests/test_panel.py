@@ -409,3 +409,13 @@ def test_the_viper_shuffle_deals_as_the_engines_for_both_generators():
             rng.shuffle2(cards, start, count, state, 0, 1, generator)
             shuffle(mine, start, count, ours, 0, 1, generator)
             assert mine == cards and ours == state, (generator, count, start)
+
+
+def test_the_viper_byte_copy_copies_a_span_and_nothing_else():
+    viper = viper_stand_in()
+    src = bytearray(range(256)) * 4
+    for at, start, n in [(1, 0, 128), (1, 8, 120), (1, 896, 128), (0, 5, 0), (3, 1000, 24)]:
+        dst = bytearray(b"\xee" * 160)
+        viper["copy_bytes"](dst, at, src, start, n)
+        assert dst[at:at + n] == src[start:start + n] and dst[:at] == b"\xee" * at
+        assert dst[at + n:] == b"\xee" * (160 - at - n)
