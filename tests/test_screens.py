@@ -468,3 +468,30 @@ def test_a_rules_page_names_no_button_a_board_may_lack(game):
     words = games.rules_text(game).decode()
     buttons = r"\b[Ll]ong [XY]\b|\b[XY] (takes|puts|sends|turns|opens|undoes)\b|\bSTART\b|\bSELECT\b"
     assert not re.search(buttons, words), words
+
+
+@pytest.mark.parametrize("size", [(240, 240), (128, 64)])
+def test_the_rules_page_writes_a_line_of_text_in_one_painter_call_with_the_same_letters(size):
+    # A whole page of text is about 800 letters: one painter call a letter (char, image) cost
+    # the chip as much again as the letters' own blits. The letters are those one char() a
+    # letter draws (the reference: each line's letters drawn again that way, over a blank page).
+    app = make_app(size[0], size[1], "casket", 7)
+    p = app.painter
+    calls = {"span": 0, "char": 0}
+    span, char = p.text_span, p.char
+    p.text_span = lambda *a: (calls.__setitem__("span", calls["span"] + 1), span(*a))[1]
+    p.char = lambda *a: (calls.__setitem__("char", calls["char"] + 1), char(*a))[1]
+    run(app, "SELECT")
+    assert app.mode == ui.RULES
+    assert calls["char"] == 0 and 0 < calls["span"] <= 2 * page_lines(app) + 4, calls
+    page = bytes(app.screen.buf)
+
+    def letter_by_letter(s, start, end, x, y, colour):
+        for i in range(start, end):
+            char(s[i], x + 6 * (i - start), y, colour)
+        return x + 6 * (end - start)
+
+    p.text_span = letter_by_letter
+    app.full = True
+    app.redraw()
+    assert bytes(app.screen.buf) == page

@@ -161,15 +161,18 @@ class Painter:
 
     def text_upto(self, s, most, x, y, colour):
         """The first `most` characters of s at (x, y) (all of it when it is shorter); returns
-        the x after them. (The ink is set once and each glyph blitted here: a call a
-        character to image() cost as much again.)"""
-        n = len(s) if len(s) < most else most
+        the x after them."""
+        return self.text_span(s, 0, len(s) if len(s) < most else most, x, y, colour)
+
+    def text_span(self, s, start, end, x, y, colour):
+        """s[start:end] at (x, y), no slice made; returns the x after it. (The ink is set once
+        and each glyph blitted here: a call a character to image() cost as much again.)"""
         fb = self.glyphs
         images = self.images
         ink = self.ink
         key = self.ink_for(colour)
         first = art_data.FONT - 32
-        for i in range(n):
+        for i in range(start, end):
             c = s[i]
             if 97 <= c <= 122:
                 c -= 32

@@ -230,11 +230,11 @@ def draw_lines(painter, text, start, n, per_line, y, bottom, x0, x1, colour, lef
         first = start + (x0 - left) // 6
         if first < start:
             first = start
-        for i in range(first, end):
-            x = left + 6 * (i - start)
-            if x >= x1:
-                break
-            painter.char(text[i], x, y, colour)
+        stop = start + (x1 - left + 5) // 6  # the letters that start left of x1
+        if stop > end:
+            stop = end
+        if first < stop:
+            painter.text_span(text, first, stop, left + 6 * (first - start), y, colour)
         start = end + 1 if end < n and text[end] == 32 else end
         y += LINE_H
 

@@ -220,10 +220,7 @@ def wrap(app, text, line, lines, colour, y0=LINE_H + 5):
             if k < n and text[k] == 32:
                 k += 1
         if line >= 0:
-            x = 4
-            for c in range(i, end):
-                p.char(text[c], x, y0 + line * LINE_H, colour)
-                x += 6
+            x = p.text_span(text, i, end, 4, y0 + line * LINE_H, colour)
             if colour == pal.DIM and end > i:  # a description (the keys under the rules)
                 p.note(4, y0 + line * LINE_H, x - 5)
         line += 1
