@@ -203,3 +203,27 @@ def test_a_question_from_the_pause_menu_draws_no_table_under_a_panel_over_the_wh
         run(app, "B")
         assert app.mode == ui.PLAY and drawn, size  # the table again where the panel lay
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), size
+
+
+def test_hint_from_the_pause_menu_closes_the_menu_in_its_frame_and_seeks_the_hint_in_the_next():
+    # The panel's part of the table and a long search in one frame made the press late (60 ms
+    # on the chip in Spite & Malice): the menu goes first, the hint comes in the frame after,
+    # and shows what X shows.
+    from engine_core.ui import buttons as bt
+    for game, seed in (("spite_malice", 5), ("casket", 3), ("aces_up", 5)):
+        by_key = make_app(240, 240, game, seed)
+        run(by_key, "X")
+        app = make_app(240, 240, game, seed)
+        run(app, "START DOWN")
+        sought = []
+        hint = app.table.game.hint
+        app.table.game.hint = lambda *a: (sought.append(1), hint(*a))[1]
+        app.press(bt.A)
+        app.tick(FRAME)
+        app.redraw()
+        assert app.mode == ui.PLAY and sought == [], game
+        app.tick(FRAME)
+        app.redraw()
+        assert sought == [1], game
+        assert app.table.hand.cursor == by_key.table.hand.cursor, game
+        assert app.table.hint_slot == by_key.table.hint_slot, game

@@ -251,4 +251,7 @@ def test_the_pause_menus_hint_lets_the_strips_words_about_the_key_before_go_as_x
         run(app, "A RIGHT A A DOWN A")
         assert app.table.message != MSG_NONE, (game, "a refusal shows")
         run(app, keys)
+        for _ in range(2):  # the press's frame, then the next (the menu's Hint is sought there)
+            app.tick(33)
+            app.redraw()
         assert app.table.message == MSG_NONE, (game, keys, app.table.message)

@@ -193,7 +193,9 @@ def test_start_opens_the_pause_menu_and_its_items_work():
     app = make_app(240, 240, "aces_up", 69)
     run(app, "START")
     assert app.mode == app_mod.PAUSE
-    run(app, "DOWN A")  # Hint
+    run(app, "DOWN A")  # Hint: the menu goes in the press's frame, the hint comes in the next
+    app.tick(33)
+    app.tick(33)
     assert app.mode == app_mod.PLAY and app.table.hint_slot != 255
     run(app, "LONG_A START DOWN DOWN A")  # Undo
     assert pile(app, "discard") == 0

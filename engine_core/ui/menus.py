@@ -346,7 +346,7 @@ class Pause(Menu):
             app.resume()
         elif item == P_HINT:
             app.resume()
-            table.press(bt.X)  # as the key does: the strip's words about the key before go
+            table.hint_after = True  # sought in the frame after the one the menu goes in
         elif item == P_UNDO:
             app.resume()
             table.press(bt.Y)

@@ -39,6 +39,7 @@ class Table:
         self.view = TableRenderer(painter, game, self.slots, self.hand, self.said, title)
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
+        self.hint_after = False  # Hint chosen in the pause menu: sought once the menu has gone
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE  # a code of engine_core/reasons.py, shown at the foot
@@ -173,6 +174,7 @@ class Table:
         """After a deal: cursor home, nothing held, everything redrawn."""
         self.hand.home()
         self.hint_slot = NONE
+        self.hint_after = False
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE
@@ -473,6 +475,7 @@ class Table:
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
         hand = self.hand
+        self.hint_after = False  # a key after Hint in the menu: that hint is not sought
         if self.view.slide & 0xFF:
             self.view.stop_slide()  # a card still on its way lands (taken off in the next frame)
         if self.computer_ms:
