@@ -495,3 +495,31 @@ def test_the_rules_page_writes_a_line_of_text_in_one_painter_call_with_the_same_
     app.full = True
     app.redraw()
     assert bytes(app.screen.buf) == page
+
+
+@pytest.mark.parametrize("width", [128, 160, 240, 320])
+def test_the_rules_page_breaks_its_lines_where_pythons_textwrap_does(width):
+    # The reference is the standard library's, not the console's: whole words, a line of
+    # (width - 7) // 6 letters at most, a paragraph ending at a newline.
+    from engine_core.ui.screens import wrap
+
+    class Lines:
+        def __init__(self):
+            self.lines = []
+
+        def text_span(self, s, start, end, x, y, colour):
+            self.lines.append(bytes(s[start:end]).decode())
+            return x + 6 * (end - start)
+
+    class Page:
+        pass
+
+    for text in [games.rules_text(name) for name in games.available()] + [texts.WINNABLE_NOTE, texts.RULES_KEYS]:
+        page = Page()
+        page.width = width
+        page.painter = Lines()
+        wrap(page, text, 0, 10000, pal.WHITE)
+        reference = []
+        for paragraph in text.decode().split("\n"):
+            reference.extend(textwrap.wrap(paragraph, (width - 7) // 6, break_on_hyphens=False))
+        assert [line for line in page.painter.lines if line] == reference, (width, text[:30])
