@@ -39,6 +39,7 @@ def install(painter):
                                     st.suit_first, st.pip_first, st.h // 3))
     _SPECS = specs
     paint.Painter.card = card  # type: ignore[method-assign]
+    paint.Painter.text_span = text_span  # type: ignore[method-assign]
     images = painter.images  # the card art's images, drawn by card() alone: let go (1.8 KB)
     for i in range(art_data.RANK_SMALL, len(images)):
         images[i] = None
@@ -50,3 +51,9 @@ def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=T
     self.fb.card(x, y, (card & 255) | st.size << 8 | frame << 12 | top_corner << 16
                  | (0x100000 if face_up else 0) | (0x200000 if index_below else 0)
                  | (0x400000 if centre else 0), st.back, _SPECS, art_data.DATA, art_data.INDEX)
+
+
+def text_span(self, s, start, end, x, y, colour):
+    """Painter.text_span in one call (FrameBuffer.glyphs): about 25 us a letter in bytecode and
+    a blit each."""
+    return self.fb.glyphs(s, start, end, x, y, colour, art_data.DATA, art_data.INDEX, art_data.FONT - 32)

@@ -321,7 +321,8 @@ def test_a_new_deal_is_on_the_glass_within_50_ms_in_every_game(game):
 
 def at_the_repl(board_name, source, said):
     """Boot, stop the console (Ctrl-C), run `source` at the USB REPL, and return the last line
-    it printed that starts with `said`."""
+    it printed that starts with `said` (with a tuple of words, such a line for each, the last
+    word the one it ends with)."""
     script = pico.Script(boards.load(board_name))
     script.boot()
     script.interrupt()
@@ -331,9 +332,11 @@ def at_the_repl(board_name, source, said):
         script.add({"op": "send", "text": line + "\r"})  # a line at a time: the USB's buffer
         script.add({"op": "text", "text": "=== ", "timeout_ms": pico.BOOT_TIMEOUT_MS})
     script.add({"op": "send", "text": "\x04"})
-    script.add({"op": "text", "text": said, "timeout_ms": 900000})
+    script.add({"op": "text", "text": said[-1] if isinstance(said, tuple) else said, "timeout_ms": 900000})
     script.add({"op": "text", "text": ">>> ", "timeout_ms": 60000})
     console = pico.run(board_name, script).console
+    if isinstance(said, tuple):
+        return [[t for t in console.splitlines() if t.startswith(w)][-1] for w in said]
     return [t for t in console.splitlines() if t.startswith(said)][-1]
 
 
@@ -378,6 +381,28 @@ def check():
                 if len(bad) < 3:
                     bad.append((st.size,) + args[1:])
     print('CARDS', n, 'INSTALLED', paint.Painter.card is C.card and REFERENCE is not C.card, 'BAD', bad, wrong)
+TEXT = python_paint.Painter.text_span
+def check_text():
+    n = 0
+    wrong = 0
+    words = (b"Paused Deal 1234", b"the quick brown fox: jumps over 9 lazy dogs!", bytes(range(20, 130)))
+    for k in range(60):
+        s_ = words[k %% 3]
+        a = k %% 5
+        b = len(s_) - k %% 7
+        x = (k * 37) %% (s.width + 40) - 30
+        y = (k * 11) %% (s.height + 12) - 6
+        args = (s_, a, b, x, y, k %% 16)
+        s.fb.fill((k * 5) %% 16)
+        r1 = TEXT(p, *args)
+        kept[:] = s.buf
+        s.fb.fill((k * 5) %% 16)
+        r2 = p.text_span(*args)
+        n += 1
+        if kept != s.buf or r1 != r2:
+            wrong += 1
+    return n, paint.Painter.text_span is C.text_span and TEXT is not C.text_span, wrong
+print('TEXTS', *check_text())
 check()
 """
 
@@ -387,12 +412,15 @@ def test_the_firmwares_card_draws_the_python_painters_pixels(board_name):
     """FrameBuffer.card (tools/device/card.c, firmware/card.py), which the firmware draws every
     card with, against Painter.card on the chip itself: every card at each card size the
     screen holds, face down and up, each frame colour, with and without its centre, cut by
-    each edge of the screen, over a background of each colour."""
+    each edge of the screen, over a background of each colour. And FrameBuffer.glyphs, which
+    draws every text, against Painter.text_span: texts cut by each edge, in every colour,
+    with codes outside the font."""
     need_device(board_name)
     board = boards.load(board_name)
-    line = at_the_repl(board_name, CARD_CHECK % (board.WIDTH, board.HEIGHT), "CARDS")
-    words = line.split()
-    assert int(words[1]) >= 400 and words[3] == "True" and line.endswith(" 0"), line
+    lines = at_the_repl(board_name, CARD_CHECK % (board.WIDTH, board.HEIGHT), ("TEXTS", "CARDS"))
+    assert lines[0] == "TEXTS 60 True 0", lines[0]
+    words = lines[1].split()
+    assert int(words[1]) >= 400 and words[3] == "True" and lines[1].endswith(" 0"), lines[1]
 
 
 TAKE_BACK = """

@@ -191,3 +191,44 @@ CARD_CODE static mp_obj_t framebuf_card(size_t n_args, const mp_obj_t *args_in) 
 }
 static MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(framebuf_card_obj, 8, 8, framebuf_card);
 
+
+// fb.glyphs(s, start, end, x, y, colour, art, index, first): s[start:end] in the font's
+// glyphs at (x, y), the pixels of Painter.text_span: a lower-case letter as its capital, a
+// code outside 33..95 a space; each glyph is art image first + code, 6 pixels on from the
+// last (paint.CHAR_W). Returns the x after the text.
+CARD_CODE static mp_obj_t framebuf_glyphs(size_t n_args, const mp_obj_t *args_in) {
+    (void)n_args;
+    mp_obj_framebuf_t *self = MP_OBJ_TO_PTR(args_in[0]);
+    mp_buffer_info_t text;
+    mp_get_buffer_raise(args_in[1], &text, MP_BUFFER_READ);
+    mp_int_t start = mp_obj_get_int(args_in[2]);
+    mp_int_t end = mp_obj_get_int(args_in[3]);
+    mp_int_t x = mp_obj_get_int(args_in[4]);
+    mp_int_t y = mp_obj_get_int(args_in[5]);
+    uint32_t colour = mp_obj_get_int(args_in[6]);
+    mp_buffer_info_t art;
+    mp_get_buffer_raise(args_in[7], &art, MP_BUFFER_READ);
+    mp_buffer_info_t index;
+    mp_get_buffer_raise(args_in[8], &index, MP_BUFFER_READ);
+    mp_int_t first = mp_obj_get_int(args_in[9]);
+    if (start < 0) {
+        start = 0;
+    }
+    if (end > (mp_int_t)text.len) {
+        end = text.len;
+    }
+    const uint8_t *s = (const uint8_t *)text.buf;
+    for (mp_int_t i = start; i < end; ++i) {
+        int c = s[i];
+        if (c >= 97 && c <= 122) {
+            c -= 32;
+        }
+        mp_int_t image = first + c;
+        if (c > 32 && c < 96 && image >= 0 && 4 * (size_t)(image + 1) <= index.len) {
+            card_art(self, &art, (const uint8_t *)index.buf, image, x, y, colour);
+        }
+        x += 6;
+    }
+    return MP_OBJ_NEW_SMALL_INT(x);
+}
+static MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(framebuf_glyphs_obj, 10, 10, framebuf_glyphs);

@@ -237,11 +237,12 @@ PATCHES = (  # (file in the source, text after which the addition goes, the addi
 )
 with open(os.path.join(ROOT, "tools", "device", "card.c")) as _f:
     CARD_C = _f.read()
-PATCHES += (  # FrameBuffer.card, a card in one call (firmware/card.py; the C in tools/device/card.c)
+PATCHES += (  # FrameBuffer.card, a card in one call, and .glyphs, a text (firmware/card.py; tools/device/card.c)
     ("extmod/modframebuf.c", "static mp_obj_t framebuf_blit(size_t n_args, const mp_obj_t *args_in) {\n",
      CARD_C + "static mp_obj_t framebuf_blit(size_t n_args, const mp_obj_t *args_in) {\n", REPLACE),
     ("extmod/modframebuf.c", "    { MP_ROM_QSTR(MP_QSTR_blit), MP_ROM_PTR(&framebuf_blit_obj) },\n",
-     "    { MP_ROM_QSTR(MP_QSTR_card), MP_ROM_PTR(&framebuf_card_obj) },\n"),
+     "    { MP_ROM_QSTR(MP_QSTR_card), MP_ROM_PTR(&framebuf_card_obj) },\n"
+     "    { MP_ROM_QSTR(MP_QSTR_glyphs), MP_ROM_PTR(&framebuf_glyphs_obj) },\n"),
     ("ports/rp2/memmap_mp_rp2040.ld",
      "        *(SORT_BY_ALIGNMENT(SORT_BY_NAME(.flashdata*)))\n        . = ALIGN(4);\n    } > FLASH\n",
      "\n    /* FrameBuffer.card after the code and its read-only data (tools/device/card.c) */\n"
