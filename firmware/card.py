@@ -54,6 +54,6 @@ def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=T
 
 
 def text_span(self, s, start, end, x, y, colour):
-    """Painter.text_span in one call (FrameBuffer.glyphs): about 25 us a letter in bytecode and
-    a blit each."""
+    """Painter.text_span in one call (FrameBuffer.glyphs): a blit and some twenty bytecodes a
+    letter cost about 24 us (the rules page, about 800 letters: 60.1 -> 40.9 ms)."""
     return self.fb.glyphs(s, start, end, x, y, colour, art_data.DATA, art_data.INDEX, art_data.FONT - 32)

@@ -97,3 +97,5 @@ def test_the_pause_menu_and_the_question_before_giving_up_fit_every_screen():
             assert (height - 14) // row - 1 >= 3, (width, height)
         assert row >= CHAR_H + 2, (width, height)
     assert b"Give up" in texts.PAUSE and b"To the title" in texts.PAUSE
+    from engine_core.ui import menus
+    assert max(len(text) for text in texts.PAUSE) == menus._PAUSE_LONGEST  # the narrow panel's measure

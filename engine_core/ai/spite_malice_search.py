@@ -71,7 +71,7 @@ W_REACH = const(800)
 # hand counts the same.
 KING_SHARE = const(8)
 # rng.step's constants (M, A and Schrage's M // A, M % A), for the sampler's loop, which
-# steps its generator written out: a call costs more than the step (tests/test_spite_malice_ai.py)
+# steps its generator written out: a call costs more than the step (tests/test_spite_malice.py)
 _LEHMER_M = const(1073741789)
 _LEHMER_A = const(32763)
 _LEHMER_Q = const(32772)

@@ -305,7 +305,7 @@ class GameList(Menu):
         app.painter.text(games.title(app.names[i]), px + inset(app), ty, pal.BLACK if chosen else pal.WHITE)
 
 
-_PAUSE_LONGEST = const(12)  # the longest of texts.PAUSE's rows ("To the title"; tests/test_menus.py)
+_PAUSE_LONGEST = const(12)  # the longest of texts.PAUSE's rows ("To the title"; tests/test_player_words.py)
 _PAUSE_LEAST = const(136)  # the pause menu's panel: this wide at least, however short its words
 
 

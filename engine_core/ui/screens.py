@@ -205,7 +205,7 @@ def wrap(app, text, line, lines, colour, y0=LINE_H + 5):
     n = len(text)
     while i < n and line < lines:
         # The longest run of whole words from i that fits on one line (found by the bytes'
-        # own searches: a loop of bytecode a letter cost the rules page 15 ms on a Pico).
+        # own searches: a loop of bytecode a letter cost the rules page 8 ms on a Pico).
         end = text.find(b"\n", i)  # the paragraph's end
         if end < 0:
             end = n
