@@ -227,3 +227,33 @@ def test_hint_from_the_pause_menu_closes_the_menu_in_its_frame_and_seeks_the_hin
         assert sought == [1], game
         assert app.table.hand.cursor == by_key.table.hand.cursor, game
         assert app.table.hint_slot == by_key.table.hint_slot, game
+
+
+def test_a_key_before_the_pause_menus_hint_is_sought_drops_it_whatever_the_key():
+    # START (the menu again), SELECT (the rules page), a long A, a long X: each is a key after
+    # the Hint, so the hint is not sought later, when the player has moved on.
+    from engine_core.ui import buttons as bt
+    for second, long_press in ((bt.SELECT, False), (bt.START, False), (bt.A, True), (bt.X, True)):
+        app = make_app(240, 240, "sir_tommy", 5)
+        run(app, "START DOWN")
+        app.press(bt.A)  # Hint
+        app.press(second, long_press)
+        for _ in range(3):
+            app.tick(FRAME)
+            app.redraw()
+        if app.mode != ui.PLAY:
+            run(app, "B")
+            for _ in range(3):
+                app.tick(FRAME)
+                app.redraw()
+        assert app.table.hint_slot == 255 and not app.table.hint_after, (second, long_press)
+
+
+def test_the_pause_menus_panel_stays_the_screens_width_where_it_reaches_the_edges():
+    # On 240x135 the panel covers the screen: its rows and questions are laid out for it whole
+    # (a question's two lines side by side, not a paragraph of three).
+    from engine_core.ui.screens import PANEL_RECT
+    app = make_app(240, 135, "casket", 3)
+    run(app, "X A A START")
+    app.screens[ui.PAUSE].panel_rect(app)
+    assert PANEL_RECT[2] == 220, list(PANEL_RECT)

@@ -576,3 +576,14 @@ def test_to_the_title_from_a_linked_game_played_on_alone_asks_first_and_b_return
     assert guest.mode == ui.CONFIRM
     guest.press(bt.A)  # yes: to the title, the game not kept (nothing to continue) nor counted
     assert guest.mode == ui.TITLE and not guest.resumable and list(guest.played) == played
+
+
+def test_in_link_play_the_pause_menus_panel_keeps_the_menus_width():
+    # The linked game goes on under the menu and the table beside its panel is not drawn
+    # meanwhile: the panel keeps the width that leaves only a sliver of it showing.
+    from engine_core.ui.screens import PANEL_RECT, panel_width
+    wire, host, guest = start("nerts", faults=False)
+    host.press(bt.START)
+    assert host.mode == ui.PAUSE
+    host.screens[ui.PAUSE].panel_rect(host)
+    assert PANEL_RECT[2] == panel_width(host.width) == 220, list(PANEL_RECT)

@@ -148,6 +148,8 @@ class App:
         if button < 0:
             return
         table = self.table
+        if table is not None:
+            table.hint_after = False  # a key after Hint in the pause menu: that hint is not sought
         if button == bt.A and table is not None and self.current.MODE == PLAY and table.hand.held == NONE:
             self.current.press(self, button)
             self.picked = table.hand.held != NONE

@@ -324,6 +324,9 @@ class Pause(Menu):
         drawn and sent again when it closes (on a 240-pixel screen 136 pixels wide, not 220:
         6.5 ms sooner on a Pico, docs/performance.md)."""
         Menu.panel_rect(self, app)
+        if PANEL_RECT[1] < LINE_H or app.link_in_use():
+            return  # a panel that reaches the screen's edges (screens.reach); or in link play,
+            # whose game goes on under the menu, the table beside it not drawn meanwhile
         ins = inset(app)
         top_line = ins - 2 + (len(self.NAME) + 6) * CHAR_W + app.painter.number_width(app.table.game.seed) + 8
         rows = 2 * ins + _PAUSE_LONGEST * CHAR_W

@@ -72,6 +72,7 @@ class Play(Scene):
             if app.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
                 table.play_home()
         if table.hint_after and not app.answering:  # (Pause: the menu went in the last frame)
+            table.hint_after = False
             table.press(bt.X)
         if not table.tick(ms):
             table.refresh()

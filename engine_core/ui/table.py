@@ -475,7 +475,6 @@ class Table:
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
         hand = self.hand
-        self.hint_after = False  # a key after Hint in the menu: that hint is not sought
         if self.view.slide & 0xFF:
             self.view.stop_slide()  # a card still on its way lands (taken off in the next frame)
         if self.computer_ms:
