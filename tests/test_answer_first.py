@@ -214,6 +214,9 @@ def test_hint_from_the_pause_menu_closes_the_menu_in_its_frame_and_seeks_the_hin
         by_key = make_app(240, 240, game, seed)
         run(by_key, "X")
         app = make_app(240, 240, game, seed)
+        for _ in range(3):  # the moves for the next key listed: the table rests
+            app.tick(FRAME)
+            app.redraw()
         run(app, "START DOWN")
         sought = []
         hint = app.table.game.hint
@@ -222,6 +225,7 @@ def test_hint_from_the_pause_menu_closes_the_menu_in_its_frame_and_seeks_the_hin
         app.tick(FRAME)
         app.redraw()
         assert app.mode == ui.PLAY and sought == [], game
+        assert not idle.app_idle(app), "the console stays awake for the hint it will seek"
         app.tick(FRAME)
         app.redraw()
         assert sought == [1], game

@@ -72,7 +72,7 @@ class Table:
         self.view.drawn.valid = valid
 
     def get_pending(self):
-        return self.view.pending
+        return self.view.pending or self.hint_after
 
     def get_slide(self):
         return self.view.slide
@@ -80,7 +80,7 @@ class Table:
     held = property(get_held)
     seat = property(get_seat)
     valid = property(get_valid, set_valid)  # False: the next refresh draws everything
-    pending = property(get_pending)  # slots wait for the next frame
+    pending = property(get_pending)  # slots, or the pause menu's Hint, wait for the next frame
     slide = property(get_slide)
 
     def moves_wanted(self):
