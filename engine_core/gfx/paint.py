@@ -189,24 +189,15 @@ class Painter:
 
     def number(self, n, x, y, colour):
         """Draw a non-negative int; returns the x after it."""
-        d = self.digits
-        k = 0
+        d = self.digits  # the digits written from its end back, then drawn as a text
+        k = len(d)
         while True:
-            d[k] = 48 + n % 10
-            k += 1
-            n //= 10
-            if n == 0 or k == len(d):
-                break
-        fb = self.glyphs
-        images = self.images
-        ink = self.ink
-        key = self.ink_for(colour)
-        first = art_data.FONT - 32
-        while k > 0:
             k -= 1
-            fb.blit(images[first + d[k]], x, y, key, ink)
-            x += CHAR_W
-        return x
+            d[k] = 48 + n % 10
+            n //= 10
+            if n == 0 or k == 0:
+                break
+        return self.text_span(d, k, len(d), x, y, colour)
 
     def number_width(self, n):
         k = 1
