@@ -55,7 +55,7 @@ def main():
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     board = boards.load(args.board)
-    full = 2 * board.WIDTH * board.HEIGHT
+    full = pico.frame_bytes(board)
     for game in args.games.split(","):
         rows = answers(args.board, game, args.xip_cache)
         for token, screen, ms, n in rows:
@@ -63,7 +63,8 @@ def main():
                                                               "  full" if n >= full else ""))
         small = [ms for _, _, ms, n in rows if n < full]
         big = [ms for _, _, ms, n in rows if n >= full]
-        print("%s: worst %.1f ms a partial frame, %.1f ms a full one" % (game, max(small), max(big)))
+        print("%s: worst %.1f ms a partial frame, %.1f ms a full one"
+              % (game, max(small, default=0.0), max(big, default=0.0)))
 
 
 if __name__ == "__main__":
