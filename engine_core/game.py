@@ -25,6 +25,7 @@ from engine_core.piles import Piles
 from micropython import const
 
 ACTION = const(255)  # the src field of an action-word move code
+SEEK = const(-2)  # quick_hint(): the hint needs a search that may take longer than a frame
 
 # Face policy of a pile, for the state's '#' marks and for what a player may see.
 FACE_UP = const(0)
@@ -351,6 +352,13 @@ class Game:
         if self.moves_of(0, self.scratch) > 0:
             return self.scratch[0]
         return -1
+
+    def quick_hint(self):
+        """hint() where it is found at little cost, else SEEK: the hint needs a search that may
+        outlast a frame, and the interface says so before it seeks it (Table.press_hint)."""
+        if self.advisor is not None:
+            return self.advisor.quick_hint()
+        return self.hint()
 
     def safe_move(self):
         """A move auto-play may make now: one no remaining card could ever need undone, or -1.

@@ -71,6 +71,7 @@ PLAYED_ON = const(55)  # Nerts: undo of the player's own move (Nerts.take_back)
 PLAYED_SINCE = const(56)
 UNDO_TOO_OLD = const(57)
 PEER_PLAYED = const(58)  # link play: TURN_PLAYED's words for the other player
+SEEKING = const(59)  # not a reason: X's answer while its hint is sought (Table.press_hint)
 
 TEXTS = (
     b"",
@@ -132,6 +133,7 @@ TEXTS = (
     b"The computer's plays since rely on it",
     b"Too many plays since to undo it",
     b"The other player has played: no undo",
+    b"Looking for a hint",
 )
 
 # The protocol's words, by code as TEXTS (the error line after "illegal move TOKEN: ").
@@ -195,6 +197,7 @@ SAYS = (
     "the computer's plays since rely on it",  # PLAYED_SINCE
     "too many plays since to undo it",  # UNDO_TOO_OLD
     "the other player has played: no undo",  # PEER_PLAYED
+    "looking for a hint",  # SEEKING
 )
 
 

@@ -233,24 +233,30 @@ def test_hint_from_the_pause_menu_closes_the_menu_in_its_frame_and_seeks_the_hin
         assert app.table.hint_slot == by_key.table.hint_slot, game
 
 
-def test_a_key_before_the_pause_menus_hint_is_sought_drops_it_whatever_the_key():
-    # START (the menu again), SELECT (the rules page), a long A, a long X: each is a key after
-    # the Hint, so the hint is not sought later, when the player has moved on.
+def test_a_key_before_the_hints_frame_gets_the_hint_first_then_acts():
+    # X, A, A plays the hint however fast the keys come: a key pressed before the frame that
+    # seeks the hint (X's, or the pause menu's Hint's) has it sought first, then does its own
+    # work, exactly as after the hint's frame.
     from engine_core.ui import buttons as bt
-    for second, long_press in ((bt.SELECT, False), (bt.START, False), (bt.A, True), (bt.X, True)):
-        app = make_app(240, 240, "sir_tommy", 5)
-        run(app, "START DOWN")
-        app.press(bt.A)  # Hint
-        app.press(second, long_press)
-        for _ in range(3):
-            app.tick(FRAME)
-            app.redraw()
-        if app.mode != ui.PLAY:
-            run(app, "B")
-            for _ in range(3):
-                app.tick(FRAME)
-                app.redraw()
-        assert app.table.hint_slot == 255 and not app.table.hint_after, (second, long_press)
+    for game, seed in (("spite_malice", 5), ("casket", 3), ("aces_up", 5), ("sir_tommy", 5)):
+        slow = make_app(240, 240, game, seed)
+        for key in "X A A".split():
+            run(slow, key)  # a frame and more after each key
+        fast = make_app(240, 240, game, seed)
+        fast.tick(FRAME)
+        for key in "X A A".split():
+            fast.press(bt.NAMES.index(key))  # no frame between the keys
+        assert fast.table.game.history.last_move() == slow.table.game.history.last_move() >= 0, game
+        assert fast.table.move_count == slow.table.move_count == 1, game
+        hinted = make_app(240, 240, game, seed)
+        run(hinted, "X")
+        menu = make_app(240, 240, game, seed)
+        run(menu, "START DOWN")
+        menu.press(bt.A)  # Hint
+        menu.press(bt.START)  # the menu again before the hint's frame
+        assert menu.mode == ui.PAUSE and not menu.table.hint_after, game
+        assert menu.table.hint_slot == hinted.table.hint_slot != 255, game
+        assert menu.table.hand.cursor == hinted.table.hand.cursor, game
 
 
 def test_the_pause_menus_panel_stays_the_screens_width_where_it_reaches_the_edges():
@@ -261,3 +267,79 @@ def test_the_pause_menus_panel_stays_the_screens_width_where_it_reaches_the_edge
     run(app, "X A A START")
     app.screens[ui.PAUSE].panel_rect(app)
     assert PANEL_RECT[2] == 220, list(PANEL_RECT)
+
+
+def test_x_whose_hint_needs_a_search_says_so_in_its_frame_and_shows_the_hint_in_the_next():
+    # A search may outlast a frame (Spite & Malice's up to about 100 ms on the chip): X's own
+    # frame draws the strip's "Looking for a hint" and seeks nothing; the next frame seeks it,
+    # shows what the game's hint() gives and takes the strip away. A hint found at little cost
+    # (a safe move; Sir Tommy's and Nerts's hints) shows in X's frame, with no strip.
+    from engine_core import reasons as why
+    from engine_core.game import SEEK
+    from engine_core.ui import buttons as bt
+    for game, seed, searches in (("spite_malice", 5, True), ("casket", 9, True), ("aces_up", 17, True),
+                                 ("sir_tommy", 5, False), ("nerts", 4, False)):
+        app = make_app(240, 240, game, seed)
+        for _ in range(3):
+            app.tick(FRAME)
+            app.redraw()
+        table = app.table
+        g = table.game
+        assert (g.quick_hint() == SEEK) == searches, game
+        by_key = make_app(240, 240, game, seed)
+        run(by_key, "X")  # the hint, its frames all run
+        sought = []
+        hint = g.hint
+        g.hint = lambda *a: (sought.append(1), hint(*a))[1]
+        app.press(bt.X)
+        app.tick(FRAME)
+        app.redraw()
+        if not searches:
+            assert table.hint_slot == by_key.table.hint_slot and table.message == 0, game
+            assert table.hand.cursor == by_key.table.hand.cursor, game
+            continue
+        assert sought == [] and table.hint_slot == 255, game
+        assert table.message == why.SEEKING and table.view.drawn.msg == why.SEEKING, game
+        assert not idle.app_idle(app), "the console stays awake for the hint it will seek"
+        app.tick(FRAME)
+        app.redraw()
+        assert sought == [1] and table.message == 0, game
+        assert table.hint_slot == by_key.table.hint_slot and table.hand.cursor == by_key.table.hand.cursor, game
+        for _ in range(3):
+            app.tick(FRAME)
+            app.redraw()
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game  # the strip gone whole
+
+
+def test_back_from_the_rules_or_the_settings_draws_the_pause_menu_then_the_table_beside_it():
+    # The panel and the whole table in one frame took 36-44 ms on the chip: B's frame draws the
+    # panel on the felt, and the next frame the table around it, as the menu opened from play
+    # shows it. Where the panel covers the whole screen no table would show: none is drawn.
+    from engine_core.ui import buttons as bt
+    from engine_core.ui.screens import LINE_H, PANEL_RECT
+    for size, game, seed in (((240, 240), "spite_malice", 5), ((240, 240), "casket", 3), ((320, 240), "nerts", 2),
+                             ((160, 128), "casket", 3)):
+        for item in (ui.P_RULES, ui.P_SETTINGS):
+            downs = " DOWN" * item
+            shown = make_app(size[0], size[1], game, seed)
+            run(shown, "START" + downs)  # the menu opened from play, on the same row
+            app = make_app(size[0], size[1], game, seed)
+            run(app, "START" + downs + " A")
+            assert app.mode in (ui.RULES, ui.SETTINGS)
+            app.press(bt.B)
+            covers = size[1] < 200  # (the pause menu's panel reaches the edges of 160x128)
+            py = PANEL_RECT[1]
+            ph = PANEL_RECT[3]
+            buf = app.screen.buf
+            row = app.width // 2
+            felt = bytes([pal.FELT << 4 | pal.FELT]) * row
+            assert app.mode == ui.PAUSE
+            if not covers:  # B's frame: the table is not drawn beside the panel
+                assert all(buf[y * row:(y + 1) * row] == felt for y in range(app.height) if y < py or y >= py + ph)
+                assert not idle.app_idle(app), "the console stays awake for the table's frame"
+            app.tick(FRAME)  # (B's own frame: its tick)
+            app.redraw()
+            app.tick(FRAME)
+            app.redraw()
+            assert bytes(buf) == bytes(shown.screen.buf), (size, game, item)
+            assert not covers or PANEL_RECT[1] < LINE_H  # (reaching the edges, as said above)

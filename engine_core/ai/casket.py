@@ -58,6 +58,8 @@ RANK = bytes([c % 13 for c in range(104)])
 class Advisor(PatienceAdvisor):
     """hint(), safe_move() and finish_move() for one Casket game object."""
 
+    SEARCHES = True  # the moves it scores: up to 69 ms on an RP2040 (docs/performance.md)
+
     def __init__(self, game):
         PatienceAdvisor.__init__(self, game)  # self.game, self.work
         self.moves = array("i", [0] * game.MAX_MOVES)

@@ -115,6 +115,7 @@ class App:
         # stand-ins) until they are first shown (keys_text).
         self.rules_keys: object = texts.RULES_KEYS
         self.table_drawn = False  # show(): the framebuffer holds the table as it stands
+        self.table_later = False  # show(): the pause menu's table waits for the frame after its panel
         self.settings_locked = False  # the kiosk's title: Settings is shown locked (console.py)
         self.answering = False  # a press came since the last tick: its frame is not an idle one
         # The panel over the table (over_at): x, y, w, h, then OVER_ON (it is there) and
@@ -148,8 +149,8 @@ class App:
         if button < 0:
             return
         table = self.table
-        if table is not None:
-            table.hint_after = False  # a key after Hint in the pause menu: that hint is not sought
+        if table is not None and table.hint_after:
+            table.seek_hint()  # a key before the frame that seeks the hint X asked for: first the hint
         if button == bt.A and table is not None and self.current.MODE == PLAY and table.hand.held == NONE:
             self.current.press(self, button)
             self.picked = table.hand.held != NONE
@@ -318,6 +319,9 @@ class App:
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full
                             and self.table is not None and self.table.on_glass())
+        # Back to the pause menu from a page over the whole screen: the menu's panel comes in
+        # the press's frame, on the felt, and the table around it in the next (Pause.tick).
+        self.table_later = mode == PAUSE and (self.current.MODE == RULES or self.current.MODE == SETTINGS)
         # A panel over the table: the next screen over it, or play, draws the table only there.
         o = self.over
         o[OVER_READY] = 1 if o[OVER_ON] and (mode == PLAY or mode == PAUSE or mode == CONFIRM) else 0

@@ -7,8 +7,9 @@ few attribute reads, and nothing is allocated.
 A wrong "yes" would freeze an animation until the next key, so each clock the interface runs
 is listed here: a slide or shake, a message strip, the computer's turn (Spite & Malice), real-
 time computer players (Nerts), auto-play of a won game, a move list prefetched on an idle
-frame, a table made ahead in the game list, a redraw spread over frames, link play, the
-console's notice, a save waiting for play to pause, and the kiosk.
+frame, a table made ahead in the game list, a redraw spread over frames (the pause menu's
+table after its panel too), link play, the console's notice, a save waiting for play to
+pause, and the kiosk.
 """
 
 from engine_core import PLAYING
@@ -28,7 +29,7 @@ def bots_due(game):
 
 def app_idle(app):
     """engine_core/ui's App: True when tick() would change nothing until the next press."""
-    if app.full or app.link_in_use():
+    if app.full or app.table_later or app.link_in_use():
         return False
     table = app.table
     if app.mode != PLAY or table is None:

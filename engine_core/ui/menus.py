@@ -12,7 +12,7 @@ from engine_core.ui.overlay import draw_lines
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, CHOOSE, DEAL, LONG_A, P_HINT, P_NEW,
                                     P_REDO, P_RESTART, P_RESUME, P_RULES, P_SETTINGS, P_TITLE, P_UNDO, PAUSE, RULES,
                                     SETTINGS, STATS, T_CHOOSE, T_CONTINUE, T_LINK, T_NEW, T_SETTINGS, T_STATS,
-                                    PANEL_RECT, TITLE, Scene, felt, panel, panel_width, table_under)
+                                    PANEL_RECT, REACH, TITLE, Scene, felt, panel, panel_width, reach, table_under)
 from micropython import const
 
 
@@ -383,8 +383,23 @@ class Pause(Menu):
     def draw_under(self, app, px, py, pw, ph):
         if app.table_drawn:  # from play the table is there already: only the panel is new
             app.table_drawn = False  # (once: a later whole redraw draws the table again)
+        elif app.table_later and not app.link_in_use():
+            felt(app)  # back from the rules or the settings: the table comes in the next frame
+            app.table.valid = False
+            reach(app, px, py, pw, ph)
+            if REACH[2] == app.width and REACH[3] == app.height:
+                app.table_later = False  # none of it would show beside a panel over the whole screen
         else:
             table_under(app, px, py, pw, ph)
+
+    def tick(self, app, ms):
+        """The table under the panel, in the frame after the one that answered B on the rules
+        page or the settings (App.show): the panel and the whole table in one frame took 36-44 ms
+        on the chip (docs/performance.md)."""
+        if app.table_later and not app.answering:
+            app.table_later = False
+            app.full = True
+            app.redraw()
 
     def draw_around(self, app, px, py, pw, ph):
         p = app.painter

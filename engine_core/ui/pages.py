@@ -71,9 +71,8 @@ class Play(Scene):
             self.finish_ms = 0
             if app.settings[S_AUTOPLAY] and table.held == NONE and table.clearly_won():
                 table.play_home()
-        if table.hint_after and not app.answering:  # (Pause: the menu went in the last frame)
-            table.hint_after = False
-            table.press(bt.X)
+        if table.hint_after and not app.answering:  # (X said so, or the pause menu went, in the last frame)
+            table.seek_hint()
         if not table.tick(ms):
             table.refresh()
             if not table.pending and table.moves_wanted() and not app.answering:

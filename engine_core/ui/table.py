@@ -9,7 +9,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import reasons as why
-from engine_core.game import ACTION
+from engine_core.game import ACTION, SEEK
 from engine_core.ui import buttons as bt
 from engine_core.ui import said, takeback
 from engine_core.ui.layouts import THEIRS
@@ -39,7 +39,7 @@ class Table:
         self.view = TableRenderer(painter, game, self.slots, self.hand, self.said, title)
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
-        self.hint_after = False  # Hint chosen in the pause menu: sought once the menu has gone
+        self.hint_after = False  # a hint to seek in the next frame (X, the pause menu's Hint)
         self.last_slot = NONE
         self.move_count = 0
         self.message = MSG_NONE  # a code of engine_core/reasons.py, shown at the foot
@@ -448,19 +448,43 @@ class Table:
         self.hint_slot = NONE
 
     def press_hint(self):
-        """X: the hint for this console's own seat: never the other player's move (a linked
-        table's turn that is not ours has no hint; Nerts hints the seat played here)."""
+        """X: the hint for this console's own seat (own_hint). One found at little cost shows
+        in the press's frame. One that needs a search (Game.quick_hint: SEEK) is sought in the
+        next frame (seek_hint), and this frame's strip says so: a search may outlast a frame."""
         self.finish_computer()
+        self.hand.held = NONE
+        m = self.own_hint(True)
+        if m != SEEK:
+            self.show_hint(m)
+            return
+        self.hint_slot = NONE
+        self.hint_after = True
+        self.message = why.SEEKING
+        self.message_ms = MESSAGE_MS  # (even: drawn in this frame)
+        self.view.drawn.msg = MSG_NONE
+
+    def seek_hint(self):
+        """The hint that X or the pause menu's Hint left for the next frame (hint_after)."""
+        self.hint_after = False
+        self.ready()  # (the strip's words go)
+        self.hand.held = NONE
+        self.show_hint(self.own_hint(False))
+
+    def own_hint(self, quick):
+        """The hint for this console's own seat, never the other player's move: a linked
+        table's turn that is not ours has none; Nerts hints the seat played here. quick:
+        Game.quick_hint's answer (SEEK for a search)."""
         game = self.game
         seat = self.hand.seat
         if game.TURN_BASED:
-            mine = self.hand.link is None or game.status() != PLAYING or game.turn() == seat
-            m = game.hint() if mine else -1
-        elif seat == 0:
-            m = game.hint()
-        else:
-            m = game.hint(seat)
-        self.hand.held = NONE
+            if self.hand.link is not None and game.status() == PLAYING and game.turn() != seat:
+                return -1
+        elif seat != 0:
+            return game.hint(seat)
+        return game.quick_hint() if quick else game.hint()
+
+    def show_hint(self, m):
+        """The cursor on hint m's card, its destination framed; or 'No hint'."""
         if m < 0:
             self.say(MSG_NO_HINT)
             return
@@ -472,14 +496,19 @@ class Table:
     def press_redo(self):
         takeback.redo(self)
 
-    def press(self, button):
-        """One button in play (B, X, Y and directions; START is the app's)."""
-        hand = self.hand
+    def ready(self):
+        """Before a key's work: a card still on its way lands (taken off in the next frame),
+        the computer's turn shown move by move is played out, the strip's words go."""
         if self.view.slide & 0xFF:
-            self.view.stop_slide()  # a card still on its way lands (taken off in the next frame)
+            self.view.stop_slide()
         if self.computer_ms:
             self.finish_computer()
         self.let_go()
+
+    def press(self, button):
+        """One button in play (B, X, Y and directions; START is the app's)."""
+        hand = self.hand
+        self.ready()
         if button == bt.A:
             self.press_a()
         elif button == bt.B:
