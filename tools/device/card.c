@@ -29,6 +29,9 @@ CARD_CODE static void card_outline(const mp_obj_framebuf_t *fb, int x, int y, in
     fill_rect(fb, x + w - 1, y, 1, h, col);
 }
 
+// The nibbles a pair of pixels sets in a GS4 byte, by their two bits (the left one high).
+static const uint8_t card_pair[4] = {0x00, 0x0f, 0xf0, 0xff};
+
 CARD_CODE static void card_image(const mp_obj_framebuf_t *fb, const uint8_t *src, int w, int h, int x, int y, uint32_t col) {
     if (x >= fb->width || y >= fb->height || -x >= w || -y >= h) {
         return;
@@ -40,19 +43,41 @@ CARD_CODE static void card_image(const mp_obj_framebuf_t *fb, const uint8_t *src
     int x0end = MIN(fb->width, x + w);
     int y0end = MIN(fb->height, y + h);
     int per_row = (w + 7) >> 3;
+    uint32_t both = (col & 0x0f) * 0x11;  // the colour in both nibbles
     for (; y0 < y0end; ++y0, ++y1) {
         const uint8_t *row = src + y1 * per_row;
-        uint8_t *dst = (uint8_t *)fb->buf + ((y0 * fb->stride) >> 1);
-        int cx1 = x1;
-        for (int cx0 = x0; cx0 < x0end; ++cx0, ++cx1) {
-            if ((row[cx1 >> 3] >> (7 - (cx1 & 7))) & 1) {
-                uint8_t *p = dst + (cx0 >> 1);
-                if (cx0 & 1) {
-                    *p = (col & 0x0f) | (*p & 0xf0);
-                } else {
-                    *p = (col << 4) | (*p & 0x0f);
-                }
+        uint8_t *p = (uint8_t *)fb->buf + ((y0 * fb->stride + x0) >> 1);
+        int n = x0end - x0;
+        // The image's bits from pixel x1 on, the next one in bit 31, `have` of them loaded:
+        // a byte of the GS4 frame (two pixels) is written at most once.
+        int i = x1 >> 3;
+        uint32_t bits = (uint32_t)row[i++] << (24 + (x1 & 7));
+        int have = 8 - (x1 & 7);
+        if (x0 & 1) {  // the first pixel is the low nibble of its byte
+            if (bits >> 31) {
+                *p = (*p & 0xf0) | (both & 0x0f);
             }
+            ++p;
+            bits <<= 1;
+            --have;
+            --n;
+        }
+        while (n > 0) {
+            if (have < 2 && i < per_row) {
+                bits |= (uint32_t)row[i++] << (24 - have);
+                have += 8;
+            }
+            uint32_t m = card_pair[bits >> 30];
+            if (n == 1) {
+                m &= 0xf0;  // the last pixel alone: the high nibble
+            }
+            if (m) {
+                *p = (*p & ~m) | (both & m);
+            }
+            ++p;
+            bits <<= 2;
+            have -= 2;
+            n -= 2;
         }
     }
 }
