@@ -233,8 +233,9 @@ class Keeper:
             self.unsaved = True
             self.quiet_ms = -1
 
-    def tick(self, game, ms):
-        """From the app loop: saves the game once play has paused SAVE_DELAY_MS."""
+    def tick(self, game, ms, may_write=True):
+        """From the app loop: saves the game once play has paused SAVE_DELAY_MS, in a frame
+        that may write (not one that answers a press: Console.tick)."""
         if not self.unsaved:
             return
         if self.quiet_ms < 0:
@@ -244,7 +245,7 @@ class Keeper:
             self.quiet_ms = ms
             return
         self.quiet_ms += ms
-        if self.quiet_ms >= SAVE_DELAY_MS:
+        if self.quiet_ms >= SAVE_DELAY_MS and may_write:
             self.save_game(game)
 
     def put_off(self, work):

@@ -715,3 +715,28 @@ def test_a_move_after_a_long_rest_is_answered_before_it_is_saved():
     assert disk.ops == ops, "saved in the move's own frame"
     keys(console, "WAIT WAIT")
     assert disk.ops > ops and not console.keeper.unsaved
+
+
+def test_a_save_due_in_a_frame_that_answers_a_press_waits_for_the_next_frame():
+    # On the chip a save of the game is some 20 ms of flash work: falling in START's frame it
+    # held the pause menu's answer to 35 ms. The frame that answers a press writes nothing;
+    # the save comes in the next frame, and the game is kept as it stood.
+    disk = MemoryStorage()
+    writes = []
+    write = disk.write
+    disk.write = lambda *a: (writes.append(a[0]), write(*a))[1]
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    for _ in range(8):  # play pauses: 450 ms of the 500 after which the game is saved
+        console.tick(50)
+    assert console.keeper.unsaved
+    writes.clear()
+    keys(console, "START")
+    console.tick(50)  # START's own frame: the 500 ms pass in it
+    assert console.app.mode == ui.PAUSE and writes == []
+    console.tick(33)  # the next frame writes it
+    assert "game.new" in writes and not console.keeper.unsaved, writes  # (written new, then renamed)
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    assert position(again.app.table.game)[1] == position(console.app.table.game)[1]
