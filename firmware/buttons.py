@@ -189,7 +189,7 @@ class Buttons:
         else:
             down = fell & raw & ~self.held
             if down:
-                self._leading_edges(down, now)
+                self._leading_edges(down, raw, now)
         self.polled = now
         if raw != self.raw:
             self.raw = raw
@@ -200,10 +200,12 @@ class Buttons:
             self._missed_taps(raw, now)
         self._held(now)
 
-    def _leading_edges(self, down, now):
+    def _leading_edges(self, down, raw, now):
         """Edges the pins latched whose buttons are down now: pressed at once, without waiting
         out the debounce (the bounce after the edge is debounced as ever). A button let go less
-        than the debounce ago is bouncing, not pressed again."""
+        than the debounce ago is bouncing, not pressed again. A waiting button that reads up
+        (its release still in its debounce) is let go first: its press came before this one
+        (X, then A 15 ms after X's release, is the hint and then its A, not A and then X)."""
         for b in range(COUNT):
             bit = 1 << b
             if down & self.released & bit:
@@ -212,6 +214,9 @@ class Buttons:
                 else:
                     self.released &= ~bit
         if down:
+            gone = self.waiting & self.held & ~raw
+            if gone:
+                self._change(self.held & ~gone, now)
             self._change(self.held | down, now)
 
     def _after_gap(self, raw, fell, now):
@@ -242,8 +247,20 @@ class Buttons:
         self.missed = 0
 
     def _change(self, new, now):
+        """The debounced state becomes `new`: the buttons let go first (a waiting one reports
+        its short press then: it went down before any button going down now), then those
+        pressed."""
         old = self.held
         self.held = new
+        for b in range(COUNT):
+            bit = 1 << b
+            if old & bit and not new & bit:
+                self.up_at[b] = now
+                self.released |= bit
+                if self.waiting & bit and not self.long_done & bit:
+                    self._emit(b)
+                self.long_done &= ~bit
+                self.waiting &= ~bit
         for b in range(COUNT):
             bit = 1 << b
             if new & bit and not old & bit:
@@ -254,13 +271,6 @@ class Buttons:
                     self.waiting &= ~bit
                     self._emit(b)
                     self.next_repeat[b] = (now + self.repeat_delay_ms) & TICKS_MASK
-            elif old & bit and not new & bit:
-                self.up_at[b] = now
-                self.released |= bit
-                if self.waiting & bit and not self.long_done & bit:
-                    self._emit(b)
-                self.long_done &= ~bit
-                self.waiting &= ~bit
 
     def _held(self, now):
         held = self.held

@@ -334,3 +334,32 @@ def test_the_bounce_of_a_release_is_not_a_new_press():
     raw.held, raw.fell = mask(A), mask(A)              # a real press later
     b.poll(200)
     assert events(b) == [A]
+
+
+def test_a_key_pressed_while_a_waiting_buttons_release_is_debounced_comes_after_it():
+    # X waits for its release (a long X is redo); its short press is reported once the
+    # release has been steady for the debounce. A pressed in those 20 ms acted first, so X A
+    # gave A and then the hint. Whatever way the next press is seen, X's comes first.
+    for latched in (True, False):
+        raw = Raw()
+        b = Buttons(raw, long_mask=mask(X), debounce_ms=20)
+        raw.held, raw.fell = mask(X), mask(X)
+        b.poll(0)
+        run(b, raw, {100: 0}, 110, step=1, start=1)    # X let go at 100, its release debouncing
+        assert events(b) == []
+        raw.held = mask(A)
+        raw.fell = mask(A) if latched else 0           # A 10 ms after X's release
+        run(b, raw, {}, 200, step=1, start=110)
+        assert events(b) == [X, A], latched
+
+
+def test_a_button_held_through_a_waiting_buttons_press_keeps_its_place():
+    # A chord: A goes down while X is still held: A is reported at once, X when it is let go.
+    raw = Raw()
+    b = Buttons(raw, long_mask=mask(X), debounce_ms=20, long_ms=400)
+    raw.held, raw.fell = mask(X), mask(X)
+    b.poll(0)
+    run(b, raw, {50: mask(X) | mask(A)}, 100, step=1, start=1)
+    raw.fell = mask(A)
+    run(b, raw, {100: mask(A)}, 200, step=1, start=100)
+    assert events(b) == [A, X]
