@@ -740,3 +740,18 @@ def test_a_save_due_in_a_frame_that_answers_a_press_waits_for_the_next_frame():
     again = console_on(disk)
     keys(again, "A")  # Continue
     assert position(again.app.table.game)[1] == position(console.app.table.game)[1]
+
+
+def test_a_save_waits_while_a_key_is_down():
+    # X acts on its release: a save begun while it is held made its answer wait for the save.
+    disk = MemoryStorage()
+    console = console_on(disk)
+    into_play(console)
+    play_hints(console, 2)
+    console.held(1 << bt.X)
+    for _ in range(30):  # 1.5 s of play paused, X held all along
+        console.tick(50)
+    assert console.keeper.unsaved
+    console.held(0)
+    console.tick(33)
+    assert not console.keeper.unsaved
