@@ -278,11 +278,12 @@ def make_app(screen, hw, stats, hardware_only, storage=None):
     from engine_core.console import Console
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
-    from engine_core import games, rng
+    from engine_core import games, records, rng
     from firmware import panel
     if panel.EXPANDER == "viper" and sys.platform == "rp2":  # the deals' shuffle in machine
         # code, the same cards as rng's (checked on the emulated chip; an ESP32 shuffles in bytecode)
         rng.shuffle2 = panel.expand_viper.shuffle2  # type: ignore[assignment]
+        records.crc32_parts = panel.expand_viper.crc32_parts  # type: ignore[assignment]  # (a save's checksums)
     app = App(screen, games.names(), laid_out=True)  # (each game's module imported after the title)
     from firmware import card
     card.install(app.painter)  # the cards drawn in one call where the firmware can (C)

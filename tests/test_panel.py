@@ -411,6 +411,29 @@ def test_the_viper_shuffle_deals_as_the_engines_for_both_generators():
             assert mine == cards and ours == state, (generator, count, start)
 
 
+def test_the_viper_checksum_is_zlibs_crc32_of_the_span_as_records_wants_it():
+    """The device checks its records with expand_viper.crc32_parts (firmware/main.py): the
+    value zlib.crc32 gives (an outside reference), split as engine_core.records's, of any
+    span, the bytes around it left alone."""
+    import zlib
+    from array import array
+
+    from engine_core import records
+    crc = viper_stand_in()["crc32_parts"]
+    rnd = random.Random(3)
+    for n in (0, 1, 9, 255, 1024):
+        buf = bytearray(rnd.getrandbits(8) for _ in range(n + 8))
+        start = rnd.randrange(0, 8)
+        ours, theirs = array("H", [7, 7]), array("H", [7, 7])
+        crc(buf, start, start + n, ours)
+        records.crc32_parts(buf, start, start + n, theirs)
+        value = zlib.crc32(bytes(buf[start:start + n]))
+        assert list(ours) == list(theirs) == [value >> 16, value & 0xFFFF], n
+    nine = array("H", [0, 0])
+    crc(b"123456789", 0, 9, nine)
+    assert list(nine) == [0xCBF4, 0x3926]
+
+
 def test_the_viper_byte_copy_copies_a_span_and_nothing_else():
     viper = viper_stand_in()
     src = bytearray(range(256)) * 4

@@ -423,6 +423,42 @@ def test_the_firmwares_card_draws_the_python_painters_pixels(board_name):
     assert int(words[1]) >= 400 and words[3] == "True" and lines[1].endswith(" 0"), lines[1]
 
 
+CRC_CHECK = """
+from array import array
+from engine_core import records
+from firmware import expand_viper
+import random
+def bitwise(buf, start, end):
+    c = 0xFFFFFFFF
+    for i in range(start, end):
+        c ^= buf[i]
+        for _ in range(8):
+            c = (c >> 1) ^ (0xEDB88320 if c & 1 else 0)
+    return c ^ 0xFFFFFFFF
+random.seed(7)
+same = 0
+for n in (0, 1, 9, 300, 1024):
+    buf = bytearray(random.getrandbits(8) for _ in range(n + 8))
+    a = array('H', [1, 1])
+    expand_viper.crc32_parts(buf, 3, 3 + n, a)
+    c = bitwise(buf, 3, 3 + n)
+    same += a[0] == c >> 16 and a[1] == c & 0xFFFF
+nine = array('H', [0, 0])
+expand_viper.crc32_parts(b'123456789', 0, 9, nine)
+print('CRC', same, records.crc32_parts is expand_viper.crc32_parts, hex(nine[0]), hex(nine[1]))
+"""
+
+
+def test_the_firmwares_checksum_is_zlibs_crc32():
+    """The records' checksums on the chip come from expand_viper.crc32_parts, installed by the
+    firmware (firmware/main.py) in place of records.crc32_parts: zlib's value for
+    b'123456789' (0xCBF43926), and a CRC-32 worked out a bit at a time for spans of every
+    length."""
+    need_device("pico_lcd_13")
+    line = at_the_repl("pico_lcd_13", CRC_CHECK, "CRC")
+    assert line == "CRC 5 True 0xcbf4 0x3926", line
+
+
 TAKE_BACK = """
 import time
 from array import array
