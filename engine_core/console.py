@@ -276,17 +276,14 @@ class Console:
         return False
 
     def tick(self, ms):
-        # A frame that answers a press writes nothing to the flash: the answer goes out first
-        # (a save of the game is 25-40 ms on a Pico), the save on the next frame. Nor while a
-        # key is down: a key waiting for its release (X) would wait for the save as well.
-        may_write = not self.app.answering and not self.held_mask
+        answering = self.app.answering  # (its frame writes no save: Keeper.tick)
         self.app.keys_held = self.held_mask
         self.app.settings_locked = self.kiosk_on and self.kiosk.settings_locked()
         self.notice_time(ms)
         self.app.tick(ms)
         self.after_input()
         if self.game is not None and not self.app.link_game():
-            self.keeper.tick(self.game, ms, may_write)
+            self.keeper.tick(self.game, ms, answering, self.held_mask != 0)
         if self.kiosk_on:
             self.run_kiosk(ms)
             self.lock_when_left()

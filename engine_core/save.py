@@ -233,9 +233,11 @@ class Keeper:
             self.unsaved = True
             self.quiet_ms = -1
 
-    def tick(self, game, ms, may_write=True):
-        """From the app loop: saves the game once play has paused SAVE_DELAY_MS, in a frame
-        that may write (not one that answers a press: Console.tick)."""
+    def tick(self, game, ms, answering=False, key_down=False):
+        """From the app loop: saves the game once play has paused SAVE_DELAY_MS. Not in a frame
+        that answers a press (its answer goes out first: a save is 25-40 ms on a Pico), nor
+        while a key is down (X acts on its release, which would wait for the save) until play
+        has paused twice as long: a key held or stuck keeps a move from the flash no longer."""
         if not self.unsaved:
             return
         if self.quiet_ms < 0:
@@ -245,8 +247,11 @@ class Keeper:
             self.quiet_ms = ms
             return
         self.quiet_ms += ms
-        if self.quiet_ms >= SAVE_DELAY_MS and may_write:
-            self.save_game(game)
+        if answering or self.quiet_ms < SAVE_DELAY_MS:
+            return
+        if key_down and self.quiet_ms < 2 * SAVE_DELAY_MS:
+            return
+        self.save_game(game)
 
     def put_off(self, work):
         self.later |= work
