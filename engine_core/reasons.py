@@ -72,6 +72,7 @@ PLAYED_SINCE = const(56)
 UNDO_TOO_OLD = const(57)
 PEER_PLAYED = const(58)  # link play: TURN_PLAYED's words for the other player
 SEEKING = const(59)  # not a reason: X's answer while its hint is sought (Table.press_hint)
+HINT_HERE = const(60)  # not a reason: a hint that is the action of the pile the cursor is on
 
 TEXTS = (
     b"",
@@ -134,6 +135,7 @@ TEXTS = (
     b"Too many plays since to undo it",
     b"The other player has played: no undo",
     b"Looking for a hint",
+    b"Hint: press A on this pile",
 )
 
 # The protocol's words, by code as TEXTS (the error line after "illegal move TOKEN: ").
@@ -198,6 +200,7 @@ SAYS = (
     "too many plays since to undo it",  # UNDO_TOO_OLD
     "the other player has played: no undo",  # PEER_PLAYED
     "looking for a hint",  # SEEKING
+    "press A on this pile",  # HINT_HERE
 )
 
 

@@ -343,3 +343,23 @@ def test_back_from_the_rules_or_the_settings_draws_the_pause_menu_then_the_table
             app.redraw()
             assert bytes(buf) == bytes(shown.screen.buf), (size, game, item)
             assert not covers or PANEL_RECT[1] < LINE_H  # (reaching the edges, as said above)
+
+
+def test_a_hint_that_is_the_action_of_the_pile_under_the_cursor_says_so_in_its_frame():
+    # Nerts, seed 1: the hint is to draw from the stock. After X the cursor is on the stock; X
+    # again would change nothing on the glass, so its frame's strip says what to do there.
+    from engine_core import reasons as why
+    from engine_core.game import ACTION
+    from engine_core.ui import buttons as bt
+    for game, seed in (("nerts", 1), ("sir_tommy", 1)):
+        app = make_app(240, 240, game, seed)
+        run(app, "" if game == "nerts" else "X A A")
+        table = app.table
+        assert table.game.quick_hint() >> 16 == ACTION, game
+        run(app, "X")
+        cursor = table.hand.cursor
+        app.press(bt.X)
+        app.tick(FRAME)
+        app.redraw()
+        assert table.hand.cursor == cursor and table.hint_slot == 255, game
+        assert table.message == why.HINT_HERE and table.view.drawn.msg == why.HINT_HERE, game

@@ -459,9 +459,7 @@ class Table:
             return
         self.hint_slot = NONE
         self.hint_after = True
-        self.message = why.SEEKING
-        self.message_ms = MESSAGE_MS  # (even: drawn in this frame)
-        self.view.drawn.msg = MSG_NONE
+        self.say_now(why.SEEKING)
 
     def seek_hint(self):
         """The hint that X or the pause menu's Hint left for the next frame (hint_after)."""
@@ -484,11 +482,24 @@ class Table:
         return game.quick_hint() if quick else game.hint()
 
     def show_hint(self, m):
-        """The cursor on hint m's card, its destination framed; or 'No hint'."""
+        """The cursor on hint m's card, its destination framed; or 'No hint'. A hint that is
+        the action of the pile the cursor is on already (the stock: draw) would change nothing
+        on the glass: the strip says so, in this frame."""
         if m < 0:
             self.say(MSG_NO_HINT)
             return
-        self.hint_slot = self.hand.show_move(m)
+        hand = self.hand
+        cursor = hand.cursor
+        index = hand.cursor_index
+        self.hint_slot = hand.show_move(m)
+        if self.hint_slot == NONE and hand.cursor == cursor and hand.cursor_index == index:
+            self.say_now(why.HINT_HERE)
+
+    def say_now(self, reason):
+        """say(), drawn in this frame: the press's own answer."""
+        self.message = reason
+        self.message_ms = MESSAGE_MS  # (even: drawn in this frame)
+        self.view.drawn.msg = MSG_NONE
 
     def press_undo(self):
         takeback.undo(self)
