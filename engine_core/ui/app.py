@@ -321,7 +321,9 @@ class App:
                             and self.table is not None and self.table.on_glass())
         # Back to the pause menu from a page over the whole screen: the menu's panel comes in
         # the press's frame, on the felt, and the table around it in the next (Pause.tick).
-        self.table_later = mode == PAUSE and (self.current.MODE == RULES or self.current.MODE == SETTINGS)
+        # (Not in link play, whose pause menu draws the table under it as ever: table_under.)
+        self.table_later = (mode == PAUSE and (self.current.MODE == RULES or self.current.MODE == SETTINGS)
+                            and not self.link_in_use())
         # A panel over the table: the next screen over it, or play, draws the table only there.
         o = self.over
         o[OVER_READY] = 1 if o[OVER_ON] and (mode == PLAY or mode == PAUSE or mode == CONFIRM) else 0
