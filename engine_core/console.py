@@ -281,7 +281,7 @@ class Console:
         self.app.settings_locked = self.kiosk_on and self.kiosk.settings_locked()
         self.notice_time(ms)
         self.app.tick(ms)
-        self.after_input()
+        self.after_input(False)
         if self.game is not None and not self.app.link_game():
             self.keeper.tick(self.game, ms, answering, self.held_mask != 0)
         if self.kiosk_on:
@@ -296,7 +296,9 @@ class Console:
         self.game = game
         game.history.take_changed()  # what came before is saved, or is the deal itself
 
-    def after_input(self):
+    def after_input(self, own=True):
+        """What the last press (own) or frame did: a deal, a game left, moves to save (a
+        frame's are the computer players' or auto-play's: Keeper.moved), settings to write."""
         app = self.app
         keeper = self.keeper
         table = app.table
@@ -321,7 +323,7 @@ class Console:
         game = self.game
         if game is not None and not app.link_game():  # a linked game is not kept (docs/link.md)
             if game.history.take_changed():  # a move made or taken back: the journal says so
-                keeper.moved(game)
+                keeper.moved(game, own)
                 if table is not None:  # none while link play is set up
                     keeper.moves = table.move_count
                 if keeper.recorded:

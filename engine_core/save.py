@@ -21,6 +21,10 @@ from micropython import const
 
 BUFFER_SIZE = const(1024)  # records measured by tools/bench/bench_save.py: an Aces Up game is 186 bytes
 SAVE_DELAY_MS = const(500)
+# Changes the player did not make (computer players' moves, auto-play) are saved with the next
+# save, or this long after the last one at the soonest: Nerts's computer players move about
+# once a second, and a save a move wore the flash and took 25-40 ms of the chip's frames.
+OTHERS_SAVE_MS = const(5000)
 # Flash work a press puts off until the frame after the one that answers it (Keeper.catch_up):
 # a deal or a game's end is on the glass first, and the flash (4 ms an erase of a record and
 # its spare, more for the statistics) waits a frame.
@@ -58,6 +62,8 @@ class Keeper:
         self.moves = 0  # moves made in the current game
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
+        self.own = False  # an unsaved change is the player's own (saved after SAVE_DELAY_MS)
+        self.since_save_ms = 0  # time since the game was last saved (capped at OTHERS_SAVE_MS)
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
@@ -200,14 +206,17 @@ class Keeper:
         self.moves = 0
         self.recorded = False
         self.unsaved = True
+        self.own = True
         self.quiet_ms = -1
         self.redo_n = 0
         self.undoable = undo.ANY_MOVE
 
-    def moved(self, game):
-        """After each move (or undo) the player makes: the result is recorded when it ends it."""
+    def moved(self, game, own=True):
+        """After each move (or undo): the result is recorded when it ends the game. own: the
+        player's (a press's); a computer player's or auto-play's waits for OTHERS_SAVE_MS."""
         self.moves += 1
         self.unsaved = True
+        self.own = self.own or own
         self.quiet_ms = -1
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
@@ -231,13 +240,17 @@ class Keeper:
         self.redo_n = n
         if not same:
             self.unsaved = True
+            self.own = True  # (undo and redo are the player's)
             self.quiet_ms = -1
 
     def tick(self, game, ms, answering=False, key_down=False):
         """From the app loop: saves the game once play has paused SAVE_DELAY_MS. Not in a frame
         that answers a press (its answer goes out first: a save is 25-40 ms on a Pico), nor
         while a key is down (X acts on its release, which would wait for the save) until play
-        has paused twice as long: a key held or stuck keeps a move from the flash no longer."""
+        has paused twice as long: a key held or stuck keeps a move from the flash no longer.
+        Changes the player did not make alone wait for OTHERS_SAVE_MS since the last save."""
+        if self.since_save_ms < OTHERS_SAVE_MS:
+            self.since_save_ms += ms
         if not self.unsaved:
             return
         if self.quiet_ms < 0:
@@ -250,6 +263,8 @@ class Keeper:
         if answering or self.quiet_ms < SAVE_DELAY_MS:
             return
         if key_down and self.quiet_ms < 2 * SAVE_DELAY_MS:
+            return
+        if not self.own and self.since_save_ms < OTHERS_SAVE_MS:
             return
         self.save_game(game)
 
@@ -281,6 +296,8 @@ class Keeper:
         """Write the game now: SAVED, FULL or FAILED (a notice says so). No allocation."""
         self.catch_up(True)  # an erase put off must not follow this save
         self.unsaved = False
+        self.own = False
+        self.since_save_ms = 0
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
         if self.moves < 0:

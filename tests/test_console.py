@@ -765,3 +765,39 @@ def test_a_save_waits_while_a_key_is_down_but_not_past_a_second():
         again = console_on(disk)
         keys(again, "A")  # Continue
         assert position(again.app.table.game)[1] == position(console.app.table.game)[1]
+
+
+def test_the_computer_players_moves_are_saved_every_few_seconds_the_players_own_at_once():
+    # Nerts's computer players move about once a second: a save after each wore the flash and
+    # took 25-40 ms of the chip's frames, which a press could meet. Their moves now wait for
+    # the next save, or five seconds after the last; the player's own move is saved half a
+    # second after it, as ever, and a restart finds it.
+    disk = MemoryStorage()
+    writes = []
+    write = disk.write
+    disk.write = lambda *a: (writes.append(a[0]), write(*a))[1]
+    console = console_on(disk)
+    keys(console, "DOWN A DOWN DOWN DOWN DOWN A")  # the game list: Nerts, against the computer
+    table = console.app.table
+    assert table.game.NAME == "nerts"
+    for _ in range(20):
+        console.tick(50)
+    writes.clear()
+    moves = table.game.history.moves
+    for _ in range(200):  # ten seconds of the computer players alone
+        console.tick(50)
+    assert table.game.history.moves - moves >= 5, "the computer players moved"
+    assert 1 <= writes.count("game.new") <= 3, writes.count("game.new")
+    own = table.move_count
+    keys(console, "X A A")  # the player's own move
+    assert table.move_count == own + 1
+    writes.clear()
+    for _ in range(12):
+        console.tick(50)
+        if "game.new" in writes:
+            break
+    assert "game.new" in writes, "the player's move saved within 0.6 s"
+    saved = position(table.game)[1]
+    again = console_on(disk)  # the power goes now: the restart finds the game as saved
+    keys(again, "A")  # Continue
+    assert position(again.app.table.game)[1] == saved
