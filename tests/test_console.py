@@ -665,14 +665,16 @@ def test_an_undo_record_whose_cursor_is_out_of_range_leaves_the_cursor_at_home(s
 
 
 class CountingStorage(MemoryStorage):
-    """Memory storage that counts its writes and removals."""
+    """Memory storage that counts its writes and removals, and names the files written."""
 
     def __init__(self):
         MemoryStorage.__init__(self)
         self.ops = 0
+        self.written = []
 
     def write(self, name, buf, n):
         self.ops += 1
+        self.written.append(name)
         return MemoryStorage.write(self, name, buf, n)
 
     def remove(self, name):
@@ -721,10 +723,8 @@ def test_a_save_due_in_a_frame_that_answers_a_press_waits_for_the_next_frame():
     # On the chip a save of the game is some 20 ms of flash work: falling in START's frame it
     # held the pause menu's answer to 35 ms. The frame that answers a press writes nothing;
     # the save comes in the next frame, and the game is kept as it stood.
-    disk = MemoryStorage()
-    writes = []
-    write = disk.write
-    disk.write = lambda *a: (writes.append(a[0]), write(*a))[1]
+    disk = CountingStorage()
+    writes = disk.written
     console = console_on(disk)
     into_play(console)
     play_hints(console, 2)
@@ -772,10 +772,8 @@ def test_the_computer_players_moves_are_saved_every_few_seconds_the_players_own_
     # took 25-40 ms of the chip's frames, which a press could meet. Their moves now wait for
     # the next save, or five seconds after the last; the player's own move is saved half a
     # second after it, as ever, and a restart finds it.
-    disk = MemoryStorage()
-    writes = []
-    write = disk.write
-    disk.write = lambda *a: (writes.append(a[0]), write(*a))[1]
+    disk = CountingStorage()
+    writes = disk.written
     console = console_on(disk)
     keys(console, "DOWN A DOWN DOWN DOWN DOWN A")  # the game list: Nerts, against the computer
     table = console.app.table
