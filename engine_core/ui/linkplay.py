@@ -280,7 +280,7 @@ class Link:
                 session.away_told ^= bit
                 computer = session.is_host and session.seats[p] == m.COMPUTER
                 seat_away(table.said, p, session.away & bit, computer, table.view.screen.height < 100)
-                table.show_said()
+                table.say_now(why.SAID)
                 return
 
     def next_deal_waits(self, table):

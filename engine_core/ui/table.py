@@ -80,7 +80,7 @@ class Table:
     held = property(get_held)
     seat = property(get_seat)
     valid = property(get_valid, set_valid)  # False: the next refresh draws everything
-    pending = property(get_pending)  # slots, or the pause menu's Hint, wait for the next frame
+    pending = property(get_pending)  # slots, or a hint to seek (X, the pause menu's Hint), wait for the next frame
     slide = property(get_slide)
 
     def moves_wanted(self):
@@ -270,17 +270,13 @@ class Table:
         """'Seven of hearts to centre 2' (or 'to side 3: your turn') in the message strip
         (said.py). No allocation."""
         said.computer_move(self.said, kind, dst, self.view.screen.height < 100)
-        self.show_said()
+        self.say_now(why.SAID)
 
     def say_out_of_step(self, here, there):
         """'Out of step: 0A1B2C3D vs 3E4F5A6B' in the message strip (said.py). No allocation."""
         said.out_of_step(self.said, here, there)
-        self.show_said()
+        self.say_now(why.SAID)
 
-    def show_said(self):
-        self.message = why.SAID
-        self.message_ms = MESSAGE_MS
-        self.view.drawn.msg = MSG_NONE
 
     def tick(self, ms):
         """Animate a shake, let a message go, step the computer's turn; True while something
@@ -496,7 +492,8 @@ class Table:
             self.say_now(why.HINT_HERE)
 
     def say_now(self, reason):
-        """say(), drawn in this frame: the press's own answer."""
+        """say(), drawn in this frame: the press's own answer (X's), or the table's own line
+        (said.py: what the computer played, out of step)."""
         self.message = reason
         self.message_ms = MESSAGE_MS  # (even: drawn in this frame)
         self.view.drawn.msg = MSG_NONE
