@@ -166,6 +166,7 @@ class RecordFile:
         self.title = title  # for messages: "Settings", "Statistics", "Saved game"
         self.found = MISSING  # what the last load found
         self.size = 0  # bytes of the record the last load read
+        self.whole = False  # NAME.dat holds a whole record (loaded or saved since power-on)
 
     def load(self, buf):
         """Read the record into buf: OK (self.size bytes), MISSING, SHORT or CORRUPT.
@@ -180,12 +181,14 @@ class RecordFile:
             self._drop_temps()
             self.size = n
             self.found = OK
+            self.whole = True
             return OK
         if found != MISSING:
             self.set_aside()
         if self._take_temp(self.temp, buf) or self._take_other_temp(buf):
             self._drop_temps()
             self.found = OK
+            self.whole = True
             return OK
         self._drop_temps()
         self.found = found
@@ -252,6 +255,7 @@ class RecordFile:
     def set_aside(self):
         """Rename the current file (or folder, or whatever is at its name) to NAME.bad,
         replacing an older one; when that fails, remove it."""
+        self.whole = False
         storage = self.storage
         try:
             storage.rename(self.name, self.aside)
@@ -270,19 +274,32 @@ class RecordFile:
             pass
 
     def save(self, buf, n):
-        """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED."""
+        """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED.
+
+        Where the backend replaces a whole file at once (`storage.atomic`: littlefs commits a
+        file's new contents when it is closed, the old ones until then) a whole record is
+        rewritten in place: one commit instead of three (create, close, rename), a save in a
+        third of the time. A first record still goes through the temporary file, so that a cut
+        never leaves an empty NAME.dat."""
         storage = self.storage
+        direct = self.whole and getattr(storage, "atomic", False)
         try:
-            storage.write(self.temp, buf, n)
-            storage.rename(self.temp, self.name)
+            if direct:
+                storage.write(self.name, buf, n)
+            else:
+                storage.write(self.temp, buf, n)
+                storage.rename(self.temp, self.name)
+            self.whole = True
             return SAVED
         except OSError as e:
-            self._drop_temp()
+            if not direct:
+                self._drop_temp()
             if errno_of(e) == ENOSPC:
                 return FULL
             return FAILED
 
     def erase(self):
+        self.whole = False
         try:
             self.storage.remove(self.name)
         except OSError:

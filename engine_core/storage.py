@@ -2,13 +2,15 @@
 
 A backend offers five operations on short file names ("game.dat"):
   read(name, buf)        -> bytes read into buf (at most len(buf)), or -1 when there is none
-  write(name, buf, n)    writes buf[0:n] as the whole file (not atomic: records.py makes it so)
+  write(name, buf, n)    writes buf[0:n] as the whole file (records.py makes a save atomic)
   rename(src, dst)       replaces dst by src (dst may exist)
   remove(name)           deletes the file when it exists
   exists(name)           True when the file exists
   listing()              the names of the files there (start-up only: it allocates)
-and an attribute `tag`: what makes this process's temporary names its own ('' on the device,
-where one program runs; the process id on a host, where two could share a folder).
+and two attributes: `tag`, what makes this process's temporary names its own ('' on the device,
+where one program runs; the process id on a host, where two could share a folder); `atomic`,
+True where write() replaces the whole file or leaves it as it was, even through a power cut
+(littlefs commits a file's new contents on close), so records.py may rewrite a record in place.
 Errors are OSError with an errno (28 ENOSPC: the filesystem is full), as the os module raises.
 read() raises OSError (EISDIR) for something at the name that is not a regular file (a
 folder, a device, a pipe): records.py sets it aside instead of taking it for no file.
@@ -47,9 +49,10 @@ class FileStorage:
 
     opened = 0  # backends this process made: part of each one's tag
 
-    def __init__(self, root):
+    def __init__(self, root, atomic=False):
         self.root = root
         self.tag = ""
+        self.atomic = atomic  # the caller knows the folder is on littlefs
         if hasattr(os, "getpid"):  # a host: this process, and this backend in it
             FileStorage.opened += 1
             self.tag = str(os.getpid()) + "-" + str(FileStorage.opened)
@@ -154,6 +157,7 @@ class MemoryStorage:
         self.size = size
         self.capacity = capacity if capacity else files * size
         self.tag = ""
+        self.atomic = False
 
     def _slot(self, name):
         for i in range(len(self.names)):

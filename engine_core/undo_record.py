@@ -87,11 +87,7 @@ def encode_journal(history, crc, buf, redo, redo_n, undoable, cursor):
     pos = r.begin(buf, KIND_UNDO, UNDO_VERSION)
     for i in range(4):
         buf[pos + i] = crc[i]
-    pos = r.put_u16(buf, pos + 4, count)
-    i = start
-    for _ in range(count):
-        pos = r.put_i32(buf, pos, log[i])
-        i = (i + 1) % cap
+    pos = put_entries(buf, r.put_u16(buf, pos + 4, count), log, start, count, cap)
     buf[pos] = redo_n
     pos += 1
     for k in range(redo_n):
@@ -99,6 +95,16 @@ def encode_journal(history, crc, buf, redo, redo_n, undoable, cursor):
     pos = r.put_u16(buf, pos, undoable if 0 <= undoable < ANY_MOVE else ANY_MOVE)
     pos = r.put_u16(buf, pos, cursor & 0xFFFF)
     return r.finish(buf, pos)
+
+
+def put_entries(buf, pos, log, start, count, cap):
+    """`count` entries of the ring `log` (`cap` long) from `start`, each as put_i32 writes it,
+    into buf from pos; returns the end. (The Pico runs expand_viper.put_entries instead.)"""
+    i = start
+    for _ in range(count):
+        pos = r.put_i32(buf, pos, log[i])
+        i = (i + 1) % cap
+    return pos
 
 
 def journal_room(size, redo_n):

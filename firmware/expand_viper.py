@@ -202,3 +202,31 @@ def crc32_parts(buf, start: int, end: int, out):
         i += 1
     o[0] = hi ^ 0xFFFF
     o[1] = lo ^ 0xFFFF
+
+
+@micropython.viper
+def put_entries(buf, pos: int, log, start: int, count: int, cap: int) -> int:
+    """engine_core.undo_record.put_entries in machine code: `count` entries of the journal's
+    ring `log` (an array of 32-bit ints, `cap` long) from `start`, each as fields.put_i32 writes
+    it (a sign bit, then 30 bits; a negative value as its complement), into buf from pos;
+    returns the end. Read a byte at a time from the little-endian words, so no value is ever
+    wider than a byte. A Nerts journal of 240 entries: 7 ms in bytecode on the Pico."""
+    b = ptr8(buf)
+    g = ptr8(log)
+    i = start
+    n = 0
+    while n < count:
+        w = i << 2
+        m = 0
+        if g[w + 3] & 0x80:  # negative: every byte complemented, the sign bit set
+            m = 0xFF
+        b[pos] = (g[w + 3] ^ m) | (m & 0x80)
+        b[pos + 1] = g[w + 2] ^ m
+        b[pos + 2] = g[w + 1] ^ m
+        b[pos + 3] = g[w] ^ m
+        pos += 4
+        i += 1
+        if i == cap:
+            i = 0
+        n += 1
+    return pos

@@ -427,3 +427,31 @@ def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
     for s in (here, there):
         assert s["busy_polls"] > 0 and s["bytes_read"] > 0 and s["desyncs"] == 0
         assert s["busy_us"] == 100 * s["busy_polls"] and s["busy_us_max"] == 100   # one reading apart
+
+
+def test_the_device_saves_a_paused_game_in_two_frames(hardware):
+    """The firmware's console (make_app) writes the game record in the frame where play has
+    paused long enough, and its undo journal in the next (Keeper.in_halves), so that a press
+    landing in a save waits for half of it; a restart then finds both."""
+    from engine_core.save import Keeper
+    from engine_core.storage import MemoryStorage
+    from firmware.main import FrameStats, make_app
+    board = boards.load("pico_lcd_13")
+    disk = MemoryStorage()
+    shell = make_app(Screen(board.WIDTH, board.HEIGHT, framebuf), hardware.Hardware(board),
+                     FrameStats(), False, disk)
+    console = shell.app
+    console.open_game("aces_up", 5)
+    game = console.app.table.game
+    for _ in range(3):
+        game.apply(game.hint())
+        console.after_input()
+        console.tick(16)
+    console.tick(600)
+    assert disk.exists("game.dat") and not disk.exists("undo.dat")
+    console.tick(16)
+    assert disk.exists("undo.dat")
+    again = Keeper(disk)
+    again.start()
+    resumed = again.resume()
+    assert resumed.history.moves == 3 and resumed.undo()

@@ -203,7 +203,7 @@ def viper_stand_in():
     source = open(panel_module.__file__.replace("panel.py", "expand_viper.py")).read()
     fake = types.ModuleType("micropython")
     fake.viper = lambda f: f
-    namespace = {"ptr8": memoryview, "ptr16": lambda b: memoryview(b).cast("B").cast("H"),
+    namespace = {"ptr8": lambda b: memoryview(b).cast("B"), "ptr16": lambda b: memoryview(b).cast("B").cast("H"),
                  "ptr32": lambda b: memoryview(b).cast("B").cast("I")}
     import sys
     saved = sys.modules.get("micropython")
@@ -442,3 +442,26 @@ def test_the_viper_byte_copy_copies_a_span_and_nothing_else():
         viper["copy_bytes"](dst, at, src, start, n)
         assert dst[at:at + n] == src[start:start + n] and dst[:at] == b"\xee" * at
         assert dst[at + n:] == b"\xee" * (160 - at - n)
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="the viper reading is for little-endian chips")
+def test_the_viper_journal_entries_are_the_bytes_put_i32_writes():
+    """The device writes its undo journal's entries with expand_viper.put_entries
+    (firmware/main.py): the same bytes as fields.put_i32 of each entry, round the ring's end,
+    for values of either sign up to the 30 bits a journal entry may hold."""
+    from array import array
+
+    from engine_core import fields
+    put_entries = viper_stand_in()["put_entries"]
+    rnd = random.Random(11)
+    cap = 40
+    log = array("i", [rnd.choice((1, -1)) * rnd.randrange(2 ** 30) for _ in range(cap)])
+    log[0], log[1], log[2], log[3] = -1, 0, 2 ** 30 - 1, -2 ** 30
+    for start, count in ((0, 0), (0, cap), (35, 12), (39, 1), (7, 33)):
+        ours = bytearray(200)
+        end = put_entries(ours, 3, log, start, count, cap)
+        want = bytearray(200)
+        pos = 3
+        for k in range(count):
+            pos = fields.put_i32(want, pos, log[(start + k) % cap])
+        assert end == pos == 3 + 4 * count and ours == want, (start, count)

@@ -29,6 +29,7 @@ class LocalStorage:
         self.store = store
         self.prefix = prefix
         self.tag = ""  # one page writes its records at a time
+        self.atomic = False  # records go through a temporary item (engine_core/storage.py)
         self.log = log  # where an item removed for want of room is told (the page's console)
         self.told = ""  # the key last told of
 

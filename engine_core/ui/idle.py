@@ -54,7 +54,7 @@ def console_idle(console):
     keeper = console.keeper
     if console.kiosk_on or console.notice_ms or keeper.unsaved or keeper.notice_count:
         return False
-    if console.due or keeper.later:  # a write put off to the next frame
+    if console.due or keeper.later or keeper.journal_due:  # a write put off to the next frame
         return False
     return app_idle(console.app)
 

@@ -1,4 +1,5 @@
-"""A storage backend that fails on purpose: power cuts, a full filesystem, FAT-style renames.
+"""A storage backend that fails on purpose: power cuts, a full filesystem, FAT-style renames,
+littlefs-style whole-file writes.
 
 Runs on CPython and MicroPython (the soak drives it on both). Based on MemoryStorage, so what
 survives a cut is exactly the bytes stored before it.
@@ -7,6 +8,7 @@ survives a cut is exactly the bytes stored before it.
     disk.cut_after_bytes(17)   # the 18th byte written never lands, and nothing after it
     disk.cut_after_ops(2)      # the third write/rename/remove never happens
     disk.fat = True            # rename over an existing file = remove, then rename (two steps)
+    disk.atomic = True         # a write cut short leaves the file as it was (littlefs)
     disk.capacity = 100        # writes past 100 bytes in all raise OSError(ENOSPC)
 After a cut every call raises PowerCut until restart() (the device powered up again).
 """
@@ -57,12 +59,18 @@ class FaultyStorage(MemoryStorage):
     def write(self, name, buf, n):
         self._alive()
         if self.bytes_left >= 0 and n > self.bytes_left:
-            # Store what fits before the cut, then die.
-            keep = self.bytes_left
-            MemoryStorage.write(self, name, buf, keep)
+            # Store what fits before the cut, then die (littlefs: nothing, the file is as it was).
+            if not self.atomic:
+                MemoryStorage.write(self, name, buf, self.bytes_left)
             self.dead = True
             raise PowerCut()
+        if self.atomic and (n > self.size or n > self.capacity - self.used() + self._length(name)):
+            raise OSError(28)  # ENOSPC, and the file as it was
         MemoryStorage.write(self, name, buf, n)
+
+    def _length(self, name):
+        i = self._slot(name)
+        return self.length[i] if i >= 0 else 0
 
     def rename(self, src, dst):
         self._alive()

@@ -54,9 +54,12 @@ class Rand:
         return self.x % n
 
 
-def new_console(disk):
+def new_console(disk, halves=False):
+    """A console on `disk`; halves: it saves as the device does, the game record in one frame
+    and its journal in the next (Keeper.in_halves)."""
     screen = Screen(240, 240, FRAMEBUF) if FRAMEBUF is not None else Screen(240, 240)
     console = Console(App(screen), disk)
+    console.keeper.in_halves = halves
     console.start()
     return console
 
@@ -224,7 +227,8 @@ def session(name, seed, counts):
     """One session of `name`; '' or what went wrong first."""
     rand = Rand(seed)
     disk = FaultyStorage(8, 2048)
-    console = new_console(disk)
+    halves = seed % 2 == 1  # every other session saves as the device does
+    console = new_console(disk, halves)
     game_index = console.app.names.index(name)
     console.open_game(name, seed)
     for i in range(PRESSES):
@@ -250,7 +254,7 @@ def session(name, seed, counts):
             counts["cuts"] += 1
         want = record(console)
         disk.restart()
-        again = new_console(disk)
+        again = new_console(disk, halves)
         got = record(again)
         counts["restarts"] += 1
         problem = ""

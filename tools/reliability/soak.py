@@ -141,26 +141,35 @@ def _change(keeper, record, new_game):
 
 
 def power_cut_suite(names=None, positions=1):
-    """For each game, `positions` pairs of old and new games, each record and both rename
-    styles (replace; FAT's remove-then-rename): cut the power after every byte of the record's
-    write and before every storage operation of the save; after the restart the old or the new
-    state must load, with no message."""
+    """For each game, `positions` pairs of old and new games, each record and each storage
+    style (rename replaces; FAT's remove-then-rename; littlefs's whole-file rewrite): cut the
+    power after every byte of the record's write and before every storage operation of the
+    save; after the restart the old or the new state must load, with no message."""
     names = names or games.available()
     counts = {"cuts": 0, "old": 0, "new": 0, "failures": 0}
     for name in names:
         for pair in range(positions):
-            for fat in (False, True):
+            for style in STYLES:
                 for record in ("game", "settings", "stats"):
-                    _cut_every_byte(name, fat, record, counts, pair)
+                    _cut_every_byte(name, style, record, counts, pair)
     return counts
 
 
-def _cut_every_byte(name, fat, record, counts, pair=0):
+STYLES = ("replace", "fat", "atomic")
+
+
+def _disk(style):
+    disk = FaultyStorage()
+    disk.fat = style == "fat"
+    disk.atomic = style == "atomic"
+    return disk
+
+
+def _cut_every_byte(name, style, record, counts, pair=0):
     old_seed = 3 + 7 * pair
     new_game = played_game(name, 11 + 13 * pair, 40 + 9 * pair)
     # Size the experiment: bytes and operations of one uninterrupted save.
-    disk = FaultyStorage()
-    disk.fat = fat
+    disk = _disk(style)
     keeper, _ = reference_keeper(disk, name, old_seed)
     disk.bytes_written = 0
     disk.ops = 0
@@ -170,8 +179,7 @@ def _cut_every_byte(name, fat, record, counts, pair=0):
     new_state = snapshot(new[0], new[1])
     cuts = [("byte", k) for k in range(size + 1)] + [("op", j) for j in range(ops + 1)]
     for how, at in cuts:
-        disk = FaultyStorage()
-        disk.fat = fat
+        disk = _disk(style)
         keeper, old_game = reference_keeper(disk, name, old_seed)
         old_state = snapshot(keeper, old_game)
         if how == "byte":
@@ -194,8 +202,8 @@ def _cut_every_byte(name, fat, record, counts, pair=0):
             counts["new"] += 1
         else:
             counts["failures"] += 1
-            counts.setdefault("first", "%s %s cut at %s %d (fat=%s): %s" % (
-                name, record, how, at, fat, notices or "neither the old nor the new state"))
+            counts.setdefault("first", "%s %s cut at %s %d (%s): %s" % (
+                name, record, how, at, style, notices or "neither the old nor the new state"))
 
 
 # --- corruption ---
