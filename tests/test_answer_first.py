@@ -311,6 +311,39 @@ def test_x_whose_hint_needs_a_search_says_so_in_its_frame_and_shows_the_hint_in_
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game  # the strip gone whole
 
 
+def test_x_during_the_computers_turn_says_so_in_its_frame_and_plays_the_turn_out_in_the_next():
+    # The rest of a turn shown move by move, drawn at once, took 29-35 ms of the chip's frame:
+    # X's own frame draws "Looking for a hint" and moves nothing; the next frame plays the turn
+    # out (the moves it would have shown) and shows the hint for the position after it.
+    from engine_core import reasons as why
+    from engine_core.ui import buttons as bt
+    from engine_core.ui.table import COMPUTER_STEP_MS
+    app, watched = make_app(240, 240, "spite_malice", 1), make_app(240, 240, "spite_malice", 1)
+    for one in (app, watched):
+        for button in (bt.X, bt.A, bt.A):  # the hint played: the player's turn ends
+            one.press(button)
+            one.tick(FRAME)
+            one.tick(FRAME)
+        one.tick(COMPUTER_STEP_MS)  # the computer's first move shown, the rest to come
+        one.redraw()
+    table = app.table
+    assert table.computer_ms > 0, "the computer's turn is being shown"
+    moves = table.game.history.moves
+    app.press(bt.X)
+    app.tick(FRAME)
+    app.redraw()
+    assert table.game.history.moves == moves, "nothing moved in X's frame"
+    assert table.message == why.SEEKING and table.view.drawn.msg == why.SEEKING
+    app.tick(FRAME)
+    app.redraw()
+    while watched.table.computer_ms:
+        watched.tick(COMPUTER_STEP_MS)
+    run(watched, "X")
+    assert table.computer_ms == 0 and not table.game.computer_to_move()
+    assert table.game.piles.cards == watched.table.game.piles.cards
+    assert table.hint_slot == watched.table.hint_slot != 255 and table.message == 0
+
+
 def test_back_from_the_rules_or_the_settings_draws_the_pause_menu_then_the_table_beside_it():
     # The panel and the whole table in one frame took 36-44 ms on the chip: B's frame draws the
     # panel on the felt, and the next frame the table around it, as the menu opened from play

@@ -250,11 +250,15 @@ class Table:
             self.floor_undo()
 
     def finish_computer(self):
-        """A key pressed during the computer's turn: it plays the rest of it at once."""
+        """A key pressed during the computer's turn: it plays the rest of it at once, the moves
+        it would have shown (its plan goes on; a fresh one, game.respond(), would search again
+        in the key's frame: 25 ms of a Pico's)."""
         if self.computer_ms == 0:
             return
         self.view.mark_journal()
-        self.game.respond()
+        game = self.game
+        while game.respond_step() >= 0:
+            pass
         self.touch_since()
         self.computer_ms = 0
         self.last_slot = NONE
@@ -446,10 +450,11 @@ class Table:
     def press_hint(self):
         """X: the hint for this console's own seat (own_hint). One found at little cost shows
         in the press's frame. One that needs a search (Game.quick_hint: SEEK) is sought in the
-        next frame (seek_hint), and this frame's strip says so: a search may outlast a frame."""
-        self.finish_computer()
+        next frame (seek_hint), and this frame's strip says so: a search may outlast a frame.
+        So is the rest of a computer's turn shown move by move, with the hint: those moves
+        drawn at once took most of a Pico's frame."""
         self.hand.held = NONE
-        m = self.own_hint(True)
+        m = SEEK if self.computer_ms else self.own_hint(True)
         if m != SEEK:
             self.show_hint(m)
             return
@@ -504,19 +509,20 @@ class Table:
     def press_redo(self):
         takeback.redo(self)
 
-    def ready(self):
+    def ready(self, finish=True):
         """Before a key's work: a card still on its way lands (taken off in the next frame),
-        the computer's turn shown move by move is played out, the strip's words go."""
+        the computer's turn shown move by move is played out (unless told not to), the
+        strip's words go."""
         if self.view.slide & 0xFF:
             self.view.stop_slide()
-        if self.computer_ms:
+        if self.computer_ms and finish:
             self.finish_computer()
         self.let_go()
 
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
         hand = self.hand
-        self.ready()
+        self.ready(button != bt.X)  # (X's hint plays the computer's turn out: press_hint)
         if button == bt.A:
             self.press_a()
         elif button == bt.B:
