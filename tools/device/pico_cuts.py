@@ -40,16 +40,22 @@ def moves_line(count):
             "if n else g.tick(500)\r    g.respond()\r\r" % count)
 
 
-def cut_script(board, game, cut_us):
-    """The first run: the old state saved and printed, the new state printed, then its save
-    started and the power cut cut_us after the line that starts it is sent (-1: no cut, the
-    save timed instead)."""
+def keeper_script(board):
+    """Power on, stop the console, and make `k`: a Keeper on the firmware's own storage."""
     script = pico.Script(board)
     script.boot()
     script.interrupt()
     for line in SETUP:
         script.repl(line)
     script.repl("k = Keeper(FileStorage(DATA_DIR, on_littlefs(DATA_DIR))); k.start()")
+    return script
+
+
+def cut_script(board, game, cut_us):
+    """The first run: the old state saved and printed, the new state printed, then its save
+    started and the power cut cut_us after the line that starts it is sent (-1: no cut, the
+    save timed instead)."""
+    script = keeper_script(board)
     script.repl("g = games.load(%r)(2); g.deal(7); k.started(g)" % game)
     script.repl(moves_line(MOVES))
     script.repl("k.moves = %d; k.save_game(g); print('OLD', state(k, g))" % MOVES)
@@ -69,12 +75,7 @@ def cut_script(board, game, cut_us):
 
 def load_script(board):
     """The second run: power on with the cut flash, load the game and say what came back."""
-    script = pico.Script(board)
-    script.boot()
-    script.interrupt()
-    for line in SETUP:
-        script.repl(line)
-    script.repl("k = Keeper(FileStorage(DATA_DIR, on_littlefs(DATA_DIR))); k.start()")
+    script = keeper_script(board)
     script.repl("g = k.resume(); notes = []")
     script.repl("while True:\r    t = k.take_notice()\r    if not t: break\r    notes.append(t)\r\r")
     script.repl("print('LOAD' + 'ED', state(k, g) if g is not None else 'none', "
