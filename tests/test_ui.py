@@ -615,37 +615,6 @@ def test_a_key_during_the_computers_turn_lets_it_finish_at_once():
     assert table.computer_ms == 0 and not table.game.computer_to_move()
 
 
-def test_a_key_during_the_computers_turn_plays_the_moves_it_would_have_shown():
-    """The rest of the turn is the computer's plan going on, as the turn would have gone had
-    it been watched to the end: the same position either way (a fresh plan from the middle of
-    the turn could play other cards; it also searched again in the key's frame)."""
-    from engine_core.protocol import state_json
-    from engine_core.ui.table import COMPUTER_STEP_MS
-    compared = 0
-    for seed in range(4, 16):
-        pressed, watched = make_app(240, 240, "spite_malice", seed), make_app(240, 240, "spite_malice", seed)
-        for _ in range(60):
-            for app in (pressed, watched):
-                app.press(bt.X)
-                app.press(bt.A)
-                app.press(bt.A)
-            if pressed.table.computer_ms:
-                break
-        for app in (pressed, watched):
-            app.tick(COMPUTER_STEP_MS)  # the turn's first move, shown
-        if not pressed.table.computer_ms:
-            continue  # a turn of one move
-        pressed.press(bt.LEFT)
-        while watched.table.computer_ms:
-            watched.tick(COMPUTER_STEP_MS)
-        watched.press(bt.LEFT)
-        a, b = json.loads(state_json(pressed.table.game)), json.loads(state_json(watched.table.game))
-        del a["clock_ms"], b["clock_ms"]  # (the watched turn took longer)
-        assert a == b, seed
-        compared += 1
-    assert compared >= 4
-
-
 @pytest.mark.parametrize("game", ["aces_up", "sir_tommy", "casket"])
 def test_redo_plays_again_what_undo_took_back_and_a_new_move_forgets_it(game):
     from engine_core import reasons as why

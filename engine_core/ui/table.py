@@ -250,15 +250,13 @@ class Table:
             self.floor_undo()
 
     def finish_computer(self):
-        """A key pressed during the computer's turn: it plays the rest of it at once, the moves
-        it would have shown (its plan goes on; a fresh one, game.respond(), would search again
-        in the key's frame: 25 ms of a Pico's)."""
+        """A key pressed during the computer's turn: it plays the rest of it at once, planned
+        afresh from the position (as a console restarted in the middle of the turn plans it:
+        the plan in memory is not in the records)."""
         if self.computer_ms == 0:
             return
         self.view.mark_journal()
-        game = self.game
-        while game.respond_step() >= 0:
-            pass
+        self.game.respond()
         self.touch_since()
         self.computer_ms = 0
         self.last_slot = NONE
