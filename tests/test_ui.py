@@ -1,6 +1,5 @@
 """The interface on CPython: what a button does, and that a dirty redraw equals a full one."""
 
-import json
 import random
 import re
 
