@@ -44,6 +44,35 @@ def test_the_chosen_games_table_is_made_while_the_choice_stands_and_dealt():
     assert cards_present(table.game)
 
 
+def test_the_deal_screens_number_is_dealt_ahead_and_a_only_shows_it():
+    # The deal itself was 3-4 ms of a deal's 50 on the chip: the table made ahead is dealt the
+    # number the deal screen shows once it has stood MAKE_AHEAD_MS, and A shows that deal,
+    # the same as a deal made in A's frame. A number changed since is dealt in A's frame.
+    from engine_core.protocol import state_json
+    from engine_core.ui import buttons as bt
+    for game, change in (("casket", False), ("nerts", False), ("spite_malice", False), ("casket", True)):
+        app = make_app(240, 240)
+        open_game_list(app)
+        run(app, "DOWN " * app.names.index(game) + "X")
+        assert app.mode == ui.DEAL
+        for _ in range(MAKE_AHEAD_MS // FRAME + 3):
+            app.tick(FRAME)
+        assert idle.app_idle(app), "dealt ahead: nothing left to do until a key"
+        table = app.tables.get(game)
+        dealt = []
+        deal = table.game.deal
+        table.game.deal = lambda seed: (dealt.append(seed), deal(seed))[1]
+        if change:
+            app.press(bt.UP)  # the digit under the cursor up: another number
+        app.press(bt.A)
+        app.tick(FRAME)
+        assert app.mode == ui.PLAY and app.table is table
+        assert dealt == ([app.seed()] if change else []), (game, dealt)
+        fresh = make_app(240, 240, game, table.game.seed)
+        fresh.tick(FRAME)  # (the game's clock as A's frame left it)
+        assert state_json(table.game) == state_json(fresh.table.game), game
+
+
 def test_a_game_the_cursor_passes_over_gets_no_table():
     app = make_app(240, 240)
     open_game_list(app)

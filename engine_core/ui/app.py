@@ -122,6 +122,9 @@ class App:
         # OVER_READY (show(): the new screen's first drawing may use it, once).
         self.over = array("h", [0, 0, 0, 0, 0, 0])
         self.ahead = -1  # the game (its index in names) whose table make_ahead made, not yet dealt
+        self.ahead_table = None  # the table deal_ahead dealt the deal screen's number on,
+        self.ahead_seed = -1  # that number,
+        self.ahead_rules = -1  # and the rule profile it was dealt under
         self.redraw()
 
     # --- input ---
@@ -315,6 +318,8 @@ class App:
     def show(self, mode):
         """Show a screen as it was left (its selection kept), drawn whole. Back on the title
         from link play, the game it set aside comes back (Continue)."""
+        if mode != DEAL:
+            self.ahead_table = None  # a deal made ahead is A's on the deal screen alone
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full
@@ -417,7 +422,8 @@ class App:
         self.configure_rules(table.game)
         table.slide_on(self.settings[S_SLIDE])
         table.game.bots = True
-        table.game.deal(seed)
+        if table is not self.ahead_table or seed != self.ahead_seed or table.game.rules != self.ahead_rules:
+            table.game.deal(seed)  # (else deal_ahead dealt it: 3-4 ms of a Pico's frame spared)
         table.new_game()
         table.sound = SOUND_DEAL
         self.note_scores()
@@ -441,6 +447,7 @@ class App:
             self.tables[name] = None  # the old game is garbage now (no gc.collect() here: on
             self.table = None  # the WebAssembly build a collection inside nested calls
             table = None  # misses pointers held in wasm locals and frees live objects)
+            self.ahead_table = None
             cls = games.load(name)
             game = cls(players or cls.MIN_PLAYERS, opts)
             table = Table(self.painter, game, decl, self.size, games.title(name))
@@ -460,15 +467,42 @@ class App:
         if rested_ms < MAKE_AHEAD_MS:
             rested_ms += ms
         name = self.names[chosen]
-        if rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
+        if rested_ms >= MAKE_AHEAD_MS and self.deal_wanted():
+            self.deal_ahead()
+        elif rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
             shown = self.table  # the table of another game (set aside, or the last played)
             ahead = self.ahead
             if ahead >= 0 and self.tables.get(self.names[ahead]) is not shown:
                 self.tables[self.names[ahead]] = None  # made for a game passed over: let go
+                self.ahead_table = None
             self.open_table(name).game.deal(0)  # dealt, as every table's game is (A deals afresh)
             self.table = shown
             self.ahead = chosen
         return rested_ms
+
+    def deal_wanted(self):
+        """The deal screen's table, made ahead, is not dealt the number shown yet. Not the table
+        on show (a game kept or in progress stays as it is until A)."""
+        if self.current.MODE != DEAL:
+            return False
+        table = self.tables.get(self.names[self.pending_game])
+        if table is None or table is self.table or table.seat != 0:
+            return False
+        return table is not self.ahead_table or self.seed() != self.ahead_seed
+
+    def deal_ahead(self):
+        """Deal the number shown on the table made ahead, as start_game would, so that A only
+        shows it (start_game deals again if the number or the rule profile changed since)."""
+        table = self.tables.get(self.names[self.pending_game])
+        game = table.game
+        self.configure_computer(game)
+        self.configure_rules(game)
+        game.bots = True
+        seed = self.seed()
+        game.deal(seed)
+        self.ahead_table = table
+        self.ahead_seed = seed
+        self.ahead_rules = game.rules
 
     def chosen_game(self):
         """The game (an index into names) that A deals on the screen shown: the title's New
@@ -490,7 +524,7 @@ class App:
     def table_wanted(self):
         """The screen shown has a game chosen (chosen_game) whose table make_ahead makes."""
         chosen = self.chosen_game()
-        return chosen >= 0 and self.tables.get(self.names[chosen]) is None
+        return chosen >= 0 and (self.tables.get(self.names[chosen]) is None or self.deal_wanted())
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket's setting,
