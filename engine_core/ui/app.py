@@ -122,7 +122,7 @@ class App:
         # OVER_READY (show(): the new screen's first drawing may use it, once).
         self.over = array("h", [0, 0, 0, 0, 0, 0])
         self.ahead = -1  # the game (its index in names) whose table make_ahead made, not yet dealt
-        self.ahead_table = None  # the table deal_ahead dealt the deal screen's number on,
+        self.ahead_table: "Table | None" = None  # the table deal_ahead dealt the deal screen's number on,
         self.ahead_seed = -1  # that number,
         self.ahead_rules = -1  # and the rule profile it was dealt under
         self.redraw()
@@ -422,7 +422,8 @@ class App:
         self.configure_rules(table.game)
         table.slide_on(self.settings[S_SLIDE])
         table.game.bots = True
-        if table is not self.ahead_table or seed != self.ahead_seed or table.game.rules != self.ahead_rules:
+        dealt = self.ahead_table
+        if dealt is None or dealt is not table or seed != self.ahead_seed or dealt.game.rules != self.ahead_rules:
             table.game.deal(seed)  # (else deal_ahead dealt it: 3-4 ms of a Pico's frame spared)
         table.new_game()
         table.sound = SOUND_DEAL
@@ -494,6 +495,8 @@ class App:
         """Deal the number shown on the table made ahead, as start_game would, so that A only
         shows it (start_game deals again if the number or the rule profile changed since)."""
         table = self.tables.get(self.names[self.pending_game])
+        if table is None:
+            return
         game = table.game
         self.configure_computer(game)
         self.configure_rules(game)
