@@ -73,6 +73,8 @@ class Keeper:
         self.in_halves = False  # tick() saves the game record in one frame, its journal in the
         #                          next (the device: a press that lands in a save waits less)
         self.journal_due = False  # tick() wrote the game record; its journal goes on the next
+        self.journal = bytearray(BUFFER_SIZE)  # that journal, encoded with the record (journal_n bytes)
+        self.journal_n = 0
 
     # --- notices for the screen ---
 
@@ -218,9 +220,13 @@ class Keeper:
         """After each move (or undo): the result is recorded when it ends the game. own: the
         player's (a press's); a computer player's or auto-play's waits for OTHERS_SAVE_MS."""
         self.moves += 1
+        if own or not self.unsaved:
+            # The pause counts from the player's last move: a move the player did not make
+            # starts it only when nothing waits (three computer players in Nerts move more
+            # often than every SAVE_DELAY_MS, and play would never pause for their moves).
+            self.quiet_ms = -1
         self.unsaved = True
         self.own = self.own or own
-        self.quiet_ms = -1
         if game.status() != PLAYING and not self.recorded:
             self.finished(game)
 
@@ -255,10 +261,11 @@ class Keeper:
         if self.since_save_ms < OTHERS_SAVE_MS:
             self.since_save_ms += ms
         if self.journal_due and not answering:
+            # Written as it was encoded with the record, whatever moved since (with three
+            # computer players in Nerts something moves in most frames).
             self.journal_due = False
-            if not self.unsaved:  # else the next save writes both
-                self.save_journal(game)
-                return
+            self._write_result(self.undo_file.save(self.journal, self.journal_n))
+            return
         if not self.unsaved:
             return
         if self.quiet_ms < 0:
@@ -279,7 +286,7 @@ class Keeper:
             return
         # The game record in this frame, its journal in the next: a press that lands in a save
         # waits for half of it (on a Pico 9 ms and 3 ms at the median, 15 and 21 ms at worst).
-        self.journal_due = self.save_game(game, False) == r.SAVED
+        self.save_game(game, False)
 
     def put_off(self, work):
         self.later |= work
@@ -307,7 +314,7 @@ class Keeper:
 
     def save_game(self, game, journal=True):
         """Write the game now, and its undo journal unless told not to (tick() in halves writes
-        it on the next frame: save_journal): SAVED, FULL or FAILED (a notice says so). No
+        it on the next frame): SAVED, FULL or FAILED (a notice says so). No
         allocation."""
         self.catch_up(True)  # an erase put off must not follow this save
         self.journal_due = False
@@ -323,15 +330,17 @@ class Keeper:
         if result == r.SAVED:
             undo.remember_crc(self.buf, n, self.game_crc)
             if journal:
-                self.save_journal(game)
+                self._write_result(self.undo_file.save(self.buf, self.encode_journal(game, self.buf)))
+            else:  # encoded now, to match the record; written in the next frame (tick)
+                self.journal_n = self.encode_journal(game, self.journal)
+                self.journal_due = True
         return result
 
-    def save_journal(self, game):
-        """The undo journal of the game record last written (nothing moved since)."""
-        n = undo.encode_journal(game.history, self.game_crc, self.buf, self.redo, self.redo_n,
-                                 self.undoable, self.cursor)
+    def encode_journal(self, game, buf):
+        """The undo journal of the game record just written, into buf; its size."""
         self.cursor_kept = self.cursor
-        self._write_result(self.undo_file.save(self.buf, n))
+        return undo.encode_journal(game.history, self.game_crc, buf, self.redo, self.redo_n,
+                                   self.undoable, self.cursor)
 
     def finished(self, game):
         """Record a finished game in the statistics and save them."""

@@ -799,3 +799,57 @@ def test_the_computer_players_moves_are_saved_every_few_seconds_the_players_own_
     again = console_on(disk)  # the power goes now: the restart finds the game as saved
     keys(again, "A")  # Continue
     assert position(again.app.table.game)[1] == saved
+
+
+@pytest.mark.parametrize("halves", [False, True])
+def test_the_players_move_is_saved_while_three_computer_players_keep_moving(halves):
+    """Nerts with three computer players: they move more often than every half second, and
+    each of their moves put the save of the player's move off again: nothing was written for
+    20 seconds. The pause that saves the player's move counts from that move; their moves
+    alone are saved within OTHERS_SAVE_MS. Saved in halves (the device), the journal written
+    a frame after the record matches it though a computer moved between."""
+    from engine_core.save import OTHERS_SAVE_MS, SAVE_DELAY_MS, Keeper
+    from engine_core.ui.settings import S_PLAYERS
+    disk = MemoryStorage()
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.keeper.in_halves = halves
+    console.start()
+    console.app.settings[S_PLAYERS] = 2  # four players
+    console.open_game("nerts", 1)
+    game = console.app.table.game
+    assert game.players == 4 and game.bots
+    for _ in range(30):  # a second of play: the computer players move
+        console.tick(33)
+    keys(console, "X A A")  # the player's own move (Nerts: a hint's move, then its drop)
+    own = game.history.moves
+    moved_at = None
+    for frame in range(40):  # 1.3 s, the computer players moving on
+        before = game.history.moves
+        console.tick(33)
+        if game.history.moves != before and frame < 20:
+            moved_at = frame
+    assert moved_at is not None, "the computer players moved in the half second after"
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert resumed is not None and resumed.history.moves >= own, "the player's move is saved"
+    assert resumed.can_undo(), "with its undo journal"
+    assert SAVE_DELAY_MS < 40 * 33 < OTHERS_SAVE_MS
+
+
+def test_computer_players_moves_alone_are_saved_within_five_seconds():
+    """With the player idle and three computer players moving, their moves are saved at most
+    OTHERS_SAVE_MS apart, never put off for ever by the next of their moves."""
+    from engine_core.save import OTHERS_SAVE_MS, Keeper
+    from engine_core.ui.settings import S_PLAYERS
+    disk = MemoryStorage()
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.start()
+    console.app.settings[S_PLAYERS] = 2  # four players
+    console.open_game("nerts", 1)
+    for _ in range((OTHERS_SAVE_MS + 1500) // 33):
+        console.tick(33)
+    keeper = Keeper(disk)
+    keeper.start()
+    resumed = keeper.resume()
+    assert resumed is not None and resumed.clock_ms >= OTHERS_SAVE_MS - 1000, "saved as they played"
