@@ -72,9 +72,8 @@ class Keeper:
         self.cursor_kept = undo.NO_CURSOR  # and as the last save wrote it
         self.in_halves = False  # tick() saves the game record in one frame, its journal in the
         #                          next (the device: a press that lands in a save waits less)
-        self.journal_due = False  # tick() wrote the game record; its journal goes on the next
-        self.journal = bytearray(BUFFER_SIZE)  # that journal, encoded with the record (journal_n bytes)
-        self.journal_n = 0
+        self.journal_due = False  # tick() wrote the game record and left its journal in buf
+        self.journal_n = 0  # (journal_n bytes), written on the next frame or before buf is used
 
     # --- notices for the screen ---
 
@@ -263,8 +262,7 @@ class Keeper:
         if self.journal_due and not answering:
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
-            self.journal_due = False
-            self._write_result(self.undo_file.save(self.journal, self.journal_n))
+            self.write_journal()
             return
         if not self.unsaved:
             return
@@ -309,6 +307,7 @@ class Keeper:
             self.ended = None
             self.save_game(game)
         if work & LATER_ERASE:
+            self.journal_due = False
             self.game_file.erase()
             self.undo_file.erase()
 
@@ -332,9 +331,15 @@ class Keeper:
             if journal:
                 self._write_result(self.undo_file.save(self.buf, self.encode_journal(game, self.buf)))
             else:  # encoded now, to match the record; written in the next frame (tick)
-                self.journal_n = self.encode_journal(game, self.journal)
+                self.journal_n = self.encode_journal(game, self.buf)
                 self.journal_due = True
         return result
+
+    def write_journal(self):
+        """The journal save_game left in buf, now (before anything else is encoded there)."""
+        if self.journal_due:
+            self.journal_due = False
+            self._write_result(self.undo_file.save(self.buf, self.journal_n))
 
     def encode_journal(self, game, buf):
         """The undo journal of the game record just written, into buf; its size."""
@@ -367,9 +372,11 @@ class Keeper:
     # --- settings and statistics ---
 
     def save_settings(self):
+        self.write_journal()
         return self._write_result(self.settings_file.save(self.buf, self.settings.encode(self.buf)))
 
     def save_stats(self):
+        self.write_journal()
         return self._write_result(self.stats_file.save(self.buf, self.stats.encode(self.buf)))
 
     def reset_all(self):

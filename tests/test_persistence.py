@@ -604,3 +604,27 @@ def test_every_game_with_the_most_players_fits_the_record_buffer(name):
     game.deal(1)
     n = save.encode_game(game, 0, bytearray(save.BUFFER_SIZE))
     assert n == save.game_record_size(game) <= save.BUFFER_SIZE
+
+
+def test_a_journal_left_for_the_next_frame_is_written_before_its_buffer_is_used_again():
+    """Saving in halves (the device) leaves the journal encoded in the Keeper's one buffer for
+    the next frame; settings saved in between write it first, so undo.dat still matches the
+    game record and a restart can undo."""
+    disk = MemoryStorage()
+    keeper = Keeper(disk)
+    keeper.in_halves = True
+    keeper.start()
+    game = played_game("aces_up", 5, 0)
+    keeper.started(game)
+    for _ in range(3):
+        game.apply(game.hint())
+        keeper.moved(game)
+    keeper.tick(game, 16)
+    keeper.tick(game, save.SAVE_DELAY_MS)  # the game record; its journal waits in the buffer
+    assert keeper.journal_due
+    keeper.settings.set("card_back", 5)
+    keeper.save_settings()  # encodes into the same buffer
+    again = Keeper(disk)
+    again.start()
+    resumed = again.resume()
+    assert notices(again) == [] and resumed.history.moves == 3 and resumed.undo()
