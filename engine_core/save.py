@@ -283,7 +283,7 @@ class Keeper:
             self.save_game(game)
             return
         # The game record in this frame, its journal in the next: a press that lands in a save
-        # waits for half of it (on a Pico 10 ms and 2 ms at the median, 16 and 26 ms at worst).
+        # waits for half of it (on a Pico 10 ms and 2 ms at the median, either up to 28 ms at worst).
         self.save_game(game, False)
 
     def put_off(self, work):

@@ -541,7 +541,7 @@ def test_a_save_on_the_chip_is_two_short_frames():
     record in one frame, its undo journal in the next, each rewritten in place on littlefs
     (engine_core/records.py), the journal's entries put in machine code. A press that lands
     in a save waits for one half: 10 ms and 2 ms at the median on the chip; littlefs's
-    compaction of its metadata, every few saves, makes the worst 16 and 26 ms. The whole save
+    compaction of its metadata, every few saves, makes either up to 26-28 ms. The whole save
     took 24-39 ms through a temporary file and a rename."""
     need_device("pico_lcd_13")
     line = at_the_repl("pico_lcd_13", SAVE_HALVES, "HALVES")
