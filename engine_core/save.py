@@ -313,8 +313,7 @@ class Keeper:
 
     def save_game(self, game, journal=True):
         """Write the game now, and its undo journal unless told not to (tick() in halves writes
-        it on the next frame): SAVED, FULL or FAILED (a notice says so). No
-        allocation."""
+        it on the next frame): SAVED, FULL or FAILED (a notice says so). No allocation."""
         self.catch_up(True)  # an erase put off must not follow this save
         self.journal_due = False
         self.unsaved = False

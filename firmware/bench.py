@@ -96,14 +96,13 @@ def heap(board_name, seed=1):
 
     import boards
     from engine_core.gfx.screen import Screen
-    from engine_core.storage import FileStorage
     from firmware.hardware import Hardware
-    from firmware.main import DATA_DIR, FrameStats, keep_layout, make_app, on_littlefs
+    from firmware.main import FrameStats, data_storage, keep_layout, make_app
     board = boards.load(board_name)
     gc.collect()
     screen = Screen(board.WIDTH, board.HEIGHT, None, getattr(board, "MONO", False))
     hw = Hardware(board)
-    shell = make_app(screen, hw, FrameStats(), False, FileStorage(DATA_DIR, on_littlefs(DATA_DIR)))
+    shell = make_app(screen, hw, FrameStats(), False, data_storage())
     app = shell.app.app
     for name in app.names:
         keep_layout(app, name)  # as the first frames after the title do (Device.after_frame)

@@ -430,8 +430,7 @@ def start(board_name, hardware=False, frames=-1):
         print("safe mode: the app is not running; the REPL is free")
         return None
     stats = FrameStats()
-    from engine_core.storage import FileStorage
-    app = make_app(screen, hw, stats, hardware, FileStorage(DATA_DIR, on_littlefs(DATA_DIR)))
+    app = make_app(screen, hw, stats, hardware, data_storage())
     panel_start(hw.panel, reset_at)
     hw.panel.show(screen)                               # the title is the boot splash
     hw.brightness(100)
@@ -448,6 +447,12 @@ def start(board_name, hardware=False, frames=-1):
         print("stopped: the REPL is free")
     _power[0] = power_figures(loop)
     return loop
+
+
+def data_storage():
+    """The records' storage on the device: DATA_DIR, rewritten in place where it is on littlefs."""
+    from engine_core.storage import FileStorage
+    return FileStorage(DATA_DIR, on_littlefs(DATA_DIR))
 
 
 def on_littlefs(path):

@@ -328,16 +328,25 @@ def test_a_casket_record_of_an_unknown_rule_profile_is_set_aside():
     assert resumed is None and messages == ["Saved game: unknown version, set aside"]
 
 
-def test_the_game_is_saved_once_play_pauses_not_on_every_press():
-    disk = FaultyStorage()
+def hinted_moves(disk, moves, tick_ms, in_halves=False):
+    """A Keeper on disk and an Aces Up deal (seed 5) played on by `moves` hinted moves, each
+    told to the Keeper, with tick_ms of time after each (0: none). Returns (keeper, game)."""
     keeper = Keeper(disk)
+    keeper.in_halves = in_halves
     keeper.start()
     game = played_game("aces_up", 5, 0)
     keeper.started(game)
-    for _ in range(10):
+    for _ in range(moves):
         game.apply(game.hint())
         keeper.moved(game)
-        keeper.tick(game, 100)
+        if tick_ms:
+            keeper.tick(game, tick_ms)
+    return keeper, game
+
+
+def test_the_game_is_saved_once_play_pauses_not_on_every_press():
+    disk = FaultyStorage()
+    keeper, game = hinted_moves(disk, 10, 100)
     assert not disk.exists("game.dat")
     keeper.tick(game, save.SAVE_DELAY_MS)
     assert disk.exists("game.dat")
@@ -611,14 +620,7 @@ def test_a_journal_left_for_the_next_frame_is_written_before_its_buffer_is_used_
     the next frame; settings saved in between write it first, so undo.dat still matches the
     game record and a restart can undo."""
     disk = MemoryStorage()
-    keeper = Keeper(disk)
-    keeper.in_halves = True
-    keeper.start()
-    game = played_game("aces_up", 5, 0)
-    keeper.started(game)
-    for _ in range(3):
-        game.apply(game.hint())
-        keeper.moved(game)
+    keeper, game = hinted_moves(disk, 3, 0, in_halves=True)
     keeper.tick(game, 16)
     keeper.tick(game, save.SAVE_DELAY_MS)  # the game record; its journal waits in the buffer
     assert keeper.journal_due

@@ -511,9 +511,8 @@ import time
 from array import array
 from engine_core import games
 from engine_core.save import Keeper
-from engine_core.storage import FileStorage
-from firmware.main import DATA_DIR, on_littlefs
-keeper = Keeper(FileStorage(DATA_DIR, on_littlefs(DATA_DIR)))
+from firmware.main import DATA_DIR, data_storage, on_littlefs
+keeper = Keeper(data_storage())
 keeper.in_halves = True  # as firmware/main.py's make_app sets it
 keeper.start()
 game = games.load('nerts')(4)

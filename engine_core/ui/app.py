@@ -468,8 +468,9 @@ class App:
         if rested_ms < MAKE_AHEAD_MS:
             rested_ms += ms
         name = self.names[chosen]
-        if rested_ms >= MAKE_AHEAD_MS and self.deal_wanted():
-            self.deal_ahead()
+        undealt = self.undealt_ahead() if rested_ms >= MAKE_AHEAD_MS else None
+        if undealt is not None:
+            self.deal_ahead(undealt)
         elif rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
             shown = self.table  # the table of another game (set aside, or the last played)
             ahead = self.ahead
@@ -481,22 +482,21 @@ class App:
             self.ahead = chosen
         return rested_ms
 
-    def deal_wanted(self):
-        """The deal screen's table, made ahead, is not dealt the number shown yet. Not the table
-        on show (a game kept or in progress stays as it is until A)."""
+    def undealt_ahead(self):
+        """The deal screen's table, made ahead, when it is not dealt the number shown yet; else
+        None. Never the table on show (a game kept or in progress stays as it is until A)."""
         if self.current.MODE != DEAL:
-            return False
+            return None
         table = self.tables.get(self.names[self.pending_game])
         if table is None or table is self.table or table.seat != 0:
-            return False
-        return table is not self.ahead_table or self.seed() != self.ahead_seed
+            return None
+        if table is self.ahead_table and self.seed() == self.ahead_seed:
+            return None
+        return table
 
-    def deal_ahead(self):
-        """Deal the number shown on the table made ahead, as start_game would, so that A only
-        shows it (start_game deals again if the number or the rule profile changed since)."""
-        table = self.tables.get(self.names[self.pending_game])
-        if table is None:
-            return
+    def deal_ahead(self, table):
+        """Deal the number shown on `table` (undealt_ahead's), as start_game would, so that A
+        only shows it (start_game deals again if the number or the rule profile changed since)."""
         game = table.game
         self.configure_computer(game)
         self.configure_rules(game)
@@ -527,7 +527,7 @@ class App:
     def table_wanted(self):
         """The screen shown has a game chosen (chosen_game) whose table make_ahead makes."""
         chosen = self.chosen_game()
-        return chosen >= 0 and (self.tables.get(self.names[chosen]) is None or self.deal_wanted())
+        return chosen >= 0 and (self.tables.get(self.names[chosen]) is None or self.undealt_ahead() is not None)
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket's setting,

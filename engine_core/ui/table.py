@@ -279,7 +279,6 @@ class Table:
         said.out_of_step(self.said, here, there)
         self.say_now(why.SAID)
 
-
     def tick(self, ms):
         """Animate a shake, let a message go, step the computer's turn; True while something
         moves."""

@@ -23,10 +23,9 @@ MOVES = 24  # the moves between the old state and the new
 SETUP = (
     "from engine_core import games",
     "from engine_core.save import Keeper",
-    "from engine_core.storage import FileStorage",
     "from engine_core.game_record import encode_game",
     "from engine_core.records import crc32_parts",
-    "from firmware.main import DATA_DIR, on_littlefs",
+    "from firmware.main import data_storage",
     "from array import array",
     "import time",
     "crc = array('H', [0, 0]); out = array('i', [0] * 400)",
@@ -47,7 +46,7 @@ def keeper_script(board):
     script.interrupt()
     for line in SETUP:
         script.repl(line)
-    script.repl("k = Keeper(FileStorage(DATA_DIR, on_littlefs(DATA_DIR))); k.start()")
+    script.repl("k = Keeper(data_storage()); k.start()")
     return script
 
 
