@@ -323,6 +323,8 @@ class Keeper:
             return self._write_result(r.FAILED)
         if self.moves < 0:
             self.moves = 0
+        elif self.moves > r.I32_MAX:  # (one move past a crafted record's largest count)
+            self.moves = r.I32_MAX  # a count the record's reader takes back
         n = encode_game(game, self.moves, self.buf)
         result = self._write_result(self.game_file.save(self.buf, n))
         if result == r.SAVED:

@@ -66,6 +66,32 @@ def test_a_saved_game_whose_move_count_is_negative_is_resumed_not_set_aside():
     assert not disk.exists("game.bad")
 
 
+def test_a_saved_game_whose_move_count_is_the_largest_a_record_holds_is_saved_again_after_a_move():
+    """The count the reader accepts went one past it with the next move, and the record written
+    then was refused at the next start: the game was set aside."""
+    from engine_core.ui import buttons as bt
+    game = games.load("aces_up")(1)
+    game.deal(3)
+    disk = MemoryStorage()
+    buf = bytearray(save.BUFFER_SIZE)
+    disk.write("game.dat", buf, save.encode_game(game, r.I32_MAX, buf))
+    console = console_on(disk)
+    assert console.app.resumable and notices(console.keeper) == []
+    console.press(bt.A)  # Continue
+    console.tick(33)
+    table = console.app.table
+    assert table.hand.legal_moves() > 0
+    table.play(table.hand.moves[0])
+    console.after_input()
+    keys(console, "WAIT")  # play pauses: saved
+    played = state_json(table.game)
+    again = console_on(disk)
+    assert again.app.resumable and notices(again.keeper) == []
+    assert not disk.exists("game.bad")
+    assert state_json(again.app.table.game) == played
+    assert again.keeper.moves == r.I32_MAX
+
+
 # --- a crafted undo journal ---
 
 def saved_with_journal(name, moves, seed=4):

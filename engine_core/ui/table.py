@@ -20,6 +20,8 @@ from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NONE, TableRenderer
 
 from micropython import const
 
+MOST_MOVES = const(0x3FFFFFFF)  # the largest move count a record holds (fields.I32_MAX)
+
 COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
@@ -341,7 +343,8 @@ class Table:
             game.respond()
         self.touch_since()
         self.sound = SOUND_MOVE
-        self.move_count += 1
+        if self.move_count < MOST_MOVES:  # (a small integer on MicroPython, whatever a record said)
+            self.move_count += 1
         hand.held = NONE
         self.hint_slot = NONE
         dst = (move >> 8) & 0xFF
