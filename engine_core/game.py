@@ -114,6 +114,10 @@ class Game:
         self.history = h.History(self.JOURNAL_SIZE)
         self.seed = 0
         self.clock_ms = 0
+        # The move undo() took back last where it takes back more than one (Spite & Malice's
+        # takes the computer's reply back with the move that led to it): what a redo plays
+        # again (the protocol's). -1 where undo() takes back the newest move alone.
+        self.undone = -1
         self.bots = True
         self.advisor = None  # a game's hint and auto-play advisor, set by its __init__
         self.autoplay = False  # make safe moves after each move (auto_play)

@@ -309,3 +309,20 @@ def test_redo_plays_again_what_undo_took_back_until_a_new_move():
     assert session.command("move col3>discard") == "ok"  # a move: what was undone is gone
     assert session.command("undo") == "ok" and session.command("move col3>discard") == "ok"
     assert session.command("redo") == "error: nothing to redo"
+
+
+def test_redo_in_spite_and_malice_with_the_computer_plays_the_players_move_again():
+    # Undo takes the computer's reply back with the player's move (docs/protocol.md); redo
+    # refused it ("the table has changed since the undo"), having kept the computer's last
+    # move as the one to play again.
+    session = ProtocolSession()
+    assert session.command("new spite_malice seed=1") == "ok"
+    assert session.command("move p1.hand:4S>p1.side1") == "ok"
+    after = session.command("state")
+    assert session.command("undo") == "ok"
+    before = session.command("state")
+    assert '"turn": "p1"' in before
+    assert session.command("redo") == "ok"
+    assert session.command("state") == after  # the move again, and the same reply to it
+    assert session.command("undo") == "ok" and session.command("state") == before
+    assert session.command("undo") == "error: nothing to undo"

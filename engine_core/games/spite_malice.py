@@ -268,10 +268,16 @@ class SpiteMalice(Game):
         """Take back the last move. With bots on, p2's moves are the computer's reply: they go
         back too, down to p1's own move, so that p1 is to move in the position it left. When
         that move is not in the journal, there is nothing to undo (can_undo)."""
-        if not self.can_undo() or not Game.undo(self):
+        if not self.can_undo():
             return False
-        while self.bots and self.vars[V_TURN] == 1 and Game.undo(self):
-            pass
+        self.undone = self.history.last_move()
+        if not Game.undo(self):
+            return False
+        while self.bots and self.vars[V_TURN] == 1:
+            move = self.history.last_move()
+            if not Game.undo(self):
+                break
+            self.undone = move  # p1's own move, taken back last: what a redo plays again
         return True
 
     # --- the computer player ---
