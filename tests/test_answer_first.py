@@ -38,10 +38,76 @@ def test_the_chosen_games_table_is_made_while_the_choice_stands_and_dealt():
     table = app.tables.get(name)
     assert table is not None and cards_present(table.game), "made, and dealt like every table"
     assert app.table is None and app.mode == ui.CHOOSE, "nothing else changes on the screen"
+    assert not idle.app_idle(app), "the next frame deals A's deal on it"
+    app.tick(FRAME)
     assert idle.app_idle(app)
     run(app, "A")
     assert app.mode == ui.PLAY and app.table is table, "A deals on the table made ahead"
     assert cards_present(table.game)
+
+
+def test_the_game_lists_fresh_deal_is_dealt_ahead_from_the_time_its_row_was_chosen():
+    # A on the game list deals a fresh number (random_seed: from the time of the press, a deal
+    # in A's frame, 3-4 ms of a Pico's 50). The number is drawn once the row has stood
+    # MAKE_AHEAD_MS, from that time, and dealt then: A only shows it, the same deal as one made
+    # in A's frame; rows chosen at other times deal other numbers.
+    from engine_core.protocol import state_json
+    from engine_core.ui import buttons as bt
+    from engine_core.ui.settings import S_WINNABLE
+    seeds = set()
+    for game, wait, winnable in (("casket", 0, 0), ("casket", 7, 0), ("nerts", 0, 0),
+                                 ("spite_malice", 3, 0), ("sir_tommy", 0, 1)):
+        app = make_app(240, 240)
+        app.settings[S_WINNABLE] = winnable
+        open_game_list(app)
+        for _ in range(app.names.index(game)):
+            app.press(bt.DOWN)
+            app.tick(FRAME + wait)
+        for _ in range(MAKE_AHEAD_MS // FRAME + 3):
+            app.tick(FRAME)
+        assert idle.app_idle(app), "made and dealt ahead: nothing left to do until a key"
+        table = app.tables.get(game)
+        dealt = []
+        deal = table.game.deal
+        table.game.deal = lambda seed: (dealt.append(seed), deal(seed))[1]
+        app.press(bt.A)
+        app.tick(FRAME)
+        assert app.mode == ui.PLAY and app.table is table
+        assert dealt == [], (game, dealt)
+        seed = table.game.seed
+        seeds.add(seed)
+        if winnable:
+            from engine_core.ai import winnable as w
+            t = app.win_table(game)
+            assert t is not None and w.is_winnable(t.BITS, t.FIRST, seed), seed
+        fresh = make_app(240, 240, game, seed)
+        fresh.tick(FRAME)  # (the game's clock as A's frame left it)
+        assert state_json(table.game) == state_json(fresh.table.game), game
+    assert len(seeds) == 5, seeds
+
+
+def test_a_deal_made_ahead_is_not_kept_once_the_game_is_played():
+    # The table dealt ahead is played; leaving it and asking for a new deal of the same game
+    # from the pause menu deals again (a number equal to the one dealt ahead must not show the
+    # position played on).
+    from engine_core.protocol import state_json
+    app = make_app(240, 240)
+    open_game_list(app)
+    for _ in range(MAKE_AHEAD_MS // FRAME + 3):
+        app.tick(FRAME)
+    run(app, "A")
+    table = app.table
+    seed = table.game.seed
+    before = state_json(table.game)
+    for _ in range(3):
+        assert table.hand.legal_moves() > 0
+        table.play(table.hand.moves[0])
+    assert table.move_count > 0 and state_json(table.game) != before
+    assert app.ahead_table is None
+    app.do(ui.A_RESTART)
+    assert app.table is table and table.game.seed == seed
+    fresh = make_app(240, 240, app.names[app.game_index], seed)
+    assert state_json(table.game) == state_json(fresh.table.game)
 
 
 def test_the_deal_screens_number_is_dealt_ahead_and_a_only_shows_it():
@@ -121,6 +187,41 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
             oy = min(y + h, py + ph) - max(y, py)
             outside += w * h - (ox * oy if ox > 0 and oy > 0 else 0)
         assert outside <= pw * ph // 10, (game, outside)
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+
+
+def test_closing_the_pause_menu_on_a_one_bit_screen_puts_the_table_back_as_the_menu_found_it():
+    # On 128x64 the pause menu's panel covers the whole screen: closing it drew the whole table
+    # again (ssd1306: 53.5 ms from START to the frame's last byte, 26 of them on the wire). The
+    # frame under the menu is kept (1 KB) and put back; what changed since is drawn as in play.
+    # Checked against a full redraw, and after the rules page (which draws over the kept
+    # frame: the table is drawn again then).
+    from engine_core.gfx import mono
+    from engine_core.ui import buttons as bt
+    for game, seed, via in (("casket", 5, ""), ("nerts", 7, ""), ("spite_malice", 5, ""),
+                            ("aces_up", 3, "RULES"), ("sir_tommy", 9, "SETTINGS")):
+        app = make_app(128, 64, game, seed, mono=True)
+        run(app, "RIGHT A")
+        run(app, "START")
+        assert app.mode == ui.PAUSE and app.screen.kept_ok, game
+        if via:
+            app.selected = ui.P_RULES if via == "RULES" else ui.P_SETTINGS
+            run(app, "A")
+            assert app.mode == (ui.RULES if via == "RULES" else ui.SETTINGS)
+            run(app, "B")
+            assert app.mode == ui.PAUSE and not app.screen.kept_ok
+        cards = []
+        card = mono.MonoPainter.card
+        app.painter.card = lambda *a: (cards.append(a), card(app.painter, *a))[1]
+        app.press(bt.START)
+        app.tick(FRAME)
+        assert app.mode == ui.PLAY
+        del app.painter.card
+        if via:
+            assert cards, "the table drawn again"
+        else:
+            assert cards == [], (game, len(cards))
+            assert app.screen.all_dirty
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 

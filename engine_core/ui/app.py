@@ -122,9 +122,11 @@ class App:
         # OVER_READY (show(): the new screen's first drawing may use it, once).
         self.over = array("h", [0, 0, 0, 0, 0, 0])
         self.ahead = -1  # the game (its index in names) whose table make_ahead made, not yet dealt
-        self.ahead_table: "Table | None" = None  # the table deal_ahead dealt the deal screen's number on,
-        self.ahead_seed = -1  # that number,
-        self.ahead_rules = -1  # and the rule profile it was dealt under
+        self.ahead_table: "Table | None" = None  # the table deal_ahead dealt A's next deal on,
+        self.ahead_seed = -1  # its number,
+        self.ahead_rules = -1  # the rule profile it was dealt under,
+        self.ahead_fresh = -1  # and for a fresh number the 'winnable only' setting it was drawn
+        # under (-1: the deal screen's number)
         self.redraw()
 
     # --- input ---
@@ -318,8 +320,8 @@ class App:
     def show(self, mode):
         """Show a screen as it was left (its selection kept), drawn whole. Back on the title
         from link play, the game it set aside comes back (Continue)."""
-        if mode != DEAL:
-            self.ahead_table = None  # a deal made ahead is A's on the deal screen alone
+        if mode != DEAL and mode != CHOOSE and mode != CONFIRM:
+            self.ahead_table = None  # a deal made ahead is A's on those screens alone
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full
@@ -483,25 +485,41 @@ class App:
         return rested_ms
 
     def undealt_ahead(self):
-        """The deal screen's table, made ahead, when it is not dealt the number shown yet; else
-        None. Never the table on show (a game kept or in progress stays as it is until A)."""
-        if self.current.MODE != DEAL:
+        """The table of the game A deals on the screen shown, made ahead, when it does not hold
+        that deal yet: on the deal screen the number shown, on the game list a fresh number
+        (fresh_seed); else None. Never the table on show (a game kept or in progress stays as
+        it is until A)."""
+        mode = self.current.MODE
+        if mode == DEAL:
+            chosen = self.pending_game
+        elif mode == CHOOSE:
+            chosen = self.selected
+        else:
             return None
-        table = self.tables.get(self.names[self.pending_game])
+        table = self.tables.get(self.names[chosen])
         if table is None or table is self.table or table.seat != 0:
             return None
-        if table is self.ahead_table and self.seed() == self.ahead_seed:
-            return None
+        if table is self.ahead_table:
+            if mode == CHOOSE and self.ahead_fresh == self.settings[S_WINNABLE]:
+                return None
+            if mode == DEAL and self.ahead_fresh < 0 and self.seed() == self.ahead_seed:
+                return None
         return table
 
     def deal_ahead(self, table):
-        """Deal the number shown on `table` (undealt_ahead's), as start_game would, so that A
-        only shows it (start_game deals again if the number or the rule profile changed since)."""
+        """Deal on `table` (undealt_ahead's) what A would deal there, as start_game would, so that
+        A only shows it (start_game deals again if the number or the rule profile changed since):
+        the deal screen's number, or a fresh one drawn now, on the game list."""
         game = table.game
         self.configure_computer(game)
         self.configure_rules(game)
         game.bots = True
-        seed = self.seed()
+        if self.current.MODE == DEAL:
+            seed = self.seed()
+            self.ahead_fresh = -1
+        else:
+            seed = self.random_seed(self.selected)
+            self.ahead_fresh = self.settings[S_WINNABLE]
         game.deal(seed)
         self.ahead_table = table
         self.ahead_seed = seed
@@ -552,15 +570,25 @@ class App:
     def noise_number(self):
         return self.noise % 10000000  # the last fresh_number (the deal screen's X: a random one)
 
-    def random_seed(self):
-        """A fresh deal for the chosen game: any seed, or with 'winnable only' on (for a
-        game with a table) one the solver proved can be won."""
+    def random_seed(self, index=-1):
+        """A fresh deal for the chosen game (or the game `index` of names): any seed, or with
+        'winnable only' on (for a game with a table) one the solver proved can be won."""
         n = self.fresh_number()
         if self.settings[S_WINNABLE]:
-            t = self.win_table(self.names[self.game_index])
+            t = self.win_table(self.names[self.game_index if index < 0 else index])
             if t is not None:
                 return winnable.nth_seed(t.BITS, t.FIRST, t.COUNT, n)
         return n
+
+    def fresh_seed(self):
+        """random_seed(), or the fresh number the game list dealt ahead on the chosen game's
+        table (deal_ahead: drawn from the time its row was chosen, as random_seed draws from
+        the time of the press)."""
+        table = self.ahead_table
+        if (table is not None and self.ahead_fresh == self.settings[S_WINNABLE]
+                and table is self.tables.get(self.names[self.game_index])):
+            return self.ahead_seed
+        return self.random_seed()
 
     def in_progress(self):
         """A game the player has started (a move made) and not finished or left."""
@@ -621,7 +649,7 @@ class App:
             self.start_game(self.table.game.seed)
         elif action == A_NEW:
             self.game_index = self.pending_game
-            self.start_game(self.random_seed())
+            self.start_game(self.fresh_seed())
         elif action == A_SEED:
             self.game_index = self.pending_game
             self.start_game(self.seed())
