@@ -322,6 +322,8 @@ class App:
         from link play, the game it set aside comes back (Continue)."""
         if mode != DEAL and mode != CHOOSE and mode != CONFIRM:
             self.ahead_table = None  # a deal made ahead is A's on those screens alone
+        if not (mode == PLAY and self.current.MODE == PAUSE):
+            self.screen.kept_ok = False  # the table the pause menu kept is for play alone
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
         self.table_drawn = (self.current.MODE == PLAY and mode == PAUSE and not self.full

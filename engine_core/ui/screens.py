@@ -166,8 +166,9 @@ def centred_panel(app, lines):
 def table_under(app, x=0, y=0, w=0, h=0):
     """The table drawn whole, for a panel over it at x, y, w, h (the pause menu, the end, a
     question; none: play), or again only where the last panel lay when the rest of the glass
-    shows it as its view drew it (App.over_at, OVER_READY), and not at all where the new panel
-    covers the old one: the table's changes since are drawn as in play. Not in link play,
+    shows it as its view drew it (App.over_at, OVER_READY), or put back whole as the pause
+    menu found it (Screen.keep, one-bit screens), and not at all where the new panel covers
+    the old one: the table's changes since are drawn as in play. Not in link play,
     whose game goes on under a menu."""
     table = app.table
     o = app.over
@@ -181,7 +182,7 @@ def table_under(app, x=0, y=0, w=0, h=0):
     o[OVER_READY] = 0
     if ready and table.valid and not app.link_in_use():
         covered = x <= o[0] and y <= o[1] and o[0] + o[2] <= x + w and o[1] + o[3] <= y + h
-        if covered or table.view.draw_region(o[0], o[1], o[2], o[3]):
+        if app.screen.restore() or covered or table.view.draw_region(o[0], o[1], o[2], o[3]):
             table.refresh()  # what changed under the panel, and the strip at the foot
             return
     table.valid = False
