@@ -8,12 +8,15 @@
 
 The screen is one-bit (docs/screen.md): `screen.buf` holds MONO_VLSB bytes, width * height / 8
 of them, page-major exactly as the controllers' display RAM is laid out (byte x of page p
-holds column x of rows 8p..8p+7, the top row in bit 0). Both controllers are driven in page
-addressing mode, the one mode the SH1106 has: for each page with something dirty, the page
-address (0xB0 | page), the column address (low nibble 0x00 | c, high nibble 0x10 | c >> 4,
+holds column x of rows 8p..8p+7, the top row in bit 0). The dirty rectangles are gathered
+first into one column span per page, so each page goes out once per show(). The SH1106 is
+driven in page addressing mode, the one mode it has: for each page with something dirty, the
+page address (0xB0 | page), the column address (low nibble 0x00 | c, high nibble 0x10 | c >> 4,
 with the glass's column offset: 2 on an SH1106 module, whose RAM is 132 columns wide), then
-the bytes of that page's dirty columns. The dirty rectangles are gathered first into one
-column span per page, so each page goes out once per show().
+the bytes of that page's dirty columns. The SSD1306 is driven in horizontal addressing mode
+through windows (0x21 first and last column, 0x22 first and last page): a page's span is a
+window of one page, and pages dirty across the whole glass one after another are one window
+and one transfer (a whole frame: 1,034 bytes on I2C, not 1,064 in sixteen transfers).
 
 Over I2C every transfer starts with the control byte (SSD1306 datasheet 8.1.5.1, SH1106
 datasheet "I2C-bus interface"): 0x00 (Co = 0, D/C# = 0) before a stream of commands, 0x40
@@ -21,9 +24,10 @@ datasheet "I2C-bus interface"): 0x00 (Co = 0, D/C# = 0) before a stream of comma
 command's parameters are commands too (D/C# low), on both controllers.
 
 MicroPython's hardware I2C joins the buffers of writevto() into one it allocates, so the
-driver copies each page's span behind the control byte in a staging buffer of its own and
-writes that buffer through a memoryview made at start-up for each span length (widened to
-whole 8-column steps, as firmware/panel.py's windows are): show() allocates nothing.
+driver copies each page's span behind the control byte in a staging buffer of its own (a whole
+frame's on an SSD1306) and writes that buffer through a memoryview made at start-up for each
+span length (widened to whole 8-column steps, as firmware/panel.py's windows are) and each
+number of whole pages: show() allocates nothing.
 """
 
 import time
@@ -42,6 +46,8 @@ SET_CONTRAST = const(0x81)      # + 1 byte, 0..255 (reset 0x7F on SSD1306, 0x80 
 DISPLAY_OFF = const(0xAE)       # the panel off, the controller in sleep mode; RAM kept
 DISPLAY_ON = const(0xAF)
 SET_PAGE = const(0xB0)          # | page 0..7 (page addressing mode)
+SET_COLUMNS = const(0x21)       # + first, last column of the window (SSD1306, horizontal addressing)
+SET_PAGES = const(0x22)         # + first, last page of the window
 SET_COL_LOW = const(0x00)       # | the column address's low nibble
 SET_COL_HIGH = const(0x10)      # | its high nibble
 RESUME_RAM = const(0xA4)        # the picture from RAM (0xA5 would light every pixel)
@@ -61,7 +67,7 @@ _SSD1306_INIT = (
     (0xD3, b"\x00"),            # display offset 0
     (START_LINE, b""),
     (0x8D, b"\x14"),            # charge pump on
-    (0x20, b"\x02"),            # page addressing mode
+    (0x20, b"\x00"),            # horizontal addressing: writes go through a window (0x21, 0x22)
     (SEG_REMAP, b""),
     (COM_SCAN_DEC, b""),
     (0xDA, b"\x12"),            # COM pins: alternative configuration, no left/right remap (128x64)
@@ -100,6 +106,7 @@ RAM_COLUMNS = {"ssd1306": 128, "sh1106": 132}
 RESET_PULSE_MS = const(1)
 AFTER_RESET_MS = const(1)
 PAGE_COMMANDS = const(3)        # page address, column low, column high
+WINDOW_COMMANDS = const(6)      # the window's columns and pages, with their parameters
 STAGE_COLUMNS = const(128)      # a page's bytes the staging buffer holds (the widest glass)
 
 
@@ -117,6 +124,14 @@ class I2cBus:
         s = memoryview(self.stage)
         self.data_views = [s[0:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
 
+    def widen(self, columns, pages):
+        """Room for `pages` whole rows of `columns` bytes in one transfer (a window of pages)."""
+        self.stage = bytearray(1 + columns * pages)
+        self.stage[0] = 0x40
+        s = memoryview(self.stage)
+        self.data_views = [s[0:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
+        self.rows_views = [s[0:1 + columns * p] for p in range(pages + 1)]
+
     def send_commands(self, n):
         """commands[1..n] as one command stream."""
         self.i2c.writeto(self.address, self.command_views[n])
@@ -124,6 +139,10 @@ class I2cBus:
     def send_data(self, k):
         """stage[1..8k] as one display-data stream."""
         self.i2c.writeto(self.address, self.data_views[k])
+
+    def send_rows(self, p):
+        """stage[1..] for p whole rows (widen()) as one display-data stream."""
+        self.i2c.writeto(self.address, self.rows_views[p])
 
 
 class SpiBus:
@@ -148,11 +167,20 @@ class SpiBus:
         if self.cs is not None:
             self.cs.value(1)
 
+    def widen(self, columns, pages):
+        self.stage = bytearray(1 + columns * pages)
+        s = memoryview(self.stage)
+        self.data_views = [s[1:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
+        self.rows_views = [s[1:1 + columns * p] for p in range(pages + 1)]
+
     def send_commands(self, n):
         self._write(0, self.command_views[n])
 
     def send_data(self, k):
         self._write(1, self.data_views[k])
+
+    def send_rows(self, p):
+        self._write(1, self.rows_views[p])
 
 
 class Oled:
@@ -172,6 +200,11 @@ class Oled:
             raise ValueError("the glass does not fit the controller's RAM")
         self.page_lo = bytearray(self.pages)  # per page, the dirty span [lo, hi) in 8-column steps
         self.page_hi = bytearray(self.pages)
+        # An SSD1306 writes through a window (horizontal addressing): consecutive pages dirty
+        # across the glass go out in one transfer (SH1106: page addressing alone, a page each).
+        self.window = self.controller == "ssd1306"
+        if self.window:
+            bus.widen(self.width, self.pages)
 
     # -- commands -------------------------------------------------------------------------
 
@@ -212,6 +245,10 @@ class Oled:
         for i in range(1, len(stage)):
             stage[i] = 0
         ram = RAM_COLUMNS[self.controller]
+        if self.window:  # (the SSD1306's RAM is its glass: one window)
+            self._window(0, self.pages - 1, 0, ram - 1)
+            self.bus.send_rows(self.pages)
+            return
         for page in range(self.pages):
             self._address(page, ram - STAGE_COLUMNS)
             self.bus.send_data(STAGE_COLUMNS // ALIGN)
@@ -251,6 +288,17 @@ class Oled:
         c[3] = SET_COL_HIGH | (column >> 4)
         self.bus.send_commands(PAGE_COMMANDS)
 
+    def _window(self, first_page, last_page, first_column, last_column):
+        """The SSD1306's window: the data that follows fills its columns row by row of pages."""
+        c = self.bus.commands
+        c[1] = SET_COLUMNS
+        c[2] = first_column
+        c[3] = last_column
+        c[4] = SET_PAGES
+        c[5] = first_page
+        c[6] = last_page
+        self.bus.send_commands(WINDOW_COMMANDS)
+
     def _gather(self, dirty, count):
         """Each page's dirty span: the union of the rectangles' columns on that page."""
         lo = self.page_lo
@@ -287,25 +335,45 @@ class Oled:
         screen.clear_dirty()
 
     def send_pages(self, buf):
-        """The spans _gather() left, from the MONO_VLSB bytes `buf`."""
+        """The spans _gather() left, from the MONO_VLSB bytes `buf`: on an SSD1306, pages dirty
+        across the whole glass one after another in one window (a whole frame: 1,034 bytes on
+        the bus, not 1,064 in sixteen transfers)."""
         width = self.width
         stage = self.bus.stage
         steps = width // ALIGN
         lo = self.page_lo
         hi = self.page_hi
-        for p in range(self.pages):
+        offset = self.column_offset
+        p = 0
+        while p < self.pages:
             a = lo[p]
             b = hi[p]
             if b > steps:
                 b = steps
+            q = p + 1
             if a >= b:
+                p = q
                 continue
-            start = p * width + a * ALIGN
-            n = (b - a) * ALIGN
+            if self.window and a == 0 and b == steps:
+                while q < self.pages and lo[q] == 0 and hi[q] >= steps:
+                    q += 1
+                start = p * width
+                n = (q - p) * width
+            else:
+                start = p * width + a * ALIGN
+                n = (b - a) * ALIGN
             if copy_bytes is not None:
                 copy_bytes(stage, 1, buf, start, n)
             else:
                 for i in range(n):
                     stage[1 + i] = buf[start + i]
-            self._address(p, self.column_offset + a * ALIGN)
-            self.bus.send_data(b - a)
+            if not self.window:
+                self._address(p, offset + a * ALIGN)
+                self.bus.send_data(b - a)
+            elif n > (b - a) * ALIGN:
+                self._window(p, q - 1, offset, offset + width - 1)
+                self.bus.send_rows(q - p)
+            else:
+                self._window(p, p, offset + a * ALIGN, offset + b * ALIGN - 1)
+                self.bus.send_data(b - a)
+            p = q

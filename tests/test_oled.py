@@ -93,7 +93,7 @@ def test_init_turns_the_display_on_upright_with_its_supply_on_and_the_ram_dark(c
     assert not model.inverted and not model.all_on
     if controller == "ssd1306":
         assert model.charge_pump, "0x8D 0x14: the module has no external VCC"
-        assert model.mode == 2, "page addressing (0x20 0x02), the mode the driver writes in"
+        assert model.mode == 0, "horizontal addressing (0x20 0x00): the driver writes through windows"
     else:
         assert model.dcdc, "0xAD 0x8B"
     assert all(v == 0 for page in model.ram for v in page), "every RAM byte dark, edges too"
@@ -136,6 +136,33 @@ def test_only_the_dirty_pages_dirty_columns_are_sent(controller, bus, offset):
     # Columns 16..31 of page 3 (the bar widened to 8-column steps) and 120..127 of page 7.
     assert model.data_bytes - sent_before == 16 + 8
     assert model.errors == []
+
+
+def test_an_ssd1306s_pages_dirty_across_the_glass_go_out_in_one_window():
+    # Horizontal addressing (SSD1306 datasheet 10.1.3, 0x21/0x22): a whole frame in one data
+    # transfer of 1,024 bytes after one window's commands, not eight pages' address and data
+    # transfers (1,064 bytes on the bus in sixteen transfers, 26 ms at 400 kHz).
+    driver, wire, model = started("ssd1306", "i2c", 0)
+    rnd = random.Random(5)
+    screen = MonoScreen()
+    screen.buf[:] = bytes(rnd.getrandbits(8) for _ in range(len(screen.buf)))
+    screen.mark_all()
+    driver.show(screen)
+    data = [t for _, t in wire.log if t[0] == 0x40]
+    assert [len(t) for t in data] == [1 + 1024]
+    assert sum(len(t) for _, t in wire.log) == 1 + 6 + 1 + 1024
+    decoded("ssd1306", wire, model)
+    assert model.errors == [] and model.glass_image(0, 128, 64) == expected_mono(screen.buf, 128, 64)
+    # Pages 2..4 across the glass, then a span of page 6: two windows.
+    for y in (16, 30, 39, 50):
+        screen.pixel(3, y, True)
+    screen.mark(0, 16, 128, 24)
+    screen.mark(40, 50, 8, 2)
+    driver.show(screen)
+    data = [t for _, t in wire.log if t[0] == 0x40]
+    assert [len(t) for t in data] == [1 + 3 * 128, 1 + 8]
+    decoded("ssd1306", wire, model)
+    assert model.errors == [] and model.glass_image(0, 128, 64) == expected_mono(screen.buf, 128, 64)
 
 
 def test_rectangles_on_the_same_page_go_out_as_one_span():
