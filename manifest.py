@@ -15,6 +15,7 @@ package(
         "ai/sir_tommy.py",
         "ai/spite_malice.py",
         "ai/spite_malice_search.py",
+        "ai/takedown.py",
         "ai/winnable.py",
         "ai/winnable_aces_up.py",
         "ai/winnable_casket.py",

@@ -253,3 +253,48 @@ def test_a_hint_stops_at_its_work_limit_with_a_legal_move(name):
     assert 0 < game.advisor.work <= limit + 52  # the last move may carry a run of discards
     if name != "sir_tommy":  # Sir Tommy's work is fixed by the position, not cut short
         assert game.advisor.work >= limit
+
+
+@pytest.mark.parametrize("name, seeds", [("sir_tommy", (14, 18, 31)), ("casket", (10, 63, 71))])
+def test_finish_accepted_wins_the_game(name, seeds):
+    # docs/protocol.md: `finish` answers ok "after playing a win that is certain to its end".
+    # It played foundation moves in a greedy order that had called the position won and then
+    # stuck half way (two cards wanting one foundation, the wrong one first), answering ok with
+    # the game still in play: these deals, played by the hint until finish is taken, did so.
+    from engine_core.protocol import ProtocolSession
+    for seed in seeds:
+        s = ProtocolSession()
+        assert s.command("new %s winnable=1 seed=%d" % (name, seed)) == "ok"
+        for _ in range(400):
+            before = s.command("state")
+            reply = s.command("finish")
+            if reply == "ok":
+                break
+            assert reply == "error: the game is not clearly won yet" and s.command("state") == before
+            hint = s.command("hint")
+            assert hint != "none", (name, seed)
+            assert s.command("move " + hint) == "ok"
+        assert reply == "ok", (name, seed)
+        assert '"status": "won"' in s.command("state"), (name, seed)
+
+
+@pytest.mark.parametrize("name", ["sir_tommy", "casket"])
+def test_every_finish_taken_along_the_hints_play_ends_won(name):
+    # Winnable deals played by the hint, finish tried after every move: whenever it is taken
+    # the game is won; whenever it is refused the position is as it was.
+    from engine_core.protocol import ProtocolSession
+    s = ProtocolSession()
+    taken = 0
+    for seed in range(60):
+        assert s.command("new %s winnable=1 seed=%d" % (name, seed)) == "ok"
+        for _ in range(400):
+            hint = s.command("hint")
+            if hint == "none" or s.command("move " + hint) != "ok":
+                break
+            before = s.command("state")
+            if s.command("finish") == "ok":
+                assert '"status": "won"' in s.command("state"), (name, seed)
+                taken += 1
+                break
+            assert s.command("state") == before, (name, seed)
+    assert taken >= 8, taken  # (the hint wins some of these deals: 11 of Sir Tommy's, more of Casket's)

@@ -32,6 +32,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
+from engine_core.ai.takedown import CLOSED, TakeDown
 
 from micropython import const
 
@@ -44,6 +45,7 @@ _RES1 = const(16)
 _FOUND1 = const(19)
 _SOURCES = const(17)  # waste, 5 lids, 8 bodies, 3 reserves: piles 1 and 3..18
 _DRAW_MOVE = const(0xFF0000)
+FINISH_PLAYS = const(250)  # the finish's search: at most this many plays tried (takedown.py; 15 M fuel)
 NODE_LIMIT = const(24)  # moves scored per hint at most: keeps the worst hint in budget (tools/bench/bench_hints.py)
 # Profile 2's score reads the top WINDOW cards of each reserve: reading all of them cost
 # 14.0 M fuel for 24 moves scored in the stress position (63 reserve cards), and a move
@@ -53,6 +55,10 @@ _NONE = const(-0x3FFFFFFF)
 
 SUIT = bytes([(c % 52) // 13 for c in range(104)])
 RANK = bytes([c % 13 for c in range(104)])
+# The finish's slots (takedown.py): a card's suit and rank, 52 for an ace (an empty foundation
+# takes any), and the slot its play opens.
+KIND = bytes([52 if c % 13 == 0 else c % 52 for c in range(104)])
+OPENS = bytes([c % 52 + 1 if c % 13 < 12 else CLOSED for c in range(104)])
 
 
 class Advisor(PatienceAdvisor):
@@ -65,9 +71,9 @@ class Advisor(PatienceAdvisor):
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.low = bytearray(4)  # per suit: the lower height of its two foundations
         self.high = bytearray(4)
-        self.height = bytearray(8)  # finish simulation: foundation heights and suits
-        self.suit = bytearray(8)
-        self.cursor = bytearray(_SOURCES + 2)  # finish simulation: cards left per source
+        self.take_down = TakeDown(_SOURCES, 53, 104)  # the finish's search: slots by kind
+        # The piles whose top may go up: the waste, the lids, the bodies, the reserves.
+        self.sources = bytes([_WASTE] + list(range(_LID1, _LID1 + _SOURCES - 1)))
 
     # --- foundations ---
 
@@ -100,12 +106,6 @@ class Advisor(PatienceAdvisor):
                 return f
         return -1
 
-    def _source(self, i):
-        """The pile id of source i (0: waste, 1..16: lids, bodies, reserves)."""
-        if i == 0:
-            return _WASTE
-        return _LID1 + i - 1
-
     def safe_move(self):
         """A foundation move no remaining card could ever need undone, or -1."""
         game = self.game
@@ -114,7 +114,7 @@ class Advisor(PatienceAdvisor):
         piles = game.piles
         self._suit_heights()
         for i in range(_SOURCES):
-            p = self._source(i)
+            p = self.sources[i]
             c = piles.top(p)
             if c >= 0:
                 r = RANK[c]
@@ -127,61 +127,28 @@ class Advisor(PatienceAdvisor):
     # --- finish ---
 
     def finish_move(self):
-        """With the stock and the jewels gone every card is in sight; when foundation moves
-        alone then take every card up, the next of them, else -1."""
+        """With the stock and the jewels gone every card is in sight: when some order of
+        foundation moves takes every card up (takedown.py: which of the two like cards goes
+        first can decide it), its next move; else -1."""
         game = self.game
         if game.status() != PLAYING:
             return -1
         piles = game.piles
         if piles.size[_STOCK] > 0 or piles.size[_JEWELS] > 0:
             return -1
-        if not self._clears():
+        t = self.take_down
+        t.clear()
+        for f in range(_FOUND1, _FOUND1 + 8):
+            n = piles.size[f]
+            if n < 13:
+                t.slots[SUIT[piles.cards[piles.start[f]]] * 13 + n if n else 52] += 1
+        for i in range(_SOURCES):
+            t.cursor[i] = piles.size[self.sources[i]]
+        first = t.first(piles, self.sources, KIND, OPENS, FINISH_PLAYS)
+        if first < 0:
             return -1
-        for i in range(_SOURCES):
-            p = self._source(i)
-            c = piles.top(p)
-            if c >= 0:
-                f = self._foundation_for(c)
-                if f >= 0:
-                    return p << 16 | f << 8
-        return -1
-
-    def _clears(self):
-        """True when playing exposed cards up, in any order, takes every card up.
-
-        Each body pile is a run down in suit, so it comes off in the order its foundation
-        needs; simulated on heights and a cursor per source, without touching the game.
-        """
-        piles = self.game.piles
-        height = self.height
-        suit = self.suit
-        cursor = self.cursor
-        for f in range(8):
-            n = piles.size[_FOUND1 + f]
-            height[f] = n
-            suit[f] = SUIT[piles.cards[piles.start[_FOUND1 + f]]] if n else 4
-        for i in range(_SOURCES):
-            cursor[i] = piles.size[self._source(i)]
-        moved = True
-        while moved:
-            moved = False
-            for i in range(_SOURCES):
-                n = cursor[i]
-                if n:
-                    p = self._source(i)
-                    c = piles.cards[piles.start[p] + n - 1]
-                    r = RANK[c]
-                    for f in range(8):
-                        if height[f] == r and (suit[f] == SUIT[c] or r == 0):
-                            height[f] = r + 1
-                            suit[f] = SUIT[c]
-                            cursor[i] = n - 1
-                            moved = True
-                            break
-        for i in range(_SOURCES):
-            if cursor[i]:
-                return False
-        return True
+        p = self.sources[first]
+        return p << 16 | self._foundation_for(piles.top(p)) << 8
 
     # --- hint ---
 

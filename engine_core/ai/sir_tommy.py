@@ -21,6 +21,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
+from engine_core.ai.takedown import CLOSED, TakeDown
 from engine_core.game import move_code
 
 from micropython import const
@@ -32,8 +33,11 @@ _RES1 = const(6)
 _DRAW_MOVE = const(0xFF0000)
 _W = const(14)  # row width of the per-pile tables: ranks 0..13
 NODE_LIMIT = const(21)  # most work units a hint can spend: 4 + 52 // 4 for the tables, 4 piles placed
+FINISH_PLAYS = const(500)  # the finish's search: at most this many plays tried (takedown.py)
+HOLDING = bytes([_RES1, _RES1 + 1, _RES1 + 2, _RES1 + 3])  # the finish's sources
 
 RANK = bytes([c % 13 for c in range(52)])
+OPENS = bytes([c % 13 + 1 if c % 13 < 12 else CLOSED for c in range(52)])  # the rank a card's play opens
 
 
 class Advisor(PatienceAdvisor):
@@ -45,6 +49,7 @@ class Advisor(PatienceAdvisor):
         self.less = array("i", [0] * (4 * _W))  # less[p*_W + k]: cards of pile p ranked below k
         self.counts = bytearray(13)
         self.unseen = bytearray(13)  # cards of each rank the player has not seen yet
+        self.take_down = TakeDown(4, 13, 52)  # the finish's search: slots by rank
 
     def _heights(self):
         piles = self.game.piles
@@ -208,52 +213,26 @@ class Advisor(PatienceAdvisor):
         return move_code(_CURRENT, _RES1 + self._place(RANK[c]))
 
     def finish_move(self):
-        """With the stock and the current card gone only foundation moves remain: once they
-        win, the next of them; else -1."""
+        """With the stock and the current card gone only foundation moves remain: when some
+        order of them takes every card up (takedown.py: which of two cards of a rank goes
+        first can decide it), its next move; else -1."""
         game = self.game
         if game.status() != PLAYING:
             return -1
         piles = game.piles
         if piles.size[_STOCK] > 0 or piles.size[_CURRENT] > 0:
             return -1
-        if not self._clears():
+        t = self.take_down
+        t.clear()
+        for f in range(4):
+            if piles.size[_FOUND1 + f] < 13:
+                t.slots[piles.size[_FOUND1 + f]] += 1
+            t.cursor[f] = piles.size[_RES1 + f]
+        first = t.first(piles, HOLDING, RANK, OPENS, FINISH_PLAYS)
+        if first < 0:
             return -1
         self._heights()
-        for r in range(_RES1, _RES1 + 4):
-            t = piles.top(r)
-            if t >= 0 and self._slots(RANK[t]) > 0:
-                return move_code(r, self._foundation_for(RANK[t]))
-        return -1
-
-    def _clears(self):
-        """True when playing holding-pile tops to the foundations empties every pile.
-
-        Suits do not matter, so what counts is only whether each pile can be taken down top
-        first: simulated on the heights and a cursor per pile, without touching the game.
-        """
-        piles = self.game.piles
-        self._heights()
-        height = self.height
-        cursor = self.counts  # reuse: cards left in each pile (4 entries)
-        for p in range(4):
-            cursor[p] = piles.size[_RES1 + p]
-        moved = True
-        while moved:
-            moved = False
-            for p in range(4):
-                n = cursor[p]
-                if n:
-                    k = RANK[piles.cards[piles.start[_RES1 + p] + n - 1]]
-                    for f in range(4):
-                        if height[f] == k:
-                            height[f] = k + 1
-                            cursor[p] = n - 1
-                            moved = True
-                            break
-        for p in range(4):
-            if cursor[p]:
-                return False
-        return True
+        return move_code(_RES1 + first, self._foundation_for(RANK[piles.top(_RES1 + first)]))
 
 
 def attach(game):
