@@ -188,10 +188,14 @@ def new_game(args):
     target = 0
     only_winnable = False
     profile = cls.RULES_VERSION
+    given = []  # the options named so far: each at most once
     for arg in args[1:]:
         key, sep, value = arg.partition("=")
         if not sep:
             raise ProtocolError("expected key=value, got " + quote(arg))
+        if key in given:
+            raise ProtocolError("option " + quote(key) + " given twice")
+        given.append(key)
         if key == "seed":
             seed = parse_int(value, "seed", 0, MAX_SEED)
         elif key == "players":

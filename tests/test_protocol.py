@@ -101,6 +101,8 @@ BAD_COMMANDS = [
     ("new aces_up players=2", "played by 1 player"),
     ("new aces_up colour=red", "unknown option"),
     ("new aces_up seed", "expected key=value"),
+    ("new aces_up seed=1 seed=2", "option 'seed' given twice"),
+    ("new casket rules=1 rules=2", "option 'rules' given twice"),
     ("move", "move takes one move token"),
     ("move col1>col2 col3>col4", "move takes one move token"),
     ("move col9>discard", "no pile named 'col9'"),
