@@ -225,6 +225,33 @@ def test_closing_the_pause_menu_on_a_one_bit_screen_puts_the_table_back_as_the_m
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 
+def test_a_pause_menu_scrolled_over_the_whole_screen_draws_no_table_beneath_it():
+    # On 128x64 the pause menu scrolls (its rows do not all fit), and its panel covers the
+    # whole screen: each scroll drew the whole table under it again (47 ms to DOWN's frame on
+    # pico_ssd1306, 23 of them drawing). The frames are a full redraw's all the same.
+    from engine_core.gfx import mono
+    from engine_core.ui import buttons as bt
+    for game, seed in (("casket", 5), ("nerts", 7)):
+        app = make_app(128, 64, game, seed, mono=True)
+        run(app, "START")
+        cards = []
+        card = mono.MonoPainter.card
+        app.painter.card = lambda *a: (cards.append(a), card(app.painter, *a))[1]
+        scrolled = 0
+        for _ in range(8):
+            top = app.scroll
+            app.press(bt.DOWN)
+            app.tick(FRAME)
+            scrolled += app.scroll != top
+            assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+        assert scrolled >= 2 and cards == [], (game, scrolled, len(cards))
+        del app.painter.card
+        app.press(bt.B)
+        app.tick(FRAME)
+        assert app.mode == ui.PLAY
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+
+
 def test_the_pause_menus_panel_is_as_wide_as_its_words_and_closing_it_sends_that_part_alone():
     # On 240x240 a menu's panel is 220 wide; the pause menu's words ("To the title", "Paused"
     # and the deal's number) need 136: the table shows on both sides, and less of it is drawn

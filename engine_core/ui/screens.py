@@ -180,6 +180,8 @@ def table_under(app, x=0, y=0, w=0, h=0):
         h = REACH[3]
     ready = o[OVER_READY]
     o[OVER_READY] = 0
+    if w >= app.width and h >= app.height and not ready and not app.link_in_use():
+        return  # a panel over the whole screen (a menu scrolled on 128x64): no table shows
     if ready and table.valid and not app.link_in_use():
         covered = x <= o[0] and y <= o[1] and o[0] + o[2] <= x + w and o[1] + o[3] <= y + h
         if app.screen.restore() or covered or table.view.draw_region(o[0], o[1], o[2], o[3]):
