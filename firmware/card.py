@@ -18,13 +18,20 @@ _SPECS = bytearray(0)  # install's
 
 def install(painter):
     """Painter.card drawn by FrameBuffer.card from now on, where the frame has it (the
-    firmware's), for a colour screen (a one-bit screen's MonoPainter keeps its own card).
-    False where it does not. Called once, at start-up.
+    firmware's), for a colour screen (a one-bit screen's MonoPainter keeps its own card, and
+    its text_span is FrameBuffer.glyphs in the tone of each colour). False where it does not.
+    Called once, at start-up.
 
     FrameBuffer.card reads, besides the card, the colours and image numbers it needs
     (tools/device/card.c's CARD_* names them, from byte 4), then each card size's measures."""
     global _SPECS
-    if painter.screen.mono or not hasattr(painter.fb, "card"):
+    if painter.screen.mono:  # a one-bit screen's painter keeps its own card; its text is C's
+        if not hasattr(painter.raw, "glyphs"):
+            return False
+        from engine_core.gfx.mono import MonoPainter
+        MonoPainter.text_span = mono_text_span  # type: ignore[method-assign]
+        return True
+    if not hasattr(painter.fb, "card"):
         return False
     from engine_core.gfx import palette as pal
     specs = bytearray(_ROW + 8 * len(paint.CARD_SIZES))
@@ -51,6 +58,13 @@ def card(self, st, x, y, card, face_up, frame, top_corner, index_below, centre=T
     self.fb.card(x, y, (card & 255) | st.size << 8 | frame << 12 | top_corner << 16
                  | (0x100000 if face_up else 0) | (0x200000 if index_below else 0)
                  | (0x400000 if centre else 0), st.back, _SPECS, art_data.DATA, art_data.INDEX)
+
+
+def mono_text_span(self, s, start, end, x, y, colour):
+    """Painter.text_span on a one-bit screen in one call: each glyph's ink in the colour's
+    tone, its paper left (the pause menu's words on 128x64: 2.8 ms in bytecode)."""
+    return self.raw.glyphs(s, start, end, x, y, self.tone[colour], art_data.DATA, art_data.INDEX,
+                           art_data.FONT - 32)
 
 
 def text_span(self, s, start, end, x, y, colour):

@@ -43,6 +43,19 @@ CARD_CODE static void card_image(const mp_obj_framebuf_t *fb, const uint8_t *src
     int x0end = MIN(fb->width, x + w);
     int y0end = MIN(fb->height, y + h);
     int per_row = (w + 7) >> 3;
+    if (fb->format == FRAMEBUF_MVLSB) {  // a one-bit screen's frame (text alone comes here)
+        for (; y0 < y0end; ++y0, ++y1) {
+            const uint8_t *row = src + y1 * per_row;
+            uint8_t *p = (uint8_t *)fb->buf + (y0 >> 3) * fb->stride + x0;
+            uint8_t bit = 1 << (y0 & 7);
+            for (int xs = x1, xd = x0; xd < x0end; ++xs, ++xd, ++p) {
+                if (row[xs >> 3] & (0x80 >> (xs & 7))) {
+                    *p = col ? (*p | bit) : (*p & ~bit);
+                }
+            }
+        }
+        return;
+    }
     uint32_t both = (col & 0x0f) * 0x11;  // the colour in both nibbles
     for (; y0 < y0end; ++y0, ++y1) {
         const uint8_t *row = src + y1 * per_row;
