@@ -25,6 +25,19 @@ def open_game_list(app):
     assert app.mode == ui.CHOOSE
 
 
+def stood_and_dealt_ahead(app, game):
+    """The screen left to stand until the game's table is made and dealt ahead; the table, and
+    the list of the seeds its game is dealt from then on."""
+    for _ in range(MAKE_AHEAD_MS // FRAME + 3):
+        app.tick(FRAME)
+    assert idle.app_idle(app), "made and dealt ahead: nothing left to do until a key"
+    table = app.tables.get(game)
+    dealt = []
+    deal = table.game.deal
+    table.game.deal = lambda seed: (dealt.append(seed), deal(seed))[1]
+    return table, dealt
+
+
 def test_the_chosen_games_table_is_made_while_the_choice_stands_and_dealt():
     app = make_app(240, 240)
     open_game_list(app)
@@ -63,13 +76,7 @@ def test_the_game_lists_fresh_deal_is_dealt_ahead_from_the_time_its_row_was_chos
         for _ in range(app.names.index(game)):
             app.press(bt.DOWN)
             app.tick(FRAME + wait)
-        for _ in range(MAKE_AHEAD_MS // FRAME + 3):
-            app.tick(FRAME)
-        assert idle.app_idle(app), "made and dealt ahead: nothing left to do until a key"
-        table = app.tables.get(game)
-        dealt = []
-        deal = table.game.deal
-        table.game.deal = lambda seed: (dealt.append(seed), deal(seed))[1]
+        table, dealt = stood_and_dealt_ahead(app, game)
         app.press(bt.A)
         app.tick(FRAME)
         assert app.mode == ui.PLAY and app.table is table
@@ -121,13 +128,7 @@ def test_the_deal_screens_number_is_dealt_ahead_and_a_only_shows_it():
         open_game_list(app)
         run(app, "DOWN " * app.names.index(game) + "X")
         assert app.mode == ui.DEAL
-        for _ in range(MAKE_AHEAD_MS // FRAME + 3):
-            app.tick(FRAME)
-        assert idle.app_idle(app), "dealt ahead: nothing left to do until a key"
-        table = app.tables.get(game)
-        dealt = []
-        deal = table.game.deal
-        table.game.deal = lambda seed: (dealt.append(seed), deal(seed))[1]
+        table, dealt = stood_and_dealt_ahead(app, game)
         if change:
             app.press(bt.UP)  # the digit under the cursor up: another number
         app.press(bt.A)
