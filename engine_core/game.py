@@ -114,10 +114,6 @@ class Game:
         self.history = h.History(self.JOURNAL_SIZE)
         self.seed = 0
         self.clock_ms = 0
-        # The move undo() took back last where it takes back more than one (Spite & Malice's
-        # takes the computer's reply back with the move that led to it): what a redo plays
-        # again (the protocol's). -1 where undo() takes back the newest move alone.
-        self.undone = -1
         self.bots = True
         self.advisor = None  # a game's hint and auto-play advisor, set by its __init__
         self.autoplay = False  # make safe moves after each move (auto_play)
@@ -281,6 +277,11 @@ class Game:
         status = self._compute_status()
         if status != self.vars[V_STATUS]:
             self.set_var(V_STATUS, status)
+
+    # The move undo() took back last where it takes back more than one (Spite & Malice's takes
+    # the computer's reply back with the move that led to it, and sets its own): what a redo
+    # plays again (the protocol's). -1 where undo() takes back the newest move alone.
+    undone = -1
 
     def undo(self):
         """Revert the last move; False when there is nothing to undo. No allocation."""

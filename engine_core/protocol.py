@@ -125,7 +125,6 @@ class ProtocolSession:
             return " ".join(legal_tokens(game))
         if word == "undo":
             move = game.history.last_move()
-            game.undone = -1
             if not game.undo():
                 raise ProtocolError("nothing to undo")
             self.undone.append(game.undone if game.undone >= 0 else move)

@@ -32,7 +32,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
-from engine_core.ai.takedown import CLOSED, TakeDown
+from engine_core.ai import takedown
 
 from micropython import const
 
@@ -44,6 +44,7 @@ _BODY1 = const(8)
 _RES1 = const(16)
 _FOUND1 = const(19)
 _SOURCES = const(17)  # waste, 5 lids, 8 bodies, 3 reserves: piles 1 and 3..18
+SOURCES = b"\x01\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12"  # their pile ids
 _DRAW_MOVE = const(0xFF0000)
 FINISH_PLAYS = const(250)  # the finish's search: at most this many plays tried (takedown.py; 15 M fuel)
 NODE_LIMIT = const(24)  # moves scored per hint at most: keeps the worst hint in budget (tools/bench/bench_hints.py)
@@ -55,10 +56,6 @@ _NONE = const(-0x3FFFFFFF)
 
 SUIT = bytes([(c % 52) // 13 for c in range(104)])
 RANK = bytes([c % 13 for c in range(104)])
-# The finish's slots (takedown.py): a card's suit and rank, 52 for an ace (an empty foundation
-# takes any), and the slot its play opens.
-KIND = bytes([52 if c % 13 == 0 else c % 52 for c in range(104)])
-OPENS = bytes([c % 52 + 1 if c % 13 < 12 else CLOSED for c in range(104)])
 
 
 class Advisor(PatienceAdvisor):
@@ -71,9 +68,7 @@ class Advisor(PatienceAdvisor):
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.low = bytearray(4)  # per suit: the lower height of its two foundations
         self.high = bytearray(4)
-        self.take_down = TakeDown(_SOURCES, 53, 104)  # the finish's search: slots by kind
-        # The piles whose top may go up: the waste, the lids, the bodies, the reserves.
-        self.sources = bytes([_WASTE] + list(range(_LID1, _LID1 + _SOURCES - 1)))
+        self.take_down = takedown.shared()  # the finish's search
 
     # --- foundations ---
 
@@ -114,7 +109,7 @@ class Advisor(PatienceAdvisor):
         piles = game.piles
         self._suit_heights()
         for i in range(_SOURCES):
-            p = self.sources[i]
+            p = SOURCES[i]
             c = piles.top(p)
             if c >= 0:
                 r = RANK[c]
@@ -141,13 +136,13 @@ class Advisor(PatienceAdvisor):
         for f in range(_FOUND1, _FOUND1 + 8):
             n = piles.size[f]
             if n < 13:
-                t.slots[SUIT[piles.cards[piles.start[f]]] * 13 + n if n else 52] += 1
+                t.slots[SUIT[piles.cards[piles.start[f]]] * 13 + n if n else takedown.ANY_ACE] += 1
         for i in range(_SOURCES):
-            t.cursor[i] = piles.size[self.sources[i]]
-        first = t.first(piles, self.sources, KIND, OPENS, FINISH_PLAYS)
+            t.cursor[i] = piles.size[SOURCES[i]]
+        first = t.first(piles, SOURCES, True, FINISH_PLAYS)
         if first < 0:
             return -1
-        p = self.sources[first]
+        p = SOURCES[first]
         return p << 16 | self._foundation_for(piles.top(p)) << 8
 
     # --- hint ---

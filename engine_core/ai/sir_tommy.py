@@ -21,7 +21,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core.ai.advisor import PatienceAdvisor
-from engine_core.ai.takedown import CLOSED, TakeDown
+from engine_core.ai import takedown
 from engine_core.game import move_code
 
 from micropython import const
@@ -34,10 +34,9 @@ _DRAW_MOVE = const(0xFF0000)
 _W = const(14)  # row width of the per-pile tables: ranks 0..13
 NODE_LIMIT = const(21)  # most work units a hint can spend: 4 + 52 // 4 for the tables, 4 piles placed
 FINISH_PLAYS = const(500)  # the finish's search: at most this many plays tried (takedown.py)
-HOLDING = bytes([_RES1, _RES1 + 1, _RES1 + 2, _RES1 + 3])  # the finish's sources
+HOLDING = b"\x06\x07\x08\x09"  # the finish's sources: res1..res4 (piles 6..9)
 
 RANK = bytes([c % 13 for c in range(52)])
-OPENS = bytes([c % 13 + 1 if c % 13 < 12 else CLOSED for c in range(52)])  # the rank a card's play opens
 
 
 class Advisor(PatienceAdvisor):
@@ -49,7 +48,7 @@ class Advisor(PatienceAdvisor):
         self.less = array("i", [0] * (4 * _W))  # less[p*_W + k]: cards of pile p ranked below k
         self.counts = bytearray(13)
         self.unseen = bytearray(13)  # cards of each rank the player has not seen yet
-        self.take_down = TakeDown(4, 13, 52)  # the finish's search: slots by rank
+        self.take_down = takedown.shared()  # the finish's search
 
     def _heights(self):
         piles = self.game.piles
@@ -228,7 +227,7 @@ class Advisor(PatienceAdvisor):
             if piles.size[_FOUND1 + f] < 13:
                 t.slots[piles.size[_FOUND1 + f]] += 1
             t.cursor[f] = piles.size[_RES1 + f]
-        first = t.first(piles, HOLDING, RANK, OPENS, FINISH_PLAYS)
+        first = t.first(piles, HOLDING, False, FINISH_PLAYS)
         if first < 0:
             return -1
         self._heights()

@@ -16,33 +16,38 @@ called won. Nothing here allocates after __init__.
 
 from micropython import const
 
-CLOSED = const(255)  # the kind a king opens: none
+ANY_ACE = const(52)  # the slot of an empty foundation, by suit: any ace
+_KINDS = const(53)  # slots by suit and rank, and ANY_ACE (by rank alone: 13)
+
+
+_MOST_SOURCES = const(17)  # Casket's: the waste, 5 lids, 8 bodies, 3 reserves (Sir Tommy: 4)
+_MOST_CARDS = const(104)
 
 
 class TakeDown:
-    def __init__(self, sources, kinds, cards):
-        """Room for `sources` cursors, `kinds` kinds of slot and orders of up to `cards` plays."""
-        self.cursor = bytearray(sources)  # cards left on each source
-        self.slots = bytearray(kinds)  # foundations waiting for each kind of card
-        self.next_source = bytearray(cards + 1)  # per depth: the next source to try there
-        self.played = bytearray(cards)  # per depth: the source of the play made there
+    def __init__(self):
+        """Room for either game's search (one game's finish runs at a time: shared())."""
+        self.cursor = bytearray(_MOST_SOURCES)  # cards left on each source
+        self.slots = bytearray(_KINDS)  # foundations waiting for each kind of card
+        self.next_source = bytearray(_MOST_CARDS + 1)  # per depth: the next source to try there
+        self.played = bytearray(_MOST_CARDS)  # per depth: the source of the play made there
 
     def clear(self):
         for k in range(len(self.slots)):
             self.slots[k] = 0
 
-    def first(self, piles, pile_of, kind, opens, limit):
+    def first(self, piles, pile_of, by_suit, limit):
         """The source whose top card is the first play of the first order that takes every
         card down, or -1 (no such order, or none found within `limit` plays). The caller has
-        set cursor and slots; pile_of[i] is source i's pile, kind[c] the slot card c takes and
-        opens[c] the one it opens (CLOSED for none). The arrays are left as they were set."""
+        set cursor and slots (move() says what a slot is); pile_of[i] is source i's pile, for
+        as many sources as it names. The arrays are left as they were set."""
         cursor = self.cursor
         slots = self.slots
         next_source = self.next_source
         played = self.played
         cards = piles.cards
         start = piles.start
-        sources = len(cursor)
+        sources = len(pile_of)
         total = 0
         for i in range(sources):
             total += cursor[i]
@@ -60,16 +65,15 @@ class TakeDown:
                 n = cursor[i]
                 if n:
                     c = cards[start[pile_of[i]] + n - 1]
-                    if slots[kind[c]]:
+                    k = c % 13  # its slot: as move() reads it
+                    if slots[(ANY_ACE if k == 0 else c % 52) if by_suit else k]:
                         break
                 i += 1
             if i < sources and plays < limit:  # source i's top card goes up
                 plays += 1
                 next_source[depth] = i + 1
                 played[depth] = i
-                slots[kind[c]] -= 1
-                if opens[c] != CLOSED:
-                    slots[opens[c]] += 1
+                self.move(c, by_suit, 1)
                 cursor[i] -= 1
                 depth += 1
                 next_source[depth] = 0
@@ -77,16 +81,34 @@ class TakeDown:
             if depth == 0 or plays >= limit:
                 break
             depth -= 1
-            self.take_back(played[depth], cards, start, pile_of, kind, opens)
+            self.take_back(played[depth], piles, pile_of, by_suit)
         while depth > 0:  # the arrays as they were set
             depth -= 1
-            self.take_back(played[depth], cards, start, pile_of, kind, opens)
+            self.take_back(played[depth], piles, pile_of, by_suit)
         return answer
 
-    def take_back(self, i, cards, start, pile_of, kind, opens):
+    def move(self, c, by_suit, up):
+        """Card c goes up (up 1: its slot taken, the next one opened) or back down (up -1).
+        A slot is a rank; by suit, a suit and rank (suit * 13 + rank), and for an ace ANY_ACE
+        (an empty foundation takes any)."""
+        slots = self.slots
+        k = c % 13
+        slots[(ANY_ACE if k == 0 else c % 52) if by_suit else k] -= up
+        if k < 12:  # (a king opens nothing)
+            slots[(c % 52 if by_suit else k) + 1] += up
+
+    def take_back(self, i, piles, pile_of, by_suit):
         """The play from source i undone: its card back on it, the slots as before."""
         self.cursor[i] += 1
-        c = cards[start[pile_of[i]] + self.cursor[i] - 1]
-        self.slots[kind[c]] += 1
-        if opens[c] != CLOSED:
-            self.slots[opens[c]] -= 1
+        self.move(piles.cards[piles.start[pile_of[i]] + self.cursor[i] - 1], by_suit, -1)
+
+
+
+_SHARED: "list[TakeDown]" = []  # the one TakeDown, made with the first advisor that asks for it
+
+
+def shared():
+    """The search Sir Tommy's and Casket's advisors share (made once, at start-up)."""
+    if not _SHARED:
+        _SHARED.append(TakeDown())
+    return _SHARED[0]

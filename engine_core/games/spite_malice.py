@@ -90,6 +90,7 @@ class SpiteMalice(Game):
 
     def __init__(self, players=2, options=0):
         Game.__init__(self, players, options)
+        self.undone = -1  # (Game.undone: this game's undo sets it)
         self.add_pile("stock", 104, FACE_DOWN)
         for k in range(N_CENTERS):
             self.add_pile("center" + str(k + 1), STACK_FULL)

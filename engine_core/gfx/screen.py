@@ -14,6 +14,9 @@ MAX_DIRTY = 12
 
 
 class Screen:
+    kept: "bytearray | None" = None  # a one-bit screen's copy of its frame (keep()); a colour
+    kept_ok = False  # screen keeps none: a copy would cost 28 KB at 240x240
+
     def __init__(self, width, height, framebuf=None, mono=False):
         """framebuf: the module that makes frame buffers, MicroPython's own when None. A host
         passes its own (simulator.framebuf, byte-identical): the engine imports nothing
@@ -33,12 +36,11 @@ class Screen:
             self.buf = bytearray(width * ((height + 7) >> 3))
             fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
             self.fb = MonoCanvas(framebuf, fb, self.buf, width, height)
-            self.kept: "bytearray | None" = bytearray(len(self.buf))  # (keep(): 1 KB at 128x64)
+            self.kept = bytearray(len(self.buf))  # (keep(): 1 KB at 128x64)
+            self.kept_ok = False
         else:
             self.buf = bytearray(width * height // 2)
             self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
-            self.kept = None  # a copy would cost 28 KB at 240x240
-        self.kept_ok = False
         self.palette = array("H", [0] * 16)
         for i in range(16):
             c = palette.RGB[i]

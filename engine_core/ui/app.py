@@ -322,7 +322,7 @@ class App:
         from link play, the game it set aside comes back (Continue)."""
         if mode != DEAL and mode != CHOOSE and mode != CONFIRM:
             self.ahead_table = None  # a deal made ahead is A's on those screens alone
-        if not (mode == PLAY and self.current.MODE == PAUSE):
+        if self.screen.kept_ok and not (mode == PLAY and self.current.MODE == PAUSE):
             self.screen.kept_ok = False  # the table the pause menu kept is for play alone
         # The table is on the glass as it stands (play drawn whole, nothing changed since): the
         # pause menu's panel then goes over it without drawing the table again.
@@ -489,7 +489,7 @@ class App:
     def undealt_ahead(self):
         """The table of the game A deals on the screen shown, made ahead, when it does not hold
         that deal yet: on the deal screen the number shown, on the game list a fresh number
-        (fresh_seed); else None. Never the table on show (a game kept or in progress stays as
+        (do: A_NEW deals it); else None. Never the table on show (a game kept or in progress stays as
         it is until A)."""
         mode = self.current.MODE
         if mode == DEAL:
@@ -582,16 +582,6 @@ class App:
                 return winnable.nth_seed(t.BITS, t.FIRST, t.COUNT, n)
         return n
 
-    def fresh_seed(self):
-        """random_seed(), or the fresh number the game list dealt ahead on the chosen game's
-        table (deal_ahead: drawn from the time its row was chosen, as random_seed draws from
-        the time of the press)."""
-        table = self.ahead_table
-        if (table is not None and self.ahead_fresh == self.settings[S_WINNABLE]
-                and table is self.tables.get(self.names[self.game_index])):
-            return self.ahead_seed
-        return self.random_seed()
-
     def in_progress(self):
         """A game the player has started (a move made) and not finished or left."""
         table = self.table
@@ -651,7 +641,14 @@ class App:
             self.start_game(self.table.game.seed)
         elif action == A_NEW:
             self.game_index = self.pending_game
-            self.start_game(self.fresh_seed())
+            # The fresh number the game list dealt ahead (deal_ahead), drawn from the time its
+            # row was chosen as random_seed draws one from the time of the press.
+            table = self.ahead_table
+            if (table is not None and self.ahead_fresh == self.settings[S_WINNABLE]
+                    and table is self.tables.get(self.names[self.game_index])):
+                self.start_game(self.ahead_seed)
+            else:
+                self.start_game(self.random_seed())
         elif action == A_SEED:
             self.game_index = self.pending_game
             self.start_game(self.seed())
