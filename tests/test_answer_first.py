@@ -191,17 +191,20 @@ def test_closing_the_pause_menu_sends_the_panels_part_of_the_screen_and_draws_wh
         assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
 
 
-def test_closing_the_pause_menu_on_a_one_bit_screen_puts_the_table_back_as_the_menu_found_it():
-    # On 128x64 the pause menu's panel covers the whole screen: closing it drew the whole table
-    # again (ssd1306: 53.5 ms from START to the frame's last byte, 26 of them on the wire). The
-    # frame under the menu is kept (1 KB) and put back; what changed since is drawn as in play.
-    # Checked against a full redraw, and after the rules page (which draws over the kept
-    # frame: the table is drawn again then).
-    from engine_core.gfx import mono
+def test_closing_the_pause_menu_on_a_small_screen_puts_the_table_back_as_the_menu_found_it():
+    # On 128x64 and 160x128 the pause menu's panel covers the whole screen: closing it drew
+    # the whole table again (pico_ssd1306: 53.5 ms from START to the frame's last byte, 26 of
+    # them on the wire; pico_st7735 up to 51.8 ms). The frame under the menu is kept (1 KB,
+    # 10 KB) and put back; what changed since is drawn as in play. Checked against a full
+    # redraw, and after the rules page or the settings (which draw over the kept frame: the
+    # table is drawn again then).
+    from engine_core.gfx import mono, paint
     from engine_core.ui import buttons as bt
-    for game, seed, via in (("casket", 5, ""), ("nerts", 7, ""), ("spite_malice", 5, ""),
-                            ("aces_up", 3, "RULES"), ("sir_tommy", 9, "SETTINGS")):
-        app = make_app(128, 64, game, seed, mono=True)
+    for size, game, seed, via in (((128, 64), "casket", 5, ""), ((128, 64), "nerts", 7, ""),
+                                  ((128, 64), "spite_malice", 5, ""), ((128, 64), "aces_up", 3, "RULES"),
+                                  ((128, 64), "sir_tommy", 9, "SETTINGS"), ((160, 128), "casket", 5, ""),
+                                  ((160, 128), "nerts", 7, ""), ((160, 128), "aces_up", 3, "RULES")):
+        app = make_app(size[0], size[1], game, seed, mono=size[1] == 64)
         run(app, "RIGHT A")
         run(app, "START")
         assert app.mode == ui.PAUSE and app.screen.kept_ok, game
@@ -212,7 +215,7 @@ def test_closing_the_pause_menu_on_a_one_bit_screen_puts_the_table_back_as_the_m
             run(app, "B")
             assert app.mode == ui.PAUSE and not app.screen.kept_ok
         cards = []
-        card = mono.MonoPainter.card
+        card = mono.MonoPainter.card if app.screen.mono else paint.Painter.card
         app.painter.card = lambda *a: (cards.append(a), card(app.painter, *a))[1]
         app.press(bt.START)
         app.tick(FRAME)
@@ -221,9 +224,10 @@ def test_closing_the_pause_menu_on_a_one_bit_screen_puts_the_table_back_as_the_m
         if via:
             assert cards, "the table drawn again"
         else:
-            assert cards == [], (game, len(cards))
+            assert cards == [], (size, game, len(cards))
             assert app.screen.all_dirty
-        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), game
+        assert bytes(app.screen.buf) == from_scratch(app, pal.CURSOR), (size, game)
+    assert make_app(240, 135).screen.kept is None, "16 KB: not kept"
 
 
 def test_a_pause_menu_scrolled_over_the_whole_screen_draws_no_table_beneath_it():

@@ -10,12 +10,15 @@ from array import array
 
 from engine_core.gfx import palette
 
+from micropython import const
+
 MAX_DIRTY = 12
+KEEP_MOST = const(10240)  # the largest frame keep() copies: 160x128's (1 KB at 128x64)
 
 
 class Screen:
-    kept: "bytearray | None" = None  # a one-bit screen's copy of its frame (keep()); a colour
-    kept_ok = False  # screen keeps none: a copy would cost 28 KB at 240x240
+    kept: "bytearray | None" = None  # a small screen's copy of its frame (keep()); a larger
+    kept_ok = False  # one keeps none (KEEP_MOST)
 
     def __init__(self, width, height, framebuf=None, mono=False):
         """framebuf: the module that makes frame buffers, MicroPython's own when None. A host
@@ -36,11 +39,12 @@ class Screen:
             self.buf = bytearray(width * ((height + 7) >> 3))
             fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
             self.fb = MonoCanvas(framebuf, fb, self.buf, width, height)
-            self.kept = bytearray(len(self.buf))  # (keep(): 1 KB at 128x64)
-            self.kept_ok = False
         else:
             self.buf = bytearray(width * height // 2)
             self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.GS4_HMSB)
+        if len(self.buf) <= KEEP_MOST:
+            self.kept = bytearray(len(self.buf))
+            self.kept_ok = False
         self.palette = array("H", [0] * 16)
         for i in range(16):
             c = palette.RGB[i]
@@ -63,9 +67,10 @@ class Screen:
         self.pixels_marked = 0
 
     def keep(self):
-        """Keep a copy of the frame, for restore() to put back, where the screen is one-bit
-        (the pause menu's way back to play: drawing the table again under a panel over the
-        whole of a 128x64 screen took as long as the frame's own 26 ms on the wire)."""
+        """Keep a copy of the frame, for restore() to put back, where the screen is small
+        (KEEP_MOST): the pause menu's way back to play, where its panel covers the whole
+        glass and drawing the table again under it took as long as the frame's own 26 ms
+        on the wire (128x64 on I2C, 160x128 on SPI)."""
         if self.kept is not None:
             self.kept[:] = self.buf
             self.kept_ok = True
