@@ -68,7 +68,7 @@ class Advisor(PatienceAdvisor):
         self.moves = array("i", [0] * game.MAX_MOVES)
         self.low = bytearray(4)  # per suit: the lower height of its two foundations
         self.high = bytearray(4)
-        self.take_down = takedown.shared()  # the finish's search
+        takedown.shared()  # the finish's search, made now (finish_move takes it)
 
     # --- foundations ---
 
@@ -131,7 +131,7 @@ class Advisor(PatienceAdvisor):
         piles = game.piles
         if piles.size[_STOCK] > 0 or piles.size[_JEWELS] > 0:
             return -1
-        t = self.take_down
+        t = takedown.shared()
         t.clear()
         for f in range(_FOUND1, _FOUND1 + 8):
             n = piles.size[f]

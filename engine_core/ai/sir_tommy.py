@@ -48,7 +48,7 @@ class Advisor(PatienceAdvisor):
         self.less = array("i", [0] * (4 * _W))  # less[p*_W + k]: cards of pile p ranked below k
         self.counts = bytearray(13)
         self.unseen = bytearray(13)  # cards of each rank the player has not seen yet
-        self.take_down = takedown.shared()  # the finish's search
+        takedown.shared()  # the finish's search, made now (finish_move takes it)
 
     def _heights(self):
         piles = self.game.piles
@@ -221,7 +221,7 @@ class Advisor(PatienceAdvisor):
         piles = game.piles
         if piles.size[_STOCK] > 0 or piles.size[_CURRENT] > 0:
             return -1
-        t = self.take_down
+        t = takedown.shared()
         t.clear()
         for f in range(4):
             if piles.size[_FOUND1 + f] < 13:

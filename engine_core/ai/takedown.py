@@ -25,11 +25,12 @@ _MOST_CARDS = const(104)
 
 
 class TakeDown:
+    one: "TakeDown | None" = None  # the one both games share (shared())
+
     def __init__(self):
         """Room for either game's search (one game's finish runs at a time: shared())."""
         self.cursor = bytearray(_MOST_SOURCES)  # cards left on each source
         self.slots = bytearray(_KINDS)  # foundations waiting for each kind of card
-        self.next_source = bytearray(_MOST_CARDS + 1)  # per depth: the next source to try there
         self.played = bytearray(_MOST_CARDS)  # per depth: the source of the play made there
 
     def clear(self):
@@ -43,7 +44,6 @@ class TakeDown:
         as many sources as it names. The arrays are left as they were set."""
         cursor = self.cursor
         slots = self.slots
-        next_source = self.next_source
         played = self.played
         cards = piles.cards
         start = piles.start
@@ -52,14 +52,13 @@ class TakeDown:
         for i in range(sources):
             total += cursor[i]
         depth = 0
-        next_source[0] = 0
         plays = 0
         answer = -1
+        i = 0  # the next source to try at this depth
         while True:
             if depth == total:
                 answer = played[0] if total else -1
                 break
-            i = next_source[depth]
             c = 0
             while i < sources:
                 n = cursor[i]
@@ -71,17 +70,18 @@ class TakeDown:
                 i += 1
             if i < sources and plays < limit:  # source i's top card goes up
                 plays += 1
-                next_source[depth] = i + 1
                 played[depth] = i
                 self.move(c, by_suit, 1)
                 cursor[i] -= 1
                 depth += 1
-                next_source[depth] = 0
+                i = 0
                 continue
             if depth == 0 or plays >= limit:
                 break
-            depth -= 1
-            self.take_back(played[depth], piles, pile_of, by_suit)
+            depth -= 1  # the play made at this depth back, and the next source after it tried
+            i = played[depth]
+            self.take_back(i, piles, pile_of, by_suit)
+            i += 1
         while depth > 0:  # the arrays as they were set
             depth -= 1
             self.take_back(played[depth], piles, pile_of, by_suit)
@@ -104,11 +104,8 @@ class TakeDown:
 
 
 
-_SHARED: "list[TakeDown]" = []  # the one TakeDown, made with the first advisor that asks for it
-
-
 def shared():
     """The search Sir Tommy's and Casket's advisors share (made once, at start-up)."""
-    if not _SHARED:
-        _SHARED.append(TakeDown())
-    return _SHARED[0]
+    if TakeDown.one is None:
+        TakeDown.one = TakeDown()
+    return TakeDown.one
