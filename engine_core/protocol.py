@@ -53,6 +53,7 @@ class ProtocolSession:
         self.game = None
         self.bots = True  # 'bots on|off' holds for the session: every game after it, new or loaded
         self.undone = []  # the moves 'undo' took back, the newest last: what 'redo' plays again
+        self.journal_at = None  # the journal as the last undo or redo left it (journal_mark)
 
     def command(self, line):
         """The reply line for one command (without newline), or None for 'quit'."""
@@ -128,6 +129,7 @@ class ProtocolSession:
             if not game.undo():
                 raise ProtocolError("nothing to undo")
             self.undone.append(game.undone if game.undone >= 0 else move)
+            self.journal_at = journal_mark(game)
             return "ok"
         if word == "redo":
             return self.redo(game)
@@ -152,13 +154,22 @@ class ProtocolSession:
         if not self.undone:
             raise ProtocolError("nothing to redo")
         move = self.undone.pop()
-        if not game.is_legal(move):  # the computer players have moved since (tick)
+        # The computer players have moved since (a tick): the move may still be legal, but on
+        # another table than the one it was undone from.
+        if journal_mark(game) != self.journal_at or not game.is_legal(move):
             self.undone = []
             raise ProtocolError("nothing to redo: the table has changed since the undo")
         game.apply(move)
         if game.bots:
             game.respond()
+        self.journal_at = journal_mark(game)
         return "ok"
+
+
+def journal_mark(game):
+    """Where the game's journal stands: any move made or taken back moves it."""
+    h = game.history
+    return (h.head, h.used, h.moves, h.clears)
 
 
 def parse_int(text, what, low, high):

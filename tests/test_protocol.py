@@ -328,3 +328,21 @@ def test_redo_in_spite_and_malice_with_the_computer_plays_the_players_move_again
     assert session.command("state") == after  # the move again, and the same reply to it
     assert session.command("undo") == "ok" and session.command("state") == before
     assert session.command("undo") == "error: nothing to undo"
+
+
+def test_redo_is_refused_once_the_computer_players_have_moved_since_the_undo():
+    # docs/protocol.md: redo is refused when "the computer players have moved since". In
+    # Nerts the undone move often stays legal after they move, and redo played it on their
+    # changed table. A tick without their moves (Aces Up, Nerts with bots off) keeps redo.
+    session = ProtocolSession()
+    for line in ("new nerts seed=1", "move p1:cycle", "undo", "tick 20000"):
+        assert session.command(line) == "ok", line
+    before = session.command("state")
+    assert session.command("redo") == "error: nothing to redo: the table has changed since the undo"
+    assert session.command("state") == before
+    for line in ("bots off", "new nerts seed=1", "move p1:cycle"):
+        assert session.command(line) == "ok", line
+    after = session.command("state")
+    for line in ("undo", "tick 20000", "redo"):
+        assert session.command(line) == "ok", line
+    assert '"piles"' in after and session.command("state").split('"piles"')[1] == after.split('"piles"')[1]
