@@ -489,8 +489,8 @@ class App:
     def undealt_ahead(self):
         """The table of the game A deals on the screen shown, made ahead, when it does not hold
         that deal yet: on the deal screen the number shown, on the game list a fresh number
-        (do: A_NEW deals it); else None. Never the table on show (a game kept or in progress stays as
-        it is until A)."""
+        (do() deals it for A_NEW); else None. Never the table on show (a game kept or in
+        progress stays as it is until A)."""
         mode = self.current.MODE
         if mode == DEAL:
             chosen = self.pending_game

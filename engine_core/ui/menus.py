@@ -383,7 +383,7 @@ class Pause(Menu):
     def draw_under(self, app, px, py, pw, ph):
         if app.table_drawn:  # from play the table is there already: only the panel is new
             app.table_drawn = False  # (once: a later whole redraw draws the table again)
-            app.screen.keep()  # (one bit: back to play puts it back, screens.table_under)
+            app.screen.keep()  # (a small screen: back to play puts it back, screens.table_under)
         elif app.table_later:
             felt(app)  # back from the rules or the settings: the table comes in the next frame
             app.table.valid = False

@@ -167,7 +167,7 @@ def table_under(app, x=0, y=0, w=0, h=0):
     """The table drawn whole, for a panel over it at x, y, w, h (the pause menu, the end, a
     question; none: play), or again only where the last panel lay when the rest of the glass
     shows it as its view drew it (App.over_at, OVER_READY), or put back whole as the pause
-    menu found it (Screen.keep, one-bit screens), and not at all where the new panel covers
+    menu found it (Screen.keep, small screens), and not at all where the new panel covers
     the old one: the table's changes since are drawn as in play. Not in link play,
     whose game goes on under a menu."""
     table = app.table
