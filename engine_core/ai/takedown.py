@@ -18,8 +18,6 @@ from micropython import const
 
 ANY_ACE = const(52)  # the slot of an empty foundation, by suit: any ace
 _KINDS = const(53)  # slots by suit and rank, and ANY_ACE (by rank alone: 13)
-
-
 _MOST_SOURCES = const(17)  # Casket's: the waste, 5 lids, 8 bodies, 3 reserves (Sir Tommy: 4)
 _MOST_CARDS = const(104)
 
@@ -34,6 +32,7 @@ class TakeDown:
         self.played = bytearray(_MOST_CARDS)  # per depth: the source of the play made there
 
     def clear(self):
+        """No slot open: the caller counts the foundations' in."""
         for k in range(len(self.slots)):
             self.slots[k] = 0
 
@@ -101,7 +100,6 @@ class TakeDown:
         """The play from source i undone: its card back on it, the slots as before."""
         self.cursor[i] += 1
         self.move(piles.cards[piles.start[pile_of[i]] + self.cursor[i] - 1], by_suit, -1)
-
 
 
 def shared():
