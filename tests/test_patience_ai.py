@@ -298,3 +298,13 @@ def test_every_finish_taken_along_the_hints_play_ends_won(name):
                 break
             assert s.command("state") == before, (name, seed)
     assert taken >= 8, taken  # (the hint wins some of these deals: 11 of Sir Tommy's, more of Casket's)
+
+
+@pytest.mark.parametrize("name", ["sir_tommy", "casket"])
+def test_the_finish_search_keeps_within_a_hints_fuel_on_micropython(name):
+    # finish_move searches the orders of the last plays (engine_core/ai/takedown.py); bounded in
+    # plays, its worst over the bench's deals stays within the 17 M fuel of a hint (unbounded,
+    # 1,340 M in a Casket position of those deals).
+    from tools.bench import bench_hints
+    worst = bench_hints.figures(name)["worst"]["finish_move"]
+    assert 0 < worst <= bench_hints.BUDGET, worst

@@ -46,7 +46,7 @@ _FOUND1 = const(19)
 _SOURCES = const(17)  # waste, 5 lids, 8 bodies, 3 reserves: piles 1 and 3..18
 SOURCES = b"\x01\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12"  # their pile ids
 _DRAW_MOVE = const(0xFF0000)
-FINISH_PLAYS = const(250)  # the finish's search: at most this many plays tried (takedown.py; 15 M fuel)
+FINISH_PLAYS = const(200)  # the finish's search: at most this many plays tried (takedown.py; 14 M fuel)
 NODE_LIMIT = const(24)  # moves scored per hint at most: keeps the worst hint in budget (tools/bench/bench_hints.py)
 # Profile 2's score reads the top WINDOW cards of each reserve: reading all of them cost
 # 14.0 M fuel for 24 moves scored in the stress position (63 reserve cards), and a move
