@@ -110,6 +110,16 @@ WINDOW_COMMANDS = const(6)      # the window's columns and pages, with their par
 STAGE_COLUMNS = const(128)      # a page's bytes the staging buffer holds (the widest glass)
 
 
+def staged(lead, columns, pages):
+    """A bus's staging buffer: a control byte, then room for `pages` whole rows of `columns`
+    bytes; and its views from byte `lead` (0 over I2C, whose views carry the control byte; 1
+    over SPI): for a span of k 8-column steps, and for p whole rows."""
+    buf = bytearray(1 + columns * pages)
+    s = memoryview(buf)
+    return (buf, [s[lead:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)],
+            [s[lead:1 + columns * p] for p in range(pages + 1)])
+
+
 class I2cBus:
     """The controller at `address` on an I2C bus: each transfer starts with its control byte."""
 
@@ -117,20 +127,14 @@ class I2cBus:
         self.i2c = i2c
         self.address = address
         self.commands = bytearray(1 + 8)      # 0x00 then up to 8 command bytes
-        self.stage = bytearray(1 + STAGE_COLUMNS)   # 0x40 then a page's span
-        self.stage[0] = 0x40
         c = memoryview(self.commands)
         self.command_views = [c[0:1 + n] for n in range(9)]
-        s = memoryview(self.stage)
-        self.data_views = [s[0:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
+        self.widen(STAGE_COLUMNS, 1)  # 0x40 then a page's span
 
     def widen(self, columns, pages):
         """Room for `pages` whole rows of `columns` bytes in one transfer (a window of pages)."""
-        self.stage = bytearray(1 + columns * pages)
+        self.stage, self.data_views, self.rows_views = staged(0, columns, pages)
         self.stage[0] = 0x40
-        s = memoryview(self.stage)
-        self.data_views = [s[0:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
-        self.rows_views = [s[0:1 + columns * p] for p in range(pages + 1)]
 
     def send_commands(self, n):
         """commands[1..n] as one command stream."""
@@ -153,11 +157,9 @@ class SpiBus:
         self.dc = dc
         self.cs = cs
         self.commands = bytearray(1 + 8)      # the first byte unused: as I2cBus lays them out
-        self.stage = bytearray(1 + STAGE_COLUMNS)
         c = memoryview(self.commands)
         self.command_views = [c[1:1 + n] for n in range(9)]
-        s = memoryview(self.stage)
-        self.data_views = [s[1:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
+        self.widen(STAGE_COLUMNS, 1)
 
     def _write(self, dc, view):
         if self.cs is not None:
@@ -168,10 +170,7 @@ class SpiBus:
             self.cs.value(1)
 
     def widen(self, columns, pages):
-        self.stage = bytearray(1 + columns * pages)
-        s = memoryview(self.stage)
-        self.data_views = [s[1:1 + ALIGN * k] for k in range(STAGE_COLUMNS // ALIGN + 1)]
-        self.rows_views = [s[1:1 + columns * p] for p in range(pages + 1)]
+        self.stage, self.data_views, self.rows_views = staged(1, columns, pages)
 
     def send_commands(self, n):
         self._write(0, self.command_views[n])
@@ -354,7 +353,8 @@ class Oled:
             if a >= b:
                 p = q
                 continue
-            if self.window and a == 0 and b == steps:
+            whole = self.window and a == 0 and b == steps  # (and the pages after it like it)
+            if whole:
                 while q < self.pages and lo[q] == 0 and hi[q] >= steps:
                     q += 1
                 start = p * width
@@ -367,13 +367,13 @@ class Oled:
             else:
                 for i in range(n):
                     stage[1 + i] = buf[start + i]
-            if not self.window:
-                self._address(p, offset + a * ALIGN)
-                self.bus.send_data(b - a)
-            elif n > (b - a) * ALIGN:
+            if whole:
                 self._window(p, q - 1, offset, offset + width - 1)
                 self.bus.send_rows(q - p)
-            else:
+            elif self.window:
                 self._window(p, p, offset + a * ALIGN, offset + b * ALIGN - 1)
+                self.bus.send_data(b - a)
+            else:
+                self._address(p, offset + a * ALIGN)
                 self.bus.send_data(b - a)
             p = q

@@ -9,6 +9,7 @@ from array import array
 
 from engine_core import PLAYING
 from engine_core import reasons as why
+from engine_core.fields import I32_MAX
 from engine_core.game import ACTION, SEEK
 from engine_core.ui import buttons as bt
 from engine_core.ui import said, takeback
@@ -19,8 +20,6 @@ from engine_core.ui.table_input import NO_ARG, TableInput
 from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NONE, TableRenderer
 
 from micropython import const
-
-MOST_MOVES = const(0x3FFFFFFF)  # the largest move count a record holds (fields.I32_MAX)
 
 COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
 
@@ -343,7 +342,7 @@ class Table:
             game.respond()
         self.touch_since()
         self.sound = SOUND_MOVE
-        if self.move_count < MOST_MOVES:  # (a small integer on MicroPython, whatever a record said)
+        if self.move_count < I32_MAX:  # (the largest a record holds, whatever one said: a small int)
             self.move_count += 1
         hand.held = NONE
         self.hint_slot = NONE
