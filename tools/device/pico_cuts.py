@@ -30,13 +30,15 @@ SETUP = (
     "import time",
     "crc = array('H', [0, 0]); out = array('i', [0] * 400)",
     "def state(k, g):\r    n = encode_game(g, k.moves, k.buf)\r    crc32_parts(k.buf, 0, n, crc)"
-    "\r    return '%d-%d-%d' % (n, crc[0], crc[1])\r\r",
+    "\r    return '%d-%d-%d' % (n, crc[0], crc[1])\r",
 )
 
 
 def moves_line(count):
+    """A loop of `count` moves; repl() types the empty line that ends it (a second one would
+    leave a prompt behind, which the next line's wait takes for its own)."""
     return ("for i in range(%d):\r    n = g.legal_moves(out)\r    g.apply(out[(i * 7) %% n]) "
-            "if n else g.tick(500)\r    g.respond()\r\r" % count)
+            "if n else g.tick(500)\r    g.respond()\r" % count)
 
 
 def keeper_script(board):
@@ -61,7 +63,7 @@ def cut_script(board, game, cut_us):
     script.repl(moves_line(MOVES))
     script.repl("k.moves = %d; print('NEW', state(k, g), k.game_file.whole, k.game_file.storage"
                 ".atomic)" % (2 * MOVES))
-    script.repl("def go():\r    k.save_game(g)\r\r")
+    script.repl("def go():\r    k.save_game(g)\r")
     if cut_us < 0:
         script.repl("t0 = time.ticks_us(); go(); print('SAVE' + '_US', time.ticks_diff("
                     "time.ticks_us(), t0))", expect="SAVE_US")
@@ -76,7 +78,7 @@ def load_script(board):
     """The second run: power on with the cut flash, load the game and say what came back."""
     script = keeper_script(board)
     script.repl("g = k.resume(); notes = []")
-    script.repl("while True:\r    t = k.take_notice()\r    if not t: break\r    notes.append(t)\r\r")
+    script.repl("while True:\r    t = k.take_notice()\r    if not t: break\r    notes.append(t)\r")
     script.repl("print('LOAD' + 'ED', state(k, g) if g is not None else 'none', "
                 "g.history.moves if g is not None else -1, repr(notes))", expect="LOADED")
     script.add({"op": "run", "ms": 20})
