@@ -483,16 +483,13 @@ class Table:
 
     def show_hint(self, m):
         """The cursor on hint m's card, its destination framed; or 'No hint'. A hint that is
-        the action of the pile the cursor is on already (the stock: draw) would change nothing
-        on the glass: the strip says so, in this frame."""
+        a pile's action (the stock: draw) has no destination to frame: the cursor goes to the
+        pile and the strip says what to do there, in this frame."""
         if m < 0:
             self.say(MSG_NO_HINT)
             return
-        hand = self.hand
-        cursor = hand.cursor
-        index = hand.cursor_index
-        self.hint_slot = hand.show_move(m)
-        if self.hint_slot == NONE and hand.cursor == cursor and hand.cursor_index == index:
+        self.hint_slot = self.hand.show_move(m)
+        if self.hint_slot == NONE:
             self.say_now(why.HINT_HERE)
 
     def say_now(self, reason):
