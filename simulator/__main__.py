@@ -5,7 +5,7 @@
     python -m simulator --headless --board 240x240 --game aces_up --seed 7 \\
         --keys "RIGHT A" --screenshot out.png
 
-Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map. A
+Interactive: a pygame-ce window with a skin of the board; H shows the keyboard map (--help lists it too). A
 button held 400 ms is a long press. Esc backs out as B does (in play it opens the pause
 menu); on the title it asks before closing the window (not in kiosk mode: a visitor cannot
 close it). The digit keys type a deal's number. The screen dims and goes dark as the device's
@@ -55,7 +55,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv):
-    parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m simulator", description=__doc__.split("\n\n")[0],
+                    formatter_class=argparse.RawDescriptionHelpFormatter,
+                    epilog="keys in the window (H shows them there too):\n" + keymap.help_text())
     parser.add_argument("--board", default="240x240",
                         help="board name, or a size: 240x135, 240x240, 320x240, 160x128, 128x64")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")

@@ -9,6 +9,7 @@ back key (Console.back_key), not a button.
 """
 
 # The D-pad's repeat is the device's own (engine_core/ui/buttons.py).
+from engine_core.ui import buttons as bt
 from engine_core.ui.buttons import REPEAT_FIRST_MS, REPEAT_MS  # noqa: F401
 
 
@@ -59,3 +60,46 @@ def key_label(key):
     if key in KEY_LABELS:
         return KEY_LABELS[key]
     return key.upper() if len(key) == 1 else key.title()
+
+
+# The keyboard map's rows: (keys, the button they press or None, words, what holding it does).
+HELP = (
+    ("Arrows", bt.UP, "D-pad: move the cursor", ""),
+    ("A/Space/Enter", bt.A, "A: pick, pick up, place", "home"),
+    ("B", bt.B, "B: cancel, back", "back"),
+    ("X", bt.X, "X: hint", "redo"),
+    ("Y", bt.Y, "Y: undo; Nerts: your own last move", ""),
+    ("R", bt.X, "redo, as holding X", ""),
+    ("S", bt.START, "START: pause menu, and back to play", ""),
+    ("Backspace", bt.SELECT, "SELECT: the rules and keys", ""),
+    ("0 - 9", None, "type a deal's number (the Deal number screen)", ""),
+    ("Mouse", None, "click a pile: pick up, place; double-click: home; drag a card to a pile", ""),
+    ("H / F1", None, "this help", ""),
+    ("F12", None, "screenshot (simulator-N.png)", ""),
+    ("Esc", None, "back, as B; on the title: close", ""),
+)
+# What a long press standing for a button the board lacks gives (a board's LONG_AS).
+STAND_IN_WORDS = {bt.X: "X, hint", bt.Y: "Y, undo", bt.START: "START, the pause menu",
+                  bt.SELECT: "SELECT, the rules and keys"}
+
+
+def help_lines(board):
+    """The keyboard map of a board, (keys, words): only the keys of buttons it has, and for a
+    button whose long press stands for one it lacks (its LONG_AS), what holding it gives."""
+    present = board.buttons if board is not None else range(bt.COUNT)
+    long_as = dict(board.long_as) if board is not None else {}
+    lines = []
+    for key, button, words, hold in HELP:
+        if button is not None and button not in present:
+            continue
+        if button in long_as:
+            hold = STAND_IN_WORDS[long_as[button]]
+        lines.append((key, words + " (hold: %s)" % hold if hold else words))
+    return lines
+
+
+def help_text(board=None):
+    """The keyboard map as lines of text (`python -m simulator --help` ends with it)."""
+    lines = help_lines(board)
+    width = max(len(key) for key, _ in lines)
+    return "\n".join("  %-*s  %s" % (width, key, what) for key, what in lines)

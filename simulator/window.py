@@ -8,6 +8,7 @@ import pygame
 
 from engine_core.ui import buttons as bt
 from simulator import keymap
+from simulator.keymap import HELP, help_lines
 from simulator.image import screen_rgb_bytes
 
 # Keyboard -> logical buttons (simulator/keymap.py: the web page uses the same table); each
@@ -22,42 +23,6 @@ for _d in range(10):
 # The key drawn beside each button of the skin.
 KEY_LABELS = {bt.A: "key A", bt.B: "key B", bt.X: "key X", bt.Y: "key Y",
               bt.START: "key S", bt.SELECT: "Backspace"}
-# The keyboard map's rows: (keys, the button they press or None, words, what holding it does).
-HELP = (
-    ("Arrows", bt.UP, "D-pad: move the cursor", ""),
-    ("A/Space/Enter", bt.A, "A: pick, pick up, place", "home"),
-    ("B", bt.B, "B: cancel, back", "back"),
-    ("X", bt.X, "X: hint", "redo"),
-    ("Y", bt.Y, "Y: undo; Nerts: your own last move", ""),
-    ("R", bt.X, "redo, as holding X", ""),
-    ("S", bt.START, "START: pause menu, and back to play", ""),
-    ("Backspace", bt.SELECT, "SELECT: the rules and keys", ""),
-    ("0 - 9", None, "type a deal's number (the Deal number screen)", ""),
-    ("Mouse", None, "click a pile: pick up, place; double-click: home; drag a card to a pile", ""),
-    ("H / F1", None, "this help", ""),
-    ("F12", None, "screenshot (simulator-N.png)", ""),
-    ("Esc", None, "back, as B; on the title: close", ""),
-)
-# What a long press standing for a button the board lacks gives (a board's LONG_AS).
-STAND_IN_WORDS = {bt.X: "X, hint", bt.Y: "Y, undo", bt.START: "START, the pause menu",
-                  bt.SELECT: "SELECT, the rules and keys"}
-
-
-def help_lines(board):
-    """The keyboard map of a board, (keys, words): only the keys of buttons it has, and for a
-    button whose long press stands for one it lacks (its LONG_AS), what holding it gives."""
-    present = board.buttons if board is not None else range(bt.COUNT)
-    long_as = dict(board.long_as) if board is not None else {}
-    lines = []
-    for key, button, words, hold in HELP:
-        if button is not None and button not in present:
-            continue
-        if button in long_as:
-            hold = STAND_IN_WORDS[long_as[button]]
-        lines.append((key, words + " (hold: %s)" % hold if hold else words))
-    return lines
-
-
 ASK_CLOSE = ("Close the simulator?", "Esc: close    any other key: stay")
 HINT = "H: keyboard map"
 HELP_WORDS_X = 140  # where the keyboard map's words start in its panel, right of the keys

@@ -622,3 +622,16 @@ def test_the_console_itself_refuses_a_screen_with_no_layout(size, tmp_path):
                           "--out", str(tmp_path / "f.bin")], capture_output=True, text=True)
     assert run.returncode == 2 and "error: no layout for a %dx%d screen" % size in run.stderr
     assert "Traceback" not in run.stderr and not (tmp_path / "f.bin").exists()
+
+
+def test_the_simulators_help_lists_the_keys_that_press_each_button():
+    # A player who asks `--help` learns how to play from it: which key is which button.
+    result = subprocess.run([sys.executable, "-m", "simulator", "--help"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    keys = result.stdout[result.stdout.index("keys in the window"):]
+    for key, words in (("Arrows", "move the cursor"), ("A/Space/Enter", "A: pick"), ("B", "B: cancel"),
+                       ("X", "X: hint"), ("Y", "Y: undo"), ("S", "START: pause menu"),
+                       ("Backspace", "SELECT"), ("Esc", "back")):
+        line = [ln for ln in keys.splitlines() if ln.split() and ln.split()[0] == key]
+        assert line and words in line[0], (key, keys)
