@@ -8,7 +8,7 @@ import pytest
 from engine_core import games
 from engine_core import records as r
 from engine_core import save
-from engine_core.ui import layouts, texts
+from engine_core.ui import layouts, pages, texts
 
 NARROWEST = min(width for width, height in layouts.SIZES)
 TITLES = ("Settings", "Statistics", "Saved game")  # every RecordFile's title
@@ -85,11 +85,11 @@ def test_the_pause_menu_and_the_question_before_giving_up_fit_every_screen():
                 assert inset + 6 * len(text) <= panel - 4, (width, text)
             for text in texts.CONFIRMS[:5] + (b"A: yes  B: no",):
                 assert 6 * len(text) <= panel - 8, (width, text)
-            for k in (5, 7):  # the lines under the question, each pair
-                first, second = texts.CONFIRMS[k], texts.CONFIRMS[k + 1]
-                if 6 * max(len(first), len(second)) > panel - 8:
-                    paragraph = (first + b" " + second).decode()
-                    assert len(textwrap.wrap(paragraph, (panel - 7) // 6)) <= 3, (width, paragraph)
+            # The words under the question: giving up each game, named; leaving a linked game.
+            paragraphs = [texts.CONFIRMS[5] + games.title(name) + texts.CONFIRMS[7] for name in games.names()]
+            for paragraph in paragraphs + [texts.CONFIRMS[6]]:
+                assert len(paragraph) <= len(pages._BODY), paragraph  # the buffer they are put in
+                assert len(textwrap.wrap(paragraph.decode(), (panel - 7) // 6)) <= 3, (width, paragraph)
         lines = len(texts.PAUSE) + 1  # the rows under the menu's name
         row = LINE_H + 2 if lines * (LINE_H + 2) + 10 <= height - 4 else (height - 14) // lines
         if row < CHAR_H + 2:  # the menu scrolls, its rows a line apart

@@ -523,3 +523,18 @@ def test_the_rules_page_breaks_its_lines_where_pythons_textwrap_does(width):
         for paragraph in text.decode().split("\n"):
             reference.extend(textwrap.wrap(paragraph, (width - 7) // 6, break_on_hyphens=False))
         assert [line for line in page.painter.lines if line] == reference, (width, text[:30])
+
+
+@pytest.mark.parametrize("size", [(240, 240), (160, 128), (128, 64)])
+def test_the_question_before_a_new_game_names_the_game_it_gives_up(size):
+    # A game of Casket under way, the player goes to the title and picks Nerts from the list:
+    # the question says which game counts as lost, not just "this game".
+    from simulator.keys import run
+    from tests import drawn_text
+    app = make_app(size[0], size[1], "casket", 5)
+    run(app, "X A A START UP UP A DOWN DOWN A")
+    assert app.mode == ui.CHOOSE and app.in_progress()
+    run(app, "DOWN DOWN A")
+    assert app.mode == ui.CONFIRM and games.names()[app.pending_game] == "nerts"
+    assert drawn_text.find(app, b"Casket") is not None, "the game given up is named"
+    assert drawn_text.find(app, b"A: yes") is not None

@@ -8,7 +8,7 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.overlay import draw_lines, score_chars
+from engine_core.ui.overlay import count_lines, line_break, score_chars
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
                                     RULES, SEED_DIGITS, T_NEW, T_STATS, TITLE, Scene,
@@ -18,7 +18,7 @@ from engine_core.ui.table import NONE
 
 from micropython import const
 
-CONFIRM_LINE = const(5)  # texts.CONFIRMS: the question's two lines under it (A_LEAVE's next)
+CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.say_why)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
@@ -342,28 +342,42 @@ class Confirm(Scene):
             app.selected = selected
             y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
-        line = CONFIRM_LINE + 2 if self.action == A_LEAVE else CONFIRM_LINE
-        first = texts.CONFIRMS[line]
-        second = texts.CONFIRMS[line + 1]
+        n = self.say_why(app)
         per_line = (pw - 7) // CHAR_W
-        if len(first) <= per_line and len(second) <= per_line:
-            p.text_centred(first, x, y + LINE_H + 3, pal.WHITE)
-            p.text_centred(second, x, y + 2 * LINE_H + 3, pal.WHITE)
+        if count_lines(_BODY, n, per_line) <= 2:
+            centred_lines(p, _BODY, n, per_line, x, y + LINE_H + 3, 2)
             p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
             return
-        # A narrow panel: the two lines as one paragraph, in three lines broken at spaces.
-        body = _BODY
-        n = 0
-        for k in range(2):
-            text = first if k == 0 else second
-            for i in range(len(text)):
-                body[n] = text[i]
-                n += 1
-            body[n] = 32
-            n += 1
-        draw_lines(p, body, 0, n - 1, per_line, y + LINE_H + 1, y + 4 * LINE_H, 0, app.width, pal.WHITE,
-                   (app.width - per_line * CHAR_W + 1) // 2)  # the paragraph centred
+        centred_lines(p, _BODY, n, per_line, x, y + LINE_H + 1, 3)  # a narrow panel: three lines
         p.text_centred(b"A: yes  B: no", x, y + 4 * LINE_H + 2, pal.CURSOR)
+
+    def say_why(self, app):
+        """What yes means, into _BODY: the game given up named (a player choosing another game
+        may not recall which one waits), or that a linked game ends uncounted. Its length."""
+        if self.action == A_LEAVE:
+            return _copy(texts.CONFIRMS[CONFIRM_LINE + 1], 0)
+        n = _copy(texts.CONFIRMS[CONFIRM_LINE], 0)
+        n = _copy(games.title(app.table.game.NAME), n)
+        return _copy(texts.CONFIRMS[CONFIRM_LINE + 2], n)
+
+
+def _copy(text, n):
+    """text copied into _BODY from n; where it ends."""
+    for i in range(len(text)):
+        _BODY[n + i] = text[i]
+    return n + len(text)
+
+
+def centred_lines(p, text, n, per_line, cx, y, most):
+    """text[:n] broken at spaces into lines of per_line characters at most, each centred on
+    cx, LINE_H apart from y; `most` lines at most."""
+    start = 0
+    k = 0
+    while start < n and k < most:
+        end = line_break(text, n, per_line, start)
+        p.text_span(text, start, end, cx - ((end - start) * CHAR_W - 1) // 2, y + k * LINE_H, pal.WHITE)
+        start = end + 1 if end < n and text[end] == 32 else end
+        k += 1
 
 
 class End(Scene):
@@ -488,4 +502,4 @@ class End(Scene):
             x = p.number(score, x, y, pal.WHITE) + 12
 
 
-_BODY = bytearray(64)  # a narrow panel's paragraph: a question's two lines joined (Confirm)
+_BODY = bytearray(64)  # the words under a question (Confirm.say_why): the longest are 51 characters

@@ -12,8 +12,8 @@ PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules"
 
 TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings", b"Link play")
 CONFIRMS = (b"Restart this deal?", b"Deal a new game?", b"Deal that number?", b"Give up this game?",
-            b"Leave this game?", b"Giving up this game counts", b"as a loss in the statistics.",
-            b"A linked game is not kept:", b"it ends here, uncounted.")  # the question, by A_*; its lines
+            b"Leave this game?", b"Giving up ", b"A linked game is not kept: it ends here, uncounted.",
+            b" counts as a loss.")  # the question, by A_*; the words under it
 STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 
 
