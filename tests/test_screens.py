@@ -538,3 +538,18 @@ def test_the_question_before_a_new_game_names_the_game_it_gives_up(size):
     assert app.mode == ui.CONFIRM and games.names()[app.pending_game] == "nerts"
     assert drawn_text.find(app, b"Casket") is not None, "the game given up is named"
     assert drawn_text.find(app, b"A: yes") is not None
+
+
+@pytest.mark.parametrize("size", layouts.SIZES)
+def test_the_settings_page_says_which_keys_change_a_setting(size):
+    # A new player on the settings page was not told how to change a value or leave.
+    from simulator.keys import run
+    from tests import drawn_text
+    for two in (False, True):
+        app = make_app(size[0], size[1])
+        app.settings[st.S_TWO_BUTTONS] = 1 if two else 0
+        run(app, "B B B A" if two else "DOWN DOWN DOWN A")  # (B steps down the rows with two buttons)
+        assert app.mode == ui.SETTINGS
+        assert drawn_text.find(app, b"A: change" if size[1] < 240 or two else b"A, LEFT, RIGHT: change"), (size, two)
+        if size[1] >= 240:  # room under the panel: how to go back too
+            assert drawn_text.find(app, b"hold B: back" if two else b"B: back") is not None, (size, two)

@@ -443,6 +443,21 @@ class SettingsMenu(Menu):
         elif button == bt.LEFT or button == bt.RIGHT or button == bt.A:
             app.change_setting(-1 if button == bt.LEFT else 1, self.setting(app, app.selected))
 
+    def draw_around(self, app, px, py, pw, ph):
+        """The keys that change a setting and go back: under the panel where there is room,
+        else the first of them in the title row, right, where they fit beside the name."""
+        p = app.painter
+        two = app.settings[st.S_TWO_BUTTONS]
+        if py + ph + LINE_H <= app.height:
+            foot = b"A: change  B: next  hold B: back" if two else b"A, LEFT, RIGHT: change  B: back"
+            if p.text_width(foot) > app.width - 4:
+                foot = b"A: change  hold B: back" if two else b"A: change  B: back"
+            p.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
+            return
+        keys = b"A: change"
+        if p.text_width(self.NAME) + 2 * CHAR_W + p.text_width(keys) <= pw - 2 * inset(app):
+            p.text(keys, px + pw - inset(app) - p.text_width(keys), py + 5, pal.SLOT)
+
     def foot(self, app):
         """The line saying what the selected setting does: two where the panel is narrower
         than the longest (words broken at a space)."""
