@@ -92,6 +92,44 @@ def test_a_saved_game_whose_move_count_is_the_largest_a_record_holds_is_saved_ag
     assert again.keeper.moves == r.I32_MAX
 
 
+@pytest.mark.parametrize("slot,value", [("joker", 64 + 13 * 1000), ("joker", 27), ("joker", -1),
+                                        ("pass", 121), ("over", 9), ("round", -5)])
+def test_a_saved_nerts_game_whose_own_variables_hold_what_no_play_gives_is_set_aside(slot, value):
+    """A Nerts record with a valid CRC, a joker alone on a foundation declared as suit 1000:
+    the loader took it, and the moves' first look at the foundations stopped the console, at
+    every start. Each of Nerts's own variables out of range is now refused at the start, the
+    record set aside with a notice, and the console plays on."""
+    from engine_core import cards
+    from engine_core.games import OPT_JOKERS
+    from engine_core.games.nerts_moves import V_JOKER, V_PASS, V_ROUND, V_ROUND_OVER
+    from engine_core.ui import buttons as bt
+    game = games.load("nerts")(3, OPT_JOKERS)
+    game.deal(11)
+    joker = cards.JOKER_BASE
+    piles = game.piles
+    for p in range(piles.count):  # the joker alone on the first foundation
+        cards_here = [piles.card(p, i) for i in range(piles.size[p])]
+        if joker in cards_here:
+            while piles.size[p]:
+                piles.pop(p)
+            for c in cards_here:
+                if c != joker:
+                    piles.push(p, c)
+    piles.push(game.found0, joker)
+    game.vars[V_JOKER] = 64  # declared an ace of spades: a position a play gives
+    assert game.check_position() == ""
+    index = {"joker": V_JOKER, "pass": V_PASS + 2, "over": V_ROUND_OVER, "round": V_ROUND}[slot]
+    game.vars[index] = value
+    disk = MemoryStorage()
+    buf = bytearray(save.BUFFER_SIZE)
+    disk.write("game.dat", buf, save.encode_game(game, 0, buf))
+    console = console_on(disk)
+    assert not console.app.resumable and disk.exists("game.bad")
+    assert b"set aside" in console.notice  # on screen
+    keys(console, "A WAIT X WAIT")  # a new game plays
+    assert console.app.table is not None
+
+
 # --- a crafted undo journal ---
 
 def saved_with_journal(name, moves, seed=4):

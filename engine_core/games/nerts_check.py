@@ -8,7 +8,8 @@ from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.text import is_digits
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
-from engine_core.games.nerts_moves import (JOKER_DECLARED, SLIDE, STRIDE, V_JOKER, WORK1, WORK4, shift)
+from engine_core.games.nerts_moves import (JOKER_DECLARED, PASS_CAP, SLIDE, STRIDE, V_JOKER, V_PASS, V_ROUND,
+                                          V_ROUND_OVER, WORK1, WORK4, shift)
 
 
 def move_token(game, code):
@@ -173,10 +174,33 @@ def pile_error(game, p):
 def check_position(game):
     if game.vars[V_STATUS] != PLAYING and game.vars[V_STATUS] != OVER:
         return "a round of nerts is 'playing' or 'over', never won or lost"
+    reason = vars_error(game)
+    if reason:
+        return reason
     for p in range(game.piles.count):
         reason = pile_error(game, p)
         if reason:
             return reason
+    return ""
+
+
+def vars_error(game):
+    """Why Nerts's own variables hold what no play gives ("" when they do not): a saved game
+    restores them as they were written, and the moves read them as indexes (a joker declared
+    as suit 1000 on a foundation stopped the console at every start)."""
+    v = game.vars
+    over = v[V_ROUND_OVER]
+    if over < 0 or over > 1 + game.players:
+        return "the round's end says no way a round ends"
+    for p in range(4):
+        if v[V_PASS + p] < 0 or v[V_PASS + p] > PASS_CAP:
+            return "a count of cards turned is out of range"
+    for j in range(8):
+        jv = v[V_JOKER + j]
+        if not (0 <= jv <= 26 or JOKER_DECLARED <= jv < JOKER_DECLARED + 52):
+            return "a joker stands for no card"  # (free 0, on a work pile 1 + value, on a foundation 64 + kind)
+    if v[V_ROUND] < 0:
+        return "the rounds dealt are out of range"
     return ""
 
 
