@@ -151,6 +151,9 @@ def check(buf, n, kind):
     return OK
 
 
+_PROBE = bytearray(1)  # RecordFile.save: is there a file at the temporary name? (read, not kept)
+
+
 class RecordFile:
     """One record on a backend: NAME.dat, its NAME.new while writing (NAME.TAG.new where the
     backend has a tag: a temporary name no other process shares), NAME.bad when set aside."""
@@ -273,14 +276,15 @@ class RecordFile:
         except OSError:
             pass
 
-    def save(self, buf, n):
+    def save(self, buf, n, again=True):
         """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED.
 
         Where the backend replaces a whole file at once (`storage.atomic`: littlefs commits a
         file's new contents when it is closed, the old ones until then) a whole record is
         rewritten in place: one commit instead of three (create, close, rename), a save in a
         third of the time. A first record still goes through the temporary file, so that a cut
-        never leaves an empty NAME.dat."""
+        never leaves an empty NAME.dat. Something at the temporary name that is not a file (a
+        folder) would refuse every save: it is set aside as NAME.bad and the save tried again."""
         storage = self.storage
         direct = self.whole and getattr(storage, "atomic", False)
         try:
@@ -294,9 +298,25 @@ class RecordFile:
         except OSError as e:
             if not direct:
                 self._drop_temp()
+                if again and self._read(self.temp, _PROBE) == -2 and self._temp_aside():
+                    return self.save(buf, n, False)
             if errno_of(e) == ENOSPC:
                 return FULL
             return FAILED
+
+    def _temp_aside(self):
+        """Move what is at the temporary name to NAME.bad (replacing an older one); True when
+        the name is free then."""
+        storage = self.storage
+        try:
+            storage.remove(self.aside)
+        except OSError:
+            pass
+        try:
+            storage.rename(self.temp, self.aside)
+            return True
+        except OSError:
+            return False
 
     def erase(self):
         self.whole = False

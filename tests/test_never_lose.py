@@ -50,6 +50,30 @@ def test_nerts_undone_past_the_players_own_moves_is_continued_after_a_restart(tm
     assert again.app.table.move_count == table.move_count
 
 
+@pytest.mark.parametrize("tag", ["", "host"])
+def test_a_folder_at_the_temporary_name_is_set_aside_and_the_game_is_saved(tmp_path, tag):
+    """A folder at game.new (the device's temporary name; NAME.TAG.new on a host) made every
+    save fail with "progress not saved", and the next start had no game: it is now moved to
+    game.bad and the save goes through."""
+    storage = FileStorage(str(tmp_path))
+    if not tag:
+        storage.tag = ""
+    temp = "game." + storage.tag + ".new" if storage.tag else "game.new"
+    os.makedirs(os.path.join(str(tmp_path), temp, "inside"))
+    console = console_on(storage)
+    console.open_game("aces_up", 12)
+    keys(console, "X A A X A A WAIT")
+    table = console.app.table
+    assert table.move_count > 0 and console.notice == b""
+    again = FileStorage(str(tmp_path))
+    if not tag:
+        again.tag = ""
+    resumed = console_on(again)
+    assert resumed.app.resumable
+    assert state_json(resumed.app.table.game) == state_json(table.game)
+    assert os.path.isdir(os.path.join(str(tmp_path), "game.bad"))
+
+
 def test_a_saved_game_whose_move_count_is_negative_is_resumed_not_set_aside():
     game = games.load("nerts")(2)
     game.deal(3)
@@ -102,7 +126,6 @@ def test_a_saved_nerts_game_whose_own_variables_hold_what_no_play_gives_is_set_a
     from engine_core import cards
     from engine_core.games import OPT_JOKERS
     from engine_core.games.nerts_moves import V_JOKER, V_PASS, V_ROUND, V_ROUND_OVER
-    from engine_core.ui import buttons as bt
     game = games.load("nerts")(3, OPT_JOKERS)
     game.deal(11)
     joker = cards.JOKER_BASE
