@@ -372,3 +372,30 @@ def test_a_resumed_spite_malice_turn_undoes_the_moves_made_before_the_restart():
     keys(again, "A")  # Continue
     keys(again, "Y")
     assert position(again.app.table.game) == before
+
+
+def test_a_resumed_match_counts_the_game_that_ends_by_its_own_scores_not_the_match_totals():
+    """After a restart the scores at the game's start were taken as 0: a round of Nerts the
+    player lost (-26 against -26) counted as won, the player's 40 points from earlier rounds
+    taken for this round's."""
+    from engine_core.game import V_SCORE, V_STATUS
+    game = games.load("nerts")(2)
+    game.deal(3)
+    game.vars[V_SCORE] = 40
+    disk = MemoryStorage()
+    buf = bytearray(save.BUFFER_SIZE)
+    disk.write("game.dat", buf, save.encode_game(game, 3, buf))
+    console = console_on(disk)
+    app = console.app
+    assert app.resumable
+    i = app.game_index
+    played, won = app.played[i], app.won[i]
+    from engine_core.ui import buttons as bt
+    console.press(bt.A)  # Continue
+    console.tick(33)
+    table = app.table
+    table.game._end_round(1)  # everyone stuck: each player's round is worth -26
+    table.game.vars[V_STATUS] = table.game._compute_status()
+    console.tick(33)
+    assert app.mode == ui.END
+    assert app.played[i] == played + 1 and app.won[i] == won, "a round lost counted as won"

@@ -349,6 +349,7 @@ class App:
             if self.link is not None:
                 self.link.unlink()
             self.counted = False
+            self.note_scores()  # (the linked game noted its own)
             self.resumable = True
 
     def go(self, mode):
@@ -406,6 +407,8 @@ class App:
         return mine > 0
 
     def note_scores(self):
+        """Each player's score as the game in play began (player_won): at a deal, and for a
+        game resumed or taken back from aside, now, as its scores change only when it ends."""
         if self.table is None:
             return
         game = self.table.game
@@ -702,6 +705,7 @@ class App:
             table.undo_floor = floor | (h.clears & 0xFFFF) << 12
         self.set_seed(game.seed)
         self.counted = game.status() != PLAYING
+        self.note_scores()  # (a match's scores change only as a game of it ends: these are its start)
         self.resumable = True
         self.go(TITLE)
         self.deals += 1
