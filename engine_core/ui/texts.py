@@ -18,8 +18,8 @@ STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 
 
 WINNABLE_NOTE = (
-    b"Winnable deals: with Settings, Deals on Winnable, every new deal is one the computer "
-    b"has checked can be won. You still have to find the way."
+    b"Winnable deals: set Settings > Deals to Winnable and every new deal is one the "
+    b"computer has checked can be won. You still have to find the way."
 )
 
 RULES_KEYS = (
