@@ -553,3 +553,28 @@ def test_the_settings_page_says_which_keys_change_a_setting(size):
         assert drawn_text.find(app, b"A: change" if size[1] < 240 or two else b"A, LEFT, RIGHT: change"), (size, two)
         if size[1] >= 240:  # room under the panel: how to go back too
             assert drawn_text.find(app, b"hold B: back" if two else b"B: back") is not None, (size, two)
+
+
+def test_every_deal_number_can_be_typed_on_the_deal_number_screen():
+    # The screen held 7 digits while deal numbers run to 1073741823 (2**30 - 1), which the
+    # pause menu shows: a deal seen there could not be typed back in.
+    from engine_core.protocol import MAX_SEED
+    from simulator.keys import run
+    for typed, dealt in (("1073741823", MAX_SEED), ("1073741824", MAX_SEED), ("9999999999", MAX_SEED),
+                         ("123456789", 123456789), ("5", 5)):
+        app = make_app(240, 240)
+        run(app, "DOWN A X")
+        assert app.mode == ui.DEAL
+        for d in typed:
+            app.type_digit(int(d))
+        assert app.seed() == dealt, typed
+        run(app, "A")
+        assert app.mode == ui.PLAY and app.table.game.seed == dealt, typed
+    app = make_app(128, 64)
+    run(app, "DOWN A X")
+    for d in "1073741823":
+        app.type_digit(int(d))
+    run(app, "LEFT " * 9 + "UP")  # the first digit up: 2073741823 is past the largest
+    assert app.seed() == MAX_SEED
+    run(app, "DOWN")  # 0073741823
+    assert app.seed() == 73741823

@@ -11,7 +11,7 @@ from engine_core.ui import texts
 from engine_core.ui.overlay import count_lines, line_break, score_chars
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, T_NEW, T_STATS, TITLE, Scene,
+                                    RULES, SEED_DIGITS, SEED_MOST, T_NEW, T_STATS, TITLE, Scene,
                                     PANEL_RECT, centred_panel, felt, panel, panel_width, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
@@ -117,12 +117,27 @@ class Deal(Scene):
             self.digits[SEED_DIGITS - 1 - i] = value % 10
             value //= 10
 
+    def keep_in_range(self):
+        """Digits past the largest deal number (1073741823) become it: the number is then
+        always one a deal has, and never an int larger than a small one."""
+        d = self.digits
+        for i in range(SEED_DIGITS):
+            most = SEED_MOST[i] - 48
+            if d[i] != most:
+                if d[i] > most:
+                    for k in range(SEED_DIGITS):
+                        d[k] = SEED_MOST[k] - 48
+                return
+
     def type_digit(self, app, digit):
         """Typed digits make the number from the right, the first one since the screen opened
         replacing the number shown. (The deal screen has no menu: its `selected`, 0 when it
         opens, is 1 once a digit is typed.)"""
-        value = self.value() if app.selected else 0
-        self.set_value((value * 10 + digit) % 10000000)  # SEED_DIGITS digits
+        d = self.digits
+        for i in range(SEED_DIGITS - 1):
+            d[i] = d[i + 1] if app.selected else 0
+        d[SEED_DIGITS - 1] = digit
+        self.keep_in_range()
         app.selected = 1
         self.pos = SEED_DIGITS - 1
         app.drawn_selected = -1
@@ -132,8 +147,10 @@ class Deal(Scene):
         p = self.pos
         if button == bt.UP:
             d[p] = (d[p] + 1) % 10
+            self.keep_in_range()
         elif button == bt.DOWN:
             d[p] = (d[p] + 9) % 10
+            self.keep_in_range()
         elif button == bt.LEFT:
             self.pos = (p + SEED_DIGITS - 1) % SEED_DIGITS
         elif button == bt.RIGHT or button == NEXT:
