@@ -4,14 +4,15 @@
     keeper = Keeper(host_storage(args.data_dir))
 
 One console per data folder: host_storage() takes the folder's lock file (console.lock, the
-process id in it) and gives it back when the process ends. The lock file is written whole
-under a name of its own and then linked to console.lock, so a lock file never lacks its
-process id: one whose process has gone (a crash, a kill), or that is empty or unreadable, is
-taken over at once. A second console on the same folder gets DataDirError with a clear
-message; so does a folder that cannot be used at all (a file where it should be, one that
-cannot be made). A folder that can be read but not written (a full disk, a read-only one)
-is used as it is: the records are read, nothing is written, no lock is left behind, and the
-storage's `cannot_keep` says why (the simulator says it once; the console plays on).
+process id in it and, where the system says, its start time) and gives it back when the
+process ends. The lock file is written whole under a name of its own and then linked to
+console.lock, so a lock file never lacks its process id: one whose process has gone (a crash,
+a kill), or that is empty or unreadable, is taken over at once, as is one whose id now names
+another process. A second console on the same folder gets DataDirError with a clear message;
+so does a folder that cannot be used at all (a file where it should be, one that cannot be
+made). A folder that can be read but not written (a full disk, a read-only one) is used as it
+is: the records are read, nothing is written, no lock is left behind, and the storage's
+`cannot_keep` says why (the simulator says it once; the console plays on).
 """
 
 import atexit
@@ -73,16 +74,16 @@ def take_lock(root):
     mine = path + "." + str(os.getpid())  # written whole, then linked: never half a lock
     try:
         with open(mine, "w") as f:
-            f.write("%d\n" % os.getpid())
+            f.write(lock_text())
             f.flush()
         for _ in range(3):
             try:
                 place_lock(mine, path)
             except FileExistsError:
                 owner = lock_owner(path)
-                if owner is not None and owner != os.getpid() and alive(owner):
+                if owner is not None and owner[0] != os.getpid() and holds(owner):
                     raise DataDirError("%s is in use by another console (process %d): close it, "
-                                       "or give this one another --data-dir" % (root, owner))
+                                       "or give this one another --data-dir" % (root, owner[0]))
                 try:  # a stale lock (its process has gone, or no id in it) or our own
                     os.remove(path)
                 except FileNotFoundError:
@@ -107,17 +108,65 @@ def place_lock(mine, path):
     except OSError:  # a filesystem without hard links (FAT): create it in place
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         with os.fdopen(fd, "w") as f:
-            f.write("%d\n" % os.getpid())
+            f.write(lock_text())
+
+
+def lock_text():
+    """This process's lock: its id, and where the system says so its start time (a process
+    id is used again after a reboot: the pair names one process)."""
+    start = started(os.getpid())
+    return "%d\n" % os.getpid() if start is None else "%d %d\n" % (os.getpid(), start)
 
 
 def lock_owner(path):
-    """The process id a lock file names, or None (unreadable, empty, half-written)."""
+    """(process id, start time or None) a lock file names, or None (unreadable, empty,
+    half-written)."""
     try:
         with open(path) as f:
-            text = f.read(32).strip()
+            words = f.read(64).split()
     except (OSError, UnicodeError):
         return None
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+    if not 1 <= len(words) <= 2 or not all(w.isascii() and w.isdigit() and len(w) < 20 for w in words):
+        return None
+    if len(words[0]) >= 10:
+        return None
+    return int(words[0]), (int(words[1]) if len(words) == 2 else None)
+
+
+def holds(owner):
+    """Is the console that wrote the lock still running? Its process is alive and is that
+    process: the same start time where the lock has one, else (a lock of a build before,
+    or a system that does not say) a simulator's command line where the system shows it."""
+    pid, start = owner
+    if not alive(pid):
+        return False
+    now = started(pid)
+    if now is None:
+        return True  # nothing more to go on: taken as the console's
+    if start is not None:
+        return now == start
+    command = command_line(pid)
+    return command is None or "simulator" in command
+
+
+def started(pid):
+    """The process's start time in clock ticks since boot (Linux's /proc), or None."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            text = f.read()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()  # (the name, in brackets, may hold spaces)
+    return int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else None
+
+
+def command_line(pid):
+    """The process's command line (Linux's /proc), or None."""
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def alive(pid):
@@ -135,7 +184,8 @@ def alive(pid):
 
 
 def release_lock(path, pid):
-    if lock_owner(path) == pid:
+    owner = lock_owner(path)
+    if owner is not None and owner[0] == pid:
         try:
             os.remove(path)
         except OSError:

@@ -159,7 +159,22 @@ def test_a_stale_lock_is_taken_over(tmp_path):
     (tmp_path / LOCK).write_text(dead + "\n")
     os.utime(tmp_path / LOCK, (time.time() - 60, time.time() - 60))
     host_storage(str(tmp_path))
-    assert (tmp_path / LOCK).read_text().strip() == str(os.getpid())
+    assert (tmp_path / LOCK).read_text().split()[0] == str(os.getpid())
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="the system does not say when a process started")
+@pytest.mark.parametrize("text", ["{pid}\n", "{pid} 1\n"])
+def test_a_lock_naming_a_live_process_that_is_not_the_console_is_taken_over(tmp_path, text):
+    # After a kill and a reboot the id in console.lock may name another, living process: the
+    # folder stayed locked ("in use by another console") for good.
+    other = subprocess.Popen(["sleep", "30"])
+    try:
+        (tmp_path / LOCK).write_text(text.format(pid=other.pid))
+        host_storage(str(tmp_path))
+        assert (tmp_path / LOCK).read_text().split()[0] == str(os.getpid())
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_a_data_folder_that_is_a_file_is_a_data_dir_error(tmp_path):
