@@ -89,9 +89,10 @@ def tour(game):
             "DOWN A DOWN RIGHT B "  # settings
             "DOWN A A TICK B B "  # link play: host, cancel, back
             "DOWN DOWN A " + "DOWN " * games.available().index(game) +
-            "X RIGHT UP A "  # the game list, deal 1000001 by its number
+            "X " + "LEFT " * 6 + "UP A "  # the game list, deal 1000001 by its number
             "X A A X A A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B "  # play, pause, rules
-            "UP UP A B B PLAY_OUT TICK B").split()  # restart? no; the end; the game list
+            "UP UP A B B PLAY_OUT TICK WAIT WAIT B").split()  # restart? no; the end (Nerts's
+    # takes no key at once: App.ended_by_itself); the game list
 
 
 def next_keys(app, rnd):

@@ -716,3 +716,27 @@ def test_a_computer_step_due_in_the_frame_of_a_press_waits_for_the_next_frame():
     assert table.game.history.moves == moves and table.computer_ms > 0
     app.tick(33)  # the next frame plays it
     assert table.game.history.moves > moves
+
+
+def test_an_end_that_comes_without_a_key_takes_no_a_at_once():
+    # Every Nerts player stuck ends the round in a frame; a player still pressing A for the
+    # cards dealt the next round at once and never saw the round's end.
+    from engine_core.game import V_STATUS
+    from engine_core.ui.app import GUARD_MS
+    app = make_app(240, 240, "nerts", 3)
+    run(app, "TICK")
+    table = app.table
+    table.game._end_round(1)
+    table.game.vars[V_STATUS] = table.game._compute_status()
+    app.tick(33)
+    app.redraw()
+    assert app.mode == app_mod.END
+    seed = table.game.history.clears
+    app.press(bt.A)  # meant for the cards
+    app.redraw()
+    assert app.mode == app_mod.END and table.game.history.clears == seed
+    for _ in range(GUARD_MS // 33 + 1):
+        app.tick(33)
+    app.press(bt.A)  # seen, and answered: the next round
+    app.redraw()
+    assert app.mode == app_mod.PLAY

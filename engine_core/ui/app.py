@@ -250,8 +250,9 @@ class App:
             self.guard_ms -= ms
             if self.guard_ms <= 0:
                 self.guard_ms = 0
-                self.full = True  # the answers are live: drawn so
-                self.redraw()
+                if self.current.MODE != END:  # (the end panel looks the same either way)
+                    self.full = True  # the answers are live: drawn so
+                    self.redraw()
         link = self.link
         if link is not None and link.in_use(self.current.MODE):
             link.tick(self)
@@ -277,6 +278,14 @@ class App:
     def mode(self, mode):
         self.current = self.screens[mode]
 
+    def ended_by_itself(self):
+        """A game everyone plays at once (Nerts) ended in a frame, not on a key (a computer
+        player called Nerts, every player stuck): the end panel takes no answer for GUARD_MS,
+        nor from a button held as it came, so an A meant for the cards does not deal the next
+        round unseen."""
+        self.guard_ms = GUARD_MS
+        self.guard_keys = self.keys_held
+
     def question(self, mode):
         """Show a screen that asks (an offer, "the other console left") though no key was
         pressed: its answers wait GUARD_MS, and a button held as it came answers nothing (the
@@ -291,7 +300,7 @@ class App:
         if self.guard_ms == 0 and self.guard_keys == 0:
             return False
         mode = self.current.MODE
-        if mode != LINK_ASK and mode != LINK_LEFT:
+        if mode != LINK_ASK and mode != LINK_LEFT and mode != END:
             self.guard_ms = 0
             self.guard_keys = 0
             return False

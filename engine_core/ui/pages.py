@@ -80,6 +80,8 @@ class Play(Scene):
                 # frame would wait for it): ready for the next keypress
         if game.status() != PLAYING:
             app.finish()
+            if game.COMPETITIVE and not game.TURN_BASED and not app.link_game():
+                app.ended_by_itself()  # a round of Nerts: the player was pressing for the cards
             app.redraw()
         app.collect_sound()
 
