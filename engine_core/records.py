@@ -151,9 +151,6 @@ def check(buf, n, kind):
     return OK
 
 
-_PROBE = bytearray(1)  # RecordFile.save: is there a file at the temporary name? (read, not kept)
-
-
 class RecordFile:
     """One record on a backend: NAME.dat, its NAME.new while writing (NAME.TAG.new where the
     backend has a tag: a temporary name no other process shares), NAME.bad when set aside."""
@@ -298,7 +295,7 @@ class RecordFile:
         except OSError as e:
             if not direct:
                 self._drop_temp()
-                if again and self._read(self.temp, _PROBE) == -2 and self._temp_aside():
+                if again and storage.exists(self.temp) and self._temp_aside():  # (a file: dropped)
                     return self.save(buf, n, False)
             if errno_of(e) == ENOSPC:
                 return FULL

@@ -92,7 +92,7 @@ def tour(game):
             "X " + "LEFT " * 6 + "UP A "  # the game list, deal 1000001 by its number
             "X A A X A A START DOWN DOWN DOWN DOWN DOWN DOWN A DOWN B "  # play, pause, rules
             "UP UP A B B PLAY_OUT TICK WAIT WAIT B").split()  # restart? no; the end (Nerts's
-    # takes no key at once: App.ended_by_itself); the game list
+    # takes no key at once: pages.Play.tick); the game list
 
 
 def next_keys(app, rnd):

@@ -278,14 +278,6 @@ class App:
     def mode(self, mode):
         self.current = self.screens[mode]
 
-    def ended_by_itself(self):
-        """A game everyone plays at once (Nerts) ended in a frame, not on a key (a computer
-        player called Nerts, every player stuck): the end panel takes no answer for GUARD_MS,
-        nor from a button held as it came, so an A meant for the cards does not deal the next
-        round unseen."""
-        self.guard_ms = GUARD_MS
-        self.guard_keys = self.keys_held
-
     def question(self, mode):
         """Show a screen that asks (an offer, "the other console left") though no key was
         pressed: its answers wait GUARD_MS, and a button held as it came answers nothing (the

@@ -8,16 +8,17 @@ from engine_core.gfx import palette as pal
 from engine_core.gfx.paint import CHAR_H, CHAR_W, LINE_H
 from engine_core.ui import buttons as bt
 from engine_core.ui import texts
-from engine_core.ui.overlay import count_lines, line_break, score_chars
+from engine_core.ui.overlay import line_break, score_chars
 from engine_core.ui.screens import (A_GIVE_UP, A_LEAVE, A_NEW, A_RESTART, A_SEED, CHOOSE, CONFIRM, DEAL, END,
                                     LONG_A, LONG_X, NEXT, P_GIVE_UP, P_NEW, P_RESTART, P_RULES, P_TITLE, PAUSE, PLAY,
-                                    RULES, SEED_DIGITS, SEED_MOST, T_NEW, T_STATS, TITLE, Scene,
+                                    RULES, SEED_DIGITS, T_NEW, T_STATS, TITLE, Scene,
                                     PANEL_RECT, centred_panel, felt, panel, panel_width, table_under, wrap)
 from engine_core.ui.settings import S_AUTOPLAY
 from engine_core.ui.table import NONE
 
 from micropython import const
 
+_END_GUARD_MS = const(800)  # app.GUARD_MS, a question's that came without a key
 CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.say_why)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
@@ -81,7 +82,10 @@ class Play(Scene):
         if game.status() != PLAYING:
             app.finish()
             if game.COMPETITIVE and not game.TURN_BASED and not app.link_game():
-                app.ended_by_itself()  # a round of Nerts: the player was pressing for the cards
+                # A round of Nerts ended in a frame, not on a key: the end panel takes no key
+                # for a while, nor one held as it came (an A meant for the cards).
+                app.guard_ms = _END_GUARD_MS
+                app.guard_keys = app.keys_held
             app.redraw()
         app.collect_sound()
 
@@ -98,6 +102,7 @@ class Deal(Scene):
     the cursor's digit; App.seed and App.set_seed read and set the number."""
 
     MODE = DEAL
+    MOST = b"1073741823"  # the largest deal number (2**30 - 1), as its digits
 
     def __init__(self):
         self.digits = bytearray(SEED_DIGITS)
@@ -124,11 +129,11 @@ class Deal(Scene):
         always one a deal has, and never an int larger than a small one."""
         d = self.digits
         for i in range(SEED_DIGITS):
-            most = SEED_MOST[i] - 48
+            most = self.MOST[i] - 48
             if d[i] != most:
                 if d[i] > most:
                     for k in range(SEED_DIGITS):
-                        d[k] = SEED_MOST[k] - 48
+                        d[k] = self.MOST[k] - 48
                 return
 
     def type_digit(self, app, digit):
@@ -363,40 +368,40 @@ class Confirm(Scene):
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
         n = self.say_why(app)
         per_line = (pw - 7) // CHAR_W
-        if count_lines(_BODY, n, per_line) <= 2:
-            centred_lines(p, _BODY, n, per_line, x, y + LINE_H + 3, 2)
+        if self.lines(p, n, per_line, x, 0, 3, False) <= 2:
+            self.lines(p, n, per_line, x, y + LINE_H + 3, 2, True)
             p.text_centred(b"A: yes  B: no", x, y + 3 * LINE_H + 6, pal.CURSOR)
             return
-        centred_lines(p, _BODY, n, per_line, x, y + LINE_H + 1, 3)  # a narrow panel: three lines
+        self.lines(p, n, per_line, x, y + LINE_H + 1, 3, True)  # a narrow panel: three lines
         p.text_centred(b"A: yes  B: no", x, y + 4 * LINE_H + 2, pal.CURSOR)
 
     def say_why(self, app):
         """What yes means, into _BODY: the game given up named (a player choosing another game
         may not recall which one waits), or that a linked game ends uncounted. Its length."""
         if self.action == A_LEAVE:
-            return _copy(texts.CONFIRMS[CONFIRM_LINE + 1], 0)
-        n = _copy(texts.CONFIRMS[CONFIRM_LINE], 0)
-        n = _copy(games.title(app.table.game.NAME), n)
-        return _copy(texts.CONFIRMS[CONFIRM_LINE + 2], n)
+            return self.put(texts.CONFIRMS[CONFIRM_LINE + 1], 0)
+        n = self.put(texts.CONFIRMS[CONFIRM_LINE], 0)
+        n = self.put(games.title(app.table.game.NAME), n)
+        return self.put(texts.CONFIRMS[CONFIRM_LINE + 2], n)
 
+    def put(self, text, n):
+        """text copied into _BODY from n; where it ends."""
+        for i in range(len(text)):
+            _BODY[n + i] = text[i]
+        return n + len(text)
 
-def _copy(text, n):
-    """text copied into _BODY from n; where it ends."""
-    for i in range(len(text)):
-        _BODY[n + i] = text[i]
-    return n + len(text)
-
-
-def centred_lines(p, text, n, per_line, cx, y, most):
-    """text[:n] broken at spaces into lines of per_line characters at most, each centred on
-    cx, LINE_H apart from y; `most` lines at most."""
-    start = 0
-    k = 0
-    while start < n and k < most:
-        end = line_break(text, n, per_line, start)
-        p.text_span(text, start, end, cx - ((end - start) * CHAR_W - 1) // 2, y + k * LINE_H, pal.WHITE)
-        start = end + 1 if end < n and text[end] == 32 else end
-        k += 1
+    def lines(self, p, n, per_line, cx, y, most, draw):
+        """_BODY[:n] broken at spaces into lines of per_line characters at most, each centred
+        on cx, LINE_H apart from y (when `draw`); how many lines it takes, `most` at most."""
+        start = 0
+        k = 0
+        while start < n and k < most:
+            end = line_break(_BODY, n, per_line, start)
+            if draw:
+                p.text_span(_BODY, start, end, cx - ((end - start) * CHAR_W - 1) // 2, y + k * LINE_H, pal.WHITE)
+            start = end + 1 if end < n and _BODY[end] == 32 else end
+            k += 1
+        return k if start >= n else most + 1
 
 
 class End(Scene):

@@ -66,7 +66,6 @@ A_GIVE_UP = const(3)
 A_LEAVE = const(4)  # To the title from a linked game played on alone: not kept, nothing counted
 
 SEED_DIGITS = const(10)  # a deal number 0 .. 1073741823 (2**30 - 1), the protocol's range
-SEED_MOST = b"1073741823"  # the largest, as its digits
 
 
 def two_buttons(button, long_press, in_play, holding):
