@@ -6,10 +6,12 @@ Levels (SpiteMalice.bot_level, 1..3; the default is 3):
   2  medium  up to 40 positions per stage, 70 per turn; it blocks such an opening against any
              opponent.
   3  hard    up to 150 positions per stage and per turn, searched against the cards it cannot
-             see: the opponent's next hand is dealt 30 times from the unseen cards, and every
-             position is scored against all 30 by the opponent's best reply (whether some centre
-             stack lets it play its payoff card with that hand, its side stacks and its kings,
-             a hand that needs kings counting half for each; see TurnModel.threat_table),
+             see: the opponent's next hand is dealt 30 times from the unseen cards (the cards
+             it kept from the ranks that fit no centre stack), and every position is scored
+             against all 30 by the opponent's best reply (whether some centre stack lets it play
+             its payoff card with that hand, its side stacks and its kings, a hand that needs
+             kings counting half for each, the other stacks half again; see
+             TurnModel.threat_table),
              weighted by how keen the opponent is on its payoff pile (payoff cards played
              against turns taken, read from the table); and it values a completed stack less
              (W_COMPLETE_HARD), which plays fewer cards into the opponent's reach (docs/ai.md).

@@ -181,13 +181,15 @@ class TurnModel:
         eager (0..100) scales it: how keen this opponent is to take such an opening; reach
         (0..3) is the most cards an opening may lack and still count. With samples (up to
         MAX_SAMPLES), the hand the opponent will hold is sampled that many times from the cards
-        the player has not seen, and reach[s] sums the hands with which the opponent could
-        play its payoff card on a stack of s cards (KING_SHARE each, halved for each wild king
-        the hand must spend). A hand bridges every higher stack up to the payoff card with no
-        more kings than a lower one (the cards a stack lacks include those a higher one
-        lacks), so what any of the three stacks offers (an opponent's best reply, against each
-        sample) is what the highest of them at or below the payoff card offers: the search
-        counts the largest threat[s] of the three.
+        the player has not seen (the cards it kept from the ranks that fit no centre stack as it
+        left them), and reach[s] sums the hands with which the opponent could play its payoff
+        card on a stack of s cards (KING_SHARE each, halved for each wild king the hand must
+        spend). A hand bridges every higher stack up to the payoff card with no more kings than
+        a lower one (the cards a stack lacks include those a higher one lacks), so what any of
+        the three stacks offers (an opponent's best reply, against each sample) is what the
+        highest of them at or below the payoff card offers: the search counts the largest
+        threat[s] of the three, and half the threat[s] of the other sizes (the payoff cards
+        after that one go where they fit, as often onto another stack).
         """
         self.samples = 0
         for s in range(12):
@@ -262,33 +264,53 @@ class TurnModel:
                 unseen[cards_[i] % 13] -= 1
             total -= n
         pool = self.pool
+        # The cards the opponent kept (its hand when its turn ended) fit no centre stack as it
+        # left them, kings aside: the yardsticks play every card that fits, and a player who
+        # kept one back would rather have played it. Those are dealt from the ranks that fit
+        # none (pool[0:fits]), the cards it will draw from all. Before its first turn (no side
+        # card yet) its hand is a deal like any other.
+        kept = 0
+        fit = 0
+        for j in range(4):
+            kept += piles.size[SIDE1 + STRIDE * other + j]
+        if kept > 0:
+            kept = piles.size[HAND + STRIDE * other]
+            for k in range(3):
+                fit |= 1 << piles.size[CENTER1 + k]
         n = 0
         for r in range(13):
-            for _ in range(unseen[r]):
-                pool[n] = r
-                n += 1
+            if not (fit >> r) & 1:
+                for _ in range(unseen[r]):
+                    pool[n] = r
+                    n += 1
+        fits = n
+        for r in range(13):
+            if (fit >> r) & 1:
+                for _ in range(unseen[r]):
+                    pool[n] = r
+                    n += 1
         # the sampler's generator starts from the position, so that a loaded game plays on
         # exactly as the game it was saved from
         x = 1 + total * 7919 + piles.size[STOCK] * 104729 + target * 13 + mask
         step = rng.step
         x = step(step(x))
         reach = self.reach
-        stop = total - 5 if total > 5 else 0  # five cards, or what there is
+        if kept > fits:
+            kept = fits
+        if kept > 5:
+            kept = 5
+        draws = 5 if total > 0 else 0
         reach[target] = samples * KING_SHARE  # every hand reaches the payoff card's own stack
         for _ in range(samples):
             hand = 0
             k = kings
-            left = total
-            while left > stop:
-                # a card drawn from pool[0:left] goes to the end, out of the next draws
+            # five cards, each drawn from the whole pool (as from a deck this size, near
+            # enough: no swaps to make and take back), the kept ones from pool[0:fits]
+            for d in range(draws):
                 x = _LEHMER_A * (x % _LEHMER_Q) - _LEHMER_R * (x // _LEHMER_Q)
                 if x < 0:
                     x += _LEHMER_M
-                i = x % left
-                left -= 1
-                r = pool[i]
-                pool[i] = pool[left]
-                pool[left] = r
+                r = pool[x % fits] if d < kept else pool[x % total]
                 if r == KING:
                     k += 1
                 else:
@@ -418,12 +440,17 @@ class TurnModel:
                 if sampled:
                     # the sampled hands with which the opponent plays its payoff card on some
                     # stack: those of the highest stack up to the card (threat_table)
-                    t = threat[c0]
-                    if threat[c1] > t:
-                        t = threat[c1]
-                    if threat[c2] > t:
-                        t = threat[c2]
-                    v -= t
+                    # and half what the other stacks offer (each size once): the payoff
+                    # cards after that one go where they fit, as often onto another stack
+                    t0 = threat[c0]
+                    t1 = threat[c1] if c1 != c0 else 0
+                    t2 = threat[c2] if c2 != c0 and c2 != c1 else 0
+                    t = t0
+                    if t1 > t:
+                        t = t1
+                    if t2 > t:
+                        t = t2
+                    v -= t + ((t0 + t1 + t2 - t) >> 1)
                 else:
                     v -= threat[c0] + threat[c1] + threat[c2]
                 if v > best:
