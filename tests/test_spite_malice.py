@@ -1029,7 +1029,7 @@ def _sampled_reach(game, model, target, kings, kept, fit):
     from engine_core import rng
     from engine_core.ai.spite_malice_search import KING_SHARE, MAX_SAMPLES
     pool = [r for r in range(13) if r not in fit for _ in range(model.unseen[r])]
-    fits = len(pool)
+    loose = len(pool)
     pool += [r for r in range(13) if r in fit for _ in range(model.unseen[r])]
     total = len(pool)
     x = rng.step(rng.step(1 + total * 7919 + game.piles.size[0] * 104729 + target * 13))
@@ -1039,7 +1039,7 @@ def _sampled_reach(game, model, target, kings, kept, fit):
         k = kings
         for d in range(5):
             x = rng.step(x)
-            r = pool[x % (fits if d < kept else total)]
+            r = pool[x % (loose if d < kept else total)]
             if r == 12:
                 k += 1
             else:

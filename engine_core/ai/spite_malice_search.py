@@ -264,28 +264,28 @@ class TurnModel:
                 unseen[cards_[i] % 13] -= 1
             total -= n
         pool = self.pool
-        # The cards the opponent kept (its hand when its turn ended) fit no centre stack as it
-        # left them, kings aside: the yardsticks play every card that fits, and a player who
-        # kept one back would rather have played it. Those are dealt from the ranks that fit
-        # none (pool[0:fits]), the cards it will draw from all. Before its first turn (no side
-        # card yet) its hand is a deal like any other.
+        # The cards the opponent kept (its hand when its turn ended) are taken to fit no centre
+        # stack as it left them, kings aside: a card that fits is one a player would rather
+        # play (the greedy yardsticks always do). They are dealt from the ranks that fit none
+        # (pool[0:loose]), the cards it will draw from all. Before its first turn (no side card
+        # yet) its hand is a deal like any other.
         kept = 0
-        fit = 0
+        fitting = 0  # the ranks the centre stacks take, a bit each
         for j in range(4):
             kept += piles.size[SIDE1 + STRIDE * other + j]
         if kept > 0:
             kept = piles.size[HAND + STRIDE * other]
             for k in range(3):
-                fit |= 1 << piles.size[CENTER1 + k]
+                fitting |= 1 << piles.size[CENTER1 + k]
         n = 0
         for r in range(13):
-            if not (fit >> r) & 1:
+            if not (fitting >> r) & 1:
                 for _ in range(unseen[r]):
                     pool[n] = r
                     n += 1
-        fits = n
+        loose = n
         for r in range(13):
-            if (fit >> r) & 1:
+            if (fitting >> r) & 1:
                 for _ in range(unseen[r]):
                     pool[n] = r
                     n += 1
@@ -295,22 +295,20 @@ class TurnModel:
         step = rng.step
         x = step(step(x))
         reach = self.reach
-        if kept > fits:
-            kept = fits
-        if kept > 5:
-            kept = 5
+        if kept > loose:
+            kept = loose
         draws = 5 if total > 0 else 0
         reach[target] = samples * KING_SHARE  # every hand reaches the payoff card's own stack
         for _ in range(samples):
             hand = 0
             k = kings
             # five cards, each drawn from the whole pool (as from a deck this size, near
-            # enough: no swaps to make and take back), the kept ones from pool[0:fits]
+            # enough: no swaps to make and take back), the kept ones from pool[0:loose]
             for d in range(draws):
                 x = _LEHMER_A * (x % _LEHMER_Q) - _LEHMER_R * (x // _LEHMER_Q)
                 if x < 0:
                     x += _LEHMER_M
-                r = pool[x % fits] if d < kept else pool[x % total]
+                r = pool[x % loose] if d < kept else pool[x % total]
                 if r == KING:
                     k += 1
                 else:
