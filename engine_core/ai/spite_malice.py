@@ -48,11 +48,12 @@ _PAYOFF_SIZE = const(20)
 # Search budgets (positions per stage, per turn) by level. On MicroPython a position costs about
 # 50-60 k fuel and a move applied (refills, reshuffles) 300-650 k: each move is charged
 # _APPLY_NODES positions, so a turn's cost stays bounded however long it is (the hard level's,
-# whose search is the largest, at about what a move costs); its sampling costs up to about 2 M
-# more (make bench, docs/ai.md: the worst turns).
+# whose search is the largest, at about what a move costs: 9, as 500 k is about 9 positions of
+# 57 k; at 6 a turn of 22 moves cost 17.7 M); its sampling costs up to about 2 M more (make
+# bench, docs/ai.md: the worst turns).
 _STAGE_NODES = (0, 12, 40, 150)
 _TURN_NODES = (0, 36, 70, 150)
-_APPLY_NODES = (0, 4, 4, 6)
+_APPLY_NODES = (0, 4, 4, 9)
 # By level: the most cards an opening for the opponent's payoff card may lack for the level to
 # block it (-1: it does not block; 0: only an opening the opponent can take at once); a level
 # that samples the opponent's hand blocks by the samples instead.
