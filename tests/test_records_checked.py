@@ -284,9 +284,9 @@ def test_a_taken_record_whose_first_move_ends_the_game_is_sound():
     reach; its first legal move wins, and undo stops at a game's end by the rule, so the
     check may not ask that move to be taken back. The bases are played sessions (the deals,
     the computer's moves, when the game is saved), so which one gives that position moves with
-    them: today the second base record of Bases(1) does (20 on p1's pay-off, 1 on p2's first side stack, swapped)."""
+    them: today the second base record of Bases(19) does (20 on p1's pay-off, 1 on p2's first side stack, swapped)."""
     from engine_core import PLAYING
-    bases = record_fuzz.Bases(1)
+    bases = record_fuzz.Bases(19)
     disk = record_fuzz.copy_disk(bases.disks["spite_malice"][1])
     buf, n = record_fuzz.read(disk, "game.dat")
     assert (buf[129], buf[136]) == (20, 1)  # the two sizes, as the base record holds them
