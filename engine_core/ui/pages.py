@@ -19,7 +19,7 @@ from engine_core.ui.table import NONE
 from micropython import const
 
 _END_GUARD_MS = const(800)  # app.GUARD_MS, a question's that came without a key
-CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.say_why)
+CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.draw)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
 
@@ -102,7 +102,6 @@ class Deal(Scene):
     the cursor's digit; App.seed and App.set_seed read and set the number."""
 
     MODE = DEAL
-    MOST = b"1073741823"  # the largest deal number (2**30 - 1), as its digits
 
     def __init__(self):
         self.digits = bytearray(SEED_DIGITS)
@@ -125,16 +124,14 @@ class Deal(Scene):
             value //= 10
 
     def keep_in_range(self):
-        """Digits past the largest deal number (1073741823) become it: the number is then
-        always one a deal has, and never an int larger than a small one."""
+        """Digits past the largest deal number (1073741823, 2**30 - 1) become it: the number is
+        then always one a deal has, and never an int larger than a small one."""
         d = self.digits
-        for i in range(SEED_DIGITS):
-            most = self.MOST[i] - 48
-            if d[i] != most:
-                if d[i] > most:
-                    for k in range(SEED_DIGITS):
-                        d[k] = self.MOST[k] - 48
-                return
+        v = 0
+        for i in range(SEED_DIGITS - 1):
+            v = v * 10 + d[i]  # the first nine digits: below 10**9
+        if v > 107374182 or v == 107374182 and d[SEED_DIGITS - 1] > 3:
+            self.set_value(1073741823)
 
     def type_digit(self, app, digit):
         """Typed digits make the number from the right, the first one since the screen opened
@@ -366,7 +363,17 @@ class Confirm(Scene):
             app.selected = selected
             y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
-        n = self.say_why(app)
+        # What yes means: the game given up named (a player choosing another game may not
+        # recall which one waits), or that a linked game ends uncounted.
+        n = 0
+        for k in range(1 if self.action == A_LEAVE else 3):
+            if self.action == A_LEAVE:
+                text = texts.CONFIRMS[CONFIRM_LINE + 1]
+            else:
+                text = games.title(app.table.game.NAME) if k == 1 else texts.CONFIRMS[CONFIRM_LINE + k]
+            for i in range(len(text)):
+                _BODY[n + i] = text[i]
+            n += len(text)
         per_line = (pw - 7) // CHAR_W
         if self.lines(p, n, per_line, x, 0, 3, False) <= 2:
             self.lines(p, n, per_line, x, y + LINE_H + 3, 2, True)
@@ -374,21 +381,6 @@ class Confirm(Scene):
             return
         self.lines(p, n, per_line, x, y + LINE_H + 1, 3, True)  # a narrow panel: three lines
         p.text_centred(b"A: yes  B: no", x, y + 4 * LINE_H + 2, pal.CURSOR)
-
-    def say_why(self, app):
-        """What yes means, into _BODY: the game given up named (a player choosing another game
-        may not recall which one waits), or that a linked game ends uncounted. Its length."""
-        if self.action == A_LEAVE:
-            return self.put(texts.CONFIRMS[CONFIRM_LINE + 1], 0)
-        n = self.put(texts.CONFIRMS[CONFIRM_LINE], 0)
-        n = self.put(games.title(app.table.game.NAME), n)
-        return self.put(texts.CONFIRMS[CONFIRM_LINE + 2], n)
-
-    def put(self, text, n):
-        """text copied into _BODY from n; where it ends."""
-        for i in range(len(text)):
-            _BODY[n + i] = text[i]
-        return n + len(text)
 
     def lines(self, p, n, per_line, cx, y, most, draw):
         """_BODY[:n] broken at spaces into lines of per_line characters at most, each centred
@@ -526,4 +518,4 @@ class End(Scene):
             x = p.number(score, x, y, pal.WHITE) + 12
 
 
-_BODY = bytearray(64)  # the words under a question (Confirm.say_why): the longest are 51 characters
+_BODY = bytearray(64)  # the words under a question (Confirm.draw): the longest are 51 characters

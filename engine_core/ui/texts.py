@@ -13,7 +13,7 @@ PAUSE = (b"Resume", b"Hint", b"Undo", b"Redo", b"Restart", b"New deal", b"Rules"
 TITLE_ITEMS = (b"Continue", b"New game", b"Choose a game", b"Statistics", b"Settings", b"Link play")
 CONFIRMS = (b"Restart this deal?", b"Deal a new game?", b"Deal that number?", b"Give up this game?",
             b"Leave this game?", b"Giving up ", b"A linked game is not kept: it ends here, uncounted.",
-            b" counts as a loss.")  # the question, by A_*; the words under it
+            b" counts as a loss.")  # the question, by A_*; the words under it (5, the game's name, 7)
 STATS_COLUMNS = (b"Games", b"Won", b"Now", b"Best")
 
 
