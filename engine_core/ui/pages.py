@@ -18,7 +18,7 @@ from engine_core.ui.table import NONE
 
 from micropython import const
 
-_END_GUARD_MS = const(800)  # app.GUARD_MS, a question's that came without a key
+_END_GUARD_MS = const(800)  # as app.GUARD_MS: an end that came without a key takes no key this long
 CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.draw)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
 COUNT_FROM = const(-30000)  # a line number far above the page: wrap() only counts from it
