@@ -273,7 +273,7 @@ class RecordFile:
         except OSError:
             pass
 
-    def save(self, buf, n, again=True):  # (again: False in its own second try)
+    def save(self, buf, n, again=True):
         """Write buf[0:n] (a finished record) atomically: SAVED, FULL or FAILED.
 
         Where the backend replaces a whole file at once (`storage.atomic`: littlefs commits a
@@ -295,19 +295,25 @@ class RecordFile:
         except OSError as e:
             if not direct:
                 self._drop_temp()
-                if again and storage.exists(self.temp):  # (not a file: a file is dropped)
-                    try:  # moved to NAME.bad, replacing an older one
-                        storage.remove(self.aside)
-                    except OSError:
-                        pass
-                    try:
-                        storage.rename(self.temp, self.aside)
-                        return self.save(buf, n, False)
-                    except OSError:
-                        pass
+                if again and storage.exists(self.temp) and self._temp_aside():  # (a file: dropped)
+                    return self.save(buf, n, False)
             if errno_of(e) == ENOSPC:
                 return FULL
             return FAILED
+
+    def _temp_aside(self):
+        """Move what is at the temporary name to NAME.bad (replacing an older one); True when
+        the name is free then."""
+        storage = self.storage
+        try:
+            storage.remove(self.aside)
+        except OSError:
+            pass
+        try:
+            storage.rename(self.temp, self.aside)
+            return True
+        except OSError:
+            return False
 
     def erase(self):
         self.whole = False

@@ -272,7 +272,6 @@ def test_the_computers_move_in_spite_and_malice_is_told_in_words_that_fit_the_na
         if table.computer_ms:
             break
     told = []
-    app.tick(0)  # the frame that answers the last press (a step due in it waits for the next)
     while table.computer_ms:
         app.tick(COMPUTER_STEP_MS)
         assert table.message == why.SAID

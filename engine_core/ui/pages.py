@@ -74,7 +74,7 @@ class Play(Scene):
                 table.play_home()
         if table.hint_after and not app.answering:  # (X said so, or the pause menu went, in the last frame)
             table.seek_hint()
-        if not table.tick(ms, app.answering):
+        if not table.tick(ms):
             table.refresh()
             if not table.pending and table.moves_wanted() and not app.answering:
                 table.legal_moves()  # an idle frame (not one that answers a press, whose

@@ -280,17 +280,13 @@ class Table:
         said.out_of_step(self.said, here, there)
         self.say_now(why.SAID)
 
-    def tick(self, ms, answering=False):
+    def tick(self, ms):
         """Animate a shake, let a message go, step the computer's turn; True while something
-        moves. answering: the frame answers a press, and the computer's step due in it waits
-        for the next (a step may plan the rest of the turn: up to about 80 ms on a Pico)."""
+        moves."""
         if self.computer_ms > 0:
             self.computer_ms -= ms
             if self.computer_ms <= 0:
-                if answering:
-                    self.computer_ms = 1
-                else:
-                    self.computer_step()
+                self.computer_step()
         if self.message_ms > MESSAGE_MS:
             self.message_ms = MESSAGE_MS  # a frame has come: the strip is drawn in it
         elif self.message_ms > 0:
@@ -522,14 +518,6 @@ class Table:
     def press(self, button):
         """One button in play (B, X, Y and directions; START is the app's)."""
         hand = self.hand
-        if button <= bt.RIGHT and self.computer_ms:
-            # The D-pad while the computer's turn is shown move by move: the cursor moves and
-            # the turn goes on, its words kept (planning the rest of it at once, in the key's
-            # frame, kept the cursor's answer past a frame on the chip). A card on its way lands.
-            if self.view.slide & 0xFF:
-                self.view.stop_slide()
-            hand.move_cursor(button)
-            return
         self.ready(button != bt.X)  # (X's hint plays the computer's turn out: press_hint)
         if button == bt.A:
             self.press_a()
