@@ -8,8 +8,8 @@ allocate.
 from engine_core import OVER, PLAYING
 from engine_core import cards
 from engine_core.game import V_SCORE, V_STATUS, V_TURN, Game, move_code
-from engine_core.games.spite_malice import (CENTER1, KING, N_CENTERS, STACK_FULL, hand_pile,
-                                            owner, payoff_pile)
+from engine_core.games.spite_malice import (CENTER1, HAND_SIZE, KING, N_CENTERS, STACK_FULL, STOCK,
+                                            hand_pile, owner, payoff_pile)
 
 
 def move_token(game, code):
@@ -101,4 +101,7 @@ def check_position(game):
                 return names[payoff_pile(p)] + " is empty: the game is over"
         if piles.size[hand_pile(game.vars[V_TURN])] == 0:
             return "the player to move holds no cards: a played-out hand is refilled at once"
+    elif piles.size[payoff_pile(0)] and piles.size[payoff_pile(1)] and piles.size[STOCK] >= HAND_SIZE:
+        # A game ends when a payoff pile is emptied, or drawn when the stock cannot fill a hand.
+        return "the game is over with both payoff piles holding cards and the stock able to fill a hand"
     return ""

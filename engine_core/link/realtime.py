@@ -44,6 +44,7 @@ if _TYPING:
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
+_HASHES_AT_ONCE = const(16)  # at most this many seconds hashed in a poll (repair._RING)
 # What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
 # differ by what a deal's delivery and each pause's start and end put between them: a pause
 # starts when a side has heard nothing for 5 s (SILENCE_MS), and over a lossy link the last
@@ -105,7 +106,11 @@ class Realtime:
 
     def reset(self, t):
         """A new start at game time t (a deal, a state loaded): nothing pending, the next hash
-        at the next whole second after t."""
+        at the next whole second after t. The game's own clock is t: a loaded state's key is
+        the host's word for its clock, and a key behind it would have the seconds between
+        hashed at once (a key of 0 on a state at 2**30 ms: a million hashes in one poll)."""
+        if self.s.game is not None:
+            t = self.s.game.clock_ms
         self.timeline.clear()
         self.peer_h = t
         for i in range(3):
@@ -459,6 +464,10 @@ class Realtime:
         if self.peer_h < final:
             final = self.peer_h
         gen = s.gen
+        if final - self.next_check >= _HASHES_AT_ONCE * HASH_EVERY_MS:
+            # The peer keeps the hashes of its last _HASHES_AT_ONCE seconds (repair.py's ring):
+            # older seconds could not be compared, so they are not hashed.
+            self.next_check = (final // HASH_EVERY_MS - _HASHES_AT_ONCE + 1) * HASH_EVERY_MS
         while self.next_check <= final:
             i = tl.first_from(self.next_check)
             if not tl.undo_to(game, i):

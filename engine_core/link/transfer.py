@@ -88,6 +88,10 @@ class Transfer:
         self.own_base = bytearray(64)
         self.own_len = 0
         self.own_low = 0
+        # Whether the game here is over by the moves played here (not by a state loaded): only
+        # then is the table between deals, and the host's next deal free to deal that pile.
+        self.seen_status = -1  # the status as observe() or a loaded state last left it
+        self.ended_here = False
         self.round = 0  # a party guest's round before a state (V_ROUND: the deals it has seen)
 
     # --- the host sends ---
@@ -146,6 +150,8 @@ class Transfer:
     def forget_own(self):
         """A new table: this console's own payoff pile is found again."""
         self.own_pile = -1
+        self.seen_status = -1
+        self.ended_here = False
 
     def observe(self):
         """This console's own payoff pile as its own moves leave it: a new deal (other cards at
@@ -154,6 +160,12 @@ class Transfer:
         game = self.s.game
         if game is None or self.s.is_host:
             return  # (a host loads no state: its own pile needs no watching)
+        status = game.vars[V_STATUS]
+        if status == PLAYING:
+            self.ended_here = False
+        elif self.seen_status == PLAYING:
+            self.ended_here = True  # a move played here ended the game
+        self.seen_status = status
         if self.own_pile < 0 or self.own_game is not game:
             self.own_game = game
             self.own_pile = -1
@@ -232,7 +244,10 @@ class Transfer:
         clears = h.clears
         size = save.encode_game(game, 0, self.backup)
         self.observe()
-        self.own_open = game.vars[V_STATUS] == PLAYING  # between deals the next deal may be the host's
+        # Between deals the next deal may be the host's: when the game ended here by its
+        # moves. A game a loaded state called over is not between deals: the next state
+        # must keep this console's own pile all the same.
+        self.own_open = game.vars[V_STATUS] == PLAYING or not self.ended_here
         self.round = game.vars[V_ROUND]
         if save.restore_game(game, buf, n, self.used) != r.OK:
             return False
@@ -247,4 +262,7 @@ class Transfer:
             h.moves = moves
             h.clears = clears
             return False
+        status = game.vars[V_STATUS]
+        self.ended_here = self.ended_here and status != PLAYING  # (over here, and over as loaded)
+        self.seen_status = status
         return True

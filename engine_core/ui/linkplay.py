@@ -221,12 +221,16 @@ class Link:
             if mode == LINK:  # an offer the player has not asked for: it waits for Join a table
                 self.status = L_OFFERED
                 app.full = True
-            elif mode != LINK_ASK:  # anywhere else: a question, over what is on the screen
-                if self.cannot_join(session.offer_game_id, session.offer_players):
-                    session.decline()  # nothing to ask: this console could not take it
-                else:
+            elif self.cannot_join(session.offer_game_id, session.offer_players):
+                session.decline()  # nothing to ask: this console could not take it
+                if mode == LINK_ASK:
+                    app.show(self.ask_back)  # (it replaced the offer asked about: gone too)
+            else:  # anywhere else: a question, over what is on the screen
+                if mode != LINK_ASK:
                     self.ask_back = mode
-                    app.question(LINK_ASK)
+                # (an offer that replaced the one asked about is asked about afresh: its
+                # name drawn, its guard time anew, so that A joins only the table it names)
+                app.question(LINK_ASK)
         if flags & m.F_LEFT and app.mode == LINK_ASK:
             app.show(self.ask_back)  # the offer was withdrawn
         if flags & m.F_STARTED and session.state == m.S_PLAYING:

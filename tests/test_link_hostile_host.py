@@ -1,0 +1,262 @@
+"""A hostile host against a guest console, by the threat model (docs/link.md, "Threat model:
+the peer is a stranger"): the console is a real Console linked over the loopback wire; the
+peer holds the other end, sits down as an honest session, then writes whatever frames it
+likes (valid CRCs, the table's ids). Each test is a promise of the threat model."""
+
+import time
+
+from engine_core import OVER, PLAYING, games
+from engine_core import records as r
+from engine_core import save
+from engine_core.console import Console
+from engine_core.game import V_STATUS
+from engine_core.games.nerts_moves import V_ROUND_OVER
+from engine_core.gfx.screen import Screen
+from engine_core.link import messages as m
+from engine_core.link import session as ls
+from engine_core.link.channel import Channel
+from engine_core.link.loopback import Wire
+from engine_core.link.statehash import state_hash
+from engine_core.storage import MemoryStorage
+from engine_core.ui import buttons as bt
+from engine_core.ui import screens as ui
+from engine_core.ui.app import App
+from simulator import framebuf
+
+STEP = 20
+
+
+class Rig:
+    """The console (the guest) and the peer (a Session for sitting down, its Channel for the rest)."""
+
+    def __init__(self):
+        self.wire = Wire(1)
+        self.now = 0
+        self.console = Console(App(Screen(240, 240, framebuf)), MemoryStorage())
+        self.console.start()
+        self.app = self.console.app
+        self.app.attach_link(lambda: ls.Session(Channel(self.wire.end(1), me=0x1111)), b"rig")
+        self.pch = Channel(self.wire.end(0), me=0x2222)
+        self.peer = ls.Session(self.pch)
+
+    @property
+    def cs(self):
+        return self.app.link.session
+
+    def step(self, n=1):
+        """Time passes with the peer's session polled (an honest peer)."""
+        for _ in range(n):
+            self.now += STEP
+            self.wire.deliver(self.now)
+            self.peer.poll(self.now)
+            self.console.tick(STEP)
+
+    def raw_step(self, n=1):
+        """Time passes; the peer speaks by hand: its channel polled, what came for it taken."""
+        sent = []
+        for _ in range(n):
+            self.now += STEP
+            self.wire.deliver(self.now)
+            self.pch.poll(self.now)
+            kind = self.pch.receive()
+            while kind >= 0:
+                sent.append(kind)
+                kind = self.pch.receive()
+            self.console.tick(STEP)
+        return sent
+
+    def press(self, button):
+        self.console.press(button)
+        self.app.redraw()
+
+    def join(self, name, seed=4242):
+        """The console joins the peer's table of `name`."""
+        self.app.open_link()
+        self.app.selected = 2
+        self.press(bt.A)  # Join a table
+        self.peer.host(games.load(name)(2, 0), seed, 0, bytes((ls.HERE, ls.THERE)), self.now)
+        for _ in range(100):
+            self.step()
+            if self.cs.tables.count:
+                break
+        self.press(bt.A)
+        for _ in range(50):
+            self.step()
+            if self.app.linked() and self.peer.state == ls.S_PLAYING:
+                break
+        assert self.app.linked()
+        return self.app.table.game
+
+    def disagree(self):
+        """The host's "we disagree": RESYNC with a hash unlike the console's."""
+        d = bytearray(5)
+        d[0] = self.cs.gen
+        r.put_i32(d, 1, (state_hash(self.cs.game) + 1) & 0x3FFFFFF)
+        self.pch.send(m.RESYNC, d, 5)
+
+    def send_state(self, game, key):
+        """`game`'s record in STATE chunks, as a host writes them."""
+        buf = bytearray(save.BUFFER_SIZE)
+        rec = bytes(buf[:save.encode_game(game, 0, buf)])
+        pos = 0
+        while pos < len(rec):
+            part = rec[pos:pos + 107]
+            d = bytearray(13 + len(part))
+            d[0] = self.cs.gen
+            r.put_u16(d, 1, pos)
+            r.put_u16(d, 3, len(rec))
+            r.put_i32(d, 5, key)
+            r.put_i32(d, 9, 12345)
+            d[13:] = part
+            assert self.pch.send(m.STATE, d, len(d))
+            pos += len(part)
+            self.raw_step(2)
+
+
+def copy_of(game):
+    buf = bytearray(save.BUFFER_SIZE)
+    n = save.encode_game(game, 0, buf)
+    other = type(game)(game.players, game.options)
+    other.set_rules(game.rules)
+    assert save.restore_game(other, buf, n, bytearray(256)) == r.OK
+    return other
+
+
+def cards_of(game, pile):
+    p = game.piles
+    return list(p.cards[p.start[pile]:p.start[pile] + p.size[pile]])
+
+
+def swap_with(game, pile, other):
+    p = game.piles
+    for i in range(min(p.size[pile], p.size[other])):
+        a, b = p.start[pile] + i, p.start[other] + i
+        p.cards[a], p.cards[b] = p.cards[b], p.cards[a]
+
+
+def two_states(name, own, stock):
+    """The host calls the deal over in one state (the position otherwise as it is), then puts
+    it back in play with the guest's own pile swapped with a stock: the guest's own pile
+    before and after, and the game's status after."""
+    rig = Rig()
+    game = rig.join(name)
+    seat = rig.cs.my_seat
+    pile = game.pile_id(own % (seat + 1))
+    dealt = cards_of(game, pile)
+    rig.raw_step(10)
+    rig.disagree()
+    rig.raw_step(5)
+    over = copy_of(game)
+    over.vars[V_STATUS] = OVER
+    rig.send_state(over, game.clock_ms if name == "nerts" else rig.cs.turn_no)
+    rig.raw_step(5)
+    rig.disagree()
+    rig.raw_step(5)
+    again = copy_of(game)
+    again.vars[V_STATUS] = PLAYING
+    if name == "nerts":
+        again.vars[V_ROUND_OVER] = 0
+    swap_with(again, pile, game.pile_id(stock % (seat + 1)) if "%" in stock else game.pile_id(stock))
+    rig.send_state(again, game.clock_ms if name == "nerts" else rig.cs.turn_no)
+    rig.raw_step(5)
+    return dealt, cards_of(game, pile), game.vars[V_STATUS]
+
+
+def test_a_deal_called_over_by_a_state_does_not_open_the_guests_payoff_pile_to_the_next():
+    # "A STATE loaded while a deal is in play must leave that pile as the bottom part of what
+    # this console was dealt": a state that called the deal over (with both payoff piles full
+    # and a stock that fills a hand: no end the rules have) made the next state unchecked.
+    dealt, after, status = two_states("spite_malice", "p%d.payoff", "stock")
+    assert after == dealt[:len(after)] or status != PLAYING, (dealt, after)
+
+
+def test_a_round_called_over_by_a_state_does_not_open_the_guests_nerts_pile_to_the_next():
+    dealt, after, status = two_states("nerts", "p%d.nerts", "p%d.stock")
+    assert after == dealt[:len(after)] or status != PLAYING, (dealt, after)
+
+
+def test_a_spite_and_malice_state_over_with_no_end_of_the_rules_is_refused():
+    # The rule card: a game ends when a payoff pile is emptied, or drawn when the stock cannot
+    # fill a hand. A state "over" with neither is no position of the game.
+    rig = Rig()
+    game = rig.join("spite_malice")
+    before = state_hash(game)
+    rig.disagree()
+    rig.raw_step(5)
+    over = copy_of(game)
+    over.vars[V_STATUS] = OVER
+    rig.send_state(over, rig.cs.turn_no)
+    rig.raw_step(5)
+    assert game.vars[V_STATUS] == PLAYING and state_hash(game) == before
+
+
+def test_a_host_saying_we_disagree_again_and_again_has_the_guest_ask_a_few_times_a_minute():
+    # "[a peer can never] make it ask for one more than a few times a minute".
+    rig = Rig()
+    game = rig.join("spite_malice", seed=99)
+    asks = 0
+    loads = rig.cs.repairs
+    start = rig.now
+    while rig.now - start < 60000:
+        rig.disagree()
+        asks += rig.raw_step(3).count(m.RESYNC)
+        if rig.cs.asked:
+            rig.send_state(copy_of(game), rig.cs.turn_no)
+        rig.raw_step(2)
+    assert asks <= 3 and rig.cs.repairs - loads <= 3, (asks, rig.cs.repairs - loads)
+
+
+def test_a_nerts_state_far_ahead_of_its_key_does_not_hang_the_guest():
+    # A state whose record's clock is 2**30 - 1 s ahead of its STATE key, then a CLOCK at that
+    # time: the guest hashed every second in between in one poll (63 s on a desktop).
+    rig = Rig()
+    game = rig.join("nerts")
+    rig.raw_step(10)
+    rig.disagree()
+    rig.raw_step(5)
+    ahead = copy_of(game)
+    ahead.clock_ms = 1073741000
+    rig.send_state(ahead, 0)
+    assert game.clock_ms >= 1073741000  # loaded
+    d = bytearray(5)
+    d[0] = rig.cs.gen
+    r.put_i32(d, 1, 1073741000)
+    rig.pch.send(m.CLOCK, d, 5)
+    began = time.process_time()
+    rig.raw_step(2)
+    assert time.process_time() - began < 1.0
+
+
+def test_an_offer_that_replaces_the_one_asked_about_is_asked_about_afresh():
+    # "[a peer can never] join a table this console's player did not pick": the question names
+    # Spite & Malice; the partner swaps its offer for Nerts under it; the player's A must not
+    # join a game the question never named.
+    rig = Rig()
+    rig.join("spite_malice")
+    app = rig.app
+    named = []
+    draw = type(app.screens[ui.LINK_ASK]).draw
+
+    def noted(screen, app):
+        if app.full:
+            named.append(games.name_of(app.link.session.offer_game_id))
+        return draw(screen, app)
+    type(app.screens[ui.LINK_ASK]).draw = noted
+    try:
+        rig.peer.leave(rig.now)
+        rig.step(10)
+        rig.peer.host(games.load("spite_malice")(2, 0), 777, 0, bytes((ls.HERE, ls.THERE)), rig.now)
+        rig.step(100)  # the question, read: its guard time over
+        assert app.mode == ui.LINK_ASK and app.answers_live()
+        rig.peer.cancel(rig.now)
+        rig.peer.host(games.load("nerts")(2, 0), 999, 0, bytes((ls.HERE, ls.THERE)), rig.now)
+        rig.step(5)
+        app.redraw()
+        assert app.mode == ui.LINK_ASK and named[-1] == "nerts"  # asked again, naming it
+        assert not app.answers_live()  # with its guard time anew
+        rig.step(60)
+        rig.press(bt.A)
+        rig.step(60)
+        assert app.table.game.NAME == named[-1]
+    finally:
+        type(app.screens[ui.LINK_ASK]).draw = draw
