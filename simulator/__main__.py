@@ -266,6 +266,7 @@ def screenshot(app, board, args):
         from simulator.window import Window
         window = Window(app.screen, args.scale or 3, board, visible=False)
         window.help = args.keymap
+        window.two_only = app.app.settings[S_TWO_BUTTONS] == 1
         window.save(args.screenshot)
         window.close()
     else:
@@ -489,6 +490,10 @@ class Desktop:
     def after_frame(self, now):
         self.power.update(now, self.keys.held, self)
         window = self.window
+        two_only = self.keys.app.app.settings[S_TWO_BUTTONS] == 1
+        if two_only != window.two_only:  # the setting changed: the skin's buttons with it
+            window.two_only = two_only
+            self.keys.changed = True
         if self.drawn or self.keys.changed or window.light != window.shown_light:
             window.update()
             self.drawn = False

@@ -99,6 +99,7 @@ class Window:
         self.help = False
         self.asking = False  # Esc on the title: "Close the simulator?" is shown
         self.pressed = set()
+        self.two_only = False  # the console plays with A and B alone (its setting): the skin shows those
         self.light = 100  # the screen's backlight, percent (set_light(): the console's power)
         self.shown_light = 100  # as last drawn
         self.skin = self.draw_skin()
@@ -184,6 +185,8 @@ class Window:
             veil.fill((0, 0, 0, light_alpha(self.light)))
             s.blit(veil, (self.side, self.pad))
         present = self.board.buttons if self.board else range(bt.COUNT)
+        if self.two_only:
+            present = [b for b in present if b == bt.A or b == bt.B]
         for button, (x, y, r) in self.button_spots().items():
             if button not in present:
                 continue

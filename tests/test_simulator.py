@@ -635,3 +635,28 @@ def test_the_simulators_help_lists_the_keys_that_press_each_button():
                        ("Backspace", "SELECT"), ("Esc", "back")):
         line = [ln for ln in keys.splitlines() if ln.split() and ln.split()[0] == key]
         assert line and words in line[0], (key, keys)
+
+
+@pytest.mark.parametrize("two", [False, True])
+def test_the_skin_of_a_two_button_console_shows_a_and_b_alone(tmp_path, two):
+    # With --two-buttons the console takes A and B alone (docs/screen.md): a skin that still
+    # drew X, Y, START, SELECT and the D-pad offered buttons that do nothing. Measured on the
+    # picture: the spot where each button is drawn holds the button's colour, or the body's.
+    from PIL import Image
+
+    from engine_core.ui import buttons as bt
+    from simulator.keys import make_app
+    from simulator.window import BUTTON, Window
+    out = tmp_path / "skin.png"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    run = simulate("--headless", "--board", "240x240", "--skin", "--scale", "2", "--screenshot", str(out),
+                   *(["--two-buttons"] if two else []), env=env)
+    assert run.returncode == 0, run.stderr
+    img = Image.open(out).convert("RGB")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    spots = Window(make_app(240, 240, "aces_up", 1).screen, 2, None, visible=False).button_spots()
+    drawn = set()
+    for button, (x, y, r) in spots.items():
+        if img.getpixel((x, y - r + 3)) in (BUTTON, (90, 96, 110)):
+            drawn.add(button)
+    assert drawn == ({bt.A, bt.B} if two else set(spots))

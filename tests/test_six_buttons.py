@@ -13,6 +13,7 @@ from engine_core.gfx.paint import CHAR_W
 from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui import texts
+from engine_core.ui.settings import S_TWO_BUTTONS
 from simulator.boards import resolve_board
 from simulator.keys import make_app, run
 from tests.test_small_screens import Drawn
@@ -186,3 +187,52 @@ def test_the_deal_number_keys_keep_their_parts_apart_and_off_the_edges(name):
     row = rows(app)[-2]  # the keys line, over "A: deal  B: back"
     assert widest_gap(row) >= TWO_SPACES, name
     assert row[0][0] >= 4 and row[-1][0] + row[-1][2] <= app.width - 4, name
+
+
+# --- two buttons: the key lines name A and B alone ---
+
+def words_drawn(app):
+    """Every text the painter draws in a full redraw of the screen shown."""
+    seen = []
+    painter = app.painter
+    for name in ("text", "text_centred", "text_span"):
+        method = getattr(painter, name)
+
+        def noted(words, *args, _method=method, **kw):
+            seen.append(bytes(words))
+            return _method(words, *args, **kw)
+        setattr(painter, name, noted)
+    app.full = True
+    app.redraw()
+    for name in ("text", "text_centred", "text_span"):
+        delattr(painter, name)
+    return b" | ".join(seen)
+
+
+@pytest.mark.parametrize("size", [(240, 240), (240, 135), (320, 240), (160, 128), (128, 64)])
+@pytest.mark.parametrize("two", [False, True])
+def test_with_two_buttons_the_screens_key_lines_name_only_a_and_b(size, two):
+    # A console in the two-button scheme (docs/screen.md: B steps, a long B backs out, a long
+    # A stands for X on the game list and the deal screen) takes no other button, so a key line
+    # naming the D-pad or X offers a press that does nothing.
+    lines = []
+    for keys in ("", "DOWN A", "DOWN A " + ("LONG_A" if two else "X")):
+        app = make_app(*size)
+        app.settings[S_TWO_BUTTONS] = 1 if two else 0
+        run(app, keys.replace("DOWN", "B") if two else keys)
+        lines.append(words_drawn(app))
+    app = make_app(*size, "casket", 1)
+    app.settings[S_TWO_BUTTONS] = 1 if two else 0
+    app.go(ui.RULES)
+    lines.append(words_drawn(app))
+    other = re.compile(rb"(Up/down|U/D|L/R|Left/right|LEFT|RIGHT|\bX: )")
+    named = [line for line in lines if other.search(line)]
+    if two:
+        assert named == [], named
+    else:
+        assert len(named) >= 3, lines  # they are there when the board has the buttons (128x64: no title line)
+
+
+def test_the_deal_screens_own_copy_of_the_two_button_settings_slot_is_the_settings_one():
+    from engine_core.ui import pages
+    assert pages._S_TWO_BUTTONS == S_TWO_BUTTONS  # a private const: no name in the Pico's heap

@@ -97,7 +97,8 @@ class Title(Scene):
                 hand = (0, 25, 37, 49)  # ace of spades, king of hearts, queen of diamonds, jack of clubs
                 for i in range(4):
                     p.card(style, x + i * (style.w + 4), y, hand[i], True, pal.GREY, pal.FELT, False)
-            p.text_centred(b"Up/down: choose  A: start", w // 2, h - LINE_H, pal.SLOT)
+            keys = b"B: next  A: start" if app.settings[st.S_TWO_BUTTONS] else b"Up/down: choose  A: start"
+            p.text_centred(keys, w // 2, h - LINE_H, pal.SLOT)
             app.drawn_selected = -1
         elif app.drawn_selected == app.selected:
             return
@@ -289,16 +290,17 @@ class GameList(Menu):
 
     def draw_around(self, app, px, py, pw, ph):
         p = app.painter
+        no_x = app.no_x or app.settings[st.S_TWO_BUTTONS]  # a long A stands for X (App.defers)
         if py + ph + LINE_H <= app.height:
-            foot = b"A: new deal  hold A: by number" if app.no_x else b"A: new deal  X: by number"
+            foot = b"A: new deal  hold A: by number" if no_x else b"A: new deal  X: by number"
             if p.text_width(foot) > app.width - 4:
-                foot = b"A: deal  hold A: number" if app.no_x else b"A: deal  X: number"
+                foot = b"A: deal  hold A: number" if no_x else b"A: deal  X: number"
             p.text_centred(foot, app.width // 2, py + ph + 1, pal.SLOT)
             return
         # In the title row, right, two blank characters clear of the title at least.
-        keys = b"hold A: number" if app.no_x else b"X: by number"
+        keys = b"hold A: number" if no_x else b"X: by number"
         if p.text_width(self.title(app)) + 2 * CHAR_W + p.text_width(keys) > pw - 2 * inset(app):
-            keys = b"hold A: 0-9" if app.no_x else b"X: number"
+            keys = b"hold A: 0-9" if no_x else b"X: number"
         p.text(keys, px + pw - inset(app) - p.text_width(keys), py + 5, pal.SLOT)
 
     def draw_words(self, app, i, px, ty, pw, chosen):

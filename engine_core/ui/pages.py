@@ -18,6 +18,7 @@ from engine_core.ui.table import NONE
 
 from micropython import const
 
+_S_TWO_BUTTONS = const(8)  # settings.S_TWO_BUTTONS (a private const: no name in the module's RAM)
 _END_GUARD_MS = const(800)  # as app.GUARD_MS: an end that came without a key takes no key this long
 CONFIRM_LINE = const(5)  # texts.CONFIRMS: the words under the question (Confirm.draw)
 FINISH_STEP_MS = const(150)  # a clearly won game plays one card home this often (auto-play)
@@ -183,14 +184,21 @@ class Deal(Scene):
             short = h < 100
             p.text_centred(games.title(app.names[app.pending_game]), w // 2, 1 if short else 6, pal.GOLD)
             p.text_centred(b"Deal number", w // 2, LINE_H + 1 if short else dy - 3 * LINE_H, pal.WHITE)
-            if w >= 200:
+            two = app.settings[_S_TWO_BUTTONS]
+            if two:
+                keys = b"B: digit  hold A: random" if w >= 160 else b"B digit  hold A rand"
+            elif w >= 200:
                 keys = b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random"
             else:
                 keys = b"U/D: digit  hold A: rand" if app.no_x else b"U/D: digit  X: random"
                 if p.text_width(keys) > w - 2 * CHAR_W:  # 128 pixels: a character clear of each edge
                     keys = b"U/D 0-9  hold A rand" if app.no_x else b"U/D 0-9  X: random"
             p.text_centred(keys, w // 2, h - 2 * LINE_H + 2 if short else h - 3 * LINE_H, pal.SLOT)
-            p.text_centred(b"A: deal  B: back", w // 2, h - LINE_H + 2 if short else h - 2 * LINE_H, pal.SLOT)
+            if two:
+                keys = b"A: deal  hold B: back" if w >= 160 else b"A deal  hold B back"
+            else:
+                keys = b"A: deal  B: back"
+            p.text_centred(keys, w // 2, h - LINE_H + 2 if short else h - 2 * LINE_H, pal.SLOT)
         app.fb.fill_rect(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10, pal.PANEL)
         app.screen.mark(dx - 4, dy - 4, digits_w + 8, 7 * scale + 10)
         for i in range(SEED_DIGITS):
@@ -262,6 +270,8 @@ class Rules(Page):
         return self.head(app) * LINE_H + 5
 
     def keys(self, app):
+        if app.settings[_S_TWO_BUTTONS]:
+            return b"B: line  A: back"
         if app.width >= 320:
             return b"Up/down: line  Left/right: page"
         return b"Up/down line  L/R page" if app.width >= 160 else b"Up/down  L/R page"
