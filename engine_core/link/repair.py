@@ -35,7 +35,7 @@ if _TYPING:
 
 RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
 # or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
-ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often (a host that says
+_ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often (a host that says
 # "we disagree" again and again must not have it load states, and lose its undo, without end)
 _RING = const(16)  # hashes kept per side, waiting for the other's
 
@@ -52,7 +52,7 @@ class Repair:
         self.peer_hash = array("i", [0] * _RING)
         self.resent_at = array("i", [-60000] * RESYNCS_PER_MINUTE)  # the last state re-sends
         self.resend_i = 0
-        self.asked_times = array("i", [-60000] * ASKS_PER_MINUTE)  # guest: its last asks
+        self.asked_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last asks
         self.ask_i = 0
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
@@ -128,7 +128,7 @@ class Repair:
                 self.tell(mine)
         elif not self.asked and (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK >= 60000:
             self.asked_times[self.ask_i] = s.now
-            self.ask_i = (self.ask_i + 1) % ASKS_PER_MINUTE
+            self.ask_i = (self.ask_i + 1) % _ASKS_PER_MINUTE
             self.asked = True
             self.asked_at = s.now
             s.go(m.E_DISAGREE)
