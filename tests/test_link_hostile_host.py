@@ -9,7 +9,7 @@ from engine_core import OVER, PLAYING, games
 from engine_core import records as r
 from engine_core import save
 from engine_core.console import Console
-from engine_core.game import V_STATUS
+from engine_core.game import V_STATUS, move_code
 from engine_core.games.nerts_moves import V_ROUND_OVER
 from engine_core.gfx.screen import Screen
 from engine_core.link import messages as m
@@ -260,3 +260,97 @@ def test_an_offer_that_replaces_the_one_asked_about_is_asked_about_afresh():
         assert app.table.game.NAME == named[-1]
     finally:
         type(app.screens[ui.LINK_ASK]).draw = draw
+
+
+class Capture:
+    """A transport that keeps what is written: a real Channel forges a stranger's frames."""
+
+    def __init__(self):
+        self.frames = []
+
+    def write(self, buf, n):
+        self.frames.append(bytes(buf[:n]))
+        return n
+
+    def readinto(self, buf):
+        return 0
+
+
+def test_a_strangers_frame_to_anyone_that_is_not_an_offer_changes_nothing_on_the_join_list():
+    # "a console takes only the frames of its own table from its own partner; the rest are
+    # counted (frames_refused) and change nothing": a beacon (a frame to anyone) of kind BYE
+    # from a console of no table here made the join list's session leave, and its A then
+    # joined nothing.
+    rig = Rig()
+    app = rig.app
+    app.open_link()
+    app.selected = 2
+    rig.press(bt.A)  # Join a table
+    rig.peer.host(games.load("spite_malice")(2, 0), 777, 0, bytes((ls.HERE, ls.THERE)), rig.now)
+    for _ in range(50):
+        rig.step()
+        if rig.cs.tables.count:
+            break
+    state, refused = rig.cs.state, rig.cs.ch.refused
+    forged = Capture()
+    stranger = Channel(forged, me=0x3333)
+    stranger.open_table(0x4242, m.BYE, bytearray(1), 0)
+    stranger.poll(0)
+    rig.wire.end(0).write(bytearray(forged.frames[-1]), len(forged.frames[-1]))
+    rig.step(2)
+    assert rig.cs.state == state and rig.cs.ch.refused == refused + 1
+    rig.press(bt.A)  # the player picks the honest table
+    for _ in range(100):
+        rig.step()
+    assert app.linked() and rig.peer.state == ls.S_PLAYING
+
+
+def test_a_state_of_a_new_deal_when_the_next_deal_is_the_guests_own_keeps_its_payoff_pile():
+    # Between deals "the host may have dealt the next one": in Spite & Malice the loser deals,
+    # so when the guest lost, a state of a "new game" with the guest's payoff pile of the
+    # host's choosing is no deal the host could have made.
+    from engine_core.games import spite_malice as sm
+    rig = Rig()
+    game = rig.join("spite_malice")
+    host = rig.peer
+    hosts = host.game
+    assert rig.cs.my_seat == 1
+    piles = hosts.piles
+
+    def host_says_we_disagree():
+        host.repair.resync(state_hash(hosts))
+        host.outbox.flush()
+        rig.step(60)
+
+    # The host's payoff pile one king (a state the guest takes: its own pile as it was) ...
+    pay0 = sm.payoff_pile(0)
+    king = next(piles.card(sm.STOCK, i) for i in range(piles.size[sm.STOCK])
+                if piles.card(sm.STOCK, i) % 13 == sm.KING)
+    piles.move(pay0, sm.STOCK, piles.size[pay0])
+    piles.remove_at(sm.STOCK, piles.find(sm.STOCK, king))
+    piles.push(pay0, king)
+    host_says_we_disagree()
+    own = sm.payoff_pile(1)
+    before = cards_of(game, own)
+    # ... then played: the host wins, and the guest, the loser, deals the next game.
+    move = move_code(pay0, sm.CENTER1)
+    hosts.apply(move)
+    host.local_move(move, rig.now)
+    rig.step(20)
+    assert game.vars[V_STATUS] == OVER and rig.cs.may_deal()
+    # A "new game" whose guest payoff pile is 20 other cards.
+    hosts.vars[V_STATUS] = PLAYING
+    piles.move(own, sm.STOCK, piles.size[own])
+    for _ in range(20):
+        piles.push(own, piles.remove_at(sm.STOCK, 0))
+    if piles.size[pay0] == 0:
+        piles.move(sm.STOCK, pay0, 20)
+    hosts.history.clear()
+    assert hosts.check_position() == ""
+    host_says_we_disagree()
+    assert cards_of(game, own) == before
+
+
+def test_the_channels_beacon_kinds_are_the_messages_offers():
+    from engine_core.link import channel
+    assert (channel._OFFER, channel._FULL) == (m.OFFER, m.FULL)

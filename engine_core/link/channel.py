@@ -50,6 +50,8 @@ KEEPALIVE_MS = const(500)
 STALE_MS = const(2000)  # after a peer restarts, frames of its former epoch are ignored this long
 STALL_MS = const(3000)  # the peer heard and nothing acknowledged this long: start over
 _MASK = const(0x3FFFFFFF)  # messages.CLOCK_MASK, folded where used: clocks and counters wrap at 2**30
+_OFFER = const(1)  # messages.OFFER and FULL: the kinds a beacon carries (an offer to anyone)
+_FULL = const(11)
 
 
 class Channel:
@@ -383,6 +385,10 @@ class Channel:
             if verdict == pairing.OWN:
                 return  # the partner's beacon of this table: for the others in range
             if verdict == pairing.BEACON:
+                kind = buf[p + 2] & 0x7F
+                if kind != _OFFER and kind != _FULL:  # a stranger's frame to anyone is an offer or nothing
+                    self.refused = (self.refused + 1) & _MASK
+                    return
                 if not self._asm:  # (a message in two frames being put together goes first)
                     self.inbox.offer(buf, p, ln)
                 return

@@ -247,7 +247,8 @@ class Transfer:
         # Between deals the next deal may be the host's: when the game ended here by its
         # moves. A game a loaded state called over is not between deals: the next state
         # must keep this console's own pile all the same.
-        self.own_open = game.vars[V_STATUS] == PLAYING or not self.ended_here
+        # Nor is it when the next deal is this console's own (Spite & Malice: the loser deals).
+        self.own_open = game.vars[V_STATUS] == PLAYING or not self.ended_here or self.s.play.may_deal()
         self.round = game.vars[V_ROUND]
         if save.restore_game(game, buf, n, self.used) != r.OK:
             return False
