@@ -78,18 +78,28 @@ HELP = (
     ("F12", None, "screenshot (simulator-N.png)", ""),
     ("Esc", None, "back, as B; on the title: close", ""),
 )
+# The rows for a console played with A and B alone (the two-button setting: docs/screen.md).
+HELP_TWO = (
+    ("A/Space/Enter", bt.A, "A: pick up, place, choose", "home; a held card: put back"),
+    ("B", bt.B, "B: the next pile, the next row", "the pause menu in play, back elsewhere"),
+)
 # What a long press standing for a button the board lacks gives (a board's LONG_AS).
 STAND_IN_WORDS = {bt.X: "X, hint", bt.Y: "Y, undo", bt.START: "START, the pause menu",
                   bt.SELECT: "SELECT, the rules and keys"}
 
 
-def help_lines(board):
+def help_lines(board, two_only=False):
     """The keyboard map of a board, (keys, words): only the keys of buttons it has, and for a
-    button whose long press stands for one it lacks (its LONG_AS), what holding it gives."""
+    button whose long press stands for one it lacks (its LONG_AS), what holding it gives.
+    two_only: the console plays with A and B alone (its setting): those two, as it takes them."""
     present = board.buttons if board is not None else range(bt.COUNT)
     long_as = dict(board.long_as) if board is not None else {}
+    rows = HELP
+    if two_only:
+        rows = HELP_TWO + tuple(row for row in HELP if row[1] is None)
+        long_as = {}
     lines = []
-    for key, button, words, hold in HELP:
+    for key, button, words, hold in rows:
         if button is not None and button not in present:
             continue
         if button in long_as:

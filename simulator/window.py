@@ -227,7 +227,7 @@ class Window:
         row under it (its key empty), so that none runs past the panel's edge."""
         room = self.size[0] - 60 - HELP_WORDS_X - 14
         rows = []
-        for key, what in help_lines(self.board):
+        for key, what in help_lines(self.board, self.two_only):
             for k, line in enumerate(break_words(self.font, what, room)):
                 rows.append((key if k == 0 else "", line))
         return rows

@@ -236,3 +236,36 @@ def test_with_two_buttons_the_screens_key_lines_name_only_a_and_b(size, two):
 def test_the_deal_screens_own_copy_of_the_two_button_settings_slot_is_the_settings_one():
     from engine_core.ui import pages
     assert pages._S_TWO_BUTTONS == S_TWO_BUTTONS  # a private const: no name in the Pico's heap
+
+
+@pytest.mark.parametrize("size", [(240, 240), (128, 64)])
+def test_with_two_buttons_every_digit_of_a_deal_number_can_be_set(size):
+    # The deal number screen with A and B alone: B counts the digit up, a long A moves to the
+    # next digit (it could set only the last digit: deals 0-9 or a random one).
+    from engine_core.ui.screens import SEED_DIGITS
+    app = make_app(*size)
+    app.settings[S_TWO_BUTTONS] = 1
+    run(app, "B A LONG_A")
+    assert app.mode == ui.DEAL
+    want = "1073741823"
+    at = app.deal_screen.pos
+    for k in range(SEED_DIGITS):  # from the digit the cursor is on, round to each digit in turn
+        i = (at + k) % SEED_DIGITS
+        while app.deal_screen.digits[i] != int(want[i]):
+            run(app, "B")
+        run(app, "LONG_A")
+    assert app.seed() == int(want)
+    run(app, "A")
+    assert app.mode in (ui.PLAY, ui.CONFIRM)
+
+
+def test_with_two_buttons_the_rules_keys_are_the_two_button_paragraph_alone():
+    app = make_app(240, 240, "casket", 1)
+    app.settings[S_TWO_BUTTONS] = 1
+    assert app.keys_text() == texts.KEYS_TWO
+
+
+def test_with_two_buttons_the_keyboard_map_lists_a_b_and_the_windows_own_keys():
+    from simulator.keymap import help_lines
+    keys = [key for key, _ in help_lines(resolve_board("240x240"), True)]
+    assert keys[:2] == ["A/Space/Enter", "B"] and "X" not in keys and "Arrows" not in keys

@@ -197,7 +197,11 @@ class App:
     def keys_text(self):
         """The rules pages' keys paragraph for the board's buttons: made when first shown, not
         at start-up, where its 330 bytes would be the heap's for good whether or not the rules
-        are ever read (a board with every button shows texts.RULES_KEYS, in flash)."""
+        are ever read (a board with every button shows texts.RULES_KEYS, in flash). Played
+        with two buttons (the setting), the two-button paragraph alone, as on a board without
+        a D-pad."""
+        if self.settings[S_TWO_BUTTONS]:
+            return texts.KEYS_TWO
         told = self.rules_keys
         if isinstance(told, tuple):
             made = texts.rules_keys(told[0], told[1])

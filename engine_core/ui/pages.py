@@ -150,6 +150,13 @@ class Deal(Scene):
     def press(self, app, button):
         d = self.digits
         p = self.pos
+        if app.settings[_S_TWO_BUTTONS]:
+            # Two buttons: B counts the digit up, a long A moves to the next digit (a random
+            # number is the game list's A).
+            if button == bt.DOWN:
+                button = bt.UP
+            elif button == LONG_A:
+                button = NEXT
         if button == bt.UP:
             d[p] = (d[p] + 1) % 10
             self.keep_in_range()
@@ -186,7 +193,7 @@ class Deal(Scene):
             p.text_centred(b"Deal number", w // 2, LINE_H + 1 if short else dy - 3 * LINE_H, pal.WHITE)
             two = app.settings[_S_TWO_BUTTONS]
             if two:
-                keys = b"B: digit  hold A: random" if w >= 160 else b"B digit  hold A rand"
+                keys = b"B: digit  hold A: next digit" if w >= 160 else b"B digit  hold A next"
             elif w >= 200:
                 keys = b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random"
             else:
