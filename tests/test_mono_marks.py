@@ -285,3 +285,27 @@ def test_one_bit_frames_at_128x64_are_identical_on_cpython_and_micropython(game)
     cpython = frame("cpython", 128, 64, game, 7, keys, mono=True)
     assert len(cpython) == 1024
     assert frame("micropython", 128, 64, game, 7, keys, mono=True) == cpython
+
+
+@pytest.mark.parametrize("mono", [True, False])
+def test_a_wild_kings_tag_on_the_smallest_card_leaves_its_k_whole(mono):
+    # A wild king on a centre stack shows the rank it stands for in a tag over its suit; on the
+    # 13x9 card (128x64) the tag cut the K's last column and the king read as a B or an E.
+    from engine_core.games import spite_malice as sm
+    from engine_core.ui import overlay
+    from simulator.keys import make_app
+    app = make_app(128, 64, "spite_malice", 3, mono=mono)
+    view = app.table.view
+    p = app.painter
+    st = next(s for s in p.styles if s is not None and (s.w, s.h) == (13, 9))
+    king = sm.KING  # the king of the first suit
+    fb = app.fb
+    fb.fill(0)
+    p.card(st, 0, 0, king, True, 0, False, False)
+    plain = [[fb.pixel(x, y) for x in range(st.w)] for y in range(st.h)]
+    p.card(st, 20, 0, king, True, 0, False, False)
+    overlay.draw_wild(view, st, 20, 0, 4)  # standing for a 5
+    tagged = [[fb.pixel(20 + x, y) for x in range(st.w)] for y in range(st.h)]
+    k_columns = range(0, 6)  # the card's left edge and the K
+    assert [[row[x] for x in k_columns] for row in tagged] == [[row[x] for x in k_columns] for row in plain]
+    assert tagged != plain  # the tag is there

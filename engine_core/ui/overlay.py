@@ -467,9 +467,9 @@ def draw_wild(view, st, x, y, rank):
     w = 13 if rank == 9 else 7
     tx = x + st.w - w - 2
     ty = y + st.h - LINE_H
-    if ty < y:  # a card lower than the tag (13x9): the tag over its suit, inside the card
-        ty = y
-        tx = x + st.w - w - 1 if st.w > w else x
+    if ty < y:  # a card lower than the tag (13x9): the tag over its suit and the card's right
+        ty = y  # edge, clear of the king's K (a pixel to the left, it cut the K's last column)
+        tx = x + st.w - w if st.w > w else x
     view.fb.fill_rect(tx, ty, w, LINE_H - 1, BLACK)
     if rank == 9:
         p.char(49, tx + 1, ty + 1, WHITE)
