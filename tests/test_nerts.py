@@ -1270,3 +1270,31 @@ def test_a_tick_works_through_at_most_max_tick_slots_scheduled_times(monkeypatch
     assert len(calls) == nerts_bot.MAX_TICK_SLOTS
     assert d.state()["clock_ms"] == (60400 + 1073741823) % (1 << 30)
     assert d.ok("tick 1000") == "ok" and len(calls) == nerts_bot.MAX_TICK_SLOTS + 1  # play goes on
+
+
+def test_a_card_slides_under_a_pile_of_a_free_joker_as_the_rule_card_says():
+    # docs/rules/nerts.md, Sliding under: "a card one rank higher and of the opposite colour to
+    # the base card of another work pile may be slid under that pile - the same result as
+    # filling the space and moving the pile onto it". A lone free joker can stand for any card,
+    # so filling the space with the king of diamonds and moving the joker onto it (as a black
+    # queen) is legal: the slide must be too. (It was refused under any pile of jokers alone.)
+    import json
+
+    from engine_core.protocol import ProtocolSession
+    s = ProtocolSession()
+    assert s.command("bots off") == "ok"
+    assert s.command("new nerts seed=14 players=4 jokers=1") == "ok"
+    state = json.loads(s.command("state"))
+    piles = state["piles"]
+    for w in ("p4.work1", "p4.work2", "p4.work3", "p4.work4"):
+        piles["p4.stock"][:0] = ["#" + c.lstrip("#") for c in piles[w]]
+        piles[w] = []
+    for card, w in (("JK4", "p4.work2"), ("KD4", "p4.work4"), ("AC4", "p4.work3")):
+        there = next(v for v in piles.values() if any(c.lstrip("#") == card for c in v))
+        there.pop(next(i for i, c in enumerate(there) if c.lstrip("#") == card))  # one of the deck's two jokers
+        piles[w].append(card)
+    assert s.command("load " + json.dumps(state)) == "ok"
+    assert "p4.work4>p4.work2" in s.command("moves").split()
+    assert s.command("move p4.work4>p4.work2").startswith("ok")
+    after = json.loads(s.command("state"))["piles"]
+    assert after["p4.work2"] == ["KD4", "JK4"] and after["p4.work4"] == [] and after["p4.work1"] == []

@@ -280,9 +280,16 @@ class NertsMoves:
         return (v >> 1) == (t >> 1) - 1 and (v & 1) != (t & 1)
 
     def _slides(self, v, i):
-        """Can a card of value v (-1: a free joker) slide under work pile i's base card?"""
+        """Can a card of value v (-1: a free joker) slide under work pile i's base card? Under
+        a pile of free jokers alone, when they can stand for the ranks below it (as the card
+        filling the space and that pile moved onto it would have them)."""
+        n = self.work_size[i]
         b = self.work_base[i]
-        if self.work_size[i] == 0 or b < 0 or (b >> 1) == 12:
+        if n == 0:
+            return False
+        if b < 0:
+            return v < 0 or (v >> 1) >= n
+        if (b >> 1) == 12:
             return False
         return v < 0 or ((v >> 1) == (b >> 1) + 1 and (v & 1) != (b & 1))
 
