@@ -578,3 +578,30 @@ def test_every_deal_number_can_be_typed_on_the_deal_number_screen():
     assert app.seed() == MAX_SEED
     run(app, "DOWN")  # 0073741823
     assert app.seed() == 73741823
+
+
+@pytest.mark.parametrize("size", [(160, 128), (240, 135), (240, 240), (320, 240), (128, 64)])
+def test_the_question_over_the_game_list_leaves_no_row_of_it_cut_in_two(size):
+    # The game list's A with a game in progress asks first ("Deal a new game?"): a panel of five
+    # lines in the middle left the list's last row half shown below it on 160x128 (broken
+    # letters). Every pixel of the list's panel now is the question's panel, its border or
+    # its words, and the words lie in the question's five lines.
+    from engine_core.gfx import palette as pal
+    from engine_core.gfx.paint import LINE_H
+    from engine_core.ui.screens import PANEL_RECT
+    from simulator.keys import make_app, run
+    app = make_app(*size, "sir_tommy", 5, mono=size[1] == 64)
+    app.table.move_count = 1  # a game in progress
+    app.go(ui.CHOOSE)
+    app.selected = 4
+    app.full = True
+    app.redraw()
+    app.screens[ui.CHOOSE].panel_rect(app)
+    x0, y0, w, h = PANEL_RECT[0], PANEL_RECT[1], PANEL_RECT[2], PANEL_RECT[3]
+    run(app, "A")
+    app.redraw()
+    assert app.mode == ui.CONFIRM
+    inked = [y for y in range(y0 + 1, y0 + h - 1) for x in range(x0 + 1, x0 + w - 1)
+             if app.fb.pixel(x, y) not in (pal.PANEL, pal.SLOT) and not (app.screen.mono and app.fb.pixel(x, y) == 0)]
+    assert inked, "the question's words"
+    assert max(inked) - min(inked) < 5 * LINE_H, (min(inked), max(inked))

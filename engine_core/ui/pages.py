@@ -378,7 +378,14 @@ class Confirm(Scene):
             app.selected = self.row(app)
             app.screens[self.back].draw(app)
             app.selected = selected
-            y = centred_panel(app, 5)
+            if self.back == CHOOSE:  # over the list's whole panel: no row of it cut in two
+                px = PANEL_RECT[0]
+                py = PANEL_RECT[1]
+                ph = PANEL_RECT[3]
+                panel(app, px, py, PANEL_RECT[2], ph)
+                y = py + (ph - 5 * LINE_H + 1) // 2
+            else:
+                y = centred_panel(app, 5)
         p.text_centred(texts.CONFIRMS[self.action], x, y, pal.GOLD)
         # What yes means: the game given up named (a player choosing another game may not
         # recall which one waits), or that a linked game ends uncounted.
