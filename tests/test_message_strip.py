@@ -193,7 +193,7 @@ def test_on_128x64_a_settings_value_stands_apart_from_the_scroll_mark():
     assert at is not None
     app.screens[app.mode].panel_rect(app)
     mark_x = PANEL_RECT[0] + PANEL_RECT[2] - 3
-    assert at[0] + 6 * len(b"Game's") - 2 <= mark_x - 4  # its last column, then three dark ones
+    assert at[0] + 6 * len(b"Game's") - 2 <= mark_x - 5  # its last column, then four dark ones
     assert inset(app) == 4
 
 

@@ -375,3 +375,49 @@ def test_your_spite_and_malice_side_stacks_show_their_sizes_at_every_size(size):
     spots = [(x, y) for y in range(y0 + st.h, min(y0 + st.h + LINE_H + 4, app.height - 6))
              for x in range(max(0, x0 - 4), min(x0 + st.w + 4, app.width - 5)) if shows_at(app, b"3", x, y, drawn)]
     assert spots, size
+
+
+@pytest.mark.parametrize("size", [(128, 64), (160, 128), (240, 135), (240, 240), (320, 240)])
+def test_every_settings_row_keeps_two_blank_characters_between_its_name_and_its_value(size):
+    # "Target score Game's" read as one phrase on 128x64: a name and its value stand two blank
+    # characters apart at least, whatever the choice (short forms where they would not).
+    from engine_core.gfx.paint import CHAR_W
+    from engine_core.ui import settings as st
+    from engine_core.ui.menus import SettingsMenu
+    app = make_app(*size)
+    app.go(ui.SETTINGS)
+    p = app.painter
+    drawn = []
+    inside = []
+    for name in ("text", "text_upto"):
+        method = getattr(p, name)
+
+        def noted(words, *args, _method=method, _name=name):
+            if not inside:  # (text_upto draws through text: the outer call alone)
+                n = args[0] if _name == "text_upto" else len(words)
+                x, y = (args[1], args[2]) if _name == "text_upto" else (args[0], args[1])
+                drawn.append((bytes(words[:n]), x, y))
+            inside.append(1)
+            try:
+                return _method(words, *args)
+            finally:
+                inside.pop()
+        setattr(p, name, noted)
+    screen = app.screens[ui.SETTINGS]
+    assert isinstance(screen, SettingsMenu)
+    checked = 0
+    for row in range(st.COUNT):
+        i = screen.setting(app, row)
+        for choice in range(st.choices(i)):
+            app.settings[i] = choice
+            del drawn[:]
+            screen.draw_words(app, row, 10, 20, screen_width(app), False)
+            (name, nx, _), (value, vx, _) = drawn
+            assert vx - (nx + CHAR_W * len(name) - 1) >= 2 * CHAR_W + 1, (size, name, value)
+            checked += 1
+    assert checked > 30
+
+
+def screen_width(app):
+    from engine_core.ui.screens import panel_width
+    return panel_width(app.width)

@@ -469,9 +469,9 @@ class SettingsMenu(Menu):
         p = app.painter
         ins = inset(app)
         i = self.setting(app, row)
-        # (On a 128-pixel screen 2 pixels more to the right edge: 4 in all to the scroll mark
-        # beside the first and last rows, which would read as a letter of the value.)
-        right = px + pw - ins - (2 if ins < 8 else 0)
+        # (On a 128-pixel screen 3 pixels more to the right edge: 4 dark ones in all before the
+        # scroll mark beside the first and last rows, which would read as a letter of the value.)
+        right = px + pw - ins - (3 if ins < 8 else 0)
         room = (right - px - ins + 1) // CHAR_W
         row_words = st.SETTINGS[i]
         choices = row_words[st.CHOICES]
@@ -481,14 +481,15 @@ class SettingsMenu(Menu):
             longest = len(words) if len(words) > longest else longest
         # Short forms where they do not fit side by side: the name the same whatever the
         # choice (short where its longest would not fit), then the choice's words.
-        if len(name) + 1 + longest > room and len(row_words) > st.SHORT_NAME:
+        # Two blank characters between them at least, so that they never read as one phrase.
+        if len(name) + 2 + longest > room and len(row_words) > st.SHORT_NAME:
             name = row_words[st.SHORT_NAME]
         value = choices[app.settings[i]]
-        if len(name) + 1 + len(value) > room and len(row_words) > st.SHORT_CHOICES:
+        if len(name) + 2 + len(value) > room and len(row_words) > st.SHORT_CHOICES:
             value = row_words[st.SHORT_CHOICES][app.settings[i]]
         vx = right - p.text_width(value)
         # The name, cut short where even its short form would run into its value.
-        p.text_upto(name, (vx - CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty, pal.BLACK if chosen else pal.WHITE)
+        p.text_upto(name, (vx - 2 * CHAR_W - px - ins + 1) // CHAR_W, px + ins, ty, pal.BLACK if chosen else pal.WHITE)
         p.text(value, vx, ty, pal.BLACK if chosen else pal.DIM)
 
     def draw_foot(self, app, px, y, pw, row):

@@ -52,7 +52,7 @@ SETTINGS: tuple = (  # (its rows differ in type: mypy is told only that it is a 
     (b"Jokers", (b"Off", b"On"), "jokers", None, 0,
      b"Nerts decks with two wild jokers"),
     (b"Target score", (b"Game's", b"50", b"100", b"150"), "target", (0, 50, 100, 150), 0,
-     b"Score that wins a match"),
+     b"Score that wins a match", b"Target"),
     # How many play a new deal of Nerts: you and one to three computer players (a game in
     # progress keeps its own count; its saved record holds it).
     (b"Nerts players", (b"2", b"3", b"4"), "nerts_players", (2, 3, 4), 0,
