@@ -127,6 +127,7 @@ class App:
         self.ahead_rules = -1  # the rule profile it was dealt under,
         self.ahead_fresh = -1  # and for a fresh number the 'winnable only' setting it was drawn
         # under (-1: the deal screen's number)
+        self.ahead_drawn: "Table | None" = None  # that table drawn ahead, its frame in screen.kept
         self.redraw()
 
     # --- input ---
@@ -435,9 +436,17 @@ class App:
         table.slide_on(self.settings[S_SLIDE])
         table.game.bots = True
         dealt = self.ahead_table
+        drawn = False
         if dealt is None or dealt is not table or seed != self.ahead_seed or dealt.game.rules != self.ahead_rules:
             table.game.deal(seed)  # (else deal_ahead dealt it: 3-4 ms of a Pico's frame spared)
-        table.new_game()
+        else:
+            drawn = self.ahead_drawn is table
+        if drawn:  # make_ahead drew it too: its frame back whole, to be sent as it is
+            screen = self.screen
+            screen.buf[:] = screen.kept  # (ahead_drawn: a screen that keeps a copy)
+            screen.mark_all()
+        else:
+            table.new_game()
         table.sound = SOUND_DEAL
         self.note_scores()
         self.deals += 1
@@ -445,6 +454,8 @@ class App:
         self.counted = False
         self.resumable = False
         self.show(PLAY)
+        if drawn:
+            self.full = False  # (the frame is whole: play draws only what changes from here)
 
     def open_table(self, name, opts=-1, players=0):
         """The game's table, made on its first deal, and again only when the jokers, target or
@@ -483,6 +494,22 @@ class App:
         undealt = self.undealt_ahead() if rested_ms >= MAKE_AHEAD_MS else None
         if undealt is not None:
             self.deal_ahead(undealt)
+        elif rested_ms >= MAKE_AHEAD_MS and self.undrawn_ahead():
+            # A screen that keeps a copy of its frame (160x128, 128x64, whose whole frame takes
+            # 24-26 ms on the wire) has the deal drawn there too, in the next idle frame, and
+            # its own frame drawn again over it, unsent (the glass shows it): A sends the table.
+            table = self.ahead_table
+            screen = self.screen
+            kept = screen.kept
+            if table is not None and kept is not None:  # (as undrawn_ahead says)
+                table.slide_on(self.settings[S_SLIDE])
+                table.new_game()  # as start_game does after the deal
+                table.refresh()
+                kept[:] = screen.buf
+                self.full = True
+                self.redraw()
+                screen.clear_dirty()
+                self.ahead_drawn = table
         elif rested_ms >= MAKE_AHEAD_MS and self.tables.get(name) is None:
             shown = self.table  # the table of another game (set aside, or the last played)
             ahead = self.ahead
@@ -532,6 +559,7 @@ class App:
             self.ahead_fresh = self.settings[S_WINNABLE]
         game.deal(seed)
         self.ahead_table = table
+        self.ahead_drawn = None
         self.ahead_seed = seed
         self.ahead_rules = game.rules
 
@@ -553,9 +581,20 @@ class App:
         return self.selected if self.resumable else self.selected + 1
 
     def table_wanted(self):
-        """The screen shown has a game chosen (chosen_game) whose table make_ahead makes."""
+        """The screen shown has a game chosen (chosen_game) whose table make_ahead makes, deals
+        or draws."""
         chosen = self.chosen_game()
-        return chosen >= 0 and (self.tables.get(self.names[chosen]) is None or self.undealt_ahead() is not None)
+        return chosen >= 0 and (self.tables.get(self.names[chosen]) is None or self.undealt_ahead() is not None
+                                or self.undrawn_ahead())
+
+    def undrawn_ahead(self):
+        """The deal made ahead for the screen shown is not drawn ahead yet, on a screen that
+        keeps a copy of its frame (Screen.kept) with nothing waiting to be sent."""
+        table = self.ahead_table
+        chosen = self.chosen_game()
+        return (table is not None and chosen >= 0 and table is self.tables.get(self.names[chosen])
+                and self.ahead_drawn is not table and self.screen.kept is not None
+                and self.screen.dirty_count == 0 and self.undealt_ahead() is None)
 
     def configure_rules(self, game):
         """The rule profile a new deal plays, where the game has more than one (Casket's setting,
