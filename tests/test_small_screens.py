@@ -421,3 +421,24 @@ def test_every_settings_row_keeps_two_blank_characters_between_its_name_and_its_
 def screen_width(app):
     from engine_core.ui.screens import panel_width
     return panel_width(app.width)
+
+
+@pytest.mark.parametrize("size", [(160, 128), (128, 64)])
+def test_the_narrow_statistics_page_scrolls_a_game_at_a_time_and_shows_every_game_whole(size):
+    # Scrolled a line at a time, a page began with "Played 1 Won 0" and no name above it.
+    from engine_core.ui.stats import Stats
+    app = make_app(*size)
+    app.go(ui.STATS)
+    page = app.screens[ui.STATS]
+    assert isinstance(page, Stats)
+    per = page.per_game(app)
+    seen = set()
+    for _ in range(3 * len(app.names)):
+        assert app.scroll % per == 0, "each page starts with a game's name"
+        first = app.scroll // per
+        for i in range(first, min(len(app.names), first + page.page_lines(app) // per)):
+            seen.add(i)  # games whose lines the page holds whole
+        run(app, "DOWN")
+    assert seen == set(range(len(app.names)))
+    run(app, "UP")
+    assert app.scroll % per == 0

@@ -23,8 +23,11 @@ class Stats(Page):
 
     def press(self, app, button):
         if app.width < 240 and (button == bt.UP or button == bt.DOWN):  # the narrow page scrolls
-            scroll = app.scroll + (1 if button == bt.DOWN else -1)
-            last = self.per_game(app) * len(app.names) - self.page_lines(app)
+            # a game at a time: each page starts with a game's name, the last game's lines whole
+            per = self.per_game(app)
+            scroll = app.scroll + (per if button == bt.DOWN else -per)
+            last = per * len(app.names) - self.page_lines(app)
+            last = (last + per - 1) // per * per
             if scroll > last:
                 scroll = last
             if scroll < 0:
@@ -82,7 +85,7 @@ class Stats(Page):
 
     def draw_narrow(self, app):
         """A narrow screen: a game's name, then its counts a line or two under it (per_game),
-        UP and DOWN scrolling them a line."""
+        UP and DOWN scrolling them a game at a time."""
         p = app.painter
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
