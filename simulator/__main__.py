@@ -61,7 +61,7 @@ def parse_args(argv):
     parser.add_argument("--board", default="240x240",
                         help="board name, or a size: 240x135, 240x240, 320x240, 160x128, 128x64")
     parser.add_argument("--game", help="start in this game (aces_up, ...)")
-    parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823")
+    parser.add_argument("--seed", type=seed_arg, default=1, help="the deal's number, 0..1073741823 (1 unless given)")
     parser.add_argument("--keys", default="", help='a key script, e.g. "RIGHT A LONG_A TICK"')
     parser.add_argument("--headless", action="store_true", help="no window: run the keys and write --screenshot")
     parser.add_argument("--screenshot", help="PNG to write after the keys")
