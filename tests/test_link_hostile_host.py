@@ -207,7 +207,7 @@ def test_a_host_saying_we_disagree_again_and_again_has_the_guest_ask_a_few_times
 
 
 def test_a_nerts_state_far_ahead_of_its_key_does_not_hang_the_guest():
-    # A state whose record's clock is 2**30 - 1 s ahead of its STATE key, then a CLOCK at that
+    # A state whose record's clock is 800,000 s ahead of its STATE key, then a CLOCK at that
     # time: the guest hashed every second in between in one poll (63 s on a desktop).
     rig = Rig()
     game = rig.join("nerts")
@@ -215,12 +215,12 @@ def test_a_nerts_state_far_ahead_of_its_key_does_not_hang_the_guest():
     rig.disagree()
     rig.raw_step(5)
     ahead = copy_of(game)
-    ahead.clock_ms = 1073741000
+    ahead.clock_ms = 800000000
     rig.send_state(ahead, 0)
-    assert game.clock_ms >= 1073741000  # loaded
+    assert game.clock_ms >= 800000000  # loaded
     d = bytearray(5)
     d[0] = rig.cs.gen
-    r.put_i32(d, 1, 1073741000)
+    r.put_i32(d, 1, 800000000)
     rig.pch.send(m.CLOCK, d, 5)
     began = time.process_time()
     rig.raw_step(2)
@@ -354,3 +354,113 @@ def test_a_state_of_a_new_deal_when_the_next_deal_is_the_guests_own_keeps_its_pa
 def test_the_channels_beacon_kinds_are_the_messages_offers():
     from engine_core.link import channel
     assert (channel._OFFER, channel._FULL) == (m.OFFER, m.FULL)
+
+
+# --- engine-level tables (tools/reliability: the sessions driven frame by frame) ---
+
+def nerts_pile(game, seat):
+    from engine_core.games.nerts_moves import NERTS, STRIDE
+    p = seat * STRIDE + NERTS
+    return list(game.piles.cards[game.piles.start[p]:game.piles.start[p] + game.piles.size[p]])
+
+
+def test_a_refused_state_stays_refused_when_play_pushed_a_score_past_what_a_record_holds():
+    # A same-round state took every score to -100000 (what `load` takes); the host's Nerts call
+    # took the guest's below it; a later state rewriting the guest's own Nerts pile was then
+    # refused, but the guest's backup of itself no longer restored, and the refused state stayed.
+    from engine_core.game import ACTION, V_SCORE
+    from engine_core.games.nerts_moves import CALL, NERTS, STOCK, STRIDE
+    from tools.reliability.link_play import DEAL_MOVE, Table
+    t = Table("nerts", seed=3, players=2)
+    assert t.start()
+    t.acting = False
+    host, guest = t.sessions
+    mine, theirs = t.games
+
+    def frames(n):
+        for _ in range(n):
+            t.step()
+    frames(100)
+    for p in range(2):
+        mine.vars[V_SCORE + p] = -100000
+    while mine.piles.size[NERTS]:
+        mine.move_cards(NERTS, STOCK, 1)
+    host.repair.found(state_hash(mine), 0)
+    frames(100)
+    call = ACTION << 16 | CALL << 8 | 0
+    mine.apply(call)
+    host.local_move(call, t.now)
+    frames(100)
+    while not host.may_deal():
+        frames(1)
+    mine.apply(DEAL_MOVE)
+    host.local_move(DEAL_MOVE, t.now)
+    frames(400)
+    kept = nerts_pile(theirs, 1)
+    for p in range(2):
+        mine.vars[V_SCORE + p] = 0
+    a = mine.piles.start[STRIDE + NERTS] + mine.piles.size[STRIDE + NERTS] - 1
+    b = mine.piles.start[STRIDE + STOCK]
+    mine.piles.cards[a], mine.piles.cards[b] = mine.piles.cards[b], mine.piles.cards[a]
+    host.repair.found(state_hash(mine), 0)
+    frames(100)
+    assert guest.rejected >= 1
+    assert nerts_pile(theirs, 1) == kept
+
+
+def test_a_party_guests_moves_in_every_poll_do_not_stop_the_hosts_clock():
+    # A guest within every bound (its own seat's moves, dated at the host's clock, 30 a second)
+    # had a relay queued in every host poll, so the host sent no CLOCK: the honest guests'
+    # horizon stood still, their windows filled and they refused what the host relayed.
+    from engine_core.game import ACTION
+    from tools.reliability import party_play
+    from tools.reliability.party_play import Party
+    saved = party_play.STEP_MS
+    party_play.STEP_MS = 33
+    try:
+        t = Party(consoles=3, seed=4, delay=20)
+        assert t.start()
+        host, mine = t.sessions[0], t.games[0]
+        hostile = t.channels[1]
+        t.ticking[1] = 0
+        count, last = 5000, -1
+        start = mine.clock_ms
+        while mine.clock_ms - start < 20000:
+            hostile.poll(t.now)
+            while hostile.receive() >= 0:
+                pass
+            when = mine.clock_ms
+            if when >= last + 32 and hostile.sending.count < 7:
+                count += 1
+                d = bytearray(11)
+                d[0] = host.gen
+                d[1] = 1
+                move = ACTION << 16 | 1 << 8 | 1
+                d[2], d[3], d[4] = move >> 16 & 0xFF, move >> 8 & 0xFF, move & 0xFF
+                r.put_i32(d, 5, when & m.CLOCK_MASK)
+                r.put_u16(d, 9, count & 0xFFFF)
+                if hostile.send(m.MOVE, d, 11):
+                    last = when
+            t.frame()
+        honest = t.sessions[2]
+        assert honest.refused == 0 and honest.repair.overflows == 0 and host.repairs == 0
+    finally:
+        party_play.STEP_MS = saved
+
+
+def test_a_state_whose_game_clock_is_near_where_clocks_wrap_is_refused():
+    # A host's state 3 s before the game clock wraps (2**30 ms): after the wrap the guest
+    # refused every move of the host and compared no hashes: out of step for good, unshown.
+    from tools.reliability.link_play import Table
+    t = Table("nerts", seed=3, players=4)
+    assert t.start()
+    host, guest = t.sessions
+    mine, theirs = t.games
+    for _ in range(100):
+        t.step()
+    mine.clock_ms = (1 << 30) - 3000
+    host.repair.found(state_hash(mine) ^ 1, 0)  # "we disagree", and its state sent
+    for _ in range(200):
+        t.step()
+    assert host.repairs >= 1 and guest.rejected >= 1
+    assert theirs.clock_ms < 1 << 29  # not taken

@@ -10,6 +10,9 @@ from engine_core.text import is_digits
 from engine_core.game import ACTION, V_STATUS, Game, move_code, parse_player
 from engine_core.games.nerts_moves import (JOKER_DECLARED, PASS_CAP, SLIDE, STRIDE, V_JOKER, V_PASS, V_ROUND,
                                           V_ROUND_OVER, WORK1, WORK4, shift)
+from micropython import const
+
+_ROUNDS_MOST = const(1 << 24)  # a table's rounds dealt at most (realtime.py counts no further)
 
 
 def move_token(game, code):
@@ -199,7 +202,7 @@ def vars_error(game):
         jv = v[V_JOKER + j]
         if not (0 <= jv <= 26 or JOKER_DECLARED <= jv < JOKER_DECLARED + 52):
             return "a joker stands for no card"  # (free 0, on a work pile 1 + value, on a foundation 64 + kind)
-    if v[V_ROUND] < 0:
+    if v[V_ROUND] < 0 or v[V_ROUND] > _ROUNDS_MOST:
         return "the rounds dealt are out of range"
     return ""
 

@@ -44,6 +44,7 @@ if _TYPING:
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
+_ROUNDS_MOST = const(1 << 24)  # nerts_check's bound on the rounds dealt: counted no further
 _HASHES_AT_ONCE = const(16)  # at most this many seconds hashed in a poll (repair._RING)
 # What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
 # differ by what a deal's delivery and each pause's start and end put between them: a pause
@@ -287,7 +288,7 @@ class Realtime:
         """After a deal at time t: a new generation (moves of the old round are dropped)."""
         s = self.s
         s.new_generation()
-        if s.party:
+        if s.party and s.game.vars[V_ROUND] < _ROUNDS_MOST:
             s.game.vars[V_ROUND] += 1  # every console counts the table's deals (transfer.py)
         self.word_at = s.now
         self.timeline.clear()
@@ -485,9 +486,14 @@ class Realtime:
         h = game.clock_ms
         if s.party and s.is_host and self.peer_h < h:
             h = self.peer_h  # the guests' moves it relays are older than its own clock
+        if h - self.sent_h >= CLOCK_EVERY_MS:
+            self.out.flush()  # (a move queued in this poll, a party host's relay, waits only for this)
         if h - self.sent_h >= CLOCK_EVERY_MS and not self.out.waiting():
             # Only when nothing waits: a waiting move carries a horizon of its own, and a link
-            # that takes nothing must not fill the queue with clocks.
+            # that takes nothing must not fill the queue with clocks. (A move the host relays
+            # carries its mover's time, not the host's horizon: one queued in every poll, a
+            # guest's 30 a second, kept the host's CLOCK from going, and its guests' windows
+            # filled.)
             b = self.out.tx
             b[0] = s.gen
             r.put_i32(b, 1, h)

@@ -37,6 +37,8 @@ _TYPING = const(0)  # true for the type checker alone (tools/device/mypy-device.
 if _TYPING:
     from engine_core.link.session import Session
 
+_CLOCK_MOST = const(864000000)  # a state's game clock at most 10 days on: the clocks compare
+# as plain numbers, and one near 2**30 (where they wrap) left two tables out of step for good
 MISSED_MS = const(5000)  # a party guest that took no word of its round from the host this long
 # may have missed the round's end (it was away: hub.AWAY_MS): the host's next deal is taken
 
@@ -253,11 +255,11 @@ class Transfer:
         if save.restore_game(game, buf, n, self.used) != r.OK:
             return False
         try:
-            bad = game.check_position() != "" or not self.own_seat_kept(game)
+            bad = game.check_position() != "" or not self.own_seat_kept(game) or game.clock_ms > _CLOCK_MOST
         except MemoryError:
             bad = True
         if bad:
-            save.restore_game(game, self.backup, size, self.used)
+            save.restore_game(game, self.backup, size, self.used, True)  # (its own values, unchecked)
             h.head = head  # the journal's entries are still there: clear() only forgot them
             h.used = used
             h.moves = moves
