@@ -27,13 +27,19 @@ def press(app, key):
     return sent
 
 
-def to_deal_screen(size, number):
+def on_game_list(size, game):
+    """A console on the game list, `game`'s row chosen, its frame on the glass."""
     app = make_app(*size, mono=size[1] == 64)
     app.go(ui.CHOOSE)
-    app.selected = app.names.index("casket")
+    app.selected = app.names.index(game)
     app.full = True
     app.redraw()
     app.screen.clear_dirty()
+    return app
+
+
+def to_deal_screen(size, number):
+    app = on_game_list(size, "casket")
     press(app, "X")
     assert app.mode == ui.DEAL
     app.deal_screen.set_value(number)
@@ -72,12 +78,7 @@ def test_a_screen_that_keeps_no_frame_draws_nothing_ahead():
 
 @pytest.mark.parametrize("size", [(160, 128), (128, 64)])
 def test_the_game_lists_fresh_deal_drawn_ahead_is_that_deal_drawn_at_a(size):
-    waited = make_app(*size, mono=size[1] == 64)
-    waited.go(ui.CHOOSE)
-    waited.selected = waited.names.index("nerts")
-    waited.full = True
-    waited.redraw()
-    waited.screen.clear_dirty()
+    waited = on_game_list(size, "nerts")
     glass = bytes(waited.screen.buf)
     for _ in range(20):
         frame(waited)

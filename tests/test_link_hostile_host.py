@@ -22,6 +22,7 @@ from engine_core.ui import buttons as bt
 from engine_core.ui import screens as ui
 from engine_core.ui.app import App
 from simulator import framebuf
+from tests.test_link_channel import Tap
 
 STEP = 20
 
@@ -262,20 +263,6 @@ def test_an_offer_that_replaces_the_one_asked_about_is_asked_about_afresh():
         type(app.screens[ui.LINK_ASK]).draw = draw
 
 
-class Capture:
-    """A transport that keeps what is written: a real Channel forges a stranger's frames."""
-
-    def __init__(self):
-        self.frames = []
-
-    def write(self, buf, n):
-        self.frames.append(bytes(buf[:n]))
-        return n
-
-    def readinto(self, buf):
-        return 0
-
-
 def test_a_strangers_frame_to_anyone_that_is_not_an_offer_changes_nothing_on_the_join_list():
     # "a console takes only the frames of its own table from its own partner; the rest are
     # counted (frames_refused) and change nothing": a beacon (a frame to anyone) of kind BYE
@@ -292,7 +279,7 @@ def test_a_strangers_frame_to_anyone_that_is_not_an_offer_changes_nothing_on_the
         if rig.cs.tables.count:
             break
     state, refused = rig.cs.state, rig.cs.ch.refused
-    forged = Capture()
+    forged = Tap()  # a transport that keeps what a stranger's Channel writes
     stranger = Channel(forged, me=0x3333)
     stranger.open_table(0x4242, m.BYE, bytearray(1), 0)
     stranger.poll(0)
