@@ -77,9 +77,9 @@ class Console:
             self.show_resumed(game)
         self.app.take_events()  # the resumed game is no new deal
         self.stats_to_app()
-        if self.kiosk_on:
-            self.app.full = True  # the title's Settings row says it is locked
-            self.app.redraw()
+        if self.kiosk_on or self.app.settings[st.S_TWO_BUTTONS]:
+            self.app.full = True  # the title's Settings row says it is locked; its key line
+            self.app.redraw()  # names A and B alone (the App drew it before the settings came)
         self.show_notice()
 
     def settings_to_app(self):

@@ -486,3 +486,29 @@ def test_with_two_buttons_b_steps_through_every_card_of_a_fan_picked_from_inside
             assert game == "nerts" and table.message == why.NO_MOVE and k > 1
             continue
         assert table.held == s and table.hand.held_index == n - 1 - k
+
+
+def test_after_a_hint_another_card_picked_up_keeps_the_cursor_on_it():
+    # docs/screen.md: after X, "A then picks the card up with the cursor already on the
+    # destination" - the hinted card. Another card picked up sent the cursor to the hint's
+    # destination all the same, where a second A played it there (a Spite & Malice turn ended
+    # on a side stack the player never chose).
+    from simulator.keys import make_app, run
+    app = make_app(240, 240, "spite_malice", 3)
+    table = app.table
+    run(app, "X")
+    hinted, target = table.hint_from >> 8, table.hint_slot
+    hand = table.hand
+    assert hand.cursor == hinted
+    run(app, "RIGHT" if hand.cursor_index == 0 else "LEFT")  # another card of the hand
+    picked = (hand.cursor, hand.cursor_index)
+    run(app, "A")
+    assert table.held == picked[0] and (hand.cursor, hand.cursor_index) != (target, 255)
+    assert hand.cursor == picked[0]
+    # the hinted card itself: X, A puts the cursor on the hint's destination
+    app = make_app(240, 240, "spite_malice", 3)
+    table = app.table
+    run(app, "X")
+    target = table.hint_slot
+    run(app, "A")
+    assert table.held != NONE and table.hand.cursor == target

@@ -225,6 +225,9 @@ def test_with_two_buttons_the_screens_key_lines_name_only_a_and_b(size, two):
     app.settings[S_TWO_BUTTONS] = 1 if two else 0
     app.go(ui.RULES)
     lines.append(words_drawn(app))
+    app.go(ui.STATS)  # with two buttons B scrolls the page: A goes back
+    stats = words_drawn(app)
+    assert (b"A: back" in stats) == two and (b"B: back" in stats) != two
     other = re.compile(rb"(Up/down|U/D|L/R|Left/right|LEFT|RIGHT|\bX: )")
     named = [line for line in lines if other.search(line)]
     if two:
@@ -269,3 +272,51 @@ def test_with_two_buttons_the_keyboard_map_lists_a_b_and_the_windows_own_keys():
     from simulator.keymap import help_lines
     keys = [key for key, _ in help_lines(resolve_board("240x240"), True)]
     assert keys[:2] == ["A/Space/Enter", "B"] and "X" not in keys and "Arrows" not in keys
+
+
+@pytest.mark.parametrize("size", [(240, 240), (240, 135), (160, 128), (128, 64)])
+def test_with_two_buttons_the_deal_number_key_lines_fit_the_screen(size):
+    from engine_core.gfx.paint import CHAR_W
+    app = make_app(*size)
+    app.settings[S_TWO_BUTTONS] = 1
+    run(app, "B A LONG_A")
+    assert app.mode == ui.DEAL
+    seen = []
+    text_centred = app.painter.text_centred
+
+    def noted(words, x, y, colour):
+        seen.append(bytes(words))
+        return text_centred(words, x, y, colour)
+    app.painter.text_centred = noted
+    app.full = True
+    app.redraw()
+    del app.painter.text_centred
+    keys = [w for w in seen if b"digit" in w or b"deal" in w]
+    assert len(keys) == 2
+    for words in keys:
+        assert len(words) * CHAR_W - 1 <= app.width - 4, words
+
+
+def test_a_console_started_with_two_buttons_names_a_and_b_on_its_first_title():
+    # The App draws its title before the console's settings come (from the records, or a
+    # board with A and B alone): the first title said "Up/down: choose".
+    from engine_core.console import Console
+    from engine_core.storage import MemoryStorage
+    app = make_app(160, 128)
+    app.settings[S_TWO_BUTTONS] = 1
+    console = Console(app, MemoryStorage())
+    seen = []
+    text_centred = app.painter.text_centred
+
+    def noted(words, x, y, colour):
+        seen.append(bytes(words))
+        return text_centred(words, x, y, colour)
+    app.painter.text_centred = noted
+    console.start()
+    del app.painter.text_centred
+    assert b"B: next  A: start" in seen
+
+
+def test_the_statistics_pages_own_copy_of_the_two_button_settings_slot_is_the_settings_one():
+    from engine_core.ui import stats
+    assert stats._S_TWO_BUTTONS == S_TWO_BUTTONS

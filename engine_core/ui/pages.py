@@ -193,7 +193,9 @@ class Deal(Scene):
             p.text_centred(b"Deal number", w // 2, LINE_H + 1 if short else dy - 3 * LINE_H, pal.WHITE)
             two = app.settings[_S_TWO_BUTTONS]
             if two:
-                keys = b"B: digit  hold A: next digit" if w >= 160 else b"B digit  hold A next"
+                keys = b"B: digit  hold A: next digit"
+                if p.text_width(keys) > w - 2 * CHAR_W:  # 160 and 128 pixels
+                    keys = b"B: digit  hold A: next" if w >= 160 else b"B digit  hold A next"
             elif w >= 200:
                 keys = b"Up/down: digit  hold A: random" if app.no_x else b"Up/down: digit  X: random"
             else:

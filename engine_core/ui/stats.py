@@ -12,6 +12,7 @@ from engine_core.ui.screens import STATS
 
 from micropython import const
 
+_S_TWO_BUTTONS = const(8)  # settings.S_TWO_BUTTONS (a private const: no name in the module's RAM)
 TOP = const(15)  # the narrow page's first line, under its head (LINE_H + 5)
 WIDEST = const(24)  # characters in the longest line of three a game ("  Streak 9999  Best 9999")
 
@@ -81,7 +82,7 @@ class Stats(Page):
                 else:  # too wide for its column with a space before it: 123k, 1.2M, 45M, 2.1G
                     p.text(short_number(v), right - p.text_width(_SHORT), y, pal.WHITE)
         p.text(b"Now, Best: winning streaks", 4, y + LINE_H + 4, pal.DIM)
-        p.text(b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
+        p.text(b"A: back" if app.settings[_S_TWO_BUTTONS] else b"B: back", 4, app.height - LINE_H - 1, pal.SLOT)
 
     def draw_narrow(self, app):
         """A narrow screen: a game's name, then its counts a line or two under it (per_game),
@@ -90,7 +91,8 @@ class Stats(Page):
         app.fb.fill(pal.PANEL)
         app.screen.mark_all()
         p.text(b"Statistics", 4, 3, pal.GOLD)
-        p.text(b"B: back", app.width - 4 - p.text_width(b"B: back"), 3, pal.SLOT)
+        back = b"A: back" if app.settings[_S_TWO_BUTTONS] else b"B: back"  # (with two: B scrolls)
+        p.text(back, app.width - 4 - p.text_width(back), 3, pal.SLOT)
         lines = self.page_lines(app)
         per = self.per_game(app)
         total = per * len(app.names)

@@ -40,6 +40,7 @@ class Table:
         self.view = TableRenderer(painter, game, self.slots, self.hand, self.said, title)
         self.sound = 0  # SOUND_MOVE / SOUND_ILLEGAL since the app last looked
         self.hint_slot = NONE
+        self.hint_from = NONE  # the hinted card: its slot << 8 | its index in the cursor's terms
         self.hint_after = False  # a hint to seek in the next frame (X, the pause menu's Hint)
         self.last_slot = NONE
         self.move_count = 0
@@ -406,8 +407,8 @@ class Table:
             return  # (on that place itself its cards are home: nothing is refused)
         hand.held = s
         hand.held_index = index
-        if self.hint_slot != NONE and hand.can_take[self.hint_slot]:
-            hand.cursor = self.hint_slot  # X, A, A plays the hinted move
+        if self.hint_slot != NONE and s << 8 | hand.cursor_index == self.hint_from and hand.can_take[self.hint_slot]:
+            hand.cursor = self.hint_slot  # X, A, A plays the hinted move (another card: no jump)
             hand.cursor_index = NONE
         self.hint_slot = NONE
 
@@ -489,6 +490,7 @@ class Table:
             self.say(MSG_NO_HINT)
             return
         self.hint_slot = self.hand.show_move(m)
+        self.hint_from = self.hand.cursor << 8 | self.hand.cursor_index
         if self.hint_slot == NONE:
             self.say_now(why.HINT_HERE)
 
