@@ -512,3 +512,21 @@ def test_after_a_hint_another_card_picked_up_keeps_the_cursor_on_it():
     target = table.hint_slot
     run(app, "A")
     assert table.held != NONE and table.hand.cursor == target
+
+
+@pytest.mark.parametrize("size", [(240, 240), (240, 135), (160, 128), (128, 64), (320, 240)])
+def test_a_deal_puts_the_cursor_on_a_card_to_take(size):
+    # Spite & Malice's cursor started on the face-down stock, where A said "That card has no
+    # move now": every game's first cursor is on a pile of the player's with a card face up.
+    from engine_core.game import FACE_DOWN
+    for name in ("aces_up", "sir_tommy", "casket", "spite_malice", "nerts"):
+        app = make_app(*size, name, 3)
+        table = app.table
+        pile = table.slots.pile[table.hand.cursor]
+        assert table.game.piles.size[pile] > 0 and table.game.pile_faces[pile] != FACE_DOWN, name
+
+
+def test_the_cursors_own_copy_of_face_down_is_the_games():
+    from engine_core.game import FACE_DOWN
+    from engine_core.ui import table_input
+    assert table_input._FACE_DOWN == FACE_DOWN

@@ -16,6 +16,7 @@ from engine_core.ui.slots import NONE
 
 from micropython import const
 
+_FACE_DOWN = const(1)  # game.FACE_DOWN: a pile whose cards are all face down
 NO_ARG = const(0x100)  # picked_arg: no move's arg (args are 0..255)
 
 
@@ -43,15 +44,17 @@ class TableInput:
         self.held_index = 0
 
     def home(self):
-        """After a deal: the cursor on the first pile of the player's with cards (not an
-        action pile), nothing held, the moves generated afresh."""
+        """After a deal: the cursor on the first pile of the player's with a card to take (not
+        an action pile, not one face down), nothing held, the moves generated afresh."""
         order = self.slots.order
         self.cursor = order[0]
         for i in range(self.slots.count):
             s = order[i]
             if self.how[s] & THEIRS:
                 continue
-            if self.game.piles.size[self.slots.pile[s]] > 0 and self.slots.action_pile[s] == NONE:
+            p = self.slots.pile[s]
+            if self.game.piles.size[p] > 0 and self.slots.action_pile[s] == NONE \
+                    and self.game.pile_faces[p] != _FACE_DOWN:  # (a stock no one picks from)
                 self.cursor = s
                 break
         self.cursor_index = NONE
