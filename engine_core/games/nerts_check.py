@@ -12,7 +12,7 @@ from engine_core.games.nerts_moves import (JOKER_DECLARED, PASS_CAP, SLIDE, STRI
                                           V_ROUND_OVER, WORK1, WORK4, shift)
 from micropython import const
 
-_ROUNDS_MOST = const(1 << 24)  # a table's rounds dealt at most (realtime.py counts no further)
+_ROUNDS_MOST = const(0x1000000)  # a table's rounds dealt at most (realtime.py counts no further)
 
 
 def move_token(game, code):

@@ -44,7 +44,7 @@ if _TYPING:
 
 CLOCK_EVERY_MS = const(250)
 HASH_EVERY_MS = const(1000)
-_ROUNDS_MOST = const(1 << 24)  # nerts_check's bound on the rounds dealt: counted no further
+_ROUNDS_MOST = const(0x1000000)  # nerts_check's bound on the rounds dealt: counted no further
 _HASHES_AT_ONCE = const(16)  # at most this many seconds hashed in a poll (repair._RING)
 # What a peer's times are held to (docs/link.md, "Threat model"). Two consoles' game clocks
 # differ by what a deal's delivery and each pause's start and end put between them: a pause
