@@ -274,6 +274,22 @@ def test_with_two_buttons_the_keyboard_map_lists_a_b_and_the_windows_own_keys():
     assert keys[:2] == ["A/Space/Enter", "B"] and "X" not in keys and "Arrows" not in keys
 
 
+def centred_during(app, act):
+    """The words the painter centres while act() runs."""
+    seen = []
+    original = app.painter.text_centred
+
+    def noted(words, *args):
+        seen.append(bytes(words))
+        return original(words, *args)
+    app.painter.text_centred = noted
+    try:
+        act()
+    finally:
+        del app.painter.text_centred
+    return seen
+
+
 @pytest.mark.parametrize("size", [(240, 240), (240, 135), (160, 128), (128, 64)])
 def test_with_two_buttons_the_deal_number_key_lines_fit_the_screen(size):
     from engine_core.gfx.paint import CHAR_W
@@ -281,16 +297,8 @@ def test_with_two_buttons_the_deal_number_key_lines_fit_the_screen(size):
     app.settings[S_TWO_BUTTONS] = 1
     run(app, "B A LONG_A")
     assert app.mode == ui.DEAL
-    seen = []
-    text_centred = app.painter.text_centred
-
-    def noted(words, x, y, colour):
-        seen.append(bytes(words))
-        return text_centred(words, x, y, colour)
-    app.painter.text_centred = noted
     app.full = True
-    app.redraw()
-    del app.painter.text_centred
+    seen = centred_during(app, app.redraw)
     keys = [w for w in seen if b"digit" in w or b"deal" in w]
     assert len(keys) == 2
     for words in keys:
@@ -305,16 +313,7 @@ def test_a_console_started_with_two_buttons_names_a_and_b_on_its_first_title():
     app = make_app(160, 128)
     app.settings[S_TWO_BUTTONS] = 1
     console = Console(app, MemoryStorage())
-    seen = []
-    text_centred = app.painter.text_centred
-
-    def noted(words, x, y, colour):
-        seen.append(bytes(words))
-        return text_centred(words, x, y, colour)
-    app.painter.text_centred = noted
-    console.start()
-    del app.painter.text_centred
-    assert b"B: next  A: start" in seen
+    assert b"B: next  A: start" in centred_during(app, console.start)
 
 
 def test_the_statistics_pages_own_copy_of_the_two_button_settings_slot_is_the_settings_one():
