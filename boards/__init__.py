@@ -31,7 +31,8 @@ A board module is plain constants (docs/boards.md lists them with their sources)
                     for it, where a board has one)
     BATTERY         (adc gpio, divider ratio) or None (BATTERY_ENABLE: a pin held high
                     while measuring, where a board has one)
-    CPU_FREQ        machine.freq() set at start-up, or 0 to leave it
+    CPU_FREQ        machine.freq() set at start-up, or 0 to leave it (on the RP2040 above
+                    133 MHz the core's voltage is raised to 1.15 V first; 200 MHz at most)
     LINK_UART       (uart id, tx gpio, rx gpio) for link play between two boards, or None
                     (firmware/link_uart.py; docs/link.md says which pins and why)
 

@@ -33,7 +33,7 @@ LONG_AS = ((Y, SELECT),)             # no SELECT button: long Y
 
 BUZZER = None
 BATTERY = None
-CPU_FREQ = 120_000_000  # SPI at clk_peri / 8 = 15 MHz, the ST7735S's fastest (at 125 MHz: / 10, 12.5 MHz)
+CPU_FREQ = 200_000_000  # the RP2040's rated top, at 1.15 V (firmware/hardware.py); SPI at 200 / 14 = 14.3 MHz
 
 # Link play (docs/link.md): UART0 on GP0 (TX, pin 1) and GP1 (RX, pin 2), GND on pin 3; the
 # Pico-LCD-1.8 uses GP8-13 only.

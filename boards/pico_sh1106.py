@@ -34,7 +34,7 @@ LONG_AS = ((B, START),)             # no START button: long B; no SELECT (the ha
 
 BUZZER = None
 BATTERY = None
-CPU_FREQ = 125_000_000
+CPU_FREQ = 200_000_000  # the RP2040's rated top, at 1.15 V (firmware/hardware.py)
 
 # Link play (docs/link.md): UART0 on GP0 (TX, pin 1) and GP1 (RX, pin 2), GND on pin 3.
 LINK_UART = (0, 0, 1)

@@ -21,7 +21,7 @@ INVERT = False       # a TN glass
 WIDTH = 160
 HEIGHT = 128
 
-SPI = (1, 15_000_000, 10, 11)   # SPI1: SCK GP10, MOSI GP11; 15 MHz (the ST7735's write cycle is 66 ns at least)
+SPI = (1, 15_000_000, 10, 11)   # SPI1: SCK GP10, MOSI GP11; at most 15 MHz (the ST7735's write cycle is 66 ns at least)
 CS = 9
 DC = 8
 RST = 12
@@ -36,7 +36,7 @@ LONG_AS = ((Y, SELECT),)             # no SELECT button: long Y
 
 BUZZER = None
 BATTERY = None
-CPU_FREQ = 120_000_000  # SPI at clk_peri / 8 = 15 MHz, the ST7735's fastest (at 125 MHz: / 10, 12.5 MHz)
+CPU_FREQ = 200_000_000  # the RP2040's rated top, at 1.15 V (firmware/hardware.py); SPI at 200 / 14 = 14.3 MHz
 
 # Link play (docs/link.md): UART0 on GP0 (TX, pin 1) and GP1 (RX, pin 2), GND on pin 3.
 LINK_UART = (0, 0, 1)

@@ -31,7 +31,7 @@ LONG_AS = ((B, START), (Y, SELECT))   # no START or SELECT buttons: long B, long
 
 BUZZER = 11          # piezo, PWM
 BATTERY = (26, 3)    # ADC0; the SDK multiplies by 3 for the divider
-CPU_FREQ = 125_000_000
+CPU_FREQ = 200_000_000  # the RP2040's rated top, at 1.15 V (firmware/hardware.py); SPI at 200 / 4 = 50 MHz
 
 # Link play (docs/link.md): none. The PicoSystem's case brings out only USB-C; the RP2040's free
 # GPIOs reach no header or pad we know of, so no UART link is declared.

@@ -8,14 +8,20 @@ colour panels (ST7789, ILI9341, ILI9342C, ST7735), firmware/oled.py for the one-
 (SSD1306, SH1106) on I2C (the board's I2C) or SPI.
 """
 
+import time
+
 import machine
 from machine import ADC, PWM, SPI, Pin
+from micropython import const
 
 from firmware.buttons import AdcDpad, Buttons, GpioButtons, Readers
 from firmware.panel import EXPANDER, Panel
 from firmware.sound import Beeper
 
 OLEDS = ("ssd1306", "sh1106")   # firmware/oled.py's controllers
+_VREG = const(0x40064000)       # the RP2040's core regulator: its output voltage, VSEL, in bits 7:4
+_VSEL_1V15 = const(12)          # 1.15 V (1.10 V, 11, at reset)
+_RATED_1V10_HZ = const(133_000_000)   # the fastest clock the RP2040 is rated for at 1.10 V
 
 
 def _input(gpio, pull_up):
@@ -37,6 +43,18 @@ def _output(gpio, value):
     return None if gpio is None else Pin(gpio, Pin.OUT, value=value)
 
 
+def core_voltage(cpu_freq):
+    """The RP2040 is rated to 133 MHz at its reset voltage, 1.10 V, and to 200 MHz at 1.15 V
+    (pico-sdk 2.1.1); machine.freq leaves the voltage as it is, so a faster clock raises it
+    first, and waits for it to settle as the SDK does (1 ms)."""
+    if cpu_freq <= _RATED_1V10_HZ:
+        return
+    vreg = machine.mem32[_VREG]
+    if (vreg >> 4) & 15 < _VSEL_1V15:
+        machine.mem32[_VREG] = (vreg & ~0xF0) | _VSEL_1V15 << 4
+        time.sleep(0.001)
+
+
 def feeder(board):
     """A DMA feeder for the panel's bus where the chip has one (RP2040, with viper), else None."""
     if board.PORT != "rp2" or EXPANDER != "viper":
@@ -52,6 +70,7 @@ class Hardware:
             if board.PORT == "rp2":
                 # MicroPython 1.24+ leaves the peripheral clock at 48 MHz, which caps SPI at
                 # 24 MHz; at 125 MHz a 62.5 MHz request gives 62.5 MHz (docs/performance.md).
+                core_voltage(board.CPU_FREQ)
                 machine.freq(board.CPU_FREQ, board.CPU_FREQ)  # type: ignore[call-overload]  # the stubs miss the 2-argument form
             else:
                 machine.freq(board.CPU_FREQ)

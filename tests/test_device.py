@@ -40,6 +40,26 @@ def test_every_board_sets_up_its_panel_buttons_and_sound_from_its_module(hardwar
     assert (hw.battery_mv() < 0) == (board.BATTERY is None)
 
 
+@pytest.mark.parametrize("name", [n for n in boards.NAMES if boards.load(n).PORT == "rp2"])
+def test_an_rp2040_board_raises_the_core_to_1_15_v_before_its_clock_goes_past_133_mhz(hardware, name):
+    """The RP2040 is rated to 133 MHz at its reset voltage (1.10 V, VSEL 11) and to 200 MHz
+    at 1.15 V (VSEL 12; pico-sdk 2.1.1), and machine.freq leaves the voltage alone: the
+    VREG write comes first, keeps the register's other bits, and no board asks for more."""
+    board = boards.load(name)
+    fake_machine.mem32.words[0x40064000] = 0xB1
+    del fake_machine.clocking[:]
+    hardware.Hardware(board)
+    assert 0 < board.CPU_FREQ <= 200_000_000
+    clocks = [c for c in fake_machine.clocking if c[0] == "freq"]
+    assert clocks == [("freq", board.CPU_FREQ, board.CPU_FREQ)]
+    vreg = [c for c in fake_machine.clocking if c[0] == "mem32"]
+    if board.CPU_FREQ > 133_000_000:
+        assert vreg == [("mem32", 0x40064000, 0xC1)]
+        assert fake_machine.clocking.index(vreg[0]) < fake_machine.clocking.index(clocks[0])
+    else:
+        assert vreg == []
+
+
 @pytest.mark.parametrize("name", boards.NAMES)
 def test_a_board_module_describes_a_consistent_screen(name):
     board = boards.load(name)

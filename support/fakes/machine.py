@@ -129,7 +129,28 @@ class PWM:
         self.duty = 0
 
 
+class _Memory:
+    """machine.mem32: the registers a test reads back (the RP2040's VREG at its reset value,
+    1.10 V); every write goes into `clocking` too."""
+
+    def __init__(self):
+        self.words = {0x40064000: 0xB1}
+
+    def __getitem__(self, address):
+        return self.words.get(address, 0)
+
+    def __setitem__(self, address, value):
+        self.words[address] = value
+        clocking.append(("mem32", address, value))
+
+
+mem32 = _Memory()
+clocking: list = []  # the writes to mem32 and the clocks set (freq), in order
+
+
 def freq(hz=None, peripheral=None):
+    if hz is not None:
+        clocking.append(("freq", hz, peripheral))
     return 125000000 if hz is None else None
 
 

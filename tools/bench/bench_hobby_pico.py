@@ -19,10 +19,11 @@ KEYS = "A A A RIGHT A A RIGHT RIGHT A A A A LEFT LEFT"  # D-pad, A and B: every 
 
 
 def bus(board):
-    """The board's bus to its panel, as its module asks for it."""
+    """The board's bus to its panel: the I2C rate its module asks for, the SPI clock the chip
+    gives it."""
     if getattr(board, "I2C", None):
         return "I2C%d at %d kHz" % (board.I2C[0], board.I2C[1] // 1000)
-    return "SPI%d at %g MHz" % (board.SPI[0], board.SPI[1] / 1e6)
+    return "SPI%d at %.3g MHz" % (board.SPI[0], pico.spi_hz(board) / 1e6)
 
 
 def whole_bytes(board):

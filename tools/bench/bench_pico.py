@@ -1,8 +1,8 @@
 """The firmware on an emulated Raspberry Pi Pico (rp2040js, tools/device/pico.py): boot, keypresses,
 flushes and heap, in the chip's own time (make bench).
 
-Times are rp2040js's: 125 MHz, cycles as it counts them, SPI bytes at the bus's 62.5 MHz, no
-bus contention: estimates. Every figure comes twice: with every read of the flash in a cycle
+Times are rp2040js's: the board's clock (200 MHz), cycles as it counts them, SPI bytes at the
+bus's clock (50 MHz), no bus contention: estimates. Every figure comes twice: with every read of the flash in a cycle
 (rp2040js), and with the RP2040's XIP cache modelled, a read that misses it waiting for the
 flash (tools/device/pico/chip.mjs), as a real Pico's would. Needs a built firmware (make firmware BOARD=pico_lcd_13), node
 with the npm packages, and the RP2040 boot ROM; without them the section is left as it was.
@@ -159,14 +159,15 @@ def measure():
     ]
     lines = [
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
-        "rp2040js at 125 MHz: estimates (no bus contention). Each figure twice: as rp2040js "
+        "rp2040js at %d MHz: estimates (no bus contention). Each figure twice: as rp2040js "
         "counts, every read of the flash in a cycle, and with the RP2040's XIP cache modelled "
-        "(16 KB, two-way, 8-byte lines; a miss waits %d cycles for the Pico's flash at clk_sys / 2 "
+        "(16 KB, two-way, 8-byte lines; a miss waits %d cycles for the Pico's flash at clk_sys / 4 "
         "in quad I/O continuous read: tools/device/pico/chip.mjs), the figure a real Pico's flash "
         "allows. `python -m tools.bench.bench_pico` (part of `make bench` when the firmware is "
         "built) measures them; tests/test_pico.py holds the flush, keypress and heap figures to "
         "their targets, and the XIP cache model to its arithmetic."
-        % (BOARD, board.WIDTH, board.HEIGHT, board.SPI[1] / 1e6, end[2] // end[1]),
+        % (BOARD, board.WIDTH, board.HEIGHT, pico.spi_hz(board) / 1e6, board.CPU_FREQ // 1000000,
+           end[2] // end[1]),
         "",
         "| what | flash in a cycle | XIP cache modelled | budget |",
         "| --- | --- | --- | --- |",

@@ -8,11 +8,12 @@ decodes them with the panel model (support/panel_model.py) and reads the USB REP
 needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_BOOTROM, or
 ../shared/micropython/rp2040-bootrom-b1.mjs beside the repository) and a built firmware.
 
-Times are the emulator's (125 MHz, cycles as rp2040js counts them; no bus contention; SPI
-bytes take their bits at the bus's clock): estimates. rp2040js reads the flash in a cycle;
+Times are the emulator's (the board's clock, CPU_FREQ, 200 MHz on every RP2040 board; cycles
+as rp2040js counts them; no bus contention; SPI bytes take their bits at the bus's clock):
+estimates. rp2040js reads the flash in a cycle;
 with --xip-cache (or PICO_XIP_CACHE=1, or xip_cache=True to run()) the harness models the
-RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 56 cycles
-(tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
+RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 28 clocks, 112 of the
+core's at 200 MHz (tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
 """
 
 import argparse
@@ -111,6 +112,20 @@ def button_presses(board, token):
         if reported == button and held in gpios and not long_press:
             return [(gpios[held], LONG_MS)]
     raise PicoError("%s has no way to press %s" % (board.NAME, token))
+
+
+def spi_hz(board):
+    """The SPI clock the RP2040 gives a board's request at its CPU_FREQ (the peripheral clock
+    is the system clock): clk_peri / (CPSDVSR x (1 + SCR)), CPSDVSR even, the fastest not
+    above the request, as the SDK's spi_set_baudrate picks it."""
+    clk, asked = board.CPU_FREQ, board.SPI[1]
+    prescale = 2
+    while prescale <= 254 and clk >= (prescale + 2) * 256 * asked:
+        prescale += 2
+    postdiv = 256
+    while postdiv > 1 and clk // (prescale * (postdiv - 1)) <= asked:
+        postdiv -= 1
+    return clk / (prescale * postdiv)
 
 
 def frame_bytes(board):

@@ -6,7 +6,7 @@ screens, in Nerts), and the dimming and the panel's sleep as the console does th
 
 The busy share is rp2040js's: the time the core spent executing instructions against the
 time it spent in WFI/WFE (tools/device/pico/chip.mjs counts both), between two marks of a run.
-Times are the emulator's (125 MHz): estimates. The report gives each figure twice: with every
+Times are the emulator's (the board's clock, 200 MHz): estimates. The report gives each figure twice: with every
 read of the flash in a cycle (rp2040js), and with the RP2040's XIP cache modelled, a read that
 misses it waiting for the flash (chip.mjs, XipCache), as a real Pico's would.
 """
@@ -136,9 +136,12 @@ def x_at(markers, name):
 # ~24 mA for a busy core at 125 MHz) and waiting in WFI/WFE with its clocks running (~ 9 mA:
 # the clocks and the PLLs stay up, only the core stops); a 240x240 IPS module with an ST7789:
 # controller ~ 5 mA displaying, ~ 0.01 mA asleep; its LED backlight ~ 30 mA at full, ~ 3 mA
-# at the dimmed 10 %, 0 off.
-CORE_RUN_MA = 24.0
-CORE_WAIT_MA = 9.0
+# at the dimmed 10 %, 0 off. The core's two currents scale with the clock and the square of
+# the core's voltage (a CMOS chip's dynamic power): at 200 MHz and 1.15 V (docs/boards.md,
+# "The RP2040's clock") 1.6 x (1.15 / 1.10) ** 2 = 1.75 times the figures at 125 MHz and 1.10 V.
+CORE_SCALE = 200 / 125 * (1.15 / 1.10) ** 2
+CORE_RUN_MA = 24.0 * CORE_SCALE
+CORE_WAIT_MA = 9.0 * CORE_SCALE
 PANEL_ON_MA = 5.0
 PANEL_SLEEP_MA = 0.01
 BACKLIGHT_MA = 30.0

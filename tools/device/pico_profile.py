@@ -91,7 +91,8 @@ def main():
                         help="a function whose calls are counted, by caller and first argument (r0)")
     args = parser.parse_args()
     for name, total, functions, calls in profile(args.board, args.keys, watch=args.watch):
-        print("%s: %.1f M cycles (%.1f ms at 125 MHz, rests included)" % (name, total / 1e6, total / 125e3))
+        mhz = __import__("boards").load(args.board).CPU_FREQ / 1e6
+        print("%s: %.1f M cycles (%.1f ms at %g MHz, rests included)" % (name, total / 1e6, total / mhz / 1e3, mhz))
         for function, cycles in functions[:args.top]:
             print("  %8.2f M %5.1f%%  %s" % (cycles / 1e6, 100.0 * cycles / total, function))
         counted = {}

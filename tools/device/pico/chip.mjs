@@ -47,16 +47,17 @@ export async function loadBootrom(path) {
 //
 // A miss's cost, for the Pico's flash as MicroPython's rp2 port sets it up: the RPI_PICO board
 // boots with boot2_w25q080.S and PICO_FLASH_SPI_CLKDIV 2 (pico-sdk boards/pico.h), so the flash
-// clock is clk_sys / 2 (62.5 MHz at 125 MHz; rp2_flash.c keeps that divider after a flash
-// write), in quad I/O continuous-read mode (0xEB once, then no command): a line fill sends 24
-// address and 8 mode bits on four wires (8 flash clocks), waits 4 dummy clocks, and reads 64
-// bits on four wires (16 clocks): 28 flash clocks, 56 of the core's. A miss therefore adds
-// MISS_CYCLES to the instruction that made it (a real chip adds a few more cycles of SSI
-// set-up and chip-select time: this errs on the fast side). An uncached read pays the same, per
-// read as rp2040js makes them: it fetches instructions 16 bits at a time, so code run through
-// an uncached mirror pays twice a word here where a real M0+ (32-bit fetches) pays once; the
-// firmware runs none from there.
-export const MISS_CYCLES = 2 * (8 + 4 + 16);
+// clock is clk_sys / 2 at 125 MHz (62.5 MHz); machine.freq raises the SSI's divider (BAUDR) to
+// keep the flash at most at 62.5 MHz (rp2_flash.c: 4 at 200 MHz, 50 MHz), and the cost here
+// follows the divider the firmware set. In quad I/O continuous-read mode (0xEB once, then no
+// command) a line fill sends 24 address and 8 mode bits on four wires (8 flash clocks), waits
+// 4 dummy clocks, and reads 64 bits on four wires (16 clocks): FLASH_CLOCKS, 56 of the core's
+// at the divider 2, 112 at 4. A miss adds them to the instruction that made it
+// (a real chip adds a few more cycles of SSI set-up and chip-select time: this errs on the
+// fast side). An uncached read pays the same, per read as rp2040js makes them: it fetches
+// instructions 16 bits at a time, so code run through an uncached mirror pays twice a word
+// here where a real M0+ (32-bit fetches) pays once; the firmware runs none from there.
+export const FLASH_CLOCKS = 8 + 4 + 16;
 const XIP_SETS = 1024;
 
 export class XipCache {
@@ -69,6 +70,7 @@ export class XipCache {
     this.accesses = 0;       // reads of the flash's mirrors
     this.misses = 0;         // of them, those that went to the flash
     this.stallCycles = 0;    // all the cycles waited
+    this.ssi = mcu.peripherals[0x18000];   // its BAUDR: the flash clock's divider
     // The core reads memory through these three (rp2040js's CortexM0Core.readUint32 and so
     // on call the RP2040's): a comparison on every read; the cache only for the flash's
     // mirrors, and only when the read is not in the line the last one hit.
@@ -116,8 +118,9 @@ export class XipCache {
     }
     this.misses++;
     if (this.where !== null) this.where.set(line, (this.where.get(line) || 0) + 1);
-    this.stall += MISS_CYCLES;
-    this.stallCycles += MISS_CYCLES;
+    const cycles = (this.ssi.baudr & 0xfffe || 2) * FLASH_CLOCKS;
+    this.stall += cycles;
+    this.stallCycles += cycles;
     if (mirror === 0 || mirror === 2) {
       const victim = this.older[set];
       this.tags[way + victim] = tag;
@@ -148,6 +151,33 @@ const NO_XIP = { stall: 0 };
 // Flushes: runs of bytes with gaps under BURST_GAP_NS between them (a frame's rectangles).
 const BURST_GAP_NS = 2e6;
 
+// The core's regulator (RP2040 datasheet 2.10.7), which rp2040js leaves unmodelled: its VREG
+// register holds VSEL (bits 7:4; 11, 1.10 V, at reset). The RP2040 is rated to 133 MHz at
+// 1.10 V and to 200 MHz at 1.15 V (VSEL 12; pico-sdk 2.1.1): a clk_sys beyond what the voltage
+// set allows fails the job.
+const VSEL_RESET = 0xb1;
+export class Vreg {
+  constructor(chip) {
+    this.chip = chip;
+    this.value = VSEL_RESET;
+  }
+  vsel() { return (this.value >>> 4) & 15; }
+  readUint32(offset) { return offset === 0 ? this.value : 0; }
+  writeUint32(offset, value) { if (offset === 0) this.value = value & 0xff; }
+  writeUint32Atomic(offset, value, atomicType) {
+    const now = this.readUint32(offset);
+    this.writeUint32(offset, atomicType === 1 ? now ^ value : atomicType === 2 ? now | value
+      : atomicType === 3 ? now & ~value : value);
+  }
+  check(hz) {
+    const top = this.vsel() >= 12 ? 200e6 : 133e6;
+    if (hz > top) {
+      this.chip.fail('clk_sys ' + hz / 1e6 + ' MHz with the core at VSEL ' + this.vsel() + ': the RP2040 is rated to '
+        + top / 1e6 + ' MHz there');
+    }
+  }
+}
+
 export class Chip {
   constructor(job, bootrom) {
     this.job = job;
@@ -156,6 +186,9 @@ export class Chip {
     this.mcu = mcu;
     mcu.loadBootrom(bootrom);
     mcu.logger = new ConsoleLogger(LogLevel.Error);
+    this.vreg = new Vreg(this);
+    mcu.peripherals[0x40064] = this.vreg;
+    mcu.clockListeners.add((hz) => this.vreg.check(hz));
     mcu.flash.set(fs.readFileSync(job.firmware), 0);
     if (job.flash_image) {
       mcu.flash.set(fs.readFileSync(job.flash_image), job.fs_offset);
