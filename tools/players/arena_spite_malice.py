@@ -33,6 +33,10 @@ and its side stacks' tops (each top once, the cards beneath not counted), with k
 ranks it lacks, it plays the first card of that run (a side stack's top before a hand card, a
 king when that rank is lacking); of such stacks, the one needing the fewest kings, then the
 shortest run, then the first. It spends kings to open the payoff card, however far off.
+`planning`, a player that plans its own turn before each move (tools/players/planner_spite_malice.py):
+a search of up to 4,000 positions over its side stacks, its hand, its payoff card and wild
+kings, scored by the cards it plays, the kings it spends and the threat to the opponent's
+payoff card it leaves.
 `cautious`, the reference player of earlier measurements (cautious_move): as greedy, but in
 step 2 it plays only cards that keep the stack at or below its payoff card's value (the one
 leaving a stack closest below it; a king only when no other card qualifies), and it discards
@@ -58,9 +62,10 @@ import time
 from array import array
 
 from engine_core import PLAYING, games
+from tools.players.planner_spite_malice import planning_move
 
 MAX_TURNS = 2000  # a game still going after this many turns counts as a draw (never seen)
-LEVELS = ("1", "2", "3", "random", "greedy", "aiming", "blocking", "chaining", "cautious")
+LEVELS = ("1", "2", "3", "random", "greedy", "aiming", "blocking", "chaining", "planning", "cautious")
 KING = 12
 PAYOFF = (5, 11)  # the payoff piles of p1 and p2 (engine_core/games/spite_malice.py)
 CENTERS = (1, 2, 3)
@@ -260,7 +265,7 @@ def cautious_move(game, out):
 
 
 REFERENCE = {"greedy": greedy_move, "aiming": aiming_move, "blocking": blocking_move, "chaining": chaining_move,
-             "cautious": cautious_move}
+             "planning": planning_move, "cautious": cautious_move}
 
 
 def play_game(level_a, level_b, seed):
