@@ -2,7 +2,7 @@
 flushes and heap, in the chip's own time (make bench).
 
 Times are rp2040js's: the board's clock (200 MHz), cycles as it counts them, SPI bytes at the
-bus's clock (50 MHz), no bus contention: estimates. Every figure comes twice: with every read of the flash in a cycle
+bus's clock (50 MHz), the flash at 100 MHz, no bus contention: estimates. Every figure comes twice: with every read of the flash in a cycle
 (rp2040js), and with the RP2040's XIP cache modelled, a read that misses it waiting for the
 flash (tools/device/pico/chip.mjs), as a real Pico's would. Needs a built firmware (make firmware BOARD=pico_lcd_13), node
 with the npm packages, and the RP2040 boot ROM; without them the section is left as it was.
@@ -87,7 +87,7 @@ def press_rows(f):
     partial = [fl for p in f["presses"] for fl in p[3] if fl[1] < full // 2]
     move_flush = sorted(ms for ms, _ in partial)
     move_bytes = sorted(n for _, n in partial)
-    wire_ms = full * 8 / board.SPI[1] * 1000
+    wire_ms = full * 8 / pico.spi_hz(board) * 1000
     return [
         "%d ms" % f["boot_ms"],
         "%.1f ms (wire alone %.2f ms)" % (f["full_us"] / 1000, wire_ms),
@@ -103,7 +103,7 @@ SESSION_ROWS = (
     ("a press in a session of every game (tools/device/pico_presses.py: the title, the game list, "
      "moves, a hint, the pause menu, a new deal), deciding edge to the last byte of its first "
      "frame: worst of those that redraw part of the screen", "one frame (33 ms)"),
-    ("the same, worst of those that redraw the whole screen (a 14.75 ms flush) but a deal, and which",
+    ("the same, worst of those that redraw the whole screen (an 18.4 ms flush at 50 MHz) but a deal, and which",
      "one frame (33 ms)"),
     ("a new deal (the pause menu's New deal, then yes): worst of the five games", "50 ms"),
     ("a game's first deal (its table made), from the game list: worst of the five games", "50 ms"),
@@ -161,7 +161,7 @@ def measure():
         "Board %s (%dx%d, SPI %.1f MHz), MicroPython 1.27.0 with the console frozen in; "
         "rp2040js at %d MHz: estimates (no bus contention). Each figure twice: as rp2040js "
         "counts, every read of the flash in a cycle, and with the RP2040's XIP cache modelled "
-        "(16 KB, two-way, 8-byte lines; a miss waits %d cycles for the Pico's flash at clk_sys / 4 "
+        "(16 KB, two-way, 8-byte lines; a miss waits %d cycles for the Pico's flash at clk_sys / 2 "
         "in quad I/O continuous read: tools/device/pico/chip.mjs), the figure a real Pico's flash "
         "allows. `python -m tools.bench.bench_pico` (part of `make bench` when the firmware is "
         "built) measures them; tests/test_pico.py holds the flush, keypress and heap figures to "

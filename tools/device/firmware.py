@@ -109,7 +109,11 @@ REPLACE = "replace"  # a PATCHES entry's fourth field: its text takes the place 
 PATCHES = (  # (file in the source, text after which the addition goes, the addition[, REPLACE])
     ("ports/rp2/boards/RPI_PICO/mpconfigboard.h", '#define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)\n',
      "// The console's call frames on a Python stack (tools/device/firmware.py).\n"
-     "#define MICROPY_ENABLE_PYSTACK (1)\n"),
+     "#define MICROPY_ENABLE_PYSTACK (1)\n"
+     "// The flash at clk_sys / 2 at 200 MHz (100 MHz), as pico-sdk's own 200 MHz set-up keeps it for\n"
+     "// the Pico (PICO_USE_FASTEST_SUPPORTED_CLOCK, PICO_FLASH_SPI_CLKDIV 2); the W25Q16JV reads in\n"
+     "// quad I/O at up to 133 MHz. (Left to its default, 62.5 MHz, the divider would go to 4.)\n"
+     "#define MICROPY_HW_FLASH_MAX_FREQ (100000000)\n"),
     ("ports/rp2/main.c", "    for (;;) {\n\n        // Initialise MicroPython runtime.\n",
      "        #if MICROPY_ENABLE_PYSTACK\n"
      "        {\n"

@@ -12,8 +12,8 @@ Times are the emulator's (the board's clock, CPU_FREQ, 200 MHz on every RP2040 b
 as rp2040js counts them; no bus contention; SPI bytes take their bits at the bus's clock):
 estimates. rp2040js reads the flash in a cycle;
 with --xip-cache (or PICO_XIP_CACHE=1, or xip_cache=True to run()) the harness models the
-RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 28 clocks, 112 of the
-core's at 200 MHz (tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
+RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 28 clocks, 56 of the
+core's at the flash divider 2 (tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
 """
 
 import argparse

@@ -47,9 +47,10 @@ export async function loadBootrom(path) {
 //
 // A miss's cost, for the Pico's flash as MicroPython's rp2 port sets it up: the RPI_PICO board
 // boots with boot2_w25q080.S and PICO_FLASH_SPI_CLKDIV 2 (pico-sdk boards/pico.h), so the flash
-// clock is clk_sys / 2 at 125 MHz (62.5 MHz); machine.freq raises the SSI's divider (BAUDR) to
-// keep the flash at most at 62.5 MHz (rp2_flash.c: 4 at 200 MHz, 50 MHz), and the cost here
-// follows the divider the firmware set. In quad I/O continuous-read mode (0xEB once, then no
+// clock is clk_sys / 2; machine.freq sets the SSI's divider (BAUDR) to keep the flash at most at
+// MICROPY_HW_FLASH_MAX_FREQ (rp2_flash.c; the firmware's build sets 100 MHz, so 2 at 200 MHz,
+// where MicroPython's default, 62.5 MHz, would make it 4), and the cost here follows the
+// divider the firmware set. In quad I/O continuous-read mode (0xEB once, then no
 // command) a line fill sends 24 address and 8 mode bits on four wires (8 flash clocks), waits
 // 4 dummy clocks, and reads 64 bits on four wires (16 clocks): FLASH_CLOCKS, 56 of the core's
 // at the divider 2, 112 at 4. A miss adds them to the instruction that made it
