@@ -69,7 +69,8 @@ class Hardware:
         if board.CPU_FREQ:
             if board.PORT == "rp2":
                 # MicroPython 1.24+ leaves the peripheral clock at 48 MHz, which caps SPI at
-                # 24 MHz; at 125 MHz a 62.5 MHz request gives 62.5 MHz (docs/performance.md).
+                # 24 MHz; with it at the system clock, 200 MHz, a 62.5 MHz request gives 50 MHz
+                # (200 / 4: the SPI divides by an even number; docs/boards.md).
                 core_voltage(board.CPU_FREQ)
                 machine.freq(board.CPU_FREQ, board.CPU_FREQ)  # type: ignore[call-overload]  # the stubs miss the 2-argument form
             else:

@@ -120,7 +120,7 @@ def spi_hz(board):
     above the request, as the SDK's spi_set_baudrate picks it."""
     clk, asked = board.CPU_FREQ, board.SPI[1]
     prescale = 2
-    while prescale <= 254 and clk >= (prescale + 2) * 256 * asked:
+    while prescale < 254 and clk >= prescale * 256 * asked:
         prescale += 2
     postdiv = 256
     while postdiv > 1 and clk // (prescale * (postdiv - 1)) <= asked:

@@ -136,10 +136,12 @@ def x_at(markers, name):
 # ~24 mA for a busy core at 125 MHz) and waiting in WFI/WFE with its clocks running (~ 9 mA:
 # the clocks and the PLLs stay up, only the core stops); a 240x240 IPS module with an ST7789:
 # controller ~ 5 mA displaying, ~ 0.01 mA asleep; its LED backlight ~ 30 mA at full, ~ 3 mA
-# at the dimmed 10 %, 0 off. The core's two currents scale with the clock and the square of
-# the core's voltage (a CMOS chip's dynamic power): at 200 MHz and 1.15 V (docs/boards.md,
-# "The RP2040's clock") 1.6 x (1.15 / 1.10) ** 2 = 1.75 times the figures at 125 MHz and 1.10 V.
-CORE_SCALE = 200 / 125 * (1.15 / 1.10) ** 2
+# at the dimmed 10 %, 0 off. The core's two currents scale with the clock and the core's
+# voltage: the core is fed by the chip's own linear regulator, so the current drawn goes as
+# C V f (its power as C V^2 f): at 200 MHz and 1.15 V (docs/boards.md, "The RP2040's clock")
+# 1.6 x 1.15 / 1.10 = 1.67 times the figures at 125 MHz and 1.10 V. An upper bound: part of
+# them (the USB PLL, the crystal, the flash's standby, leakage) does not follow clk_sys.
+CORE_SCALE = 200 / 125 * 1.15 / 1.10
 CORE_RUN_MA = 24.0 * CORE_SCALE
 CORE_WAIT_MA = 9.0 * CORE_SCALE
 PANEL_ON_MA = 5.0

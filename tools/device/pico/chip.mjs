@@ -153,28 +153,42 @@ const NO_XIP = { stall: 0 };
 const BURST_GAP_NS = 2e6;
 
 // The core's regulator (RP2040 datasheet 2.10.7), which rp2040js leaves unmodelled: its VREG
-// register holds VSEL (bits 7:4; 11, 1.10 V, at reset). The RP2040 is rated to 133 MHz at
-// 1.10 V and to 200 MHz at 1.15 V (VSEL 12; pico-sdk 2.1.1): a clk_sys beyond what the voltage
-// set allows fails the job.
+// register holds VSEL (bits 7:4; 11, 1.10 V, at reset) and reads with ROK (bit 12, the output
+// in regulation) set. The RP2040 is rated to 133 MHz at 1.10 V and to 200 MHz at 1.15 V (VSEL
+// 12; pico-sdk 2.1.1), and the SDK waits 1 ms for a raised voltage to settle: a clk_sys beyond
+// what the voltage set allows, a clock above 133 MHz within 1 ms of the raise, or a voltage
+// lowered under a clock that needs it fails the job.
 const VSEL_RESET = 0xb1;
+const ROK = 1 << 12;
+const SETTLE_NS = 1e6;
 export class Vreg {
   constructor(chip) {
     this.chip = chip;
     this.value = VSEL_RESET;
+    this.raisedNs = -Infinity;   // when VSEL last went up
   }
   vsel() { return (this.value >>> 4) & 15; }
-  readUint32(offset) { return offset === 0 ? this.value : 0; }
-  writeUint32(offset, value) { if (offset === 0) this.value = value & 0xff; }
+  readUint32(offset) { return offset === 0 ? this.value | ROK : 0; }
+  writeUint32(offset, value) {
+    if (offset !== 0) return;
+    const before = this.vsel();
+    this.value = value & 0xff;
+    if (this.vsel() > before) this.raisedNs = this.chip.mcu.clock.nanos;
+    this.check(this.chip.mcu.clkSys, false);
+  }
   writeUint32Atomic(offset, value, atomicType) {
     const now = this.readUint32(offset);
     this.writeUint32(offset, atomicType === 1 ? now ^ value : atomicType === 2 ? now | value
       : atomicType === 3 ? now & ~value : value);
   }
-  check(hz) {
+  check(hz, clockChanged) {
     const top = this.vsel() >= 12 ? 200e6 : 133e6;
     if (hz > top) {
       this.chip.fail('clk_sys ' + hz / 1e6 + ' MHz with the core at VSEL ' + this.vsel() + ': the RP2040 is rated to '
         + top / 1e6 + ' MHz there');
+    }
+    if (clockChanged && hz > 133e6 && this.chip.mcu.clock.nanos - this.raisedNs < SETTLE_NS) {
+      this.chip.fail('clk_sys raised to ' + hz / 1e6 + ' MHz within 1 ms of the core\'s voltage going up');
     }
   }
 }
@@ -189,7 +203,7 @@ export class Chip {
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     this.vreg = new Vreg(this);
     mcu.peripherals[0x40064] = this.vreg;
-    mcu.clockListeners.add((hz) => this.vreg.check(hz));
+    mcu.clockListeners.add((hz) => this.vreg.check(hz, true));
     mcu.flash.set(fs.readFileSync(job.firmware), 0);
     if (job.flash_image) {
       mcu.flash.set(fs.readFileSync(job.flash_image), job.fs_offset);
