@@ -10,10 +10,10 @@ needs: node and the project's npm packages (npm ci), the RP2040 boot ROM (PICO_B
 
 Times are the emulator's (the board's clock, CPU_FREQ, 200 MHz on every RP2040 board; cycles
 as rp2040js counts them; no bus contention; SPI bytes take their bits at the bus's clock):
-estimates. rp2040js reads the flash in a cycle;
-with --xip-cache (or PICO_XIP_CACHE=1, or xip_cache=True to run()) the harness models the
-RP2040's 16 KB XIP cache, and a read that misses it waits the flash's 28 clocks, 56 of the
-core's at the flash divider 2 (tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
+estimates. rp2040js reads the flash in a cycle; with --xip-cache (or PICO_XIP_CACHE=1, or
+xip_cache=True to run()) the harness models the RP2040's 16 KB XIP cache, and a read that
+misses it waits the flash's 28 clocks, 56 of the core's at the flash divider 2
+(tools/device/pico/chip.mjs, XipCache): the figures a real Pico's flash allows.
 """
 
 import argparse

@@ -28,7 +28,7 @@
 
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { BasePeripheral, RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { UartPort } from './uart.mjs';
 import { attachI2c, i2cHz } from './i2c.mjs';
 
@@ -161,8 +161,9 @@ const BURST_GAP_NS = 2e6;
 const VSEL_RESET = 0xb1;
 const ROK = 1 << 12;
 const SETTLE_NS = 1e6;
-export class Vreg {
+export class Vreg extends BasePeripheral {   // (its atomic set/clear writes: BasePeripheral's)
   constructor(chip) {
+    super(chip.mcu, 'VREG');
     this.chip = chip;
     this.value = VSEL_RESET;
     this.raisedNs = -Infinity;   // when VSEL last went up
@@ -175,11 +176,6 @@ export class Vreg {
     this.value = value & 0xff;
     if (this.vsel() > before) this.raisedNs = this.chip.mcu.clock.nanos;
     this.check(this.chip.mcu.clkSys, false);
-  }
-  writeUint32Atomic(offset, value, atomicType) {
-    const now = this.readUint32(offset);
-    this.writeUint32(offset, atomicType === 1 ? now ^ value : atomicType === 2 ? now | value
-      : atomicType === 3 ? now & ~value : value);
   }
   check(hz, clockChanged) {
     const top = this.vsel() >= 12 ? 200e6 : 133e6;
