@@ -46,13 +46,15 @@ def _output(gpio, value):
 def core_voltage(cpu_freq):
     """The RP2040 is rated to 133 MHz at its reset voltage, 1.10 V, and to 200 MHz at 1.15 V
     (pico-sdk 2.1.1); machine.freq leaves the voltage as it is, so a faster clock raises it
-    first, and waits for it to settle as the SDK does (1 ms)."""
+    first, and waits for it to settle as the SDK does (1 ms). The wait is time.sleep_us's
+    busy wait on the microsecond timer: time.sleep(0.001) and sleep_ms(1) count millisecond
+    ticks, and end at the next one, which may come a few microseconds later."""
     if cpu_freq <= _RATED_1V10_HZ:
         return
     vreg = machine.mem32[_VREG]
     if (vreg >> 4) & 15 < _VSEL_1V15:
         machine.mem32[_VREG] = (vreg & ~0xF0) | _VSEL_1V15 << 4
-        time.sleep(0.001)
+        time.sleep_us(1000)
 
 
 def feeder(board):
@@ -90,7 +92,8 @@ class Hardware:
         readers: list = []
         if board.BUTTONS:
             pins = [_input(gpio, board.PULL_UP) for _, gpio in board.BUTTONS]
-            readers.append(GpioButtons(pins, [b for b, _ in board.BUTTONS]))
+            # The pins' interrupts stamp each edge with the clock (none on a host's CPython).
+            readers.append(GpioButtons(pins, [b for b, _ in board.BUTTONS], getattr(time, "ticks_ms", None)))
         if board.ADC_BUTTONS:
             readers.append(AdcDpad([_adc(board, g) for g, _, _ in board.ADC_BUTTONS],
                                    [hi for _, hi, _ in board.ADC_BUTTONS],

@@ -160,7 +160,9 @@ const BURST_GAP_NS = 2e6;
 // lowered under a clock that needs it fails the job.
 const VSEL_RESET = 0xb1;
 const ROK = 1 << 12;
-const SETTLE_NS = 1e6;
+// The wait is timed on the chip's microsecond timer: a raise made within a microsecond's tick
+// has its 1 ms counted from that tick, up to 1 us short of 1 ms in nanoseconds.
+const SETTLE_NS = 1e6 - 1e3;
 export class Vreg extends BasePeripheral {   // (its atomic set/clear writes: BasePeripheral's)
   constructor(chip) {
     super(chip.mcu, 'VREG');
