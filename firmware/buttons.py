@@ -19,7 +19,8 @@ button's meaning: `long_as` pairs (held button, reported button), e.g. a long B 
 where there is no START button; those always wait. When the loop could not poll for longer than the debounce
 (a frame that ran long, a write to the flash), a reading seen before the gap counts, and a
 tap made and let go inside it is still reported: the GPIO pins latch the edge of a press in
-an interrupt (taps()). Times are ticks_ms values: differences are taken modulo 2**30
+an interrupt (taps()), which also stamps its time (a long press is timed from the edge,
+not from the poll that saw it). Times are ticks_ms values: differences are taken modulo 2**30
 as time.ticks_diff does, so the clock may wrap. Nothing here allocates after __init__.
 """
 
@@ -42,18 +43,30 @@ def elapsed(now, then):
 
 class GpioButtons:
     """Active-low push buttons on GPIO pins: read() -> mask of those held; taps() -> mask of
-    those that went down since the last call (a falling-edge interrupt per pin)."""
+    those that went down since the last call (a falling-edge interrupt per pin). Given the
+    clock (ticks_ms), the interrupt also stamps each button's latest falling edge in `edge_at`
+    (by button), so a long press is timed from its edge, not from the poll that saw it (which
+    may come a frame later). The latest, not the first since the last poll: a tap made and
+    let go in a gap without polls must not date a press that follows it (a bounce's edge
+    dates it a few ms late, which only makes a long press that much slower)."""
 
-    def __init__(self, pins, buttons):
+    def __init__(self, pins, buttons, ticks_ms=None):
         self.pins = pins                            # machine.Pin inputs
         self.bits = array("H", [mask(b) for b in buttons])
         self.fell = 0
+        self.edge_at = None if ticks_ms is None else array("i", [0] * COUNT)
+        self.ticks_ms = ticks_ms
         for i in range(len(pins)):
-            self._watch(pins[i], self.bits[i])
+            self._watch(pins[i], buttons[i])
 
-    def _watch(self, pin, bit):
-        def went_down(_pin):                        # in the interrupt: no allocation
-            self.fell |= bit
+    def _watch(self, pin, button):
+        # In the interrupt nothing may allocate: a closure over more than four names makes
+        # its arguments' array on the heap at each call (py/objclosure.c), so this one
+        # closes over two and reads the rest from self.
+        def went_down(_pin):
+            if self.edge_at is not None:
+                self.edge_at[button] = self.ticks_ms()   # a small int
+            self.fell |= 1 << button
         try:
             pin.irq(went_down, pin.IRQ_FALLING, hard=True)
         except (TypeError, ValueError):             # a port without hard interrupts
@@ -103,10 +116,14 @@ class AdcDpad:
 
 
 class Readers:
-    """Several readers seen as one."""
+    """Several readers seen as one (with the edges' times the GPIO buttons among them stamp)."""
 
     def __init__(self, readers):
         self.readers = readers
+        self.edge_at = None
+        for reader in readers:
+            if getattr(reader, "edge_at", None) is not None:
+                self.edge_at = reader.edge_at
 
     def read(self):
         held = 0
@@ -127,6 +144,7 @@ class Buttons:
     def __init__(self, reader, long_mask=0, long_as=(), debounce_ms=20, long_ms=LONG_PRESS_MS,
                  repeat_delay_ms=REPEAT_FIRST_MS, repeat_ms=REPEAT_MS):
         self.reader = reader
+        self.edge_at = getattr(reader, "edge_at", None)  # each button's last edge, stamped by its pin (or None)
         self.long_target = bytearray(b"\xff" * COUNT)  # 255: a long press stays itself
         always = 0
         for held, reported in long_as:
@@ -218,6 +236,7 @@ class Buttons:
             if gone:
                 self._change(self.held & ~gone, now)
             self._change(self.held | down, now)
+            self._down_at_edges(down, now)
 
     def _after_gap(self, raw, fell, now):
         """No poll for longer than the debounce: a reading seen before the gap and changed
@@ -230,10 +249,22 @@ class Buttons:
         down = fell & raw & ~self.held
         if down:
             self._change(self.held | down, now)
+            self._down_at_edges(down, now)
         missed = fell & ~raw & ~self.held
         if missed:
             self.missed |= missed
             self.missed_since = now
+
+    def _down_at_edges(self, down, now):
+        """Buttons pressed on an edge their pins latched: down since that edge (their long
+        press is timed from it), when it came since the last poll."""
+        edge_at = self.edge_at
+        if edge_at is None:
+            return
+        since_poll = elapsed(now, self.polled)
+        for b in range(COUNT):
+            if down & (1 << b) and elapsed(now, edge_at[b]) <= since_poll:
+                self.down_at[b] = edge_at[b]
 
     def _missed_taps(self, raw, now):
         self.missed &= ~raw                         # down again: the debounce reports it

@@ -223,6 +223,73 @@ def test_times_are_taken_across_the_wrap_of_the_millisecond_clock():
     assert events(b) == [A | LONG]
 
 
+def test_a_long_press_is_timed_from_the_edge_its_pin_latched_not_from_the_poll_that_saw_it():
+    """A long B (START on a board without one) pressed while a frame runs for 30 ms: the
+    poll after the frame sees it, and the long press still comes long_ms after the edge."""
+    clock = [0]
+    pins = [Pin(2), Pin(3)]
+    b = Buttons(GpioButtons(pins, [A, B], lambda: clock[0]), long_as=((B, START),), long_ms=500)
+    for t in range(0, 100, 2):
+        clock[0] = t
+        b.poll(t)
+    clock[0] = 101
+    pins[1].value(0)                                 # the edge, stamped in the interrupt
+    for t in range(131, 700, 2):                     # the frame ends at 131: polled again
+        clock[0] = t
+        b.poll(t)
+        if events(b) == [START]:
+            break
+    assert t == 601, "the long press at the edge + 500 ms, within the poll's 2 ms"
+    # Without a clock the poll's time stands for the edge.
+    pins = [Pin(2), Pin(3)]
+    b = Buttons(GpioButtons(pins, [A, B]), long_as=((B, START),), long_ms=500)
+    b.poll(98)
+    pins[1].value(0)
+    for t in range(131, 700, 2):
+        b.poll(t)
+        if events(b) == [START]:
+            break
+    assert t == 631
+
+
+def test_a_stamped_edge_from_before_the_last_poll_is_not_taken_for_a_new_press():
+    clock = [1000]
+    pins = [Pin(2), Pin(3)]
+    reader = GpioButtons(pins, [A, B], lambda: clock[0])
+    b = Buttons(reader, long_as=((B, START),), long_ms=500)
+    reader.edge_at[B] = 5                            # stale: long before the last poll
+    b.poll(990)
+    pins[1].value(0)
+    reader.edge_at[B] = 5                            # as if the stamp had been missed
+    for t in range(1000, 1600, 2):
+        b.poll(t)
+        if events(b) == [START]:
+            break
+    assert t == 1500, "timed from the poll that saw it"
+
+
+def test_a_tap_in_a_gap_does_not_date_the_press_that_follows_it():
+    """A save holds the polls off from 0 to 300 ms: B tapped at 10-60, then pressed at 250
+    and let go at 450 (held 200 ms). The press is timed from its own edge, 250, not the
+    tap's: a short B at its release (START, a long B, would come at 410 from the tap's)."""
+    clock = [0]
+    pins = [Pin(2), Pin(3)]
+    b = Buttons(GpioButtons(pins, [A, B], lambda: clock[0]), long_as=((B, START),), long_ms=400)
+    b.poll(0)
+    for t, level in ((10, 0), (12, 1), (13, 0), (60, 1), (250, 0)):   # a bounce at 12
+        clock[0] = t
+        pins[1].value(level)
+    got = []
+    for t in range(300, 700, 2):
+        clock[0] = t
+        if t == 450:
+            pins[1].value(1)
+        b.poll(t)
+        got += [(t, code) for code in events(b)]
+    # (The tap and the press are one press to the driver: the pin's latch holds one edge.)
+    assert got == [(470, B)], "a short B at the release and its debounce, not START"
+
+
 def test_gpio_buttons_are_active_low():
     pins = [Pin(2), Pin(3)]
     reader = GpioButtons(pins, [UP, A])
