@@ -54,6 +54,7 @@ class Repair:
         self.resend_i = 0
         self.asked_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last asks
         self.ask_i = 0
+        self.ask_slot_was = -60000  # the slot the last ask took, as it was (given back: expire())
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
         self.told_at = -m.ASK_MS  # host: when it last told the guest "we disagree"
@@ -75,10 +76,16 @@ class Repair:
 
     def expire(self, now_ms):
         """A guest that asked for the state and got none in ASK_MS plays on (the host did not
-        agree that we disagree, or could not yet); the next hash compared tells again."""
+        agree that we disagree, or could not yet); the next hash compared tells again. At a
+        party table the ask gives its slot of the minute back: the host drops the asks of a
+        guest that missed a state (they are of the generation it left) and re-sends its state
+        on its own, which that guest must still be free to ask for."""
         s = self.s
         if self.asked and s.state != m.S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= m.ASK_MS:
             self.asked = False
+            if s.party:
+                self.ask_i = (self.ask_i - 1) % _ASKS_PER_MINUTE
+                self.asked_times[self.ask_i] = self.ask_slot_was
             s.go(m.E_AGREE)
 
     def refuse_move(self, disagree):
@@ -127,6 +134,7 @@ class Repair:
             if self.may_resend():
                 self.tell(mine)
         elif not self.asked and (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK >= 60000:
+            self.ask_slot_was = self.asked_times[self.ask_i]
             self.asked_times[self.ask_i] = s.now
             self.ask_i = (self.ask_i + 1) % _ASKS_PER_MINUTE
             self.asked = True
