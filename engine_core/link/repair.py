@@ -35,8 +35,9 @@ if _TYPING:
 
 RESYNCS_PER_MINUTE = const(3)  # the host's state re-sent at most this often (a peer's RESYNC
 # or a move of the peer's seat that is not legal: a stranger must not flood the link with it)
-_ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often (a host that says
-# "we disagree" again and again must not have it load states, and lose its undo, without end)
+_ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often, and loads one at
+# most this often (a host that says "we disagree" again and again must not have it load states,
+# and lose its undo, without end)
 _RING = const(16)  # hashes kept per side, waiting for the other's
 
 
@@ -54,7 +55,8 @@ class Repair:
         self.resend_i = 0
         self.asked_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last asks
         self.ask_i = 0
-        self.ask_slot_was = -60000  # the slot the last ask took, as it was (given back: expire())
+        self.loaded_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last states loaded
+        self.load_i = 0
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
         self.told_at = -m.ASK_MS  # host: when it last told the guest "we disagree"
@@ -76,16 +78,10 @@ class Repair:
 
     def expire(self, now_ms):
         """A guest that asked for the state and got none in ASK_MS plays on (the host did not
-        agree that we disagree, or could not yet); the next hash compared tells again. At a
-        party table the ask gives its slot of the minute back: the host drops the asks of a
-        guest that missed a state (they are of the generation it left) and re-sends its state
-        on its own, which that guest must still be free to ask for."""
+        agree that we disagree, or could not yet); the next hash compared tells again."""
         s = self.s
         if self.asked and s.state != m.S_PAUSED and (now_ms - self.asked_at) & m.CLOCK_MASK >= m.ASK_MS:
             self.asked = False
-            if s.party:
-                self.ask_i = (self.ask_i - 1) % _ASKS_PER_MINUTE
-                self.asked_times[self.ask_i] = self.ask_slot_was
             s.go(m.E_AGREE)
 
     def refuse_move(self, disagree):
@@ -122,28 +118,43 @@ class Repair:
         if mine != theirs:
             self.found(mine, theirs)
 
-    def found(self, mine, theirs):
-        """The consoles disagree: the host sends its state, the guest asks for it."""
+    def found(self, mine, theirs, behind=False):
+        """The consoles disagree: the host sends its state, the guest asks for it (behind: a
+        party host said so in a later generation than this console's)."""
         self.desyncs += 1
         self.s.saw(mine, theirs)
-        self.repair(mine)
+        self.repair(mine, behind)
 
-    def repair(self, mine):
+    def repair(self, mine, behind=False):
+        """The host tells the guest; the guest asks for the state, at most _ASKS_PER_MINUTE
+        times a minute, and not when it has loaded as many in the last minute. A party guest
+        whose asks of the minute are spent and that the host tells of a later generation (it
+        missed a state) waits for the state that follows the host's word without asking: the
+        host sends it to every guest at once, and drops the asks of a guest that missed a
+        state (they are of the generation it left), so that guest's asks can all go
+        unanswered before the host re-sends on its own."""
         s = self.s
         if s.is_host:
             if self.may_resend():
                 self.tell(mine)
-        elif not self.asked and (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK >= 60000:
-            self.ask_slot_was = self.asked_times[self.ask_i]
-            self.asked_times[self.ask_i] = s.now
-            self.ask_i = (self.ask_i + 1) % _ASKS_PER_MINUTE
-            self.asked = True
-            self.asked_at = s.now
-            s.go(m.E_DISAGREE)
-            b = self.outbox.tx
-            b[0] = s.gen
-            r.put_i32(b, 1, mine)
-            self.outbox.queue(m.RESYNC, b, 5)
+            return
+        if self.asked or (s.now - self.loaded_times[self.load_i]) & m.CLOCK_MASK < 60000:
+            return
+        if (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK < 60000:
+            if behind:
+                self.asked = True
+                self.asked_at = s.now
+                s.go(m.E_DISAGREE)
+            return
+        self.asked_times[self.ask_i] = s.now
+        self.ask_i = (self.ask_i + 1) % _ASKS_PER_MINUTE
+        self.asked = True
+        self.asked_at = s.now
+        s.go(m.E_DISAGREE)
+        b = self.outbox.tx
+        b[0] = s.gen
+        r.put_i32(b, 1, mine)
+        self.outbox.queue(m.RESYNC, b, 5)
 
     def lost(self):
         """What happened cannot be kept in step (the queue overflowed while the link was
@@ -203,14 +214,15 @@ class Repair:
         r.put_i32(b, 1, h)
         self.outbox.queue(m.RESYNC, b, 5)
 
-    def on_told(self, theirs):
+    def on_told(self, theirs, later=False):
         """Guest: the host says we disagree. Believed only when its hash differs from this
-        state's; then this console asks for the state as when it finds a disagreement."""
+        state's; then this console asks for the state as when it finds a disagreement. later:
+        a party host's, of a later generation than this console's."""
         mine = state_hash(self.s.game)
         if theirs == mine and not self.s.party:
             self.s.reject()  # (at a party table the host re-sends its state to every guest)
             return
-        self.found(mine, theirs)
+        self.found(mine, theirs, later)
 
     def on_resync(self, theirs):
         """The guest says it disagrees: believed only when its hash differs from this state's,
@@ -244,6 +256,8 @@ class Repair:
             self.repair(before)  # a record this game cannot take: ask again
             return
         s.take_generation(st.r_gen)
+        self.loaded_times[self.load_i] = s.now
+        self.load_i = (self.load_i + 1) % _ASKS_PER_MINUTE
         s.configure()
         s.reset_play(r.get_i32(d, 5))
         self.repairs += 1
