@@ -281,3 +281,61 @@ def test_a_guest_that_dates_its_moves_back_costs_the_host_a_bounded_replay():
     assert honest["refused"] == 0 and honest["placing"] < 20, honest
     assert got["sent"] > 200 and got["refused"] > 100, got
     assert got["placing"] <= 160 + got["game_ms"] // 62 + 20, got  # (+ the honest guests' own)
+
+
+def test_a_host_that_says_we_disagree_again_and_again_buys_three_asks_and_three_loads_a_minute():
+    """A hostile host tells guest 1 "we disagree" every 2 s for three minutes, in its own
+    generation and in later ones, and answers each of its asks with a whole valid state:
+    the guest sends at most three asks and loads at most three states in any minute
+    (docs/link.md, "Threat model"). A guest's ask that went unanswered once gave its slot
+    back, which let such a host have it ask eleven times a minute."""
+    t = Party(consoles=3, seed=11, delay=20)
+    assert t.start()
+    t.deal_rounds = 1000
+    host, guest = t.sessions[0], t.sessions[1]
+    leg = t.hub.legs[0]
+    asks, loads = [], []
+    answer = [False]
+    host_on = host.on
+
+    def on(kind, d, n):
+        if kind == m.RESYNC and host.src == 0:
+            answer[0] = len(asks) % 2 == 0  # every other ask answered, the rest dropped
+            return
+        host_on(kind, d, n)
+    host.on = on
+    queue = guest.outbox.queue
+
+    def counted(kind, b, n):
+        if kind == m.RESYNC:
+            asks.append(t.now)
+        return queue(kind, b, n)
+    guest.outbox.queue = counted
+    repairs = guest.repairs
+    told = 0
+    next_tell = 0
+    while t.now < 180000:
+        if t.now >= next_tell:
+            next_tell = t.now + 2000
+            d = bytearray(5)
+            d[0] = (host.gen + told % 2) & 0xFF  # its own generation, then a later one
+            r.put_i32(d, 1, told)
+            told += 1
+            assert leg.send(m.RESYNC, d, 5)
+        if answer[0]:
+            answer[0] = False
+            tr = host.transfer
+            tr.take(t.games[0], t.games[0].clock_ms)
+            b = bytearray(m.PAYLOAD_MAX)
+            while tr.more():
+                n = tr.chunk(b)
+                tr.sent(n)
+                leg.send(m.STATE, bytes(b[:n]), n)
+        t.frame()
+        if guest.repairs != repairs:
+            repairs = guest.repairs
+            loads.append(t.now)
+    assert len(asks) >= 6 and len(loads) >= 3, (len(asks), len(loads))
+    for times in (asks, loads):
+        for i, at in enumerate(times):
+            assert sum(1 for later in times[i:] if later - at < 60000) <= 3, times
