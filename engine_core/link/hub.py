@@ -339,8 +339,10 @@ class Hub:
             return
         self.tended = now_ms
         for i in range(self.n):
-            if (self.behind & self.live) >> i & 1 and (now_ms - self.behind_at[i]) & m.CLOCK_MASK >= m.ASK_MS \
-                    and s.repair.may_resend():
+            # (Not a lagging guest's: the state goes only to legs that do not lag, and a
+            # re-send of the minute spent for it here left none for the lag's own, below.)
+            if (self.behind & self.live & ~self.lag) >> i & 1 \
+                    and (now_ms - self.behind_at[i]) & m.CLOCK_MASK >= m.ASK_MS and s.repair.may_resend():
                 self.behind = 0
                 s.repair.send_state()
                 break
