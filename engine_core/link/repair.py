@@ -11,7 +11,7 @@ follows gets the state), whether the guest asked for the state and waits for it 
 repairs (states sent or loaded), overflows (what could not be kept in step: lost()).
 
 What the other parts may ask of it: reset() (a deal or a loaded state), refuse_move(disagree),
-my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(theirs),
+my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(theirs, later),
 on_resync(theirs), on_state(d, n), stop_asking(), expire(now), and `asked`. What it asks of
 the session: `game`, `gen`, `is_host`, `now`, `state`, `play` (its key()), go(event), reject(),
 news(flags), saw(mine, theirs), new_generation(), take_generation(gen), configure(),
