@@ -124,7 +124,7 @@ class Console:
 
     def close(self):
         """The console is switched off or its window closed: what play has not saved yet
-        (the moves of the last half second, the time since) is saved now."""
+        (the moves of the last two frames, the time since) is saved now."""
         self.save_now(True)
 
     def save_now(self, always):

@@ -3,9 +3,9 @@
 The game as a record (what it holds, how it is read back) is engine_core/game_record.py.
 
 The Keeper is what the interface calls: start() at power-on, moved() after each move, tick()
-from the app loop (it saves once play has paused SAVE_DELAY_MS, so mashing buttons does not
-wear the flash), finished()/abandoned() for the statistics. Problems come back as short lines
-for the screen through take_notice(); the game always goes on.
+from the app loop (it saves a move in the frames after the one that showed it, unless a key
+is down), finished()/abandoned() for the statistics. Problems come back as short lines for the
+screen through take_notice(); the game always goes on.
 """
 
 from array import array
@@ -20,7 +20,14 @@ from engine_core.game_record import (KIND_GAME, encode_game, game_record_size, h
 from micropython import const
 
 BUFFER_SIZE = const(1024)  # records measured by tools/bench/bench_save.py: an Aces Up game is 186 bytes
-SAVE_DELAY_MS = const(500)
+# A move is saved in the frame after the one that showed it (the change's frame counts its own
+# time first: Keeper.tick): a press then meets a save only when it comes within about 50 ms of
+# the last move's frame, where with a delay of half a second the pauses in which a player
+# presses again were those that met it. Moves come at a person's pace, a few a second at most.
+SAVE_DELAY_MS = const(50)
+# While a key is down the save waits for its release (X acts on its release) for this long at
+# most: a key held or stuck keeps a move from the flash no longer.
+KEY_DOWN_SAVE_MS = const(1000)
 # Changes the player did not make (computer players' moves, auto-play) are saved with the next
 # save, or this long after the last one at the soonest: Nerts's computer players move about
 # once a second, and a save a move wore the flash and took 25-40 ms of the chip's frames.
@@ -221,8 +228,8 @@ class Keeper:
         self.moves += 1
         if own or not self.unsaved:
             # The pause counts from the player's last move: a move the player did not make
-            # starts it only when nothing waits (three computer players in Nerts move more
-            # often than every SAVE_DELAY_MS, and play would never pause for their moves).
+            # starts it only when nothing waits (three computer players in Nerts move about
+            # once a second each: their moves must not keep putting the player's save off).
             self.quiet_ms = -1
         self.unsaved = True
         self.own = self.own or own
@@ -252,10 +259,10 @@ class Keeper:
             self.quiet_ms = -1
 
     def tick(self, game, ms, answering=False, key_down=False):
-        """From the app loop: saves the game once play has paused SAVE_DELAY_MS. Not in a frame
-        that answers a press (its answer goes out first: a save is 25-40 ms on a Pico), nor
-        while a key is down (X acts on its release, which would wait for the save) until play
-        has paused twice as long: a key held or stuck keeps a move from the flash no longer.
+        """From the app loop: saves the game once play has paused SAVE_DELAY_MS (the frame after
+        the move's). Not in a frame that answers a press (its answer goes out first), nor while
+        a key is down (X acts on its release, which would wait for the save) until play has
+        paused KEY_DOWN_SAVE_MS: a key held or stuck keeps a move from the flash no longer.
         Changes the player did not make alone wait for OTHERS_SAVE_MS since the last save."""
         if self.since_save_ms < OTHERS_SAVE_MS:
             self.since_save_ms += ms
@@ -275,7 +282,7 @@ class Keeper:
         self.quiet_ms += ms
         if answering or self.quiet_ms < SAVE_DELAY_MS:
             return
-        if key_down and self.quiet_ms < 2 * SAVE_DELAY_MS:
+        if key_down and self.quiet_ms < KEY_DOWN_SAVE_MS:
             return
         if not self.own and self.since_save_ms < OTHERS_SAVE_MS:
             return

@@ -333,19 +333,66 @@ def test_every_press_of_a_session_is_on_the_glass_within_a_frame(board_name, gam
     modelled, from the edge that decides it to the last byte of the first frame that answers
     it, within one frame (33 ms); a deal (the game list's A, yes to New deal) within 50 ms.
     pico_ssd1306 sends a whole screen in 23.3 ms (I2C at 400 kHz, the SSD1306's fastest), and
-    its START is a long B; pico_st7735's pause menu covers its screen (160x128). A press that
-    goes down while half a save is being written waits for it (docs/performance.md; where it
-    falls moves with the build's code layout: START in Sir Tommy on pico_st7735 met one at
-    50.9 ms in one build): at most one press of a session, and within two frames."""
+    its START is a long B; pico_st7735's pause menu covers its screen (160x128). No press of
+    the session meets a save: a move is written in the frames right after it (START in Sir
+    Tommy on pico_st7735 went down while a save made half a second after a move was being
+    written, 50.9 ms, in one build)."""
     need_device(board_name)
     from tools.device.pico_presses import answers
     rows = answers(board_name, game, xip_cache=True)
     deals = [row for row in rows if row[0] == "A" and row[1] in (1, 9)]
     others = [row for row in rows if row not in deals]
     assert len(others) >= 15 and len(deals) >= 1, rows
-    late = [row for row in others if row[2] > 33]
-    assert len(late) <= 1 and max(row[2] for row in others) <= 66, late
+    assert max(row[2] for row in others) <= 33, [row for row in others if row[2] > 33]
     assert max(row[2] for row in deals) <= 50, deals
+
+
+def test_a_press_in_the_pause_after_a_move_meets_no_save():
+    """A move, a pause of 490-580 ms from its edge, then START, eight times over, on
+    pico_st7735 with the XIP cache modelled: every START within a frame. A save made once play
+    had paused half a second fell in such a pause (7-10 ms of the record's half, 2-4 ms of
+    the journal's, up to 16 ms when littlefs compacts), and a START that went down while it
+    was written waited for it: 50.9 ms in Sir Tommy in one build's session. Saved in the frames
+    right after the move (engine_core/save.py, SAVE_DELAY_MS), no pause meets it."""
+    need_device("pico_st7735")
+    board = boards.load("pico_st7735")
+    reference = pico_scenario.Reference(board)  # which press of a hint's X A A makes the move
+    script = pico.Script(board)
+    script.boot()
+    tokens = []
+
+    def key(token):
+        script.key(token)
+        tokens.append(token)
+        reference.press(token)
+        reference.tick(1000)
+
+    for token in "DOWN A A".split():  # the game list, Aces Up, a deal
+        key(token)
+    table = reference.console.app.table
+    moves = []
+    for i in range(8):
+        key("X")
+        count = table.move_count
+        while table.move_count == count:
+            assert tokens.count("A") < 40, "the hint's move"
+            key("A")
+        moves.append(len(tokens) - 1)
+        script.wait(50 + 12 * i, "pause")  # after the move's answer and 300 ms of quiet
+        key("START")  # the pause menu...
+        key("START")  # ...and back to play
+    result = pico.run("pico_st7735", script, xip_cache=True)
+    presses = [m for m in result.markers() if m["name"] == "press"]
+    assert len(presses) == len(tokens)
+    flushes = sorted(f[1] / 1e6 for m in result.markers() for f in m.get("flushes", ()))
+    late = []
+    for i in moves:
+        moved = presses[i]["ns"] / 1e6  # the move: the hint's A, on its edge
+        edge = presses[i + 1]["ns"] / 1e6  # START
+        answered = min(t for t in flushes if t > edge)
+        late.append((round(edge - moved), round(answered - edge, 1)))
+    assert all(ms <= 33 for _, ms in late), str(late)
+    assert min(pause for pause, _ in late) < 500 and max(pause for pause, _ in late) > 545, late
 
 
 def test_the_rp2040_boards_run_at_200_mhz_with_the_core_at_1_15_v():

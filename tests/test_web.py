@@ -14,6 +14,8 @@ import sys
 import pytest
 
 from engine_core import games
+from engine_core.protocol import state_json
+from engine_core.save import Keeper
 from engine_core.storage import FileStorage, MemoryStorage
 from engine_core.ui import layouts
 from simulator.boards import ONE_BIT
@@ -182,16 +184,37 @@ def test_the_page_keeps_the_simulators_records_and_a_reload_resumes_the_game(ope
     console = open_page("board=240x240&game=aces_up&seed=%d&time=manual" % SEED, via="http")
     for token in keys.split():
         console.key(token)
-    # The simulator, given the same keys, writes the same files byte for byte.
+    # The simulator's console, given the page's presses and ticks, writes the same files byte
+    # for byte: the moves, saved in the frames after them.
+    replayed = tmp_path / "replayed"
+    replay = Replay(240, 240, FileStorage(str(replayed)))
+    replay.console.open_game("aces_up", SEED)
+    compare_drawn(console, replay, 240, "the moves")
+    records = console.storage()
+    assert "game.dat" in records
+    assert records == files_of(replayed)
+    # The simulator's window, given the same keys, keeps the same game; closed, it writes the
+    # time since the last move too (Console.close), where the page, hidden, writes only what is
+    # new (Console.save_now).
     sim_dir = tmp_path / "simulator"
     run = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--board", "240x240",
                           "--game", "aces_up", "--seed", str(SEED), "--keys", keys,
                           "--data-dir", str(sim_dir), "--screenshot", str(tmp_path / "x.png")],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    records = console.storage()
-    assert "game.dat" in records
-    assert records == files_of(sim_dir)
+    page_disk = MemoryStorage()
+    for name, data in records.items():
+        page_disk.write(name, data, len(data))
+    resumed = []
+    for disk in (page_disk, FileStorage(str(sim_dir))):
+        keeper = Keeper(disk)
+        keeper.start()
+        resumed.append(keeper.resume())
+    page_resumed, sim_resumed = resumed
+    assert page_resumed.clock_ms < sim_resumed.clock_ms
+    page_resumed.clock_ms = sim_resumed.clock_ms
+    assert state_json(page_resumed) == state_json(sim_resumed)
+    assert page_resumed.history.moves == sim_resumed.history.moves == 2
     # A link to a deal is dealt once: the address loses ?game= so that a reload resumes.
     assert "game=" not in console.evaluate("location.search")
     assert "game=aces_up&seed=7" in console.evaluate("document.getElementById('deal').href")

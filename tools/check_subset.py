@@ -22,7 +22,7 @@ redraw), everything that allocates on MicroPython:
 Start-up code is exempt from the P rules: module level, class bodies and `__init__`. So is
 code that is allowed to allocate, each with its reason: the modules and functions in
 EXEMPT below (text in and out: the protocol, JSON, tokens and state; start-up helpers; files
-written once play pauses), the games' protocol methods (TEXT_METHODS), and any function or
+written after a move), the games' protocol methods (TEXT_METHODS), and any function or
 line marked `# subset: ok (reason)` on its `def` line or its own line.
 A block under `if _TYPING:` (`_TYPING = const(0)`, true for mypy alone through always_true in
 tools/device/mypy-device.ini) is not checked: the compiler drops it.
@@ -58,7 +58,7 @@ EXEMPT = {
     "engine_core/records.py:RecordFile._other_temps": "start-up: leftover temporary files after a power cut",
     "engine_core/records.py:load_message": "the notice of a damaged record, once at start-up",
     "engine_core/storage.py:FileStorage.path": "a file's name: a record read or written (open() allocates anyway)",
-    "engine_core/storage.py:FileStorage.write": "a file written once play has paused, never per move",
+    "engine_core/storage.py:FileStorage.write": "a record written after a move, never in a frame that answers a press",
     "engine_core/storage.py:make_dirs": "start-up: the records' folder",
     "engine_core/storage.py:MemoryStorage.listing": "the host's stand-in for a file system",
     "engine_core/cards.py:name": "a card's name: protocol text",

@@ -277,6 +277,7 @@ export class Chip {
     this.ERASE = job.hooks.erase & ~1;
     this.PROGRAM = job.hooks.program & ~1;
     this.flashWrites = 0;
+    this.flashErases = 0;    // of them, erases (4 KB sectors each, as MicroPython's littlefs asks)
 
     // --- where the time goes: executing instructions, or waiting for an interrupt (WFI/WFE) ---
     this.busyNs = 0;
@@ -358,6 +359,7 @@ export class Chip {
     if (pc === this.ERASE) {
       const count = core.registers[1] >>> 0;
       mcu.flash.fill(0xff, offset, offset + count);
+      this.flashErases++;
     } else {
       const source = core.registers[1] >>> 0;
       const count = core.registers[2] >>> 0;
@@ -424,7 +426,7 @@ export class Chip {
   finish() {
     const { clock, mcu, job } = this;
     this.marker({ name: 'end', ns: clock.nanos, spi_bytes: this.spiBytes, cs_high_bytes: this.csHighBytes,
-      spi_hz: this.busHz(), clk_sys: mcu.clkSys, flash_writes: this.flashWrites,
+      spi_hz: this.busHz(), clk_sys: mcu.clkSys, flash_writes: this.flashWrites, flash_erases: this.flashErases,
       xip: this.xip && this.xip.counts() });
     if (this.xip && this.xip.where !== null) {
       fs.writeFileSync(job.xip_misses, JSON.stringify([...this.xip.where.entries()]));
