@@ -28,6 +28,7 @@ SAVE_DELAY_MS = const(50)
 # While a key is down the save waits for its release (X acts on its release) for this long at
 # most: a key held or stuck keeps a move from the flash no longer.
 KEY_DOWN_SAVE_MS = const(1000)
+_LONG_TICK_MS = const(66)  # a tick longer than two frames: a press may wait behind it (Keeper.tick)
 # Changes the player did not make (computer players' moves, auto-play) are saved with the next
 # save, or this long after the last one at the soonest: Nerts's computer players move about
 # once a second, and a save a move wore the flash and took 25-40 ms of the chip's frames.
@@ -70,7 +71,7 @@ class Keeper:
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
         self.own = False  # an unsaved change is the player's own (saved after SAVE_DELAY_MS)
-        self.since_save_ms = 0  # time since the game was last saved (capped at OTHERS_SAVE_MS)
+        self.waited_ms = 0  # how long the oldest unsaved change has waited (capped at OTHERS_SAVE_MS)
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
@@ -219,6 +220,7 @@ class Keeper:
         self.unsaved = True
         self.own = True
         self.quiet_ms = -1
+        self.waited_ms = 0
         self.redo_n = 0
         self.undoable = undo.ANY_MOVE
 
@@ -226,6 +228,8 @@ class Keeper:
         """After each move (or undo): the result is recorded when it ends the game. own: the
         player's (a press's); a computer player's or auto-play's waits for OTHERS_SAVE_MS."""
         self.moves += 1
+        if not self.unsaved:
+            self.waited_ms = 0
         if own or not self.unsaved:
             # The pause counts from the player's last move: a move the player did not make
             # starts it only when nothing waits (three computer players in Nerts move about
@@ -239,7 +243,9 @@ class Keeper:
     def keep_redo(self, moves, n, undoable, cursor):
         """The interface's redo list is moves[0:n] (the newest last), and undo may take back
         the newest `undoable` moves: kept with the journal at the next save when they
-        changed. The cursor (slot << 8 | card in a fan) goes with them, but a cursor moved
+        changed, as the player's own change (each move of a computer's turn shown move by
+        move, Spite & Malice's, moves undo's floor: it is saved as it comes, so that a restart
+        never plays that turn other than it was shown). The cursor (slot << 8 | card in a fan) goes with them, but a cursor moved
         alone asks for no save of its own (the flash is spared): it is written with the next
         one, or when the game is kept or the console switched off (Console.save_now). No
         allocation."""
@@ -254,19 +260,25 @@ class Keeper:
             self.redo[i] = moves[i]
         self.redo_n = n
         if not same:
+            if not self.unsaved:
+                self.waited_ms = 0
             self.unsaved = True
-            self.own = True  # (undo and redo are the player's)
+            self.own = True
             self.quiet_ms = -1
 
     def tick(self, game, ms, answering=False, key_down=False):
         """From the app loop: saves the game once play has paused SAVE_DELAY_MS (the frame after
         the move's). Not in a frame that answers a press (its answer goes out first), nor while
         a key is down (X acts on its release, which would wait for the save) until play has
-        paused KEY_DOWN_SAVE_MS: a key held or stuck keeps a move from the flash no longer.
-        Changes the player did not make alone wait for OTHERS_SAVE_MS since the last save."""
-        if self.since_save_ms < OTHERS_SAVE_MS:
-            self.since_save_ms += ms
-        if self.journal_due and not answering:
+        paused KEY_DOWN_SAVE_MS, or the oldest unsaved change has waited that long: a key held
+        or stuck keeps a move from the flash no longer, however steadily play goes on. A tick
+        longer than two frames (one that ran long, a search's) saves only after play has
+        paused KEY_DOWN_SAVE_MS: a press that came meanwhile is handed over after it (the loop
+        lets a long frame's time pass first), and must not wait for a save. Changes the player
+        did not make alone wait until the oldest of them has waited OTHERS_SAVE_MS."""
+        if self.waited_ms < OTHERS_SAVE_MS:
+            self.waited_ms += ms
+        if self.journal_due and not answering and (ms <= _LONG_TICK_MS or self.waited_ms >= KEY_DOWN_SAVE_MS):
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
             self.write_journal()
@@ -282,9 +294,10 @@ class Keeper:
         self.quiet_ms += ms
         if answering or self.quiet_ms < SAVE_DELAY_MS:
             return
-        if key_down and self.quiet_ms < KEY_DOWN_SAVE_MS:
-            return
-        if not self.own and self.since_save_ms < OTHERS_SAVE_MS:
+        if self.quiet_ms < KEY_DOWN_SAVE_MS:
+            if key_down and self.waited_ms < KEY_DOWN_SAVE_MS or ms > _LONG_TICK_MS:
+                return
+        if not self.own and self.waited_ms < OTHERS_SAVE_MS:
             return
         if not self.in_halves:
             self.save_game(game)
@@ -325,7 +338,7 @@ class Keeper:
         self.journal_due = False
         self.unsaved = False
         self.own = False
-        self.since_save_ms = 0
+        self.waited_ms = 0
         if game_record_size(game) > BUFFER_SIZE:
             return self._write_result(r.FAILED)
         if self.moves < 0:
