@@ -61,6 +61,21 @@ def into_play(console):
     assert console.app.mode == ui.PLAY
 
 
+def dealt_and_saved(disk):
+    """A console on `disk` with a new deal in play, saved."""
+    console = console_on(disk)
+    into_play(console)
+    keys(console, "WAIT WAIT")
+    return console
+
+
+def resumed(disk):
+    """The game a console started on `disk` continues (its state without the clock)."""
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    return position(again.app.table.game)[1]
+
+
 def play_hints(console, n):
     for _ in range(n):
         keys(console, "X A A TICK")
@@ -735,9 +750,7 @@ def test_a_save_due_in_a_frame_that_answers_a_press_waits_for_the_next_frame():
     assert console.app.mode == ui.PAUSE and writes == []
     console.tick(33)  # the next frame writes it
     assert "game.new" in writes and not console.keeper.unsaved, writes  # (written new, then renamed)
-    again = console_on(disk)
-    keys(again, "A")  # Continue
-    assert position(again.app.table.game)[1] == position(console.app.table.game)[1]
+    assert resumed(disk) == position(console.app.table.game)[1]
 
 
 def test_a_move_is_written_in_the_frames_after_its_own_not_in_the_pause_that_follows():
@@ -748,9 +761,7 @@ def test_a_move_is_written_in_the_frames_after_its_own_not_in_the_pause_that_fol
     # the two frames after the move's own, it meets only a press that follows the move within
     # about 70 ms; the pause after it writes nothing.
     disk = CountingStorage()
-    console = console_on(disk)
-    into_play(console)
-    keys(console, "WAIT WAIT")  # the deal saved
+    console = dealt_and_saved(disk)
     for _ in range(3):
         disk.written.clear()
         keys(console, "X A A")  # a move...
@@ -766,9 +777,7 @@ def test_a_move_is_written_in_the_frames_after_its_own_not_in_the_pause_that_fol
         for _ in range(30):  # a second's pause, in which the next press may come
             console.tick(33)
         assert disk.written == [], "written in the pause after the move"
-    again = console_on(disk)
-    keys(again, "A")  # Continue
-    assert position(again.app.table.game)[1] == position(console.app.table.game)[1]
+    assert resumed(disk) == position(console.app.table.game)[1]
 
 
 def test_a_stuck_key_keeps_moves_from_the_flash_a_second_at_most_however_steady_the_play():
@@ -778,9 +787,7 @@ def test_a_stuck_key_keeps_moves_from_the_flash_a_second_at_most_however_steady_
     # move not yet saved.
     from engine_core.save import Keeper
     disk = MemoryStorage()
-    console = console_on(disk)
-    into_play(console)
-    keys(console, "WAIT WAIT")  # the deal saved
+    console = dealt_and_saved(disk)
     console.held(1 << bt.SELECT)  # stuck
     made = []
     saved = []
