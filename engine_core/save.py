@@ -21,16 +21,16 @@ from micropython import const
 
 BUFFER_SIZE = const(1024)  # records measured by tools/bench/bench_save.py: an Aces Up game is 186 bytes
 # A move is saved in the frame after the one that showed it (the change's frame counts its own
-# time first: Keeper.tick): a press then meets a save only when it comes within about 50 ms of
-# the last move's frame, where with a delay of half a second the pauses in which a player
-# presses again were those that met it. Moves come at a person's pace, a few a second at most.
+# time first: Keeper.tick), its journal in the next: a press then meets a save only when it
+# comes within about two frames of a move, where with a delay of half a second the pauses in
+# which a player presses again were those that met it. Moves come at a person's pace.
 SAVE_DELAY_MS = const(50)
 # While a key is down the save waits for its release (X acts on its release) for this long at
 # most: a key held or stuck keeps a move from the flash no longer.
 KEY_DOWN_SAVE_MS = const(1000)
 _LONG_TICK_MS = const(66)  # a tick longer than two frames: a press may wait behind it (Keeper.tick)
 # Changes the player did not make (computer players' moves, auto-play) are saved with the next
-# save, or this long after the last one at the soonest: Nerts's computer players move about
+# save, or once the oldest of them has waited this long: Nerts's computer players move about
 # once a second, and a save a move wore the flash and took 25-40 ms of the chip's frames.
 OTHERS_SAVE_MS = const(5000)
 # Flash work a press puts off until the frame after the one that answers it (Keeper.catch_up):
@@ -245,10 +245,10 @@ class Keeper:
         the newest `undoable` moves: kept with the journal at the next save when they
         changed, as the player's own change (each move of a computer's turn shown move by
         move, Spite & Malice's, moves undo's floor: it is saved as it comes, so that a restart
-        never plays that turn other than it was shown). The cursor (slot << 8 | card in a fan) goes with them, but a cursor moved
-        alone asks for no save of its own (the flash is spared): it is written with the next
-        one, or when the game is kept or the console switched off (Console.save_now). No
-        allocation."""
+        never plays that turn other than it was shown). The cursor (slot << 8 | card in a fan)
+        goes with them, but a cursor moved alone asks for no save of its own (the flash is
+        spared): it is written with the next one, or when the game is kept or the console
+        switched off (Console.save_now). No allocation."""
         self.cursor = cursor
         if n > undo.REDO_KEPT:
             n = undo.REDO_KEPT
@@ -278,7 +278,8 @@ class Keeper:
         did not make alone wait until the oldest of them has waited OTHERS_SAVE_MS."""
         if self.waited_ms < OTHERS_SAVE_MS:
             self.waited_ms += ms
-        if self.journal_due and not answering and (ms <= _LONG_TICK_MS or self.waited_ms >= KEY_DOWN_SAVE_MS):
+        long_tick = ms > _LONG_TICK_MS
+        if self.journal_due and not answering and (not long_tick or self.waited_ms >= KEY_DOWN_SAVE_MS):
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
             self.write_journal()
@@ -295,7 +296,7 @@ class Keeper:
         if answering or self.quiet_ms < SAVE_DELAY_MS:
             return
         if self.quiet_ms < KEY_DOWN_SAVE_MS:
-            if key_down and self.waited_ms < KEY_DOWN_SAVE_MS or ms > _LONG_TICK_MS:
+            if long_tick or key_down and self.waited_ms < KEY_DOWN_SAVE_MS:
                 return
         if not self.own and self.waited_ms < OTHERS_SAVE_MS:
             return
