@@ -288,7 +288,8 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
-        self.catch_up()  # flash work a press put off, on the frame after its answer
+        if self.game is None or not self.keeper.holds(ms):  # (a long tick in play: Keeper.holds)
+            self.catch_up()  # flash work a press put off, on the frame after its answer
 
     # --- what changed ---
 

@@ -271,15 +271,13 @@ class Keeper:
         the move's). Not in a frame that answers a press (its answer goes out first), nor while
         a key is down (X acts on its release, which would wait for the save) until play has
         paused KEY_DOWN_SAVE_MS, or the oldest unsaved change has waited that long: a key held
-        or stuck keeps a move from the flash no longer, however steadily play goes on. A tick
-        longer than two frames (one that ran long, a search's) saves only after play has
-        paused KEY_DOWN_SAVE_MS: a press that came meanwhile is handed over after it (the loop
-        lets a long frame's time pass first), and must not wait for a save. Changes the player
-        did not make alone wait until the oldest of them has waited OTHERS_SAVE_MS."""
+        or stuck keeps a move from the flash no longer, however steadily play goes on. Nor in
+        a tick longer than two frames (one that ran long, a search's: holds()), on the same
+        terms. Changes the player did not make alone wait until the oldest of them has waited
+        OTHERS_SAVE_MS."""
         if self.waited_ms < OTHERS_SAVE_MS:
             self.waited_ms += ms
-        long_tick = ms > _LONG_TICK_MS
-        if self.journal_due and not answering and (not long_tick or self.waited_ms >= KEY_DOWN_SAVE_MS):
+        if self.journal_due and not answering:
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
             self.write_journal()
@@ -295,9 +293,9 @@ class Keeper:
         self.quiet_ms += ms
         if answering or self.quiet_ms < SAVE_DELAY_MS:
             return
-        if self.quiet_ms < KEY_DOWN_SAVE_MS:
-            if long_tick or key_down and self.waited_ms < KEY_DOWN_SAVE_MS:
-                return
+        if self.quiet_ms < KEY_DOWN_SAVE_MS and (key_down and self.waited_ms < KEY_DOWN_SAVE_MS
+                                                  or self.holds(ms)):
+            return
         if not self.own and self.waited_ms < OTHERS_SAVE_MS:
             return
         if not self.in_halves:
@@ -306,6 +304,14 @@ class Keeper:
         # The game record in this frame, its journal in the next: a press that lands in a save
         # waits for half of it (on a Pico 10 ms and 2 ms at the median, either up to 28 ms at worst).
         self.save_game(game, False)
+
+    def holds(self, ms):
+        """A tick of `ms` writes no game record and no flash work put off (Console.tick): a
+        tick longer than two frames may come before a press (the loop lets a long frame's
+        time pass before it hands over a press that came during it), which must not wait for
+        a write; but never once the oldest unsaved change has waited KEY_DOWN_SAVE_MS (a
+        slow host, every frame long, still saves)."""
+        return ms > _LONG_TICK_MS and self.waited_ms < KEY_DOWN_SAVE_MS
 
     def put_off(self, work):
         self.later |= work

@@ -716,6 +716,47 @@ def test_a_new_deal_over_a_saved_game_touches_the_flash_only_on_the_frame_after_
     assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
 
 
+def test_flash_work_put_off_by_a_press_waits_out_a_long_frame():
+    # The flash work a press puts off (here a new deal's: the statistics, the left game's
+    # records erased) is done in the frame after it; a frame that ran long is ticked with its
+    # time before a press that came during it (engine_core/loop.py), and the work went out in
+    # that tick, ahead of the press.
+    disk = CountingStorage()
+    console = dealt_and_saved(disk)
+    play_hints(console, 2)
+    keys(console, "WAIT WAIT")  # saved
+    keys(console, "START DOWN DOWN DOWN DOWN DOWN A")  # New deal: asked, as the game counts
+    assert console.app.mode == ui.CONFIRM
+    keys(console, "A")  # yes: the deal
+    console.tick(0)  # the rest of the frame that answers it
+    ops = disk.ops
+    console.tick(100)  # a frame that ran long: a press may wait behind its tick
+    assert disk.ops == ops and disk.exists("game.dat"), "flash work in a long frame's tick"
+    console.tick(33)  # the next frame: the statistics written, the old records erased
+    assert disk.ops > ops
+    assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
+
+
+def test_a_slow_host_whose_every_frame_is_long_still_saves_within_a_second():
+    # A tick longer than two frames writes nothing (a press may wait behind it), but not for
+    # ever: with every frame 70 ms long and a move every 0.42 s, nothing was saved at all.
+    from engine_core.save import Keeper
+    disk = MemoryStorage()
+    console = dealt_and_saved(disk)
+    made = []
+    saved = []
+    for _ in range(8):
+        keys(console, "X A A")
+        made.append(console.app.table.move_count)
+        for _ in range(6):
+            console.tick(70)
+        again = Keeper(disk)
+        again.start()
+        saved.append(again.resume().history.moves)
+    assert made[-1] >= 6, made
+    assert saved[-1] >= made[-4] > 0, (made, saved)  # at most about a second behind
+
+
 def test_a_move_after_a_long_rest_is_answered_before_it_is_saved():
     # The loop hands a press over at the last frame's time and then ticks the console with
     # the whole rest before it: that time must not count as the pause after the move.
