@@ -457,8 +457,8 @@ def test_link_state_shows_two_linked_consoles_in_step(hardware, monkeypatch):
 
 
 def test_the_device_saves_a_paused_game_in_two_frames(hardware):
-    """The firmware's console (make_app) writes the game record in the frame where play has
-    paused long enough, and its undo journal in the next (Keeper.in_halves), so that a press
+    """The firmware's console (make_app) writes the game record in the frame after a move's,
+    and its undo journal in the next (Keeper.in_halves), so that a press
     landing in a save waits for half of it; a restart then finds both."""
     from engine_core.save import Keeper
     from engine_core.storage import MemoryStorage
@@ -474,7 +474,7 @@ def test_the_device_saves_a_paused_game_in_two_frames(hardware):
         game.apply(game.hint())
         console.after_input()
         console.tick(16)
-    console.tick(600)
+    console.tick(50)  # a frame (a tick of over two frames' time holds the save: Keeper.holds)
     assert disk.exists("game.dat") and not disk.exists("undo.dat")
     console.tick(16)
     assert disk.exists("undo.dat")
