@@ -69,6 +69,14 @@ def dealt_and_saved(disk):
     return console
 
 
+def saved_game(disk):
+    """The game the records on `disk` hold, as a restart loads it (None: no game)."""
+    from engine_core.save import Keeper
+    keeper = Keeper(disk)
+    keeper.start()
+    return keeper.resume()
+
+
 def resumed(disk):
     """The game a console started on `disk` continues (its state without the clock)."""
     again = console_on(disk)
@@ -740,7 +748,6 @@ def test_flash_work_put_off_by_a_press_waits_out_a_long_frame():
 def test_a_slow_host_whose_every_frame_is_long_still_saves_within_a_second():
     # A tick longer than two frames writes nothing (a press may wait behind it), but not for
     # ever: with every frame 70 ms long and a move every 0.42 s, nothing was saved at all.
-    from engine_core.save import Keeper
     disk = MemoryStorage()
     console = dealt_and_saved(disk)
     made = []
@@ -750,9 +757,7 @@ def test_a_slow_host_whose_every_frame_is_long_still_saves_within_a_second():
         made.append(console.app.table.move_count)
         for _ in range(6):
             console.tick(70)
-        again = Keeper(disk)
-        again.start()
-        saved.append(again.resume().history.moves)
+        saved.append(saved_game(disk).history.moves)
     assert made[-1] >= 6, made
     assert saved[-1] >= made[-4] > 0, (made, saved)  # at most about a second behind
 
@@ -826,7 +831,6 @@ def test_a_stuck_key_keeps_moves_from_the_flash_a_second_at_most_however_steady_
     # That second counted from the last move: with a key stuck and a move every 0.6 s, nothing
     # was ever saved (40 moves in 24 s, none found by a restart). It counts from the oldest
     # move not yet saved.
-    from engine_core.save import Keeper
     disk = MemoryStorage()
     console = dealt_and_saved(disk)
     console.held(1 << bt.SELECT)  # stuck
@@ -837,9 +841,7 @@ def test_a_stuck_key_keeps_moves_from_the_flash_a_second_at_most_however_steady_
         made.append(console.app.table.move_count)
         for _ in range(18):  # 0.6 s of play
             console.tick(33)
-        again = Keeper(disk)
-        again.start()
-        game = again.resume()
+        game = saved_game(disk)
         saved.append(game.history.moves if game is not None else 0)
     assert made[-1] >= 4, made
     assert saved[-1] >= made[-3] and saved[-1] > 0, (made, saved)  # at most ~1.2 s behind
@@ -849,7 +851,6 @@ def test_a_long_frame_before_a_press_writes_nothing():
     # A frame that runs long (a hint's search: some 100 ms on the chip) is ticked with its time
     # before a press that came during it is handed over (engine_core/loop.py): a save that fell
     # due in that tick went out first, and the press waited for it.
-    from engine_core.save import Keeper
     disk = CountingStorage()
     console = console_on(disk)
     into_play(console)
@@ -864,9 +865,7 @@ def test_a_long_frame_before_a_press_writes_nothing():
     assert disk.written == []
     console.tick(33)
     assert "game.new" in disk.written  # the frame after (written new, then renamed)
-    again = Keeper(disk)
-    again.start()
-    assert again.resume().history.moves == console.game.history.moves
+    assert saved_game(disk).history.moves == console.game.history.moves
 
 
 def test_a_cut_in_the_computers_turn_keeps_the_moves_it_showed():
