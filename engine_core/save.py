@@ -33,6 +33,9 @@ _LONG_TICK_MS = const(66)  # a tick longer than two frames: a press may wait beh
 # save, or once the oldest of them has waited this long: Nerts's computer players move about
 # once a second, and a save a move wore the flash and took 25-40 ms of the chip's frames.
 OTHERS_SAVE_MS = const(5000)
+# From this wait on they are saved in the frames right after a press's answer, where the next
+# press is not yet coming (written whenever their five seconds were up, the save met a press).
+_OTHERS_PRESS_MS = const(2500)
 # Flash work a press puts off until the frame after the one that answers it (Keeper.catch_up):
 # a deal or a game's end is on the glass first, and the flash (4 ms an erase of a record and
 # its spare, more for the statistics) waits a frame.
@@ -72,6 +75,7 @@ class Keeper:
         self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
         self.own = False  # an unsaved change is the player's own (saved after SAVE_DELAY_MS)
         self.waited_ms = 0  # how long the oldest unsaved change has waited (capped at OTHERS_SAVE_MS)
+        self.pressed_ms = 0  # time since the frame that answered the last press (capped likewise)
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
         self.redo_n = 0
@@ -80,8 +84,8 @@ class Keeper:
         self.cursor_kept = undo.NO_CURSOR  # and as the last save wrote it
         self.in_halves = False  # tick() saves the game record in one frame, its journal in the
         #                          next (the device: a press that lands in a save waits less)
-        self.journal_due = False  # tick() wrote the game record and left its journal in buf
-        self.journal_n = 0  # (journal_n bytes), written on the next frame or before buf is used
+        self.journal_due = 0  # tick() wrote the game record and left its journal in buf (this
+        #                        many bytes), written on the next frame or before buf is used
 
     # --- notices for the screen ---
 
@@ -274,9 +278,13 @@ class Keeper:
         or stuck keeps a move from the flash no longer, however steadily play goes on. Nor in
         a tick longer than two frames (one that ran long, a search's: holds()), on the same
         terms. Changes the player did not make alone wait until the oldest of them has waited
-        OTHERS_SAVE_MS."""
+        OTHERS_SAVE_MS, or _OTHERS_PRESS_MS in the two frames after a press's."""
         if self.waited_ms < OTHERS_SAVE_MS:
             self.waited_ms += ms
+        if answering:
+            self.pressed_ms = 0
+        elif self.pressed_ms < OTHERS_SAVE_MS:
+            self.pressed_ms += ms
         if self.journal_due and not answering:
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
@@ -296,7 +304,8 @@ class Keeper:
         if self.quiet_ms < KEY_DOWN_SAVE_MS and (key_down and self.waited_ms < KEY_DOWN_SAVE_MS
                                                   or self.holds(ms)):
             return
-        if not self.own and self.waited_ms < OTHERS_SAVE_MS:
+        if not self.own and self.waited_ms < OTHERS_SAVE_MS and (
+                self.waited_ms < _OTHERS_PRESS_MS or self.pressed_ms > _LONG_TICK_MS):
             return
         if not self.in_halves:
             self.save_game(game)
@@ -334,7 +343,7 @@ class Keeper:
             self.ended = None
             self.save_game(game)
         if work & LATER_ERASE:
-            self.journal_due = False
+            self.journal_due = 0
             self.game_file.erase()
             self.undo_file.erase()
 
@@ -342,7 +351,7 @@ class Keeper:
         """Write the game now, and its undo journal unless told not to (tick() in halves writes
         it on the next frame): SAVED, FULL or FAILED (a notice says so). No allocation."""
         self.catch_up(True)  # an erase put off must not follow this save
-        self.journal_due = False
+        self.journal_due = 0
         self.unsaved = False
         self.own = False
         self.waited_ms = 0
@@ -359,15 +368,15 @@ class Keeper:
             if journal:
                 self._write_result(self.undo_file.save(self.buf, self.encode_journal(game, self.buf)))
             else:  # encoded now, to match the record; written in the next frame (tick)
-                self.journal_n = self.encode_journal(game, self.buf)
-                self.journal_due = True
+                self.journal_due = self.encode_journal(game, self.buf)
         return result
 
     def write_journal(self):
         """The journal save_game left in buf, now (before anything else is encoded there)."""
-        if self.journal_due:
-            self.journal_due = False
-            self._write_result(self.undo_file.save(self.buf, self.journal_n))
+        n = self.journal_due
+        if n:
+            self.journal_due = 0
+            self._write_result(self.undo_file.save(self.buf, n))
 
     def encode_journal(self, game, buf):
         """The undo journal of the game record just written, into buf; its size."""
