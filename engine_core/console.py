@@ -288,7 +288,10 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
-        if self.game is None or not self.keeper.holds(ms):  # (a long tick in play: Keeper.holds)
+        if answering:  # flash work put off waits for a frame that answers no press
+            self.due_wait = False
+            self.keeper.later_wait = False
+        elif self.game is None or not self.keeper.holds(ms):  # (a long tick in play: Keeper.holds)
             self.catch_up()  # flash work a press put off, on the frame after its answer
 
     # --- what changed ---

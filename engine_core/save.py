@@ -36,6 +36,8 @@ OTHERS_SAVE_MS = const(5000)
 # From this wait on they are saved in the frames right after a press's answer, where the next
 # press is not yet coming (written whenever their five seconds were up, the save met a press).
 _OTHERS_PRESS_MS = const(2500)
+# Nothing holds a change from the flash longer, not even a press in every frame.
+_OVERDUE_MS = const(10000)
 # Flash work a press puts off until the frame after the one that answers it (Keeper.catch_up):
 # a deal or a game's end is on the glass first, and the flash (4 ms an erase of a record and
 # its spare, more for the statistics) waits a frame.
@@ -74,7 +76,7 @@ class Keeper:
         self.unsaved = False  # the current game changed since it was last saved
         self.quiet_ms = 0  # time since the last move (-1: its own frame has not ended yet)
         self.own = False  # an unsaved change is the player's own (saved after SAVE_DELAY_MS)
-        self.waited_ms = 0  # how long the oldest unsaved change has waited (capped at OTHERS_SAVE_MS)
+        self.waited_ms = 0  # how long the oldest unsaved change has waited (capped at _OVERDUE_MS)
         self.pressed_ms = 0  # time since the frame that answered the last press (capped likewise)
         self.recorded = False  # the current game's result is in the statistics
         self.redo = array("i", [0] * undo.REDO_KEPT)  # the moves redo would play, newest last
@@ -278,41 +280,43 @@ class Keeper:
         or stuck keeps a move from the flash no longer, however steadily play goes on. Nor in
         a tick longer than two frames (one that ran long, a search's: holds()), on the same
         terms. Changes the player did not make alone wait until the oldest of them has waited
-        OTHERS_SAVE_MS, or _OTHERS_PRESS_MS in the two frames after a press's."""
-        if self.waited_ms < OTHERS_SAVE_MS:
+        OTHERS_SAVE_MS, or _OTHERS_PRESS_MS in the two frames after a press's. None waits
+        longer than _OVERDUE_MS, whatever comes."""
+        if self.waited_ms < _OVERDUE_MS:
             self.waited_ms += ms
         if answering:
             self.pressed_ms = 0
-        elif self.pressed_ms < OTHERS_SAVE_MS:
+        elif self.pressed_ms < _OVERDUE_MS:
             self.pressed_ms += ms
-        if self.journal_due and not answering:
+        due = False
+        if self.unsaved:
+            if self.quiet_ms < 0:
+                # The frame that took the change saves nothing, whatever its time (after a rest
+                # the loop hands a press over at the last frame's time, then that whole rest):
+                # the change is on the glass first, the save on a later frame.
+                self.quiet_ms = ms
+            else:
+                self.quiet_ms += ms
+                due = not answering and self.quiet_ms >= SAVE_DELAY_MS
+                if due and self.quiet_ms < KEY_DOWN_SAVE_MS and (
+                        key_down and self.waited_ms < KEY_DOWN_SAVE_MS or self.holds(ms)):
+                    due = False
+                if due and not self.own and self.waited_ms < OTHERS_SAVE_MS and (
+                        self.waited_ms < _OTHERS_PRESS_MS or self.pressed_ms > _LONG_TICK_MS):
+                    due = False
+            if self.waited_ms >= _OVERDUE_MS:
+                due = True  # not even a press in every frame holds a change longer
+        journal = self.journal_due and not answering
+        if due and (self.own or not journal):
+            # The game record in this frame, its journal in the next (in halves): a press that
+            # lands in a save waits for half of it (on a Pico 10 ms and 2 ms at the median,
+            # either up to 28 ms at worst). A journal still waiting is the last save's: the
+            # player's move does not wait behind it, and this save encodes its own.
+            self.save_game(game, not self.in_halves or answering)
+        elif journal:
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
             self.write_journal()
-            return
-        if not self.unsaved:
-            return
-        if self.quiet_ms < 0:
-            # The frame that took the change saves nothing, whatever its time (after a rest the
-            # loop hands a press over at the last frame's time, then that whole rest): the
-            # change is on the glass first, the save on a later frame.
-            self.quiet_ms = ms
-            return
-        self.quiet_ms += ms
-        if answering or self.quiet_ms < SAVE_DELAY_MS:
-            return
-        if self.quiet_ms < KEY_DOWN_SAVE_MS and (key_down and self.waited_ms < KEY_DOWN_SAVE_MS
-                                                  or self.holds(ms)):
-            return
-        if not self.own and self.waited_ms < OTHERS_SAVE_MS and (
-                self.waited_ms < _OTHERS_PRESS_MS or self.pressed_ms > _LONG_TICK_MS):
-            return
-        if not self.in_halves:
-            self.save_game(game)
-            return
-        # The game record in this frame, its journal in the next: a press that lands in a save
-        # waits for half of it (on a Pico 10 ms and 2 ms at the median, either up to 28 ms at worst).
-        self.save_game(game, False)
 
     def holds(self, ms):
         """A tick of `ms` writes no game record and no flash work put off (Console.tick): a

@@ -1030,6 +1030,77 @@ def test_the_computer_players_moves_are_written_right_after_a_press_not_where_th
     assert saved_game(disk).history.moves > moves
 
 
+def four_player_nerts(disk, seed=1):
+    """A console on `disk` saving as the device does, four players of Nerts dealt."""
+    from engine_core.ui.settings import S_PLAYERS
+    console = Console(App(Screen(240, 240, framebuf)), disk)
+    console.keeper.in_halves = True
+    console.start()
+    console.app.settings[S_PLAYERS] = 2  # four players
+    console.open_game("nerts", seed)
+    return console
+
+
+def test_the_players_move_does_not_wait_behind_the_journal_of_the_computers_save():
+    # The computer players' moves, written in the frame after a press, leave their journal
+    # for the frame after. A move of the player's in that frame had its record written a
+    # frame late, behind that journal: a cut then lost it.
+    disk = CountingStorage()
+    console = four_player_nerts(disk)
+    table = console.app.table
+    for _ in range(90):  # 3 s of the computer players alone: their moves wait for a press
+        console.tick(33)
+    keys(console, "RIGHT")
+    console.tick(33)  # RIGHT's frame
+    disk.written.clear()
+    console.tick(33)  # the computer players' moves: the record, the journal left waiting
+    assert disk.written == ["game.new"] and console.keeper.journal_due, disk.written
+    own = table.move_count
+    keys(console, "X A A")  # the player's move...
+    assert table.move_count == own + 1
+    console.tick(33)  # ...and its frame
+    disk.written.clear()
+    console.tick(33)
+    assert "game.new" in disk.written, "the player's move waited behind a journal"
+    assert position(saved_game(disk))[1] == position(table.game)[1]  # (its journal: next frame)
+
+
+def test_a_game_a_computer_player_ends_is_written_in_a_frame_that_answers_no_press():
+    # The statistics and the ended game go out in the frame after the one that ended it:
+    # that frame may answer a press, whose answer then waited for three writes.
+    disk = CountingStorage()
+    console = four_player_nerts(disk, 7)
+    game = console.app.table.game
+    for _ in range(20000):
+        if game.status() != PLAYING:
+            break
+        console.tick(33)
+    assert game.status() != PLAYING, "a computer player went out"
+    keys(console, "RIGHT")
+    disk.written.clear()
+    console.tick(33)  # RIGHT's frame
+    assert disk.written == [], "written in a frame that answers a press"
+    console.tick(33)
+    assert "stats.new" in disk.written and "game.new" in disk.written, disk.written
+    assert console_on(disk).keeper.stats.get(games.game_id("nerts"), r.PLAYED) == 1
+
+
+def test_a_press_in_every_frame_holds_the_computer_players_moves_ten_seconds_at_most():
+    # A frame that answers a press writes nothing; with a press in every frame nothing was
+    # ever written (two minutes of the computer players' moves lost at a cut).
+    disk = CountingStorage()
+    console = four_player_nerts(disk)
+    game = console.app.table.game
+    seen = []
+    for frame in range(600):  # 20 s, a press in every frame
+        keys(console, "RIGHT" if frame % 2 else "LEFT")
+        console.tick(33)
+        seen.append(game.history.moves)
+    assert seen[-1] - seen[0] >= 10, "the computer players moved"
+    kept = saved_game(disk).history.moves
+    assert kept >= seen[-1 - 10000 // 33], (kept, seen[-1])
+
+
 def test_computer_players_moves_alone_are_saved_within_five_seconds():
     """With the player idle and three computer players moving, their moves are saved at most
     OTHERS_SAVE_MS apart, never put off for ever by the next of their moves."""
