@@ -39,6 +39,8 @@ NOTICE_RESET = "Settings and statistics reset"
 NOTICE_MS = const(3000)  # how long a notice stays on screen
 DUE_SETTINGS = const(1)  # Console.due: the settings to write on the next frame
 DUE_KEPT = const(2)  # the game kept (at the title, or set aside for link play) to write
+_DUE_WAIT = const(4)  # (the frame that put them off is not over yet)
+_HELD_MS = const(1000)  # the longest presses in frame after frame hold the writes put off
 SETTINGS_LOCKED = b"Settings are locked"  # the kiosk's pause menu: a visitor's A on Settings
 
 
@@ -58,7 +60,7 @@ class Console:
         self.notice = b""  # the message on screen, as the painter takes it
         self.notice_ms = 0  # how much longer it stays
         self.due = 0  # writes put off to the next frame (DUE_*), and whether this frame put them
-        self.due_wait = False
+        self.held_ms = 0  # how long presses frame after frame have held the writes put off
         self.done = False
         self.pointer = None  # engine_core/pointer.py, made at the first click
 
@@ -288,11 +290,16 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
-        if answering:  # flash work put off waits for a frame that answers no press
-            self.due_wait = False
+        if answering and self.held_ms < _HELD_MS:
+            # flash work put off waits for a frame that answers no press, a second at most
+            self.held_ms += ms
+            self.due &= ~_DUE_WAIT
             self.keeper.later_wait = False
         elif self.game is None or not self.keeper.holds(ms):  # (a long tick in play: Keeper.holds)
-            self.catch_up()  # flash work a press put off, on the frame after its answer
+            # flash work a press put off, on the frame after its answer; after a second of
+            # presses (each may put off more) all of it at once
+            self.catch_up(self.held_ms >= _HELD_MS)
+            self.held_ms = 0
 
     # --- what changed ---
 
@@ -339,23 +346,22 @@ class Console:
         # A setting changed, a game kept at the title or set aside for link play: written on
         # the next frame, once the screen that answers the press is out (catch_up()).
         if events & ui.E_SETTING and not self.demo:
-            self.due |= DUE_SETTINGS
-            self.due_wait = True
+            self.due |= DUE_SETTINGS | _DUE_WAIT
         if events & ui.E_KEPT:
-            self.due |= DUE_KEPT
-            self.due_wait = True
+            self.due |= DUE_KEPT | _DUE_WAIT
 
     def catch_up(self, now=False):
         """The writes presses put off (the keeper's, the settings, a game kept), on the frame
         after the one that took them (`now`: at once, before a save or switching off)."""
         due = self.due
-        if due and (now or not self.due_wait):
+        if due & _DUE_WAIT and not now:
+            self.due = due & ~_DUE_WAIT  # the frame that put them off is over
+        elif due:
             self.due = 0
             if due & DUE_SETTINGS:
                 self.save_settings()
             if due & DUE_KEPT:
                 self.save_now(False)
-        self.due_wait = False
         self.keeper.catch_up(now)
 
     def save_settings(self):

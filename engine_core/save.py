@@ -311,8 +311,9 @@ class Keeper:
             # The game record in this frame, its journal in the next (in halves): a press that
             # lands in a save waits for half of it (on a Pico 10 ms and 2 ms at the median,
             # either up to 28 ms at worst). A journal still waiting is the last save's: the
-            # player's move does not wait behind it, and this save encodes its own.
-            self.save_game(game, not self.in_halves or answering)
+            # player's move does not wait behind it, and this save writes its own at once
+            # (moves every other frame would otherwise leave no journal written at all).
+            self.save_game(game, not self.in_halves or answering or journal)
         elif journal:
             # Written as it was encoded with the record, whatever moved since (with three
             # computer players in Nerts something moves in most frames).
@@ -354,7 +355,10 @@ class Keeper:
     def save_game(self, game, journal=True):
         """Write the game now, and its undo journal unless told not to (tick() in halves writes
         it on the next frame): SAVED, FULL or FAILED (a notice says so). No allocation."""
+        written = self.later & LATER_GAME and self.ended is game
         self.catch_up(True)  # an erase put off must not follow this save
+        if written:  # catch_up wrote this very game, with its statistics
+            return r.FAILED if self.failing else r.SAVED
         self.journal_due = 0
         self.unsaved = False
         self.own = False

@@ -1065,7 +1065,7 @@ def test_the_players_move_does_not_wait_behind_the_journal_of_the_computers_save
     assert position(saved_game(disk))[1] == position(table.game)[1]  # (its journal: next frame)
 
 
-def test_a_game_a_computer_player_ends_is_written_in_a_frame_that_answers_no_press():
+def test_a_game_a_computer_player_ends_is_written_once_in_a_frame_that_answers_no_press():
     # The statistics and the ended game go out in the frame after the one that ended it:
     # that frame may answer a press, whose answer then waited for three writes.
     disk = CountingStorage()
@@ -1082,6 +1082,10 @@ def test_a_game_a_computer_player_ends_is_written_in_a_frame_that_answers_no_pre
     assert disk.written == [], "written in a frame that answers a press"
     console.tick(33)
     assert "stats.new" in disk.written and "game.new" in disk.written, disk.written
+    for _ in range(8):
+        console.tick(33)
+    # once: a save of the computer players' moves, due after the press, wrote it again
+    assert disk.written.count("game.new") == 1, disk.written
     assert console_on(disk).keeper.stats.get(games.game_id("nerts"), r.PLAYED) == 1
 
 
@@ -1099,6 +1103,39 @@ def test_a_press_in_every_frame_holds_the_computer_players_moves_ten_seconds_at_
     assert seen[-1] - seen[0] >= 10, "the computer players moved"
     kept = saved_game(disk).history.moves
     assert kept >= seen[-1 - 10000 // 33], (kept, seen[-1])
+
+
+def test_a_setting_changed_in_every_frame_is_still_written_every_second():
+    # A setting is written in the frame after the press that changed it, and flash work put
+    # off waits for a frame that answers no press: with a press in every frame (each one
+    # changing the setting again) it was never written at all.
+    disk = CountingStorage()
+    console = console_on(disk)
+    into_play(console)
+    keys(console, "START UP UP UP A")  # pause menu: settings
+    assert console.app.mode == ui.SETTINGS
+    disk.written.clear()
+    for frame in range(90):  # 3 s, sound switched in every frame
+        keys(console, "A")
+        console.tick(33)
+    assert 2 <= disk.written.count("settings.new") <= 4, disk.written
+    assert console_on(disk).app.settings[ui.S_SOUND] in (0, 1)
+
+
+def test_a_game_given_up_is_counted_and_erased_though_keys_are_pressed_in_every_frame():
+    disk = CountingStorage()
+    console = dealt_and_saved(disk)
+    play_hints(console, 2)
+    keys(console, "WAIT WAIT")  # saved
+    keys(console, "START")
+    console.app.selected = 9  # Give up
+    keys(console, "A A")  # asked, yes
+    assert console.app.mode == ui.TITLE and console.game is None
+    for frame in range(60):  # 2 s at the title, a press in every frame
+        keys(console, "DOWN" if frame % 2 else "UP")
+        console.tick(33)
+    assert not disk.exists("game.dat"), "the given-up game would be continued"
+    assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
 
 
 def test_computer_players_moves_alone_are_saved_within_five_seconds():
