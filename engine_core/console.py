@@ -60,7 +60,7 @@ class Console:
         self.notice = b""  # the message on screen, as the painter takes it
         self.notice_ms = 0  # how much longer it stays
         self.due = 0  # writes put off to the next frame (DUE_*), and whether this frame put them
-        self.held_ms = 0  # how long presses frame after frame have held the writes put off
+        self.held_ms = 0  # how long presses frame after frame have held writes put off
         self.done = False
         self.pointer = None  # engine_core/pointer.py, made at the first click
 
@@ -290,12 +290,12 @@ class Console:
             self.run_kiosk(ms)
             self.lock_when_left()
         self.show_notice()
-        if answering and self.held_ms < _HELD_MS:
+        if answering and (self.due or self.keeper.later) and self.held_ms < _HELD_MS:
             # flash work put off waits for a frame that answers no press, a second at most
             self.held_ms += ms
             self.due &= ~_DUE_WAIT
             self.keeper.later_wait = False
-        elif self.game is None or not self.keeper.holds(ms):  # (a long tick in play: Keeper.holds)
+        elif answering or self.game is None or not self.keeper.holds(ms):  # (Keeper.holds)
             # flash work a press put off, on the frame after its answer; after a second of
             # presses (each may put off more) all of it at once
             self.catch_up(self.held_ms >= _HELD_MS)

@@ -346,7 +346,8 @@ class Keeper:
         if work & LATER_GAME and self.ended is not None:
             game = self.ended
             self.ended = None
-            self.save_game(game)
+            if not work & LATER_ERASE:  # (a game left since it ended is erased: not written,
+                self.save_game(game)  # nor the flags of the game dealt after it cleared)
         if work & LATER_ERASE:
             self.journal_due = 0
             self.game_file.erase()

@@ -1138,6 +1138,37 @@ def test_a_game_given_up_is_counted_and_erased_though_keys_are_pressed_in_every_
     assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
 
 
+def test_a_game_dealt_while_presses_hold_the_last_ones_end_is_saved():
+    # A game's end is written in the frame after it, and presses in frame after frame hold
+    # that a second. A game dealt and played in that second lost its save: writing the ended
+    # game cleared the new one's unsaved move, and nothing was written for it at all.
+    disk = CountingStorage()
+    console = four_player_nerts(disk, 7)
+    game = console.app.table.game
+    for _ in range(20000):
+        if game.status() != PLAYING:
+            break
+        console.tick(33)
+    assert game.status() != PLAYING, "a computer player went out"
+    frame = 0
+    while console.app.guard_ms > 0 and frame < 60:  # the end panel lets no press through yet
+        keys(console, "UP")
+        console.tick(33)
+        frame += 1
+    for key in ("B", "UP", "A", "X", "A", "A"):  # the game list: another game dealt, a move
+        keys(console, key)
+        console.tick(33)
+    played = console.app.table.game
+    assert played is not game and played.history.moves > 0
+    for frame in range(30):  # the presses go on past the second
+        keys(console, "UP" if frame % 2 else "DOWN")
+        console.tick(33)
+    for _ in range(30):
+        console.tick(33)
+    again = saved_game(disk)
+    assert again is not None and position(again)[1] == position(played)[1]
+
+
 def test_computer_players_moves_alone_are_saved_within_five_seconds():
     """With the player idle and three computer players moving, their moves are saved at most
     OTHERS_SAVE_MS apart, never put off for ever by the next of their moves."""
