@@ -1169,6 +1169,30 @@ def test_a_game_dealt_while_presses_hold_the_last_ones_end_is_saved():
     assert again is not None and position(again)[1] == position(played)[1]
 
 
+def test_changes_every_other_frame_still_write_their_journals():
+    # A save of the player's change writes the journal a save before it left waiting no more
+    # (its record is newer). Written in halves, each such save's own journal then waited for
+    # a frame the next change took: with undo and redo every other frame, no journal at all.
+    disk = CountingStorage()
+    console = console_on(disk)
+    console.keeper.in_halves = True  # as on the device
+    into_play(console)
+    play_hints(console, 2)
+    keys(console, "WAIT WAIT")
+    disk.written.clear()
+    for i in range(40):
+        if i % 2 == 0:
+            console.press(bt.Y)  # undo
+        else:
+            console.press(bt.X, True)  # long X: redo
+        console.tick(33)
+        console.tick(33)
+    assert disk.written.count("undo.new") >= 10, disk.written.count("undo.new")
+    again = console_on(disk)
+    keys(again, "A")  # Continue
+    assert again.app.table.game.can_undo(), "the journal written with the last record"
+
+
 def test_computer_players_moves_alone_are_saved_within_five_seconds():
     """With the player idle and three computer players moving, their moves are saved at most
     OTHERS_SAVE_MS apart, never put off for ever by the next of their moves."""
