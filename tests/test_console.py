@@ -1041,6 +1041,19 @@ def four_player_nerts(disk, seed=1):
     return console
 
 
+def ended_by_a_computer_player(disk):
+    """Four-player Nerts on `disk` (the deal of seed 7), the player idle until a computer
+    player goes out: the console and its ended game."""
+    console = four_player_nerts(disk, 7)
+    game = console.app.table.game
+    for _ in range(20000):
+        if game.status() != PLAYING:
+            break
+        console.tick(33)
+    assert game.status() != PLAYING, "a computer player went out"
+    return console, game
+
+
 def test_the_players_move_does_not_wait_behind_the_journal_of_the_computers_save():
     # The computer players' moves, written in the frame after a press, leave their journal
     # for the frame after. A move of the player's in that frame had its record written a
@@ -1069,13 +1082,7 @@ def test_a_game_a_computer_player_ends_is_written_once_in_a_frame_that_answers_n
     # The statistics and the ended game go out in the frame after the one that ended it:
     # that frame may answer a press, whose answer then waited for three writes.
     disk = CountingStorage()
-    console = four_player_nerts(disk, 7)
-    game = console.app.table.game
-    for _ in range(20000):
-        if game.status() != PLAYING:
-            break
-        console.tick(33)
-    assert game.status() != PLAYING, "a computer player went out"
+    console, game = ended_by_a_computer_player(disk)
     keys(console, "RIGHT")
     disk.written.clear()
     console.tick(33)  # RIGHT's frame
@@ -1143,13 +1150,7 @@ def test_a_game_dealt_while_presses_hold_the_last_ones_end_is_saved():
     # that a second. A game dealt and played in that second lost its save: writing the ended
     # game cleared the new one's unsaved move, and nothing was written for it at all.
     disk = CountingStorage()
-    console = four_player_nerts(disk, 7)
-    game = console.app.table.game
-    for _ in range(20000):
-        if game.status() != PLAYING:
-            break
-        console.tick(33)
-    assert game.status() != PLAYING, "a computer player went out"
+    console, game = ended_by_a_computer_player(disk)
     frame = 0
     while console.app.guard_ms > 0 and frame < 60:  # the end panel lets no press through yet
         keys(console, "UP")
