@@ -8,7 +8,8 @@ the frame sent, and the wait (or the rest) until the next frame.
 Each frame: poll the keys, tell the console which buttons are held, hand it every event they
 latched in order (a press, a digit typed, a click on the screen; after a rest its time is
 ticked first, as it came before them; a press that only woke the host is dropped with its
-hold and repeats), tick it with the time since the last frame, take its sound event and
+hold and repeats), tick it with the time since the last frame, poll again and hand it the
+events latched while it ticked, then tick it with no time, take its sound event and
 sound it, end a tone that is due, send the dirty rectangles, and let the host do its own
 per-frame work. Between frames wait() polls the
 keys until the next frame is due or a press is latched (the next frame then starts at once), or,
@@ -112,22 +113,25 @@ class Loop:
         keys.poll(now)
         app.held(keys.held)  # before the events: a press sees the buttons as they are now
         self.woke_keys &= keys.held
-        code = keys.next_event()
-        if code >= 0 and ((now - self.last_tick) & TICKS_MASK) > 2 * self.frame_ms:
+        if keys.count and ((now - self.last_tick) & TICKS_MASK) > 2 * self.frame_ms:
             # After a rest (two frames' time or more) the presses came at its end: its time
             # passes first, as it did before them (a pause before a move does not count after it).
             app.tick((now - self.last_tick) & TICKS_MASK)
             self.last_tick = now
-        while code >= 0:
-            if port.woke(now):  # the key that woke the host does nothing else...
-                if code < DIGIT:
-                    self.woke_keys |= 1 << (code & 0x3F)
-            elif code >= DIGIT or not (self.woke_keys >> (code & 0x3F)) & 1:
-                self.take(code, now)  # (...nor do its repeats or its hold)
-            code = keys.next_event()
+        self.take_all(now)
         app.tick((now - self.last_tick) & TICKS_MASK)
         self.last_tick = now
         keys.defer = app.defers()  # for the presses to come, on the screen as it is now
+        # A press decided while the frame's work ran (the computer players' moves, a save) is
+        # answered in this frame's flush, not a frame later: at the frame's time, as the next
+        # frame would have taken it, and a tick of no time does its frame's work.
+        keys.poll(clock.ticks_ms())
+        if keys.count:
+            app.held(keys.held)
+            self.woke_keys &= keys.held
+            self.take_all(now)
+            app.tick(0)
+            keys.defer = app.defers()
         sound = app.take_sound()
         if sound:
             self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
@@ -138,6 +142,18 @@ class Loop:
             self.stats.flush_us = (clock.ticks_us() - flush_us) & TICKS_MASK
         port.after_frame(now)
         self.stats.frame_us = (clock.ticks_us() - start_us) & TICKS_MASK
+
+    def take_all(self, now):
+        """Every event latched, in order, handed to the app."""
+        keys = self.keys
+        code = keys.next_event()
+        while code >= 0:
+            if self.port.woke(now):  # the key that woke the host does nothing else...
+                if code < DIGIT:
+                    self.woke_keys |= 1 << (code & 0x3F)
+            elif code >= DIGIT or not (self.woke_keys >> (code & 0x3F)) & 1:
+                self.take(code, now)  # (...nor do its repeats or its hold)
+            code = keys.next_event()
 
     def take(self, code, now):
         """One event of the keys, handed to the app."""

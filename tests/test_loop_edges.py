@@ -106,3 +106,42 @@ def test_a_press_that_only_woke_the_host_is_not_taken_held_on_or_repeating():
     port.clock.ms += 33
     loop.frame()
     assert app.log[-2] == ("press", bt.A, False)
+
+
+class Flushes(Port):
+    def __init__(self):
+        super().__init__()
+        self.flushed = []
+
+    def flush(self, screen):
+        self.flushed.append(list(screen.log))
+        screen.log.clear()
+        screen.dirty_count = 0
+
+
+def test_a_press_decided_while_the_frame_works_is_answered_in_that_frame():
+    """A press whose edge falls during the frame's work (the computer players' moves, a save)
+    goes out in that frame's flush, at the frame's time, not a frame later."""
+    port = Flushes()
+    app = App()
+    app.screen.log = app.log
+    loop = Loop(app, port)
+    loop.frame()
+    port.flushed.clear()
+    app.log.clear()
+
+    def working_tick(ms):
+        app.log.append(("tick", ms))
+        app.screen.dirty_count = 1
+        if ms and not port.flushed:
+            port.clock.ms += 12  # the frame's work takes 12 ms; A goes down meanwhile
+            port.keys.queue.append(bt.A)
+
+    app.tick = working_tick
+    port.clock.ms += 33
+    loop.frame()
+    assert port.flushed == [[("tick", 33), ("press", bt.A, False), ("tick", 0)]]
+    assert loop.last_tick == 33  # the press at the frame's time, as the next frame took it
+    port.clock.ms += 33 - 12
+    loop.frame()
+    assert port.flushed[1] == [("tick", 33)]  # the time since the last frame, nothing twice
