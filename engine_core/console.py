@@ -182,6 +182,10 @@ class Console:
         return 0 if self.demo else self.app.defers()
 
     def press(self, button, long_press=False):
+        # Whatever the press does (in the kiosk SELECT does nothing), its frame is one that
+        # answers input: the work put off to the frame after an answer is not done in it
+        # (the loop may take a press after the frame's tick, then tick with no time).
+        self.app.answering = True
         if self.woken():
             return
         kiosk = self.kiosk
@@ -203,6 +207,7 @@ class Console:
 
     def type_digit(self, digit):
         """A digit typed on a keyboard (the simulator, the web page): App.type_digit."""
+        self.app.answering = True  # (as a press: its frame answers input)
         if self.woken():
             return
         self.app.type_digit(digit)
@@ -219,6 +224,7 @@ class Console:
         """The pointer at screen pixel (x, y), at `now` ms on the App's clock: pressed (phase 0,
         a click), moved while pressed (1), released (2) (engine_core/pointer.py, made at the
         first click); in the kiosk's demo a press is a button press, which ends the demo."""
+        self.app.answering = True  # (as a press: its frame answers input)
         if self.demo:
             if not phase:
                 self.press(A, False)

@@ -36,7 +36,7 @@ The port: what a host gives the loop (docs/engine.md, "The loop and its port").
   pixel (phase: 0 pressed, 1 moved while pressed, 2 released);
   count: events latched and not taken; held: the mask of buttons down (bit i: button i);
   defer: the mask of buttons whose press waits for its release or its long hold, which the
-  loop sets after each frame from the app's defers() (the others act on their edge);
+  loop sets after each tick from the app's defers() (the others act on their edge);
   busy(): a key is down, or a press is on its way (debounce, a tap missed in a gap).
 - latch: an object whose `fell` is nonzero once a key's edge has been latched while nobody
   polled (the device's pin interrupts; a desktop's event queue), or None: the keys must be
@@ -129,9 +129,9 @@ class Loop:
         if keys.count:
             app.held(keys.held)
             self.woke_keys &= keys.held
-            self.take_all(now)
-            app.tick(0)
-            keys.defer = app.defers()
+            if self.take_all(now):  # (a key that only woke the host: no tick)
+                app.tick(0)
+                keys.defer = app.defers()
         sound = app.take_sound()
         if sound:
             self.beeper.beep(tone_hz(sound), tone_ms(sound), now)
@@ -144,8 +144,9 @@ class Loop:
         self.stats.frame_us = (clock.ticks_us() - start_us) & TICKS_MASK
 
     def take_all(self, now):
-        """Every event latched, in order, handed to the app."""
+        """Every event latched, in order, handed to the app; how many it took."""
         keys = self.keys
+        taken = 0
         code = keys.next_event()
         while code >= 0:
             if self.port.woke(now):  # the key that woke the host does nothing else...
@@ -153,7 +154,9 @@ class Loop:
                     self.woke_keys |= 1 << (code & 0x3F)
             elif code >= DIGIT or not (self.woke_keys >> (code & 0x3F)) & 1:
                 self.take(code, now)  # (...nor do its repeats or its hold)
+                taken += 1
             code = keys.next_event()
+        return taken
 
     def take(self, code, now):
         """One event of the keys, handed to the app."""

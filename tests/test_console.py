@@ -724,6 +724,27 @@ def test_a_new_deal_over_a_saved_game_touches_the_flash_only_on_the_frame_after_
     assert console_on(disk).keeper.stats.get(0, r.PLAYED) == 1
 
 
+def test_a_press_the_kiosk_ignores_keeps_the_put_off_work_out_of_the_frame_it_joins():
+    # The loop takes a press decided while the frame worked after that frame's tick, then
+    # ticks with no time (engine_core/loop.py). SELECT, which the kiosk ignores, joined the
+    # frame that answered "To the title": the game kept is still written a frame later, not
+    # before that frame is sent.
+    disk = CountingStorage()
+    console = console_on(disk, kiosk=True)
+    into_play(console)
+    play_hints(console, 1)
+    keys(console, "START UP UP")  # (the move not saved yet: the game to keep)
+    ops = disk.ops
+    console.press(bt.A)  # To the title: the game kept
+    console.tick(30)
+    assert console.app.mode == ui.TITLE
+    console.press(bt.SELECT)  # latched while the frame worked: nothing in the kiosk
+    console.tick(0)
+    assert disk.ops == ops, "no flash work before the title is sent"
+    console.tick(33)
+    assert disk.ops > ops and disk.exists("game.dat")
+
+
 def test_flash_work_put_off_by_a_press_waits_out_a_long_frame():
     # The flash work a press puts off (here a new deal's: the statistics, the left game's
     # records erased) is done in the frame after it; a frame that ran long is ticked with its

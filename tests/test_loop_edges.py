@@ -145,3 +145,20 @@ def test_a_press_decided_while_the_frame_works_is_answered_in_that_frame():
     port.clock.ms += 33 - 12
     loop.frame()
     assert port.flushed[1] == [("tick", 33)]  # the time since the last frame, nothing twice
+
+
+def test_a_key_that_only_woke_the_host_during_the_frame_brings_no_tick_of_its_own():
+    loop, app, port = make()
+    loop.frame()
+    app.log.clear()
+
+    def waking_tick(ms):
+        app.log.append(("tick", ms))
+        if ms:
+            port.asleep = True  # the screen went dark; A wakes it while the frame works
+            port.keys.queue.append(bt.A)
+
+    app.tick = waking_tick
+    port.clock.ms += 33
+    loop.frame()
+    assert app.log == [("tick", 33)]
