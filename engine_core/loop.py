@@ -75,7 +75,8 @@ _CLICK_HZ = const(2000)  # the click of a button press, on a host that clicks
 _CLICK_MS = const(8)
 TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
 PRESS_LOG = const(64)  # presses kept with their times (press_log())
-_presses = array("i", [0] * (2 * PRESS_LOG))  # (ticks_ms, button | LONG) a press, a ring
+_press_ms = array("i", [0] * PRESS_LOG)  # a ring: the app's time of each press...
+_press_codes = bytearray(PRESS_LOG)  # ...and its button | LONG | HELD
 _pressed = array("i", [0])  # presses handed to the console since start-up
 
 
@@ -176,9 +177,9 @@ class Loop:
     def keep_press(self, code):
         # The app's clock stands at last_tick when it takes the press: the frame's time
         # reaches it afterwards, in tick().
-        i = _pressed[0] % PRESS_LOG * 2
-        _presses[i] = self.last_tick
-        _presses[i + 1] = code
+        i = _pressed[0] % PRESS_LOG
+        _press_ms[i] = self.last_tick
+        _press_codes[i] = code
         _pressed[0] += 1
 
     def wait(self):
@@ -238,7 +239,7 @@ def press_log():
     pressed = _pressed[0]
     out = []
     for k in range(pressed - min(pressed, PRESS_LOG), pressed):
-        i = k % PRESS_LOG * 2
-        code = _presses[i + 1]
-        out.append((_presses[i], names[code & 0x3F], "held" if code & HELD else (code & LONG) != 0))
+        i = k % PRESS_LOG
+        code = _press_codes[i]
+        out.append((_press_ms[i], names[code & 0x3F], "held" if code & HELD else (code & LONG) != 0))
     return out

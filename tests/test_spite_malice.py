@@ -700,7 +700,11 @@ def play(game, out, steps, x):
                 game.deal(x % 100000)
             continue
         if x % 3 == 0:
-            game.bot.play_turn(game, 1 + (x >> 3) % 3)
+            level = 1 + (x >> 3) % 3
+            if x & 64:  # the turn's first move sought a part at a time, as between frames
+                while not game.bot.prepare(game, level, True, 20):
+                    pass
+            game.bot.play_turn(game, level)
             continue
         n = game.legal_moves(out)
         if x % 7 == 0 and game.can_undo():
@@ -741,9 +745,9 @@ def test_the_allocation_check_catches_an_allocating_computer_player():
         'cls = games.load("spite_malice")\n'
         'from engine_core.ai.spite_malice import Bot\n'
         'class Leaky(Bot):\n'
-        '    def next_move(self, game, level):\n'
+        '    def step_move(self, game, level, fresh):\n'
         '        self.seen = [level]\n'
-        '        return Bot.next_move(self, game, level)\n')
+        '        return Bot.step_move(self, game, level, fresh)\n')
     leaky = leaky.replace("game.bots = False", "game.bots = False\ngame.bot = Leaky()")
     assert run_mpy_ok(leaky).strip() == "allocated"
 
@@ -954,6 +958,55 @@ def test_the_computers_turn_played_step_by_step_is_the_turn_respond_plays():
             while b.respond_step() >= 0:
                 pass
             assert state_json(a) == state_json(b)
+
+
+def test_the_computers_search_spread_over_frames_finds_the_moves_of_one_done_at_once():
+    """Between the moves shown, the next one is sought a part at a time (Bot.prepare, as
+    Table.tick calls it: the turn's sampling, then 20 positions of search a frame). What it finds is what the search
+    done at once finds, move by move. A key that plays the turn out part way through the
+    first move's work plays the turn respond() plays; part way through a later move's, the
+    turn respond() plays afresh from that position (as a restarted console would)."""
+    SpiteMalice = games.load("spite_malice")
+    from engine_core.protocol import state_json
+    from engine_core.ui.table import _PREPARE_NODES
+
+    def prepare(g):
+        return g.bot.prepare(g, g.bot_level, g.bot_fresh, _PREPARE_NODES)
+
+    parts = 0
+    later_keys = 0
+    for seed in range(6):
+        at_once, spread, keyed, mid_keyed, mid_fresh = (SpiteMalice(2) for _ in range(5))
+        for g in (at_once, spread, keyed, mid_keyed, mid_fresh):
+            g.deal(seed)
+        for turn in range(30):
+            if at_once.status() != PLAYING or mid_fresh.status() != PLAYING:
+                break
+            move = at_once.hint()
+            for g in (at_once, spread, keyed):
+                g.apply(move)
+            for _ in range(turn % 3 + 1):  # part of the first move's work, then a key
+                prepare(keyed)
+            keyed.respond()
+            while at_once.computer_to_move():
+                while not prepare(spread):
+                    parts += 1
+                assert spread.respond_step() == at_once.respond_step()
+            assert state_json(spread) == state_json(at_once)
+            assert state_json(keyed) == state_json(at_once), (seed, turn)
+            # the first move shown; then part of the second's work, and a key
+            move = mid_fresh.hint()
+            for g in (mid_keyed, mid_fresh):
+                g.apply(move)
+                g.respond_step()
+            if mid_keyed.computer_to_move():
+                later_keys += 1
+                for _ in range(turn % 4 + 1):
+                    prepare(mid_keyed)
+            mid_keyed.respond()
+            mid_fresh.respond()
+            assert state_json(mid_keyed) == state_json(mid_fresh), (seed, turn)
+    assert parts > 50 and later_keys > 10  # searches were spread over frames
 
 
 # --- whose turn, on the table (docs/screen.md) ---

@@ -66,6 +66,18 @@ _SAMPLES = (0, 0, 0, 30)
 _EAGER_FLOOR = (50, 50, 0, 0)
 
 
+# Bot.work: where the work toward the turn's next move stands (none, the turn's start and its
+# sampling done, a stage's search stopped part way, the move found: Bot.prepare), whether it
+# began the turn (_FRESH), and at what level (<< _LEVEL). 0: none, for a new position.
+_STARTED = const(1)
+_SEARCHING = const(2)
+_READY = const(3)
+_STAGE = const(3)
+_FRESH = const(4)
+_LEVEL = const(3)
+_ALL = const(1 << 28)  # prepare(): no bound on the positions searched (a small int on the device)
+
+
 def _move(src, dst, arg):
     return src << 16 | dst << 8 | arg
 
@@ -76,31 +88,96 @@ class Bot:
         self.plan_pos = 0
         self.turn_nodes = 0
         self.player = 0
+        self.work = 0  # the work toward the next move (prepare): none
+        self.move = 0  # the next move, once that work is _READY
 
     # --- the interface the game uses ---
 
     def play_turn(self, game, level):
-        """Play the whole turn of the player to move (until the turn passes or the game ends)."""
+        """Play the whole turn of the player to move (until the turn passes or the game ends);
+        a turn whose first move prepare() has begun goes on from that work."""
         player = game.vars[V_TURN]
-        self.start_turn(game, level)
+        fresh = True
         while game.vars[V_STATUS] == PLAYING and game.vars[V_TURN] == player:
-            game.apply(self.next_move(game, level))
-            self.turn_nodes -= _APPLY_NODES[level]  # the turn's budget pays for its moves too
+            game.apply(self.step_move(game, level, fresh))
+            fresh = False
 
     def step_move(self, game, level, fresh):
         """The next move of the turn of the player to move (fresh: the turn's first), as
         play_turn makes them, for the caller to apply: an interface shows a computer's turn
-        move by move."""
-        if fresh:
-            self.start_turn(game, level)
-        move = self.next_move(game, level)
-        self.turn_nodes -= _APPLY_NODES[level]
-        return move
+        move by move. What prepare() did toward it is used, not done again."""
+        if fresh and not self.work & _FRESH:
+            self.work = 0  # work toward a later move of a turn: this one starts afresh
+        prepared = self.work != 0
+        while not self.prepare(game, level, fresh, _ALL):
+            pass
+        self.work = 0
+        if prepared and not game.is_legal(self.move):
+            # Work begun for another position: whoever changes the position sets work to 0,
+            # so this should never come; if it does, the move is found afresh.
+            return self.step_move(game, level, True)
+        self.turn_nodes -= _APPLY_NODES[level]  # the turn's budget pays for its moves too
+        return self.move
+
+    def prepare(self, game, level, fresh, nodes):
+        """Work toward the next move of the turn (fresh: the turn's first) that step_move
+        takes: the turn's start (its sampling), or up to `nodes` positions of a stage's
+        search; True once the move is found. An interface calls it in the frames between the
+        moves it shows, so that no frame holds a whole search: step_move then finds what it
+        would have found without it (the position does not change meanwhile)."""
+        work = self.work
+        if work & _FRESH and work >> _LEVEL != level:
+            work = 0  # the level changed since the turn's start: its work starts again
+        stage = work & _STAGE
+        if stage == _READY:
+            return True
+        model = self.model
+        move = -1
+        if stage == 0:
+            self.work = _STARTED | (_FRESH if fresh else 0) | level << _LEVEL
+            if fresh:
+                self.start_turn(game, level)
+                return False
+            stage = _STARTED
+        if stage == _STARTED:
+            if self.plan_pos < model.plan_len:
+                i = self.plan_pos
+                self.plan_pos = i + 1
+                move = self._code(game, model.plan_src[i], model.plan_cen[i])
+            else:
+                model.plan_len = 0
+                self.plan_pos = 0
+                model.load(game, self.player)
+                k = model.payoff_center()
+                if k >= 0:
+                    move = self._code(game, SRC_PAYOFF, k)
+                elif self.turn_nodes <= 0:
+                    move = self._discard(game)
+                else:
+                    limit = _STAGE_NODES[level]
+                    if limit > self.turn_nodes:
+                        limit = self.turn_nodes
+                    self.work += _SEARCHING - _STARTED
+                    searched = model.plan(limit, nodes + 1)
+        else:  # _SEARCHING
+            searched = model.plan(0, model.nodes + nodes)
+        if move < 0:
+            if searched < 0:
+                return False
+            self.turn_nodes -= searched
+            if model.plan_len > 0:
+                self.plan_pos = 1
+                move = self._code(game, model.plan_src[0], model.plan_cen[0])
+            else:
+                move = self._discard(game)
+        self.move = move
+        self.work = (self.work & ~_STAGE) | _READY
+        return True
 
     def choose(self, game, level):
         """The move the bot would make now (a hint): a fresh plan's first move."""
-        self.start_turn(game, level)
-        return self.next_move(game, level)
+        self.work = 0
+        return self.step_move(game, level, True)
 
     def start_turn(self, game, level):
         me = game.vars[V_TURN]
@@ -128,29 +205,6 @@ class Bot:
         for j in range(4):
             sides += piles.size[SIDE1 + STRIDE * other + j]
         return 100 * (played + 1) // (played + (sides >> 1) + 2)
-
-    def next_move(self, game, level):
-        """The next move of the turn; plans a new stage when the current plan is used up."""
-        model = self.model
-        if self.plan_pos < model.plan_len:
-            i = self.plan_pos
-            self.plan_pos = i + 1
-            return self._code(game, model.plan_src[i], model.plan_cen[i])
-        model.plan_len = 0
-        self.plan_pos = 0
-        model.load(game, self.player)
-        k = model.payoff_center()
-        if k >= 0:
-            return self._code(game, SRC_PAYOFF, k)
-        if self.turn_nodes > 0:
-            limit = _STAGE_NODES[level]
-            if limit > self.turn_nodes:
-                limit = self.turn_nodes
-            self.turn_nodes -= model.plan(limit)
-            if model.plan_len > 0:
-                self.plan_pos = 1
-                return self._code(game, model.plan_src[0], model.plan_cen[0])
-        return self._discard(game)
 
     # --- moves in the real game ---
 

@@ -82,6 +82,19 @@ _LEHMER_A = const(32763)
 _LEHMER_Q = const(32772)
 _LEHMER_R = const(32753)
 MAX_SAMPLES = const(30)  # the most opponent hands a level samples (reach[s] sums them in a byte)
+_ALL = const(1 << 28)  # plan(): no stop before the limit (a small int on the device)
+# A search stopped part way (plan) keeps its local values in `held`, at these places (and
+# its best score and positions searched in best_value and nodes).
+_H_LEFT = const(0)
+_H_PLAYED = const(1)
+_H_NKING = const(2)
+_H_COMPLETED = const(3)
+_H_DONE = const(4)
+_H_DEPTH = const(5)
+_H_K = const(6)
+_H_LAST_SIDE = const(7)
+_H_LIMIT = const(8)
+_HELD = const(9)
 
 
 class TurnModel:
@@ -120,6 +133,7 @@ class TurnModel:
         self.plan_len = 0
         self.best_value = 0
         self.nodes = 0
+        self.held = array("h", [0] * _HELD)  # a search stopped part way (plan)
 
     # --- the model ---
 
@@ -376,9 +390,11 @@ class TurnModel:
 
     # --- the search ---
 
-    def plan(self, limit):
+    def plan(self, limit, stop=_ALL):
         """Depth-first search of at most `limit` positions from the model's position; the best
-        sequence goes to plan_src/plan_cen/plan_len. Returns the positions searched.
+        sequence goes to plan_src/plan_cen/plan_len. Returns the positions searched, or -1
+        when it stopped at `stop` positions searched in all: plan(0, stop) goes on with it (a
+        search spread over frames; the model stays as the search left it until then).
 
         Iterative, with one frame per depth in preallocated arrays: deep Python recursion
         would use the C stack, which is small on the device (and unchecked in some builds).
@@ -388,13 +404,33 @@ class TurnModel:
         position is what the searches are counted in, and a method call or an attribute
         costs on the device what several local operations do.
         """
-        left = self.hand_left
-        played = 0  # what the cards played are worth (value)
-        nking = 0
-        completed = 0
-        done = 0
-        best = _WORST
-        self.plan_len = 0
+        if limit > 0:  # a new search
+            held = self.held
+            held[_H_LEFT] = self.hand_left
+            held[_H_PLAYED] = 0  # what the cards played are worth (value)
+            held[_H_NKING] = 0
+            held[_H_COMPLETED] = 0
+            held[_H_DONE] = 0
+            held[_H_DEPTH] = 0
+            held[_H_K] = 0  # the last play's centre stack
+            held[_H_LAST_SIDE] = NONE  # the last play's side stack, if it came from one
+            held[_H_LIMIT] = limit
+            self.best_value = _WORST
+            self.nodes = 1
+            self.plan_len = 0
+        held = self.held
+        left = held[_H_LEFT]
+        played = held[_H_PLAYED]
+        nking = held[_H_NKING]
+        completed = held[_H_COMPLETED]
+        done = held[_H_DONE]
+        depth = held[_H_DEPTH]
+        k = held[_H_K]
+        last_side = held[_H_LAST_SIDE]
+        limit = held[_H_LIMIT]
+        best = self.best_value
+        nodes = self.nodes
+        enter = True  # a new position at depth: score it, list its plays (where a search stops)
         tried = self.tried
         count = self.count
         cand = self.cand
@@ -409,8 +445,6 @@ class TurnModel:
         cur_src = self.cur_src
         cur_cen = self.cur_cen
         cur_king = self.cur_king
-        nodes = 1
-        depth = 0
         payoff = self.payoff_rank
         nh = self.nh
         hand_kings = self.hand_kings
@@ -421,11 +455,20 @@ class TurnModel:
         threat = self.threat
         plan_src = self.plan_src
         plan_cen = self.plan_cen
-        k = 0  # the last play's centre stack
-        last_side = NONE  # the last play's side stack, if it came from one
-        enter = True  # a new position at depth: score it, list its plays
         while True:
             if enter:
+                if nodes >= stop:  # to be gone on with: plan(0, stop)
+                    held[_H_LEFT] = left
+                    held[_H_PLAYED] = played
+                    held[_H_NKING] = nking
+                    held[_H_COMPLETED] = completed
+                    held[_H_DONE] = done
+                    held[_H_DEPTH] = depth
+                    held[_H_K] = k
+                    held[_H_LAST_SIDE] = last_side
+                    self.best_value = best
+                    self.nodes = nodes
+                    return -1
                 enter = False
                 # The position's score: what the cards played are worth (W_SIDE and W_HAND
                 # each, less W_SPARE_KING a side king), then the terms below.

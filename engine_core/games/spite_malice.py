@@ -114,6 +114,8 @@ class SpiteMalice(Game):
     # --- dealing ---
 
     def _deal(self):
+        if self.bot is not None:
+            self.bot.work = 0  # (no work toward a move of the last deal's position)
         self.fill_and_shuffle(STOCK)
         self._lay_out()
 

@@ -22,6 +22,9 @@ from engine_core.ui.view import MESSAGE_MS, MSG_NO_HINT, MSG_NONE, TableRenderer
 from micropython import const
 
 COMPUTER_STEP_MS = const(450)  # the computer's turn (Spite & Malice) moves a card this often
+# The positions of the computer's search done in a frame between the moves it shows: some
+# 1.1 M fuel, 4 ms on a Pico at 200 MHz (tools/bench/bench_spite_malice.py).
+_PREPARE_NODES = const(20)
 
 # Sounds the app asks the board for (App.sound_event; docs/screen.md).
 SOUND_MOVE = const(1)
@@ -187,6 +190,7 @@ class Table:
         self.floor_undo()  # a resumed game's journal may hold the computer's last turn
         if self.step_computer:
             self.game.bot_fresh = True
+            self.game.bot.work = 0  # (no work toward a move of another position)
             if self.game.computer_to_move():  # a game resumed in the computer's turn
                 self.computer_ms = COMPUTER_STEP_MS
         self.view.drawn.valid = False
@@ -285,9 +289,16 @@ class Table:
         """Animate a shake, let a message go, step the computer's turn; True while something
         moves."""
         if self.computer_ms > 0:
+            was = self.computer_ms
             self.computer_ms -= ms
             if self.computer_ms <= 0:
                 self.computer_step()
+            elif was != COMPUTER_STEP_MS and not self.hint_after:
+                # Between the moves shown, the next one is sought a part at a time
+                # (Bot.prepare), so no frame holds a whole search; not in the frame that set
+                # the wait (a press's, or a move's), nor when X's hint plays the turn out next.
+                game = self.game
+                game.bot.prepare(game, game.bot_level, game.bot_fresh, _PREPARE_NODES)
         if self.message_ms > MESSAGE_MS:
             self.message_ms = MESSAGE_MS  # a frame has come: the strip is drawn in it
         elif self.message_ms > 0:
