@@ -1009,6 +1009,29 @@ def test_the_computers_search_spread_over_frames_finds_the_moves_of_one_done_at_
     assert parts > 50 and later_keys > 10  # searches were spread over frames
 
 
+def test_the_table_seeks_the_computers_next_move_only_while_it_is_the_computers_to_make():
+    """Table.tick works toward the computer's next move between the moves it shows; once the
+    turn has passed (the kiosk's demo plays it out itself, while the table's wait runs on) it
+    leaves the bot alone."""
+    from simulator.keys import make_app
+    app = make_app(240, 240, "spite_malice", 3)
+    table = app.table
+    game = table.game
+    for _ in range(40):  # the player's hinted moves until the turn passes
+        if table.computer_ms:
+            break
+        table.play(game.hint())
+    assert table.computer_ms and game.computer_to_move()
+    app.tick(33)
+    app.tick(33)
+    assert game.bot.work != 0  # the table works toward the computer's first move
+    game.respond()  # the turn played out behind the table's back
+    game.bot.work = 0
+    assert not game.computer_to_move() and table.computer_ms > 33
+    app.tick(33)
+    assert game.bot.work == 0
+
+
 # --- whose turn, on the table (docs/screen.md) ---
 
 @pytest.mark.parametrize("size", ((240, 135), (240, 240), (320, 240)))

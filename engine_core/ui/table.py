@@ -293,10 +293,11 @@ class Table:
             self.computer_ms -= ms
             if self.computer_ms <= 0:
                 self.computer_step()
-            elif was != COMPUTER_STEP_MS and not self.hint_after:
+            elif was != COMPUTER_STEP_MS and not self.hint_after and self.game.computer_to_move():
                 # Between the moves shown, the next one is sought a part at a time
                 # (Bot.prepare), so no frame holds a whole search; not in the frame that set
-                # the wait (a press's, or a move's), nor when X's hint plays the turn out next.
+                # the wait (a press's, or a move's), nor when X's hint plays the turn out next,
+                # nor once the turn has passed (the kiosk's demo plays it out itself).
                 game = self.game
                 game.bot.prepare(game, game.bot_level, game.bot_fresh, _PREPARE_NODES)
         if self.message_ms > MESSAGE_MS:
