@@ -396,7 +396,10 @@ def test_a_press_in_the_pause_after_a_move_meets_no_save():
         answered = min(t for t in flushes if t > edge)
         late.append((round(edge - moved), round(answered - edge, 1)))
     assert all(ms <= 33 for _, ms in late), str(late)
-    assert min(pause for pause, _ in late) < 500 and max(pause for pause, _ in late) > 545, late
+    # How long a pause came out depends on the frames after the move's answer (the script
+    # waits for the panel to be quiet): at least half of them must fall where the save fell.
+    inside = [pause for pause, _ in late if 490 <= pause <= 580]
+    assert len(inside) >= 4 and min(inside) < 520 and max(inside) > 545, late
 
 
 def test_the_rp2040_boards_run_at_200_mhz_with_the_core_at_1_15_v():
