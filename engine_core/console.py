@@ -205,6 +205,13 @@ class Console:
         if self.notice_ms:
             self.draw_notice()
 
+    def before_press(self, button, long_press):
+        """App.before_press (the loop asks before it hands over a press); not in the kiosk's
+        demo, where a press only ends the demo."""
+        if self.kiosk_on and self.kiosk.mode == k.DEMO:
+            return False
+        return self.app.before_press(button, long_press)
+
     def type_digit(self, digit):
         """A digit typed on a keyboard (the simulator, the web page): App.type_digit."""
         self.app.answering = True  # (as a press: its frame answers input)

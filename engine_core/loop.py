@@ -24,8 +24,11 @@ held(mask), defers() (the buttons whose press waits on the current screen), tick
 sound_on() (whether a press clicks: asked only on a host that clicks,
 the device, whose Shell has it; the Console has not), take_sound()
 (the sound event, taken: 0 for none, engine_core/ui/tones.py), idle() (nothing moves until a
-key: engine_core/ui/idle.py) and done (the loop's run() ends). An app where a digit or a click
-means nothing (the device's, which has no keyboard and no pointer) still has the method.
+key: engine_core/ui/idle.py) and done (the loop's run() ends); it may have
+before_press(button, long): True when the press's work is long (it plays the computer's turn
+out) and its first answer is drawn already, which the loop sends before the press. An app
+where a digit or a click means nothing (the device's, which has no keyboard and no pointer)
+still has the method.
 
 The port: what a host gives the loop (docs/engine.md, "The loop and its port").
 - keys: poll(now) reads the buttons (and, on a desktop or a page, the other input);
@@ -100,6 +103,9 @@ class Loop:
         self.frame_start = self.last_tick
         self.woke_keys = 0  # buttons whose press only woke the host, while they stay down
         self.rests = 0  # rests begun, and their milliseconds
+        # before_press(button, long): a press's long work is coming, its first answer drawn
+        # (the Console's; an app without it has none)
+        self.before_press = getattr(app, "before_press", None)
         self.rested_ms = 0
 
     def frame(self):
@@ -170,7 +176,13 @@ class Loop:
             app.type_digit(code & 0xFF)
             return
         self.keep_press(code)
-        app.press(code & 0x3F, HELD_ON if code & HELD else (code & LONG) != 0)
+        long_press = HELD_ON if code & HELD else (code & LONG) != 0
+        if long_press != HELD_ON and self.before_press is not None and self.before_press(code & 0x3F, long_press):
+            # A press whose work is long (it plays the computer's turn out) shows first that
+            # it was taken: the strip the app drew for it goes out before that work.
+            if self.screen.dirty_count:
+                self.port.flush(self.screen)
+        app.press(code & 0x3F, long_press)
         if self.clicks and app.sound_on():
             self.beeper.beep(_CLICK_HZ, _CLICK_MS, now)
 

@@ -73,6 +73,7 @@ UNDO_TOO_OLD = const(57)
 PEER_PLAYED = const(58)  # link play: TURN_PLAYED's words for the other player
 SEEKING = const(59)  # not a reason: X's answer while its hint is sought (Table.press_hint)
 HINT_HERE = const(60)  # not a reason: a hint that is the action of the pile the cursor is on
+PLAYING_OUT = const(61)  # not a reason: a key that plays the computer's turn out, before its work
 
 TEXTS = (
     b"",
@@ -136,6 +137,7 @@ TEXTS = (
     b"The other player has played: no undo",
     b"Looking for a hint",
     b"Hint: press A on this pile",
+    b"Finishing CPU's turn",
 )
 
 # The protocol's words, by code as TEXTS (the error line after "illegal move TOKEN: ").
@@ -201,6 +203,7 @@ SAYS = (
     "the other player has played: no undo",  # PEER_PLAYED
     "looking for a hint",  # SEEKING
     "press A on this pile",  # HINT_HERE
+    "finishing the computer's turn",  # PLAYING_OUT
 )
 
 

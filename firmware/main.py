@@ -218,6 +218,10 @@ class Shell:
     def held(self, mask):
         self.app.held(mask)
 
+    def before_press(self, button, long_press):
+        """Console.before_press; on the hardware screen no press plays a turn out."""
+        return not self.showing_hardware and self.app.before_press(button, long_press)
+
     def defers(self):
         """On the hardware screen every button acts as it goes down (a long B, held on, leaves)."""
         return 0 if self.showing_hardware else self.app.defers()

@@ -3,6 +3,7 @@ the presses that ended it, and the rest of a press that only woke the host (its 
 repeats) does nothing either."""
 
 from engine_core.loop import HELD, Loop
+from engine_core.reasons import PLAYING_OUT
 from engine_core.ui import buttons as bt
 from tests.helpers import ScriptClock
 from tests.test_loop import ScriptButtons
@@ -162,3 +163,97 @@ def test_a_key_that_only_woke_the_host_during_the_frame_brings_no_tick_of_its_ow
     port.clock.ms += 33
     loop.frame()
     assert app.log == [("tick", 33)]
+
+
+def test_a_key_that_plays_the_computers_turn_out_first_sends_the_strip_that_says_so():
+    """A key during the computer's turn shown move by move plays the rest of it at once, which
+    may take a Pico some 60 ms: the first flush after its edge, before that work, shows the
+    strip that says the turn is being finished, on the table as it stood; the same frame
+    then sends the turn played out and the key's own answer, as Console.press alone gives."""
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.protocol import state_json
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui import app as ui
+    from engine_core.ui.app import App
+    from simulator import framebuf
+
+    consoles = [Console(App(Screen(240, 240, framebuf)), MemoryStorage()) for _ in range(2)]
+    for console in consoles:
+        console.open_game("spite_malice", 4)
+        table = console.app.table
+        for _ in range(40):  # the player's hinted moves until the turn passes
+            if table.computer_ms:
+                break
+            table.play(table.game.hint())
+        console.tick(33)
+        console.tick(33)
+    looped, alone = consoles
+    game = looped.app.table.game
+    assert game.computer_to_move()
+    before = state_json(game)
+    seen = []
+
+    class Glass(Port):
+        def flush(self, screen):
+            table = looped.app.table
+            seen.append((state_json(table.game), table.message, screen.dirty_count, bytes(screen.buf)))
+            screen.clear_dirty()
+
+    port = Glass()
+    loop = Loop(looped, port)
+    loop.frame()
+    shown = bytes(looped.screen.buf)
+    seen.clear()
+    port.keys.queue = [bt.RIGHT]
+    port.clock.ms += 33
+    loop.frame()
+    assert len(seen) == 2
+    assert seen[0][:2] == (before, PLAYING_OUT) and seen[0][2] > 0
+    assert seen[0][3] != seen[1][3] != shown  # the strip on the glass, then the answer
+    assert not game.computer_to_move() and looped.app.table.message != PLAYING_OUT
+    alone.press(bt.RIGHT)
+    alone.tick(33)
+    assert state_json(game) == state_json(alone.app.table.game)
+    assert looped.app.mode == alone.app.mode == ui.PLAY
+    assert bytes(looped.screen.buf) == bytes(alone.screen.buf)
+
+
+def test_no_strip_goes_out_ahead_of_a_key_that_finishes_no_computers_turn():
+    """Outside the computer's turn (and for X, whose hint is sought in the next frame, and
+    START, which opens the pause menu over the turn) a press's frame is sent once."""
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui.app import App
+    from tools.reliability import nullfb
+
+    console = Console(App(Screen(240, 240, nullfb)), MemoryStorage())
+    console.open_game("spite_malice", 4)
+    counts = []
+
+    class Count(Port):
+        def flush(self, screen):
+            counts.append(console.app.table.message)
+            screen.clear_dirty()
+
+    port = Count()
+    loop = Loop(console, port)
+    for key in (bt.RIGHT, bt.X, bt.START, bt.START):
+        loop.frame()
+        counts.clear()
+        port.keys.queue = [key]
+        port.clock.ms += 33
+        loop.frame()
+        assert len(counts) == 1 and PLAYING_OUT not in counts, (key, counts)
+    table = console.app.table
+    for _ in range(40):
+        if table.computer_ms:
+            break
+        table.play(table.game.hint())
+    for key in (bt.X, bt.START):
+        counts.clear()
+        port.keys.queue = [key]
+        port.clock.ms += 33
+        loop.frame()
+        assert len(counts) == 1 and PLAYING_OUT not in counts, (key, counts)

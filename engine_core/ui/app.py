@@ -22,6 +22,7 @@ from engine_core.ui import layouts
 from engine_core.ui import settings as st
 from engine_core.ui import texts
 from engine_core.link.messages import CLOCK_MASK
+from engine_core.reasons import PLAYING_OUT
 from engine_core.ui.linkplay import Link, LinkAsk, LinkLeft, LinkScreen, draw_notice
 from engine_core.ui.menus import GameList, Pause, SettingsMenu, Title
 from engine_core.ui.pages import Confirm, Deal, End, Play, Rules
@@ -164,6 +165,20 @@ class App:
             self.current.press(self, button)
         self.redraw()
         self.collect_sound()
+
+    def before_press(self, button, long_press):
+        """True when this press (as press() takes it) plays out the computer's turn shown move
+        by move (Table.finish_computer: any key in play but START, SELECT, a short X, and on two
+        buttons B), with the strip that says so drawn: the loop sends it before the press's
+        work, which may take a Pico some 60 ms (docs/performance.md). No allocation."""
+        table = self.table
+        if self.current.MODE != PLAY or table is None or table.computer_ms <= 0 or button >= bt.START:
+            return False
+        if button == bt.B if self.settings[S_TWO_BUTTONS] else button == bt.X and not long_press:
+            return False
+        table.say_now(PLAYING_OUT)
+        self.redraw()
+        return True
 
     def held_on(self, button):
         """A, held on in play after its press picked a card up: that card goes home where it
