@@ -2,8 +2,9 @@
 the presses that ended it, and the rest of a press that only woke the host (its hold, its
 repeats) does nothing either."""
 
+import pytest
+
 from engine_core.loop import HELD, Loop
-from engine_core.reasons import PLAYING_OUT
 from engine_core.ui import buttons as bt
 from tests.helpers import ScriptClock
 from tests.test_loop import ScriptButtons
@@ -165,95 +166,167 @@ def test_a_key_that_only_woke_the_host_during_the_frame_brings_no_tick_of_its_ow
     assert app.log == [("tick", 33)]
 
 
-def test_a_key_that_plays_the_computers_turn_out_first_sends_the_strip_that_says_so():
-    """A key during the computer's turn shown move by move plays the rest of it at once, which
-    may take a Pico some 60 ms: the first flush after its edge, before that work, shows the
-    strip that says the turn is being finished, on the table as it stood; the same frame
-    then sends the turn played out and the key's own answer, as Console.press alone gives."""
+
+
+def consoles_in_the_computers_turn(two_buttons=False, frames=2):
+    """Three consoles on the same Spite & Malice deal, `frames` frames into the computer's turn
+    after the player's hinted moves."""
     from engine_core.console import Console
     from engine_core.gfx.screen import Screen
-    from engine_core.protocol import state_json
     from engine_core.storage import MemoryStorage
-    from engine_core.ui import app as ui
     from engine_core.ui.app import App
+    from engine_core.ui.settings import S_TWO_BUTTONS
     from simulator import framebuf
 
-    consoles = [Console(App(Screen(240, 240, framebuf)), MemoryStorage()) for _ in range(2)]
+    consoles = [Console(App(Screen(240, 240, framebuf)), MemoryStorage()) for _ in range(3)]
     for console in consoles:
+        console.app.settings[S_TWO_BUTTONS] = two_buttons
         console.open_game("spite_malice", 4)
         table = console.app.table
         for _ in range(40):  # the player's hinted moves until the turn passes
             if table.computer_ms:
                 break
             table.play(table.game.hint())
-        console.tick(33)
-        console.tick(33)
-    looped, alone = consoles
-    game = looped.app.table.game
-    assert game.computer_to_move()
-    before = state_json(game)
+        for _ in range(frames):
+            console.tick(33)
+    assert consoles[0].app.table.game.computer_to_move()
+    return consoles
+
+
+def looped_and_alone(keys, two_buttons=False, frames=2, before=()):
+    """The presses `before` (each in a frame of its own), then `keys` [(button, long)] in one
+    frame: through the loop on one console, straight to Console.press on the other. Returns
+    the flushes of the keys' frame [(game, pixels)], the game and pixels before it, and the
+    two consoles."""
+    from engine_core.protocol import state_json
+    from engine_core.loop import LONG
+    looped, alone, landed = consoles_in_the_computers_turn(two_buttons, frames)
     seen = []
 
     class Glass(Port):
         def flush(self, screen):
-            table = looped.app.table
-            seen.append((state_json(table.game), table.message, screen.dirty_count, bytes(screen.buf)))
+            seen.append((state_json(looped.app.table.game), bytes(screen.buf), screen.dirty_pixels()))
             screen.clear_dirty()
 
     port = Glass()
     loop = Loop(looped, port)
-    loop.frame()
-    shown = bytes(looped.screen.buf)
+    for button, long_press in before:
+        for console in (alone, landed):
+            console.press(button, long_press)
+            console.tick(33)
+        port.keys.queue = [button | (LONG if long_press else 0)]
+        port.clock.ms += 33
+        loop.frame()
+    was = (state_json(looped.app.table.game), bytes(looped.screen.buf))
+    alone.screen.clear_dirty()
+    for _ in range(12):  # the glass once a card still sliding has landed (a slide: some 200 ms)
+        if not landed.app.table.view.slide & 0xFF:
+            break
+        landed.tick(33)
     seen.clear()
-    port.keys.queue = [bt.RIGHT]
+    port.keys.queue = [button | (LONG if long_press else 0) for button, long_press in keys]
     port.clock.ms += 33
     loop.frame()
-    assert len(seen) == 2
-    assert seen[0][:2] == (before, PLAYING_OUT) and seen[0][2] > 0
-    assert seen[0][3] != seen[1][3] != shown  # the strip on the glass, then the answer
-    assert not game.computer_to_move() and looped.app.table.message != PLAYING_OUT
-    alone.press(bt.RIGHT)
+    for button, long_press in keys:
+        alone.press(button, long_press)
     alone.tick(33)
-    assert state_json(game) == state_json(alone.app.table.game)
-    assert looped.app.mode == alone.app.mode == ui.PLAY
+    seen.append(alone.screen.dirty_pixels())  # what the straight console's frame drew
+    return seen, was, bytes(landed.screen.buf), looped, alone
+
+
+FINISHING = [
+    ("RIGHT", [(bt.RIGHT, False)], False, ()),
+    ("A", [(bt.A, False)], False, ()),
+    ("B", [(bt.B, False)], False, ()),
+    ("Y", [(bt.Y, False)], False, ()),
+    ("long A", [(bt.A, True)], False, ()),
+    ("long X", [(bt.X, True)], False, ()),
+    ("X, X", [(bt.X, False), (bt.X, False)], False, ()),
+    ("X, SELECT", [(bt.X, False), (bt.SELECT, False)], False, ()),
+    ("two buttons, A", [(bt.A, False)], True, ()),
+    ("two buttons, long A", [(bt.A, True)], True, ()),
+    ("pause menu, Undo", [(bt.A, False)], False, ((bt.START, False), (bt.DOWN, False), (bt.DOWN, False))),
+]
+FOOT = 220  # at 240x240 the strip's rows start below this (4 bits a pixel: 120 bytes a row)
+
+
+@pytest.mark.parametrize("name, keys, two, before", FINISHING, ids=[f[0] for f in FINISHING])
+@pytest.mark.parametrize("frames", (0, 2, 9))
+def test_a_key_that_plays_the_computers_turn_out_first_sends_the_strip_that_says_so(name, keys, two, before, frames):
+    """A key during the computer's turn shown move by move plays the rest of it at once, which
+    may take a Pico some 60 ms: the first flush after its edge, before that work, shows the
+    strip that says the turn is being finished over the screen as it stood (its foot alone
+    changed, the game as it was); the same frame then sends the turn played out and the key's
+    own answer, exactly what Console.press alone gives."""
+    from engine_core.protocol import state_json
+    seen, was, landed, looped, alone = looped_and_alone(keys, two, frames, before)
+    game = looped.app.table.game
+    assert len(seen) == 3, len(seen)
+    first, answer, straight = seen
+    assert first[0] == was[0] and not game.computer_to_move()
+    # above the strip: the glass as it stood, a card still sliding landed (as the key lands it)
+    assert first[1][:FOOT * 120] == landed[:FOOT * 120]
+    assert first[1][FOOT * 120:] != was[1][FOOT * 120:]
+    assert answer[0] == state_json(game) == state_json(alone.app.table.game)
+    assert looped.app.mode == alone.app.mode
+    # The answer is drawn as the straight console draws it (not a whole screen for a strip
+    # that went), spread over the frames as there (the piles a frame draws may differ); once
+    # both are drawn, the same glass.
+    assert answer[2] <= straight + first[2], (answer[2], straight, first[2])
+    assert answer[1] != first[1]
+    for _ in range(4):
+        looped.tick(33)
+        alone.tick(33)
     assert bytes(looped.screen.buf) == bytes(alone.screen.buf)
 
 
-def test_no_strip_goes_out_ahead_of_a_key_that_finishes_no_computers_turn():
-    """Outside the computer's turn (and for X, whose hint is sought in the next frame, and
-    START, which opens the pause menu over the turn) a press's frame is sent once."""
+NOT_FINISHING = [
+    ("X", [(bt.X, False)], False, ()),
+    ("START", [(bt.START, False)], False, ()),
+    ("SELECT", [(bt.SELECT, False)], False, ()),
+    ("two buttons, B", [(bt.B, False)], True, ()),
+    ("two buttons, long B", [(bt.B, True)], True, ()),
+    ("two buttons, UP", [(bt.UP, False)], True, ()),
+    ("two buttons, Y", [(bt.Y, False)], True, ()),
+    ("pause menu, DOWN", [(bt.DOWN, False)], False, ((bt.START, False),)),
+    ("pause menu, Resume", [(bt.A, False)], False, ((bt.START, False),)),
+]
+
+
+@pytest.mark.parametrize("name, keys, two, before", NOT_FINISHING, ids=[f[0] for f in NOT_FINISHING])
+def test_no_strip_goes_out_ahead_of_a_key_that_plays_no_turn_out(name, keys, two, before):
+    """X (its hint is sought in the next frame), START (the pause menu opens over the turn),
+    SELECT, on two buttons B (it steps) and the buttons that are no keys there, the pause
+    menu's other rows: the frame is sent once, and the computer's turn goes on."""
+    seen, was, landed, looped, alone = looped_and_alone(keys, two, 2, before)
+    assert len(seen) <= 2  # (the last: the straight console's)
+    assert looped.app.table.computer_ms > 0
+    assert bytes(looped.screen.buf) == bytes(alone.screen.buf)
+
+
+def test_no_strip_goes_out_ahead_of_a_key_outside_the_computers_turn():
     from engine_core.console import Console
     from engine_core.gfx.screen import Screen
     from engine_core.storage import MemoryStorage
     from engine_core.ui.app import App
-    from tools.reliability import nullfb
+    from simulator import framebuf
 
-    console = Console(App(Screen(240, 240, nullfb)), MemoryStorage())
-    console.open_game("spite_malice", 4)
-    counts = []
+    for name in ("spite_malice", "nerts", "aces_up"):
+        console = Console(App(Screen(240, 240, framebuf)), MemoryStorage())
+        console.open_game(name, 4)
+        flushes = []
 
-    class Count(Port):
-        def flush(self, screen):
-            counts.append(console.app.table.message)
-            screen.clear_dirty()
+        class Count(Port):
+            def flush(self, screen):
+                flushes.append(1)
+                screen.clear_dirty()
 
-    port = Count()
-    loop = Loop(console, port)
-    for key in (bt.RIGHT, bt.X, bt.START, bt.START):
-        loop.frame()
-        counts.clear()
-        port.keys.queue = [key]
-        port.clock.ms += 33
-        loop.frame()
-        assert len(counts) == 1 and PLAYING_OUT not in counts, (key, counts)
-    table = console.app.table
-    for _ in range(40):
-        if table.computer_ms:
-            break
-        table.play(table.game.hint())
-    for key in (bt.X, bt.START):
-        counts.clear()
-        port.keys.queue = [key]
-        port.clock.ms += 33
-        loop.frame()
-        assert len(counts) == 1 and PLAYING_OUT not in counts, (key, counts)
+        port = Count()
+        loop = Loop(console, port)
+        for key in (bt.RIGHT, bt.A, bt.A, bt.X, bt.Y, bt.START, bt.START, bt.B):
+            loop.frame()
+            flushes.clear()
+            port.keys.queue = [key]
+            port.clock.ms += 33
+            loop.frame()
+            assert len(flushes) <= 1, (name, key)

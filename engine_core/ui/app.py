@@ -167,15 +167,34 @@ class App:
         self.collect_sound()
 
     def before_press(self, button, long_press):
-        """True when this press (as press() takes it) plays out the computer's turn shown move
-        by move (Table.finish_computer: any key in play but START, SELECT, a short X, and on two
-        buttons B), with the strip that says so drawn: the loop sends it before the press's
-        work, which may take a Pico some 60 ms (docs/performance.md). No allocation."""
+        """True when this press plays out the computer's turn shown move by move
+        (Table.finish_computer: in play any key but START, SELECT and a short X, or but START
+        once X's hint waits to be sought; on two buttons A, or B with the hint waiting; in the
+        pause menu A on Undo or Redo), with the strip that says so drawn over the screen as it
+        stands: the loop sends it before the press's work, which may take a Pico some 60 ms
+        (docs/performance.md). No allocation."""
         table = self.table
-        if self.current.MODE != PLAY or table is None or table.computer_ms <= 0 or button >= bt.START:
+        if table is None or table.computer_ms <= 0:
             return False
-        if button == bt.B if self.settings[S_TWO_BUTTONS] else button == bt.X and not long_press:
+        mode = self.current.MODE
+        if mode == PAUSE:
+            if button != bt.A or long_press or (self.selected != P_UNDO and self.selected != P_REDO):
+                return False
+            draw_notice(self, PLAYING_OUT)
+            return True
+        if mode != PLAY:
             return False
+        if self.settings[S_TWO_BUTTONS]:
+            if button != bt.A and not (button == bt.B and table.hint_after):
+                return False  # (B steps; the other buttons are no keys there)
+        elif button == bt.START or not table.hint_after and (button == bt.SELECT or button == bt.X and not long_press):
+            return False  # (START's pause menu lies over the table as it is on the glass)
+        if table.view.slide & 0xFF:
+            # The card on its way lands, as the press lands it, and is taken off now, as the
+            # next frame would (the strip's going then redraws no more than the strip)
+            table.view.stop_slide()
+            table.say_now(PLAYING_OUT)
+            table.frame(0)
         table.say_now(PLAYING_OUT)
         self.redraw()
         return True

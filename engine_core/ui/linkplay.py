@@ -345,12 +345,15 @@ class Link:
         app.resume()
 
 
-def draw_notice(app):
-    """The silence notice at the foot of a screen other than the table (whose own line says
-    it): the pause menu, the end panel, the rules. Drawn every frame while silent."""
+def draw_notice(app, code=why.LINK_SILENT):
+    """The silence notice (or another reason's words) at the foot of a screen other than the
+    table (whose own line says it): the pause menu, the end panel, the rules. Drawn every frame
+    while silent."""
     y = overlay.strip_top(app.width, app.height)  # where the table's own strip is
     app.fb.fill_rect(0, y, app.width, app.height - y, pal.PANEL)
-    text = why.TEXTS[why.LINK_SILENT] if app.height >= 100 else why.LINK_SILENT_SHORT  # a line, or two
+    text = why.TEXTS[code]
+    if code == why.LINK_SILENT and app.height < 100:
+        text = why.LINK_SILENT_SHORT  # a line, or two
     overlay.draw_lines(app.painter, text, 0, len(text), (app.width - 6) // 6, y + 2, app.height, 0, app.width,
                        pal.GOLD)
     app.screen.mark(0, y, app.width, app.height - y)
