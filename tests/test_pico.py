@@ -351,6 +351,21 @@ def test_every_press_of_a_session_is_on_the_glass_within_a_frame(board_name, gam
     assert max(row[2] for row in deals) <= 50, deals
 
 
+def test_a_key_in_the_computers_turn_shows_its_first_answer_at_once():
+    """Spite & Malice on pico_lcd_13, the XIP cache modelled: a key pressed 30 ms into the
+    computer's turn shown move by move plays the turn out at once, up to some 60 ms of the
+    chip's work (docs/performance.md); its first answer, the strip that says so (with the
+    player's card still sliding landed), is on the glass within half a frame of its edge, and
+    the turn played out follows in a flush of its own. (Before the strip, that first flush came
+    20-33 ms after the edge.)"""
+    need_device("pico_lcd_13")
+    from tools.device.pico_presses import turn_keys
+    rows = turn_keys("pico_lcd_13", 6, 30, xip_cache=True)
+    assert len(rows) == 6, rows
+    for first, second, strip, answer in rows:
+        assert first <= 16.5 and second > first and answer > strip, rows
+
+
 def test_a_press_in_the_pause_after_a_move_meets_no_save():
     """A move, a pause of 490-580 ms from its edge, then START, eight times over, on
     pico_st7735 with the XIP cache modelled: every START within a frame. A save made once play

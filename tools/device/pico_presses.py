@@ -4,6 +4,7 @@ last byte of the first frame that answers it, over a session of every game on a 
 title, the game list and a first deal, moves, a hint, the pause menu, a new deal from it.
 
     python -m tools.device.pico_presses pico_lcd_13 [--xip-cache] [--games aces_up,nerts]
+    python -m tools.device.pico_presses pico_lcd_13 --xip-cache --turn-keys 12 [--delay 30]
 
 Prints one line a press, and the worst per kind of press (a deal, a full-screen change, the
 rest); tests/test_pico.py holds the figures to their targets.
@@ -48,12 +49,70 @@ def answers(board_name, game, xip_cache=None, xip_misses=None):
     return out
 
 
+def turn_keys(board_name, turns, delay_ms, xip_cache=None):
+    """Spite & Malice, deal 1: the player's turns played by the hint (X A A), and a key (RIGHT)
+    pressed `delay_ms` after the A that ends each, in the computer's turn shown move by move,
+    which the key plays out at once. [(ms from its edge to the last byte of the first flush
+    after it, to that of the second, bytes of each)], a row a turn."""
+    board = boards.load(board_name)
+    reference = Reference(board)
+    script = pico.Script(board)
+    script.boot()
+    done = 0
+    for token in pressable(board, "DOWN A %s X A" % " ".join(["DOWN"] * GAMES.index("spite_malice"))):
+        script.key(token)
+        reference.press(token)
+        reference.tick(1000)
+    table = reference.console.app.table
+    for _ in range(40 * turns):
+        if done == turns or table.game.status() != 0:
+            break
+        for token in pressable(board, "X A"):
+            script.key(token)
+            reference.press(token)
+            reference.tick(1000)
+        reference.press("A")
+        reference.tick(1)
+        if not table.computer_ms:
+            script.key("A")
+            reference.tick(999)
+            continue
+        for gpio, hold in pico.button_presses(board, "A"):  # no wait for the panel: the key comes
+            script.add({"op": "press", "gpio": gpio, "hold_ms": hold})
+        script.add({"op": "run", "ms": delay_ms})
+        reference.tick(delay_ms)
+        script.key("RIGHT", "turn key")
+        reference.press("RIGHT")
+        reference.tick(1000)
+        done += 1
+    result = pico.run(board_name, script, xip_cache=xip_cache)
+    if result.tracebacks():
+        raise pico.PicoError(result.console[-3000:])
+    rows = []
+    edge = None
+    for marker in result.markers():
+        if marker["name"] == "press":
+            edge = marker["ns"] / 1e6
+        elif marker["name"] == "turn key":
+            flushes = [f for f in marker["flushes"] if f[1] / 1e6 > edge][:2]
+            rows.append(tuple(f[1] / 1e6 - edge for f in flushes) + tuple(f[2] for f in flushes))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("board", help="an RP2040 board with a built firmware")
     parser.add_argument("--xip-cache", action="store_true", help="with the XIP cache modelled")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--turn-keys", type=int, metavar="TURNS",
+                        help="instead: a key in each of the computer's first TURNS turns of Spite & Malice")
+    parser.add_argument("--delay", type=int, default=30, help="(--turn-keys) ms from the turn's start to the key")
     args = parser.parse_args()
+    if args.turn_keys:
+        for first, second, n1, n2 in turn_keys(args.board, args.turn_keys, args.delay, args.xip_cache):
+            print("RIGHT in the computer's turn: %5.1f ms to the first flush (%d B), %5.1f ms to the "
+                  "turn played out (%d B)" % (first, n1, second, n2))
+        return
     board = boards.load(args.board)
     full = pico.frame_bytes(board)
     for game in args.games.split(","):
