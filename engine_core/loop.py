@@ -103,10 +103,10 @@ class Loop:
         self.frame_start = self.last_tick
         self.woke_keys = 0  # buttons whose press only woke the host, while they stay down
         self.rests = 0  # rests begun, and their milliseconds
+        self.rested_ms = 0
         # before_press(button, long): a press's long work is coming, its first answer drawn
         # (the Console's; an app without it has none)
         self.before_press = getattr(app, "before_press", None)
-        self.rested_ms = 0
 
     def frame(self):
         """One frame: input, the console's time and sound, the frame sent."""

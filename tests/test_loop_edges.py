@@ -330,3 +330,125 @@ def test_no_strip_goes_out_ahead_of_a_key_outside_the_computers_turn():
             port.clock.ms += 33
             loop.frame()
             assert len(flushes) <= 1, (name, key)
+
+
+MPY_TURN_KEYS = r"""
+import micropython, framebuf
+from engine_core.storage import MemoryStorage
+from engine_core.gfx.screen import Screen
+from engine_core.ui.app import App
+from engine_core.console import Console
+from engine_core.loop import Loop, LONG
+from engine_core.ui import buttons as bt
+
+class Clock:
+    def __init__(self):
+        self.t = 1000
+    def ticks_ms(self):
+        return self.t
+    def ticks_us(self):
+        return (self.t * 1000) & 0x3FFFFFFF
+    def sleep_ms(self, ms):
+        self.t += ms
+
+class Keys:
+    def __init__(self):
+        self.codes = [0] * 8
+        self.n = 0
+        self.i = 0
+        self.held = 0
+        self.defer = 0
+        self.count = 0
+    def push(self, code):
+        self.codes[self.n] = code
+        self.n += 1
+        self.count += 1
+    def poll(self, now):
+        pass
+    def next_event(self):
+        if self.i == self.n:
+            self.i = self.n = 0
+            return -1
+        self.i += 1
+        self.count -= 1
+        return self.codes[self.i - 1]
+    def busy(self):
+        return self.count > 0
+
+class Beeper:
+    playing = False
+    def beep(self, hz, ms, now):
+        pass
+    def update(self, now):
+        pass
+
+class Port:
+    latch = None
+    def __init__(self):
+        self.keys = Keys()
+        self.clock = Clock()
+        self.beeper = Beeper()
+        self.flushes = 0
+    def flush(self, screen):
+        self.flushes += 1
+        screen.clear_dirty()
+    def woke(self, now):
+        return False
+    def rest_ms(self, now):
+        return 1000
+    def after_frame(self, now):
+        pass
+
+console = Console(App(Screen(240, 240, framebuf)), MemoryStorage(files=12, size=4096))
+console.start()
+console.open_game("spite_malice", 7)
+table = console.app.table
+port = Port()
+loop = Loop(console, port)
+
+def frame(code):
+    if code >= 0:
+        port.keys.push(code)
+    loop.frame()
+    port.clock.t += 33
+
+KEYS = (bt.A, bt.B, bt.UP, bt.Y, bt.A | LONG, bt.X | LONG, bt.RIGHT)
+out = ["not reached"] * len(KEYS)
+flushes = [0] * len(KEYS)
+for k in range(len(KEYS)):
+    key = KEYS[k]
+    for _ in range(30):  # X A A: the hinted moves, until the computer's turn
+        if table.computer_ms > 0:
+            break
+        for code in (bt.X, -1, bt.A, -1, bt.A):
+            frame(code)
+    if table.computer_ms <= 0:
+        break
+    frame(-1)
+    port.keys.push(key)
+    port.flushes = 0
+    result = "allocated"
+    micropython.heap_lock()
+    try:
+        loop.frame()
+        result = "clean"
+    except MemoryError:
+        pass
+    micropython.heap_unlock()
+    if result == "clean" and (port.flushes != 2 or table.computer_ms != 0):
+        result = "flushes %d" % port.flushes
+    out[k] = result
+    port.clock.t += 33
+    for _ in range(20):
+        frame(-1)
+print(" ".join(out))
+"""
+
+
+def test_a_key_that_plays_the_computers_turn_out_allocates_nothing_on_micropython():
+    """The real Console through the loop on MicroPython: the key's frame (the strip sent first,
+    the turn played out, the key's answer) under heap_lock, for A, B, UP, Y, long A, long X
+    and RIGHT, each in a computer's turn of its own."""
+    from tests.helpers import run_mpy_ok
+    out = run_mpy_ok(MPY_TURN_KEYS).split()
+    assert out == ["clean"] * 7, out

@@ -189,13 +189,12 @@ class App:
                 return False  # (B steps; the other buttons are no keys there)
         elif button == bt.START or not table.hint_after and (button == bt.SELECT or button == bt.X and not long_press):
             return False  # (START's pause menu lies over the table as it is on the glass)
+        table.say_now(PLAYING_OUT)
         if table.view.slide & 0xFF:
             # The card on its way lands, as the press lands it, and is taken off now, as the
             # next frame would (the strip's going then redraws no more than the strip)
             table.view.stop_slide()
-            table.say_now(PLAYING_OUT)
             table.frame(0)
-        table.say_now(PLAYING_OUT)
         self.redraw()
         return True
 
