@@ -207,8 +207,11 @@ class Console:
 
     def before_press(self, button, long_press):
         """App.before_press (the loop asks before it hands over a press); not in the kiosk's
-        demo, where a press only ends the demo, nor under a notice, which the strip would hide."""
-        if self.notice_ms or self.kiosk_on and self.kiosk.mode == k.DEMO:
+        demo, where a press only ends the demo, nor for the SELECT the kiosk ignores (press()),
+        nor under a notice, which the strip would hide."""
+        if self.notice_ms:
+            return False
+        if self.kiosk_on and (self.kiosk.mode == k.DEMO or button == SELECT and self.kiosk.mode != k.SERVICE):
             return False
         return self.app.before_press(button, long_press)
 

@@ -219,8 +219,11 @@ class Shell:
         self.app.held(mask)
 
     def before_press(self, button, long_press):
-        """Console.before_press; on the hardware screen no press plays a turn out."""
-        return not self.showing_hardware and self.app.before_press(button, long_press)
+        """Console.before_press; on the hardware screen, or for the SELECT that opens it, no
+        press plays a turn out."""
+        if self.showing_hardware or button == SELECT and self.app.hardware_allowed():
+            return False
+        return self.app.before_press(button, long_press)
 
     def defers(self):
         """On the hardware screen every button acts as it goes down (a long B, held on, leaves)."""

@@ -169,9 +169,9 @@ class App:
     def before_press(self, button, long_press):
         """True when this press plays out the computer's turn shown move by move
         (Table.finish_computer: in play any key but START, SELECT and a short X, or but START
-        once X's hint waits to be sought; on two buttons A, or B with the hint waiting; in the
-        pause menu A on Undo or Redo), with the strip that says so drawn over the screen as it
-        stands: the loop sends it before the press's work, which may take a Pico some 60 ms
+        once X's hint waits to be sought; on two buttons A, or a short B with the hint waiting;
+        in the pause menu A on Undo or Redo), with the strip that says so drawn over the screen
+        as it stands: the loop sends it before the press's work, which may take a Pico some 60 ms
         (docs/performance.md). No allocation."""
         table = self.table
         if table is None or table.computer_ms <= 0:
@@ -185,8 +185,8 @@ class App:
         if mode != PLAY:
             return False
         if self.settings[S_TWO_BUTTONS]:
-            if button != bt.A and not (button == bt.B and table.hint_after):
-                return False  # (B steps; the other buttons are no keys there)
+            if button != bt.A and not (button == bt.B and not long_press and table.hint_after):
+                return False  # (B steps, a long B is START; the other buttons are no keys there)
         elif button == bt.START or not table.hint_after and (button == bt.SELECT or button == bt.X and not long_press):
             return False  # (START's pause menu lies over the table as it is on the glass)
         table.say_now(PLAYING_OUT)

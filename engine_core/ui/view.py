@@ -249,8 +249,8 @@ class TableRenderer:
             self.draw_all()
             return
         if d.msg == MSG_NONE and self.message == MSG_NONE:  # the strip went (Table.drop_message)
-            if self.slide & (SLIDE_LEFT | SLIDE_DRAWN):
-                self.draw_all()  # a sliding card may lie over it
+            if self.slide & SLIDE_DRAWN:
+                self.draw_all()  # a sliding card may lie over it (one not drawn yet does not)
                 return
             d.msg = NONE
             top = self.strip_y
