@@ -189,7 +189,9 @@ def measure():
                             format(worst_step, ",")))
     finish = f["finish"]
     lines.append("")
-    lines.append("A key during that turn plays the rest of it at once, in its frame, after the strip that says so has been sent (App.before_press: within a few ms of its edge). Its worst cost when "
+    lines.append("A key during that turn plays the rest of it at once, in its frame, after the strip "
+                 "that says so has been sent (App.before_press; how soon, on the emulated chip: below). "
+                 "Its worst cost when "
                  "the key comes in the turn's first frame: %s fuel (%.0f ms on an RP2040 at 125 MHz); "
                  "after 1, 2, 4 and 8 frames of the work toward the first move: %s; once that move is "
                  "found: %s (%.0f ms)." % (
