@@ -442,3 +442,34 @@ def test_the_narrow_statistics_page_scrolls_a_game_at_a_time_and_shows_every_gam
     assert seen == set(range(len(app.names)))
     run(app, "UP")
     assert app.scroll % per == 0
+
+
+@pytest.mark.parametrize("size", ((128, 64), (240, 240)))
+def test_a_card_that_slides_where_the_last_one_was_drawn_is_drawn_over_the_piles(size):
+    """A key's answer draws piles again over a card still on its way, and starts another card
+    sliding the same way (two redos in a row): the frame after shows the new card on its way,
+    as a full redraw of the same state does, not the piles over the old card's place."""
+    from engine_core.console import Console
+    from engine_core.gfx.screen import Screen
+    from engine_core.storage import MemoryStorage
+    from engine_core.ui.app import App
+    from simulator import framebuf
+    for ticks in range(4):
+        console = Console(App(Screen(size[0], size[1], framebuf, size[1] == 64)), MemoryStorage())
+        console.open_game("spite_malice", 4)
+        table = console.app.table
+        view = table.view
+        slot_of = table.slots.slot_of
+        src, dst = slot_of[table.game.pile_id("p1.hand")], slot_of[table.game.pile_id("center1")]
+        console.tick(33)
+        view.start_slide(src, dst, 0)
+        for _ in range(ticks + 1):
+            console.tick(33)
+        view.touch(src)  # the key's answer: the piles drawn again...
+        view.touch(dst)
+        view.start_slide(src, dst, 20)  # ...and another card slides the same way
+        table.refresh()
+        console.tick(33)
+        glass = bytes(console.screen.buf)
+        view.draw_all()
+        assert bytes(console.screen.buf) == glass, ticks

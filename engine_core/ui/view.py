@@ -118,7 +118,12 @@ class TableRenderer:
         if not self.slide & SLIDE_ON or src == NONE or dst == NONE or src == dst or card < 0:
             self.stop_slide()
             return
-        self.slide = (self.slide & (SLIDE_ON | SLIDE_DRAWN) | SLIDE_WAIT | SLIDE_FRAMES
+        drawn = self.slide & SLIDE_DRAWN
+        if drawn:
+            # Taken off where it was drawn, never kept for this card (ghost_stays): its drawn
+            # frame is set to one no slide has, even where this one's first frame falls on it
+            drawn = SLIDE_DRAWN
+        self.slide = (self.slide & SLIDE_ON | drawn | SLIDE_WAIT | SLIDE_FRAMES
                       | src << 8 | dst << 14 | card << 20)
 
     def stop_slide(self):
