@@ -13,6 +13,7 @@ rest); tests/test_pico.py holds the figures to their targets.
 import argparse
 
 import boards
+from engine_core import PLAYING
 from tools.device import pico
 from tools.device.pico_scenario import GAMES, Reference, delivered_ms, pressable
 
@@ -65,7 +66,7 @@ def turn_keys(board_name, turns, delay_ms, xip_cache=None):
         reference.tick(1000)
     table = reference.console.app.table
     for _ in range(40 * turns):
-        if done == turns or table.game.status() != 0:
+        if done == turns or table.game.status() != PLAYING:
             break
         for token in pressable(board, "X A"):
             script.key(token)
