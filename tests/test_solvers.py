@@ -454,6 +454,30 @@ def test_the_sir_tommy_second_pass_table_covers_the_undecided_deals_and_its_wins
         assert found == how and sir_tommy_hard.replays(seed, moves), seed
 
 
+def test_a_second_pass_again_replaces_only_the_rows_still_undecided_and_keeps_their_earlier_effort(tmp_path):
+    # --again searches the deals its table leaves undecided (here only those of --seeds) with
+    # the widths given, and writes the table back in seed order with the earlier nodes and time
+    # added to each row it searched; the other rows are left as they were.
+    from tools.solvers import sir_tommy_hard
+    _need_compiler()
+    out = str(tmp_path / "hard.csv")
+    header = "seed,verdict,search,nodes,seconds\n"
+    rows = ["5,undecided,-,1000,1.00\n", "2,undecided,-,500,0.50\n", "3,won,beam 9 policy 1,7,0.01\n"]
+    with open(out, "w") as f:
+        f.write(header + "".join(rows))
+    assert sir_tommy_hard.main(["--again", "--seeds", "5,3", "--widths", "64", "--late-nodes", "0",
+                                "--out", out]) == 0
+    with open(out) as f:
+        table = list(csv.DictReader(f))
+    assert [r["seed"] for r in table] == ["2", "3", "5"]
+    assert table[0] == {"seed": "2", "verdict": "undecided", "search": "-", "nodes": "500", "seconds": "0.50"}
+    assert table[1]["search"] == "beam 9 policy 1" and table[1]["nodes"] == "7"
+    moves, found, nodes = sir_tommy_hard.beams(5, ((0, 64),))
+    assert table[2]["verdict"] == "won" and table[2]["search"] == found == "beam 64 policy 0"
+    assert int(table[2]["nodes"]) == 1000 + nodes and float(table[2]["seconds"]) >= 1.0
+    assert sir_tommy_hard.replays(5, moves)
+
+
 def test_the_late_ace_search_wins_a_formerly_undecided_deal_on_the_engine():
     # Seed 9317 of the combined generator turns its first Ace as card 45; the 10,000-deal run
     # left it undecided and the late-Ace search wins it in about 24,000 nodes.

@@ -2,6 +2,7 @@
 
     nice python -m tools.solvers.sir_tommy_hard                  the undecided rows of docs/stats/sir_tommy.csv
     python -m tools.solvers.sir_tommy_hard --seeds 64,1226 --out -
+    nice python -m tools.solvers.sir_tommy_hard --again --widths 65536,262144 --late-nodes 0 --jobs 2
 
 The solver (tools/solvers/solve_sir_tommy.py) runs its searches in turn under one node limit,
 so a deal its 4,096-wide beams do not win soon stops undecided. Here each deal of --table whose
@@ -13,13 +14,16 @@ to the late-Ace search (tools/solvers/sir_tommy_late.py), an exact search that f
 the beams miss; a deal it searches to the end without a win stays undecided, as no separate
 program checks that answer (none has come so far: it stops at its node limit). Prints a
 progress line per deal; writes one row per deal to --out (seed, verdict, search, nodes,
-seconds: CPU time of this process): docs/stats/sir_tommy_hard.csv. The late-Ace search's table
-asks for 1.5 GB of address space (sir_tommy_late.TABLE_BITS); the memory used is the pages it
-touches, which grow with the positions it stores.
+seconds: CPU time): docs/stats/sir_tommy_hard.csv. With --again the deals still undecided in --out
+are searched again with --widths and their rows replaced in place (nodes and seconds add to the
+row's earlier ones); the table is written after each deal, so a run cut short keeps what it found.
+The late-Ace search's table asks for 1.5 GB of address space (sir_tommy_late.TABLE_BITS); the
+memory used is the pages it touches, which grow with the positions it stores.
 """
 
 import argparse
 import csv
+import multiprocessing
 import os
 import sys
 import time
@@ -35,7 +39,8 @@ OUT = os.path.join(ROOT, "docs", "stats", "sir_tommy_hard.csv")
 
 # (policy, beam width) of solve_sir_tommy's rollouts, each run alone (docs/statistics.md).
 HARD_SEARCHES = ((0, 16384), (1, 16384))
-NODE_LIMIT = 1000000000  # per search: a 16,384-wide beam ends by itself near 45,000,000
+NODE_LIMIT = 4000000000  # per search: beams end by themselves, 16,384 wide near 45,000,000 nodes,
+# 65,536 wide near 150,000,000 and 262,144 wide near 600,000,000
 
 
 def replays(seed, moves):
@@ -76,6 +81,11 @@ def beams(seed, searches=HARD_SEARCHES, node_limit=NODE_LIMIT):
     return None, None, nodes
 
 
+def searches_of(widths, policies=(0, 1)):
+    """(policy, width) of each beam for the widths given, narrowest first, policies in order."""
+    return tuple((policy, width) for width in widths for policy in policies)
+
+
 def decide(seed, searches=HARD_SEARCHES, late_nodes=None):
     """The row of one deal: {seed, verdict (won, lost, undecided), search, nodes, seconds}."""
     t0 = time.process_time()
@@ -97,37 +107,100 @@ def decide(seed, searches=HARD_SEARCHES, late_nodes=None):
             "seconds": "%.2f" % seconds}
 
 
+def again(path):
+    """The rows of the table at `path`, and the seeds of those not won."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return rows, [int(r["seed"]) for r in rows if r["verdict"] != "won"]
+
+
+def merged(old, row):
+    """`row`, a new search of the deal of `old`, with the earlier searches' nodes and time added."""
+    row = dict(row)
+    row["nodes"] = int(old["nodes"]) + int(row["nodes"])
+    row["seconds"] = "%.2f" % (float(old["seconds"]) + float(row["seconds"]))
+    if row["verdict"] != "won" and row["search"] == "-":
+        row["search"] = old["search"]
+    return row
+
+
+def write(path, rows):
+    """Writes the table whole, through a temporary file, so it is never left half written."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["seed", "verdict", "search", "nodes", "seconds"])
+        writer.writeheader()
+        writer.writerows(sorted(rows, key=lambda r: int(r["seed"])))
+    os.replace(tmp, path)
+
+
+def _decide(job):
+    seed, searches, late_nodes = job
+    return decide(seed, searches, late_nodes)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--table", default=TABLE, help="per-deal table of tools/solvers/stats.py")
-    parser.add_argument("--seeds", help="comma-separated seeds instead of the table's undecided ones")
+    parser.add_argument("--seeds", help="comma-separated seeds instead of the table's undecided ones"
+                        " (with --again: those of them still undecided)")
     parser.add_argument("--out", default=OUT, help="the CSV to write ('-': none)")
+    parser.add_argument("--again", action="store_true",
+                        help="search again the deals --out leaves undecided, replacing their rows")
+    parser.add_argument("--widths", default=",".join(str(w) for _, w in HARD_SEARCHES[::2]),
+                        help="beam widths, each run with each of --policies (default %(default)s)")
+    parser.add_argument("--policies", default="0,1", help="rollout policies of the beams (default %(default)s)")
     parser.add_argument("--late-nodes", type=int, default=None,
                         help="node limit of the late-Ace proof (0: not run; default its own)")
+    parser.add_argument("--jobs", type=int, default=1, help="deals searched at once")
     args = parser.parse_args(argv)
-    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else undecided(args.table)
+    policies = [int(p) for p in args.policies.split(",")]
+    if not set(policies) <= {0, 1}:
+        parser.error("the rollout policies are 0 and 1")
+    searches = searches_of([int(w) for w in args.widths.split(",")], policies)
+    table = []
+    if args.again:
+        if args.out == "-":
+            parser.error("--again replaces rows of --out")
+        table, seeds = again(args.out)
+        if args.seeds:
+            wanted = {int(s) for s in args.seeds.split(",")}
+            seeds = [s for s in seeds if s in wanted]
+    elif args.seeds:
+        seeds = [int(s) for s in args.seeds.split(",")]
+    else:
+        seeds = undecided(args.table)
+    by_seed = {int(r["seed"]): i for i, r in enumerate(table)}
     rows = []
-    t0 = time.process_time()
-    for i, seed in enumerate(seeds):
-        row = decide(seed, late_nodes=args.late_nodes)
+    t0 = time.time()
+    jobs = [(seed, searches, args.late_nodes) for seed in seeds]
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap_unordered(_decide, jobs) if pool else map(_decide, jobs)
+    for row in results:
+        seed = row["seed"]
+        if seed in by_seed:
+            row = merged(table[by_seed[seed]], row)
+            table[by_seed[seed]] = row
+        else:
+            table.append(row)
         rows.append(row)
+        if args.out != "-":
+            write(args.out, table)
         done = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "undecided")}
         sys.stderr.write("\r%d/%d  seed %d %s (%s, %d nodes, %s s)  won %d lost %d undecided %d  %.0f s " % (
-            i + 1, len(seeds), seed, row["verdict"], row["search"], row["nodes"], row["seconds"],
-            done["won"], done["lost"], done["undecided"], time.process_time() - t0))
+            len(rows), len(seeds), seed, row["verdict"], row["search"], row["nodes"], row["seconds"],
+            done["won"], done["lost"], done["undecided"], time.time() - t0))
         sys.stderr.flush()
+    if pool:
+        pool.close()
     sys.stderr.write("\n")
     done = {v: sum(r["verdict"] == v for r in rows) for v in ("won", "lost", "undecided")}
-    print("%d deals: %d won, %d proven lost, %d undecided; %.1f s of CPU time" % (
-        len(rows), done["won"], done["lost"], done["undecided"], time.process_time() - t0))
-    for r in rows:
+    print("%d deals: %d won, %d proven lost, %d undecided; %.1f s of wall time" % (
+        len(rows), done["won"], done["lost"], done["undecided"], time.time() - t0))
+    for r in sorted(rows, key=lambda r: r["seed"]):
         if r["verdict"] != "won":
-            print("seed %d: %s (%d nodes)" % (r["seed"], r["verdict"], r["nodes"]))
+            print("seed %d: %s (%d nodes)" % (r["seed"], r["verdict"], int(r["nodes"])))
     if args.out != "-" and rows:
-        with open(args.out, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
         print("wrote %s" % os.path.relpath(args.out, ROOT))
     return 0
 
