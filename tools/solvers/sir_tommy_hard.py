@@ -37,8 +37,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TABLE = os.path.join(ROOT, "docs", "stats", "sir_tommy.csv")
 OUT = os.path.join(ROOT, "docs", "stats", "sir_tommy_hard.csv")
 
-# (policy, beam width) of solve_sir_tommy's rollouts, each run alone (docs/statistics.md).
-HARD_SEARCHES = ((0, 16384), (1, 16384))
+def searches_of(widths, policies=(0, 1)):
+    """(policy, width) of each beam for the widths given, narrowest first, policies in order."""
+    return tuple((policy, width) for width in widths for policy in policies)
+
+
+# The beam widths of solve_sir_tommy's rollouts run by default, each alone (docs/statistics.md).
+HARD_WIDTHS = (16384,)
+HARD_SEARCHES = searches_of(HARD_WIDTHS)
 NODE_LIMIT = 4000000000  # per search: beams end by themselves, 16,384 wide near 45,000,000 nodes,
 # 65,536 wide near 150,000,000 and 262,144 wide near 600,000,000
 
@@ -79,11 +85,6 @@ def beams(seed, searches=HARD_SEARCHES, node_limit=NODE_LIMIT):
         if ops is not None:
             return solve_sir_tommy.moves_of(deal, ops), "beam %d policy %d" % (width, policy), nodes
     return None, None, nodes
-
-
-def searches_of(widths, policies=(0, 1)):
-    """(policy, width) of each beam for the widths given, narrowest first, policies in order."""
-    return tuple((policy, width) for width in widths for policy in policies)
 
 
 def decide(seed, searches=HARD_SEARCHES, late_nodes=None):
@@ -147,7 +148,7 @@ def main(argv):
     parser.add_argument("--out", default=OUT, help="the CSV to write ('-': none)")
     parser.add_argument("--again", action="store_true",
                         help="search again the deals --out leaves undecided, replacing their rows")
-    parser.add_argument("--widths", default=",".join(str(w) for _, w in HARD_SEARCHES[::2]),
+    parser.add_argument("--widths", default=",".join(str(w) for w in HARD_WIDTHS),
                         help="beam widths, each run with each of --policies (default %(default)s)")
     parser.add_argument("--policies", default="0,1", help="rollout policies of the beams (default %(default)s)")
     parser.add_argument("--late-nodes", type=int, default=None,
