@@ -73,7 +73,7 @@ CLICK = const(0x40000)  # an event: the pointer at a screen pixel, CLICK | phase
 FRAME_MS = const(33)  # 30 frames a second; a frame that runs long is not caught up
 _POLL_MS = const(2)  # key polling while waiting for the next frame
 REST_MAX_MS = const(1000)  # the longest rest: a tick a second, however still the table
-_REST_STEP_MS = const(2)  # a rest looks at the keys' edge latch this often (a press waits up to this)
+REST_STEP_MS = const(2)  # a rest looks at the keys' edge latch this often (a press waits up to this)
 _CLICK_HZ = const(2000)  # the click of a button press, on a host that clicks
 _CLICK_MS = const(8)
 TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on MicroPython
@@ -84,9 +84,11 @@ _pressed = array("i", [0])  # presses handed to the console since start-up
 
 
 class Loop:
-    def __init__(self, app, port, frame_ms=FRAME_MS, clicks=False, stats=None):
+    def __init__(self, app, port, frame_ms=FRAME_MS, clicks=False, stats=None, rest_step_ms=REST_STEP_MS):
         """clicks: a press clicks (CLICK_HZ) when the app's sound is on (the device's buzzer).
-        stats: where the loop writes its frame_us and flush_us (None: on itself)."""
+        stats: where the loop writes its frame_us and flush_us (None: on itself).
+        rest_step_ms: how often a rest looks at the latch (a host whose every look costs
+        more than a pin's flag, a desktop's event queue, looks less often)."""
         self.app = app
         self.port = port
         self.screen = app.screen
@@ -95,6 +97,7 @@ class Loop:
         self.clock = port.clock
         self.latch = port.latch
         self.frame_ms = frame_ms
+        self.rest_step_ms = rest_step_ms
         self.clicks = clicks
         self.frame_us = 0  # what the loop measures (microseconds), unless stats says where
         self.flush_us = 0
@@ -221,16 +224,17 @@ class Loop:
 
     def rest(self):
         """Sleep until a key's edge is latched or the host's next timer is due (at most
-        REST_MAX_MS), looking at the latch every REST_STEP_MS; nothing is drawn. On the RP2040
+        REST_MAX_MS), looking at the latch every rest_step_ms; nothing is drawn. On the RP2040
         time.sleep_ms waits for the timer's interrupt (WFE); machine.idle() would not: the
         alarm it sets raises an event at once, so each call returns without sleeping."""
         clock = self.clock
         latch = self.latch
+        step = self.rest_step_ms
         start = clock.ticks_ms()
         ms = self.port.rest_ms(start)
         now = start
         while not latch.fell and ((now - start) & TICKS_MASK) < ms:
-            clock.sleep_ms(min(_REST_STEP_MS, ms - ((now - start) & TICKS_MASK)))
+            clock.sleep_ms(min(step, ms - ((now - start) & TICKS_MASK)))
             now = clock.ticks_ms()
         self.rests += 1
         self.rested_ms += (now - start) & TICKS_MASK

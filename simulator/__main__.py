@@ -530,6 +530,10 @@ def display_missing():
 
 
 WINDOW_FRAME_MS = 16  # the window runs at 60 frames a second
+# Resting, the window looks at SDL's event queue this often: each look wakes the process and
+# pumps the queue, which costs far more than the device's pin flag (every 2 ms it kept about
+# 2% of a core on a still title); a press after a rest waits at most this, half a frame.
+WINDOW_REST_STEP_MS = 8
 
 
 def interactive(app, board, args):
@@ -558,7 +562,7 @@ class WindowHost:
         self.keys = Keys(app, self.window)
         self.sounds = Sounds()
         self.port = Desktop(self.window, self.keys, self.sounds, clock)
-        self.loop = Loop(app, self.port, WINDOW_FRAME_MS)
+        self.loop = Loop(app, self.port, WINDOW_FRAME_MS, rest_step_ms=WINDOW_REST_STEP_MS)
         self.window.update()
 
     def frame(self):

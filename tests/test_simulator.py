@@ -609,6 +609,65 @@ def test_the_window_dims_and_goes_dark_as_the_device_and_a_key_wakes_it_doing_no
     host.window.close()
 
 
+def test_the_window_resting_on_a_still_title_looks_at_its_events_every_8_ms(monkeypatch):
+    """Each look at SDL's event queue wakes the process and pumps the queue: looking every
+    2 ms, as the device looks at its pin flag, kept about 2% of a core on a still title. A
+    rest of the window looks every 8 ms (so a press after a rest waits at most half a frame),
+    and a key posted while it rests still ends the rest and is played."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from engine_core.console import Console
+    from engine_core.storage import MemoryStorage
+    from simulator import __main__ as sim
+    from simulator.boards import resolve_board
+    from simulator.keys import make_app
+    from tests.helpers import ScriptClock
+
+    class Counted(ScriptClock):
+        def __init__(self):
+            super().__init__()
+            self.sleeps = []
+
+        def sleep_ms(self, ms):
+            self.sleeps.append(ms)
+            super().sleep_ms(ms)
+
+    console = Console(make_app(240, 240), MemoryStorage())
+    console.start()
+    clock = Counted()
+    host = sim.WindowHost(console, resolve_board("240x240"), 1, clock)
+    while not host.loop.rests:  # the title's first frames
+        host.frame()
+    clock.sleeps.clear()
+    start = clock.ms
+    host.frame()
+    assert host.loop.rests == 2 and clock.ms - start >= 900  # it rested, about a second
+    assert len(clock.sleeps) <= (clock.ms - start) // 8 + 2, len(clock.sleeps)
+
+    class Keyed(Counted):  # a key comes at key_at
+        key_at = None
+
+        def sleep_ms(self, ms):
+            super().sleep_ms(ms)
+            if self.key_at is not None and self.ms >= self.key_at:
+                self.key_at = None
+                for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                    pygame.event.post(pygame.event.Event(kind, key=pygame.K_DOWN))
+
+    clock = Keyed()
+    host.window.close()
+    host = sim.WindowHost(console, resolve_board("240x240"), 1, clock)
+    while not host.loop.rests:
+        host.frame()
+    selected, start = console.app.selected, clock.ms
+    clock.key_at = start + 40  # 40 ms into the next rest
+    host.frame()
+    assert clock.key_at is None and 40 <= clock.ms - start <= 48  # the rest ended within a look
+    host.frame()
+    assert console.app.selected == selected + 1, "the key that ended the rest is played"
+    host.window.close()
+
+
 @pytest.mark.parametrize("size", [(200, 100), (128, 32), (72, 40)])
 def test_the_console_itself_refuses_a_screen_with_no_layout(size, tmp_path):
     # Every host makes its console through App (the device, the web page, the tools), so the
