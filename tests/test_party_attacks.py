@@ -143,6 +143,80 @@ def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
     assert state_hash(t.games[2]) == state_hash(g)
 
 
+def test_a_guest_that_plays_its_new_nerts_pile_at_once_still_takes_the_hosts_state_after():
+    """The honest case next to it: the guest takes the host's next deal and at once, before
+    its next poll, plays its Nerts pile's top card; the host, which has not heard of that
+    move, re-sends its state (a new generation: the move is dropped). The guest takes that
+    state, its card back on its pile, as the pile's base is the pile as loaded (or dealt).
+    Before, the base was found only after that move, a card short, and the guest refused the
+    host's state for good: out of step for the rest of the round."""
+    from array import array
+    from engine_core.games.nerts_moves import NERTS, STRIDE
+    t = Party(consoles=4, seed=32)
+    assert t.start()
+    for _ in range(150):
+        t.frame()
+    t.wires[1].cut(True)
+    for _ in range(350):
+        t.frame()
+    host, guest, g, mine = t.sessions[0], t.sessions[2], t.games[0], t.games[2]
+    g._end_round(1)
+    g.vars[V_STATUS] = OVER
+    g.apply(DEAL_MOVE)
+    host.local_move(DEAL_MOVE, t.now)
+    t.wires[1].cut(False)
+    for _ in range(600):
+        t.frame(False)
+        if guest.repairs:
+            break
+    assert guest.repairs == 1 and nerts_pile(mine, 2) == nerts_pile(g, 2)  # the deal, taken
+    out = array("i", [0] * 512)
+    moves = [out[i] for i in range(mine.moves_of(2, out)) if out[i] >> 16 == 2 * STRIDE + NERTS]
+    assert moves  # (this table's deal has one)
+    mine.apply(moves[0])
+    guest.local_move(moves[0], t.now)
+    assert len(nerts_pile(mine, 2)) == 12
+    host.repair.send_state()  # before the move reaches the host
+    for _ in range(600):
+        t.frame(False)
+    assert guest.repairs == 2 and nerts_pile(mine, 2) == nerts_pile(g, 2) and len(nerts_pile(g, 2)) == 13
+    assert state_hash(mine) == state_hash(g)
+
+
+def test_a_guest_that_plays_the_hosts_new_deal_at_once_still_takes_the_hosts_state_after():
+    """As above, with the deal reaching the guest as the host's move: the guest plays its
+    new Nerts pile's top card at once, before its next poll, and the host re-sends its state
+    before it hears of that move. The pile as dealt is the base (the poll that applied the
+    deal looks at it); before, the base was what the guest's first move left, and the host's
+    state, a card more, was refused for good."""
+    from array import array
+    from engine_core.games.nerts_moves import NERTS, STRIDE
+    t = Party(consoles=4, seed=32)
+    hosts_word_flowing(t)
+    for g in t.games:  # the round ends alike everywhere
+        g._end_round(1)
+        g.vars[V_STATUS] = OVER
+    host, guest, g, mine = t.sessions[0], t.sessions[2], t.games[0], t.games[2]
+    assert t.agree()
+    g.apply(DEAL_MOVE)
+    host.local_move(DEAL_MOVE, t.now)
+    for _ in range(300):
+        t.frame(False)
+        if mine.vars[V_ROUND] == g.vars[V_ROUND]:
+            break
+    assert mine.vars[V_ROUND] == g.vars[V_ROUND] and guest.repairs == 0  # the deal, as a move
+    out = array("i", [0] * 512)
+    moves = [out[i] for i in range(mine.moves_of(2, out)) if out[i] >> 16 == 2 * STRIDE + NERTS]
+    assert moves  # (this table's deal has one)
+    mine.apply(moves[0])
+    guest.local_move(moves[0], t.now)
+    host.repair.send_state()  # before the move reaches the host
+    for _ in range(600):
+        t.frame(False)
+    assert guest.repairs >= 1 and nerts_pile(mine, 2) == nerts_pile(g, 2) and len(nerts_pile(g, 2)) == 13
+    assert state_hash(mine) == state_hash(g)
+
+
 def test_a_guest_that_asks_for_the_state_again_and_again_costs_the_others_a_few_loads_only():
     """A hostile guest sends "we disagree" in every generation it hears, every frame for 20 s:
     the host re-sends its state at most RESYNCS_PER_MINUTE times, never starts a new generation

@@ -327,10 +327,13 @@ class Session:
             self.play.before()
             self.transfer.observe()  # this console's own payoff pile, as its own moves left it
         kind = ch.receive()
+        heard = kind >= 0
         while kind >= 0:
             self.src = self.hub.src if self.hub is not None else 0  # the guest it came from (hub.py)
             self.on(kind, ch.rx, ch.rx_len)
             kind = ch.receive()
+        if heard and self.playing():
+            self.transfer.observe()  # a deal of the peer's just applied: its pile, before a move here
         if self.party and self.is_host and self.playing():
             self.hub.tend(self, now_ms)  # guests gone quiet or away (hub.py)
         self.silence(now_ms)

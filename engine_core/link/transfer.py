@@ -188,14 +188,23 @@ class Transfer:
             same = piles.cards[at + i] == self.own_base[i]
             i += 1
         if not same:
-            if n > len(self.own_base):
-                n = len(self.own_base)
-            for i in range(n):
-                self.own_base[i] = piles.cards[at + i]
-            self.own_len = n
-            self.own_low = n
+            self.take_own(game)
         elif n < self.own_low:
             self.own_low = n
+
+    def take_own(self, game):
+        """This console's own payoff pile as it is now becomes the base (a deal, or a state
+        loaded): a later STATE may put back its cards, not others, nor take more off it."""
+        piles = game.piles
+        p = self.own_pile
+        n = piles.size[p]
+        if n > len(self.own_base):
+            n = len(self.own_base)
+        at = piles.start[p]
+        for i in range(n):
+            self.own_base[i] = piles.cards[at + i]
+        self.own_len = n
+        self.own_low = n
 
     def own_seat_kept(self, game):
         """After the record went into the game: this console's own payoff pile is one its own
@@ -268,4 +277,10 @@ class Transfer:
         status = game.vars[V_STATUS]
         self.ended_here = self.ended_here and status != PLAYING  # (over here, and over as loaded)
         self.seen_status = status
+        if self.own_pile >= 0 and self.own_game is game:
+            # The pile as loaded is the base, before any move of this console's takes from it.
+            # (A new round's pile was found only by observe() after the next move, as what that
+            # move left: a card short, so the host's state that had not yet heard of the move
+            # put back a card "never dealt" and was refused, and the guest kept its own round.)
+            self.take_own(game)
         return True
