@@ -39,6 +39,12 @@ _ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often, 
 # most this often (a host that says "we disagree" again and again must not have it load states,
 # and lose its undo, without end)
 _RING = const(16)  # hashes kept per side, waiting for the other's
+_MINUTE_MS = const(60000)  # the guest's asks and loads: at most _ASKS_PER_MINUTE in this long
+# The host's re-sends: at most RESYNCS_PER_MINUTE in this long, a little more than the guest's
+# minute. With the two windows alike, a host re-sending as soon as its minute allowed reached a
+# guest a delivery later, whose minute of loads it had filled then: refused by a few ms, and
+# the table fell into a cycle of one such miss a minute (a guest out of step for 56 s).
+_RESEND_WINDOW_MS = const(65000)
 
 
 class Repair:
@@ -51,11 +57,11 @@ class Repair:
         self.mine_hash = array("i", [0] * _RING)
         self.peer_key = array("i", [-1] * _RING)
         self.peer_hash = array("i", [0] * _RING)
-        self.resent_at = array("i", [-60000] * RESYNCS_PER_MINUTE)  # the last state re-sends
+        self.resent_at = array("i", [-_RESEND_WINDOW_MS] * RESYNCS_PER_MINUTE)  # the last state re-sends
         self.resend_i = 0
-        self.asked_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last asks
+        self.asked_times = array("i", [-_MINUTE_MS] * _ASKS_PER_MINUTE)  # guest: its last asks
         self.ask_i = 0
-        self.loaded_times = array("i", [-60000] * _ASKS_PER_MINUTE)  # guest: its last states loaded
+        self.loaded_times = array("i", [-_MINUTE_MS] * _ASKS_PER_MINUTE)  # guest: its last states loaded
         self.load_i = 0
         self.asked = False  # the guest asked for the state and waits for it
         self.asked_at = 0
@@ -138,9 +144,9 @@ class Repair:
             if self.may_resend():
                 self.tell(mine)
             return
-        if self.asked or (s.now - self.loaded_times[self.load_i]) & m.CLOCK_MASK < 60000:
+        if self.asked or (s.now - self.loaded_times[self.load_i]) & m.CLOCK_MASK < _MINUTE_MS:
             return
-        if (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK < 60000:
+        if (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK < _MINUTE_MS:
             if behind:
                 self.asked = True
                 self.asked_at = s.now
@@ -192,7 +198,7 @@ class Repair:
         out would overwrite it and put its "we disagree" behind it)."""
         if self.s.party and self.outbox.pending:
             return False
-        return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= 60000
+        return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= _RESEND_WINDOW_MS
 
     def tell(self, mine):
         """Host: tell the guest "we disagree" (RESYNC with this console's hash): a guest takes a
