@@ -11,7 +11,7 @@ follows gets the state), whether the guest asked for the state and waits for it 
 repairs (states sent or loaded), overflows (what could not be kept in step: lost()).
 
 What the other parts may ask of it: reset() (a deal or a loaded state), refuse_move(disagree),
-my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(theirs, later),
+my_hash(key, h), on_hash(key, h), lost(), send_state(), may_resend(), on_told(theirs),
 on_resync(theirs), on_state(d, n), stop_asking(), expire(now), and `asked`. What it asks of
 the session: `game`, `gen`, `is_host`, `now`, `state`, `play` (its key()), go(event), reject(),
 news(flags), saw(mine, theirs), new_generation(), take_generation(gen), configure(),
@@ -124,21 +124,21 @@ class Repair:
         if mine != theirs:
             self.found(mine, theirs)
 
-    def found(self, mine, theirs, behind=False):
-        """The consoles disagree: the host sends its state, the guest asks for it (behind: a
-        party host said so in a later generation than this console's)."""
+    def found(self, mine, theirs, follows=False):
+        """The consoles disagree: the host sends its state, the guest asks for it (follows: a
+        party host said so, and its state follows its word)."""
         self.desyncs += 1
         self.s.saw(mine, theirs)
-        self.repair(mine, behind)
+        self.repair(mine, follows)
 
-    def repair(self, mine, behind=False):
+    def repair(self, mine, follows=False):
         """The host tells the guest; the guest asks for the state, at most _ASKS_PER_MINUTE
         times a minute, and not when it has loaded as many in the last minute. A party guest
-        whose asks of the minute are spent and that the host tells of a later generation (it
-        missed a state) waits for the state that follows the host's word without asking: the
-        host sends it to every guest at once, and drops the asks of a guest that missed a
-        state (they are of the generation it left), so that guest's asks can all go
-        unanswered before the host re-sends on its own."""
+        whose asks of the minute are spent and that the host tells (follows) waits for the
+        state that follows the host's word without asking: the host sends it to every guest
+        at once, and a guest's asks can all go unanswered before the host re-sends on its
+        own (the host drops the asks of a guest that missed a state, which are of the
+        generation it left, and answers none while its re-sends of the minute are spent)."""
         s = self.s
         if s.is_host:
             if self.may_resend():
@@ -147,7 +147,7 @@ class Repair:
         if self.asked or (s.now - self.loaded_times[self.load_i]) & m.CLOCK_MASK < _MINUTE_MS:
             return
         if (s.now - self.asked_times[self.ask_i]) & m.CLOCK_MASK < _MINUTE_MS:
-            if behind:
+            if follows:
                 self.asked = True
                 self.asked_at = s.now
                 s.go(m.E_DISAGREE)
@@ -220,15 +220,16 @@ class Repair:
         r.put_i32(b, 1, h)
         self.outbox.queue(m.RESYNC, b, 5)
 
-    def on_told(self, theirs, later=False):
+    def on_told(self, theirs):
         """Guest: the host says we disagree. Believed only when its hash differs from this
-        state's; then this console asks for the state as when it finds a disagreement. later:
-        a party host's, of a later generation than this console's."""
+        state's; then this console asks for the state as when it finds a disagreement. A party
+        host's word is believed whatever the hashes, and its state follows it (send_state)."""
+        party = self.s.party
         mine = state_hash(self.s.game)
-        if theirs == mine and not self.s.party:
+        if theirs == mine and not party:
             self.s.reject()  # (at a party table the host re-sends its state to every guest)
             return
-        self.found(mine, theirs, later)
+        self.found(mine, theirs, party)
 
     def on_resync(self, theirs):
         """The guest says it disagrees: believed only when its hash differs from this state's,

@@ -536,7 +536,7 @@ class Session:
             if 0 < (self.gen - d[0]) & 0xFF < 128:
                 return  # a "take my state" older than the state held here (the host's gen before it)
             # A party host's "take my state", of this generation or a later one
-            repair.on_told(r.get_i32(d, 1), d[0] != self.gen)
+            repair.on_told(r.get_i32(d, 1))
         elif self.hub is not None and self.hub.note(self.src, d[0] != self.gen, self.now):
             return  # a guest of another generation (it missed a state: the hub has it sent again)
         elif d[0] != self.gen or repair.asked:
