@@ -451,3 +451,31 @@ def test_a_state_whose_game_clock_is_near_where_clocks_wrap_is_refused():
         t.step()
     assert host.repairs >= 1 and guest.rejected >= 1
     assert theirs.clock_ms < 1 << 29  # not taken
+
+
+def test_a_spite_and_malice_state_whose_turn_number_nears_where_hashes_end_is_refused():
+    # A STATE's key becomes the guest's turn number, counting on from there: a host's state
+    # under a key of 2**30 - 1 had the guest's next turn at 2**30, which no HASH may carry (the
+    # host refused every one, and no hash was compared again) and which is past MicroPython's
+    # small ints (an allocation in the game loop). Keys beyond messages.STATE_KEY_MOST are
+    # refused with the frame.
+    from tools.reliability.link_play import Table
+    assert m.STATE_KEY_MOST < (1 << 30) - 100000  # room for every turn a table plays after it
+    t = Table("spite_malice", seed=2, delay=20)
+    assert t.start()
+    host, guest = t.sessions
+    for _ in range(100):
+        t.step()
+    host.lockstep.turn_no = (1 << 30) - 1  # the key the host's state goes under
+    host.repair.tell(state_hash(t.games[0]) ^ 1)  # "we disagree": the guest asks
+    for _ in range(40):
+        t.step()
+        if guest.repair.asked:
+            break
+    assert guest.repair.asked
+    rejected = guest.rejected
+    host.repair.send_state()  # the answer (an honest host, holding the same state, sends none)
+    for _ in range(400):
+        t.step()
+    assert guest.rejected > rejected and guest.repairs == 0
+    assert guest.lockstep.turn_no < 1 << 20  # not taken

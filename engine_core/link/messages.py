@@ -96,6 +96,11 @@ RESYNC_LEN = const(5)  # gen, hash(4)
 STATE_HEAD = const(13)  # gen, offset(2), total(2), key(4), hash(4); then the record's bytes
 STATE_DATA = const(107)  # record bytes per chunk (13 + 107 = 120, the channel's payload)
 STATE_MAX = const(1024)  # a state record's most bytes (save.BUFFER_SIZE)
+# A STATE's key at most: 10 days of Nerts game time in ms, and the most turns a Spite & Malice
+# table believes. The key becomes the guest's turn number, which counts on from there: one near
+# 2**30 went past what a HASH may carry (and past MicroPython's small ints), and no hash was
+# compared again.
+STATE_KEY_MOST = const(864000000)
 PAYLOAD_MAX = const(120)
 
 # Why check() refused a message (0: it passed).
@@ -161,7 +166,7 @@ def check(kind, d, n, players, record):
         total = r.get_u16(d, 3)
         if total > STATE_MAX or at + n - STATE_HEAD > total:
             return BAD_FIELD
-        return 0 if _u30(d, 5) and _u30(d, 9) else BAD_FIELD
+        return 0 if _u30(d, 5) and r.get_i32(d, 5) <= STATE_KEY_MOST and _u30(d, 9) else BAD_FIELD
     if kind == BYE:
         return 0 if n == 0 else BAD_LENGTH
     return BAD_FIELD  # no such kind
