@@ -117,9 +117,9 @@ def test_a_host_cannot_take_a_guest_back_to_an_earlier_round():
     assert guest.repairs == 0 and guest.rejected >= 1 and t.games[2].vars[V_ROUND] == 2
 
 
-def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
-    """The honest case the pile check lets through: the host dealt the next round while the
-    guest was away; its seat is as that deal left it."""
+def dealt_while_away():
+    """Seed 32's table of four: guest 2 goes away, the round ends at the host (a Nerts call
+    the guest does not hear) and the host deals the next; then guest 2's wire is mended."""
     t = Party(consoles=4, seed=32)
     assert t.start()
     for _ in range(150):
@@ -130,11 +130,19 @@ def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
     host = t.sessions[0]
     assert host.away == 1 << 2
     g = t.games[0]
-    g._end_round(1)  # the round ends at the host (a Nerts call the guest does not hear)
+    g._end_round(1)
     g.vars[V_STATUS] = OVER
     g.apply(DEAL_MOVE)
     host.local_move(DEAL_MOVE, t.now)
     t.wires[1].cut(False)
+    return t
+
+
+def test_a_guest_away_when_the_round_ended_takes_the_hosts_next_deal():
+    """The honest case the pile check lets through: the host dealt the next round while the
+    guest was away; its seat is as that deal left it."""
+    t = dealt_while_away()
+    host, g = t.sessions[0], t.games[0]
     for _ in range(600):
         t.frame(False)
     guest = t.sessions[2]
@@ -152,19 +160,8 @@ def test_a_guest_that_plays_its_new_nerts_pile_at_once_still_takes_the_hosts_sta
     host's state for good: out of step for the rest of the round."""
     from array import array
     from engine_core.games.nerts_moves import NERTS, STRIDE
-    t = Party(consoles=4, seed=32)
-    assert t.start()
-    for _ in range(150):
-        t.frame()
-    t.wires[1].cut(True)
-    for _ in range(350):
-        t.frame()
+    t = dealt_while_away()
     host, guest, g, mine = t.sessions[0], t.sessions[2], t.games[0], t.games[2]
-    g._end_round(1)
-    g.vars[V_STATUS] = OVER
-    g.apply(DEAL_MOVE)
-    host.local_move(DEAL_MOVE, t.now)
-    t.wires[1].cut(False)
     for _ in range(600):
         t.frame(False)
         if guest.repairs:
