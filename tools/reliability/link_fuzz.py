@@ -182,7 +182,9 @@ class Watch:
         watch = self
 
         def checked(move):
-            if watch.in_poll:
+            # (A table the link left plays on against the computer, sides swapped: its moves
+            # in a tick are the computer's, not the link's.)
+            if watch.in_poll and session.state != ls.S_LEFT and session.state != ls.S_IDLE:
                 s = session
                 if not game.is_legal(move):
                     watch.fail("an illegal move applied from the link: %06x" % move)
