@@ -40,11 +40,7 @@ _ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often, 
 # and lose its undo, without end)
 _RING = const(16)  # hashes kept per side, waiting for the other's
 _MINUTE_MS = const(60000)  # the guest's asks and loads: at most _ASKS_PER_MINUTE in this long
-# The host's re-sends: at most RESYNCS_PER_MINUTE in this long, a little more than the guest's
-# minute. With the two windows alike, a host re-sending as soon as its minute allowed reached a
-# guest a delivery later, whose minute of loads it had filled then: refused by a few ms, and
-# the table fell into a cycle of one such miss a minute (a guest out of step for 56 s).
-_RESEND_WINDOW_MS = const(65000)
+_RESEND_WINDOW_MS = const(60000)  # the host's re-sends: at most RESYNCS_PER_MINUTE in this long
 
 
 class Repair:
