@@ -39,8 +39,7 @@ _ASKS_PER_MINUTE = const(3)  # the guest asks for the state at most this often, 
 # most this often (a host that says "we disagree" again and again must not have it load states,
 # and lose its undo, without end)
 _RING = const(16)  # hashes kept per side, waiting for the other's
-_MINUTE_MS = const(60000)  # the guest's asks and loads: at most _ASKS_PER_MINUTE in this long
-_RESEND_WINDOW_MS = const(60000)  # the host's re-sends: at most RESYNCS_PER_MINUTE in this long
+_MINUTE_MS = const(60000)  # the window of the guest's asks and loads, and of the host's re-sends
 
 
 class Repair:
@@ -53,7 +52,7 @@ class Repair:
         self.mine_hash = array("i", [0] * _RING)
         self.peer_key = array("i", [-1] * _RING)
         self.peer_hash = array("i", [0] * _RING)
-        self.resent_at = array("i", [-_RESEND_WINDOW_MS] * RESYNCS_PER_MINUTE)  # the last state re-sends
+        self.resent_at = array("i", [-_MINUTE_MS] * RESYNCS_PER_MINUTE)  # the last state re-sends
         self.resend_i = 0
         self.asked_times = array("i", [-_MINUTE_MS] * _ASKS_PER_MINUTE)  # guest: its last asks
         self.ask_i = 0
@@ -194,7 +193,7 @@ class Repair:
         out would overwrite it and put its "we disagree" behind it)."""
         if self.s.party and self.outbox.pending:
             return False
-        return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= _RESEND_WINDOW_MS
+        return (self.s.now - self.resent_at[self.resend_i]) & m.CLOCK_MASK >= _MINUTE_MS
 
     def tell(self, mine):
         """Host: tell the guest "we disagree" (RESYNC with this console's hash): a guest takes a
